@@ -1,0 +1,93 @@
+/* libschach: bitboard primitives and attack tables.
+ *
+ * The tables are filled once by schach_init() and never change afterwards, so any number of threads
+ * may read them. Sliding attacks use magic bitboards whose magic numbers are found by our own search
+ * at init (deterministic seed, a few milliseconds).
+ */
+#ifndef SCHACH_BITBOARD_H
+#define SCHACH_BITBOARD_H
+
+#include "types.h"
+
+#define BB_FILE_A 0x0101010101010101ULL
+#define BB_FILE_H (BB_FILE_A << 7)
+#define BB_RANK_1 0xFFULL
+#define BB_RANK_2 (BB_RANK_1 << 8)
+#define BB_RANK_3 (BB_RANK_1 << 16)
+#define BB_RANK_4 (BB_RANK_1 << 24)
+#define BB_RANK_5 (BB_RANK_1 << 32)
+#define BB_RANK_6 (BB_RANK_1 << 40)
+#define BB_RANK_7 (BB_RANK_1 << 48)
+#define BB_RANK_8 (BB_RANK_1 << 56)
+#define BB_LIGHT_SQUARES 0x55AA55AA55AA55AAULL
+#define BB_DARK_SQUARES 0xAA55AA55AA55AA55ULL
+
+/* Fills every table; idempotent and safe to call from several threads (runs once). */
+void schach_init(void);
+
+static inline Bitboard bb_square(Square s) { return 1ULL << s; }
+static inline int bb_count(Bitboard b) { return __builtin_popcountll(b); }
+/* Lowest set square; b must not be empty. */
+static inline Square bb_lsb(Bitboard b) { return (Square)__builtin_ctzll(b); }
+/* Removes and returns the lowest set square; *b must not be empty. */
+static inline Square bb_pop(Bitboard *b) {
+    Square s = bb_lsb(*b);
+    *b &= *b - 1;
+    return s;
+}
+static inline bool bb_more_than_one(Bitboard b) { return (b & (b - 1)) != 0; }
+
+static inline Bitboard bb_shift_north(Bitboard b) { return b << 8; }
+static inline Bitboard bb_shift_south(Bitboard b) { return b >> 8; }
+/* Pawn push direction of colour c. */
+static inline Bitboard bb_shift_forward(Color c, Bitboard b) { return c == WHITE ? b << 8 : b >> 8; }
+/* Squares attacked by all pawns in b of colour c. */
+static inline Bitboard bb_pawn_attacks_set(Color c, Bitboard b) {
+    Bitboard west = b & ~BB_FILE_A, east = b & ~BB_FILE_H;
+    return c == WHITE ? (west << 7) | (east << 9) : (west >> 9) | (east >> 7);
+}
+
+/* One square's magic lookup: attacks = table[((occ & mask) * magic) >> shift]. */
+typedef struct Magic {
+    Bitboard mask;
+    Bitboard magic;
+    const Bitboard *table;
+    unsigned shift;
+} Magic;
+
+extern Magic bb_bishop_magics[64];
+extern Magic bb_rook_magics[64];
+extern Bitboard bb_knight_table[64];
+extern Bitboard bb_king_table[64];
+extern Bitboard bb_pawn_table[2][64];
+extern Bitboard bb_between_table[64][64];
+extern Bitboard bb_line_table[64][64];
+
+static inline Bitboard bb_magic_lookup(const Magic *m, Bitboard occ) {
+    return m->table[((occ & m->mask) * m->magic) >> m->shift];
+}
+static inline Bitboard bb_bishop_attacks(Square s, Bitboard occ) { return bb_magic_lookup(&bb_bishop_magics[s], occ); }
+static inline Bitboard bb_rook_attacks(Square s, Bitboard occ) { return bb_magic_lookup(&bb_rook_magics[s], occ); }
+static inline Bitboard bb_queen_attacks(Square s, Bitboard occ) {
+    return bb_bishop_attacks(s, occ) | bb_rook_attacks(s, occ);
+}
+static inline Bitboard bb_knight_attacks(Square s) { return bb_knight_table[s]; }
+static inline Bitboard bb_king_attacks(Square s) { return bb_king_table[s]; }
+/* Squares a pawn of colour c on s attacks (diagonally forward). */
+static inline Bitboard bb_pawn_attacks(Color c, Square s) { return bb_pawn_table[c][s]; }
+/* Squares strictly between a and b when they share a rank, file or diagonal; else empty. */
+static inline Bitboard bb_between(Square a, Square b) { return bb_between_table[a][b]; }
+/* The whole rank, file or diagonal through a and b (edge to edge) when aligned; else empty. */
+static inline Bitboard bb_line(Square a, Square b) { return bb_line_table[a][b]; }
+
+/* Attacks of a piece of type t (not PAWN) standing on s, with occupancy occ. */
+Bitboard bb_attacks(PieceType t, Square s, Bitboard occ);
+
+/* Searches a magic number for a slider (BISHOP or ROOK) on s with the generator state *rng, filling
+ * table (room for 4096 entries) as it goes. Used at init as a fallback and by tools/magics.c. */
+Bitboard bb_find_magic(PieceType t, Square s, uint64_t *rng, Bitboard *table);
+
+/* Slow reference ray walk, used to build and to verify the magic tables. */
+Bitboard bb_slider_attacks_slow(PieceType t, Square s, Bitboard occ);
+
+#endif

@@ -1,0 +1,54 @@
+/* libschach: errors from parsers of untrusted input (FEN, moves, PGN, ...).
+ *
+ * A parser fills a caller-owned SchError: a code, where it happened (line, column, game, field)
+ * and up to three text arguments. err_format() turns it into a sentence in English or German.
+ * An argument written "@white", "@black", "@pawn", "@knight", "@bishop", "@rook", "@queen" or "@king"
+ * is a word that err_format translates ("Weiß", "Springer", ...); other arguments are copied as they are.
+ * Codes are grouped by module so each module keeps its own message table:
+ *   100-199 FEN (fen.h), 200-299 moves/notation (notation.h), 300-399 PGN (pgn.h), 400-499 game (game.h).
+ */
+#ifndef SCHACH_ERROR_H
+#define SCHACH_ERROR_H
+
+#include <stddef.h>
+
+#include "types.h"
+
+enum { ERR_NONE = 0, ERR_OUT_OF_MEMORY = 1, ERR_IO = 2 };
+
+#define SCHACH_ERR_ARGS 3
+#define SCHACH_ERR_ARG_MAX 96
+
+typedef struct SchError {
+    int code;    /* ERR_NONE when there is no error */
+    int line;    /* 1-based line of the input, 0 when not applicable */
+    int column;  /* 1-based column (character) of the input, 0 when not applicable */
+    int game;    /* 1-based game number inside a PGN file, 0 when not applicable */
+    char args[SCHACH_ERR_ARGS][SCHACH_ERR_ARG_MAX]; /* texts the message template refers to as %1 %2 %3 */
+} SchError;
+
+/* Clears err (code ERR_NONE, no position, empty arguments). err may be NULL. */
+void err_clear(SchError *err);
+
+/* Sets code and arguments (NULL for unused ones; long ones are truncated); keeps line/column/game.
+ * err may be NULL, then nothing happens. Always returns false so parsers can `return err_set(...)`. */
+bool err_set(SchError *err, int code, const char *a1, const char *a2, const char *a3);
+
+/* Sets where the error happened. err may be NULL. */
+void err_at(SchError *err, int line, int column);
+
+/* Writes the message for err in lang into buf (always NUL-terminated when size > 0), without the
+ * position prefix. Returns the length the full message has (like snprintf). */
+size_t err_format(const SchError *err, Lang lang, char *buf, size_t size);
+
+/* The message template of a code in lang ("field 3 (castling): '%1' is not valid"), never NULL. */
+const char *err_template(int code, Lang lang);
+
+/* Per-module template tables, each returning NULL for codes it does not know.
+ * Implemented by the module that owns the code range. */
+const char *fen_error_template(int code, Lang lang);
+const char *notation_error_template(int code, Lang lang);
+const char *pgn_error_template(int code, Lang lang);
+const char *game_error_template(int code, Lang lang);
+
+#endif

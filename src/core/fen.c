@@ -1,0 +1,325 @@
+/* FEN: a strict parser that says which field is wrong and why, and a writer.
+ * Parsing reads each of the six fields in turn; after the board is built, rules about the whole
+ * position (kings, pawns, checks, material) reject impossible positions. */
+#include "schach/fen.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "schach/movegen.h"
+
+/* Field boundaries inside the text: start offset and length. */
+typedef struct Field {
+    const char *start;
+    size_t length;
+} Field;
+
+static bool field_error(SchError *err, const char *text, Field f, int code) {
+    char value[SCHACH_ERR_ARG_MAX];
+    snprintf(value, sizeof value, "%.*s", (int)(f.length < sizeof value - 1 ? f.length : sizeof value - 1), f.start);
+    err_set(err, code, value, NULL, NULL);
+    err_at(err, 1, (int)(f.start - text) + 1);
+    return false;
+}
+
+static bool error_at(SchError *err, const char *text, const char *where, int code, const char *a1, const char *a2) {
+    err_set(err, code, a1, a2, NULL);
+    err_at(err, 1, (int)(where - text) + 1);
+    return false;
+}
+
+static const char *color_word(Color c) { return c == WHITE ? "@white" : "@black"; }
+
+static bool parse_board(Position *pos, const char *text, Field f, SchError *err) {
+    int rank = 7, file = 0;
+    for (size_t i = 0; i < f.length; i++) {
+        const char *at = f.start + i;
+        char ch = *at;
+        if (ch == '/') {
+            if (file != 8) {
+                char r[12], n[12];
+                snprintf(r, sizeof r, "%d", rank + 1);
+                snprintf(n, sizeof n, "%d", file);
+                return error_at(err, text, at, FEN_ERR_RANK_LENGTH, r, n);
+            }
+            if (--rank < 0)
+                return error_at(err, text, at, FEN_ERR_RANKS, "9+", NULL);
+            file = 0;
+        } else if (ch >= '1' && ch <= '8') {
+            file += ch - '0';
+            if (file > 8) {
+                char r[12], n[12];
+                snprintf(r, sizeof r, "%d", rank + 1);
+                snprintf(n, sizeof n, "%d", file);
+                return error_at(err, text, at, FEN_ERR_RANK_LENGTH, r, n);
+            }
+        } else {
+            PieceType t = piece_from_letter((char)toupper((unsigned char)ch), LANG_EN);
+            if (t == PIECE_TYPE_NB || !isalpha((unsigned char)ch)) {
+                char c[8];
+                snprintf(c, sizeof c, isprint((unsigned char)ch) ? "%c" : "\\x%02x", (unsigned char)ch);
+                return error_at(err, text, at, FEN_ERR_PIECE, c, NULL);
+            }
+            if (file >= 8) {
+                char r[12];
+                snprintf(r, sizeof r, "%d", rank + 1);
+                return error_at(err, text, at, FEN_ERR_RANK_LENGTH, r, "9+");
+            }
+            pos_put(pos, piece_make(isupper((unsigned char)ch) ? WHITE : BLACK, t), square_make(file, rank));
+            file++;
+        }
+    }
+    if (rank != 0) {
+        char n[12];
+        snprintf(n, sizeof n, "%d", 8 - rank);
+        return error_at(err, text, f.start, FEN_ERR_RANKS, n, NULL);
+    }
+    if (file != 8) {
+        char n[12];
+        snprintf(n, sizeof n, "%d", file);
+        return error_at(err, text, f.start + f.length, FEN_ERR_RANK_LENGTH, "1", n);
+    }
+    return true;
+}
+
+static bool parse_castling(Position *pos, const char *text, Field f, SchError *err) {
+    pos->castling = 0;
+    if (f.length == 1 && f.start[0] == '-')
+        return true;
+    static const char letters[] = "KQkq";
+    static const struct { Square king, rook; Color c; } homes[4] = {
+        {SQ_E1, SQ_H1, WHITE}, {SQ_E1, SQ_A1, WHITE}, {SQ_E8, SQ_H8, BLACK}, {SQ_E8, SQ_A8, BLACK}};
+    for (size_t i = 0; i < f.length; i++) {
+        const char *p = strchr(letters, f.start[i]);
+        if (!p || f.start[i] == '\0' || f.length > 4)
+            return field_error(err, text, f, FEN_ERR_CASTLING);
+        int idx = (int)(p - letters);
+        if (pos->castling & (1 << idx))
+            return field_error(err, text, f, FEN_ERR_CASTLING);
+        pos->castling |= (uint8_t)(1 << idx);
+        if (pos->board[homes[idx].king] != piece_make(homes[idx].c, KING) ||
+            pos->board[homes[idx].rook] != piece_make(homes[idx].c, ROOK)) {
+            char right[2] = {letters[idx], '\0'};
+            return error_at(err, text, f.start + i, FEN_ERR_CASTLING_PIECES, right, NULL);
+        }
+    }
+    return true;
+}
+
+static bool parse_ep(Position *pos, const char *text, Field f, SchError *err) {
+    pos->ep = SQ_NONE;
+    if (f.length == 1 && f.start[0] == '-')
+        return true;
+    Square s = f.length == 2 ? square_parse(f.start) : SQ_NONE;
+    if (s == SQ_NONE)
+        return field_error(err, text, f, FEN_ERR_EP);
+    Color us = pos_turn(pos), them = (Color)!us;
+    if (square_rank(s) != (us == WHITE ? 5 : 2))
+        return field_error(err, text, f, FEN_ERR_EP_RANK);
+    /* The pawn that just made the double step stands in front of s; s and its start square are empty. */
+    Square pushed = us == WHITE ? s - 8 : s + 8, origin = us == WHITE ? s + 8 : s - 8;
+    if (pos->board[pushed] != piece_make(them, PAWN) || pos->board[s] != NO_PIECE || pos->board[origin] != NO_PIECE)
+        return field_error(err, text, f, FEN_ERR_EP_PAWN);
+    /* Keep it only when a pawn could capture, which is how pos_make records it too. */
+    if (bb_pawn_attacks(them, s) & pos_pieces(pos, us, PAWN))
+        pos->ep = (uint8_t)s;
+    return true;
+}
+
+static bool parse_number(const char *text, Field f, int max, int *out, SchError *err, int code) {
+    if (f.length == 0 || f.length > 6)
+        return field_error(err, text, f, code);
+    int v = 0;
+    for (size_t i = 0; i < f.length; i++) {
+        if (!isdigit((unsigned char)f.start[i]))
+            return field_error(err, text, f, code);
+        v = v * 10 + (f.start[i] - '0');
+    }
+    if (v > max)
+        return field_error(err, text, f, code);
+    *out = v;
+    return true;
+}
+
+/* Rules about the whole position that no legal game can break. */
+static bool check_position(const Position *pos, const char *text, SchError *err) {
+    char a[16], b[16];
+    for (Color c = WHITE; c <= BLACK; c++) {
+        int kings = bb_count(pos_pieces(pos, c, KING));
+        if (kings != 1)
+            return error_at(err, text, text, kings ? FEN_ERR_TWO_KINGS : FEN_ERR_NO_KING, color_word(c), NULL);
+    }
+    Bitboard bad_pawns = pos->by_type[PAWN] & (BB_RANK_1 | BB_RANK_8);
+    if (bad_pawns) {
+        square_name(bb_lsb(bad_pawns), a);
+        return error_at(err, text, text, FEN_ERR_PAWN_RANK, a, NULL);
+    }
+    for (Color c = WHITE; c <= BLACK; c++) {
+        int pawns = bb_count(pos_pieces(pos, c, PAWN)), pieces = bb_count(pos->by_color[c]);
+        snprintf(b, sizeof b, "%d", pawns);
+        if (pawns > 8)
+            return error_at(err, text, text, FEN_ERR_TOO_MANY_PAWNS, color_word(c), b);
+        snprintf(b, sizeof b, "%d", pieces);
+        if (pieces > 16)
+            return error_at(err, text, text, FEN_ERR_TOO_MANY_PIECES, color_word(c), b);
+        /* Every piece beyond the initial set must be a promoted pawn. */
+        int extra = 0;
+        static const int initial[PIECE_TYPE_NB] = {8, 2, 2, 2, 1, 1};
+        for (PieceType t = KNIGHT; t <= QUEEN; t++) {
+            int n = bb_count(pos_pieces(pos, c, t));
+            if (n > initial[t])
+                extra += n - initial[t];
+        }
+        if (extra > 8 - pawns)
+            return error_at(err, text, text, FEN_ERR_TOO_MANY_PROMOTED, color_word(c), NULL);
+    }
+    Color us = pos_turn(pos), them = (Color)!us;
+    if (pos_attacked_by(pos, pos_king(pos, them), us))
+        return error_at(err, text, text, FEN_ERR_OPPONENT_IN_CHECK, NULL, NULL);
+    int checkers = bb_count(pos->checkers);
+    if (checkers > 2) {
+        snprintf(a, sizeof a, "%d", checkers);
+        return error_at(err, text, text, FEN_ERR_TOO_MANY_CHECKERS, a, NULL);
+    }
+    if (checkers == 2) {
+        /* A double check comes from a discovered check plus the moved piece: never two pawns,
+         * never a pawn and a knight, never two knights, never two pieces of one slider kind along
+         * lines that one move could not both open. Reject the cases no move can produce. */
+        Bitboard ch = pos->checkers;
+        int pawns = bb_count(ch & pos->by_type[PAWN]), knights = bb_count(ch & pos->by_type[KNIGHT]);
+        if (pawns + knights >= 2)
+            return error_at(err, text, text, FEN_ERR_IMPOSSIBLE_CHECK, NULL, NULL);
+    }
+    return true;
+}
+
+bool fen_parse(Position *pos, const char *text, SchError *err) {
+    pos_clear(pos);
+    err_clear(err);
+    if (!text)
+        text = "";
+    Field fields[7];
+    int count = 0;
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+            p++;
+        if (!*p)
+            break;
+        const char *start = p;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+            p++;
+        if (count == 6) {
+            Field extra = {start, (size_t)(p - start)};
+            return field_error(err, text, extra, FEN_ERR_TRAILING);
+        }
+        fields[count++] = (Field){start, (size_t)(p - start)};
+    }
+    if (count == 0)
+        return error_at(err, text, text, FEN_ERR_EMPTY, NULL, NULL);
+    if (count != 4 && count != 6) {
+        char n[12];
+        snprintf(n, sizeof n, "%d", count);
+        return error_at(err, text, text, FEN_ERR_FIELDS, n, NULL);
+    }
+    if (!parse_board(pos, text, fields[0], err))
+        return false;
+    if (fields[1].length != 1 || (fields[1].start[0] != 'w' && fields[1].start[0] != 'b'))
+        return field_error(err, text, fields[1], FEN_ERR_TURN);
+    pos->turn = fields[1].start[0] == 'w' ? WHITE : BLACK;
+    /* Kings must be known before castling and check tests look at them. */
+    for (Color c = WHITE; c <= BLACK; c++) {
+        int kings = bb_count(pos_pieces(pos, c, KING));
+        if (kings != 1)
+            return error_at(err, text, fields[0].start, kings ? FEN_ERR_TWO_KINGS : FEN_ERR_NO_KING, color_word(c), NULL);
+    }
+    if (!parse_castling(pos, text, fields[2], err) || !parse_ep(pos, text, fields[3], err))
+        return false;
+    int halfmove = 0, fullmove = 1;
+    if (count == 6) {
+        if (!parse_number(text, fields[4], 9999, &halfmove, err, FEN_ERR_HALFMOVE) ||
+            !parse_number(text, fields[5], 9999, &fullmove, err, FEN_ERR_FULLMOVE))
+            return false;
+        if (fullmove == 0)
+            return field_error(err, text, fields[5], FEN_ERR_FULLMOVE);
+    }
+    pos->halfmove = (uint16_t)halfmove;
+    pos->fullmove = (uint16_t)fullmove;
+    pos_finish(pos);
+    return check_position(pos, text, err);
+}
+
+size_t fen_write(const Position *pos, char *buf, size_t size) {
+    char out[SCHACH_FEN_MAX];
+    size_t n = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < 8; file++) {
+            Piece p = pos_piece_on(pos, square_make(file, rank));
+            if (p == NO_PIECE) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                out[n++] = (char)('0' + empty);
+            empty = 0;
+            char letter = piece_letter(piece_type(p), LANG_EN);
+            out[n++] = piece_color(p) == WHITE ? letter : (char)tolower((unsigned char)letter);
+        }
+        if (empty)
+            out[n++] = (char)('0' + empty);
+        if (rank)
+            out[n++] = '/';
+    }
+    out[n++] = ' ';
+    out[n++] = pos->turn == WHITE ? 'w' : 'b';
+    out[n++] = ' ';
+    if (!pos->castling)
+        out[n++] = '-';
+    static const char letters[] = "KQkq";
+    for (int i = 0; i < 4; i++)
+        if (pos->castling & (1 << i))
+            out[n++] = letters[i];
+    out[n++] = ' ';
+    if (gen_ep_legal(pos)) {
+        square_name((Square)pos->ep, out + n);
+        n += 2;
+    } else {
+        out[n++] = '-';
+    }
+    n += (size_t)snprintf(out + n, sizeof out - n, " %u %u", (unsigned)pos->halfmove, (unsigned)pos->fullmove);
+    if (size > 0)
+        snprintf(buf, size, "%s", out);
+    return n;
+}
+
+const char *fen_error_template(int code, Lang lang) {
+    bool de = lang == LANG_DE;
+    switch (code) {
+    case FEN_ERR_EMPTY: return de ? "die FEN ist leer" : "the FEN is empty";
+    case FEN_ERR_FIELDS: return de ? "eine FEN hat 6 Felder (oder 4), gefunden: %1" : "a FEN has 6 fields (or 4), found %1";
+    case FEN_ERR_RANKS: return de ? "Feld 1 (Brett): 8 Reihen erwartet, gefunden: %1" : "field 1 (board): expected 8 ranks, found %1";
+    case FEN_ERR_RANK_LENGTH: return de ? "Feld 1 (Brett): Reihe %1 beschreibt %2 Felder statt 8" : "field 1 (board): rank %1 describes %2 squares, not 8";
+    case FEN_ERR_PIECE: return de ? "Feld 1 (Brett): '%1' ist kein Figurenbuchstabe (PNBRQK/pnbrqk)" : "field 1 (board): '%1' is not a piece letter (PNBRQK/pnbrqk)";
+    case FEN_ERR_TURN: return de ? "Feld 2 (am Zug): '%1' ist ungültig (w oder b)" : "field 2 (side to move): '%1' is not valid (w or b)";
+    case FEN_ERR_CASTLING: return de ? "Feld 3 (Rochade): '%1' ist ungültig" : "field 3 (castling): '%1' is not valid";
+    case FEN_ERR_CASTLING_PIECES: return de ? "Feld 3 (Rochade): '%1' verlangt König und Turm auf ihren Ausgangsfeldern" : "field 3 (castling): '%1' needs the king and the rook on their original squares";
+    case FEN_ERR_EP: return de ? "Feld 4 (en passant): '%1' ist ungültig" : "field 4 (en passant): '%1' is not valid";
+    case FEN_ERR_EP_RANK: return de ? "Feld 4 (en passant): '%1' liegt für die Seite am Zug auf der falschen Reihe" : "field 4 (en passant): '%1' is on the wrong rank for the side to move";
+    case FEN_ERR_EP_PAWN: return de ? "Feld 4 (en passant): auf '%1' folgt kein Doppelschritt eines Bauern" : "field 4 (en passant): '%1' does not follow a pawn's double step";
+    case FEN_ERR_HALFMOVE: return de ? "Feld 5 (Halbzugzähler): '%1' ist ungültig" : "field 5 (halfmove clock): '%1' is not valid";
+    case FEN_ERR_FULLMOVE: return de ? "Feld 6 (Zugnummer): '%1' ist ungültig" : "field 6 (fullmove number): '%1' is not valid";
+    case FEN_ERR_TRAILING: return de ? "unerwarteter Text nach Feld 6: '%1'" : "unexpected text after field 6: '%1'";
+    case FEN_ERR_NO_KING: return de ? "Feld 1 (Brett): %1 hat keinen König" : "field 1 (board): %1 has no king";
+    case FEN_ERR_TWO_KINGS: return de ? "Feld 1 (Brett): %1 hat mehr als einen König" : "field 1 (board): %1 has more than one king";
+    case FEN_ERR_PAWN_RANK: return de ? "Feld 1 (Brett): Bauer auf der ersten oder letzten Reihe (%1)" : "field 1 (board): pawn on the first or last rank (%1)";
+    case FEN_ERR_TOO_MANY_PAWNS: return de ? "Feld 1 (Brett): %1 hat %2 Bauern (höchstens 8)" : "field 1 (board): %1 has %2 pawns (at most 8)";
+    case FEN_ERR_TOO_MANY_PIECES: return de ? "Feld 1 (Brett): %1 hat %2 Steine (höchstens 16)" : "field 1 (board): %1 has %2 pieces (at most 16)";
+    case FEN_ERR_OPPONENT_IN_CHECK: return de ? "die Seite, die nicht am Zug ist, steht im Schach" : "the side not to move is in check";
+    case FEN_ERR_TOO_MANY_CHECKERS: return de ? "der König steht %1-fach im Schach; mehr als Doppelschach ist unmöglich" : "the king is in check by %1 pieces; more than a double check is impossible";
+    case FEN_ERR_IMPOSSIBLE_CHECK: return de ? "dieses Doppelschach kann durch keinen Zug entstehen" : "no move can produce this double check";
+    case FEN_ERR_TOO_MANY_PROMOTED: return de ? "Feld 1 (Brett): %1 hat mehr umgewandelte Figuren als fehlende Bauern" : "field 1 (board): %1 has more promoted pieces than missing pawns";
+    default: return NULL;
+    }
+}

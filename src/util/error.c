@@ -1,0 +1,95 @@
+/* Errors of the parsers: setting them and formatting them in English or German. */
+#include "schach/error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void err_clear(SchError *err) {
+    if (err)
+        memset(err, 0, sizeof *err);
+}
+
+bool err_set(SchError *err, int code, const char *a1, const char *a2, const char *a3) {
+    if (!err)
+        return false;
+    const char *args[SCHACH_ERR_ARGS] = {a1, a2, a3};
+    err->code = code;
+    for (int i = 0; i < SCHACH_ERR_ARGS; i++)
+        snprintf(err->args[i], sizeof err->args[i], "%s", args[i] ? args[i] : "");
+    return false;
+}
+
+void err_at(SchError *err, int line, int column) {
+    if (err) {
+        err->line = line;
+        err->column = column;
+    }
+}
+
+static const char *common_template(int code, Lang lang) {
+    switch (code) {
+    case ERR_NONE: return lang == LANG_DE ? "kein Fehler" : "no error";
+    case ERR_OUT_OF_MEMORY: return lang == LANG_DE ? "kein Speicher mehr frei" : "out of memory";
+    case ERR_IO: return lang == LANG_DE ? "Lesen oder Schreiben fehlgeschlagen: %1" : "input/output failed: %1";
+    default: return NULL;
+    }
+}
+
+const char *err_template(int code, Lang lang) {
+    const char *t = NULL;
+    if (code < 100)
+        t = common_template(code, lang);
+    else if (code < 200)
+        t = fen_error_template(code, lang);
+    else if (code < 300)
+        t = notation_error_template(code, lang);
+    else if (code < 400)
+        t = pgn_error_template(code, lang);
+    else if (code < 500)
+        t = game_error_template(code, lang);
+    if (!t)
+        t = lang == LANG_DE ? "unbekannter Fehler" : "unknown error";
+    return t;
+}
+
+/* Arguments written as "@word" are words to translate (colours, piece names). */
+static const char *translate_word(const char *word, Lang lang) {
+    static const char *const words[][2] = {
+        {"white", "Weiß"}, {"black", "Schwarz"}, {"pawn", "Bauer"}, {"knight", "Springer"},
+        {"bishop", "Läufer"}, {"rook", "Turm"}, {"queen", "Dame"}, {"king", "König"},
+        {"White", "Weiß"}, {"Black", "Schwarz"},
+    };
+    if (lang == LANG_DE)
+        for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+            if (strcmp(word, words[i][0]) == 0)
+                return words[i][1];
+    return word;
+}
+
+size_t err_format(const SchError *err, Lang lang, char *buf, size_t size) {
+    const char *t = err_template(err ? err->code : ERR_NONE, lang);
+    size_t n = 0;
+    /* Append one character or string while counting the full length like snprintf. */
+#define EMIT(ch)                                                                                   \
+    do {                                                                                           \
+        if (n + 1 < size)                                                                          \
+            buf[n] = (ch);                                                                         \
+        n++;                                                                                       \
+    } while (0)
+    for (const char *p = t; *p; p++) {
+        if (p[0] == '%' && p[1] >= '1' && p[1] <= '0' + SCHACH_ERR_ARGS && err) {
+            const char *a = err->args[p[1] - '1'];
+            if (a[0] == '@')
+                a = translate_word(a + 1, lang);
+            for (; *a; a++)
+                EMIT(*a);
+            p++;
+        } else {
+            EMIT(*p);
+        }
+    }
+#undef EMIT
+    if (size > 0)
+        buf[n < size ? n : size - 1] = '\0';
+    return n;
+}
