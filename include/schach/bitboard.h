@@ -63,9 +63,19 @@ extern Bitboard bb_pawn_table[2][64];
 extern Bitboard bb_between_table[64][64];
 extern Bitboard bb_line_table[64][64];
 
+/* With BMI2 (compiled for a CPU that has it) the index is the parallel bit extract of the occupancy
+ * under the mask: fewer instructions than the multiply and shift. Build with -DSCHACH_NO_PEXT to
+ * force magics; both fill the same tables from the same enumeration. */
+#if defined(__BMI2__) && !defined(SCHACH_NO_PEXT)
+#include <immintrin.h>
+#define SCHACH_USE_PEXT 1
+static inline Bitboard bb_magic_lookup(const Magic *m, Bitboard occ) { return m->table[_pext_u64(occ, m->mask)]; }
+#else
+#define SCHACH_USE_PEXT 0
 static inline Bitboard bb_magic_lookup(const Magic *m, Bitboard occ) {
     return m->table[((occ & m->mask) * m->magic) >> m->shift];
 }
+#endif
 static inline Bitboard bb_bishop_attacks(Square s, Bitboard occ) { return bb_magic_lookup(&bb_bishop_magics[s], occ); }
 static inline Bitboard bb_rook_attacks(Square s, Bitboard occ) { return bb_magic_lookup(&bb_rook_magics[s], occ); }
 static inline Bitboard bb_queen_attacks(Square s, Bitboard occ) {

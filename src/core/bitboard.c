@@ -146,6 +146,11 @@ static size_t init_magic(PieceType t, Square s, Bitboard known, Magic *m, Bitboa
     m->table = table;
     m->magic = known;
     enumerate_occupancies(t, s, m->mask, &o);
+#if SCHACH_USE_PEXT
+    for (size_t i = 0; i < o.size; i++)
+        table[_pext_u64(o.occupancy[i], m->mask)] = o.attacks[i];
+    return o.size;
+#endif
     memset(o.epoch, 0, sizeof o.epoch);
     if (!try_magic(m, table, &o, 1))
         m->magic = bb_find_magic(t, s, rng, table);
