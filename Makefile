@@ -1,0 +1,101 @@
+# schach: a thin wrapper over CMake and CTest. Every target can also be run by hand; see README.md.
+#
+#   make, make build   release build in build/ with gcc
+#   make run           install missing Debian packages, build, run RUN_CMD
+#   make test          1. release build (gcc) + every CTest test (unit, slow, cli)
+#                      2. ASan+UBSan debug build in build-asan/ (clang, portable: magic
+#                         bitboards instead of PEXT) + the unit tests
+#                      3. libFuzzer build in build-fuzz/ (clang) + a short run of every harness
+#   make bench         perft speed of schach, and of Stockfish when it is installed
+#   make asan | fuzz | test-release | test-asan | test-fuzz | deps | format | clean | help
+#
+# Variables: WERROR=1 makes warnings errors (the default when CI is set, e.g. CI=true),
+# JOBS (default 2), FUZZ_SECONDS per harness (default 15), RUN_CMD.
+
+JOBS         ?= 2
+BUILD        ?= build
+ASAN_BUILD   ?= build-asan
+FUZZ_BUILD   ?= build-fuzz
+CC_RELEASE   ?= gcc
+CC_CLANG     ?= clang
+FUZZ_SECONDS ?= 15
+FUZZ_RUNS    ?= -1
+
+# The main job of `make run`. Until the terminal game exists: the start position's moves and a perft.
+RUN_CMD ?= ./$(BUILD)/schach moves && ./$(BUILD)/schach perft 5
+
+ifneq ($(filter-out false 0 no,$(CI)),)
+WERROR ?= 1
+else
+WERROR ?= 0
+endif
+CMAKE_WERROR := -DSCHACH_WERROR=$(if $(filter 1 ON on yes true,$(WERROR)),ON,OFF)
+
+CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
+# Sanitizers stop at the first finding and show where it happened.
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
+           UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+.PHONY: all build run test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
+
+all: build
+
+build:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=$(CC_RELEASE) $(CMAKE_WERROR)
+	cmake --build $(BUILD) -j$(JOBS)
+
+run:
+	bash scripts/install-deps
+	$(MAKE) --no-print-directory build
+	$(RUN_CMD)
+
+deps:
+	bash scripts/install-deps
+
+# Runs all three stages even when one fails, so one run reports everything; fails if any failed.
+test: deps
+	@failed=""; \
+	for stage in test-release test-asan test-fuzz; do \
+	    start=$$(date +%s); \
+	    if $(MAKE) --no-print-directory $$stage; then result=passed; else result=FAILED; failed="$$failed $$stage"; fi; \
+	    summary="$$summary$$(printf '  %-13s %-7s %4ss' $$stage $$result $$(( $$(date +%s) - start )))\n"; \
+	done; \
+	printf '\nmake test:\n%b' "$$summary"; \
+	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed"; exit 1; fi; \
+	echo "make test: all stages passed"
+
+test-release: build
+	$(CTEST) --test-dir $(BUILD)
+
+asan:
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=$(CC_CLANG) \
+	    -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DSCHACH_SANITIZE=ON -DSCHACH_NATIVE=OFF $(CMAKE_WERROR)
+	cmake --build $(ASAN_BUILD) -j$(JOBS)
+
+test-asan: asan
+	$(SAN_ENV) $(CTEST) --test-dir $(ASAN_BUILD) -L unit
+
+fuzz:
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=$(CC_CLANG) \
+	    -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DSCHACH_FUZZ=ON -DSCHACH_TESTS=OFF $(CMAKE_WERROR) \
+	    -DSCHACH_FUZZ_SECONDS=$(FUZZ_SECONDS) -DSCHACH_FUZZ_RUNS=$(FUZZ_RUNS)
+	cmake --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz
+
+test-fuzz: fuzz
+	$(SAN_ENV) $(CTEST) --test-dir $(FUZZ_BUILD) -L fuzz
+
+bench: build
+	bash bench/perft.sh ./$(BUILD)/schach
+
+FORMAT_FILES = $(shell find src include tests fuzz bench -name '*.[ch]' 2>/dev/null)
+format:
+	clang-format -i $(FORMAT_FILES)
+
+format-check:
+	clang-format --dry-run -Werror $(FORMAT_FILES)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+
+help:
+	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
