@@ -29,12 +29,21 @@ static Bitboard pin_rays(const GenContext *c, Bitboard snipers) {
 /* The subset of squares that no enemy piece attacks once our king has left its square (so the king
  * cannot step back along a slider's ray). Testing only the king's few candidate squares is cheaper
  * than building the enemy's whole attack map. */
+/* Whether the enemy attacks s given occupancy occ; cheapest tests first, stopping at the first hit. */
+static inline bool enemy_attacks_square(const Position *pos, const GenContext *c, Square s, Bitboard occ) {
+    return (bb_knight_attacks(s) & pos->by_type[KNIGHT] & c->enemy) ||
+           (bb_pawn_attacks(c->us, s) & pos->by_type[PAWN] & c->enemy) ||
+           (bb_king_attacks(s) & pos->by_type[KING] & c->enemy) ||
+           (bb_bishop_attacks(s, occ) & (pos->by_type[BISHOP] | pos->by_type[QUEEN]) & c->enemy) ||
+           (bb_rook_attacks(s, occ) & (pos->by_type[ROOK] | pos->by_type[QUEEN]) & c->enemy);
+}
+
 static inline Bitboard safe_squares(const Position *pos, const GenContext *c, Bitboard squares) {
     Bitboard occ = c->occupied ^ bb_square(c->king);
     Bitboard safe = 0;
     while (squares) {
         Square s = bb_pop(&squares);
-        if (!(pos_attackers_to(pos, s, occ) & c->enemy))
+        if (!enemy_attacks_square(pos, c, s, occ))
             safe |= bb_square(s);
     }
     return safe;

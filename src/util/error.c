@@ -52,18 +52,20 @@ const char *err_template(int code, Lang lang) {
     return t;
 }
 
-/* Arguments written as "@word" are words to translate (colours, piece names). */
-static const char *translate_word(const char *word, Lang lang) {
+/* Arguments written as "@word" are words to translate (colours, piece names); anything else that
+ * starts with '@' is ordinary text and stays as it is. */
+static const char *translate_word(const char *arg, Lang lang) {
     static const char *const words[][2] = {
         {"white", "Weiß"}, {"black", "Schwarz"}, {"pawn", "Bauer"}, {"knight", "Springer"},
         {"bishop", "Läufer"}, {"rook", "Turm"}, {"queen", "Dame"}, {"king", "König"},
         {"White", "Weiß"}, {"Black", "Schwarz"},
     };
-    if (lang == LANG_DE)
-        for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-            if (strcmp(word, words[i][0]) == 0)
-                return words[i][1];
-    return word;
+    if (arg[0] != '@')
+        return arg;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(arg + 1, words[i][0]) == 0)
+            return words[i][lang == LANG_DE];
+    return arg;
 }
 
 size_t err_format(const SchError *err, Lang lang, char *buf, size_t size) {
@@ -78,10 +80,7 @@ size_t err_format(const SchError *err, Lang lang, char *buf, size_t size) {
     } while (0)
     for (const char *p = t; *p; p++) {
         if (p[0] == '%' && p[1] >= '1' && p[1] <= '0' + SCHACH_ERR_ARGS && err) {
-            const char *a = err->args[p[1] - '1'];
-            if (a[0] == '@')
-                a = translate_word(a + 1, lang);
-            for (; *a; a++)
+            for (const char *a = translate_word(err->args[p[1] - '1'], lang); *a; a++)
                 EMIT(*a);
             p++;
         } else {
