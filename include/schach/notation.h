@@ -1,0 +1,83 @@
+/* libschach: move notation — SAN (English and German letters), long algebraic, UCI.
+ *
+ * Output is standard: SAN disambiguates by file, then rank, then both, only when needed, and adds
+ * "+" or "#". English castles "O-O"/"O-O-O"; German writes K D T L S, "0-0"/"0-0-0", "e8=D" and marks
+ * en passant captures "exd6 e.p.".
+ * Input is strict plus the lenient forms people type: 0-0 or O-O, an "e.p." suffix, missing or wrong
+ * "+"/"#", "!?"-style suffixes, over-disambiguation, missing "=", lowercase promotion letter, and
+ * letters of either language (the lang argument decides only 'B': bishop in English, pawn in German).
+ * Errors say why: "ambiguous: Nbd2 or Nfd2", "no knight can reach d2".
+ */
+#ifndef SCHACH_NOTATION_H
+#define SCHACH_NOTATION_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "position.h"
+
+/* Enough for any SAN, LAN or UCI text this library writes, including the NUL. */
+#define SCHACH_MOVE_TEXT_MAX 16
+
+enum {
+    MOVE_ERR_EMPTY = 200,       /* no move text */
+    MOVE_ERR_SYNTAX,            /* %1: the text, which is not a move in any notation */
+    MOVE_ERR_NO_PIECE,          /* %1: English piece letter, %2: target square: generic form of the
+                             * per-piece codes below (which san_parse reports) */
+    MOVE_ERR_AMBIGUOUS,         /* %1: all candidates but the last, comma-separated ("Nbd2" or
+                             * "Qa1, Qb2"), %2: the last one; in the letters of the parse language */
+    MOVE_ERR_ILLEGAL,           /* %1: the move text: not legal in this position */
+    MOVE_ERR_PROMOTION_MISSING, /* %1: the move: a pawn reaching the last rank must promote */
+    MOVE_ERR_PROMOTION_BAD,     /* %1: the move: promotion where none is possible */
+    /* notation.c may add codes below this line */
+    /* "no <piece> can reach %2", one code per piece type so each language can inflect the noun
+     * (German "keine Dame", "kein Turm"); code = MOVE_ERR_NO_PAWN + PieceType.
+     * %1: English piece letter ("N"), %2: target square. */
+    MOVE_ERR_NO_PAWN,
+    MOVE_ERR_NO_KNIGHT,
+    MOVE_ERR_NO_BISHOP,
+    MOVE_ERR_NO_ROOK,
+    MOVE_ERR_NO_QUEEN,
+    MOVE_ERR_NO_KING,
+    MOVE_ERR_EMPTY_SQUARE,    /* %1: the from square, which is empty */
+    MOVE_ERR_WRONG_COLOR,     /* %1: the from square, which holds an opponent's piece */
+    MOVE_ERR_KING_EXPOSED,    /* %1: the move text: the piece could go there, but the own king
+                                * would be (or stay) in check */
+    MOVE_ERR_CASTLE_RIGHTS,   /* %1: the move text: king or rook has moved (right lost) */
+    MOVE_ERR_CASTLE_IN_CHECK, /* %1: the move text: castling out of check */
+    MOVE_ERR_CASTLE_BLOCKED,  /* %1: the move text: pieces between king and rook */
+    MOVE_ERR_CASTLE_ATTACKED, /* %1: the move text, %2: attacked square the king crosses or lands on */
+    MOVE_ERR_PROMOTION_PIECE, /* %1: the move text: promotion to a king or pawn */
+    MOVE_ERR_DID_YOU_MEAN,    /* %1: the move text, %2: the legal move(s) it most likely meant */
+};
+
+/* Writes the SAN of legal move m in pos ("Nf3", "Sf3", "O-O", "0-0", "exd6 e.p.", "e8=D#").
+ * Returns the length; buf needs SCHACH_MOVE_TEXT_MAX bytes. */
+size_t san_write(const Position *pos, Move m, Lang lang, char *buf, size_t size);
+
+/* Parses SAN (strict or lenient, see above; also long algebraic) and returns the legal move, or
+ * MOVE_NONE with err set (err is left alone on success). text must be NUL-terminated. */
+Move san_parse(const Position *pos, const char *text, Lang lang, SchError *err);
+
+/* Writes long algebraic notation: "e2-e4", "Ng1-f3" / "Sg1-f3", "e4xd5", "O-O", "e7-e8=Q", with
+ * "+"/"#" and German "e.p." as in san_write. san_parse and move_parse read it back. */
+size_t lan_write(const Position *pos, Move m, Lang lang, char *buf, size_t size);
+
+/* Writes UCI notation ("e2e4", "e7e8q", castling as the king's move "e1g1"). */
+size_t uci_write(Move m, char *buf, size_t size);
+
+/* Parses UCI text into a legal move; also accepts castling as king-takes-own-rook ("e1h1").
+ * Returns MOVE_NONE with err set when malformed or illegal. */
+Move uci_parse(const Position *pos, const char *text, SchError *err);
+
+/* Sets err to why the move from -> to (promotion promo, PIECE_TYPE_NB for none), which must not be
+ * legal in pos, is not legal: empty or enemy from square, castling reasons, promotion problems,
+ * king left in check, or MOVE_ERR_ILLEGAL. text is the move as the user wrote it (for %1).
+ * Always returns false. */
+bool move_explain(const Position *pos, Square from, Square to, PieceType promo, const char *text, SchError *err);
+
+/* Parses a move in any notation people use: UCI, long algebraic (with '-' or 'x'), or SAN in English
+ * or German. Returns the legal move, or MOVE_NONE with err set (the most helpful reason). */
+Move move_parse(const Position *pos, const char *text, Lang lang, SchError *err);
+
+#endif

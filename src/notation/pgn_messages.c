@@ -1,0 +1,29 @@
+/* Messages of the PGN module's error codes, in English and German.
+ * Where an argument is itself a sentence or a word, the reader stores it in both languages (see
+ * pgn.h) and each template picks its own. */
+#include "schach/error.h"
+#include "schach/pgn.h"
+
+typedef struct Template {
+    int code;
+    const char *en;
+    const char *de;
+} Template;
+
+static const Template templates[] = {
+    {PGN_ERR_TOKEN, "unexpected token '%1'", "unerwartetes Symbol '%1'"},
+    {PGN_ERR_TAG, "malformed tag pair at '%1'", "fehlerhaftes Tag-Paar bei '%1'"},
+    {PGN_ERR_UNTERMINATED, "%1 opened by '%3' is not closed", "%2, begonnen mit '%3', wird nicht geschlossen"},
+    {PGN_ERR_MOVE, "move '%1' is not possible: %2", "Zug '%1' ist nicht möglich: %3"},
+    {PGN_ERR_FEN, "the FEN tag is not valid: %1", "der FEN-Tag ist ungültig: %2"},
+    {PGN_ERR_RESULT, "the result '%1' contradicts '%2'", "das Ergebnis '%1' widerspricht '%2'"},
+    {PGN_ERR_VARIATION, "unbalanced parenthesis '%1' of a variation",
+     "nicht ausgeglichene Klammer '%1' einer Variante"},
+};
+
+const char *pgn_error_template(int code, Lang lang) {
+    for (size_t i = 0; i < sizeof templates / sizeof templates[0]; i++)
+        if (templates[i].code == code)
+            return lang == LANG_DE ? templates[i].de : templates[i].en;
+    return NULL;
+}

@@ -1,0 +1,133 @@
+/* Writing PGN in the export format (PGN standard, section 8). */
+#include "schach/pgn.h"
+
+#include <string.h>
+
+#include "schach/fen.h"
+#include "schach/notation.h"
+
+#define PGN_LINE_MAX 80
+
+static const char *const roster[] = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
+enum { ROSTER_COUNT = sizeof roster / sizeof roster[0] };
+
+/* Movetext is collected per line so that a token never crosses the 80-character limit. */
+typedef struct LineWriter {
+    FILE *out;
+    char line[PGN_LINE_MAX + 1];
+    size_t len;
+} LineWriter;
+
+static void line_flush(LineWriter *w) {
+    if (w->len > 0) {
+        fwrite(w->line, 1, w->len, w->out);
+        fputc('\n', w->out);
+    }
+    w->len = 0;
+}
+
+static void line_put(LineWriter *w, const char *token) {
+    size_t n = strlen(token);
+    if (n > PGN_LINE_MAX) /* cannot happen with SAN, numbers and results; keep the limit anyway */
+        n = PGN_LINE_MAX;
+    if (w->len > 0 && w->len + 1 + n > PGN_LINE_MAX)
+        line_flush(w);
+    if (w->len > 0)
+        w->line[w->len++] = ' ';
+    memcpy(w->line + w->len, token, n);
+    w->len += n;
+}
+
+static void write_tag(FILE *out, const char *name, const char *value) {
+    fprintf(out, "[%s \"", name);
+    for (const unsigned char *c = (const unsigned char *)value; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fputc('\\', out);
+        /* Export strings hold printing characters only; a line break would end the string. */
+        fputc(*c < 0x20 || *c == 0x7F ? ' ' : *c, out);
+    }
+    fputs("\"]\n", out);
+}
+
+/* The export standard's Termination values; the precise reason is left to the moves and result. */
+static const char *termination_value(Termination t) {
+    switch (t) {
+        case TERM_NONE: return NULL;
+        case TERM_TIME_FORFEIT:
+        case TERM_TIMEOUT_INSUFFICIENT: return "time forfeit";
+        case TERM_ABANDONED: return "abandoned";
+        default: return "normal";
+    }
+}
+
+static const char *result_text(const PgnGame *g) {
+    if (game_over(&g->game))
+        return result_string(g->game.outcome.result);
+    return result_string(g->result);
+}
+
+static bool is_generated_tag(const char *name, bool termination) {
+    for (int i = 0; i < ROSTER_COUNT; i++)
+        if (strcmp(name, roster[i]) == 0)
+            return true;
+    return strcmp(name, "SetUp") == 0 || strcmp(name, "FEN") == 0 || (termination && strcmp(name, "Termination") == 0);
+}
+
+static void write_tags(FILE *out, const PgnGame *g) {
+    for (int i = 0; i < ROSTER_COUNT; i++) {
+        const char *value = pgn_tag(g, roster[i]);
+        if (i == ROSTER_COUNT - 1)
+            value = result_text(g);
+        else if (!value || !*value)
+            value = strcmp(roster[i], "Date") == 0 ? "????.??.??" : "?";
+        write_tag(out, roster[i], value);
+    }
+
+    Position standard;
+    pos_set_start(&standard);
+    char fen[SCHACH_FEN_MAX], start_fen[SCHACH_FEN_MAX];
+    fen_write(&g->game.start, fen, sizeof fen);
+    fen_write(&standard, start_fen, sizeof start_fen);
+    if (strcmp(fen, start_fen) != 0) {
+        write_tag(out, "SetUp", "1");
+        write_tag(out, "FEN", fen);
+    }
+
+    const char *termination = termination_value(g->game.outcome.termination);
+    if (termination)
+        write_tag(out, "Termination", termination);
+
+    for (int i = 0; i < g->tag_count; i++)
+        if (!is_generated_tag(g->tags[i].name, termination != NULL))
+            write_tag(out, g->tags[i].name, g->tags[i].value);
+}
+
+/* A move number stays on the line of its move: "8. Nh4" is one unit for wrapping. */
+static void write_moves(FILE *out, const PgnGame *g, Lang lang) {
+    LineWriter w = {.out = out, .len = 0};
+    Position pos = g->game.start;
+    for (int i = 0; i < g->game.ply_count; i++) {
+        Move m = g->game.plies[i].move;
+        char san[SCHACH_MOVE_TEXT_MAX], unit[SCHACH_MOVE_TEXT_MAX + 16];
+        san_write(&pos, m, lang, san, sizeof san);
+        if (pos_turn(&pos) == WHITE)
+            snprintf(unit, sizeof unit, "%u. %s", (unsigned)pos.fullmove, san);
+        else if (i == 0)
+            snprintf(unit, sizeof unit, "%u... %s", (unsigned)pos.fullmove, san);
+        else
+            snprintf(unit, sizeof unit, "%s", san);
+        line_put(&w, unit);
+        Undo undo;
+        pos_make(&pos, m, &undo);
+    }
+    line_put(&w, result_text(g));
+    line_flush(&w);
+}
+
+bool pgn_write(FILE *out, const PgnGame *g, Lang lang) {
+    write_tags(out, g);
+    fputc('\n', out);
+    write_moves(out, g, lang);
+    fputc('\n', out);
+    return !ferror(out);
+}

@@ -1,0 +1,483 @@
+/* Standard and long algebraic notation: writing (English and German letters) and lenient parsing.
+ *
+ * The parser reads the text from the right: suffixes ("+", "#", "!?", "e.p."), then an optional
+ * promotion, the target square, an optional capture or LAN separator, optional origin file and rank,
+ * and an optional piece letter. The result is matched against the legal moves, so every form that
+ * names exactly one legal move is accepted, and every other form gets a reason.
+ */
+#include "schach/notation.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "schach/movegen.h"
+
+/* A piece of output that counts the full length like snprintf even when buf is too small. */
+typedef struct TextOut {
+    char *buf;
+    size_t size;
+    size_t len;
+} TextOut;
+
+static void out_char(TextOut *t, char c) {
+    if (t->len + 1 < t->size)
+        t->buf[t->len] = c;
+    t->len++;
+}
+
+static void out_str(TextOut *t, const char *s) {
+    while (*s)
+        out_char(t, *s++);
+}
+
+static void out_square(TextOut *t, Square s) {
+    out_char(t, (char)('a' + square_file(s)));
+    out_char(t, (char)('1' + square_rank(s)));
+}
+
+static size_t out_finish(TextOut *t) {
+    if (t->size > 0)
+        t->buf[t->len < t->size ? t->len : t->size - 1] = '\0';
+    return t->len;
+}
+
+static const char EN_LETTERS[PIECE_TYPE_NB] = {'P', 'N', 'B', 'R', 'Q', 'K'};
+static const char DE_LETTERS[PIECE_TYPE_NB] = {'B', 'S', 'L', 'T', 'D', 'K'};
+
+static char letter_of(PieceType t, Lang lang) { return lang == LANG_DE ? DE_LETTERS[t] : EN_LETTERS[t]; }
+
+static bool is_capture(const Position *pos, Move m) {
+    return move_kind(m) == MOVE_EN_PASSANT ||
+           (move_kind(m) != MOVE_CASTLING && pos_piece_on(pos, move_to(m)) != NO_PIECE);
+}
+
+/* '+', '#' or 0 for the position after m. */
+static char check_mark(const Position *pos, Move m) {
+    Position next = *pos;
+    Undo undo;
+    pos_make(&next, m, &undo);
+    if (!pos_in_check(&next))
+        return 0;
+    return gen_has_legal_move(&next) ? '+' : '#';
+}
+
+/* Origin file and/or rank, only when another piece of the same type can legally go to the same
+ * square. The attack test is symmetric for N, B, R, Q and skips move generation in the usual case. */
+static void out_disambiguation(TextOut *t, const Position *pos, Move m, PieceType pt) {
+    Square from = move_from(m), to = move_to(m);
+    Bitboard rivals = pos_pieces(pos, pos_turn(pos), pt) & bb_attacks(pt, to, pos_occupied(pos)) & ~bb_square(from);
+    if (!rivals)
+        return;
+    Move list[SCHACH_MAX_MOVES];
+    int n = gen_moves(pos, GEN_ALL, list);
+    bool rival = false, same_file = false, same_rank = false;
+    for (int i = 0; i < n; i++) {
+        Square f = move_from(list[i]);
+        if (move_to(list[i]) != to || !(rivals & bb_square(f)))
+            continue;
+        rival = true;
+        same_file |= square_file(f) == square_file(from);
+        same_rank |= square_rank(f) == square_rank(from);
+    }
+    if (!rival)
+        return;
+    if (!same_file || same_rank)
+        out_char(t, (char)('a' + square_file(from)));
+    if (same_file)
+        out_char(t, (char)('1' + square_rank(from)));
+}
+
+static void out_castling(TextOut *t, Move m, Lang lang) {
+    const char *o = lang == LANG_DE ? "0" : "O";
+    out_str(t, o);
+    out_char(t, '-');
+    out_str(t, o);
+    if (square_file(move_to(m)) == 2) {
+        out_char(t, '-');
+        out_str(t, o);
+    }
+}
+
+static void out_tail(TextOut *t, const Position *pos, Move m, Lang lang, bool marks) {
+    if (move_kind(m) == MOVE_PROMOTION) {
+        out_char(t, '=');
+        out_char(t, letter_of(move_promotion(m), lang));
+    }
+    if (move_kind(m) == MOVE_EN_PASSANT && lang == LANG_DE)
+        out_str(t, " e.p.");
+    if (marks) {
+        char c = check_mark(pos, m);
+        if (c)
+            out_char(t, c);
+    }
+}
+
+/* A move that is not even a piece's move cannot be written as SAN; UCI keeps it readable. */
+static void out_uci(TextOut *t, Move m) {
+    out_square(t, move_from(m));
+    out_square(t, move_to(m));
+}
+
+static void write_san(TextOut *t, const Position *pos, Move m, Lang lang, bool marks) {
+    Square from = move_from(m), to = move_to(m);
+    Piece p = pos_piece_on(pos, from);
+    if (p == NO_PIECE || from == to) {
+        out_uci(t, m);
+        return;
+    }
+    PieceType pt = piece_type(p);
+    if (move_kind(m) == MOVE_CASTLING) {
+        out_castling(t, m, lang);
+    } else if (pt == PAWN) {
+        if (square_file(from) != square_file(to)) {
+            out_char(t, (char)('a' + square_file(from)));
+            out_char(t, 'x');
+        }
+        out_square(t, to);
+    } else {
+        out_char(t, letter_of(pt, lang));
+        if (pt != KING)
+            out_disambiguation(t, pos, m, pt);
+        if (is_capture(pos, m))
+            out_char(t, 'x');
+        out_square(t, to);
+    }
+    out_tail(t, pos, m, lang, marks);
+}
+
+size_t san_write(const Position *pos, Move m, Lang lang, char *buf, size_t size) {
+    TextOut t = {buf, size, 0};
+    write_san(&t, pos, m, lang, true);
+    return out_finish(&t);
+}
+
+size_t lan_write(const Position *pos, Move m, Lang lang, char *buf, size_t size) {
+    TextOut t = {buf, size, 0};
+    Square from = move_from(m);
+    Piece p = pos_piece_on(pos, from);
+    if (p == NO_PIECE || from == move_to(m)) {
+        out_uci(&t, m);
+        return out_finish(&t);
+    }
+    if (move_kind(m) == MOVE_CASTLING) {
+        out_castling(&t, m, lang);
+    } else {
+        if (piece_type(p) != PAWN)
+            out_char(&t, letter_of(piece_type(p), lang));
+        out_square(&t, from);
+        out_char(&t, is_capture(pos, m) ? 'x' : '-');
+        out_square(&t, move_to(m));
+    }
+    out_tail(&t, pos, m, lang, true);
+    return out_finish(&t);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Parsing                                                                                         */
+
+/* Longer text is never a move; the limit keeps every work buffer on the stack. */
+#define SAN_INPUT_MAX 40
+
+typedef struct SanInput {
+    PieceType piece; /* PIECE_TYPE_NB when no letter was given */
+    int from_file;   /* -1 when not given */
+    int from_rank;   /* -1 when not given */
+    Square to;
+    PieceType promo; /* PIECE_TYPE_NB when none was given */
+    int castle;      /* 0 none, 1 king side, 2 queen side */
+} SanInput;
+
+static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+static bool is_file(char c) { return c >= 'a' && c <= 'h'; }
+static bool is_rank(char c) { return c >= '1' && c <= '8'; }
+static char to_upper(char c) { return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c; }
+
+/* Either language's letters; only 'B' depends on lang (bishop in English, pawn in German). */
+static PieceType piece_of_letter(char c, Lang lang) {
+    switch (c) {
+        case 'P': return PAWN;
+        case 'N':
+        case 'S': return KNIGHT;
+        case 'B': return lang == LANG_DE ? PAWN : BISHOP;
+        case 'L': return BISHOP;
+        case 'R':
+        case 'T': return ROOK;
+        case 'Q':
+        case 'D': return QUEEN;
+        case 'K': return KING;
+        default: return PIECE_TYPE_NB;
+    }
+}
+
+/* The text for an error argument: printable ASCII only, so a message never carries control bytes
+ * or broken UTF-8 from fuzzed input. */
+static void text_arg(const char *s, size_t n, char *arg, size_t size) {
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 1 < size; i++) {
+        unsigned char c = (unsigned char)s[i];
+        arg[k++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    arg[k] = '\0';
+}
+
+static bool ends_with_ep(const char *s, size_t n) {
+    return n >= 4 && (s[n - 4] == 'e' || s[n - 4] == 'E') && s[n - 3] == '.' && (s[n - 2] == 'p' || s[n - 2] == 'P') &&
+           s[n - 1] == '.';
+}
+
+/* Drops whitespace, check marks (right or wrong), annotations and an en passant remark from the end. */
+static size_t strip_suffixes(const char *s, size_t n) {
+    for (;;) {
+        if (n > 0 && (is_space(s[n - 1]) || strchr("+#!?", s[n - 1])))
+            n--;
+        else if (ends_with_ep(s, n))
+            n -= 4;
+        else if (n >= 3 && (s[n - 2] == 'e' || s[n - 2] == 'E') && (s[n - 1] == 'p' || s[n - 1] == 'P') &&
+                 is_space(s[n - 3]))
+            n -= 2; /* "exd6 ep" */
+        else
+            return n;
+    }
+}
+
+/* "O-O", "0-0", "o-o", with or without dashes: 1 king side, 2 queen side, 0 not castling. */
+static int parse_castling(const char *s, size_t n) {
+    int os = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool o = s[i] == 'O' || s[i] == 'o' || s[i] == '0';
+        if (o && (i == 0 || s[i - 1] == '-' || s[i - 1] == s[i]))
+            os++;
+        else if (!(s[i] == '-' && i > 0 && i + 1 < n && s[i - 1] != '-'))
+            return 0;
+    }
+    return os == 2 ? 1 : os == 3 ? 2 : 0;
+}
+
+static bool parse_body(const char *s, size_t n, Lang lang, SanInput *in) {
+    in->piece = in->promo = PIECE_TYPE_NB;
+    in->from_file = in->from_rank = -1;
+    in->to = SQ_NONE;
+    in->castle = parse_castling(s, n);
+    if (in->castle)
+        return true;
+    if (n > 0 && !is_rank(s[n - 1])) { /* promotion letter, either case, optionally after '=' or '/' */
+        in->promo = piece_of_letter(to_upper(s[n - 1]), lang);
+        if (in->promo == PIECE_TYPE_NB)
+            return false;
+        n--;
+        if (n > 0 && (s[n - 1] == '=' || s[n - 1] == '/'))
+            n--;
+    }
+    if (n < 2 || !is_file(s[n - 2]) || !is_rank(s[n - 1]))
+        return false;
+    in->to = square_make(s[n - 2] - 'a', s[n - 1] - '1');
+    n -= 2;
+    char sep = 0;
+    if (n > 1 && strchr("xX:-", s[n - 1])) /* a capture mark needs something that captures */
+        sep = s[--n];
+    if (n > 0 && is_rank(s[n - 1]))
+        in->from_rank = s[--n] - '1';
+    if (n > 0 && is_file(s[n - 1]))
+        in->from_file = s[--n] - 'a';
+    if (sep == '-' && (in->from_file < 0 || in->from_rank < 0))
+        return false; /* the dash belongs to long algebraic notation only */
+    if (n == 1) {
+        char c = s[0];
+        /* A lowercase letter names a piece only where it cannot be a file ("nf3", not "bxc3"). */
+        if (c >= 'a' && c <= 'z' && is_file(c))
+            return false;
+        in->piece = piece_of_letter(to_upper(c), lang);
+        if (in->piece == PIECE_TYPE_NB)
+            return false;
+        n--;
+    }
+    return n == 0;
+}
+
+static bool input_matches(const Position *pos, const SanInput *in, PieceType want, Move m) {
+    Square from = move_from(m);
+    if (move_to(m) != in->to || piece_type(pos_piece_on(pos, from)) != want)
+        return false;
+    if (in->from_file >= 0 && square_file(from) != in->from_file)
+        return false;
+    if (in->from_rank >= 0 && square_rank(from) != in->from_rank)
+        return false;
+    /* Without an origin file a pawn move is a push: "d5" never means "exd5". */
+    if (want == PAWN && in->from_file < 0 && square_file(from) != square_file(in->to))
+        return false;
+    return true;
+}
+
+/* Appends the SAN of moves[0..n) (distinct from/to only) as "A, B" + last into a1 and a2. */
+static void candidate_args(const Position *pos, const Move *in, int n, Lang lang, char *a1, size_t s1, char *a2,
+                           size_t s2) {
+    /* By origin square, so that the message does not depend on the generator's order. */
+    Move moves[SCHACH_MAX_MOVES];
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        for (; j > 0 && move_from(moves[j - 1]) > move_from(in[i]); j--)
+            moves[j] = moves[j - 1];
+        moves[j] = in[i];
+    }
+    TextOut first = {a1, s1, 0};
+    for (int i = 0; i < n; i++) {
+        char san[SCHACH_MOVE_TEXT_MAX];
+        TextOut one = {san, sizeof san, 0};
+        write_san(&one, pos, moves[i], lang, false);
+        out_finish(&one);
+        if (i == n - 1) {
+            snprintf(a2, s2, "%s", san);
+        } else {
+            if (i > 0)
+                out_str(&first, ", ");
+            out_str(&first, san);
+        }
+    }
+    out_finish(&first);
+}
+
+/* Keeps one move per (from, to), the queen promotion where there is a choice: four promotions of one
+ * pawn are one suggestion in a message. */
+static int unique_squares(const Move *in, int n, Move *out) {
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int j = 0;
+        while (j < k && (out[j] & 0xFFF) != (in[i] & 0xFFF))
+            j++;
+        if (j == k)
+            out[k++] = in[i];
+        else if (move_kind(in[i]) == MOVE_PROMOTION && move_promotion(in[i]) == QUEEN)
+            out[j] = in[i];
+    }
+    return k;
+}
+
+static Move castle_parse(const Position *pos, int castle, const char *arg, SchError *err) {
+    Move list[SCHACH_MAX_MOVES];
+    int n = gen_moves(pos, GEN_QUIET, list);
+    int file = castle == 1 ? 6 : 2;
+    for (int i = 0; i < n; i++)
+        if (move_kind(list[i]) == MOVE_CASTLING && square_file(move_to(list[i])) == file)
+            return list[i];
+    Color us = pos_turn(pos);
+    Square king = square_relative(us, SQ_E1);
+    if (pos_piece_on(pos, king) != piece_make(us, KING))
+        return err_set(err, MOVE_ERR_CASTLE_RIGHTS, arg, NULL, NULL), MOVE_NONE;
+    move_explain(pos, king, square_relative(us, castle == 1 ? SQ_G1 : SQ_C1), PIECE_TYPE_NB, arg, err);
+    return MOVE_NONE;
+}
+
+/* Why no legal move fits: a piece that could go there but for check, a move the user probably meant
+ * with a wrong origin, or simply no such piece. */
+static Move explain_no_match(const Position *pos, const SanInput *in, PieceType want, Lang lang, const char *arg,
+                             SchError *err) {
+    Color us = pos_turn(pos);
+    Bitboard own = pos_pieces(pos, us, want);
+    while (own) {
+        Square from = bb_pop(&own);
+        if ((in->from_file >= 0 && square_file(from) != in->from_file) ||
+            (in->from_rank >= 0 && square_rank(from) != in->from_rank) ||
+            (want == PAWN && in->from_file < 0 && square_file(from) != square_file(in->to)))
+            continue;
+        SchError why;
+        err_clear(&why);
+        move_explain(pos, from, in->to, in->promo, arg, &why);
+        if (why.code != MOVE_ERR_ILLEGAL) {
+            err_set(err, why.code, why.args[0], why.args[1], why.args[2]);
+            return MOVE_NONE;
+        }
+    }
+    if (in->from_file >= 0 || in->from_rank >= 0) {
+        SanInput loose = *in;
+        loose.from_file = loose.from_rank = -1;
+        Move list[SCHACH_MAX_MOVES], found[SCHACH_MAX_MOVES], uniq[SCHACH_MAX_MOVES];
+        int n = gen_moves(pos, GEN_ALL, list), k = 0;
+        for (int i = 0; i < n; i++)
+            if (input_matches(pos, &loose, want, list[i]) ||
+                (want == PAWN && move_to(list[i]) == in->to &&
+                 piece_type(pos_piece_on(pos, move_from(list[i]))) == PAWN))
+                found[k++] = list[i];
+        k = unique_squares(found, k, uniq);
+        if (k > 0) {
+            char first[SCHACH_ERR_ARG_MAX], last[SCHACH_ERR_ARG_MAX], both[SCHACH_ERR_ARG_MAX];
+            candidate_args(pos, uniq, k, lang, first, sizeof first, last, sizeof last);
+            TextOut t = {both, sizeof both, 0};
+            out_str(&t, first);
+            out_str(&t, k > 1 ? " / " : "");
+            out_str(&t, last);
+            out_finish(&t);
+            err_set(err, MOVE_ERR_DID_YOU_MEAN, arg, both, NULL);
+            return MOVE_NONE;
+        }
+    }
+    char sq[3], letter[2] = {EN_LETTERS[want], '\0'};
+    square_name(in->to, sq);
+    err_set(err, MOVE_ERR_NO_PAWN + (int)want, letter, sq, NULL);
+    return MOVE_NONE;
+}
+
+static Move resolve(const Position *pos, const SanInput *in, Lang lang, const char *arg, SchError *err) {
+    if (in->castle)
+        return castle_parse(pos, in->castle, arg, err);
+    PieceType want = in->piece;
+    if (want == PIECE_TYPE_NB) {
+        if (in->from_file >= 0 && in->from_rank >= 0) { /* "g1f3", "g1-f3": the board says which piece */
+            Square from = square_make(in->from_file, in->from_rank);
+            Piece p = pos_piece_on(pos, from);
+            if (p == NO_PIECE || piece_color(p) != pos_turn(pos)) {
+                char sq[3];
+                square_name(from, sq);
+                err_set(err, p == NO_PIECE ? MOVE_ERR_EMPTY_SQUARE : MOVE_ERR_WRONG_COLOR, sq, NULL, NULL);
+                return MOVE_NONE;
+            }
+            want = piece_type(p);
+        } else {
+            want = PAWN;
+        }
+    }
+    Move list[SCHACH_MAX_MOVES], found[SCHACH_MAX_MOVES];
+    int n = gen_moves(pos, GEN_ALL, list), k = 0;
+    for (int i = 0; i < n; i++)
+        if (input_matches(pos, in, want, list[i]))
+            found[k++] = list[i];
+    if (k == 0)
+        return explain_no_match(pos, in, want, lang, arg, err);
+    bool promotes = move_kind(found[0]) == MOVE_PROMOTION;
+    if (in->promo != PIECE_TYPE_NB) {
+        if (!promotes)
+            return err_set(err, MOVE_ERR_PROMOTION_BAD, arg, NULL, NULL), MOVE_NONE;
+        if (in->promo == PAWN || in->promo == KING)
+            return err_set(err, MOVE_ERR_PROMOTION_PIECE, arg, NULL, NULL), MOVE_NONE;
+        int kept = 0;
+        for (int i = 0; i < k; i++)
+            if (move_promotion(found[i]) == in->promo)
+                found[kept++] = found[i];
+        k = kept;
+    } else if (promotes) {
+        return err_set(err, MOVE_ERR_PROMOTION_MISSING, arg, NULL, NULL), MOVE_NONE;
+    }
+    if (k == 1)
+        return found[0];
+    char first[SCHACH_ERR_ARG_MAX], last[SCHACH_ERR_ARG_MAX];
+    candidate_args(pos, found, k, lang, first, sizeof first, last, sizeof last);
+    err_set(err, MOVE_ERR_AMBIGUOUS, first, last, NULL);
+    return MOVE_NONE;
+}
+
+Move san_parse(const Position *pos, const char *text, Lang lang, SchError *err) {
+    if (!text)
+        return err_set(err, MOVE_ERR_EMPTY, NULL, NULL, NULL), MOVE_NONE;
+    while (is_space(*text))
+        text++;
+    size_t len = strlen(text);
+    while (len > 0 && is_space(text[len - 1]))
+        len--;
+    char arg[SAN_INPUT_MAX + 1];
+    text_arg(text, len < SAN_INPUT_MAX ? len : SAN_INPUT_MAX, arg, sizeof arg);
+    if (len == 0)
+        return err_set(err, MOVE_ERR_EMPTY, NULL, NULL, NULL), MOVE_NONE;
+    SanInput in;
+    if (len > SAN_INPUT_MAX || !parse_body(text, strip_suffixes(text, len), lang, &in))
+        return err_set(err, MOVE_ERR_SYNTAX, arg, NULL, NULL), MOVE_NONE;
+    return resolve(pos, &in, lang, arg, err);
+}
