@@ -1,0 +1,109 @@
+/* libFuzzer harness for PGN: arbitrary bytes are read as a PGN file. Every game (also one that
+ * stopped at an error) is written in English and in German to a memory stream and read again: the
+ * copy must read without error and have the same start, moves and result. Errors must carry a game
+ * number, a position and messages in both languages. Build with -DSCHACH_FUZZ=ON (clang); see
+ * fuzz/CMakeLists.txt. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+
+#include "schach/bitboard.h"
+#include "schach/error.h"
+#include "schach/fen.h"
+#include "schach/pgn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Enough for a few games with tags, comments and variations; longer inputs only repeat. */
+#define INPUT_MAX 4096
+
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            fprintf(stderr, "fuzz_pgn: check failed: %s: ", #cond);                                                    \
+            fprintf(stderr, __VA_ARGS__);                                                                              \
+            fputc('\n', stderr);                                                                                       \
+            abort();                                                                                                   \
+        }                                                                                                              \
+    } while (0)
+
+static void check_error(const SchError *err, const PgnGame *g) {
+    char msg[512];
+    CHECK(err->code != ERR_NONE, "game %d failed without an error code", g->number);
+    CHECK(err->game == g->number, "error names game %d, read game %d", err->game, g->number);
+    CHECK(err->code == ERR_OUT_OF_MEMORY || (err->line >= 1 && err->column >= 1), "error %d without a position (%d:%d)",
+          err->code, err->line, err->column);
+    for (int lang = LANG_EN; lang <= LANG_DE; lang++)
+        CHECK(err_format(err, (Lang)lang, msg, sizeof msg) > 0, "empty message for code %d", err->code);
+}
+
+static void check_round_trip(const PgnGame *g, Lang lang) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    CHECK(f != NULL, "open_memstream failed");
+    CHECK(pgn_write(f, g, lang), "pgn_write failed");
+    fclose(f);
+
+    SchError err;
+    PgnReader *r = pgn_reader_from_buffer(text, len, &err);
+    CHECK(r != NULL, "reader");
+    PgnGame copy;
+    int rc = pgn_read_game(r, &copy, &err);
+    CHECK(rc == 1, "own output (lang %d) read with rc %d, error %d at %d:%d '%s':\n%s", lang, rc, err.code, err.line,
+          err.column, err.args[0], text);
+    CHECK(copy.game.ply_count == g->game.ply_count, "%d plies, re-read %d:\n%s", g->game.ply_count, copy.game.ply_count,
+          text);
+    for (int i = 0; i < g->game.ply_count; i++)
+        CHECK(copy.game.plies[i].move == g->game.plies[i].move, "ply %d differs:\n%s", i, text);
+    char a[SCHACH_FEN_MAX], b[SCHACH_FEN_MAX];
+    fen_write(&g->game.start, a, sizeof a);
+    fen_write(&copy.game.start, b, sizeof b);
+    CHECK(strcmp(a, b) == 0, "start %s, re-read %s", a, b);
+    Result want = game_over(&g->game) ? g->game.outcome.result : g->result;
+    CHECK(copy.result == want, "result %d, re-read %d:\n%s", want, copy.result, text);
+    CHECK(copy.game.outcome.termination == g->game.outcome.termination ||
+              g->game.outcome.termination > TERM_SEVENTYFIVE_MOVES, /* claims and decisions are not in the moves */
+          "termination %d, re-read %d", g->game.outcome.termination, copy.game.outcome.termination);
+    PgnGame extra;
+    CHECK(pgn_read_game(r, &extra, &err) == 0, "more than one game in own output:\n%s", text);
+    pgn_game_free(&copy);
+    pgn_reader_close(r);
+    free(text);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    static bool initialised;
+    if (!initialised) {
+        schach_init();
+        initialised = true;
+    }
+    if (size > INPUT_MAX)
+        return 0;
+    char *text = malloc(size + 1);
+    if (!text)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+
+    SchError err;
+    PgnReader *r = pgn_reader_from_buffer(text, size, &err);
+    CHECK(r != NULL, "reader");
+    PgnGame g;
+    int rc, number = 0;
+    while ((rc = pgn_read_game(r, &g, &err)) != 0) {
+        CHECK(g.number == ++number, "game number %d, expected %d", g.number, number);
+        if (rc < 0)
+            check_error(&err, &g);
+        else
+            CHECK(rc == 1 && err.code == ERR_NONE, "rc %d with error %d", rc, err.code);
+        check_round_trip(&g, LANG_EN);
+        check_round_trip(&g, LANG_DE);
+        pgn_game_free(&g);
+    }
+    pgn_reader_close(r);
+    free(text);
+    return 0;
+}
