@@ -1,0 +1,66 @@
+/* The schach program: helpers shared by the subcommands (language, option parsing, messages, JSON).
+ *
+ * Every subcommand is `int cmd_NAME(int argc, char **argv, Lang lang)`: argv[0] is the subcommand's
+ * name, lang the message language chosen so far (a global --lang or the environment); a --lang of the
+ * subcommand overrides it. It returns an exit status: CLI_OK, CLI_FAIL or CLI_USAGE.
+ */
+#ifndef SCHACH_CLI_H
+#define SCHACH_CLI_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "schach/error.h"
+#include "schach/types.h"
+
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+/* Picks the English or German string literal. A macro, not a function, so that the compiler still
+ * checks printf formats against their arguments in both languages. */
+#define CLI_TR(lang, en, de) ((lang) == LANG_DE ? (de) : (en))
+
+/* The language the environment asks for: the first non-empty of LC_ALL, LC_MESSAGES, LANG;
+ * German when it starts with "de", else English. */
+Lang cli_env_lang(void);
+
+/* Parses "de" or "en" (any case) into *out; false for anything else. */
+bool cli_parse_lang(const char *text, Lang *out);
+
+/* Scans argv[1..] for the last --lang X / --lang=X and stores it in *lang (unchanged when absent).
+ * Returns false, with *bad set to the offending value (or NULL when the value is missing), when
+ * the value is not a language. Lets --help and early errors use the right language. */
+bool cli_scan_lang(int argc, char **argv, Lang *lang, const char **bad);
+
+/* True when argv[1..] holds --help or -h. */
+bool cli_wants_help(int argc, char **argv);
+
+/* Matches argv[*i] against option name ("--fen") in the forms "--fen VALUE" and "--fen=VALUE".
+ * Returns 0 when it is another argument, 1 with *value set (advancing *i past a separate value),
+ * -1 when the option is there but its value is missing. */
+int cli_option(int argc, char **argv, int *i, const char *name, const char **value);
+
+/* Prints "schach: " and the formatted message and a newline to stderr. */
+void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "schach CMD: " and the formatted message to stderr, then a hint to `schach CMD --help`.
+ * Returns CLI_USAGE so commands can `return cli_usage(...)`. */
+int cli_usage(Lang lang, const char *cmd, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Usage error for an unknown option or a missing or invalid --lang value (see cli_scan_lang). */
+int cli_bad_lang(Lang lang, const char *cmd, const char *bad);
+
+/* Writes err's message in lang into buf, prefixed by "line L, column C: " when it has a position. */
+void cli_format_error(const SchError *err, Lang lang, char *buf, size_t size);
+
+/* A JSON string of text; bytes that are not valid UTF-8 become '?' so the output is always valid.
+ * Returns a new reference (never NULL unless out of memory). */
+json_t *cli_json_string(const char *text);
+
+/* Writes obj compactly on one line of stdout and releases it. false on a write error. */
+bool cli_print_json(json_t *obj);
+
+int cmd_perft(int argc, char **argv, Lang lang);
+int cmd_moves(int argc, char **argv, Lang lang);
+int cmd_pgn(int argc, char **argv, Lang lang);
+
+#endif

@@ -1,0 +1,286 @@
+/* schach moves: plays moves from a position, then shows the legal moves and the state of the game. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "schach/fen.h"
+#include "schach/game.h"
+#include "schach/movegen.h"
+#include "schach/notation.h"
+
+static void print_help(Lang lang) {
+    fputs(CLI_TR(lang,
+                 "Usage: schach moves [--fen FEN] [--moves MOVE...] [--json] [--lang de|en]\n"
+                 "\n"
+                 "Plays the moves from the standard position (or FEN), then prints the position,\n"
+                 "whose turn it is, check, the legal moves, how the game ended and which draws the\n"
+                 "player to move may claim.\n"
+                 "\n"
+                 "  --fen FEN     start from FEN\n"
+                 "  --moves M...  the moves: every following argument up to the next option; one\n"
+                 "                argument may hold several moves (\"e4 e5 Nf3\"). UCI (e2e4), long\n"
+                 "                (e2-e4, Ng1-f3) or SAN with English or German letters (Nf3, Sf3);\n"
+                 "                move numbers (\"1.\") are skipped\n"
+                 "  --json        print one JSON object: fen, turn, check, moves (uci, san, san_de),\n"
+                 "                outcome (null or result and termination), claims\n"
+                 "  --lang L      language of messages and piece letters: de or en\n"
+                 "\n"
+                 "An invalid FEN or a move that is not legal is an error (exit status 1).\n",
+                 "Aufruf: schach moves [--fen FEN] [--moves ZUG...] [--json] [--lang de|en]\n"
+                 "\n"
+                 "Spielt die Züge von der Grundstellung (oder FEN) aus und zeigt dann die Stellung,\n"
+                 "wer am Zug ist, Schach, die legalen Züge, wie die Partie endete und welches Remis\n"
+                 "der Spieler am Zug reklamieren kann.\n"
+                 "\n"
+                 "  --fen FEN     von FEN ausgehen\n"
+                 "  --moves Z...  die Züge: alle folgenden Argumente bis zur nächsten Option; ein\n"
+                 "                Argument darf mehrere Züge enthalten (\"e4 e5 Sf3\"). UCI (e2e4), lang\n"
+                 "                (e2-e4, Sg1-f3) oder SAN mit deutschen oder englischen Buchstaben;\n"
+                 "                Zugnummern (\"1.\") werden übersprungen\n"
+                 "  --json        ein JSON-Objekt ausgeben: fen, turn, check, moves (uci, san, san_de),\n"
+                 "                outcome (null oder result und termination), claims\n"
+                 "  --lang L      Sprache der Meldungen und Figurenbuchstaben: de oder en\n"
+                 "\n"
+                 "Eine ungültige FEN oder ein nicht legaler Zug ist ein Fehler (Rückgabewert 1).\n"),
+          stdout);
+}
+
+/* The move texts of all --moves arguments, joined by spaces into one heap buffer. */
+typedef struct MoveText {
+    char *text;
+    size_t len;
+} MoveText;
+
+static bool move_text_add(MoveText *mt, const char *arg) {
+    size_t n = strlen(arg);
+    char *grown = realloc(mt->text, mt->len + n + 2);
+    if (!grown)
+        return false;
+    mt->text = grown;
+    memcpy(mt->text + mt->len, arg, n);
+    mt->len += n;
+    mt->text[mt->len++] = ' ';
+    mt->text[mt->len] = '\0';
+    return true;
+}
+
+/* Cuts the next whitespace-separated token out of *cursor (NUL-terminating it in place). */
+static char *next_token(char **cursor) {
+    char *p = *cursor;
+    while (*p && isspace((unsigned char)*p))
+        p++;
+    if (!*p)
+        return NULL;
+    char *start = p;
+    while (*p && !isspace((unsigned char)*p))
+        p++;
+    if (*p)
+        *p++ = '\0';
+    *cursor = p;
+    return start;
+}
+
+/* Skips a move number prefix people copy from game scores: "12." "12..." */
+static const char *skip_move_number(const char *tok) {
+    const char *p = tok;
+    while (isdigit((unsigned char)*p))
+        p++;
+    if (p == tok || *p != '.')
+        return tok;
+    while (*p == '.')
+        p++;
+    return p;
+}
+
+/* Plays every move of text on g; on failure prints which one and why. */
+static bool play_moves(Game *g, char *text, Lang lang) {
+    int number = 0;
+    char *cursor = text;
+    for (char *tok; (tok = next_token(&cursor)) != NULL;) {
+        const char *move = skip_move_number(tok);
+        if (!*move)
+            continue;
+        number++;
+        SchError err;
+        err_clear(&err);
+        /* After the end every move is illegal; say why rather than which rule it breaks. */
+        Move m = game_over(g) ? MOVE_NONE : move_parse(game_position(g), move, lang, &err);
+        if (game_over(g))
+            err_set(&err, GAME_ERR_OVER, NULL, NULL, NULL);
+        if (m == MOVE_NONE || !game_play(g, m, &err)) {
+            char msg[256];
+            err_format(&err, lang, msg, sizeof msg);
+            cli_errorf(CLI_TR(lang, "move %d (%s): %s", "Zug %d (%s): %s"), number, move, msg);
+            return false;
+        }
+    }
+    return true;
+}
+
+typedef struct MoveEntry {
+    char uci[SCHACH_MOVE_TEXT_MAX];
+    char san[SCHACH_MOVE_TEXT_MAX];
+    char san_de[SCHACH_MOVE_TEXT_MAX];
+} MoveEntry;
+
+static int compare_entries(const void *a, const void *b) {
+    return strcmp(((const MoveEntry *)a)->uci, ((const MoveEntry *)b)->uci);
+}
+
+/* The legal moves, sorted by UCI text; none once the game is over. */
+static int collect_moves(const Game *g, MoveEntry *out) {
+    if (game_over(g))
+        return 0;
+    const Position *pos = game_position(g);
+    MoveList list;
+    gen_legal(pos, &list);
+    for (int i = 0; i < list.count; i++) {
+        uci_write(list.moves[i], out[i].uci, sizeof out[i].uci);
+        san_write(pos, list.moves[i], LANG_EN, out[i].san, sizeof out[i].san);
+        san_write(pos, list.moves[i], LANG_DE, out[i].san_de, sizeof out[i].san_de);
+    }
+    qsort(out, (size_t)list.count, sizeof out[0], compare_entries);
+    return list.count;
+}
+
+static int print_json(const Game *g, const MoveEntry *moves, int count, int claims) {
+    const Position *pos = game_position(g);
+    char fen[SCHACH_FEN_MAX];
+    fen_write(pos, fen, sizeof fen);
+    json_t *o = json_object();
+    json_object_set_new(o, "fen", cli_json_string(fen));
+    json_object_set_new(o, "turn", json_string(pos_turn(pos) == WHITE ? "white" : "black"));
+    json_object_set_new(o, "check", json_boolean(pos_in_check(pos)));
+    json_t *list = json_array();
+    for (int i = 0; i < count; i++)
+        json_array_append_new(list, json_pack("{s:s, s:s, s:s}", "uci", moves[i].uci, "san", moves[i].san, "san_de",
+                                              moves[i].san_de));
+    json_object_set_new(o, "moves", list);
+    if (game_over(g))
+        json_object_set_new(o, "outcome", json_pack("{s:s, s:s?}", "result", result_string(g->outcome.result),
+                                                    "termination", termination_name(g->outcome.termination)));
+    else
+        json_object_set_new(o, "outcome", json_null());
+    json_t *c = json_array();
+    if (claims & CLAIM_THREEFOLD)
+        json_array_append_new(c, json_string("threefold_repetition"));
+    if (claims & CLAIM_FIFTY)
+        json_array_append_new(c, json_string("fifty_moves"));
+    json_object_set_new(o, "claims", c);
+    return cli_print_json(o) ? CLI_OK : CLI_FAIL;
+}
+
+static void print_text(const Game *g, const MoveEntry *moves, int count, int claims, Lang lang) {
+    const Position *pos = game_position(g);
+    char fen[SCHACH_FEN_MAX];
+    fen_write(pos, fen, sizeof fen);
+    printf("FEN: %s\n", fen);
+    printf(CLI_TR(lang, "Turn: %s\n", "Am Zug: %s\n"),
+           pos_turn(pos) == WHITE ? CLI_TR(lang, "White", "Weiß") : CLI_TR(lang, "Black", "Schwarz"));
+    printf(CLI_TR(lang, "Check: %s\n", "Schach: %s\n"),
+           pos_in_check(pos) ? CLI_TR(lang, "yes", "ja") : CLI_TR(lang, "no", "nein"));
+    printf(CLI_TR(lang, "Legal moves (%d):", "Legale Züge (%d):"), count);
+    for (int i = 0; i < count; i++)
+        printf(" %s", lang == LANG_DE ? moves[i].san_de : moves[i].san);
+    putchar('\n');
+    if (game_over(g)) {
+        char text[256];
+        outcome_describe(&g->outcome, lang, text, sizeof text);
+        printf(CLI_TR(lang, "Game over: %s\n", "Partie beendet: %s\n"), text);
+    } else {
+        puts(CLI_TR(lang, "Game in progress", "Partie läuft"));
+    }
+    if (claims) {
+        const char *three = CLI_TR(lang, "threefold repetition", "dreifache Stellungswiederholung");
+        const char *fifty = CLI_TR(lang, "fifty-move rule", "50-Züge-Regel");
+        printf(CLI_TR(lang, "Draw can be claimed: %s%s%s\n", "Remis kann reklamiert werden: %s%s%s\n"),
+               (claims & CLAIM_THREEFOLD) ? three : "", claims == (CLAIM_THREEFOLD | CLAIM_FIFTY) ? ", " : "",
+               (claims & CLAIM_FIFTY) ? fifty : "");
+    }
+}
+
+/* Parses the arguments; returns CLI_OK or a usage status (messages printed). */
+static int parse_args(int argc, char **argv, Lang lang, const char **fen, MoveText *mt, bool *json) {
+    for (int i = 1; i < argc; i++) {
+        const char *opt = argv[i], *v = NULL;
+        int r;
+        if ((r = cli_option(argc, argv, &i, "--fen", &v)) != 0) {
+            if (r < 0)
+                return cli_usage(lang, "moves", CLI_TR(lang, "%s needs a value", "%s braucht einen Wert"), opt);
+            *fen = v;
+        } else if ((r = cli_option(argc, argv, &i, "--lang", &v)) != 0) {
+            /* already applied by cli_scan_lang */
+        } else if (!strcmp(opt, "--json")) {
+            *json = true;
+        } else if (!strncmp(opt, "--moves", 7) && (opt[7] == '\0' || opt[7] == '=')) {
+            if (opt[7] == '=' && !move_text_add(mt, opt + 8))
+                return CLI_FAIL;
+            /* Moves never start with '-', so the next option ends the list. */
+            while (i + 1 < argc && argv[i + 1][0] != '-')
+                if (!move_text_add(mt, argv[++i]))
+                    return CLI_FAIL;
+        } else if (opt[0] == '-' && opt[1] != '\0') {
+            return cli_usage(lang, "moves", CLI_TR(lang, "unknown option '%s'", "unbekannte Option '%s'"), opt);
+        } else {
+            return cli_usage(lang, "moves",
+                             CLI_TR(lang, "unexpected argument '%s' (moves go after --moves)",
+                                    "unerwartetes Argument '%s' (Züge gehören hinter --moves)"),
+                             opt);
+        }
+    }
+    return CLI_OK;
+}
+
+int cmd_moves(int argc, char **argv, Lang lang) {
+    const char *bad = NULL;
+    if (!cli_scan_lang(argc, argv, &lang, &bad))
+        return cli_bad_lang(lang, "moves", bad);
+    if (cli_wants_help(argc, argv)) {
+        print_help(lang);
+        return CLI_OK;
+    }
+    const char *fen = NULL;
+    MoveText mt = {NULL, 0};
+    bool json = false;
+    int status = parse_args(argc, argv, lang, &fen, &mt, &json);
+    if (status != CLI_OK) {
+        if (status == CLI_FAIL)
+            cli_errorf("%s", CLI_TR(lang, "out of memory", "kein Speicher mehr frei"));
+        free(mt.text);
+        return status;
+    }
+
+    Game g;
+    SchError err;
+    err_clear(&err);
+    if (fen) {
+        if (!game_init_fen(&g, fen, &err)) {
+            char msg[256];
+            err.line = 0; /* a FEN is one line: the column says enough */
+            cli_format_error(&err, lang, msg, sizeof msg);
+            cli_errorf(CLI_TR(lang, "invalid FEN: %s", "ungültige FEN: %s"), msg);
+            game_free(&g);
+            free(mt.text);
+            return CLI_FAIL;
+        }
+    } else {
+        game_init(&g);
+    }
+    status = CLI_FAIL;
+    if (!mt.text || play_moves(&g, mt.text, lang)) {
+        MoveEntry moves[SCHACH_MAX_MOVES];
+        int count = collect_moves(&g, moves);
+        int claims = game_over(&g) ? 0 : game_claims(&g);
+        if (json) {
+            status = print_json(&g, moves, count, claims);
+        } else {
+            print_text(&g, moves, count, claims, lang);
+            status = CLI_OK;
+        }
+    }
+    game_free(&g);
+    free(mt.text);
+    return status;
+}

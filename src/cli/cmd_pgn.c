@@ -1,0 +1,309 @@
+/* schach pgn check / convert: replays PGN files by the rules, reports or rewrites every game. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "schach/game.h"
+#include "schach/pgn.h"
+
+static void print_help(Lang lang) {
+    fputs(CLI_TR(lang,
+                 "Usage: schach pgn check [--json] [--lang de|en] FILE...\n"
+                 "       schach pgn convert [--lang de|en] FILE...\n"
+                 "\n"
+                 "check    replays every game by the rules and reports per game its number, its plies,\n"
+                 "         its result and the draws the player to move could claim, or the error\n"
+                 "         with line and column. Exit status 1 when any game has an error.\n"
+                 "convert  writes every game in PGN export format with the piece letters of --lang\n"
+                 "         to standard output; games with errors are reported and skipped.\n"
+                 "\n"
+                 "FILE - reads standard input. See 'schach pgn check --help' for the JSON output.\n",
+                 "Aufruf: schach pgn check [--json] [--lang de|en] DATEI...\n"
+                 "        schach pgn convert [--lang de|en] DATEI...\n"
+                 "\n"
+                 "check    spielt jede Partie nach den Regeln nach und meldet je Partie Nummer,\n"
+                 "         Halbzüge, Ergebnis und die Remis, die der Spieler am Zug reklamieren kann,\n"
+                 "         oder den Fehler mit Zeile und Spalte. Rückgabewert 1, wenn eine Partie\n"
+                 "         einen Fehler hat.\n"
+                 "convert  schreibt jede Partie im PGN-Exportformat mit den Figurenbuchstaben von\n"
+                 "         --lang auf die Standardausgabe; fehlerhafte Partien werden gemeldet und\n"
+                 "         übersprungen.\n"
+                 "\n"
+                 "DATEI - liest die Standardeingabe. Die JSON-Ausgabe erklärt 'schach pgn check --help'.\n"),
+          stdout);
+}
+
+static void print_check_help(Lang lang) {
+    fputs(CLI_TR(lang,
+                 "Usage: schach pgn check [--json] [--lang de|en] FILE...\n"
+                 "\n"
+                 "Replays every game of the files by the rules. Per game it prints the number, the\n"
+                 "plies played, the result and the draws the player to move could claim, or the\n"
+                 "error with line and column (the game is then replayed up to the error).\n"
+                 "\n"
+                 "  --json    one JSON object per game and line:\n"
+                 "            {\"game\": 1, \"plies\": 45, \"result\": \"1-0\", \"termination\": \"checkmate\",\n"
+                 "             \"claims\": [], \"error\": null}\n"
+                 "            result: the rules' result when a rule ended the game (checkmate,\n"
+                 "            stalemate, insufficient material, fivefold repetition, 75 moves),\n"
+                 "            else the result marker of the PGN (\"1-0\" after a resignation), null for \"*\".\n"
+                 "            termination: the rule that ended the game (checkmate, stalemate,\n"
+                 "            insufficient_material, fivefold_repetition, seventyfive_moves) or null.\n"
+                 "            claims: threefold_repetition, fifty_moves available at the end.\n"
+                 "            error: null or {\"line\", \"column\", \"message\"}.\n"
+                 "            With several files each object also has \"file\".\n"
+                 "  --lang L  language of messages: de or en\n"
+                 "\n"
+                 "FILE - reads standard input. Exit status 1 when any game has an error or a file\n"
+                 "cannot be read.\n",
+                 "Aufruf: schach pgn check [--json] [--lang de|en] DATEI...\n"
+                 "\n"
+                 "Spielt jede Partie der Dateien nach den Regeln nach. Je Partie gibt es Nummer,\n"
+                 "gespielte Halbzüge, Ergebnis und die Remis aus, die der Spieler am Zug\n"
+                 "reklamieren kann, oder den Fehler mit Zeile und Spalte (die Partie ist dann bis\n"
+                 "zum Fehler nachgespielt).\n"
+                 "\n"
+                 "  --json    ein JSON-Objekt je Partie und Zeile:\n"
+                 "            {\"game\": 1, \"plies\": 45, \"result\": \"1-0\", \"termination\": \"checkmate\",\n"
+                 "             \"claims\": [], \"error\": null}\n"
+                 "            result: das Ergebnis der Regeln, wenn eine Regel die Partie beendet hat\n"
+                 "            (Matt, Patt, ungenügendes Material, fünffache Wiederholung, 75 Züge),\n"
+                 "            sonst das Ergebnis am Ende der PGN (\"1-0\" nach Aufgabe), null bei \"*\".\n"
+                 "            termination: die Regel, die die Partie beendet hat (checkmate, stalemate,\n"
+                 "            insufficient_material, fivefold_repetition, seventyfive_moves) oder null.\n"
+                 "            claims: threefold_repetition, fifty_moves, am Ende reklamierbar.\n"
+                 "            error: null oder {\"line\", \"column\", \"message\"}.\n"
+                 "            Bei mehreren Dateien hat jedes Objekt auch \"file\".\n"
+                 "  --lang L  Sprache der Meldungen: de oder en\n"
+                 "\n"
+                 "DATEI - liest die Standardeingabe. Rückgabewert 1, wenn eine Partie einen Fehler\n"
+                 "hat oder eine Datei nicht gelesen werden kann.\n"),
+          stdout);
+}
+
+static void print_convert_help(Lang lang) {
+    fputs(CLI_TR(lang,
+                 "Usage: schach pgn convert [--lang de|en] FILE...\n"
+                 "\n"
+                 "Writes every game in PGN export format (Seven Tag Roster first, lines of at most\n"
+                 "80 characters) with the piece letters of --lang (en: K Q R B N, O-O; de: K D T L S,\n"
+                 "0-0) to standard output. Without --lang the language comes from LC_ALL,\n"
+                 "LC_MESSAGES or LANG. A game with an error is reported on standard error and\n"
+                 "skipped; the exit status is then 1. FILE - reads standard input.\n",
+                 "Aufruf: schach pgn convert [--lang de|en] DATEI...\n"
+                 "\n"
+                 "Schreibt jede Partie im PGN-Exportformat (zuerst die sieben Pflicht-Tags, Zeilen\n"
+                 "von höchstens 80 Zeichen) mit den Figurenbuchstaben von --lang (de: K D T L S,\n"
+                 "0-0; en: K Q R B N, O-O) auf die Standardausgabe. Ohne --lang bestimmen LC_ALL,\n"
+                 "LC_MESSAGES oder LANG die Sprache. Eine fehlerhafte Partie wird auf der\n"
+                 "Fehlerausgabe gemeldet und übersprungen; der Rückgabewert ist dann 1.\n"
+                 "DATEI - liest die Standardeingabe.\n"),
+          stdout);
+}
+
+typedef struct PgnOptions {
+    Lang lang;
+    bool json;
+    bool several_files; /* name the file in every report */
+    int games;
+    int errors;
+} PgnOptions;
+
+/* Called for every game read: rc is pgn_read_game's 1 or -1 (err then describes the problem). */
+typedef bool (*GameHandler)(const char *file, PgnGame *pg, int number, const SchError *err, PgnOptions *opt);
+
+static const char *display_name(const char *file, Lang lang) {
+    return strcmp(file, "-") ? file : CLI_TR(lang, "(standard input)", "(Standardeingabe)");
+}
+
+/* Reads every game of file and hands it to handle. false when the file cannot be read or a game failed. */
+static bool for_each_game(const char *file, GameHandler handle, PgnOptions *opt) {
+    Lang lang = opt->lang;
+    bool is_stdin = !strcmp(file, "-");
+    FILE *f = is_stdin ? stdin : fopen(file, "rb");
+    if (!f) {
+        cli_errorf(CLI_TR(lang, "%s: cannot open: %s", "%s: kann nicht geöffnet werden: %s"), file, strerror(errno));
+        return false;
+    }
+    SchError err;
+    err_clear(&err);
+    PgnReader *r = pgn_reader_from_file(f, &err);
+    if (!r) {
+        char msg[256];
+        cli_format_error(&err, lang, msg, sizeof msg);
+        cli_errorf("%s: %s", display_name(file, lang), msg);
+        if (!is_stdin)
+            fclose(f);
+        return false;
+    }
+    bool ok = true;
+    for (int counter = 1;; counter++) {
+        PgnGame pg;
+        err_clear(&err);
+        int rc = pgn_read_game(r, &pg, &err);
+        if (rc == 0)
+            break;
+        int number = pg.number > 0 ? pg.number : err.game > 0 ? err.game : counter;
+        opt->games++;
+        if (rc < 0) {
+            opt->errors++;
+            ok = false;
+        }
+        if (!handle(display_name(file, lang), &pg, number, rc < 0 ? &err : NULL, opt))
+            ok = false;
+        pgn_game_free(&pg);
+    }
+    pgn_reader_close(r);
+    if (!is_stdin)
+        fclose(f);
+    return ok;
+}
+
+/* The result pgn check reports: the rules' when they ended the game, else the PGN's marker. */
+static const char *reported_result(const PgnGame *pg) {
+    if (game_over(&pg->game))
+        return result_string(pg->game.outcome.result);
+    return pg->result != RESULT_NONE ? result_string(pg->result) : NULL;
+}
+
+static bool check_json(const char *file, PgnGame *pg, int number, const SchError *err, PgnOptions *opt) {
+    const Game *g = &pg->game;
+    const char *result = reported_result(pg);
+    int claims = game_over(g) ? 0 : game_claims(g);
+    json_t *o = json_object();
+    if (opt->several_files)
+        json_object_set_new(o, "file", cli_json_string(file));
+    json_object_set_new(o, "game", json_integer(number));
+    json_object_set_new(o, "plies", json_integer(g->ply_count));
+    json_object_set_new(o, "result", result ? json_string(result) : json_null());
+    const char *term = game_over(g) ? termination_name(g->outcome.termination) : NULL;
+    json_object_set_new(o, "termination", term ? json_string(term) : json_null());
+    json_t *c = json_array();
+    if (claims & CLAIM_THREEFOLD)
+        json_array_append_new(c, json_string("threefold_repetition"));
+    if (claims & CLAIM_FIFTY)
+        json_array_append_new(c, json_string("fifty_moves"));
+    json_object_set_new(o, "claims", c);
+    if (err) {
+        char msg[256];
+        err_format(err, opt->lang, msg, sizeof msg);
+        json_t *e = json_object();
+        json_object_set_new(e, "line", json_integer(err->line));
+        json_object_set_new(e, "column", json_integer(err->column));
+        json_object_set_new(e, "message", cli_json_string(msg));
+        json_object_set_new(o, "error", e);
+    } else {
+        json_object_set_new(o, "error", json_null());
+    }
+    return cli_print_json(o);
+}
+
+static bool check_text(const char *file, PgnGame *pg, int number, const SchError *err, PgnOptions *opt) {
+    Lang lang = opt->lang;
+    const Game *g = &pg->game;
+    if (opt->several_files)
+        printf("%s: ", file);
+    printf(CLI_TR(lang, "game %d: %d plies, ", "Partie %d: %d Halbzüge, "), number, g->ply_count);
+    if (err) {
+        char msg[256];
+        cli_format_error(err, lang, msg, sizeof msg);
+        printf(CLI_TR(lang, "error: %s\n", "Fehler: %s\n"), msg);
+        return true;
+    }
+    const char *result = reported_result(pg);
+    if (game_over(g)) {
+        char text[256];
+        outcome_describe(&g->outcome, lang, text, sizeof text);
+        printf("%s", text);
+    } else if (result) {
+        printf(CLI_TR(lang, "%s (not decided by the rules)", "%s (nicht durch die Regeln entschieden)"), result);
+    } else {
+        printf("%s", CLI_TR(lang, "game goes on", "Partie läuft"));
+    }
+    int claims = game_over(g) ? 0 : game_claims(g);
+    if (claims & CLAIM_THREEFOLD)
+        printf(", %s", CLI_TR(lang, "threefold repetition can be claimed", "dreifache Wiederholung reklamierbar"));
+    if (claims & CLAIM_FIFTY)
+        printf(", %s", CLI_TR(lang, "fifty-move rule can be claimed", "50-Züge-Regel reklamierbar"));
+    putchar('\n');
+    return true;
+}
+
+static bool convert_game(const char *file, PgnGame *pg, int number, const SchError *err, PgnOptions *opt) {
+    if (err) {
+        char msg[256];
+        cli_format_error(err, opt->lang, msg, sizeof msg);
+        cli_errorf(CLI_TR(opt->lang, "%s: game %d: %s", "%s: Partie %d: %s"), file, number, msg);
+        return false;
+    }
+    /* pgn_write ends every game with the blank line that sets it apart from the next. */
+    if (!pgn_write(stdout, pg, opt->lang)) {
+        cli_errorf("%s", CLI_TR(opt->lang, "could not write the output", "Ausgabe konnte nicht geschrieben werden"));
+        return false;
+    }
+    return true;
+}
+
+/* Parses the options of check or convert (argv[0] is the subcommand) and runs it on every file. */
+static int run_files(int argc, char **argv, Lang lang, bool convert) {
+    const char *name = convert ? "pgn convert" : "pgn check";
+    const char *bad = NULL;
+    if (!cli_scan_lang(argc, argv, &lang, &bad))
+        return cli_bad_lang(lang, name, bad);
+    if (cli_wants_help(argc, argv)) {
+        if (convert)
+            print_convert_help(lang);
+        else
+            print_check_help(lang);
+        return CLI_OK;
+    }
+    PgnOptions opt = {lang, false, false, 0, 0};
+    int files = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        if (cli_option(argc, argv, &i, "--lang", &v) != 0)
+            continue;
+        if (!convert && !strcmp(argv[i], "--json"))
+            opt.json = true;
+        else if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return cli_usage(lang, name, CLI_TR(lang, "unknown option '%s'", "unbekannte Option '%s'"), argv[i]);
+        else
+            files++;
+    }
+    if (files == 0)
+        return cli_usage(lang, name, "%s", CLI_TR(lang, "no FILE given", "keine DATEI angegeben"));
+    opt.several_files = files > 1;
+    GameHandler handle = convert ? convert_game : opt.json ? check_json : check_text;
+    bool ok = true;
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        if (cli_option(argc, argv, &i, "--lang", &v) != 0 || !strcmp(argv[i], "--json"))
+            continue;
+        if (!for_each_game(argv[i], handle, &opt))
+            ok = false;
+    }
+    if (!convert && !opt.json)
+        printf(CLI_TR(lang, "%d games, %d with errors\n", "%d Partien, %d mit Fehlern\n"), opt.games, opt.errors);
+    return ok ? CLI_OK : CLI_FAIL;
+}
+
+int cmd_pgn(int argc, char **argv, Lang lang) {
+    const char *bad = NULL;
+    if (!cli_scan_lang(argc, argv, &lang, &bad))
+        return cli_bad_lang(lang, "pgn", bad);
+    if (argc >= 2 && !strcmp(argv[1], "check"))
+        return run_files(argc - 1, argv + 1, lang, false);
+    if (argc >= 2 && !strcmp(argv[1], "convert"))
+        return run_files(argc - 1, argv + 1, lang, true);
+    if (cli_wants_help(argc, argv)) {
+        print_help(lang);
+        return CLI_OK;
+    }
+    if (argc < 2)
+        return cli_usage(lang, "pgn", "%s", CLI_TR(lang, "check or convert is missing", "check oder convert fehlt"));
+    return cli_usage(lang, "pgn", CLI_TR(lang, "unknown subcommand '%s' (check or convert)",
+                                         "unbekannter Unterbefehl '%s' (check oder convert)"),
+                     argv[1]);
+}

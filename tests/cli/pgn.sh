@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# schach pgn check and pgn convert on the shared classics and on small games with errors and draws.
+set -u
+SCHACH=${1:?usage: pgn.sh path/to/schach}
+command -v jq >/dev/null || { echo "FAIL: jq is needed (scripts/install-deps installs it)" >&2; exit 1; }
+DATA=${SCHACH_SHARED_DATA:-$(cd "$(dirname "$0")/../../../shared/data" && pwd)}
+export LC_ALL=C LANG=C
+unset LC_MESSAGES LANGUAGE
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+run() {
+    "$SCHACH" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    out=$(cat "$tmp/out")
+    err=$(cat "$tmp/err")
+}
+# json_lines_check DESCRIPTION JQ-EXPRESSION: true for the array of all JSON lines of $out.
+json_lines_check() {
+    jq -e -s "$2" >/dev/null 2>&1 <<<"$out" || fail "$1: jq -s '$2' is not true for: $out"
+}
+expect_rc() { [ "$rc" -eq "$2" ] || fail "$1: want exit $2, got $rc (stderr: $err)"; }
+
+CLASSICS='[{"game":1,"plies":45,"result":"1-0","termination":"checkmate","claims":[],"error":null},
+           {"game":2,"plies":47,"result":"1-0","termination":"checkmate","claims":[],"error":null},
+           {"game":3,"plies":33,"result":"1-0","termination":"checkmate","claims":[],"error":null}]'
+
+for file in classics.pgn classics-de.pgn; do
+    run pgn check --json "$DATA/$file"
+    expect_rc "pgn check --json $file" 0
+    json_lines_check "pgn check --json $file" ". == $CLASSICS"
+    run pgn check "$DATA/$file"
+    expect_rc "pgn check $file" 0
+    grep -qx "3 games, 0 with errors" <<<"$out" || fail "pgn check $file: no summary in: $out"
+    grep -q "^game 1: 45 plies, .*1-0" <<<"$out" || fail "pgn check $file: no line for game 1 in: $out"
+done
+run pgn check --json "$DATA/classics.pgn" "$DATA/classics-de.pgn"
+expect_rc "pgn check two files" 0
+json_lines_check "two files" "length == 6 and (map(.file) | unique) == ([\"$DATA/classics.pgn\", \"$DATA/classics-de.pgn\"] | sort)"
+run pgn check --lang de "$DATA/classics-de.pgn"
+grep -qx "3 Partien, 0 mit Fehlern" <<<"$out" || fail "pgn check --lang de: $out"
+
+# A file with a good game, an illegal move, a resignation, an unfinished game and a repetition.
+cat >"$tmp/mixed.pgn" <<'PGN'
+[Event "good"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 Nc6 1-0
+
+[Event "illegal"]
+[Result "*"]
+
+1. e4 e5 2. Ke3 Nc6 *
+
+[Event "resigned"]
+[Result "0-1"]
+
+1. f3 e5 0-1
+
+[Event "unfinished"]
+[Result "*"]
+
+1. d4 *
+
+[Event "repetition"]
+[Result "*"]
+
+1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *
+PGN
+run pgn check --json "$tmp/mixed.pgn"
+expect_rc "mixed" 1
+json_lines_check "mixed: five games" 'length == 5 and map(.game) == [1,2,3,4,5]'
+json_lines_check "mixed: good" '.[0] == {"game":1,"plies":4,"result":"1-0","termination":null,"claims":[],"error":null}'
+json_lines_check "mixed: illegal" '.[1].error.line == 9 and .[1].error.column == 13 and .[1].plies == 2 and (.[1].error.message|length) > 0'
+json_lines_check "mixed: resigned" '.[2] == {"game":3,"plies":2,"result":"0-1","termination":null,"claims":[],"error":null}'
+json_lines_check "mixed: unfinished" '.[3] == {"game":4,"plies":1,"result":null,"termination":null,"claims":[],"error":null}'
+json_lines_check "mixed: repetition" '.[4].claims == ["threefold_repetition"] and .[4].result == null'
+run pgn check "$tmp/mixed.pgn"
+expect_rc "mixed text" 1
+grep -q "^game 2: 2 plies, error: line 9, column 13: " <<<"$out" || fail "mixed text: no error line for game 2 in: $out"
+grep -qx "5 games, 1 with errors" <<<"$out" || fail "mixed text: no summary in: $out"
+run pgn check "$tmp/missing.pgn"
+expect_rc "missing file" 1
+grep -q "missing.pgn" <<<"$err" || fail "missing file: message does not name it: $err"
+
+# convert: English -> German -> English gives back the same text; German letters appear.
+run pgn convert --lang en "$DATA/classics.pgn"
+expect_rc "convert en" 0
+cp "$tmp/out" "$tmp/en1.pgn"
+run pgn convert --lang de "$DATA/classics.pgn"
+expect_rc "convert de" 0
+cp "$tmp/out" "$tmp/de.pgn"
+grep -q "Dh4+" "$tmp/de.pgn" || fail "convert de: no German queen move 'Dh4+' in: $(cat "$tmp/de.pgn")"
+grep -q "Qh4" "$tmp/de.pgn" && fail "convert de: English letters left"
+run pgn convert --lang en "$tmp/de.pgn"
+expect_rc "convert de -> en" 0
+cmp -s "$tmp/out" "$tmp/en1.pgn" || fail "convert en -> de -> en differs: $(diff "$tmp/en1.pgn" "$tmp/out")"
+run pgn convert --lang de "$DATA/classics-de.pgn"
+cmp -s "$tmp/out" "$tmp/de.pgn" || fail "convert of classics-de.pgn differs from classics.pgn: $(diff "$tmp/de.pgn" "$tmp/out")"
+run pgn check --json "$tmp/de.pgn"
+json_lines_check "converted file checks" ". == $CLASSICS"
+[ "$(grep -c '^\[Event ' "$tmp/en1.pgn")" -eq 3 ] || fail "convert: want 3 games in: $(cat "$tmp/en1.pgn")"
+
+run pgn convert --lang en "$tmp/mixed.pgn"
+expect_rc "convert mixed" 1
+grep -q "game 2" <<<"$err" || fail "convert mixed: error does not name game 2: $err"
+[ "$(grep -c '^\[Event ' "$tmp/out")" -eq 4 ] || fail "convert mixed: want the 4 good games, got: $out"
+
+# Usage errors.
+for args in "" "frob" "check" "convert" "check --bogus x.pgn" "convert --json x.pgn" "convert --lang xx x.pgn"; do
+    # shellcheck disable=SC2086
+    run pgn $args
+    expect_rc "pgn $args" 2
+done
+for args in "--help" "check --help" "convert --help"; do
+    # shellcheck disable=SC2086
+    run pgn $args
+    expect_rc "pgn $args" 0
+    [ -n "$out" ] || fail "pgn $args: no help text"
+done
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures check(s) failed" >&2
+    exit 1
+fi
+echo "pgn: all checks passed"

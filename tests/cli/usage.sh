@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# schach itself: usage, --help, --version, unknown and announced commands, languages.
+set -u
+SCHACH=${1:?usage: usage.sh path/to/schach}
+export LC_ALL=C LANG=C
+unset LC_MESSAGES LANGUAGE
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+run() {
+    "$SCHACH" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    out=$(cat "$tmp/out")
+    err=$(cat "$tmp/err")
+}
+expect_rc() { [ "$rc" -eq "$2" ] || fail "$1: want exit $2, got $rc (stderr: $err)"; }
+
+run
+expect_rc "no arguments" 2
+grep -q "Usage: schach" <<<"$err" || fail "no arguments: no usage on stderr: $err"
+[ -z "$out" ] || fail "no arguments: output on stdout"
+run frobnicate
+expect_rc "unknown command" 2
+grep -q "frobnicate" <<<"$err" || fail "unknown command not named: $err"
+run --bogus
+expect_rc "unknown option" 2
+run --help
+expect_rc "--help" 0
+for cmd in perft moves pgn play serve uci bench match; do
+    grep -q "^  $cmd " <<<"$out" || fail "--help does not list $cmd: $out"
+done
+run --version
+expect_rc "--version" 0
+grep -Eqx "schach [0-9]+\.[0-9]+\.[0-9]+" <<<"$out" || fail "--version: $out"
+run --lang de --help
+grep -q "Aufruf: schach" <<<"$out" || fail "--lang de --help: $out"
+out=$(env -u LC_ALL LANG=de_DE.UTF-8 "$SCHACH" 2>&1)
+grep -q "Aufruf: schach" <<<"$out" || fail "LANG=de_DE.UTF-8: usage not German: $out"
+out=$(env -u LC_ALL LANG=de_DE.UTF-8 LC_MESSAGES=en_US.UTF-8 "$SCHACH" 2>&1)
+grep -q "Usage: schach" <<<"$out" || fail "LC_MESSAGES=en must win over LANG=de: $out"
+run --lang xx perft 1
+expect_rc "--lang xx" 2
+for cmd in play serve uci bench match; do
+    run "$cmd"
+    expect_rc "$cmd (not implemented)" 1
+    grep -q "not implemented" <<<"$err" || fail "$cmd: $err"
+done
+for cmd in perft moves pgn; do
+    run "$cmd" --help
+    expect_rc "$cmd --help" 0
+    run --lang de "$cmd" --help
+    grep -q "Aufruf" <<<"$out" || fail "--lang de $cmd --help: $out"
+done
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures check(s) failed" >&2
+    exit 1
+fi
+echo "usage: all checks passed"
