@@ -5,7 +5,8 @@
  * An argument written "@white", "@black", "@pawn", "@knight", "@bishop", "@rook", "@queen" or "@king"
  * is a word that err_format translates ("Weiß", "Springer", ...); other arguments are copied as they are.
  * Codes are grouped by module so each module keeps its own message table:
- *   100-199 FEN (fen.h), 200-299 moves/notation (notation.h), 300-399 PGN (pgn.h), 400-499 game (game.h).
+ *   100-199 FEN (fen.h), 200-299 moves/notation (notation.h), 300-399 PGN (pgn.h), 400-499 game (game.h),
+ *   500-599 explanations of illegal moves (explain.h).
  */
 #ifndef SCHACH_ERROR_H
 #define SCHACH_ERROR_H
@@ -50,5 +51,6 @@ const char *fen_error_template(int code, Lang lang);
 const char *notation_error_template(int code, Lang lang);
 const char *pgn_error_template(int code, Lang lang);
 const char *game_error_template(int code, Lang lang);
+const char *explain_error_template(int code, Lang lang);
 
 #endif

@@ -47,6 +47,8 @@ const char *err_template(int code, Lang lang) {
         t = pgn_error_template(code, lang);
     else if (code < 500)
         t = game_error_template(code, lang);
+    else if (code < 600)
+        t = explain_error_template(code, lang);
     if (!t)
         t = lang == LANG_DE ? "unbekannter Fehler" : "unknown error";
     return t;
