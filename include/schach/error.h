@@ -35,6 +35,10 @@ void err_clear(SchError *err);
  * err may be NULL, then nothing happens. Always returns false so parsers can `return err_set(...)`. */
 bool err_set(SchError *err, int code, const char *a1, const char *a2, const char *a3);
 
+/* Copies at most n bytes of untrusted input text into arg (size bytes, NUL-terminated), replacing
+ * anything but printable ASCII with '?', so a message never carries control bytes or broken UTF-8. */
+void err_text_arg(const char *text, size_t n, char *arg, size_t size);
+
 /* Sets where the error happened. err may be NULL. */
 void err_at(SchError *err, int line, int column);
 

@@ -54,6 +54,23 @@ static inline void castling_rook(Square king_to, Square *rook_from, Square *rook
     *rook_to = king_side ? king_to - 1 : king_to + 1;
 }
 
+static inline void save_state(const Position *pos, Undo *undo) {
+    undo->key = pos->key;
+    undo->checkers = pos->checkers;
+    undo->halfmove = pos->halfmove;
+    undo->castling = pos->castling;
+    undo->ep = pos->ep;
+    undo->captured = NO_PIECE;
+}
+
+static inline void restore_state(Position *pos, const Undo *undo) {
+    pos->key = undo->key;
+    pos->checkers = undo->checkers;
+    pos->halfmove = undo->halfmove;
+    pos->castling = undo->castling;
+    pos->ep = undo->ep;
+}
+
 void pos_make(Position *pos, Move m, Undo *undo) {
     Color us = pos_turn(pos), them = (Color)!us;
     Square from = move_from(m), to = move_to(m);
@@ -61,13 +78,7 @@ void pos_make(Position *pos, Move m, Undo *undo) {
     int kind = move_kind(m);
     uint64_t key = pos->key ^ zobrist_black_to_move;
 
-    undo->key = pos->key;
-    undo->checkers = pos->checkers;
-    undo->halfmove = pos->halfmove;
-    undo->castling = pos->castling;
-    undo->ep = pos->ep;
-    undo->captured = NO_PIECE;
-
+    save_state(pos, undo);
     if (pos->ep != SQ_NONE) {
         key ^= zobrist_ep_file[square_file((Square)pos->ep)];
         pos->ep = SQ_NONE;
@@ -146,21 +157,12 @@ void pos_unmake(Position *pos, Move m, const Undo *undo) {
 
     pos->turn = (uint8_t)us;
     pos->fullmove -= us == BLACK;
-    pos->key = undo->key;
-    pos->checkers = undo->checkers;
-    pos->halfmove = undo->halfmove;
-    pos->castling = undo->castling;
-    pos->ep = undo->ep;
+    restore_state(pos, undo);
     ASSERT_POS_OK(pos);
 }
 
 void pos_make_null(Position *pos, Undo *undo) {
-    undo->key = pos->key;
-    undo->checkers = pos->checkers;
-    undo->halfmove = pos->halfmove;
-    undo->castling = pos->castling;
-    undo->ep = pos->ep;
-    undo->captured = NO_PIECE;
+    save_state(pos, undo);
     pos->key ^= zobrist_black_to_move;
     if (pos->ep != SQ_NONE) {
         pos->key ^= zobrist_ep_file[square_file((Square)pos->ep)];
@@ -176,10 +178,6 @@ void pos_make_null(Position *pos, Undo *undo) {
 void pos_unmake_null(Position *pos, const Undo *undo) {
     pos->turn ^= 1;
     pos->fullmove -= pos->turn == BLACK;
-    pos->key = undo->key;
-    pos->checkers = undo->checkers;
-    pos->halfmove = undo->halfmove;
-    pos->castling = undo->castling;
-    pos->ep = undo->ep;
+    restore_state(pos, undo);
     ASSERT_POS_OK(pos);
 }

@@ -209,17 +209,6 @@ static PieceType piece_of_letter(char c, Lang lang) {
     }
 }
 
-/* The text for an error argument: printable ASCII only, so a message never carries control bytes
- * or broken UTF-8 from fuzzed input. */
-static void text_arg(const char *s, size_t n, char *arg, size_t size) {
-    size_t k = 0;
-    for (size_t i = 0; i < n && k + 1 < size; i++) {
-        unsigned char c = (unsigned char)s[i];
-        arg[k++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
-    }
-    arg[k] = '\0';
-}
-
 static bool ends_with_ep(const char *s, size_t n) {
     return n >= 4 && (s[n - 4] == 'e' || s[n - 4] == 'E') && s[n - 3] == '.' && (s[n - 2] == 'p' || s[n - 2] == 'P') &&
            s[n - 1] == '.';
@@ -473,7 +462,7 @@ Move san_parse(const Position *pos, const char *text, Lang lang, SchError *err) 
     while (len > 0 && is_space(text[len - 1]))
         len--;
     char arg[SAN_INPUT_MAX + 1];
-    text_arg(text, len < SAN_INPUT_MAX ? len : SAN_INPUT_MAX, arg, sizeof arg);
+    err_text_arg(text, len < SAN_INPUT_MAX ? len : SAN_INPUT_MAX, arg, sizeof arg);
     if (len == 0)
         return err_set(err, MOVE_ERR_EMPTY, NULL, NULL, NULL), MOVE_NONE;
     SanInput in;

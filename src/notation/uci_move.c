@@ -68,15 +68,6 @@ static bool uci_shape(const char *s, size_t n) {
     return (n == 4 || n == 5) && is_square(s) && is_square(s + 2) && (n == 4 || promo_of(s[4]) != PIECE_TYPE_NB);
 }
 
-static void text_arg(const char *s, size_t n, char *arg, size_t size) {
-    size_t k = 0;
-    for (size_t i = 0; i < n && k + 1 < size; i++) {
-        unsigned char c = (unsigned char)s[i];
-        arg[k++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
-    }
-    arg[k] = '\0';
-}
-
 /* The legal castling move of the king on from towards file side (6 or 2), or MOVE_NONE. */
 static Move castling_move(const Position *pos, Square from, int file) {
     Move list[SCHACH_MAX_MOVES];
@@ -93,7 +84,7 @@ Move uci_parse(const Position *pos, const char *text, SchError *err) {
     size_t len;
     text = trim(text, &len);
     char arg[UCI_ARG_MAX + 1];
-    text_arg(text, len < UCI_ARG_MAX ? len : UCI_ARG_MAX, arg, sizeof arg);
+    err_text_arg(text, len < UCI_ARG_MAX ? len : UCI_ARG_MAX, arg, sizeof arg);
     if (len == 0)
         return err_set(err, MOVE_ERR_EMPTY, NULL, NULL, NULL), MOVE_NONE;
     if (!uci_shape(text, len))

@@ -19,6 +19,17 @@ bool err_set(SchError *err, int code, const char *a1, const char *a2, const char
     return false;
 }
 
+void err_text_arg(const char *text, size_t n, char *arg, size_t size) {
+    if (size == 0)
+        return;
+    size_t k = 0;
+    for (size_t i = 0; i < n && text[i] && k + 1 < size; i++) {
+        unsigned char c = (unsigned char)text[i];
+        arg[k++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    arg[k] = '\0';
+}
+
 void err_at(SchError *err, int line, int column) {
     if (err) {
         err->line = line;
