@@ -3,7 +3,9 @@
 #
 #   bench/perft.sh [SCHACH_BINARY]        (default build/schach; `make bench` builds it first)
 #
-# Environment: START_DEPTH (6) and KIWIPETE_DEPTH (5) set the depths; STOCKFISH names the engine
+# Environment: RUNS (5) is how often each program counts each position, alternating between the
+# two so both see the same machine; the fastest run of each is reported, since on a shared machine
+# a slow run only measures interference. START_DEPTH (6) and KIWIPETE_DEPTH (5) set the depths; STOCKFISH names the engine
 # (default: stockfish on PATH, else /usr/games/stockfish); NO_STOCKFISH=1 skips it.
 # Stockfish's time is measured from sending "go perft" to reading "Nodes searched", with the engine
 # already started and its network loaded (a coprocess), so startup is not counted. Both programs count
@@ -13,6 +15,7 @@ set -euo pipefail
 schach=${1:-build/schach}
 start_depth=${START_DEPTH:-6}
 kiwipete_depth=${KIWIPETE_DEPTH:-5}
+runs=${RUNS:-5}
 
 # name, FEN, depth, and the exact node counts (from ../shared/data/perft.epd) for checking.
 START_FEN="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -94,6 +97,9 @@ schach_perft() {
     echo "$nodes $seconds"
 }
 
+# The smaller of two times; the first argument may be empty (no time yet).
+fastest() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }'; }
+
 if [[ ! -x $schach ]]; then
     echo "bench: $schach not found; run 'make build' (or pass the binary as the first argument)" >&2
     exit 1
@@ -103,7 +109,7 @@ if [[ -n $stockfish ]]; then
     sf_start "$stockfish"
     trap sf_stop EXIT
     sf_name=${stockfish##*/}
-    echo "bench: schach ($schach) against $sf_name ($stockfish), one thread each"
+    echo "bench: schach ($schach) against $sf_name ($stockfish), one thread each, fastest of $runs runs"
 else
     echo "bench: schach ($schach); Stockfish not found (install it: apt-get install stockfish), so no comparison"
 fi
@@ -114,7 +120,15 @@ summary=()
 for entry in "${positions[@]}"; do
     IFS='|' read -r name fen depth <<<"$entry"
     want=${expected[$name:$depth]:-}
-    read -r s_nodes s_secs < <(schach_perft "$fen" "$depth")
+    s_secs="" f_secs=""
+    for ((run = 1; run <= runs; run++)); do
+        read -r s_nodes secs < <(schach_perft "$fen" "$depth")
+        s_secs=$(fastest "$s_secs" "$secs")
+        if [[ -n $stockfish ]]; then
+            read -r f_nodes secs < <(sf_perft "$fen" "$depth")
+            f_secs=$(fastest "$f_secs" "$secs")
+        fi
+    done
     s_nps=$(awk -v n="$s_nodes" -v s="$s_secs" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }')
     printf '%-9s %5s  %-9s %12s %10.3f %12s\n' "$name" "$depth" schach "$s_nodes" "$s_secs" "$s_nps"
     if [[ -n $want && $s_nodes != "$want" ]]; then
@@ -122,7 +136,6 @@ for entry in "${positions[@]}"; do
         status=1
     fi
     if [[ -n $stockfish ]]; then
-        read -r f_nodes f_secs < <(sf_perft "$fen" "$depth")
         f_nps=$(awk -v n="$f_nodes" -v s="$f_secs" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }')
         printf '%-9s %5s  %-9s %12s %10.3f %12s\n' "$name" "$depth" stockfish "$f_nodes" "$f_secs" "$f_nps"
         if [[ $f_nodes != "$s_nodes" ]]; then
