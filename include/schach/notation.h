@@ -2,7 +2,7 @@
  *
  * Output is standard: SAN disambiguates by file, then rank, then both, only when needed, and adds
  * "+" or "#". English castles "O-O"/"O-O-O"; German writes K D T L S, "0-0"/"0-0-0", "e8=D" and marks
- * en passant captures "exd6 e.p.".
+ * en passant captures "exd6 e.p." (after a check mark: "exd6+ e.p.").
  * Input is strict plus the lenient forms people type: 0-0 or O-O, an "e.p." suffix, missing or wrong
  * "+"/"#", "!?"-style suffixes, over-disambiguation, missing "=", lowercase promotion letter, and
  * letters of either language (the lang argument decides only 'B': bishop in English, pawn in German).

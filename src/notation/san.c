@@ -103,13 +103,15 @@ static void out_tail(TextOut *t, const Position *pos, Move m, Lang lang, bool ma
         out_char(t, '=');
         out_char(t, letter_of(move_promotion(m), lang));
     }
-    if (move_kind(m) == MOVE_EN_PASSANT && lang == LANG_DE)
-        out_str(t, " e.p.");
     if (marks) {
         char c = check_mark(pos, m);
         if (c)
             out_char(t, c);
     }
+    /* The check mark belongs to the move, "e.p." is a remark after it ("exd6+ e.p."), so the move
+     * token stays standard SAN for any reader that splits at spaces. */
+    if (move_kind(m) == MOVE_EN_PASSANT && lang == LANG_DE)
+        out_str(t, " e.p.");
 }
 
 /* A move that is not even a piece's move cannot be written as SAN; UCI keeps it readable. */
