@@ -6,8 +6,9 @@
  * piece; the path is blocked at d4; the knight on d2 is pinned and would expose the king; the king
  * would be in check on e2; the move does not answer the check; castling is not allowed because the
  * king has moved / the rook has moved / f1 is attacked / the king is in check / b1 is occupied;
- * en passant is only allowed right after the double step; a pawn reaching the last rank must
- * promote; ambiguous: Nbd2 or Nfd2. The game's history tells which of king or rook moved.
+ * en passant is only allowed right after the double step; a pawn moves straight ahead and captures
+ * diagonally; a pawn reaching the last rank must promote; ambiguous: Nbd2 or Nfd2. The game's
+ * history tells which of king or rook moved.
  */
 #ifndef SCHACH_EXPLAIN_H
 #define SCHACH_EXPLAIN_H
@@ -17,26 +18,58 @@
 
 enum {
     EXPLAIN_ERR_OWN_PIECE = 500, /* %1: target square, %2: "@knight"-style name of the own piece on it */
-    EXPLAIN_ERR_BLOCKED,         /* %1: "@rook"-style name of the moving piece, %2: its square, %3: the blocking square */
-    EXPLAIN_ERR_PINNED,          /* %1: piece name, %2: its square: pinned, moving would expose the king */
-    EXPLAIN_ERR_KING_ATTACKED,   /* %1: the square where the king would be in check */
-    EXPLAIN_ERR_CHECK_NOT_ANSWERED, /* %1: piece name of (one) checker, %2: its square */
-    EXPLAIN_ERR_CASTLE_KING_MOVED,  /* the king has moved (in this game) */
-    EXPLAIN_ERR_CASTLE_ROOK_MOVED,  /* %1: the rook's home square: that rook has moved */
-    EXPLAIN_ERR_CASTLE_ROOK_GONE,   /* %1: the rook's home square: the rook was captured */
-    EXPLAIN_ERR_CASTLE_NO_RIGHT,    /* the game started without this castling right */
-    EXPLAIN_ERR_CASTLE_IN_CHECK,    /* the king is in check */
-    EXPLAIN_ERR_CASTLE_ATTACKED,    /* %1: the attacked square the king would cross or reach */
-    EXPLAIN_ERR_CASTLE_OCCUPIED,    /* %1: the occupied square between king and rook */
-    EXPLAIN_ERR_EP_TOO_LATE,        /* %1: the target square: en passant only right after the double step */
-    EXPLAIN_ERR_PAWN_MOVE,          /* %1: from, %2: to: pawns move straight ahead and capture diagonally */
+    EXPLAIN_ERR_BLOCKED, /* %1: "@rook"-style name of the moving piece, %2: its square, %3: the blocking square */
+    /* %1: piece name, %2: its square: pinned, moving would expose the king (reported as
+     * EXPLAIN_ERR_PINNED_PAWN + type, see below) */
+    EXPLAIN_ERR_PINNED,
+    EXPLAIN_ERR_KING_ATTACKED, /* %1: the square where the king would be in check */
+    /* %1: piece name of (one) checker, %2: its square (reported as EXPLAIN_ERR_CHECK_BY_PAWN + type,
+     * see below) */
+    EXPLAIN_ERR_CHECK_NOT_ANSWERED,
+    EXPLAIN_ERR_CASTLE_KING_MOVED, /* the king has moved (in this game) */
+    EXPLAIN_ERR_CASTLE_ROOK_MOVED, /* %1: the rook's home square: that rook has moved */
+    EXPLAIN_ERR_CASTLE_ROOK_GONE,  /* %1: the rook's home square: the rook was captured */
+    EXPLAIN_ERR_CASTLE_NO_RIGHT,   /* the game started without this castling right */
+    EXPLAIN_ERR_CASTLE_IN_CHECK,   /* the king is in check */
+    EXPLAIN_ERR_CASTLE_ATTACKED,   /* %1: the attacked square the king would cross or reach */
+    EXPLAIN_ERR_CASTLE_OCCUPIED,   /* %1: the occupied square between king and rook */
+    EXPLAIN_ERR_EP_TOO_LATE,       /* %1: the target square: en passant only right after the double step */
+    EXPLAIN_ERR_PAWN_MOVE,         /* %1: from, %2: to: pawns move straight ahead and capture diagonally */
     /* explain.c may add codes below this line */
+    /* German needs the article of the piece ("der Springer", "die Dame", "durch den Bauern"), which
+     * "@knight"-style arguments cannot inflect, so these two reasons come with one code per piece
+     * type, as notation's MOVE_ERR_NO_*: code = EXPLAIN_ERR_PINNED_PAWN + PieceType of the pinned
+     * piece, EXPLAIN_ERR_CHECK_BY_PAWN + PieceType of the checker. Arguments as in the generic code. */
+    EXPLAIN_ERR_PINNED_PAWN,
+    EXPLAIN_ERR_PINNED_KNIGHT,
+    EXPLAIN_ERR_PINNED_BISHOP,
+    EXPLAIN_ERR_PINNED_ROOK,
+    EXPLAIN_ERR_PINNED_QUEEN,
+    EXPLAIN_ERR_PINNED_KING,
+    EXPLAIN_ERR_CHECK_BY_PAWN,
+    EXPLAIN_ERR_CHECK_BY_KNIGHT,
+    EXPLAIN_ERR_CHECK_BY_BISHOP,
+    EXPLAIN_ERR_CHECK_BY_ROOK,
+    EXPLAIN_ERR_CHECK_BY_QUEEN,
+    EXPLAIN_ERR_CHECK_BY_KING,
 };
+
+/* The reason a code stands for: EXPLAIN_ERR_PINNED for every EXPLAIN_ERR_PINNED_*,
+ * EXPLAIN_ERR_CHECK_NOT_ANSWERED for every EXPLAIN_ERR_CHECK_BY_*, any other code unchanged. */
+static inline int explain_error_kind(int code) {
+    if (code >= EXPLAIN_ERR_PINNED_PAWN && code <= EXPLAIN_ERR_PINNED_KING)
+        return EXPLAIN_ERR_PINNED;
+    if (code >= EXPLAIN_ERR_CHECK_BY_PAWN && code <= EXPLAIN_ERR_CHECK_BY_KING)
+        return EXPLAIN_ERR_CHECK_NOT_ANSWERED;
+    return code;
+}
 
 /* Reads text as a move in g's current position (any notation, letters of lang preferred for 'B').
  * Returns the legal move, or MOVE_NONE with err set to the most specific reason: one of the
  * EXPLAIN_ERR_* codes above or a notation.h MOVE_ERR_* code (syntax, ambiguity, no piece can reach,
- * promotion missing — then the caller may ask for the piece and try again). Never crashes on any text. */
+ * empty or enemy from square, promotion missing — then the caller may ask for the piece and try
+ * again). Castling may be typed O-O, 0-0, O-O-O, e1g1, e1h1, Ke1-g1 or Kg1. Never crashes on any
+ * text (NULL included); err may be NULL. */
 Move game_parse_move(const Game *g, const char *text, Lang lang, SchError *err);
 
 /* Explains why from -> to (promotion promo, PIECE_TYPE_NB for none) is not legal in g's current

@@ -1,19 +1,518 @@
-/* Why a move is refused, in the words of the rules. (First version: the notation module's reasons;
- * the explain module replaces this.) */
+/* Why a typed move is refused, in the words of the rules.
+ *
+ * The text is read leniently into what the player meant (piece, origin, target, promotion or
+ * castling). Every own piece that fits is then taken through the rules in a fixed order: can it go
+ * there at all, is the target free of own pieces, is the path open, en passant timing, promotion,
+ * pin, king safety, check. The candidate that got furthest names the reason, so a knight that
+ * reaches d2 but is pinned beats one that cannot reach d2. Castling reasons come from the Game's
+ * history: the first move that took the right away tells whether the king or the rook moved or
+ * the rook was captured.
+ */
 #include "schach/explain.h"
 
+#include <string.h>
+
+#include "schach/movegen.h"
 #include "schach/notation.h"
 
+/* Longer text is not a move; the limit keeps work buffers on the stack and error arguments short. */
+#define INTENT_TEXT_MAX 40
+
+/* What the player most likely meant. */
+typedef struct Intent {
+    PieceType piece; /* PIECE_TYPE_NB when no letter was given */
+    int from_file;   /* -1 when not given */
+    int from_rank;   /* -1 when not given */
+    Square to;
+    PieceType promo; /* PIECE_TYPE_NB when none was given */
+    int castle;      /* 0 none, 1 king side, 2 queen side */
+} Intent;
+
+/* How far a candidate got before a rule stopped it; the furthest candidate names the reason. */
+enum {
+    STAGE_UNREACHABLE, /* not even on an empty board */
+    STAGE_PAWN_RULE,   /* a pawn near the target, but pawns do not move like that */
+    STAGE_OWN_PIECE,
+    STAGE_BLOCKED, /* also a pawn moving diagonally to an empty square */
+    STAGE_EN_PASSANT,
+    STAGE_PROMOTION,
+    STAGE_PINNED,
+    STAGE_KING_ATTACKED,
+    STAGE_CHECK,
+    STAGE_OTHER /* none of the above: the notation module's explanation */
+};
+
+static const char *const PIECE_WORDS[PIECE_TYPE_NB] = {"@pawn", "@knight", "@bishop", "@rook", "@queen", "@king"};
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Reading the text                                                                                */
+
+static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+static bool is_file(char c) { return c >= 'a' && c <= 'h'; }
+static bool is_rank(char c) { return c >= '1' && c <= '8'; }
+
+/* An uppercase letter of either language; only 'B' depends on lang (bishop or Bauer). */
+static PieceType piece_of_upper(char c, Lang lang) {
+    switch (c) {
+        case 'P': return PAWN;
+        case 'N':
+        case 'S': return KNIGHT;
+        case 'B': return lang == LANG_DE ? PAWN : BISHOP;
+        case 'L': return BISHOP;
+        case 'R':
+        case 'T': return ROOK;
+        case 'Q':
+        case 'D': return QUEEN;
+        case 'K': return KING;
+        default: return PIECE_TYPE_NB;
+    }
+}
+
+/* A promotion letter: uppercase as a piece letter of lang, lowercase as UCI writes it ("e7e8b" is a
+ * bishop in any language) or as a German letter typed small. */
+static PieceType promo_of(char c, Lang lang) {
+    switch (c) {
+        case 'n':
+        case 's': return KNIGHT;
+        case 'b':
+        case 'l': return BISHOP;
+        case 'r':
+        case 't': return ROOK;
+        case 'q':
+        case 'd': return QUEEN;
+        case 'k': return KING;
+        case 'p': return PAWN;
+        default: return piece_of_upper(c, lang);
+    }
+}
+
+/* Printable ASCII only, so a message never carries control bytes or broken UTF-8 from the input. */
+static void text_arg(const char *s, size_t n, char *arg, size_t size) {
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 1 < size; i++) {
+        unsigned char c = (unsigned char)s[i];
+        arg[k++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    arg[k] = '\0';
+}
+
+static bool ends_with_ep(const char *s, size_t n) {
+    return n >= 4 && (s[n - 4] == 'e' || s[n - 4] == 'E') && s[n - 3] == '.' && (s[n - 2] == 'p' || s[n - 2] == 'P') &&
+           s[n - 1] == '.';
+}
+
+/* Drops whitespace, check marks, annotations and an en passant remark from the end. */
+static size_t strip_suffixes(const char *s, size_t n) {
+    for (;;) {
+        if (n > 0 && (is_space(s[n - 1]) || strchr("+#!?", s[n - 1])))
+            n--;
+        else if (ends_with_ep(s, n))
+            n -= 4;
+        else if (n >= 3 && (s[n - 2] == 'e' || s[n - 2] == 'E') && (s[n - 1] == 'p' || s[n - 1] == 'P') &&
+                 is_space(s[n - 3]))
+            n -= 2;
+        else
+            return n;
+    }
+}
+
+/* "O-O", "0-0", "o-o-o", with or without dashes: 1 king side, 2 queen side, 0 not castling. */
+static int parse_castling(const char *s, size_t n) {
+    int os = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == 'O' || s[i] == 'o' || s[i] == '0')
+            os++;
+        else if (s[i] != '-' || i == 0 || s[i - 1] == '-')
+            return 0;
+    }
+    return os == 2 ? 1 : os == 3 ? 2 : 0;
+}
+
+/* Reads s[0..n) from the right: promotion, target, separator, origin rank and file, piece letter. */
+static bool parse_body(const char *s, size_t n, Lang lang, Intent *in) {
+    in->piece = in->promo = PIECE_TYPE_NB;
+    in->from_file = in->from_rank = -1;
+    in->to = SQ_NONE;
+    in->castle = parse_castling(s, n);
+    if (in->castle)
+        return true;
+    if (n > 0 && s[n - 1] == ')' && n >= 3 && s[n - 3] == '(') { /* "e8(Q)" */
+        in->promo = promo_of(s[n - 2], lang);
+        n -= 3;
+    } else if (n > 2 && !is_rank(s[n - 1])) {
+        in->promo = promo_of(s[n - 1], lang);
+        n--;
+        if (n > 0 && (s[n - 1] == '=' || s[n - 1] == '/'))
+            n--;
+    }
+    if (in->promo == PIECE_TYPE_NB && n > 0 && !is_rank(s[n - 1]))
+        return false;
+    if (n < 2 || !is_file(s[n - 2]) || !is_rank(s[n - 1]))
+        return false;
+    in->to = square_make(s[n - 2] - 'a', s[n - 1] - '1');
+    n -= 2;
+    if (n > 1 && strchr("xX:-", s[n - 1]))
+        n--;
+    if (n > 0 && is_rank(s[n - 1]))
+        in->from_rank = s[--n] - '1';
+    if (n > 0 && is_file(s[n - 1]))
+        in->from_file = s[--n] - 'a';
+    if (n == 1) {
+        char c = s[0];
+        if (is_file(c))
+            return false; /* a small letter that could be a file names no piece */
+        if (c >= 'a' && c <= 'z')
+            c = (char)(c - 'a' + 'A');
+        in->piece = piece_of_upper(c, lang);
+        if (in->piece == PIECE_TYPE_NB)
+            return false;
+        n--;
+    }
+    return n == 0;
+}
+
+/* Reads text into *in and its printable form into arg; false when it is no move in any form. */
+static bool intent_parse(const char *text, Lang lang, Intent *in, char *arg, size_t arg_size) {
+    while (is_space(*text))
+        text++;
+    size_t len = strlen(text);
+    text_arg(text, len < INTENT_TEXT_MAX ? len : INTENT_TEXT_MAX, arg, arg_size);
+    if (len == 0 || len > INTENT_TEXT_MAX)
+        return false;
+    return parse_body(text, strip_suffixes(text, len), lang, in);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Reasons                                                                                         */
+
+static Square bb_msb(Bitboard b) { return (Square)(63 - __builtin_clzll(b)); }
+
+static void set_square_reason(SchError *why, int code, Square s) {
+    char sq[3];
+    square_name(s, sq);
+    err_set(why, code, sq, NULL, NULL);
+}
+
+static void set_piece_reason(SchError *why, int code, PieceType pt, Square s) {
+    char sq[3];
+    square_name(s, sq);
+    err_set(why, code, PIECE_WORDS[pt], sq, NULL);
+}
+
+static void set_no_piece(SchError *why, PieceType pt, Square to) {
+    char sq[3], letter[2] = {piece_letter(pt, LANG_EN), '\0'};
+    square_name(to, sq);
+    err_set(why, MOVE_ERR_NO_PAWN + (int)pt, letter, sq, NULL);
+}
+
+static int castle_right(Color us, bool king_side) {
+    return us == WHITE ? (king_side ? CASTLE_WK : CASTLE_WQ) : (king_side ? CASTLE_BK : CASTLE_BQ);
+}
+
+/* Which move of the game took the right away: replays the history from the start. */
+static int lost_right_reason(const Game *g, int right, Square king_home, Square rook_home) {
+    if (!(g->start.castling & right))
+        return EXPLAIN_ERR_CASTLE_NO_RIGHT;
+    Position p = g->start;
+    for (int i = 0; i < g->ply_count && g->plies; i++) {
+        Move m = g->plies[i].move;
+        if (!gen_is_legal(&p, m))
+            break; /* a damaged history: never make a move that is not legal */
+        Undo undo;
+        pos_make(&p, m, &undo);
+        if (p.castling & right)
+            continue;
+        if (move_from(m) == king_home)
+            return EXPLAIN_ERR_CASTLE_KING_MOVED;
+        if (move_from(m) == rook_home)
+            return EXPLAIN_ERR_CASTLE_ROOK_MOVED;
+        if (move_to(m) == rook_home)
+            return EXPLAIN_ERR_CASTLE_ROOK_GONE;
+        break;
+    }
+    /* The history does not say (a game whose moves were not recorded): the king is the sure answer
+     * when it has left its square, otherwise the position simply has no right. */
+    return pos_piece_on(&g->pos, king_home) == piece_make(pos_turn(&g->pos), KING) ? EXPLAIN_ERR_CASTLE_NO_RIGHT
+                                                                                   : EXPLAIN_ERR_CASTLE_KING_MOVED;
+}
+
+static void explain_castling(const Game *g, bool king_side, const char *text, SchError *why) {
+    const Position *pos = &g->pos;
+    Color us = pos_turn(pos), them = (Color)!us;
+    Square king = square_relative(us, SQ_E1);
+    Square rook = square_relative(us, king_side ? SQ_H1 : SQ_A1);
+    Square target = square_relative(us, king_side ? SQ_G1 : SQ_C1);
+    int right = castle_right(us, king_side);
+    if (!(pos->castling & right)) {
+        int code = lost_right_reason(g, right, king, rook);
+        if (code == EXPLAIN_ERR_CASTLE_KING_MOVED || code == EXPLAIN_ERR_CASTLE_NO_RIGHT)
+            err_set(why, code, NULL, NULL, NULL);
+        else
+            set_square_reason(why, code, rook);
+        return;
+    }
+    if (pos_in_check(pos)) {
+        err_set(why, EXPLAIN_ERR_CASTLE_IN_CHECK, NULL, NULL, NULL);
+        return;
+    }
+    Bitboard between = bb_between(king, rook) & pos_occupied(pos);
+    if (between) {
+        set_square_reason(why, EXPLAIN_ERR_CASTLE_OCCUPIED, king_side ? bb_lsb(between) : bb_msb(between));
+        return;
+    }
+    int step = king_side ? 1 : -1;
+    for (int s = (int)king + step;; s += step) {
+        if (pos_attacked_by(pos, (Square)s, them)) {
+            set_square_reason(why, EXPLAIN_ERR_CASTLE_ATTACKED, (Square)s);
+            return;
+        }
+        if (s == (int)target)
+            break;
+    }
+    move_explain(pos, king, target, PIECE_TYPE_NB, text, why);
+}
+
+/* Pawn steps on an empty board: one ahead, two from the start rank, one diagonally ahead. */
+typedef enum { PAWN_NONE, PAWN_PUSH, PAWN_DOUBLE, PAWN_DIAGONAL } PawnStep;
+
+static PawnStep pawn_step(Color us, Square from, Square to) {
+    int df = square_file(to) - square_file(from);
+    int dr = (square_rank(to) - square_rank(from)) * (us == WHITE ? 1 : -1);
+    if (df == 0 && dr == 1)
+        return PAWN_PUSH;
+    if (df == 0 && dr == 2 && square_rank(square_relative(us, from)) == 1)
+        return PAWN_DOUBLE;
+    if ((df == 1 || df == -1) && dr == 1)
+        return PAWN_DIAGONAL;
+    return PAWN_NONE;
+}
+
+static int judge_geometry(const Position *pos, Square from, Square to, PieceType pt, bool from_named, SchError *why) {
+    Color us = pos_turn(pos);
+    if (pt == PAWN) {
+        if (pawn_step(us, from, to) != PAWN_NONE)
+            return -1;
+        int df = square_file(to) - square_file(from), dr = square_rank(to) - square_rank(from);
+        if (from_named || (df >= -1 && df <= 1 && dr >= -2 && dr <= 2)) {
+            char a[3], b[3];
+            square_name(from, a);
+            square_name(to, b);
+            err_set(why, EXPLAIN_ERR_PAWN_MOVE, a, b, NULL);
+            return STAGE_PAWN_RULE;
+        }
+    } else {
+        Bitboard reach = pt == KING ? bb_king_attacks(from) : bb_attacks(pt, from, 0);
+        if (reach & bb_square(to))
+            return -1;
+    }
+    set_no_piece(why, pt, to);
+    return STAGE_UNREACHABLE;
+}
+
+/* The own piece on from moves to to: the first rule (in the order of the stages) that forbids it.
+ * Returns the stage and sets why. */
+static int judge(const Position *pos, Square from, Square to, PieceType promo, bool from_named, const char *text,
+                 SchError *why) {
+    Color us = pos_turn(pos), them = (Color)!us;
+    PieceType pt = piece_type(pos_piece_on(pos, from));
+    int stage = judge_geometry(pos, from, to, pt, from_named, why);
+    if (stage >= 0)
+        return stage;
+    Bitboard occ = pos_occupied(pos);
+    Piece target = pos_piece_on(pos, to);
+    if (target != NO_PIECE && piece_color(target) == us) {
+        char sq[3];
+        square_name(to, sq);
+        err_set(why, EXPLAIN_ERR_OWN_PIECE, sq, PIECE_WORDS[piece_type(target)], NULL);
+        return STAGE_OWN_PIECE;
+    }
+    Square captured = to;
+    Bitboard path = 0;
+    if (pt == PAWN) {
+        PawnStep step = pawn_step(us, from, to);
+        if (step != PAWN_DIAGONAL)
+            path = (bb_between(from, to) | bb_square(to)) & occ;
+        else if (target == NO_PIECE) {
+            Square behind = (Square)(us == WHITE ? to - 8 : to + 8);
+            bool enemy_pawn_behind =
+                pos_piece_on(pos, behind) == piece_make(them, PAWN) && square_rank(square_relative(us, to)) == 5;
+            if (to == pos->ep && enemy_pawn_behind) {
+                captured = behind;
+            } else if (enemy_pawn_behind) {
+                set_square_reason(why, EXPLAIN_ERR_EP_TOO_LATE, to);
+                return STAGE_EN_PASSANT;
+            } else {
+                char a[3], b[3];
+                square_name(from, a);
+                square_name(to, b);
+                err_set(why, EXPLAIN_ERR_PAWN_MOVE, a, b, NULL);
+                return STAGE_BLOCKED;
+            }
+        }
+    } else if (pt != KNIGHT && pt != KING) {
+        path = bb_between(from, to) & occ;
+    }
+    if (path) {
+        char sq[3], blocker[3];
+        square_name(from, sq);
+        square_name(to > from ? bb_lsb(path) : bb_msb(path), blocker);
+        err_set(why, EXPLAIN_ERR_BLOCKED, PIECE_WORDS[pt], sq, blocker);
+        return STAGE_BLOCKED;
+    }
+    bool last_rank = pt == PAWN && square_rank(square_relative(us, to)) == 7;
+    if (promo != PIECE_TYPE_NB || last_rank) {
+        int code = !last_rank                       ? MOVE_ERR_PROMOTION_BAD
+                   : promo == PIECE_TYPE_NB         ? MOVE_ERR_PROMOTION_MISSING
+                   : promo == PAWN || promo == KING ? MOVE_ERR_PROMOTION_PIECE
+                                                    : 0;
+        if (code) {
+            err_set(why, code, text, NULL, NULL);
+            return STAGE_PROMOTION;
+        }
+    }
+    /* The board after the move, as far as attacks on the own king are concerned. */
+    Bitboard occ_after = (occ & ~bb_square(from) & ~bb_square(captured)) | bb_square(to);
+    Bitboard enemies = pos->by_color[them] & ~bb_square(captured);
+    Square king = pt == KING ? to : pos_king(pos, us);
+    Bitboard attackers = pos_attackers_to(pos, king, occ_after) & enemies;
+    if (pt == KING) {
+        if (attackers) {
+            set_square_reason(why, EXPLAIN_ERR_KING_ATTACKED, to);
+            return STAGE_KING_ATTACKED;
+        }
+    } else if (attackers & ~pos->checkers) {
+        set_piece_reason(why, EXPLAIN_ERR_PINNED_PAWN + (int)pt, pt, from);
+        return STAGE_PINNED;
+    } else if (attackers) {
+        Square checker = bb_lsb(attackers);
+        PieceType ct = piece_type(pos_piece_on(pos, checker));
+        set_piece_reason(why, EXPLAIN_ERR_CHECK_BY_PAWN + (int)ct, ct, checker);
+        return STAGE_CHECK;
+    }
+    move_explain(pos, from, to, promo, text, why);
+    return STAGE_OTHER;
+}
+
+/* Whether the intent names castling by the king's squares: e1g1, e1c1, e1h1 (king takes own rook),
+ * Ke1-g1, Kg1 — only while the own king stands on e1, or e1 is empty and named as the origin. */
+static int castling_by_squares(const Position *pos, const Intent *in) {
+    Color us = pos_turn(pos);
+    Square home = square_relative(us, SQ_E1);
+    if (in->promo != PIECE_TYPE_NB || (in->piece != PIECE_TYPE_NB && in->piece != KING))
+        return 0;
+    if (square_rank(in->to) != square_rank(home) || (in->from_rank >= 0 && in->from_rank != square_rank(home)) ||
+        (in->from_file >= 0 && in->from_file != square_file(home)))
+        return 0;
+    bool named = in->from_file >= 0 && in->from_rank >= 0;
+    Piece on_home = pos_piece_on(pos, home);
+    if (on_home != piece_make(us, KING) && !(named && on_home == NO_PIECE))
+        return 0;
+    if (!named && in->piece != KING)
+        return 0;
+    int file = square_file(in->to);
+    if (file == 6 || file == 2)
+        return file == 6 ? 1 : 2;
+    Piece target = pos_piece_on(pos, in->to);
+    if ((file == 7 || file == 0) && (target == NO_PIECE || target == piece_make(us, ROOK) || piece_color(target) != us))
+        return file == 7 ? 1 : 2;
+    return 0;
+}
+
+/* Sets why for an intent that matches no legal move. parsed is the notation module's answer (may
+ * be NULL), kept when it is more helpful than "no piece can reach". */
+static void explain_intent(const Game *g, const Intent *in, const char *text, const SchError *parsed, SchError *why) {
+    const Position *pos = &g->pos;
+    Color us = pos_turn(pos);
+    int castle = in->castle ? in->castle : castling_by_squares(pos, in);
+    if (castle) {
+        explain_castling(g, castle == 1, text, why);
+        return;
+    }
+    PieceType want = in->piece == PIECE_TYPE_NB ? PAWN : in->piece;
+    Bitboard candidates;
+    bool named = in->from_file >= 0 && in->from_rank >= 0;
+    if (named) {
+        Square from = square_make(in->from_file, in->from_rank);
+        Piece p = pos_piece_on(pos, from);
+        if (p == NO_PIECE || piece_color(p) != us) {
+            set_square_reason(why, p == NO_PIECE ? MOVE_ERR_EMPTY_SQUARE : MOVE_ERR_WRONG_COLOR, from);
+            return;
+        }
+        /* The board knows which piece it is; a wrong letter in "Bc1-f4" does not matter. */
+        want = piece_type(p);
+        candidates = bb_square(from);
+    } else {
+        candidates = pos_pieces(pos, us, want);
+        if (in->from_file >= 0)
+            candidates &= BB_FILE_A << in->from_file;
+        else if (want == PAWN)
+            candidates &= BB_FILE_A << square_file(in->to); /* "d5" is a push, never "exd5" */
+        if (in->from_rank >= 0)
+            candidates &= BB_RANK_1 << (8 * in->from_rank);
+    }
+    int best = -1;
+    SchError one;
+    while (candidates) {
+        Square from = bb_pop(&candidates);
+        err_clear(&one);
+        int stage = judge(pos, from, in->to, in->promo, named, text, &one);
+        if (stage > best) {
+            best = stage;
+            *why = one;
+        }
+    }
+    if (best < STAGE_OWN_PIECE && parsed && parsed->code == MOVE_ERR_DID_YOU_MEAN) {
+        *why = *parsed;
+        return;
+    }
+    if (best < 0)
+        set_no_piece(why, want, in->to);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Notation's answers that already are the most specific reason. */
+static bool keep_notation_reason(int code) {
+    return code == MOVE_ERR_EMPTY || code == MOVE_ERR_AMBIGUOUS || code == MOVE_ERR_PROMOTION_MISSING ||
+           code == MOVE_ERR_PROMOTION_BAD || code == MOVE_ERR_PROMOTION_PIECE;
+}
+
 Move game_parse_move(const Game *g, const char *text, Lang lang, SchError *err) {
-    return move_parse(&g->pos, text, lang, err);
+    if (!g || !text)
+        return err_set(err, MOVE_ERR_EMPTY, NULL, NULL, NULL), MOVE_NONE;
+    SchError parsed;
+    err_clear(&parsed);
+    Move m = move_parse(&g->pos, text, lang, &parsed);
+    if (m != MOVE_NONE)
+        return m;
+    Intent in;
+    char arg[INTENT_TEXT_MAX + 1];
+    if (keep_notation_reason(parsed.code) || !intent_parse(text, lang, &in, arg, sizeof arg)) {
+        if (err)
+            err_set(err, parsed.code, parsed.args[0], parsed.args[1], parsed.args[2]);
+        return MOVE_NONE;
+    }
+    SchError why;
+    err_clear(&why);
+    explain_intent(g, &in, arg, &parsed, &why);
+    if (err)
+        err_set(err, why.code, why.args[0], why.args[1], why.args[2]);
+    return MOVE_NONE;
 }
 
 bool game_explain_move(const Game *g, Square from, Square to, PieceType promo, SchError *err) {
-    return move_explain(&g->pos, from, to, promo, "", err);
-}
-
-const char *explain_error_template(int code, Lang lang) {
-    (void)code;
-    (void)lang;
-    return NULL;
+    if (!g || from >= SQ_NONE || to >= SQ_NONE || from == to)
+        return err_set(err, MOVE_ERR_ILLEGAL, "", NULL, NULL);
+    char text[SCHACH_MOVE_TEXT_MAX];
+    Move shape = promo >= KNIGHT && promo <= QUEEN ? move_make_promotion(from, to, promo) : move_make(from, to);
+    uci_write(shape, text, sizeof text);
+    Intent in = {PIECE_TYPE_NB, square_file(from), square_rank(from), to, promo, 0};
+    if ((unsigned)promo > PIECE_TYPE_NB)
+        in.promo = PIECE_TYPE_NB;
+    SchError why;
+    err_clear(&why);
+    explain_intent(g, &in, text, NULL, &why);
+    if (err)
+        err_set(err, why.code, why.args[0], why.args[1], why.args[2]);
+    return false;
 }
