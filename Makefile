@@ -21,8 +21,8 @@ CC_CLANG     ?= clang
 FUZZ_SECONDS ?= 15
 FUZZ_RUNS    ?= -1
 
-# The main job of `make run`. Until the terminal game exists: the start position's moves and a perft.
-RUN_CMD ?= ./$(BUILD)/schach moves && ./$(BUILD)/schach perft 5
+# The main job of `make run`: two people play a game in the terminal.
+RUN_CMD ?= ./$(BUILD)/schach play
 
 ifneq ($(filter-out false 0 no,$(CI)),)
 WERROR ?= 1

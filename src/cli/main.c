@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "play.h"
 #include "schach/bitboard.h"
 
 #ifndef SCHACH_VERSION
@@ -23,8 +24,8 @@ static const Command commands[] = {
      "Züge spielen, legale Züge und Stand der Partie zeigen"},
     {"pgn", cmd_pgn, "check or convert PGN files (pgn check, pgn convert)",
      "PGN-Dateien prüfen oder umwandeln (pgn check, pgn convert)"},
-    {"play", NULL, "play a game in the terminal (not yet available)",
-     "im Terminal spielen (noch nicht verfügbar)"},
+    {"play", cmd_play, "two people play a game at the terminal, every rule explained",
+     "zu zweit am Terminal spielen, jede Regel erklärt"},
     {"serve", NULL, "HTTP server (not yet available)", "HTTP-Server (noch nicht verfügbar)"},
     {"uci", NULL, "UCI engine (not yet available)", "UCI-Engine (noch nicht verfügbar)"},
     {"bench", NULL, "search benchmark (not yet available)", "Suchbenchmark (noch nicht verfügbar)"},

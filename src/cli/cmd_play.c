@@ -1,0 +1,985 @@
+/* schach play: two people play a game at one terminal, or a script pipes moves and commands in.
+ *
+ * The loop draws the board, reads one line and answers it: a move in any notation, or a command
+ * (English or German, any unambiguous beginning). Bad input is explained and changes nothing.
+ */
+#define _POSIX_C_SOURCE 200809L /* getline, localtime_r, isatty */
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "play.h"
+#include "schach/explain.h"
+#include "schach/fen.h"
+#include "schach/game.h"
+#include "schach/movegen.h"
+#include "schach/notation.h"
+#include "schach/pgn.h"
+
+typedef enum {
+    CMD_HELP,
+    CMD_MOVES,
+    CMD_UNDO,
+    CMD_FLIP,
+    CMD_DRAW,
+    CMD_ACCEPT,
+    CMD_DECLINE,
+    CMD_CLAIM,
+    CMD_RESIGN,
+    CMD_FEN,
+    CMD_PGN,
+    CMD_SAVE,
+    CMD_LOAD,
+    CMD_NEW,
+    CMD_QUIT,
+    CMD_NB
+} CommandId;
+
+/* Every name a command answers to, regardless of the language chosen; ASCII spellings of umlauts too. */
+static const struct {
+    const char *name;
+    CommandId id;
+} command_names[] = {
+    {"help", CMD_HELP},          {"hilfe", CMD_HELP},        {"?", CMD_HELP},
+    {"moves", CMD_MOVES},        {"züge", CMD_MOVES},        {"zuege", CMD_MOVES},
+    {"undo", CMD_UNDO},          {"zurück", CMD_UNDO},       {"zurueck", CMD_UNDO},
+    {"flip", CMD_FLIP},          {"drehen", CMD_FLIP},       {"draw", CMD_DRAW},
+    {"remis", CMD_DRAW},         {"accept", CMD_ACCEPT},     {"annehmen", CMD_ACCEPT},
+    {"decline", CMD_DECLINE},    {"ablehnen", CMD_DECLINE},  {"claim", CMD_CLAIM},
+    {"beanspruchen", CMD_CLAIM}, {"reklamieren", CMD_CLAIM}, {"resign", CMD_RESIGN},
+    {"aufgeben", CMD_RESIGN},    {"fen", CMD_FEN},           {"pgn", CMD_PGN},
+    {"save", CMD_SAVE},          {"speichern", CMD_SAVE},    {"load", CMD_LOAD},
+    {"laden", CMD_LOAD},         {"new", CMD_NEW},           {"neu", CMD_NEW},
+    {"quit", CMD_QUIT},          {"exit", CMD_QUIT},         {"ende", CMD_QUIT},
+};
+enum { COMMAND_NAME_COUNT = sizeof command_names / sizeof command_names[0] };
+
+enum { RESOLVE_OK, RESOLVE_BAD, RESOLVE_CANCEL, RESOLVE_EOF };
+
+typedef struct Play {
+    PgnGame pg; /* the game and its tags (kept from a loaded PGN) */
+    Lang lang;
+    bool color;  /* figurines and ANSI colours */
+    bool script; /* standard input is not a terminal: echo every line read */
+    bool flip;
+    bool quit;
+    bool announced; /* the ending of the game has been announced */
+    char *line;     /* getline buffer */
+    size_t line_cap;
+} Play;
+
+static Game *play_game(Play *p) { return &p->pg.game; }
+
+static const char *color_word(Color c, Lang lang) {
+    return c == WHITE ? CLI_TR(lang, "White", "Weiß") : CLI_TR(lang, "Black", "Schwarz");
+}
+
+static const char *piece_word(PieceType t, Lang lang) {
+    static const char *const en[PIECE_TYPE_NB] = {"Pawn", "Knight", "Bishop", "Rook", "Queen", "King"};
+    static const char *const de[PIECE_TYPE_NB] = {"Bauer", "Springer", "Läufer", "Turm", "Dame", "König"};
+    return lang == LANG_DE ? de[t] : en[t];
+}
+
+static void print_error(const Play *p, const SchError *err) {
+    char msg[512];
+    err_format(err, p->lang, msg, sizeof msg);
+    printf("%s\n", msg);
+}
+
+static void print_game_error(const Play *p, int code) {
+    SchError err;
+    err_clear(&err);
+    err_set(&err, code, NULL, NULL, NULL);
+    print_error(p, &err);
+}
+
+/* ---- input -------------------------------------------------------------------------------- */
+
+static char *trim(char *s) {
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+/* Prints prompt and reads one line (trimmed); NULL at the end of input. In script mode the line is
+ * echoed after the prompt so that a transcript reads like a session. */
+static char *read_line(Play *p, const char *prompt) {
+    fputs(prompt, stdout);
+    fflush(stdout);
+    ssize_t n = getline(&p->line, &p->line_cap, stdin);
+    if (n < 0) {
+        putchar('\n');
+        return NULL;
+    }
+    char *text = trim(p->line);
+    if (p->script)
+        printf("%s\n", text);
+    return text;
+}
+
+/* Lowercases ASCII letters and the German capitals Ä Ö Ü in place (UTF-8). */
+static void lowercase(char *s) {
+    for (unsigned char *u = (unsigned char *)s; *u; u++) {
+        if (u[0] == 0xC3 && (u[1] == 0x84 || u[1] == 0x96 || u[1] == 0x9C)) {
+            u[1] = (unsigned char)(u[1] + 0x20);
+            u++;
+        } else {
+            *u = (unsigned char)tolower(*u);
+        }
+    }
+}
+
+/* Skips a move number people copy from game scores: "12." "12..." */
+static const char *skip_move_number(const char *text) {
+    const char *s = text;
+    while (isdigit((unsigned char)*s))
+        s++;
+    if (s == text || *s != '.')
+        return text;
+    while (*s == '.')
+        s++;
+    while (isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+/* A square ("e4") or castling in the word: it is meant as a move even when it is not legal. */
+static bool looks_like_move(const char *word) {
+    if (!strncmp(word, "0-0", 3) ||
+        ((word[0] == 'o' || word[0] == 'O') && word[1] == '-' && (word[2] == 'o' || word[2] == 'O')))
+        return true;
+    for (const char *s = word; s[0] && s[1]; s++)
+        if (s[0] >= 'a' && s[0] <= 'h' && s[1] >= '1' && s[1] <= '8')
+            return true;
+    return false;
+}
+
+/* ---- the board and the state of the game ------------------------------------------------------ */
+
+/* The move list in SAN ("1. e4 e5 2. Nf3"), wrapped; also the long form of the last move. */
+static void print_move_list(const Play *p, char *last, size_t last_size) {
+    const Game *g = &p->pg.game;
+    Position pos = g->start;
+    int width = 0;
+    last[0] = '\0';
+    if (g->ply_count == 0)
+        return;
+    fputs(CLI_TR(p->lang, "Moves:", "Züge:"), stdout);
+    width = 6;
+    for (int i = 0; i < g->ply_count; i++) {
+        Move m = g->plies[i].move;
+        char san[SCHACH_MOVE_TEXT_MAX], item[48];
+        san_write(&pos, m, p->lang, san, sizeof san);
+        if (pos_turn(&pos) == WHITE)
+            snprintf(item, sizeof item, "%d. %s", pos.fullmove, san);
+        else if (i == 0)
+            snprintf(item, sizeof item, "%d... %s", pos.fullmove, san);
+        else
+            snprintf(item, sizeof item, "%s", san);
+        if (i == g->ply_count - 1) {
+            char lan[SCHACH_MOVE_TEXT_MAX];
+            lan_write(&pos, m, p->lang, lan, sizeof lan);
+            snprintf(last, last_size, "%s%s (%s)", pos_turn(&pos) == WHITE ? "" : "... ", item, lan);
+            if (pos_turn(&pos) == BLACK && i > 0) /* "12... Nf6" reads better than "... Nf6" */
+                snprintf(last, last_size, "%d... %s (%s)", pos.fullmove, san, lan);
+        }
+        int len = (int)strlen(item);
+        if (width + 1 + len > 78) {
+            fputs("\n      ", stdout);
+            width = 6;
+        }
+        printf(" %s", item);
+        width += 1 + len;
+        Undo u;
+        pos_make(&pos, m, &u);
+    }
+    putchar('\n');
+}
+
+static void print_claims(const Play *p) {
+    const Game *g = play_game((Play *)p);
+    int claims = game_claims(g);
+    if (!claims)
+        return;
+    Lang lang = p->lang;
+    const char *three = CLI_TR(lang, "threefold repetition", "dreifache Stellungswiederholung");
+    const char *fifty = CLI_TR(lang, "50-move rule", "50-Züge-Regel");
+    printf(CLI_TR(lang, "%s may claim a draw (claim): %s%s%s\n", "%s kann Remis beanspruchen (beanspruchen): %s%s%s\n"),
+           color_word(pos_turn(&g->pos), lang), (claims & CLAIM_THREEFOLD) ? three : "",
+           claims == (CLAIM_THREEFOLD | CLAIM_FIFTY) ? ", " : "", (claims & CLAIM_FIFTY) ? fifty : "");
+}
+
+static void print_status(const Play *p) {
+    const Game *g = &p->pg.game;
+    const Position *pos = &g->pos;
+    Lang lang = p->lang;
+    if (game_over(g)) {
+        char text[256];
+        outcome_describe(&g->outcome, lang, text, sizeof text);
+        printf(CLI_TR(lang, "Game over: %s\n", "Partie beendet: %s\n"), text);
+        return;
+    }
+    printf(CLI_TR(lang, "Move %d: %s to move%s\n", "Zug %d: %s am Zug%s\n"), pos->fullmove,
+           color_word(pos_turn(pos), lang), pos_in_check(pos) ? CLI_TR(lang, " – check!", " – Schach!") : "");
+    if (g->draw_offer >= 0) {
+        Color offerer = (Color)g->draw_offer;
+        printf(CLI_TR(lang, "%s offers a draw: %s may accept or decline (a move by %s declines).\n",
+                      "%s bietet Remis an: %s kann annehmen oder ablehnen (ein Zug von %s lehnt ab).\n"),
+               color_word(offerer, lang), color_word((Color)!offerer, lang), color_word((Color)!offerer, lang));
+    }
+    print_claims(p);
+}
+
+static void view_for(const Play *p, BoardView *v) {
+    const Game *g = &p->pg.game;
+    board_view_init(v, p->color, p->flip, p->lang);
+    if (g->ply_count > 0) {
+        Move m = g->plies[g->ply_count - 1].move;
+        v->last_from = move_from(m);
+        v->last_to = move_to(m);
+    }
+    if (pos_in_check(&g->pos))
+        v->check = pos_king(&g->pos, pos_turn(&g->pos));
+}
+
+static void show(const Play *p) {
+    BoardView v;
+    view_for(p, &v);
+    putchar('\n');
+    board_print(stdout, &p->pg.game.pos, &v);
+    char last[96];
+    print_move_list(p, last, sizeof last);
+    if (last[0]) {
+        bool check = pos_in_check(&p->pg.game.pos);
+        printf(CLI_TR(p->lang, "Last move: %s%s\n", "Letzter Zug: %s%s\n"), last,
+               check ? CLI_TR(p->lang, ", check", ", Schach") : "");
+    }
+    print_status(p);
+}
+
+/* Announces an ending once, and forgets the announcement when undo revives the game. */
+static void announce(Play *p, bool status_shown) {
+    const Game *g = play_game(p);
+    if (!game_over(g)) {
+        p->announced = false;
+        return;
+    }
+    if (p->announced)
+        return;
+    p->announced = true;
+    if (!status_shown)
+        print_status(p);
+    puts(CLI_TR(p->lang, "Save the game with 'save FILE' (pgn shows it); 'new' starts a new game, 'quit' ends.",
+                "Mit 'speichern DATEI' die Partie speichern (pgn zeigt sie); 'neu' beginnt eine neue Partie, "
+                "'ende' beendet."));
+}
+
+static void show_and_announce(Play *p) {
+    show(p);
+    announce(p, true);
+}
+
+/* ---- games ----------------------------------------------------------------------------------- */
+
+static void set_default_tags(PgnGame *pg) {
+    char date[16] = "????.??.??";
+    time_t now = time(NULL);
+    struct tm tm;
+    if (localtime_r(&now, &tm))
+        strftime(date, sizeof date, "%Y.%m.%d", &tm);
+    pgn_set_tag(pg, "Event", "Casual game");
+    pgn_set_tag(pg, "Date", date);
+}
+
+/* A new game from the standard position or fen; false (message printed, *pg untouched) on a bad FEN. */
+static bool new_game(PgnGame *pg, const char *fen, Lang lang, FILE *out) {
+    PgnGame fresh;
+    pgn_game_init(&fresh);
+    if (fen) {
+        SchError err;
+        err_clear(&err);
+        if (!game_init_fen(&fresh.game, fen, &err)) {
+            char msg[256];
+            err.line = 0;
+            cli_format_error(&err, lang, msg, sizeof msg);
+            fprintf(out, CLI_TR(lang, "invalid FEN: %s\n", "ungültige FEN: %s\n"), msg);
+            pgn_game_free(&fresh);
+            return false;
+        }
+    }
+    set_default_tags(&fresh);
+    pgn_game_free(pg);
+    *pg = fresh;
+    return true;
+}
+
+/* Replaces *pg by the last game of file (replayed, tags kept). false with a message when the file
+ * cannot be read, holds no game, or its last game has an error. */
+static bool load_game(PgnGame *pg, const char *file, Lang lang, FILE *out) {
+    FILE *f = fopen(file, "r");
+    if (!f) {
+        fprintf(out, CLI_TR(lang, "cannot open '%s': %s\n", "'%s' lässt sich nicht öffnen: %s\n"), file,
+                strerror(errno));
+        return false;
+    }
+    SchError err;
+    err_clear(&err);
+    PgnReader *r = pgn_reader_from_file(f, &err);
+    if (!r) {
+        char msg[256];
+        cli_format_error(&err, lang, msg, sizeof msg);
+        fprintf(out, "%s: %s\n", file, msg);
+        fclose(f);
+        return false;
+    }
+    PgnGame last;
+    int last_rc = 0;
+    SchError last_err;
+    err_clear(&last_err);
+    for (;;) {
+        PgnGame next;
+        err_clear(&err);
+        int rc = pgn_read_game(r, &next, &err);
+        if (rc == 0)
+            break;
+        if (last_rc != 0)
+            pgn_game_free(&last);
+        last = next;
+        last_rc = rc;
+        last_err = err;
+    }
+    pgn_reader_close(r);
+    fclose(f);
+    if (last_rc == 0) {
+        fprintf(out, CLI_TR(lang, "%s holds no game\n", "%s enthält keine Partie\n"), file);
+        return false;
+    }
+    if (last_rc < 0) {
+        char msg[512];
+        cli_format_error(&last_err, lang, msg, sizeof msg);
+        fprintf(out, CLI_TR(lang, "%s, game %d: %s\n", "%s, Partie %d: %s\n"), file,
+                last_err.game > 0 ? last_err.game : last.number, msg);
+        pgn_game_free(&last);
+        return false;
+    }
+    if (!game_over(&last.game) && last.result != RESULT_NONE) {
+        fprintf(out,
+                CLI_TR(lang, "The file gives the result %s, but the rules do not end the game there; play goes on.\n",
+                       "Die Datei nennt das Ergebnis %s, aber nach den Regeln ist die Partie dort nicht beendet; "
+                       "es geht weiter.\n"),
+                result_string(last.result));
+        last.result = RESULT_NONE;
+    }
+    pgn_game_free(pg);
+    *pg = last;
+    return true;
+}
+
+/* ---- moves ----------------------------------------------------------------------------------- */
+
+/* A legal promotion to a queen with the squares of text, which lacked the piece; MOVE_NONE if none. */
+static Move promotion_candidate(const Game *g, const char *text) {
+    char base[64];
+    snprintf(base, sizeof base, "%s", text);
+    size_t n = strlen(base);
+    while (n > 0 && strchr("+#!? ", base[n - 1]))
+        base[--n] = '\0';
+    static const char *const forms[] = {"%s=Q", "%sq", "%sQ"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        char tried[80];
+        snprintf(tried, sizeof tried, forms[i], base);
+        SchError err;
+        err_clear(&err);
+        Move m = game_parse_move(g, tried, LANG_EN, &err);
+        if (m != MOVE_NONE && move_kind(m) == MOVE_PROMOTION)
+            return m;
+    }
+    return MOVE_NONE;
+}
+
+/* The piece an answer names: a letter of either language ("D", "Q", "=Q") or a word ("Dame", "rook"). */
+static PieceType parse_promotion_piece(const char *answer) {
+    char word[32];
+    snprintf(word, sizeof word, "%s", answer[0] == '=' ? answer + 1 : answer);
+    lowercase(word);
+    if (word[0] && !word[1]) {
+        switch (word[0]) {
+            case 'q':
+            case 'd': return QUEEN;
+            case 'r':
+            case 't': return ROOK;
+            case 'b':
+            case 'l': return BISHOP;
+            case 'n':
+            case 's': return KNIGHT;
+            default: return PIECE_TYPE_NB;
+        }
+    }
+    static const struct {
+        const char *word;
+        PieceType type;
+    } words[] = {{"queen", QUEEN},   {"dame", QUEEN},      {"rook", ROOK},      {"turm", ROOK},
+                 {"bishop", BISHOP}, {"läufer", BISHOP},   {"laeufer", BISHOP}, {"laufer", BISHOP},
+                 {"knight", KNIGHT}, {"springer", KNIGHT}, {"pferd", KNIGHT}};
+    size_t len = strlen(word);
+    for (size_t i = 0; len >= 2 && i < sizeof words / sizeof words[0]; i++)
+        if (!strncmp(words[i].word, word, len))
+            return words[i].type;
+    return PIECE_TYPE_NB;
+}
+
+/* Asks which piece the pawn of queen_move becomes. */
+static int ask_promotion(Play *p, Move queen_move, Move *out) {
+    Lang lang = p->lang;
+    for (;;) {
+        char *answer = read_line(p, CLI_TR(lang, "Promote to: Q R B N? ", "Umwandeln in: D T L S? "));
+        if (!answer)
+            return RESOLVE_EOF;
+        char low[32];
+        snprintf(low, sizeof low, "%s", answer);
+        lowercase(low);
+        if (!*low || !strcmp(low, "cancel") || !strcmp(low, "abbrechen")) {
+            puts(CLI_TR(lang, "Move cancelled.", "Zug abgebrochen."));
+            return RESOLVE_CANCEL;
+        }
+        PieceType t = parse_promotion_piece(answer);
+        if (t != PIECE_TYPE_NB) {
+            *out = move_make_promotion(move_from(queen_move), move_to(queen_move), t);
+            return RESOLVE_OK;
+        }
+        puts(CLI_TR(lang, "Please answer Q (queen), R (rook), B (bishop) or N (knight); 'cancel' takes the move back.",
+                    "Bitte D (Dame), T (Turm), L (Läufer) oder S (Springer) antworten; 'abbrechen' verwirft den Zug."));
+    }
+}
+
+/* Turns text into a legal move, asking for the promotion piece when it is missing. Prints the reason
+ * when the text is no legal move. parsed/err are the result of game_parse_move on text. */
+static int resolve_move(Play *p, const char *text, Move parsed, const SchError *err, Move *out) {
+    if (parsed != MOVE_NONE) {
+        *out = parsed;
+        return RESOLVE_OK;
+    }
+    if (err->code == MOVE_ERR_PROMOTION_MISSING) {
+        Move q = promotion_candidate(play_game(p), text);
+        if (q != MOVE_NONE)
+            return ask_promotion(p, q, out);
+    }
+    print_error(p, err);
+    return RESOLVE_BAD;
+}
+
+/* Parses text and resolves it; prints why when it is no move. */
+static int read_move(Play *p, const char *text, Move *out) {
+    Game *g = play_game(p);
+    if (game_over(g)) {
+        print_game_error(p, GAME_ERR_OVER);
+        return RESOLVE_BAD;
+    }
+    if (!*text) {
+        print_game_error(p, MOVE_ERR_EMPTY);
+        return RESOLVE_BAD;
+    }
+    SchError err;
+    err_clear(&err);
+    Move m = game_parse_move(g, text, p->lang, &err);
+    return resolve_move(p, text, m, &err, out);
+}
+
+static void play_move(Play *p, Move m) {
+    SchError err;
+    err_clear(&err);
+    if (!game_play(play_game(p), m, &err)) {
+        print_error(p, &err);
+        return;
+    }
+    show_and_announce(p);
+}
+
+/* ---- commands ------------------------------------------------------------------------------- */
+
+static void print_help(const Play *p) {
+    fputs(CLI_TR(p->lang,
+                 "Type a move in any notation: e4, Nf3 or Sf3, O-O or 0-0, exd6 e.p., e8=Q or e8=D, e2-e4, e2e4.\n"
+                 "Commands (English and German names work, and any unambiguous beginning such as 'res'):\n"
+                 "  help            hilfe              this help\n"
+                 "  moves [SQUARE]  züge [FELD]        all legal moves, or where the piece on SQUARE may go\n"
+                 "  undo            zurück             take back the last move\n"
+                 "  flip            drehen             turn the board around\n"
+                 "  draw            remis              the player to move offers a draw\n"
+                 "  accept          annehmen           accept the draw offer\n"
+                 "  decline         ablehnen           decline the draw offer (so does a move)\n"
+                 "  claim [MOVE]    beanspruchen [ZUG] claim a draw by threefold repetition or the 50-move\n"
+                 "                                     rule, now or together with MOVE\n"
+                 "  resign          aufgeben           the player to move resigns\n"
+                 "  fen             fen                the position as FEN\n"
+                 "  pgn             pgn                the game so far as PGN\n"
+                 "  save FILE       speichern DATEI    save the game as PGN\n"
+                 "  load FILE       laden DATEI        continue the last game of a PGN file\n"
+                 "  new [FEN]       neu [FEN]          start a new game\n"
+                 "  quit            ende               leave\n",
+                 "Einen Zug in beliebiger Schreibweise eingeben: e4, Sf3 oder Nf3, 0-0 oder O-O, exd6 e.p., e8=D,\n"
+                 "e2-e4, e2e4.\n"
+                 "Befehle (deutsche und englische Namen gelten, auch jeder eindeutige Anfang wie 'auf'):\n"
+                 "  hilfe              help            diese Hilfe\n"
+                 "  züge [FELD]        moves [SQUARE]  alle legalen Züge oder wohin die Figur auf FELD ziehen darf\n"
+                 "  zurück             undo            den letzten Zug zurücknehmen\n"
+                 "  drehen             flip            das Brett umdrehen\n"
+                 "  remis              draw            der Spieler am Zug bietet Remis an\n"
+                 "  annehmen           accept          das Remisangebot annehmen\n"
+                 "  ablehnen           decline         das Remisangebot ablehnen (ein Zug lehnt auch ab)\n"
+                 "  beanspruchen [ZUG] claim [MOVE]    Remis beanspruchen: dreifache Stellungswiederholung oder\n"
+                 "                                     50-Züge-Regel, jetzt oder zusammen mit ZUG\n"
+                 "  aufgeben           resign          der Spieler am Zug gibt auf\n"
+                 "  fen                fen             die Stellung als FEN\n"
+                 "  pgn                pgn             die bisherige Partie als PGN\n"
+                 "  speichern DATEI    save FILE       die Partie als PGN speichern\n"
+                 "  laden DATEI        load FILE       die letzte Partie einer PGN-Datei fortsetzen\n"
+                 "  neu [FEN]          new [FEN]       eine neue Partie beginnen\n"
+                 "  ende               quit            beenden\n"),
+          stdout);
+}
+
+static int compare_strings(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
+
+/* All legal moves, or those of the piece on a square with the board showing where it may go. */
+static void cmd_moves_of(const Play *p, const char *arg) {
+    const Game *g = &p->pg.game;
+    const Position *pos = &g->pos;
+    Lang lang = p->lang;
+    if (game_over(g)) {
+        print_game_error(p, GAME_ERR_OVER);
+        return;
+    }
+    Square sq = SQ_NONE;
+    if (*arg) {
+        char low[8];
+        snprintf(low, sizeof low, "%s", arg);
+        lowercase(low);
+        sq = square_parse(low);
+        if (sq == SQ_NONE || low[2]) {
+            printf(CLI_TR(lang, "'%s' is not a square (a1 to h8)\n", "'%s' ist kein Feld (a1 bis h8)\n"), arg);
+            return;
+        }
+        Piece pc = pos_piece_on(pos, sq);
+        if (pc == NO_PIECE) {
+            printf(CLI_TR(lang, "There is no piece on %s.\n", "Auf %s steht keine Figur.\n"), low);
+            return;
+        }
+        if (piece_color(pc) != pos_turn(pos)) {
+            printf(CLI_TR(lang, "%s %s belongs to %s, but %s is to move.\n", "%s %s gehört %s, aber %s ist am Zug.\n"),
+                   piece_word(piece_type(pc), lang), low, color_word(piece_color(pc), lang),
+                   color_word(pos_turn(pos), lang));
+            return;
+        }
+    }
+    MoveList list;
+    gen_legal(pos, &list);
+    char texts[SCHACH_MAX_MOVES][SCHACH_MOVE_TEXT_MAX];
+    int count = 0;
+    Bitboard targets = 0;
+    for (int i = 0; i < list.count; i++) {
+        Move m = list.moves[i];
+        if (sq != SQ_NONE && move_from(m) != sq)
+            continue;
+        /* One entry per target square for promotions would hide the choice: list each piece. */
+        san_write(pos, m, lang, texts[count++], SCHACH_MOVE_TEXT_MAX);
+        targets |= (Bitboard)1 << move_to(m);
+    }
+    qsort(texts, (size_t)count, sizeof texts[0], compare_strings);
+    if (sq != SQ_NONE) {
+        char name[3];
+        square_name(sq, name);
+        BoardView v;
+        view_for(p, &v);
+        v.selected = sq;
+        v.targets = targets;
+        putchar('\n');
+        board_print(stdout, pos, &v);
+        if (count == 0) {
+            printf(CLI_TR(lang, "%s %s has no legal move.\n", "%s %s hat keinen legalen Zug.\n"),
+                   piece_word(piece_type(pos_piece_on(pos, sq)), lang), name);
+            return;
+        }
+        printf(CLI_TR(lang, "%s %s – legal moves (%d):", "%s %s – legale Züge (%d):"),
+               piece_word(piece_type(pos_piece_on(pos, sq)), lang), name, count);
+    } else {
+        printf(CLI_TR(lang, "Legal moves (%d):", "Legale Züge (%d):"), count);
+    }
+    for (int i = 0; i < count; i++)
+        printf(" %s", texts[i]);
+    putchar('\n');
+}
+
+static void cmd_undo(Play *p) {
+    Game *g = play_game(p);
+    if (g->ply_count == 0) {
+        print_game_error(p, GAME_ERR_NOTHING_TO_UNDO);
+        return;
+    }
+    if (!game_undo(g)) {
+        puts(CLI_TR(p->lang, "A game ended by a claim, an agreement or a resignation is final; 'new' starts a new one.",
+                    "Eine durch Reklamation, Vereinbarung oder Aufgabe beendete Partie ist endgültig; 'neu' "
+                    "beginnt eine neue."));
+        return;
+    }
+    puts(CLI_TR(p->lang, "Move taken back.", "Zug zurückgenommen."));
+    show_and_announce(p);
+}
+
+static void cmd_draw(Play *p) {
+    Game *g = play_game(p);
+    Color c = pos_turn(&g->pos);
+    SchError err;
+    err_clear(&err);
+    if (!game_offer_draw(g, c, &err)) {
+        print_error(p, &err);
+        return;
+    }
+    if (game_over(g)) {
+        announce(p, false);
+        return;
+    }
+    printf(CLI_TR(p->lang, "%s offers a draw. %s: 'accept' or 'decline' (a move by %s declines too).\n",
+                  "%s bietet Remis an. %s: 'annehmen' oder 'ablehnen' (ein Zug von %s lehnt auch ab).\n"),
+           color_word(c, p->lang), color_word((Color)!c, p->lang), color_word((Color)!c, p->lang));
+}
+
+/* accept or decline: answered by the opponent of whoever offered. */
+static void cmd_answer_offer(Play *p, bool accept) {
+    Game *g = play_game(p);
+    Color answering = g->draw_offer >= 0 ? (Color)!g->draw_offer : pos_turn(&g->pos);
+    SchError err;
+    err_clear(&err);
+    bool ok = accept ? game_accept_draw(g, answering, &err) : game_decline_draw(g, answering, &err);
+    if (!ok) {
+        print_error(p, &err);
+        return;
+    }
+    if (accept) {
+        announce(p, false);
+        return;
+    }
+    printf(CLI_TR(p->lang, "%s declines the draw offer.\n", "%s lehnt das Remisangebot ab.\n"),
+           color_word(answering, p->lang));
+}
+
+static void cmd_claim(Play *p, const char *move_text) {
+    Game *g = play_game(p);
+    Color c = pos_turn(&g->pos);
+    SchError err;
+    err_clear(&err);
+    if (!*move_text) {
+        if (game_claim(g, 0, &err)) {
+            announce(p, false);
+            return;
+        }
+        print_error(p, &err);
+        if (err.code == GAME_ERR_NO_CLAIM && g->draw_offer == (int)c)
+            printf(CLI_TR(p->lang, "The incorrect claim counts as a draw offer by %s: %s may accept or decline.\n",
+                          "Die unberechtigte Reklamation gilt als Remisangebot von %s: %s kann annehmen oder "
+                          "ablehnen.\n"),
+                   color_word(c, p->lang), color_word((Color)!c, p->lang));
+        return;
+    }
+    Move m;
+    int r = read_move(p, skip_move_number(move_text), &m);
+    if (r == RESOLVE_EOF)
+        p->quit = true;
+    if (r != RESOLVE_OK)
+        return;
+    if (game_claim_with_move(g, m, 0, &err)) {
+        show_and_announce(p);
+        return;
+    }
+    if (err.code == GAME_ERR_CLAIM_REJECTED || err.code == GAME_ERR_CLAIM_VOID) {
+        print_error(p, &err);
+        if (err.code == GAME_ERR_CLAIM_REJECTED && g->draw_offer == (int)c)
+            printf(CLI_TR(p->lang, "The incorrect claim counts as a draw offer by %s.\n",
+                          "Die unberechtigte Reklamation gilt als Remisangebot von %s.\n"),
+                   color_word(c, p->lang));
+        show_and_announce(p);
+        return;
+    }
+    print_error(p, &err);
+}
+
+static void cmd_resign(Play *p, const char *arg) {
+    Game *g = play_game(p);
+    Color c = pos_turn(&g->pos);
+    if (*arg) {
+        char low[16];
+        snprintf(low, sizeof low, "%s", arg);
+        lowercase(low);
+        if (!strcmp(low, "white") || !strcmp(low, "weiß") || !strcmp(low, "weiss") || !strcmp(low, "w"))
+            c = WHITE;
+        else if (!strcmp(low, "black") || !strcmp(low, "schwarz") || !strcmp(low, "b") || !strcmp(low, "s"))
+            c = BLACK;
+        else {
+            printf(CLI_TR(p->lang, "Who resigns? 'resign', 'resign white' or 'resign black'.\n",
+                          "Wer gibt auf? 'aufgeben', 'aufgeben weiß' oder 'aufgeben schwarz'.\n"));
+            return;
+        }
+    }
+    SchError err;
+    err_clear(&err);
+    if (!game_resign(g, c, &err)) {
+        print_error(p, &err);
+        return;
+    }
+    announce(p, false);
+}
+
+static void cmd_save(const Play *p, const char *file) {
+    Lang lang = p->lang;
+    if (!*file) {
+        puts(CLI_TR(lang, "Which file? save FILE", "Welche Datei? speichern DATEI"));
+        return;
+    }
+    FILE *f = fopen(file, "w");
+    if (!f) {
+        printf(CLI_TR(lang, "cannot write '%s': %s\n", "'%s' lässt sich nicht schreiben: %s\n"), file, strerror(errno));
+        return;
+    }
+    bool ok = pgn_write(f, &p->pg, lang);
+    if (fclose(f) != 0)
+        ok = false;
+    if (ok)
+        printf(CLI_TR(lang, "Game saved to %s.\n", "Partie in %s gespeichert.\n"), file);
+    else
+        printf(CLI_TR(lang, "cannot write '%s'\n", "'%s' lässt sich nicht schreiben\n"), file);
+}
+
+static void run_command(Play *p, CommandId id, const char *arg) {
+    Lang lang = p->lang;
+    switch (id) {
+        case CMD_HELP: print_help(p); break;
+        case CMD_MOVES: cmd_moves_of(p, arg); break;
+        case CMD_UNDO: cmd_undo(p); break;
+        case CMD_FLIP:
+            p->flip = !p->flip;
+            show(p);
+            break;
+        case CMD_DRAW: cmd_draw(p); break;
+        case CMD_ACCEPT: cmd_answer_offer(p, true); break;
+        case CMD_DECLINE: cmd_answer_offer(p, false); break;
+        case CMD_CLAIM: cmd_claim(p, arg); break;
+        case CMD_RESIGN: cmd_resign(p, arg); break;
+        case CMD_FEN: {
+            char fen[SCHACH_FEN_MAX];
+            fen_write(&p->pg.game.pos, fen, sizeof fen);
+            printf("%s\n", fen);
+            break;
+        }
+        case CMD_PGN: pgn_write(stdout, &p->pg, lang); break;
+        case CMD_SAVE: cmd_save(p, arg); break;
+        case CMD_LOAD:
+            if (!*arg) {
+                puts(CLI_TR(lang, "Which file? load FILE", "Welche Datei? laden DATEI"));
+            } else if (load_game(&p->pg, arg, lang, stdout)) {
+                p->announced = false;
+                printf(CLI_TR(lang, "Loaded the last game of %s.\n", "Letzte Partie aus %s geladen.\n"), arg);
+                show_and_announce(p);
+            }
+            break;
+        case CMD_NEW:
+            if (new_game(&p->pg, *arg ? arg : NULL, lang, stdout)) {
+                p->announced = false;
+                puts(CLI_TR(lang, "New game.", "Neue Partie."));
+                show_and_announce(p);
+            }
+            break;
+        case CMD_QUIT: p->quit = true; break;
+        case CMD_NB: break;
+    }
+}
+
+/* The command word names exactly (-1 if none). */
+static int exact_command(const char *word) {
+    for (int i = 0; i < COMMAND_NAME_COUNT; i++)
+        if (!strcmp(command_names[i].name, word))
+            return (int)command_names[i].id;
+    return -1;
+}
+
+/* The one command word begins; -1 when none, -2 when several (their names listed in names). */
+static int prefix_command(const char *word, char *names, size_t size) {
+    int found = -1;
+    size_t len = strlen(word), used = 0;
+    names[0] = '\0';
+    for (int i = 0; len > 0 && i < COMMAND_NAME_COUNT; i++) {
+        if (strncmp(command_names[i].name, word, len) != 0)
+            continue;
+        if (used < size)
+            used += (size_t)snprintf(names + used, size - used, "%s%s", used ? ", " : "", command_names[i].name);
+        if (found == -1 || found == (int)command_names[i].id)
+            found = (int)command_names[i].id;
+        else
+            found = -2;
+    }
+    return found;
+}
+
+static void handle_line(Play *p, char *line) {
+    /* The first word, lowercased, may be a command; the rest is its argument. */
+    char word[64];
+    size_t wlen = strcspn(line, " \t");
+    snprintf(word, sizeof word, "%.*s", (int)(wlen < sizeof word ? wlen : sizeof word - 1), line);
+    lowercase(word);
+    const char *arg = line + wlen;
+    while (isspace((unsigned char)*arg))
+        arg++;
+
+    int cmd = exact_command(word);
+    if (cmd >= 0) {
+        run_command(p, (CommandId)cmd, arg);
+        return;
+    }
+    Game *g = play_game(p);
+    const char *text = skip_move_number(line);
+    SchError err;
+    err_clear(&err);
+    Move m = MOVE_NONE;
+    if (!game_over(g) && *text)
+        m = game_parse_move(g, text, p->lang, &err);
+    if (m != MOVE_NONE || err.code == MOVE_ERR_PROMOTION_MISSING || looks_like_move(text)) {
+        if (game_over(g)) {
+            print_game_error(p, GAME_ERR_OVER);
+            return;
+        }
+        Move chosen;
+        int r = resolve_move(p, text, m, &err, &chosen);
+        if (r == RESOLVE_EOF)
+            p->quit = true;
+        else if (r == RESOLVE_OK)
+            play_move(p, chosen);
+        return;
+    }
+    char names[256];
+    cmd = prefix_command(word, names, sizeof names);
+    if (cmd >= 0) {
+        run_command(p, (CommandId)cmd, arg);
+    } else if (cmd == -2) {
+        printf(CLI_TR(p->lang, "'%s' is ambiguous: %s\n", "'%s' ist mehrdeutig: %s\n"), word, names);
+    } else if (err.code != ERR_NONE && err.code != MOVE_ERR_SYNTAX) {
+        print_error(p, &err);
+    } else {
+        printf(CLI_TR(p->lang, "'%s' is neither a move nor a command; 'help' lists the commands.\n",
+                      "'%s' ist weder ein Zug noch ein Befehl; 'hilfe' zeigt die Befehle.\n"),
+               line);
+    }
+}
+
+static void prompt_text(const Play *p, char *buf, size_t size) {
+    const Game *g = &p->pg.game;
+    if (game_over(g)) {
+        snprintf(buf, size, "> ");
+        return;
+    }
+    Color c = pos_turn(&g->pos);
+    snprintf(buf, size, "%d%s %s> ", g->pos.fullmove, c == WHITE ? "." : "...", color_word(c, p->lang));
+}
+
+/* ---- the command line ------------------------------------------------------------------------ */
+
+static void print_usage_help(Lang lang) {
+    fputs(CLI_TR(lang,
+                 "Usage: schach play [--fen FEN | --pgn FILE] [--lang de|en] [--ascii] [--flip]\n"
+                 "\n"
+                 "Two people play a game at one terminal. Type moves in any notation (e4, Nf3, Sf3,\n"
+                 "0-0, e2-e4, e2e4) or commands; 'help' lists them. Every rule is enforced and an\n"
+                 "illegal move is explained. When standard input is not a terminal, moves and commands\n"
+                 "are read line by line and echoed, so whole games can be piped in.\n"
+                 "\n"
+                 "  --fen FEN    start from FEN\n"
+                 "  --pgn FILE   continue the last game of FILE (its tags are kept)\n"
+                 "  --lang L     language of messages and piece letters: de or en\n"
+                 "  --ascii      plain letters instead of figurines and colours\n"
+                 "  --flip       black at the bottom\n",
+                 "Aufruf: schach play [--fen FEN | --pgn DATEI] [--lang de|en] [--ascii] [--flip]\n"
+                 "\n"
+                 "Zwei Personen spielen an einem Terminal. Züge in beliebiger Schreibweise (e4, Sf3,\n"
+                 "Nf3, 0-0, e2-e4, e2e4) oder Befehle eingeben; 'hilfe' zeigt sie. Alle Regeln gelten,\n"
+                 "und ein regelwidriger Zug wird erklärt. Ist die Standardeingabe kein Terminal, werden\n"
+                 "Züge und Befehle zeilenweise gelesen und wiederholt, so dass ganze Partien\n"
+                 "hineingeleitet werden können.\n"
+                 "\n"
+                 "  --fen FEN    von FEN ausgehen\n"
+                 "  --pgn DATEI  die letzte Partie aus DATEI fortsetzen (ihre Tags bleiben)\n"
+                 "  --lang L     Sprache der Meldungen und Figurenbuchstaben: de oder en\n"
+                 "  --ascii      Buchstaben statt Figurinen und Farben\n"
+                 "  --flip       Schwarz unten\n"),
+          stdout);
+}
+
+int cmd_play(int argc, char **argv, Lang lang) {
+    const char *bad = NULL;
+    if (!cli_scan_lang(argc, argv, &lang, &bad))
+        return cli_bad_lang(lang, "play", bad);
+    if (cli_wants_help(argc, argv)) {
+        print_usage_help(lang);
+        return CLI_OK;
+    }
+    const char *fen = NULL, *pgn = NULL;
+    bool ascii = false, flip = false;
+    for (int i = 1; i < argc; i++) {
+        const char *opt = argv[i], *v = NULL;
+        int r;
+        if ((r = cli_option(argc, argv, &i, "--fen", &v)) != 0 || (r = cli_option(argc, argv, &i, "--pgn", &v)) != 0) {
+            if (r < 0)
+                return cli_usage(lang, "play", CLI_TR(lang, "%s needs a value", "%s braucht einen Wert"), opt);
+            if (!strncmp(opt, "--fen", 5))
+                fen = v;
+            else
+                pgn = v;
+        } else if ((r = cli_option(argc, argv, &i, "--lang", &v)) != 0) {
+            /* applied by cli_scan_lang */
+        } else if (!strcmp(opt, "--ascii")) {
+            ascii = true;
+        } else if (!strcmp(opt, "--flip")) {
+            flip = true;
+        } else {
+            return cli_usage(lang, "play", CLI_TR(lang, "unknown argument '%s'", "unbekanntes Argument '%s'"), opt);
+        }
+    }
+    if (fen && pgn)
+        return cli_usage(lang, "play", "%s",
+                         CLI_TR(lang, "use --fen or --pgn, not both", "--fen oder --pgn, nicht beides"));
+
+    Play p;
+    memset(&p, 0, sizeof p);
+    p.lang = lang;
+    p.script = !isatty(STDIN_FILENO);
+    p.color = !ascii && !p.script && isatty(STDOUT_FILENO);
+    p.flip = flip;
+    pgn_game_init(&p.pg);
+    bool ok = pgn ? load_game(&p.pg, pgn, lang, stderr) : new_game(&p.pg, fen, lang, stderr);
+    if (!ok) {
+        pgn_game_free(&p.pg);
+        return CLI_FAIL;
+    }
+    printf(CLI_TR(lang, "schach play – type a move or a command ('help' lists them).\n",
+                  "schach play – Zug oder Befehl eingeben ('hilfe' zeigt die Befehle).\n"));
+    show_and_announce(&p);
+    while (!p.quit) {
+        char prompt[64];
+        prompt_text(&p, prompt, sizeof prompt);
+        char *line = read_line(&p, prompt);
+        if (!line)
+            break;
+        if (*line && *line != '#')
+            handle_line(&p, line);
+        fflush(stdout);
+    }
+    free(p.line);
+    pgn_game_free(&p.pg);
+    return CLI_OK;
+}
