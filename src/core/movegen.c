@@ -151,18 +151,31 @@ static inline Bitboard ep_capturers(const Position *pos, const GenContext *c) {
 }
 
 /* Castling: rights, empty squares between king and rook, not in check, king's path not attacked. */
+typedef struct CastlingSide {
+    int right;
+    Square king, to;
+    Bitboard between, path; /* squares that must be empty; squares the king crosses or reaches */
+} CastlingSide;
+
+static const CastlingSide castling_sides[2][2] = {
+    {{CASTLE_WK, SQ_E1, SQ_G1, (1ULL << SQ_F1) | (1ULL << SQ_G1), (1ULL << SQ_F1) | (1ULL << SQ_G1)},
+     {CASTLE_WQ, SQ_E1, SQ_C1, (1ULL << SQ_B1) | (1ULL << SQ_C1) | (1ULL << SQ_D1), (1ULL << SQ_C1) | (1ULL << SQ_D1)}},
+    {{CASTLE_BK, SQ_E8, SQ_G8, (1ULL << SQ_F8) | (1ULL << SQ_G8), (1ULL << SQ_F8) | (1ULL << SQ_G8)},
+     {CASTLE_BQ, SQ_E8, SQ_C8, (1ULL << SQ_B8) | (1ULL << SQ_C8) | (1ULL << SQ_D8), (1ULL << SQ_C8) | (1ULL << SQ_D8)}},
+};
+
+static inline bool castling_allowed(const Position *pos, const GenContext *c, const CastlingSide *side) {
+    return (pos->castling & side->right) && !(c->occupied & side->between) &&
+           safe_squares(pos, c, side->path) == side->path;
+}
+
 static inline Move *emit_castling(const Position *pos, const GenContext *c, Move *out) {
-    if (pos->checkers)
+    /* Most positions either have no rights left for the mover or are in check: one test each. */
+    if (pos->checkers || !(pos->castling & (c->us == WHITE ? CASTLE_WK | CASTLE_WQ : CASTLE_BK | CASTLE_BQ)))
         return out;
-    static const struct { int right; Square king, to; Bitboard empty, safe; } sides[4] = {
-        {CASTLE_WK, SQ_E1, SQ_G1, (1ULL << SQ_F1) | (1ULL << SQ_G1), (1ULL << SQ_F1) | (1ULL << SQ_G1)},
-        {CASTLE_WQ, SQ_E1, SQ_C1, (1ULL << SQ_B1) | (1ULL << SQ_C1) | (1ULL << SQ_D1), (1ULL << SQ_C1) | (1ULL << SQ_D1)},
-        {CASTLE_BK, SQ_E8, SQ_G8, (1ULL << SQ_F8) | (1ULL << SQ_G8), (1ULL << SQ_F8) | (1ULL << SQ_G8)},
-        {CASTLE_BQ, SQ_E8, SQ_C8, (1ULL << SQ_B8) | (1ULL << SQ_C8) | (1ULL << SQ_D8), (1ULL << SQ_C8) | (1ULL << SQ_D8)},
-    };
-    for (int i = 2 * (int)c->us; i < 2 * (int)c->us + 2; i++)
-        if ((pos->castling & sides[i].right) && !(c->occupied & sides[i].empty) &&
-            safe_squares(pos, c, sides[i].safe) == sides[i].safe)
+    const CastlingSide *sides = castling_sides[c->us];
+    for (int i = 0; i < 2; i++)
+        if (castling_allowed(pos, c, &sides[i]))
             *out++ = move_make_kind(sides[i].king, sides[i].to, MOVE_CASTLING);
     return out;
 }
@@ -174,21 +187,24 @@ static inline Move *emit_pieces(const Position *pos, const GenContext *c, Move *
         Square s = bb_pop(&b);
         out = emit_targets(out, s, bb_knight_attacks(s) & targets);
     }
+    /* Pinned sliders move only along their pin; a straight pin stops a diagonal move and vice versa. */
     Bitboard diagonal = c->own & (pos->by_type[BISHOP] | pos->by_type[QUEEN]) & ~c->pin_straight;
-    while (diagonal) {
-        Square s = bb_pop(&diagonal);
-        Bitboard moves = bb_bishop_attacks(s, c->occupied) & targets;
-        if (c->pin_diagonal & bb_square(s))
-            moves &= c->pin_diagonal;
-        out = emit_targets(out, s, moves);
-    }
     Bitboard straight = c->own & (pos->by_type[ROOK] | pos->by_type[QUEEN]) & ~c->pin_diagonal;
-    while (straight) {
-        Square s = bb_pop(&straight);
-        Bitboard moves = bb_rook_attacks(s, c->occupied) & targets;
-        if (c->pin_straight & bb_square(s))
-            moves &= c->pin_straight;
-        out = emit_targets(out, s, moves);
+    for (b = diagonal & ~c->pin_diagonal; b;) {
+        Square s = bb_pop(&b);
+        out = emit_targets(out, s, bb_bishop_attacks(s, c->occupied) & targets);
+    }
+    for (b = diagonal & c->pin_diagonal; b;) {
+        Square s = bb_pop(&b);
+        out = emit_targets(out, s, bb_bishop_attacks(s, c->occupied) & targets & c->pin_diagonal);
+    }
+    for (b = straight & ~c->pin_straight; b;) {
+        Square s = bb_pop(&b);
+        out = emit_targets(out, s, bb_rook_attacks(s, c->occupied) & targets);
+    }
+    for (b = straight & c->pin_straight; b;) {
+        Square s = bb_pop(&b);
+        out = emit_targets(out, s, bb_rook_attacks(s, c->occupied) & targets & c->pin_straight);
     }
     return out;
 }
@@ -246,17 +262,15 @@ int gen_count(const Position *pos) {
     while (b)
         count += bb_count(bb_knight_attacks(bb_pop(&b)) & targets);
     Bitboard diagonal = c.own & (pos->by_type[BISHOP] | pos->by_type[QUEEN]) & ~c.pin_straight;
-    while (diagonal) {
-        Square s = bb_pop(&diagonal);
-        Bitboard moves = bb_bishop_attacks(s, c.occupied) & targets;
-        count += bb_count(c.pin_diagonal & bb_square(s) ? moves & c.pin_diagonal : moves);
-    }
     Bitboard straight = c.own & (pos->by_type[ROOK] | pos->by_type[QUEEN]) & ~c.pin_diagonal;
-    while (straight) {
-        Square s = bb_pop(&straight);
-        Bitboard moves = bb_rook_attacks(s, c.occupied) & targets;
-        count += bb_count(c.pin_straight & bb_square(s) ? moves & c.pin_straight : moves);
-    }
+    for (b = diagonal & ~c.pin_diagonal; b;)
+        count += bb_count(bb_bishop_attacks(bb_pop(&b), c.occupied) & targets);
+    for (b = diagonal & c.pin_diagonal; b;)
+        count += bb_count(bb_bishop_attacks(bb_pop(&b), c.occupied) & targets & c.pin_diagonal);
+    for (b = straight & ~c.pin_straight; b;)
+        count += bb_count(bb_rook_attacks(bb_pop(&b), c.occupied) & targets);
+    for (b = straight & c.pin_straight; b;)
+        count += bb_count(bb_rook_attacks(bb_pop(&b), c.occupied) & targets & c.pin_straight);
     Move castles[2];
     count += (int)(emit_castling(pos, &c, castles) - castles);
     return count;
