@@ -51,6 +51,27 @@ enum {
     MOVE_ERR_DID_YOU_MEAN,    /* %1: the move text, %2: the legal move(s) it most likely meant */
 };
 
+/* Longest move text read; longer input is refused (and shown cut to this length in messages). */
+#define SCHACH_MOVE_INPUT_MAX 40
+
+/* What a move text says before any position is consulted: the parts of SAN, long algebraic or UCI. */
+typedef struct MoveText {
+    PieceType piece;   /* PIECE_TYPE_NB when no piece letter was given */
+    int from_file;     /* 0-7, or -1 when not given */
+    int from_rank;     /* 0-7, or -1 when not given */
+    Square to;         /* SQ_NONE for castling */
+    PieceType promo;   /* PIECE_TYPE_NB when none was given; may be PAWN or KING, which callers refuse */
+    int castle;        /* 0 none, 1 king side, 2 queen side */
+    char separator;    /* 'x', ':', '-' or 0: what stood between origin and target */
+    size_t length;     /* length of the text without surrounding white space; 0 means empty */
+    char shown[SCHACH_MOVE_INPUT_MAX + 1]; /* that text as printable ASCII, for messages */
+} MoveText;
+
+/* Reads the parts of text (trimmed; suffixes + # ! ? e.p. dropped; letters of both languages, 'B'
+ * by lang) into *out. Returns false when the text is empty, longer than SCHACH_MOVE_INPUT_MAX, or no
+ * move in any notation; out->length and out->shown are filled in every case. */
+bool move_text_read(const char *text, Lang lang, MoveText *out);
+
 /* Writes the SAN of legal move m in pos ("Nf3", "Sf3", "O-O", "0-0", "exd6 e.p.", "e8=D#").
  * Returns the length; buf needs SCHACH_MOVE_TEXT_MAX bytes. */
 size_t san_write(const Position *pos, Move m, Lang lang, char *buf, size_t size);

@@ -48,12 +48,12 @@ static void print_help(Lang lang) {
 }
 
 /* The move texts of all --moves arguments, joined by spaces into one heap buffer. */
-typedef struct MoveText {
+typedef struct MoveArgs {
     char *text;
     size_t len;
-} MoveText;
+} MoveArgs;
 
-static bool move_text_add(MoveText *mt, const char *arg) {
+static bool move_args_add(MoveArgs *mt, const char *arg) {
     size_t n = strlen(arg);
     char *grown = realloc(mt->text, mt->len + n + 2);
     if (!grown)
@@ -202,7 +202,7 @@ static void print_text(const Game *g, const MoveEntry *moves, int count, int cla
 }
 
 /* Parses the arguments; returns CLI_OK or a usage status (messages printed). */
-static int parse_args(int argc, char **argv, Lang lang, const char **fen, MoveText *mt, bool *json) {
+static int parse_args(int argc, char **argv, Lang lang, const char **fen, MoveArgs *mt, bool *json) {
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *v = NULL;
         int r;
@@ -215,11 +215,11 @@ static int parse_args(int argc, char **argv, Lang lang, const char **fen, MoveTe
         } else if (!strcmp(opt, "--json")) {
             *json = true;
         } else if (!strncmp(opt, "--moves", 7) && (opt[7] == '\0' || opt[7] == '=')) {
-            if (opt[7] == '=' && !move_text_add(mt, opt + 8))
+            if (opt[7] == '=' && !move_args_add(mt, opt + 8))
                 return CLI_FAIL;
             /* Moves never start with '-', so the next option ends the list. */
             while (i + 1 < argc && argv[i + 1][0] != '-')
-                if (!move_text_add(mt, argv[++i]))
+                if (!move_args_add(mt, argv[++i]))
                     return CLI_FAIL;
         } else if (opt[0] == '-' && opt[1] != '\0') {
             return cli_usage(lang, "moves", CLI_TR(lang, "unknown option '%s'", "unbekannte Option '%s'"), opt);
@@ -242,7 +242,7 @@ int cmd_moves(int argc, char **argv, Lang lang) {
         return CLI_OK;
     }
     const char *fen = NULL;
-    MoveText mt = {NULL, 0};
+    MoveArgs mt = {NULL, 0};
     bool json = false;
     int status = parse_args(argc, argv, lang, &fen, &mt, &json);
     if (status != CLI_OK) {

@@ -1,7 +1,7 @@
 /* Why a typed move is refused, in the words of the rules.
  *
  * The text is read leniently into what the player meant (piece, origin, target, promotion or
- * castling). Every own piece that fits is then taken through the rules in a fixed order: can it go
+ * castling) by move_text_read, the same reader the SAN parser uses. Every own piece that fits is then taken through the rules in a fixed order: can it go
  * there at all, is the target free of own pieces, is the path open, en passant timing, promotion,
  * pin, king safety, check. The candidate that got furthest names the reason, so a knight that
  * reaches d2 but is pinned beats one that cannot reach d2. Castling reasons come from the Game's
@@ -14,19 +14,6 @@
 
 #include "schach/movegen.h"
 #include "schach/notation.h"
-
-/* Longer text is not a move; the limit keeps work buffers on the stack and error arguments short. */
-#define INTENT_TEXT_MAX 40
-
-/* What the player most likely meant. */
-typedef struct Intent {
-    PieceType piece; /* PIECE_TYPE_NB when no letter was given */
-    int from_file;   /* -1 when not given */
-    int from_rank;   /* -1 when not given */
-    Square to;
-    PieceType promo; /* PIECE_TYPE_NB when none was given */
-    int castle;      /* 0 none, 1 king side, 2 queen side */
-} Intent;
 
 /* How far a candidate got before a rule stopped it; the furthest candidate names the reason. */
 enum {
@@ -43,144 +30,6 @@ enum {
 };
 
 static const char *const PIECE_WORDS[PIECE_TYPE_NB] = {"@pawn", "@knight", "@bishop", "@rook", "@queen", "@king"};
-
-/* ---------------------------------------------------------------------------------------------- */
-/* Reading the text                                                                                */
-
-static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-static bool is_file(char c) { return c >= 'a' && c <= 'h'; }
-static bool is_rank(char c) { return c >= '1' && c <= '8'; }
-
-/* An uppercase letter of either language; only 'B' depends on lang (bishop or Bauer). */
-static PieceType piece_of_upper(char c, Lang lang) {
-    switch (c) {
-        case 'P': return PAWN;
-        case 'N':
-        case 'S': return KNIGHT;
-        case 'B': return lang == LANG_DE ? PAWN : BISHOP;
-        case 'L': return BISHOP;
-        case 'R':
-        case 'T': return ROOK;
-        case 'Q':
-        case 'D': return QUEEN;
-        case 'K': return KING;
-        default: return PIECE_TYPE_NB;
-    }
-}
-
-/* A promotion letter: uppercase as a piece letter of lang, lowercase as UCI writes it ("e7e8b" is a
- * bishop in any language) or as a German letter typed small. */
-static PieceType promo_of(char c, Lang lang) {
-    switch (c) {
-        case 'n':
-        case 's': return KNIGHT;
-        case 'b':
-        case 'l': return BISHOP;
-        case 'r':
-        case 't': return ROOK;
-        case 'q':
-        case 'd': return QUEEN;
-        case 'k': return KING;
-        case 'p': return PAWN;
-        default: return piece_of_upper(c, lang);
-    }
-}
-
-/* Printable ASCII only, so a message never carries control bytes or broken UTF-8 from the input. */
-static void text_arg(const char *s, size_t n, char *arg, size_t size) {
-    size_t k = 0;
-    for (size_t i = 0; i < n && k + 1 < size; i++) {
-        unsigned char c = (unsigned char)s[i];
-        arg[k++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
-    }
-    arg[k] = '\0';
-}
-
-static bool ends_with_ep(const char *s, size_t n) {
-    return n >= 4 && (s[n - 4] == 'e' || s[n - 4] == 'E') && s[n - 3] == '.' && (s[n - 2] == 'p' || s[n - 2] == 'P') &&
-           s[n - 1] == '.';
-}
-
-/* Drops whitespace, check marks, annotations and an en passant remark from the end. */
-static size_t strip_suffixes(const char *s, size_t n) {
-    for (;;) {
-        if (n > 0 && (is_space(s[n - 1]) || strchr("+#!?", s[n - 1])))
-            n--;
-        else if (ends_with_ep(s, n))
-            n -= 4;
-        else if (n >= 3 && (s[n - 2] == 'e' || s[n - 2] == 'E') && (s[n - 1] == 'p' || s[n - 1] == 'P') &&
-                 is_space(s[n - 3]))
-            n -= 2;
-        else
-            return n;
-    }
-}
-
-/* "O-O", "0-0", "o-o-o", with or without dashes: 1 king side, 2 queen side, 0 not castling. */
-static int parse_castling(const char *s, size_t n) {
-    int os = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == 'O' || s[i] == 'o' || s[i] == '0')
-            os++;
-        else if (s[i] != '-' || i == 0 || s[i - 1] == '-')
-            return 0;
-    }
-    return os == 2 ? 1 : os == 3 ? 2 : 0;
-}
-
-/* Reads s[0..n) from the right: promotion, target, separator, origin rank and file, piece letter. */
-static bool parse_body(const char *s, size_t n, Lang lang, Intent *in) {
-    in->piece = in->promo = PIECE_TYPE_NB;
-    in->from_file = in->from_rank = -1;
-    in->to = SQ_NONE;
-    in->castle = parse_castling(s, n);
-    if (in->castle)
-        return true;
-    if (n > 0 && s[n - 1] == ')' && n >= 3 && s[n - 3] == '(') { /* "e8(Q)" */
-        in->promo = promo_of(s[n - 2], lang);
-        n -= 3;
-    } else if (n > 2 && !is_rank(s[n - 1])) {
-        in->promo = promo_of(s[n - 1], lang);
-        n--;
-        if (n > 0 && (s[n - 1] == '=' || s[n - 1] == '/'))
-            n--;
-    }
-    if (in->promo == PIECE_TYPE_NB && n > 0 && !is_rank(s[n - 1]))
-        return false;
-    if (n < 2 || !is_file(s[n - 2]) || !is_rank(s[n - 1]))
-        return false;
-    in->to = square_make(s[n - 2] - 'a', s[n - 1] - '1');
-    n -= 2;
-    if (n > 1 && strchr("xX:-", s[n - 1]))
-        n--;
-    if (n > 0 && is_rank(s[n - 1]))
-        in->from_rank = s[--n] - '1';
-    if (n > 0 && is_file(s[n - 1]))
-        in->from_file = s[--n] - 'a';
-    if (n == 1) {
-        char c = s[0];
-        if (is_file(c))
-            return false; /* a small letter that could be a file names no piece */
-        if (c >= 'a' && c <= 'z')
-            c = (char)(c - 'a' + 'A');
-        in->piece = piece_of_upper(c, lang);
-        if (in->piece == PIECE_TYPE_NB)
-            return false;
-        n--;
-    }
-    return n == 0;
-}
-
-/* Reads text into *in and its printable form into arg; false when it is no move in any form. */
-static bool intent_parse(const char *text, Lang lang, Intent *in, char *arg, size_t arg_size) {
-    while (is_space(*text))
-        text++;
-    size_t len = strlen(text);
-    text_arg(text, len < INTENT_TEXT_MAX ? len : INTENT_TEXT_MAX, arg, arg_size);
-    if (len == 0 || len > INTENT_TEXT_MAX)
-        return false;
-    return parse_body(text, strip_suffixes(text, len), lang, in);
-}
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Reasons                                                                                         */
@@ -395,7 +244,7 @@ static int judge(const Position *pos, Square from, Square to, PieceType promo, b
 
 /* Whether the intent names castling by the king's squares: e1g1, e1c1, e1h1 (king takes own rook),
  * Ke1-g1, Kg1 — only while the own king stands on e1, or e1 is empty and named as the origin. */
-static int castling_by_squares(const Position *pos, const Intent *in) {
+static int castling_by_squares(const Position *pos, const MoveText *in) {
     Color us = pos_turn(pos);
     Square home = square_relative(us, SQ_E1);
     if (in->promo != PIECE_TYPE_NB || (in->piece != PIECE_TYPE_NB && in->piece != KING))
@@ -420,7 +269,7 @@ static int castling_by_squares(const Position *pos, const Intent *in) {
 
 /* Sets why for an intent that matches no legal move. parsed is the notation module's answer (may
  * be NULL), kept when it is more helpful than "no piece can reach". */
-static void explain_intent(const Game *g, const Intent *in, const char *text, const SchError *parsed, SchError *why) {
+static void explain_intent(const Game *g, const MoveText *in, const char *text, const SchError *parsed, SchError *why) {
     const Position *pos = &g->pos;
     Color us = pos_turn(pos);
     int castle = in->castle ? in->castle : castling_by_squares(pos, in);
@@ -485,16 +334,15 @@ Move game_parse_move(const Game *g, const char *text, Lang lang, SchError *err) 
     Move m = move_parse(&g->pos, text, lang, &parsed);
     if (m != MOVE_NONE)
         return m;
-    Intent in;
-    char arg[INTENT_TEXT_MAX + 1];
-    if (keep_notation_reason(parsed.code) || !intent_parse(text, lang, &in, arg, sizeof arg)) {
+    MoveText in;
+    if (keep_notation_reason(parsed.code) || !move_text_read(text, lang, &in)) {
         if (err)
             err_set(err, parsed.code, parsed.args[0], parsed.args[1], parsed.args[2]);
         return MOVE_NONE;
     }
     SchError why;
     err_clear(&why);
-    explain_intent(g, &in, arg, &parsed, &why);
+    explain_intent(g, &in, in.shown, &parsed, &why);
     if (err)
         err_set(err, why.code, why.args[0], why.args[1], why.args[2]);
     return MOVE_NONE;
@@ -506,9 +354,8 @@ bool game_explain_move(const Game *g, Square from, Square to, PieceType promo, S
     char text[SCHACH_MOVE_TEXT_MAX];
     Move shape = promo >= KNIGHT && promo <= QUEEN ? move_make_promotion(from, to, promo) : move_make(from, to);
     uci_write(shape, text, sizeof text);
-    Intent in = {PIECE_TYPE_NB, square_file(from), square_rank(from), to, promo, 0};
-    if ((unsigned)promo > PIECE_TYPE_NB)
-        in.promo = PIECE_TYPE_NB;
+    MoveText in = {.piece = PIECE_TYPE_NB, .from_file = square_file(from), .from_rank = square_rank(from),
+                   .to = to, .promo = (unsigned)promo > PIECE_TYPE_NB ? PIECE_TYPE_NB : promo};
     SchError why;
     err_clear(&why);
     explain_intent(g, &in, text, NULL, &why);

@@ -177,115 +177,7 @@ size_t lan_write(const Position *pos, Move m, Lang lang, char *buf, size_t size)
 /* ---------------------------------------------------------------------------------------------- */
 /* Parsing                                                                                         */
 
-/* Longer text is never a move; the limit keeps every work buffer on the stack. */
-#define SAN_INPUT_MAX 40
-
-typedef struct SanInput {
-    PieceType piece; /* PIECE_TYPE_NB when no letter was given */
-    int from_file;   /* -1 when not given */
-    int from_rank;   /* -1 when not given */
-    Square to;
-    PieceType promo; /* PIECE_TYPE_NB when none was given */
-    int castle;      /* 0 none, 1 king side, 2 queen side */
-} SanInput;
-
-static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-static bool is_file(char c) { return c >= 'a' && c <= 'h'; }
-static bool is_rank(char c) { return c >= '1' && c <= '8'; }
-static char to_upper(char c) { return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c; }
-
-/* Either language's letters; only 'B' depends on lang (bishop in English, pawn in German). */
-static PieceType piece_of_letter(char c, Lang lang) {
-    switch (c) {
-        case 'P': return PAWN;
-        case 'N':
-        case 'S': return KNIGHT;
-        case 'B': return lang == LANG_DE ? PAWN : BISHOP;
-        case 'L': return BISHOP;
-        case 'R':
-        case 'T': return ROOK;
-        case 'Q':
-        case 'D': return QUEEN;
-        case 'K': return KING;
-        default: return PIECE_TYPE_NB;
-    }
-}
-
-static bool ends_with_ep(const char *s, size_t n) {
-    return n >= 4 && (s[n - 4] == 'e' || s[n - 4] == 'E') && s[n - 3] == '.' && (s[n - 2] == 'p' || s[n - 2] == 'P') &&
-           s[n - 1] == '.';
-}
-
-/* Drops whitespace, check marks (right or wrong), annotations and an en passant remark from the end. */
-static size_t strip_suffixes(const char *s, size_t n) {
-    for (;;) {
-        if (n > 0 && (is_space(s[n - 1]) || strchr("+#!?", s[n - 1])))
-            n--;
-        else if (ends_with_ep(s, n))
-            n -= 4;
-        else if (n >= 3 && (s[n - 2] == 'e' || s[n - 2] == 'E') && (s[n - 1] == 'p' || s[n - 1] == 'P') &&
-                 is_space(s[n - 3]))
-            n -= 2; /* "exd6 ep" */
-        else
-            return n;
-    }
-}
-
-/* "O-O", "0-0", "o-o", with or without dashes: 1 king side, 2 queen side, 0 not castling. */
-static int parse_castling(const char *s, size_t n) {
-    int os = 0;
-    for (size_t i = 0; i < n; i++) {
-        bool o = s[i] == 'O' || s[i] == 'o' || s[i] == '0';
-        if (o && (i == 0 || s[i - 1] == '-' || s[i - 1] == s[i]))
-            os++;
-        else if (!(s[i] == '-' && i > 0 && i + 1 < n && s[i - 1] != '-'))
-            return 0;
-    }
-    return os == 2 ? 1 : os == 3 ? 2 : 0;
-}
-
-static bool parse_body(const char *s, size_t n, Lang lang, SanInput *in) {
-    in->piece = in->promo = PIECE_TYPE_NB;
-    in->from_file = in->from_rank = -1;
-    in->to = SQ_NONE;
-    in->castle = parse_castling(s, n);
-    if (in->castle)
-        return true;
-    if (n > 0 && !is_rank(s[n - 1])) { /* promotion letter, either case, optionally after '=' or '/' */
-        in->promo = piece_of_letter(to_upper(s[n - 1]), lang);
-        if (in->promo == PIECE_TYPE_NB)
-            return false;
-        n--;
-        if (n > 0 && (s[n - 1] == '=' || s[n - 1] == '/'))
-            n--;
-    }
-    if (n < 2 || !is_file(s[n - 2]) || !is_rank(s[n - 1]))
-        return false;
-    in->to = square_make(s[n - 2] - 'a', s[n - 1] - '1');
-    n -= 2;
-    char sep = 0;
-    if (n > 1 && strchr("xX:-", s[n - 1])) /* a capture mark needs something that captures */
-        sep = s[--n];
-    if (n > 0 && is_rank(s[n - 1]))
-        in->from_rank = s[--n] - '1';
-    if (n > 0 && is_file(s[n - 1]))
-        in->from_file = s[--n] - 'a';
-    if (sep == '-' && (in->from_file < 0 || in->from_rank < 0))
-        return false; /* the dash belongs to long algebraic notation only */
-    if (n == 1) {
-        char c = s[0];
-        /* A lowercase letter names a piece only where it cannot be a file ("nf3", not "bxc3"). */
-        if (c >= 'a' && c <= 'z' && is_file(c))
-            return false;
-        in->piece = piece_of_letter(to_upper(c), lang);
-        if (in->piece == PIECE_TYPE_NB)
-            return false;
-        n--;
-    }
-    return n == 0;
-}
-
-static bool input_matches(const Position *pos, const SanInput *in, PieceType want, Move m) {
+static bool input_matches(const Position *pos, const MoveText *in, PieceType want, Move m) {
     Square from = move_from(m);
     if (move_to(m) != in->to || piece_type(pos_piece_on(pos, from)) != want)
         return false;
@@ -360,7 +252,7 @@ static Move castle_parse(const Position *pos, int castle, const char *arg, SchEr
 
 /* Why no legal move fits: a piece that could go there but for check, a move the user probably meant
  * with a wrong origin, or simply no such piece. */
-static Move explain_no_match(const Position *pos, const SanInput *in, PieceType want, Lang lang, const char *arg,
+static Move explain_no_match(const Position *pos, const MoveText *in, PieceType want, Lang lang, const char *arg,
                              SchError *err) {
     Color us = pos_turn(pos);
     Bitboard own = pos_pieces(pos, us, want);
@@ -379,7 +271,7 @@ static Move explain_no_match(const Position *pos, const SanInput *in, PieceType 
         }
     }
     if (in->from_file >= 0 || in->from_rank >= 0) {
-        SanInput loose = *in;
+        MoveText loose = *in;
         loose.from_file = loose.from_rank = -1;
         Move list[SCHACH_MAX_MOVES], found[SCHACH_MAX_MOVES], uniq[SCHACH_MAX_MOVES];
         int n = gen_moves(pos, GEN_ALL, list), k = 0;
@@ -407,7 +299,7 @@ static Move explain_no_match(const Position *pos, const SanInput *in, PieceType 
     return MOVE_NONE;
 }
 
-static Move resolve(const Position *pos, const SanInput *in, Lang lang, const char *arg, SchError *err) {
+static Move resolve(const Position *pos, const MoveText *in, Lang lang, const char *arg, SchError *err) {
     if (in->castle)
         return castle_parse(pos, in->castle, arg, err);
     PieceType want = in->piece;
@@ -456,19 +348,12 @@ static Move resolve(const Position *pos, const SanInput *in, Lang lang, const ch
 }
 
 Move san_parse(const Position *pos, const char *text, Lang lang, SchError *err) {
-    if (!text)
+    MoveText in;
+    bool read = move_text_read(text, lang, &in);
+    if (in.length == 0)
         return err_set(err, MOVE_ERR_EMPTY, NULL, NULL, NULL), MOVE_NONE;
-    while (is_space(*text))
-        text++;
-    size_t len = strlen(text);
-    while (len > 0 && is_space(text[len - 1]))
-        len--;
-    char arg[SAN_INPUT_MAX + 1];
-    err_text_arg(text, len < SAN_INPUT_MAX ? len : SAN_INPUT_MAX, arg, sizeof arg);
-    if (len == 0)
-        return err_set(err, MOVE_ERR_EMPTY, NULL, NULL, NULL), MOVE_NONE;
-    SanInput in;
-    if (len > SAN_INPUT_MAX || !parse_body(text, strip_suffixes(text, len), lang, &in))
-        return err_set(err, MOVE_ERR_SYNTAX, arg, NULL, NULL), MOVE_NONE;
-    return resolve(pos, &in, lang, arg, err);
+    /* The dash belongs to long algebraic notation only, which names the whole origin square. */
+    if (!read || (in.separator == '-' && (in.from_file < 0 || in.from_rank < 0)))
+        return err_set(err, MOVE_ERR_SYNTAX, in.shown, NULL, NULL), MOVE_NONE;
+    return resolve(pos, &in, lang, in.shown, err);
 }
