@@ -6,13 +6,7 @@
  */
 #include "schach/explain.h"
 
-typedef struct Message {
-    int code;
-    const char *en;
-    const char *de;
-} Message;
-
-static const Message MESSAGES[] = {
+static const ErrorMessage MESSAGES[] = {
     {EXPLAIN_ERR_OWN_PIECE, "there is already a piece of the same colour on %1 (%2)",
      "auf %1 steht eine eigene Figur (%2)"},
     {EXPLAIN_ERR_BLOCKED, "the path is blocked at %3 (%1 on %2)", "der Weg ist bei %3 versperrt (%1 auf %2)"},
@@ -67,8 +61,5 @@ static const Message MESSAGES[] = {
 };
 
 const char *explain_error_template(int code, Lang lang) {
-    for (size_t i = 0; i < sizeof MESSAGES / sizeof MESSAGES[0]; i++)
-        if (MESSAGES[i].code == code)
-            return lang == LANG_DE ? MESSAGES[i].de : MESSAGES[i].en;
-    return NULL;
+    return err_table_lookup(MESSAGES, sizeof MESSAGES / sizeof MESSAGES[0], code, lang);
 }

@@ -2,13 +2,7 @@
 #include "schach/error.h"
 #include "schach/notation.h"
 
-typedef struct Message {
-    int code;
-    const char *en;
-    const char *de;
-} Message;
-
-static const Message MESSAGES[] = {
+static const ErrorMessage MESSAGES[] = {
     {MOVE_ERR_EMPTY, "no move given", "kein Zug angegeben"},
     {MOVE_ERR_SYNTAX, "'%1' is not a move", "'%1' ist kein Zug"},
     {MOVE_ERR_NO_PIECE, "no piece can reach %2", "keine Figur kann %2 erreichen"},
@@ -41,8 +35,5 @@ static const Message MESSAGES[] = {
 };
 
 const char *notation_error_template(int code, Lang lang) {
-    for (size_t i = 0; i < sizeof MESSAGES / sizeof MESSAGES[0]; i++)
-        if (MESSAGES[i].code == code)
-            return lang == LANG_DE ? MESSAGES[i].de : MESSAGES[i].en;
-    return NULL;
+    return err_table_lookup(MESSAGES, sizeof MESSAGES / sizeof MESSAGES[0], code, lang);
 }

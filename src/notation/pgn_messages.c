@@ -4,13 +4,7 @@
 #include "schach/error.h"
 #include "schach/pgn.h"
 
-typedef struct Template {
-    int code;
-    const char *en;
-    const char *de;
-} Template;
-
-static const Template templates[] = {
+static const ErrorMessage templates[] = {
     {PGN_ERR_TOKEN, "unexpected token '%1'", "unerwartetes Symbol '%1'"},
     {PGN_ERR_TAG, "malformed tag pair at '%1'", "fehlerhaftes Tag-Paar bei '%1'"},
     {PGN_ERR_UNTERMINATED, "%1 opened by '%3' is not closed", "%2, begonnen mit '%3', wird nicht geschlossen"},
@@ -22,8 +16,5 @@ static const Template templates[] = {
 };
 
 const char *pgn_error_template(int code, Lang lang) {
-    for (size_t i = 0; i < sizeof templates / sizeof templates[0]; i++)
-        if (templates[i].code == code)
-            return lang == LANG_DE ? templates[i].de : templates[i].en;
-    return NULL;
+    return err_table_lookup(templates, sizeof templates / sizeof templates[0], code, lang);
 }

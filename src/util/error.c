@@ -37,6 +37,13 @@ void err_at(SchError *err, int line, int column) {
     }
 }
 
+const char *err_table_lookup(const ErrorMessage *table, size_t count, int code, Lang lang) {
+    for (size_t i = 0; i < count; i++)
+        if (table[i].code == code)
+            return lang == LANG_DE ? table[i].de : table[i].en;
+    return NULL;
+}
+
 static const char *common_template(int code, Lang lang) {
     switch (code) {
     case ERR_NONE: return lang == LANG_DE ? "kein Fehler" : "no error";
