@@ -1,24 +1,10 @@
 #!/usr/bin/env bash
 # schach moves: playing moves in every notation, legal moves, endings, claims and errors.
 set -u
-SCHACH=${1:?usage: moves.sh path/to/schach}
-command -v jq >/dev/null || { echo "FAIL: jq is needed (scripts/install-deps installs it)" >&2; exit 1; }
-export LC_ALL=C LANG=C
-unset LC_MESSAGES LANGUAGE
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-run() {
-    "$SCHACH" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    out=$(cat "$tmp/out")
-    err=$(cat "$tmp/err")
-}
-json_check() {
-    jq -e "$2" >/dev/null 2>&1 <<<"$out" || fail "$1: jq '$2' is not true for: $out"
-}
-expect_rc() { [ "$rc" -eq "$2" ] || fail "$1: want exit $2, got $rc (stderr: $err)"; }
+source "$(dirname "$0")/lib/common.bash"
+cli_init "$@"
+require_command jq
+
 
 START="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 AFTER_NF3="rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
@@ -120,8 +106,4 @@ grep -q -- "--moves" <<<"$out" || fail "moves --help: $out"
 run moves --lang de --help
 grep -q "Aufruf" <<<"$out" || fail "moves --lang de --help: $out"
 
-if [ "$failures" -ne 0 ]; then
-    echo "$failures check(s) failed" >&2
-    exit 1
-fi
-echo "moves: all checks passed"
+cli_finish moves

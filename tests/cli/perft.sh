@@ -1,25 +1,10 @@
 #!/usr/bin/env bash
 # schach perft: node counts (text and JSON), --divide, and its usage errors.
 set -u
-SCHACH=${1:?usage: perft.sh path/to/schach}
-command -v jq >/dev/null || { echo "FAIL: jq is needed (scripts/install-deps installs it)" >&2; exit 1; }
-export LC_ALL=C LANG=C
-unset LC_MESSAGES LANGUAGE
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-# run ARGS...: runs schach, leaving stdout in $out, stderr in $err and the exit status in $rc.
-run() {
-    "$SCHACH" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    out=$(cat "$tmp/out")
-    err=$(cat "$tmp/err")
-}
-# json_check DESCRIPTION JQ-EXPRESSION: the expression must be true for $out.
-json_check() {
-    jq -e "$2" >/dev/null 2>&1 <<<"$out" || fail "$1: jq '$2' is not true for: $out"
-}
+source "$(dirname "$0")/lib/common.bash"
+cli_init "$@"
+require_command jq
+
 
 START="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE="r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -73,8 +58,4 @@ done
 run perft --help
 [ "$rc" -eq 0 ] && grep -q "DEPTH" <<<"$out" || fail "perft --help: exit $rc, output: $out"
 
-if [ "$failures" -ne 0 ]; then
-    echo "$failures check(s) failed" >&2
-    exit 1
-fi
-echo "perft: all checks passed"
+cli_finish perft

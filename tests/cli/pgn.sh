@@ -1,26 +1,14 @@
 #!/usr/bin/env bash
 # schach pgn check and pgn convert on the shared classics and on small games with errors and draws.
 set -u
-SCHACH=${1:?usage: pgn.sh path/to/schach}
-command -v jq >/dev/null || { echo "FAIL: jq is needed (scripts/install-deps installs it)" >&2; exit 1; }
+source "$(dirname "$0")/lib/common.bash"
+cli_init "$@"
+require_command jq
 DATA=${SCHACH_SHARED_DATA:-$(cd "$(dirname "$0")/../../../shared/data" && pwd)}
-export LC_ALL=C LANG=C
-unset LC_MESSAGES LANGUAGE
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-run() {
-    "$SCHACH" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    out=$(cat "$tmp/out")
-    err=$(cat "$tmp/err")
-}
-# json_lines_check DESCRIPTION JQ-EXPRESSION: true for the array of all JSON lines of $out.
 json_lines_check() {
     jq -e -s "$2" >/dev/null 2>&1 <<<"$out" || fail "$1: jq -s '$2' is not true for: $out"
 }
-expect_rc() { [ "$rc" -eq "$2" ] || fail "$1: want exit $2, got $rc (stderr: $err)"; }
+
 
 CLASSICS='[{"game":1,"plies":45,"result":"1-0","termination":"checkmate","claims":[],"error":null},
            {"game":2,"plies":47,"result":"1-0","termination":"checkmate","claims":[],"error":null},
@@ -120,8 +108,4 @@ for args in "--help" "check --help" "convert --help"; do
     [ -n "$out" ] || fail "pgn $args: no help text"
 done
 
-if [ "$failures" -ne 0 ]; then
-    echo "$failures check(s) failed" >&2
-    exit 1
-fi
-echo "pgn: all checks passed"
+cli_finish pgn

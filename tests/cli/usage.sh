@@ -1,20 +1,8 @@
 #!/usr/bin/env bash
 # schach itself: usage, --help, --version, unknown and announced commands, languages.
 set -u
-SCHACH=${1:?usage: usage.sh path/to/schach}
-export LC_ALL=C LANG=C
-unset LC_MESSAGES LANGUAGE
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-run() {
-    "$SCHACH" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    out=$(cat "$tmp/out")
-    err=$(cat "$tmp/err")
-}
-expect_rc() { [ "$rc" -eq "$2" ] || fail "$1: want exit $2, got $rc (stderr: $err)"; }
+source "$(dirname "$0")/lib/common.bash"
+cli_init "$@"
 
 run
 expect_rc "no arguments" 2
@@ -53,8 +41,4 @@ for cmd in perft moves pgn play; do
     grep -q "Aufruf" <<<"$out" || fail "--lang de $cmd --help: $out"
 done
 
-if [ "$failures" -ne 0 ]; then
-    echo "$failures check(s) failed" >&2
-    exit 1
-fi
-echo "usage: all checks passed"
+cli_finish usage
