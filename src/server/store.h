@@ -1,0 +1,94 @@
+/* schach serve: durable storage of games, behind an interface so another backend (PostgreSQL with
+ * libpq and LISTEN/NOTIFY, for several server processes) can follow.
+ *
+ * Threads: the event loop submits write operations; one writer thread per store commits them in
+ * batches (group commit: one transaction, one fsync, for everything queued meanwhile) and hands
+ * them back through take_done(); after each batch it calls the wake function (the server passes one
+ * that calls lws_cancel_service, so the loop picks the results up). Nothing is acknowledged to a
+ * player before its operation comes back with ok == true.
+ */
+#ifndef SCHACH_SERVER_STORE_H
+#define SCHACH_SERVER_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schach/types.h"
+
+#define STORE_ID_LEN 12   /* game ids: URL-safe characters */
+#define STORE_HASH_LEN 32 /* crypto_generichash output of a secret */
+
+/* One game's row: everything but the moves. */
+typedef struct GameRecord {
+    char id[STORE_ID_LEN + 1];
+    int64_t created_ms;
+    int64_t updated_ms;
+    char start_fen[SCHACH_FEN_MAX];          /* "" for the standard start */
+    char mode[8];                            /* "friend" or "local" */
+    char time_type[16];                      /* "none", "live" or "correspondence" */
+    int minutes, increment, days;            /* time control parameters */
+    unsigned char secret_hash[2][STORE_HASH_LEN]; /* per Color; all zero while nobody holds the side */
+    unsigned char invite_hash[STORE_HASH_LEN];    /* all zero when there is no open invitation */
+    int invite_color;                        /* Color the invitation is for, -1 when none */
+    char result[8];                          /* "1-0", "0-1", "1/2-1/2", "" while the game goes on */
+    char termination[40];                    /* termination name, "" while the game goes on */
+    int draw_offer;                          /* -1 none, else the Color whose offer stands */
+    int64_t clock_ms[2];                     /* live: time left per Color when the current turn began */
+    int64_t turn_started_ms;                 /* when the current turn's time began, 0 while not running */
+} GameRecord;
+
+typedef struct StoredMove {
+    char uci[8];      /* "e2e4", "e7e8q" */
+    int64_t at_ms;    /* when it was played */
+} StoredMove;
+
+/* A write. The owner fills it and keeps it alive until it comes back from take_done(). */
+typedef struct StoreOp {
+    bool create;              /* insert record (a new game) */
+    bool update;              /* replace the game's row with record */
+    bool append;              /* add move as ply number `ply` (0-based) of game record.id */
+    GameRecord record;        /* record.id names the game for every kind */
+    int ply;
+    StoredMove move;
+    /* Filled by the store: */
+    bool ok;
+    char error[128];
+    /* Owned by whoever holds the op: */
+    void *user;
+    struct StoreOp *next;
+} StoreOp;
+
+typedef struct Store Store;
+
+/* Called once per stored game by load(): the record and its moves in order. */
+typedef void (*StoreEachGame)(void *ctx, const GameRecord *record, const StoredMove *moves, int count);
+
+typedef struct StoreVtbl {
+    /* Reads every game (start-up). false with err filled on failure. */
+    bool (*load)(Store *store, StoreEachGame each, void *ctx, char *err, size_t err_size);
+    /* Queues op for the writer thread (called from the event loop). */
+    void (*submit)(Store *store, StoreOp *op);
+    /* Returns the operations whose batch finished (ok or not), oldest first, linked by next; NULL if none. */
+    StoreOp *(*take_done)(Store *store);
+    /* Finishes queued writes, stops the writer, closes the database. */
+    void (*close)(Store *store);
+} StoreVtbl;
+
+struct Store {
+    const StoreVtbl *vtbl;
+};
+
+/* Opens (creating it and its parent folder if needed) the SQLite database at path in WAL mode with
+ * synchronous=FULL, applies the versioned schema migrations, and starts the writer thread, which calls
+ * wake(wake_ctx) after each batch. NULL with err filled on failure. */
+Store *store_sqlite_open(const char *path, void (*wake)(void *), void *wake_ctx, char *err, size_t err_size);
+
+static inline bool store_load(Store *s, StoreEachGame each, void *ctx, char *err, size_t n) {
+    return s->vtbl->load(s, each, ctx, err, n);
+}
+static inline void store_submit(Store *s, StoreOp *op) { s->vtbl->submit(s, op); }
+static inline StoreOp *store_take_done(Store *s) { return s->vtbl->take_done(s); }
+static inline void store_close(Store *s) { s->vtbl->close(s); }
+
+#endif
