@@ -36,7 +36,7 @@ CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all build run test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
+.PHONY: all build web run test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
 
 all: build
 
@@ -44,9 +44,15 @@ build:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=$(CC_RELEASE) $(CMAKE_WERROR)
 	cmake --build $(BUILD) -j$(JOBS)
 
+# The browser UI's npm packages (the chessground board), installed from the lock file once.
+web:
+	@if [ -f web/package.json ] && [ ! -d web/node_modules ]; then \
+	    npm ci --prefix web --no-audit --no-fund; \
+	fi
+
 run:
 	bash scripts/install-deps
-	$(MAKE) --no-print-directory build
+	$(MAKE) --no-print-directory build web
 	$(RUN_CMD)
 
 deps:
@@ -64,7 +70,7 @@ test: deps
 	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed"; exit 1; fi; \
 	echo "make test: all stages passed"
 
-test-release: build
+test-release: build web
 	$(CTEST) --test-dir $(BUILD)
 
 asan:
