@@ -71,7 +71,9 @@ typedef struct StoreVtbl {
     void (*submit)(Store *store, StoreOp *op);
     /* Returns the operations whose batch finished (ok or not), oldest first, linked by next; NULL if none. */
     StoreOp *(*take_done)(Store *store);
-    /* Finishes queued writes, stops the writer, closes the database. */
+    /* Finishes queued writes, stops the writer, closes the database. Ops not yet taken are not returned
+     * and never touched again once it returns: close before freeing ops still in flight. No submit
+     * once close began; wake may still be called during close. */
     void (*close)(Store *store);
 } StoreVtbl;
 

@@ -1,0 +1,754 @@
+/* The SQLite store against a real database file in a fresh temporary folder: schema and migrations,
+ * round trips through close and reopen, ordering and group commit under many queued ops, a failing op
+ * rolled back alone inside its batch, and durability of acknowledged ops across a SIGKILL. */
+#define _XOPEN_SOURCE 700 /* mkdtemp, nftw, fdopen, kill */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <ftw.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "store.h"
+
+/* The number of migration steps in store_sqlite.c: bump it when a step is appended. */
+#define EXPECTED_SCHEMA_VERSION 1
+
+/* Only guards against a hung writer; no assertion depends on how long anything takes. */
+#define HANG_GUARD_SECONDS 120
+
+typedef struct TestDir {
+    char root[256];
+    char db[320];
+} TestDir;
+
+/* The wake callback's side: counts calls and, while the gate is closed, holds the writer thread
+ * inside wake() so that everything submitted meanwhile lands in the next batch. */
+typedef struct Waker {
+    pthread_mutex_t mutex;
+    pthread_cond_t cond;
+    unsigned long calls;
+    bool gate_closed;
+} Waker;
+
+static void waker_init(Waker *w) {
+    pthread_mutex_init(&w->mutex, NULL);
+    pthread_cond_init(&w->cond, NULL);
+    w->calls = 0;
+    w->gate_closed = false;
+}
+
+static void waker_destroy(Waker *w) {
+    pthread_cond_destroy(&w->cond);
+    pthread_mutex_destroy(&w->mutex);
+}
+
+static void on_wake(void *ctx) {
+    Waker *w = ctx;
+    pthread_mutex_lock(&w->mutex);
+    w->calls++;
+    pthread_cond_broadcast(&w->cond);
+    while (w->gate_closed)
+        pthread_cond_wait(&w->cond, &w->mutex);
+    pthread_mutex_unlock(&w->mutex);
+}
+
+static void waker_set_gate(Waker *w, bool closed) {
+    pthread_mutex_lock(&w->mutex);
+    w->gate_closed = closed;
+    pthread_cond_broadcast(&w->cond);
+    pthread_mutex_unlock(&w->mutex);
+}
+
+static unsigned long waker_calls(Waker *w) {
+    pthread_mutex_lock(&w->mutex);
+    unsigned long calls = w->calls;
+    pthread_mutex_unlock(&w->mutex);
+    return calls;
+}
+
+/* Waits (without spinning) until the waker's call count differs from seen; false on the hang guard. */
+static bool waker_wait_change(Waker *w, unsigned long seen) {
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += HANG_GUARD_SECONDS;
+    bool changed = true;
+    pthread_mutex_lock(&w->mutex);
+    while (w->calls == seen) {
+        if (pthread_cond_timedwait(&w->cond, &w->mutex, &deadline) == ETIMEDOUT) {
+            changed = w->calls != seen;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&w->mutex);
+    return changed;
+}
+
+/* Takes finished ops until at least want have come back (whole take_done lists, at most max);
+ * out receives them in the order take_done gave them. Returns how many came back: less than want
+ * only if the writer hung, more than max (with the excess dropped) if more came back than expected. */
+static int collect_some(Store *store, Waker *w, StoreOp **out, int want, int max) {
+    int got = 0;
+    while (got < want) {
+        /* Read the count before taking: a batch finishing after take_done changes it. */
+        unsigned long seen = waker_calls(w);
+        for (StoreOp *op = store_take_done(store); op; op = op->next) {
+            if (got < max)
+                out[got] = op;
+            got++;
+        }
+        if (got < want && !waker_wait_change(w, seen))
+            break;
+    }
+    return got;
+}
+
+static int collect(Store *store, Waker *w, StoreOp **out, int want) { return collect_some(store, w, out, want, want); }
+
+static void make_record(GameRecord *r, int n) {
+    memset(r, 0, sizeof *r);
+    snprintf(r->id, sizeof r->id, "g%011d", n);
+    r->created_ms = 1700000000000 + (int64_t)n * 1000;
+    r->updated_ms = r->created_ms + 5;
+    if (n % 2)
+        snprintf(r->start_fen, sizeof r->start_fen, "%s",
+                 "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    snprintf(r->mode, sizeof r->mode, "%s", n % 2 ? "local" : "friend");
+    snprintf(r->time_type, sizeof r->time_type, "%s", n % 2 ? "correspondence" : "live");
+    r->minutes = 5 + n;
+    r->increment = 3;
+    r->days = n % 2 ? 2 : 0;
+    for (int i = 0; i < STORE_HASH_LEN; i++) {
+        r->secret_hash[0][i] = (unsigned char)(n * 7 + i + 1);
+        if (n % 2 == 0)
+            r->secret_hash[1][i] = (unsigned char)(n * 11 + i * 3 + 2);
+        if (n % 3 == 0)
+            r->invite_hash[i] = (unsigned char)(0xA0 ^ i);
+    }
+    r->invite_color = n % 3 == 0 ? 1 : -1;
+    r->draw_offer = -1;
+    r->clock_ms[0] = 300000 - n;
+    r->clock_ms[1] = 299000;
+    r->turn_started_ms = r->created_ms + 1;
+}
+
+/* A distinct, reproducible move text for each ply. */
+static StoredMove move_for(int ply) {
+    StoredMove m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.uci, sizeof m.uci, "%c%c%c%c", 'a' + ply % 8, '1' + ply / 8 % 8, 'a' + ply / 3 % 8, '1' + ply % 7);
+    m.at_ms = 1700000000000 + (int64_t)ply * 1234;
+    return m;
+}
+
+static void set_create(StoreOp *op, int n) {
+    memset(op, 0, sizeof *op);
+    op->create = true;
+    make_record(&op->record, n);
+}
+
+static void set_append(StoreOp *op, int n, int ply) {
+    memset(op, 0, sizeof *op);
+    op->append = true;
+    snprintf(op->record.id, sizeof op->record.id, "g%011d", n);
+    op->ply = ply;
+    op->move = move_for(ply);
+}
+
+static void assert_records_equal(const GameRecord *a, const GameRecord *b) {
+    assert_string_equal(a->id, b->id);
+    assert_int_equal(a->created_ms, b->created_ms);
+    assert_int_equal(a->updated_ms, b->updated_ms);
+    assert_string_equal(a->start_fen, b->start_fen);
+    assert_string_equal(a->mode, b->mode);
+    assert_string_equal(a->time_type, b->time_type);
+    assert_int_equal(a->minutes, b->minutes);
+    assert_int_equal(a->increment, b->increment);
+    assert_int_equal(a->days, b->days);
+    assert_memory_equal(a->secret_hash, b->secret_hash, sizeof a->secret_hash);
+    assert_memory_equal(a->invite_hash, b->invite_hash, sizeof a->invite_hash);
+    assert_int_equal(a->invite_color, b->invite_color);
+    assert_string_equal(a->result, b->result);
+    assert_string_equal(a->termination, b->termination);
+    assert_int_equal(a->draw_offer, b->draw_offer);
+    assert_int_equal(a->clock_ms[0], b->clock_ms[0]);
+    assert_int_equal(a->clock_ms[1], b->clock_ms[1]);
+    assert_int_equal(a->turn_started_ms, b->turn_started_ms);
+}
+
+/* What load() handed out, copied. */
+typedef struct Loaded {
+    int count;
+    GameRecord records[64];
+    StoredMove *moves[64];
+    int move_count[64];
+} Loaded;
+
+static void on_game(void *ctx, const GameRecord *record, const StoredMove *moves, int count) {
+    Loaded *l = ctx;
+    assert_true(l->count < 64);
+    l->records[l->count] = *record;
+    l->moves[l->count] = malloc(sizeof *moves * (size_t)(count ? count : 1));
+    assert_non_null(l->moves[l->count]);
+    if (count)
+        memcpy(l->moves[l->count], moves, sizeof *moves * (size_t)count);
+    l->move_count[l->count] = count;
+    l->count++;
+}
+
+static void loaded_free(Loaded *l) {
+    for (int i = 0; i < l->count; i++)
+        free(l->moves[i]);
+    free(l);
+}
+
+/* Opens the store at db, loads everything, closes it again. */
+static Loaded *reopen_and_load(const char *db) {
+    char err[256] = "";
+    Waker w;
+    waker_init(&w);
+    Store *store = store_sqlite_open(db, on_wake, &w, err, sizeof err);
+    if (!store)
+        fail_msg("reopen: %s", err);
+    Loaded *l = calloc(1, sizeof *l);
+    assert_non_null(l);
+    if (!store_load(store, on_game, l, err, sizeof err))
+        fail_msg("load: %s", err);
+    store_close(store);
+    waker_destroy(&w);
+    return l;
+}
+
+static void assert_moves(const StoredMove *moves, int count) {
+    for (int ply = 0; ply < count; ply++) {
+        StoredMove want = move_for(ply);
+        assert_string_equal(moves[ply].uci, want.uci);
+        assert_int_equal(moves[ply].at_ms, want.at_ms);
+    }
+}
+
+/* ---- fixture ---- */
+
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
+    (void)sb, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static int setup(void **state) {
+    TestDir *d = calloc(1, sizeof *d);
+    if (!d)
+        return -1;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(d->root, sizeof d->root, "%s/schach-store-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(d->root)) {
+        free(d);
+        return -1;
+    }
+    /* The store creates the missing folders itself. */
+    snprintf(d->db, sizeof d->db, "%s/data/deeper/games.db", d->root);
+    *state = d;
+    return 0;
+}
+
+static int teardown(void **state) {
+    TestDir *d = *state;
+    int rc = nftw(d->root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(d);
+    return rc;
+}
+
+static int raw_int(sqlite3 *db, const char *sql) {
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+/* ---- tests ---- */
+
+static void test_open_creates_folder_and_schema(void **state) {
+    TestDir *d = *state;
+    char err[256] = "";
+    Waker w;
+    waker_init(&w);
+    Store *store = store_sqlite_open(d->db, on_wake, &w, err, sizeof err);
+    if (!store)
+        fail_msg("open: %s", err);
+    assert_null(store_take_done(store));
+    StoreOp op, *back[1];
+    set_create(&op, 1);
+    store_submit(store, &op);
+    assert_int_equal(collect(store, &w, back, 1), 1);
+    assert_true(op.ok);
+    store_close(store);
+
+    struct stat sb;
+    assert_int_equal(stat(d->db, &sb), 0);
+    sqlite3 *raw = NULL;
+    assert_int_equal(sqlite3_open_v2(d->db, &raw, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    assert_int_equal(raw_int(raw, "PRAGMA user_version"), EXPECTED_SCHEMA_VERSION);
+    assert_int_equal(raw_int(raw, "SELECT count(*) FROM sqlite_master WHERE name IN"
+                                  " ('games', 'moves', 'games_finished_by_update')"),
+                     3);
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_prepare_v2(raw, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
+    sqlite3_finalize(st);
+    sqlite3_close(raw);
+
+    /* Reopening applies no step again (a second CREATE TABLE would fail) and keeps the data. */
+    Loaded *l = reopen_and_load(d->db);
+    assert_int_equal(l->count, 1);
+    assert_records_equal(&l->records[0], &op.record);
+    assert_int_equal(l->move_count[0], 0);
+    loaded_free(l);
+    assert_int_equal(sqlite3_open_v2(d->db, &raw, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    assert_int_equal(raw_int(raw, "PRAGMA user_version"), EXPECTED_SCHEMA_VERSION);
+
+    /* A database from a newer program is refused rather than misread. */
+    assert_int_equal(sqlite3_exec(raw, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(raw);
+    err[0] = '\0';
+    assert_null(store_sqlite_open(d->db, on_wake, &w, err, sizeof err));
+    assert_non_null(strstr(err, "newer"));
+    waker_destroy(&w);
+}
+
+static void test_open_fails_with_message(void **state) {
+    TestDir *d = *state;
+    char path[400], err[256] = "";
+    /* A regular file where the folder should be. */
+    snprintf(path, sizeof path, "%s/file", d->root);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/file/games.db", d->root);
+    assert_null(store_sqlite_open(path, NULL, NULL, err, sizeof err));
+    assert_true(strlen(err) > 0);
+}
+
+static void test_round_trip(void **state) {
+    TestDir *d = *state;
+    char err[256] = "";
+    Waker w;
+    waker_init(&w);
+    Store *store = store_sqlite_open(d->db, on_wake, &w, err, sizeof err);
+    if (!store)
+        fail_msg("open: %s", err);
+
+    /* Game 2 starts with a move in the same op; game 3 has no moves. */
+    StoreOp ops[12], *back[12];
+    int n = 0;
+    set_create(&ops[n++], 2);
+    ops[n - 1].append = true;
+    ops[n - 1].ply = 0;
+    ops[n - 1].move = move_for(0);
+    set_create(&ops[n++], 3);
+    for (int ply = 1; ply < 6; ply++)
+        set_append(&ops[n++], 2, ply);
+    /* The outcome: an update together with the last move. */
+    set_append(&ops[n++], 2, 6);
+    ops[n - 1].update = true;
+    make_record(&ops[n - 1].record, 2);
+    GameRecord *final2 = &ops[n - 1].record;
+    snprintf(final2->result, sizeof final2->result, "%s", "1-0");
+    snprintf(final2->termination, sizeof final2->termination, "%s", "checkmate");
+    final2->updated_ms += 60000;
+    final2->draw_offer = 1;
+    memset(final2->invite_hash, 0, sizeof final2->invite_hash);
+    final2->invite_color = -1;
+    final2->turn_started_ms = 0;
+    for (int i = 0; i < n; i++)
+        store_submit(store, &ops[i]);
+    assert_int_equal(collect(store, &w, back, n), n);
+    for (int i = 0; i < n; i++) {
+        assert_ptr_equal(back[i], &ops[i]);
+        if (!ops[i].ok)
+            fail_msg("op %d: %s", i, ops[i].error);
+    }
+    store_close(store);
+    assert_true(waker_calls(&w) >= 1);
+    waker_destroy(&w);
+
+    Loaded *l = reopen_and_load(d->db);
+    assert_int_equal(l->count, 2);
+    assert_records_equal(&l->records[0], final2);
+    assert_int_equal(l->move_count[0], 7);
+    assert_moves(l->moves[0], 7);
+    assert_records_equal(&l->records[1], &ops[1].record);
+    assert_int_equal(l->move_count[1], 0);
+    loaded_free(l);
+}
+
+/* Single ops, each awaited before the next: one batch, one wake each. */
+static void test_wake_once_per_batch(void **state) {
+    TestDir *d = *state;
+    char err[256] = "";
+    Waker w;
+    waker_init(&w);
+    Store *store = store_sqlite_open(d->db, on_wake, &w, err, sizeof err);
+    if (!store)
+        fail_msg("open: %s", err);
+    StoreOp ops[5], *back[1];
+    set_create(&ops[0], 4);
+    for (int i = 1; i < 5; i++)
+        set_append(&ops[i], 4, i - 1);
+    for (int i = 0; i < 5; i++) {
+        store_submit(store, &ops[i]);
+        assert_int_equal(collect(store, &w, back, 1), 1);
+        assert_ptr_equal(back[0], &ops[i]);
+        assert_true(ops[i].ok);
+    }
+    assert_null(store_take_done(store));
+    store_close(store); /* joins the writer: every wake has returned */
+    assert_int_equal(waker_calls(&w), 5);
+    waker_destroy(&w);
+}
+
+#define MANY_GAMES 10
+#define MANY_PLIES 100
+#define MANY_OPS   (MANY_GAMES + MANY_GAMES * MANY_PLIES)
+
+/* 1010 ops, submitted in two waves while the writer commits: all ok, back in submission order. */
+static void test_many_ops_in_order(void **state) {
+    TestDir *d = *state;
+    char err[256] = "";
+    Waker w;
+    waker_init(&w);
+    Store *store = store_sqlite_open(d->db, on_wake, &w, err, sizeof err);
+    if (!store)
+        fail_msg("open: %s", err);
+    StoreOp *ops = calloc(MANY_OPS, sizeof *ops);
+    StoreOp **back = calloc(MANY_OPS, sizeof *back);
+    assert_non_null(ops);
+    assert_non_null(back);
+    int n = 0;
+    for (int g = 0; g < MANY_GAMES; g++)
+        set_create(&ops[n++], 100 + g);
+    for (int ply = 0; ply < MANY_PLIES; ply++)
+        for (int g = 0; g < MANY_GAMES; g++)
+            set_append(&ops[n++], 100 + g, ply);
+    assert_int_equal(n, MANY_OPS);
+
+    int half = MANY_OPS / 2;
+    for (int i = 0; i < half; i++)
+        store_submit(store, &ops[i]);
+    int got = collect_some(store, &w, back, 100, MANY_OPS);
+    for (int i = half; i < MANY_OPS; i++)
+        store_submit(store, &ops[i]);
+    got += collect(store, &w, back + got, MANY_OPS - got);
+    assert_int_equal(got, MANY_OPS);
+    for (int i = 0; i < MANY_OPS; i++) {
+        assert_ptr_equal(back[i], &ops[i]);
+        if (!ops[i].ok)
+            fail_msg("op %d: %s", i, ops[i].error);
+    }
+    assert_null(store_take_done(store));
+    store_close(store);
+    assert_true(waker_calls(&w) >= 1);
+    waker_destroy(&w);
+
+    Loaded *l = reopen_and_load(d->db);
+    assert_int_equal(l->count, MANY_GAMES);
+    for (int g = 0; g < MANY_GAMES; g++) {
+        assert_records_equal(&l->records[g], &ops[g].record);
+        assert_int_equal(l->move_count[g], MANY_PLIES);
+        assert_moves(l->moves[g], MANY_PLIES);
+    }
+    loaded_free(l);
+    free(back);
+    free(ops);
+}
+
+/* 1000 ops queued while the writer is held inside the first batch's wake: they can form at most two
+ * batches, so one batch carries at least 500 ops (one wake per batch). */
+static void test_batches_group(void **state) {
+    TestDir *d = *state;
+    char err[256] = "";
+    Waker w;
+    waker_init(&w);
+    Store *store = store_sqlite_open(d->db, on_wake, &w, err, sizeof err);
+    if (!store)
+        fail_msg("open: %s", err);
+    enum { N = 1000 };
+    StoreOp *ops = calloc(N, sizeof *ops);
+    StoreOp **back = calloc(N, sizeof *back);
+    assert_non_null(ops);
+    assert_non_null(back);
+    set_create(&ops[0], 7);
+    for (int i = 1; i < N; i++)
+        set_append(&ops[i], 7, i - 1);
+
+    waker_set_gate(&w, true);
+    for (int i = 0; i < N; i++)
+        store_submit(store, &ops[i]);
+    waker_set_gate(&w, false);
+    assert_int_equal(collect(store, &w, back, N), N);
+    for (int i = 0; i < N; i++) {
+        assert_ptr_equal(back[i], &ops[i]);
+        if (!ops[i].ok)
+            fail_msg("op %d: %s", i, ops[i].error);
+    }
+    store_close(store);
+    unsigned long batches = waker_calls(&w);
+    assert_true(batches >= 1 && batches <= 2);
+    assert_true(N / batches > 1);
+    waker_destroy(&w);
+
+    Loaded *l = reopen_and_load(d->db);
+    assert_int_equal(l->count, 1);
+    assert_int_equal(l->move_count[0], N - 1);
+    assert_moves(l->moves[0], N - 1);
+    loaded_free(l);
+    free(back);
+    free(ops);
+}
+
+/* In one batch: a duplicate ply, an update combined with a duplicate ply, and a second create of a
+ * game fail alone (each rolled back whole); the ops around them commit. */
+static void test_failing_op_rolled_back_alone(void **state) {
+    TestDir *d = *state;
+    char err[256] = "";
+    Waker w;
+    waker_init(&w);
+    Store *store = store_sqlite_open(d->db, on_wake, &w, err, sizeof err);
+    if (!store)
+        fail_msg("open: %s", err);
+    StoreOp first[2], *back[2];
+    set_create(&first[0], 8);
+    set_append(&first[1], 8, 0);
+    store_submit(store, &first[0]);
+    store_submit(store, &first[1]);
+    assert_int_equal(collect(store, &w, back, 2), 2);
+    assert_true(first[0].ok && first[1].ok);
+
+    StoreOp ops[7];
+    set_append(&ops[0], 8, 1); /* ok */
+    set_append(&ops[1], 8, 0); /* duplicate ply */
+    ops[1].move.at_ms = 42;
+    snprintf(ops[1].move.uci, sizeof ops[1].move.uci, "%s", "h7h8q");
+    set_append(&ops[2], 8, 2); /* ok: follows ply 1 */
+    set_append(&ops[3], 8, 1); /* duplicate again, with an update that must not stay */
+    ops[3].update = true;
+    make_record(&ops[3].record, 8);
+    snprintf(ops[3].record.result, sizeof ops[3].record.result, "%s", "0-1");
+    set_create(&ops[4], 8);    /* the game exists */
+    set_append(&ops[5], 8, 9); /* a gap */
+    set_create(&ops[6], 9);    /* ok */
+    /* Held in wake: the seven ops form at most two batches, and every failing one shares its batch with
+     * an op that commits. */
+    waker_set_gate(&w, true);
+    StoreOp barrier;
+    set_append(&barrier, 8, 1000); /* a gap, fails too */
+    store_submit(store, &barrier);
+    for (int i = 0; i < 7; i++)
+        store_submit(store, &ops[i]);
+    waker_set_gate(&w, false);
+    StoreOp *all[8];
+    assert_int_equal(collect(store, &w, all, 8), 8);
+    assert_false(barrier.ok);
+    assert_true(ops[0].ok);
+    assert_false(ops[1].ok);
+    assert_non_null(strstr(ops[1].error, "ply 0"));
+    assert_true(ops[2].ok);
+    assert_false(ops[3].ok);
+    assert_true(strlen(ops[3].error) > 0);
+    assert_false(ops[4].ok);
+    assert_non_null(strstr(ops[4].error, "UNIQUE"));
+    assert_false(ops[5].ok);
+    assert_true(ops[6].ok);
+    store_close(store);
+    waker_destroy(&w);
+
+    Loaded *l = reopen_and_load(d->db);
+    assert_int_equal(l->count, 2);
+    assert_records_equal(&l->records[0], &first[0].record); /* result still "" */
+    assert_int_equal(l->move_count[0], 3);
+    assert_moves(l->moves[0], 3);
+    assert_records_equal(&l->records[1], &ops[6].record);
+    loaded_free(l);
+}
+
+/* An update of a game that does not exist fails; so does an op that names no write. */
+static void test_update_missing_game(void **state) {
+    TestDir *d = *state;
+    char err[256] = "";
+    Waker w;
+    waker_init(&w);
+    Store *store = store_sqlite_open(d->db, on_wake, &w, err, sizeof err);
+    if (!store)
+        fail_msg("open: %s", err);
+    StoreOp ops[2], *back[2];
+    memset(ops, 0, sizeof ops);
+    ops[0].update = true;
+    make_record(&ops[0].record, 11);
+    make_record(&ops[1].record, 11);
+    store_submit(store, &ops[0]);
+    store_submit(store, &ops[1]);
+    assert_int_equal(collect(store, &w, back, 2), 2);
+    assert_false(ops[0].ok);
+    assert_non_null(strstr(ops[0].error, "no such game"));
+    assert_false(ops[1].ok);
+    assert_true(strlen(ops[1].error) > 0);
+    store_close(store);
+    waker_destroy(&w);
+}
+
+static off_t file_size(const char *path) {
+    struct stat sb;
+    return stat(path, &sb) == 0 ? sb.st_size : -1;
+}
+
+/* Commits land in the WAL; only a checkpoint copies them into the database file. Enough single-op
+ * batches to pass the checkpoint threshold (1000 WAL pages) must make the file grow while the store
+ * stays open. */
+static void test_wal_checkpointed_while_open(void **state) {
+    TestDir *d = *state;
+    char err[256] = "";
+    Waker w;
+    waker_init(&w);
+    Store *store = store_sqlite_open(d->db, on_wake, &w, err, sizeof err);
+    if (!store)
+        fail_msg("open: %s", err);
+    off_t before = file_size(d->db);
+    enum { PLIES = 1500 };
+    StoreOp op, *back[1];
+    set_create(&op, 30);
+    store_submit(store, &op);
+    assert_int_equal(collect(store, &w, back, 1), 1);
+    assert_true(op.ok);
+    for (int ply = 0; ply < PLIES; ply++) {
+        set_append(&op, 30, ply);
+        store_submit(store, &op);
+        assert_int_equal(collect(store, &w, back, 1), 1);
+        if (!op.ok)
+            fail_msg("ply %d: %s", ply, op.error);
+    }
+    /* The checkpoint runs on its own thread: poll, with a guard against hanging. */
+    const struct timespec pause_ts = {0, 10 * 1000 * 1000};
+    for (int i = 0; i < HANG_GUARD_SECONDS * 100 && file_size(d->db) <= before; i++)
+        nanosleep(&pause_ts, NULL);
+    assert_true(file_size(d->db) > before);
+    store_close(store);
+    waker_destroy(&w);
+
+    Loaded *l = reopen_and_load(d->db);
+    assert_int_equal(l->count, 1);
+    assert_int_equal(l->move_count[0], PLIES);
+    assert_moves(l->moves[0], PLIES);
+    loaded_free(l);
+}
+
+#define CRASH_BATCH      8
+#define CRASH_KILL_AFTER 400
+
+/* The child: appends moves to one game, CRASH_BATCH at a time, and reports each acknowledged count
+ * through the pipe, until it is killed. */
+static void crash_child(const char *db, int fd) {
+    char err[256] = "";
+    Waker w;
+    waker_init(&w);
+    Store *store = store_sqlite_open(db, on_wake, &w, err, sizeof err);
+    if (!store)
+        _exit(2);
+    StoreOp ops[CRASH_BATCH + 1], *back[CRASH_BATCH + 1];
+    set_create(&ops[0], 20);
+    store_submit(store, &ops[0]);
+    if (collect(store, &w, back, 1) != 1 || !ops[0].ok)
+        _exit(3);
+    for (int ply = 0;; ply += CRASH_BATCH) {
+        if (ply > 1000000)
+            pause(); /* the parent kills long before; never run away */
+        for (int i = 0; i < CRASH_BATCH; i++) {
+            set_append(&ops[i], 20, ply + i);
+            store_submit(store, &ops[i]);
+        }
+        if (collect(store, &w, back, CRASH_BATCH) != CRASH_BATCH)
+            _exit(4);
+        for (int i = 0; i < CRASH_BATCH; i++)
+            if (!ops[i].ok)
+                _exit(5);
+        char line[32];
+        int len = snprintf(line, sizeof line, "acked %d\n", ply + CRASH_BATCH);
+        if (write(fd, line, (size_t)len) != len)
+            _exit(6);
+    }
+}
+
+static void test_acked_ops_survive_sigkill(void **state) {
+    TestDir *d = *state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        crash_child(d->db, fds[1]);
+        _exit(7);
+    }
+    close(fds[1]);
+    FILE *in = fdopen(fds[0], "r");
+    assert_non_null(in);
+    char line[64];
+    int acked = 0;
+    bool killed = false;
+    /* Every line counts, also those written just before the kill; EOF comes when the child is gone. */
+    while (fgets(line, sizeof line, in)) {
+        int n = 0;
+        if (sscanf(line, "acked %d", &n) == 1 && n > acked)
+            acked = n;
+        if (!killed && acked >= CRASH_KILL_AFTER) {
+            assert_int_equal(kill(pid, SIGKILL), 0);
+            killed = true;
+        }
+    }
+    fclose(in);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!killed)
+        fail_msg("the child ended before it was killed (status %d)", status);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+
+    Loaded *l = reopen_and_load(d->db);
+    assert_int_equal(l->count, 1);
+    GameRecord want;
+    make_record(&want, 20);
+    assert_records_equal(&l->records[0], &want);
+    assert_true(l->move_count[0] >= acked);
+    assert_moves(l->moves[0], l->move_count[0]);
+    print_message("acked %d before SIGKILL, %d found after reopening\n", acked, l->move_count[0]);
+    loaded_free(l);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_open_creates_folder_and_schema, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_open_fails_with_message, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wake_once_per_batch, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_many_ops_in_order, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_batches_group, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_failing_op_rolled_back_alone, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_update_missing_game, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wal_checkpointed_while_open, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_acked_ops_survive_sigkill, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
