@@ -10,6 +10,7 @@
 #ifndef SCHACH_SERVER_SERVICE_H
 #define SCHACH_SERVER_SERVICE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,7 +25,8 @@ typedef int64_t (*ServiceClock)(void *ctx);
 /* Creates the service over an open store and loads every stored game. now may be NULL (real time).
  * NULL with err filled on failure. */
 Service *service_create(Store *store, ServiceClock now, void *clock_ctx, char *err, size_t err_size);
-/* Frees the service (not the store). Pending replies are dropped without being called. */
+/* Frees the service (not the store). Pending replies are dropped without being called; writes still
+ * in flight are waited for (taken back from the store), so call this before store_close(). */
 void service_free(Service *svc);
 
 typedef enum {
@@ -32,12 +34,17 @@ typedef enum {
     ACTION_ABORT, ACTION_PGN, ACTION_LIST, ACTION_RECENT
 } ServiceAction;
 
+/* A body is one JSON object with exactly the members docs/api.md names for the action (json_unpack
+ * strict: an unknown member is a 400 bad_request). Every body may also carry "lang" ("de"/"en") and
+ * the WebSocket envelope members "type", "game" and "id", which the service ignores, so a transport
+ * may pass a WebSocket message on as it came. Bodies over 16 KiB are refused (413). */
 typedef struct ServiceRequest {
     ServiceAction action;
     const char *game;  /* game id from the path or message; NULL for create, list, recent */
     const char *body;  /* the JSON body (NUL-terminated), NULL when there is none */
     const char *ids;   /* list: comma-separated ids from the query */
     Lang lang;         /* language of messages (and of PGN letters for ACTION_PGN) */
+    bool lang_explicit; /* lang came from the `lang` query parameter; else a body's "lang" wins */
 } ServiceRequest;
 
 /* The answer to one request: HTTP status, content type ("application/json" or a PGN's
@@ -50,8 +57,13 @@ uint64_t service_handle(Service *svc, const ServiceRequest *req, ServiceReply re
 /* The requester went away: its reply will not be called (the change itself still happens). */
 void service_cancel(Service *svc, uint64_t ticket);
 
+/* An error the transport answers itself, as {"error":{code,message}} in lang: code is "bad_json",
+ * "not_found" (no such path), "method_not_allowed", "too_large" or "storage" (out of memory).
+ * Returns the HTTP status and a malloc'd body in *body (NULL when out of memory) of *len bytes. */
+int service_error(const char *code, Lang lang, char **body, size_t *len);
+
 /* Receives the WebSocket "state" message ({"type":"state","game":…,"state":…}) of a game after every
- * change, and once right after subscribing. */
+ * change (after its answer), and once right after subscribing (inside service_subscribe). */
 typedef void (*ServiceEvent)(void *ctx, const char *json, size_t len);
 /* Subscribes to a game; 0 when the game does not exist. */
 uint64_t service_subscribe(Service *svc, const char *game, ServiceEvent event, void *ctx);
@@ -59,7 +71,8 @@ void service_unsubscribe(Service *svc, uint64_t subscription);
 
 /* The loop woke up for the store: answers and broadcasts what was committed. */
 void service_on_wake(Service *svc);
-/* Milliseconds until the next clock or deadline runs out, -1 when none runs. */
+/* Milliseconds until the next clock or deadline runs out, -1 when none runs. Games with a change
+ * being committed are left out, so ask again after every request, wake and timer. */
 int64_t service_next_timer_ms(Service *svc);
 /* Ends the games whose time ran out (time forfeit, 6.9 draw, correspondence deadline). */
 void service_on_timer(Service *svc);

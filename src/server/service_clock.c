@@ -1,0 +1,63 @@
+/* Clocks and deadlines. The record keeps each side's time at the start of the current turn and when
+ * that turn began, so a clock costs nothing while it runs and survives restarts. Time runs only once
+ * both sides have moved (before that a game may be aborted), and stops when the game ends. */
+#include <string.h>
+
+#include "service_internal.h"
+
+static bool is_live(const GameRecord *rec) { return strcmp(rec->time_type, "live") == 0; }
+static bool is_correspondence(const GameRecord *rec) { return strcmp(rec->time_type, "correspondence") == 0; }
+
+bool svc_clock_running(const SvcGame *g) {
+    return g->rec.turn_started_ms != 0 && !game_over(&g->game) && !g->aborted &&
+           (is_live(&g->rec) || is_correspondence(&g->rec));
+}
+
+int64_t svc_time_left(const SvcGame *g, Color color, int64_t now) {
+    int64_t left = g->rec.clock_ms[color];
+    if (svc_clock_running(g) && color == pos_turn(game_position(&g->game)))
+        left -= now - g->rec.turn_started_ms;
+    return left < 0 ? 0 : left;
+}
+
+int64_t svc_deadline(const SvcGame *g) {
+    if (!svc_clock_running(g) || !is_correspondence(&g->rec))
+        return 0;
+    return g->rec.turn_started_ms + g->rec.days * SVC_DAY_MS;
+}
+
+bool svc_expiry(const SvcGame *g, int64_t now, int64_t *ms) {
+    if (!svc_clock_running(g))
+        return false;
+    if (is_live(&g->rec)) {
+        Color turn = pos_turn(game_position(&g->game));
+        *ms = g->rec.clock_ms[turn] - (now - g->rec.turn_started_ms);
+    } else {
+        *ms = svc_deadline(g) - now;
+    }
+    return true;
+}
+
+void svc_clock_after_move(const SvcGame *g, GameRecord *rec, int plies_after, int64_t now) {
+    if (!is_live(rec) && !is_correspondence(rec))
+        return;
+    if (svc_clock_running(g)) {
+        if (is_live(rec)) {
+            Color mover = pos_turn(game_position(&g->game));
+            rec->clock_ms[mover] += (int64_t)rec->increment * 1000 - (now - rec->turn_started_ms);
+        }
+        rec->turn_started_ms = now;
+    } else if (plies_after >= 2) {
+        rec->turn_started_ms = now; /* both sides have moved: the clock starts */
+    }
+}
+
+void svc_clock_stop(const SvcGame *g, GameRecord *rec, int64_t now) {
+    if (!svc_clock_running(g))
+        return;
+    if (is_live(rec)) {
+        Color turn = pos_turn(game_position(&g->game));
+        rec->clock_ms[turn] = svc_time_left(g, turn, now);
+    }
+    rec->turn_started_ms = 0;
+}

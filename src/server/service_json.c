@@ -1,0 +1,227 @@
+/* The state object and the summaries of docs/api.md, built with jansson from the game in memory and
+ * its cached move list, so that serialising never replays the game. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schach/fen.h"
+#include "schach/movegen.h"
+#include "service_internal.h"
+
+static const char *color_name(Color c) { return c == WHITE ? "white" : "black"; }
+
+static json_t *color_or_null(int c) { return c < 0 ? json_null() : json_string(color_name((Color)c)); }
+
+static json_t *time_json(const GameRecord *rec) {
+    if (strcmp(rec->time_type, "live") == 0)
+        return json_pack("{s:s, s:i, s:i}", "type", "live", "minutes", rec->minutes, "increment", rec->increment);
+    if (strcmp(rec->time_type, "correspondence") == 0)
+        return json_pack("{s:s, s:i}", "type", "correspondence", "days", rec->days);
+    return json_pack("{s:s}", "type", "none");
+}
+
+static json_t *outcome_json(const SvcGame *g) {
+    if (g->aborted)
+        return json_pack("{s:s, s:s, s:n}", "result", "*", "termination", "aborted", "winner");
+    const Outcome *o = &g->game.outcome;
+    if (o->result == RESULT_NONE)
+        return json_null();
+    json_t *winner = o->result == RESULT_WHITE_WINS   ? json_string("white")
+                     : o->result == RESULT_BLACK_WINS ? json_string("black")
+                                                      : json_null();
+    const char *term = termination_name(o->termination);
+    return json_pack("{s:s, s:s, s:o}", "result", result_string(o->result), "termination", term ? term : "unknown",
+                     "winner", winner);
+}
+
+static bool is_over(const SvcGame *g) { return g->aborted || game_over(&g->game); }
+
+/* origin -> targets of every legal move; castling also as king-onto-rook, which is how chessground
+ * lets a player drop the king on its own rook. Promotions as "e7e8" pairs. */
+static void legal_json(const SvcGame *g, json_t **legal, json_t **promotions) {
+    *legal = json_object();
+    *promotions = json_array();
+    if (is_over(g))
+        return;
+    const Position *pos = game_position(&g->game);
+    Move moves[SCHACH_MAX_MOVES];
+    int n = gen_moves(pos, GEN_ALL, moves);
+    json_t *by_from[64] = {0};
+    for (int i = 0; i < n; i++) {
+        Move m = moves[i];
+        Square from = move_from(m), to = move_to(m);
+        char fs[3], ts[3];
+        square_name(from, fs);
+        square_name(to, ts);
+        if (!by_from[from]) {
+            by_from[from] = json_array();
+            json_object_set_new(*legal, fs, by_from[from]);
+        }
+        if (move_kind(m) == MOVE_PROMOTION) {
+            /* Four moves per pair: list the target and the pair once, with the queen. */
+            if (move_promotion(m) != QUEEN)
+                continue;
+            char pair[5];
+            memcpy(pair, fs, 2);
+            memcpy(pair + 2, ts, 2);
+            pair[4] = '\0';
+            json_array_append_new(*promotions, json_string(pair));
+        }
+        json_array_append_new(by_from[from], json_string(ts));
+        if (move_kind(m) == MOVE_CASTLING) {
+            Square rook = square_make(to > from ? 7 : 0, square_rank(from));
+            char rs[3];
+            square_name(rook, rs);
+            json_array_append_new(by_from[from], json_string(rs));
+        }
+    }
+}
+
+static json_t *claims_json(const SvcGame *g) {
+    json_t *a = json_array();
+    if (is_over(g))
+        return a;
+    int claims = game_claims(&g->game);
+    if (claims & CLAIM_THREEFOLD)
+        json_array_append_new(a, json_string("threefold_repetition"));
+    if (claims & CLAIM_FIFTY)
+        json_array_append_new(a, json_string("fifty_moves"));
+    return a;
+}
+
+static json_t *clock_json(const SvcGame *g, int64_t now) {
+    const GameRecord *rec = &g->rec;
+    json_t *running = svc_clock_running(g) ? json_string(color_name(pos_turn(game_position(&g->game)))) : json_null();
+    if (strcmp(rec->time_type, "live") == 0)
+        return json_pack("{s:I, s:I, s:o}", "white", (json_int_t)svc_time_left(g, WHITE, now), "black",
+                         (json_int_t)svc_time_left(g, BLACK, now), "running", running);
+    if (strcmp(rec->time_type, "correspondence") == 0) {
+        int64_t deadline = svc_deadline(g);
+        return json_pack("{s:o, s:o}", "deadline", deadline ? json_integer(deadline) : json_null(), "running",
+                         running);
+    }
+    json_decref(running);
+    return json_null();
+}
+
+bool svc_moves_reserve(SvcGame *g) {
+    size_t need = g->moves_len + SVC_MOVE_JSON_MAX + 2;
+    if (need <= g->moves_capacity)
+        return true;
+    size_t cap = g->moves_capacity ? g->moves_capacity * 2 : 4096;
+    while (cap < need)
+        cap *= 2;
+    char *text = realloc(g->moves_text, cap);
+    if (!text)
+        return false;
+    g->moves_text = text;
+    g->moves_capacity = cap;
+    return true;
+}
+
+void svc_moves_append(SvcGame *g, const Position *pos, Move m) {
+    char uci[8], san[SCHACH_MOVE_TEXT_MAX], san_de[SCHACH_MOVE_TEXT_MAX];
+    uci_write(m, uci, sizeof uci);
+    san_write(pos, m, LANG_EN, san, sizeof san);
+    san_write(pos, m, LANG_DE, san_de, sizeof san_de);
+    json_t *entry = json_pack("{s:s, s:s, s:s}", "uci", uci, "san", san, "san_de", san_de);
+    char *text = g->moves_text + g->moves_len;
+    size_t room = g->moves_capacity - g->moves_len;
+    if (g->moves_len > 0) {
+        *text++ = ',';
+        room--;
+    }
+    /* The entry is pure ASCII of bounded length, so the reserved room always holds it. */
+    size_t n = entry ? json_dumpb(entry, text, room - 1, JSON_COMPACT) : 0;
+    json_decref(entry);
+    if (n == 0 || n >= room) {
+        g->moves_text[g->moves_len] = '\0';
+        return;
+    }
+    g->moves_len = (size_t)(text - g->moves_text) + n;
+    g->moves_text[g->moves_len] = '\0';
+}
+
+char *svc_json_with(json_t *obj, const char *name, const char *raw, size_t *len) {
+    size_t base_len = 0;
+    char *base = obj ? svc_dump(obj, &base_len) : NULL;
+    json_decref(obj);
+    if (!base || !raw)
+        goto fail;
+    size_t name_len = strlen(name), raw_len = strlen(raw);
+    char *out = malloc(base_len + name_len + raw_len + 8);
+    if (!out)
+        goto fail;
+    /* base ends with '}': put the member before it, after a comma unless base is "{}". */
+    size_t n = base_len - 1;
+    memcpy(out, base, n);
+    if (n > 1)
+        out[n++] = ',';
+    out[n++] = '"';
+    memcpy(out + n, name, name_len);
+    n += name_len;
+    out[n++] = '"';
+    out[n++] = ':';
+    memcpy(out + n, raw, raw_len);
+    n += raw_len;
+    out[n++] = '}';
+    out[n] = '\0';
+    free(base);
+    if (len)
+        *len = n;
+    return out;
+fail:
+    free(base);
+    return NULL;
+}
+
+char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
+    const Position *pos = game_position(&g->game);
+    char fen[SCHACH_FEN_MAX], last[8] = "";
+    fen_write(pos, fen, sizeof fen);
+    json_t *legal, *promotions;
+    legal_json(g, &legal, &promotions);
+    int plies = g->game.ply_count;
+    if (plies)
+        uci_write(g->game.plies[plies - 1].move, last, sizeof last);
+    bool over = is_over(g);
+    json_t *state = json_pack(
+        "{s:s, s:i, s:s, s:o, s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:{s:b, s:b}, s:b, s:I}", "id",
+        g->rec.id, "ply", plies, "fen", fen, "start_fen",
+        g->rec.start_fen[0] ? json_string(g->rec.start_fen) : json_null(), "turn", color_name(pos_turn(pos)), "check",
+        pos_in_check(pos), "last_move", plies ? json_string(last) : json_null(), "legal", legal, "promotions",
+        promotions, "outcome", outcome_json(g), "claims", claims_json(g), "draw_offer",
+        color_or_null(over ? -1 : g->game.draw_offer), "mode", g->rec.mode, "time", time_json(&g->rec), "clock",
+        clock_json(g, now), "players", "white", secret_is_set(g->rec.secret_hash[WHITE]), "black",
+        secret_is_set(g->rec.secret_hash[BLACK]), "can_abort", !over && plies < 2, "created",
+        (json_int_t)g->rec.created_ms);
+    /* "moves" comes from the cached text; jansson wrote every entry of it. */
+    size_t moves_len = g->moves_len;
+    char *moves = malloc(moves_len + 3);
+    if (!moves) {
+        json_decref(state);
+        return NULL;
+    }
+    moves[0] = '[';
+    if (moves_len)
+        memcpy(moves + 1, g->moves_text, moves_len);
+    moves[moves_len + 1] = ']';
+    moves[moves_len + 2] = '\0';
+    char *text = svc_json_with(state, "moves", moves, len);
+    free(moves);
+    return text;
+}
+
+json_t *svc_summary_json(const SvcGame *g) {
+    return json_pack("{s:s, s:I, s:s, s:o, s:i, s:o, s:b, s:b}", "id", g->rec.id, "created",
+                     (json_int_t)g->rec.created_ms, "mode", g->rec.mode, "time", time_json(&g->rec), "moves",
+                     g->game.ply_count, "outcome", outcome_json(g), "white",
+                     secret_is_set(g->rec.secret_hash[WHITE]), "black",
+                     secret_is_set(g->rec.secret_hash[BLACK]));
+}
+
+char *svc_dump(const json_t *j, size_t *len) {
+    char *s = json_dumps(j, JSON_COMPACT);
+    if (s && len)
+        *len = strlen(s);
+    return s;
+}

@@ -1,0 +1,1083 @@
+/* The game service against the real SQLite store: whole games, every error of docs/api.md, draws,
+ * claims, resignation, abort, invitations, local mode, clocks and deadlines on an injected clock,
+ * PGN, lists; replies only after the commit; restoring from the database. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, clock_gettime, pthread_cond_timedwait */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "service.h"
+#include "store.h"
+
+#define T0 1763800000000LL /* the injected clock starts here */
+#define WAIT_SECONDS 20    /* the store answers within this, or the test fails */
+
+typedef struct Reply {
+    int calls;
+    int status;
+    char content_type[64];
+    char *body;
+} Reply;
+
+typedef struct Events {
+    int count;
+    char *last;
+} Events;
+
+typedef struct Env {
+    char dir[64];
+    char path[128];
+    Store *store;
+    Service *svc;
+    int64_t now;
+    pthread_mutex_t mutex;
+    pthread_cond_t cond;
+    unsigned wakes;
+} Env;
+
+/* ---- plumbing ---- */
+
+static int64_t env_clock(void *ctx) { return ((Env *)ctx)->now; }
+
+static void env_wake(void *ctx) {
+    Env *e = ctx;
+    pthread_mutex_lock(&e->mutex);
+    e->wakes++;
+    pthread_cond_broadcast(&e->cond);
+    pthread_mutex_unlock(&e->mutex);
+}
+
+static void on_reply(void *ctx, int status, const char *content_type, const char *body, size_t len) {
+    Reply *r = ctx;
+    r->calls++;
+    r->status = status;
+    snprintf(r->content_type, sizeof r->content_type, "%s", content_type);
+    free(r->body);
+    r->body = malloc(len + 1);
+    memcpy(r->body, body, len);
+    r->body[len] = '\0';
+}
+
+static void on_event(void *ctx, const char *json, size_t len) {
+    Events *ev = ctx;
+    ev->count++;
+    free(ev->last);
+    ev->last = malloc(len + 1);
+    memcpy(ev->last, json, len);
+    ev->last[len] = '\0';
+}
+
+static double monotonic_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Waits until the store has woken the loop more often than `seen` times. */
+static void wait_wake_after(Env *e, unsigned seen) {
+    double deadline = monotonic_seconds() + WAIT_SECONDS;
+    pthread_mutex_lock(&e->mutex);
+    while (e->wakes == seen) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 50000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&e->cond, &e->mutex, &ts);
+        if (monotonic_seconds() > deadline) {
+            pthread_mutex_unlock(&e->mutex);
+            fail_msg("the store did not answer within %d s", WAIT_SECONDS);
+        }
+    }
+    pthread_mutex_unlock(&e->mutex);
+}
+
+static unsigned wakes_now(Env *e) {
+    pthread_mutex_lock(&e->mutex);
+    unsigned w = e->wakes;
+    pthread_mutex_unlock(&e->mutex);
+    return w;
+}
+
+/* Delivers committed changes until r has its answer. */
+static void settle(Env *e, Reply *r) {
+    double deadline = monotonic_seconds() + WAIT_SECONDS;
+    while (r->calls == 0) {
+        unsigned seen = wakes_now(e);
+        service_on_wake(e->svc);
+        if (r->calls)
+            break;
+        if (monotonic_seconds() > deadline)
+            fail_msg("no reply within %d s", WAIT_SECONDS);
+        wait_wake_after(e, seen);
+    }
+}
+
+/* Delivers everything the store has finished, waiting for at least one batch. */
+static void settle_timer(Env *e, unsigned seen) {
+    wait_wake_after(e, seen);
+    service_on_wake(e->svc);
+}
+
+static void env_open(Env *e) {
+    char err[256];
+    e->store = store_sqlite_open(e->path, env_wake, e, err, sizeof err);
+    if (!e->store)
+        fail_msg("store: %s", err);
+    e->svc = service_create(e->store, env_clock, e, err, sizeof err);
+    if (!e->svc)
+        fail_msg("service: %s", err);
+}
+
+static void env_close(Env *e) {
+    service_free(e->svc);
+    store_close(e->store);
+    e->svc = NULL;
+    e->store = NULL;
+}
+
+static int setup(void **state) {
+    Env *e = calloc(1, sizeof *e);
+    snprintf(e->dir, sizeof e->dir, "/tmp/schach-service-XXXXXX");
+    if (!mkdtemp(e->dir))
+        return -1;
+    snprintf(e->path, sizeof e->path, "%s/games.db", e->dir);
+    e->now = T0;
+    pthread_mutex_init(&e->mutex, NULL);
+    pthread_cond_init(&e->cond, NULL);
+    env_open(e);
+    *state = e;
+    return 0;
+}
+
+static int teardown(void **state) {
+    Env *e = *state;
+    env_close(e);
+    char file[160];
+    const char *suffixes[] = {"", "-wal", "-shm", "-journal"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(file, sizeof file, "%s%s", e->path, suffixes[i]);
+        unlink(file);
+    }
+    rmdir(e->dir);
+    pthread_mutex_destroy(&e->mutex);
+    pthread_cond_destroy(&e->cond);
+    free(e);
+    return 0;
+}
+
+/* ---- requests ---- */
+
+/* Sends a request, waits for its answer, checks the status, returns the body (NULL when not JSON). */
+static json_t *request(Env *e, ServiceAction action, const char *game, const char *body, Lang lang, int status) {
+    Reply r = {0};
+    ServiceRequest req = {.action = action, .game = game, .body = body, .lang = lang};
+    uint64_t ticket = service_handle(e->svc, &req, on_reply, &r);
+    assert_true(ticket != 0);
+    settle(e, &r);
+    assert_int_equal(r.calls, 1);
+    if (r.status != status)
+        fail_msg("expected status %d, got %d: %s", status, r.status, r.body);
+    json_error_t jerr;
+    json_t *j = json_loads(r.body, 0, &jerr);
+    free(r.body);
+    return j;
+}
+
+static const char *str(const json_t *j, const char *path) {
+    /* "a.b.c" through objects */
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", path);
+    const json_t *cur = j;
+    for (char *tok = strtok(buf, "."); tok && cur; tok = strtok(NULL, "."))
+        cur = json_object_get(cur, tok);
+    return json_string_value(cur);
+}
+
+static const json_t *get(const json_t *j, const char *path) {
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", path);
+    const json_t *cur = j;
+    for (char *tok = strtok(buf, "."); tok && cur; tok = strtok(NULL, "."))
+        cur = json_object_get(cur, tok);
+    return cur;
+}
+
+static void expect_error(json_t *j, const char *code) {
+    assert_non_null(j);
+    const char *got = str(j, "error.code");
+    if (!got || strcmp(got, code) != 0)
+        fail_msg("expected error %s, got %s", code, got ? got : "(none)");
+    assert_non_null(str(j, "error.message"));
+    assert_true(strlen(str(j, "error.message")) > 0);
+    json_decref(j);
+}
+
+/* The current state as text: what "no error changed anything" compares. */
+static char *state_text(Env *e, const char *id) {
+    Reply r = {0};
+    ServiceRequest req = {.action = ACTION_STATE, .game = id};
+    service_handle(e->svc, &req, on_reply, &r);
+    assert_int_equal(r.calls, 1);
+    assert_int_equal(r.status, 200);
+    return r.body;
+}
+
+typedef struct Game2 {
+    char id[16];
+    char secret[2][64]; /* white, black */
+} Game2;
+
+/* A friend game (creator white unless color says otherwise), joined by the other side. */
+static void new_game(Env *e, const char *body, Game2 *g) {
+    json_t *j = request(e, ACTION_CREATE, NULL, body, LANG_EN, 201);
+    snprintf(g->id, sizeof g->id, "%s", str(j, "id"));
+    int creator = strcmp(str(j, "color"), "white") == 0 ? 0 : 1;
+    snprintf(g->secret[creator], sizeof g->secret[0], "%s", str(j, "secret"));
+    if (json_is_string(get(j, "invite"))) {
+        char join[128];
+        snprintf(join, sizeof join, "{\"invite\":\"%s\"}", str(j, "invite"));
+        json_t *k = request(e, ACTION_JOIN, g->id, join, LANG_EN, 200);
+        assert_string_equal(str(k, "color"), creator ? "white" : "black");
+        snprintf(g->secret[!creator], sizeof g->secret[0], "%s", str(k, "secret"));
+        json_decref(k);
+    } else {
+        snprintf(g->secret[0], sizeof g->secret[0], "%s", str(j, "secrets.white"));
+        snprintf(g->secret[1], sizeof g->secret[1], "%s", str(j, "secrets.black"));
+    }
+    json_decref(j);
+}
+
+static json_t *move_as(Env *e, const Game2 *g, int color, int ply, const char *move, const char *extra, Lang lang,
+                       int status) {
+    char body[512];
+    snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":%d,\"move\":\"%s\"%s}", g->secret[color], ply, move,
+             extra ? extra : "");
+    return request(e, ACTION_MOVE, g->id, body, lang, status);
+}
+
+/* Plays space-separated moves alternately from ply `ply`, white first when ply is even. */
+static int play(Env *e, const Game2 *g, int ply, const char *line) {
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", line);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        json_t *j = move_as(e, g, ply % 2, ply, tok, NULL, LANG_EN, 200);
+        assert_int_equal(json_integer_value(get(j, "state.ply")), ply + 1);
+        json_decref(j);
+        ply++;
+    }
+    return ply;
+}
+
+static json_t *action_as(Env *e, const Game2 *g, ServiceAction a, int color, const char *extra, int status) {
+    char body[512];
+    snprintf(body, sizeof body, "{\"secret\":\"%s\"%s}", g->secret[color], extra ? extra : "");
+    return request(e, a, g->id, body, LANG_EN, status);
+}
+
+static bool array_has(const json_t *a, const char *s) {
+    size_t i;
+    const json_t *v;
+    json_array_foreach(a, i, v) if (json_is_string(v) && strcmp(json_string_value(v), s) == 0) return true;
+    return false;
+}
+
+/* ---- tests ---- */
+
+static void test_whole_game(void **state) {
+    Env *e = *state;
+    Game2 g;
+    new_game(e, "{\"mode\":\"friend\",\"color\":\"white\",\"time\":{\"type\":\"none\"}}", &g);
+    assert_int_equal((int)strlen(g.id), 12);
+    assert_int_equal((int)strlen(g.secret[0]), 43);
+    assert_int_equal((int)strlen(g.secret[1]), 43);
+
+    Events ev = {0}, ev2 = {0};
+    uint64_t sub = service_subscribe(e->svc, g.id, on_event, &ev);
+    assert_true(sub != 0);
+    assert_int_equal(ev.count, 1); /* the state right away */
+    uint64_t sub2 = service_subscribe(e->svc, g.id, on_event, &ev2);
+    assert_int_equal(service_subscribe(e->svc, "nosuchgame00", on_event, &ev2), 0);
+
+    /* The first move: no answer and no broadcast before the store committed and the loop woke. */
+    Reply r = {0};
+    char body[256];
+    snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":0,\"move\":\"e4\"}", g.secret[0]);
+    unsigned seen = wakes_now(e);
+    ServiceRequest req = {.action = ACTION_MOVE, .game = g.id, .body = body, .lang = LANG_EN};
+    service_handle(e->svc, &req, on_reply, &r);
+    assert_int_equal(r.calls, 0);
+    char *before = state_text(e, g.id);
+    assert_non_null(strstr(before, "\"ply\":0")); /* the uncommitted move is not shown */
+    free(before);
+    wait_wake_after(e, seen);
+    assert_int_equal(r.calls, 0);
+    assert_int_equal(ev.count, 1);
+    service_on_wake(e->svc);
+    assert_int_equal(r.calls, 1);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.content_type, "application/json");
+    json_t *j = json_loads(r.body, 0, NULL);
+    assert_int_equal(json_integer_value(get(j, "state.ply")), 1);
+    assert_string_equal(str(j, "state.last_move"), "e2e4");
+    json_decref(j);
+    free(r.body);
+    assert_int_equal(ev.count, 2);
+    assert_int_equal(ev2.count, 2);
+    json_t *msg = json_loads(ev.last, 0, NULL);
+    assert_string_equal(str(msg, "type"), "state");
+    assert_string_equal(str(msg, "game"), g.id);
+    assert_int_equal(json_integer_value(get(msg, "state.ply")), 1);
+    json_decref(msg);
+    service_unsubscribe(e->svc, sub2);
+
+    /* SAN, German SAN, UCI, king-takes-rook castling, promotion with capture, mate. */
+    int ply = play(e, &g, 1, "a7a5 Sf3 a4 Lc4 a3");
+    char *s = state_text(e, g.id);
+    j = json_loads(s, 0, NULL);
+    free(s);
+    const json_t *king = get(j, "legal.e1");
+    assert_true(array_has(king, "g1") && array_has(king, "h1") && array_has(king, "f1"));
+    json_decref(j);
+    ply = play(e, &g, ply, "e1h1 axb2 Ne5");
+    s = state_text(e, g.id);
+    j = json_loads(s, 0, NULL);
+    free(s);
+    assert_true(array_has(get(j, "promotions"), "b2a1"));
+    assert_true(array_has(get(j, "promotions"), "b2c1"));
+    json_decref(j);
+    ply = play(e, &g, ply, "bxa1=Q Dh5 Qxb1");
+    j = move_as(e, &g, 0, ply, "Qxf7#", NULL, LANG_EN, 200);
+    const json_t *st = get(j, "state");
+    assert_int_equal(json_integer_value(get(st, "ply")), 13);
+    assert_string_equal(str(st, "outcome.result"), "1-0");
+    assert_string_equal(str(st, "outcome.termination"), "checkmate");
+    assert_string_equal(str(st, "outcome.winner"), "white");
+    assert_int_equal(json_object_size(get(st, "legal")), 0);
+    assert_true(json_is_true(get(st, "check")));
+    assert_true(json_is_false(get(st, "can_abort")));
+    const json_t *moves = get(st, "moves");
+    assert_int_equal(json_array_size(moves), 13);
+    assert_string_equal(str(json_array_get(moves, 2), "san_de"), "Sf3");
+    assert_string_equal(str(json_array_get(moves, 2), "san"), "Nf3");
+    assert_string_equal(str(json_array_get(moves, 6), "san"), "O-O");
+    assert_string_equal(str(json_array_get(moves, 6), "san_de"), "0-0");
+    assert_string_equal(str(json_array_get(moves, 6), "uci"), "e1g1");
+    assert_string_equal(str(json_array_get(moves, 9), "uci"), "b2a1q");
+    assert_string_equal(str(json_array_get(moves, 9), "san_de"), "bxa1=D");
+    assert_string_equal(str(json_array_get(moves, 12), "san"), "Qxf7#");
+    json_decref(j);
+    assert_int_equal(ev.count, 14);
+    assert_int_equal(ev2.count, 2);
+    service_unsubscribe(e->svc, sub);
+
+    /* A new service over the reopened database shows the same game. */
+    char *final = state_text(e, g.id);
+    env_close(e);
+    env_open(e);
+    char *restored = state_text(e, g.id);
+    assert_string_equal(final, restored);
+    free(final);
+    free(restored);
+    free(ev.last);
+    free(ev2.last);
+}
+
+static void test_errors(void **state) {
+    Env *e = *state;
+    Game2 g;
+    new_game(e, "{\"mode\":\"friend\",\"color\":\"white\",\"time\":{\"type\":\"none\"}}", &g);
+    play(e, &g, 0, "e4 e5");
+    char *before = state_text(e, g.id);
+    char body[20000];
+
+    expect_error(request(e, ACTION_MOVE, g.id, "{", LANG_EN, 400), "bad_json");
+    expect_error(request(e, ACTION_MOVE, g.id, "[1]", LANG_EN, 400), "bad_json");
+    expect_error(request(e, ACTION_MOVE, g.id, NULL, LANG_EN, 400), "bad_json");
+    expect_error(request(e, ACTION_MOVE, g.id, "{\"ply\":2,\"ply\":2}", LANG_EN, 400), "bad_json");
+    snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":2,\"move\":\"Nf3\",\"x\":1}", g.secret[0]);
+    json_t *j = request(e, ACTION_MOVE, g.id, body, LANG_EN, 400);
+    assert_non_null(strstr(str(j, "error.message"), "'x'"));
+    expect_error(j, "bad_request");
+    snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":\"2\",\"move\":\"Nf3\"}", g.secret[0]);
+    j = request(e, ACTION_MOVE, g.id, body, LANG_DE, 400);
+    assert_non_null(strstr(str(j, "error.message"), "ply"));
+    expect_error(j, "bad_request");
+    snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":2,\"move\":5}", g.secret[0]);
+    expect_error(request(e, ACTION_MOVE, g.id, body, LANG_EN, 400), "bad_request");
+    snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":2}", g.secret[0]);
+    expect_error(request(e, ACTION_MOVE, g.id, body, LANG_EN, 400), "bad_request");
+    snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":2,\"move\":\"Nf3\",\"claim\":\"maybe\"}", g.secret[0]);
+    expect_error(request(e, ACTION_MOVE, g.id, body, LANG_EN, 400), "bad_request");
+    expect_error(request(e, ACTION_MOVE, g.id, "{\"ply\":2,\"move\":\"Nf3\"}", LANG_EN, 403), "bad_secret");
+    expect_error(request(e, ACTION_MOVE, g.id, "{\"secret\":\"nope\",\"ply\":2,\"move\":\"Nf3\"}", LANG_EN, 403),
+                 "bad_secret");
+    expect_error(move_as(e, &g, 1, 2, "Nf6", NULL, LANG_EN, 409), "not_your_turn");
+    expect_error(request(e, ACTION_MOVE, "nosuchgame00", body, LANG_EN, 404), "not_found");
+    expect_error(request(e, ACTION_STATE, "short", NULL, LANG_EN, 404), "not_found");
+    expect_error(move_as(e, &g, 0, 5, "Nf3", NULL, LANG_EN, 409), "stale_ply");
+    expect_error(move_as(e, &g, 0, 0, "Nf3", NULL, LANG_EN, 409), "stale_ply");
+    memset(body, ' ', sizeof body);
+    memcpy(body, "{\"x\":1}", 7);
+    body[sizeof body - 1] = '\0';
+    expect_error(request(e, ACTION_MOVE, g.id, body, LANG_EN, 413), "too_large");
+
+    /* Illegal moves are explained in the requester's language. */
+    j = move_as(e, &g, 0, 2, "Ke3", NULL, LANG_EN, 422);
+    char en[512];
+    snprintf(en, sizeof en, "%s", str(j, "error.message"));
+    expect_error(j, "illegal_move");
+    j = move_as(e, &g, 0, 2, "Ke3", NULL, LANG_DE, 422);
+    assert_string_not_equal(en, str(j, "error.message"));
+    assert_non_null(strstr(en, "e3"));
+    assert_non_null(strstr(str(j, "error.message"), "e3"));
+    expect_error(j, "illegal_move");
+    /* The body's "lang" chooses the language unless the query did. */
+    snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":2,\"move\":\"Ke3\",\"lang\":\"de\"}", g.secret[0]);
+    j = request(e, ACTION_MOVE, g.id, body, LANG_EN, 422);
+    assert_string_not_equal(en, str(j, "error.message"));
+    expect_error(j, "illegal_move");
+    Reply r = {0};
+    ServiceRequest req = {.action = ACTION_MOVE, .game = g.id, .body = body, .lang = LANG_EN, .lang_explicit = true};
+    service_handle(e->svc, &req, on_reply, &r);
+    j = json_loads(r.body, 0, NULL);
+    assert_string_equal(en, str(j, "error.message"));
+    expect_error(j, "illegal_move");
+    free(r.body);
+    expect_error(move_as(e, &g, 0, 2, "hello", NULL, LANG_EN, 422), "illegal_move");
+
+    /* Draw answers without an offer, claims that do not hold, abort after both moved. */
+    expect_error(action_as(e, &g, ACTION_DRAW, 0, ",\"action\":\"accept\"", 409), "no_offer");
+    expect_error(action_as(e, &g, ACTION_DRAW, 0, ",\"action\":\"decline\"", 409), "no_offer");
+    expect_error(action_as(e, &g, ACTION_DRAW, 0, ",\"action\":\"dance\"", 400), "bad_request");
+    expect_error(action_as(e, &g, ACTION_CLAIM, 0, ",\"kind\":\"any\"", 409), "no_claim");
+    expect_error(action_as(e, &g, ACTION_CLAIM, 1, ",\"kind\":\"threefold\"", 409), "not_your_turn");
+    expect_error(action_as(e, &g, ACTION_ABORT, 0, NULL, 409), "cannot_abort");
+    expect_error(action_as(e, &g, ACTION_RESIGN, 0, ",\"extra\":true", 400), "bad_request");
+    expect_error(request(e, ACTION_JOIN, g.id, "{\"invite\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}",
+                         LANG_EN, 403),
+                 "bad_invite");
+
+    /* Busy: while one change is being committed, another is refused. */
+    Reply first = {0};
+    snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":2,\"move\":\"Nf3\"}", g.secret[0]);
+    ServiceRequest mv = {.action = ACTION_MOVE, .game = g.id, .body = body};
+    service_handle(e->svc, &mv, on_reply, &first);
+    assert_int_equal(first.calls, 0);
+    expect_error(action_as(e, &g, ACTION_DRAW, 1, ",\"action\":\"offer\"", 409), "busy");
+    Reply again = {0};
+    service_handle(e->svc, &mv, on_reply, &again); /* the same move again while it is committed */
+    assert_int_equal(again.calls, 1);
+    j = json_loads(again.body, 0, NULL);
+    expect_error(j, "busy");
+    free(again.body);
+    settle(e, &first);
+    assert_int_equal(first.status, 200);
+    free(first.body);
+    char *after_move = state_text(e, g.id);
+
+    /* A repeated move (the answer got lost): 200, duplicate, nothing played twice. */
+    j = move_as(e, &g, 0, 2, "g1f3", NULL, LANG_EN, 200);
+    assert_true(json_is_true(get(j, "duplicate")));
+    assert_int_equal(json_integer_value(get(j, "state.ply")), 3);
+    json_decref(j);
+    expect_error(move_as(e, &g, 0, 2, "Nc3", NULL, LANG_EN, 409), "stale_ply");
+    expect_error(move_as(e, &g, 1, 2, "Nf3", NULL, LANG_EN, 409), "stale_ply");
+    char *after = state_text(e, g.id);
+    assert_string_equal(after_move, after);
+    free(after);
+
+    /* Nothing above changed the stored game either. */
+    free(after_move);
+    after_move = state_text(e, g.id);
+    env_close(e);
+    env_open(e);
+    after = state_text(e, g.id);
+    assert_string_equal(after_move, after);
+    free(after);
+    free(after_move);
+
+    /* Game over. */
+    json_decref(action_as(e, &g, ACTION_RESIGN, 1, NULL, 200));
+    char *over = state_text(e, g.id);
+    expect_error(move_as(e, &g, 1, 3, "Nc6", NULL, LANG_EN, 409), "game_over");
+    expect_error(action_as(e, &g, ACTION_RESIGN, 0, NULL, 409), "game_over");
+    expect_error(action_as(e, &g, ACTION_DRAW, 0, ",\"action\":\"offer\"", 409), "game_over");
+    after = state_text(e, g.id);
+    assert_string_equal(over, after);
+    free(over);
+    free(after);
+    free(before);
+}
+
+static void test_create_validation(void **state) {
+    Env *e = *state;
+    const char *bad[] = {
+        "{\"mode\":\"solo\"}",
+        "{\"color\":\"green\"}",
+        "{\"mode\":1}",
+        "{\"time\":\"5+3\"}",
+        "{\"time\":{\"type\":\"live\"}}",
+        "{\"time\":{\"type\":\"live\",\"minutes\":0,\"increment\":5}}",
+        "{\"time\":{\"type\":\"live\",\"minutes\":5,\"increment\":3,\"days\":1}}",
+        "{\"time\":{\"type\":\"live\",\"minutes\":500,\"increment\":0}}",
+        "{\"time\":{\"type\":\"correspondence\",\"days\":0}}",
+        "{\"time\":{\"type\":\"blitz\"}}",
+        "{\"time\":{\"minutes\":5}}",
+        "{\"time\":{\"type\":\"live\",\"minutes\":5,\"seconds\":3}}",
+        "{\"fen\":\"not a fen\"}",
+        "{\"fen\":\"7k/5QQ1/8/8/8/8/8/K7 b - - 0 1\"}",
+        "{\"lang\":\"fr\"}",
+        "{\"mode\":\"friend\",\"players\":2}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        expect_error(request(e, ACTION_CREATE, NULL, bad[i], LANG_EN, 400), "bad_request");
+    json_t *j = request(e, ACTION_CREATE, NULL, "{\"fen\":\"xx\"}", LANG_DE, 400);
+    assert_non_null(strstr(str(j, "error.message"), "Stellung"));
+    json_decref(j);
+
+    /* Defaults: a friend game, the creator white, no clock; the WebSocket envelope is accepted. */
+    j = request(e, ACTION_CREATE, NULL, "{\"type\":\"create\",\"id\":7}", LANG_EN, 201);
+    assert_string_equal(str(j, "color"), "white");
+    assert_string_equal(str(j, "state.mode"), "friend");
+    assert_string_equal(str(j, "state.time.type"), "none");
+    assert_true(json_is_null(get(j, "state.clock")));
+    assert_true(json_is_null(get(j, "state.start_fen")));
+    assert_true(json_is_true(get(j, "state.players.white")));
+    assert_true(json_is_false(get(j, "state.players.black")));
+    assert_true(json_is_true(get(j, "state.can_abort")));
+    assert_int_equal(json_integer_value(get(j, "state.created")), T0);
+    assert_int_equal((int)strlen(str(j, "invite")), 43);
+    assert_null(get(j, "secrets"));
+    json_decref(j);
+
+    /* From a position. */
+    j = request(e, ACTION_CREATE, NULL, "{\"fen\":\"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\",\"color\":\"black\"}",
+                LANG_EN, 201);
+    assert_string_equal(str(j, "color"), "black");
+    assert_string_equal(str(j, "state.start_fen"), "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1");
+    assert_string_equal(str(j, "state.turn"), "black");
+    json_decref(j);
+    j = request(e, ACTION_CREATE, NULL, "{\"color\":\"random\",\"time\":{\"type\":\"live\",\"minutes\":3,\"increment\":2}}",
+                LANG_EN, 201);
+    assert_true(strcmp(str(j, "color"), "white") == 0 || strcmp(str(j, "color"), "black") == 0);
+    assert_int_equal(json_integer_value(get(j, "state.clock.white")), 180000);
+    assert_true(json_is_null(get(j, "state.clock.running")));
+    json_decref(j);
+}
+
+static void test_join(void **state) {
+    Env *e = *state;
+    json_t *j = request(e, ACTION_CREATE, NULL, "{\"color\":\"black\"}", LANG_EN, 201);
+    char id[16], invite[64], join[128];
+    snprintf(id, sizeof id, "%s", str(j, "id"));
+    snprintf(invite, sizeof invite, "%s", str(j, "invite"));
+    json_decref(j);
+    Events ev = {0};
+    service_subscribe(e->svc, id, on_event, &ev);
+    snprintf(join, sizeof join, "{\"invite\":\"%s\"}", invite);
+    j = request(e, ACTION_JOIN, id, join, LANG_EN, 200);
+    assert_string_equal(str(j, "color"), "white");
+    assert_int_equal((int)strlen(str(j, "secret")), 43);
+    assert_true(json_is_true(get(j, "state.players.white")));
+    json_decref(j);
+    assert_int_equal(ev.count, 2);
+    expect_error(request(e, ACTION_JOIN, id, join, LANG_EN, 403), "bad_invite"); /* spent */
+    expect_error(request(e, ACTION_JOIN, id, "{}", LANG_EN, 400), "bad_request");
+    expect_error(request(e, ACTION_JOIN, "nosuchgame00", join, LANG_EN, 404), "not_found");
+    /* Spent after a restart too. */
+    env_close(e);
+    env_open(e);
+    expect_error(request(e, ACTION_JOIN, id, join, LANG_EN, 403), "bad_invite");
+    free(ev.last);
+}
+
+static void test_local_mode(void **state) {
+    Env *e = *state;
+    json_t *j = request(e, ACTION_CREATE, NULL, "{\"mode\":\"local\"}", LANG_EN, 201);
+    assert_true(json_is_null(get(j, "invite")));
+    assert_string_equal(str(j, "secret"), str(j, "secrets.white"));
+    assert_string_not_equal(str(j, "secrets.white"), str(j, "secrets.black"));
+    assert_true(json_is_true(get(j, "state.players.white")));
+    assert_true(json_is_true(get(j, "state.players.black")));
+    assert_string_equal(str(j, "state.mode"), "local");
+    Game2 g;
+    snprintf(g.id, sizeof g.id, "%s", str(j, "id"));
+    snprintf(g.secret[0], sizeof g.secret[0], "%s", str(j, "secrets.white"));
+    snprintf(g.secret[1], sizeof g.secret[1], "%s", str(j, "secrets.black"));
+    json_decref(j);
+    play(e, &g, 0, "d4 d5 c4");
+    expect_error(move_as(e, &g, 0, 3, "e5", NULL, LANG_EN, 409), "not_your_turn");
+}
+
+static void test_draw_offers(void **state) {
+    Env *e = *state;
+    Game2 g;
+    new_game(e, "{}", &g);
+    play(e, &g, 0, "e4 e5");
+    json_t *j = action_as(e, &g, ACTION_DRAW, 0, ",\"action\":\"offer\"", 200);
+    assert_string_equal(str(j, "state.draw_offer"), "white");
+    json_decref(j);
+    expect_error(action_as(e, &g, ACTION_DRAW, 0, ",\"action\":\"accept\"", 409), "no_offer");
+    j = action_as(e, &g, ACTION_DRAW, 1, ",\"action\":\"decline\"", 200);
+    assert_true(json_is_null(get(j, "state.draw_offer")));
+    json_decref(j);
+    /* An offer lapses when the opponent moves; the offerer's own move keeps it. */
+    json_decref(action_as(e, &g, ACTION_DRAW, 0, ",\"action\":\"offer\"", 200));
+    j = move_as(e, &g, 0, 2, "Nf3", NULL, LANG_EN, 200);
+    assert_string_equal(str(j, "state.draw_offer"), "white");
+    json_decref(j);
+    j = move_as(e, &g, 1, 3, "Nc6", NULL, LANG_EN, 200);
+    assert_true(json_is_null(get(j, "state.draw_offer")));
+    json_decref(j);
+    /* The offer survives a restart. */
+    json_decref(action_as(e, &g, ACTION_DRAW, 1, ",\"action\":\"offer\"", 200));
+    env_close(e);
+    env_open(e);
+    char *s = state_text(e, g.id);
+    assert_non_null(strstr(s, "\"draw_offer\":\"black\""));
+    free(s);
+    j = action_as(e, &g, ACTION_DRAW, 0, ",\"action\":\"accept\"", 200);
+    assert_string_equal(str(j, "state.outcome.result"), "1/2-1/2");
+    assert_string_equal(str(j, "state.outcome.termination"), "agreement");
+    assert_true(json_is_null(get(j, "state.outcome.winner")));
+    json_decref(j);
+    env_close(e);
+    env_open(e);
+    s = state_text(e, g.id);
+    assert_non_null(strstr(s, "\"termination\":\"agreement\""));
+    free(s);
+}
+
+static void test_claims(void **state) {
+    Env *e = *state;
+    Game2 g;
+    new_game(e, "{}", &g);
+    int ply = play(e, &g, 0, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8");
+    char *s = state_text(e, g.id);
+    assert_non_null(strstr(s, "\"claims\":[\"threefold_repetition\"]"));
+    free(s);
+    expect_error(action_as(e, &g, ACTION_CLAIM, 0, ",\"kind\":\"fifty\"", 409), "no_claim");
+    json_t *j = action_as(e, &g, ACTION_CLAIM, 0, ",\"kind\":\"threefold\"", 200);
+    assert_string_equal(str(j, "state.outcome.termination"), "threefold_repetition");
+    assert_string_equal(str(j, "state.outcome.result"), "1/2-1/2");
+    assert_int_equal(json_array_size(get(j, "state.claims")), 0);
+    json_decref(j);
+    expect_error(move_as(e, &g, 0, ply, "Nf3", NULL, LANG_EN, 409), "game_over");
+    env_close(e);
+    env_open(e);
+    s = state_text(e, g.id);
+    assert_non_null(strstr(s, "\"termination\":\"threefold_repetition\""));
+    free(s);
+
+    /* A claim with the move that produces the repetition (9.2.1.1). */
+    Game2 h;
+    new_game(e, "{}", &h);
+    ply = play(e, &h, 0, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1");
+    j = move_as(e, &h, 1, ply, "Ng8", ",\"claim\":\"threefold\"", LANG_EN, 200);
+    assert_int_equal(json_integer_value(get(j, "state.ply")), 8);
+    assert_string_equal(str(j, "state.outcome.termination"), "threefold_repetition");
+    assert_null(get(j, "claim_rejected"));
+    json_decref(j);
+
+    /* The 50-move rule, from a position where 100 plies passed without capture or pawn move. */
+    Game2 f;
+    new_game(e, "{\"fen\":\"4k3/8/8/8/8/8/8/R3K3 w - - 100 80\"}", &f);
+    s = state_text(e, f.id);
+    assert_non_null(strstr(s, "\"claims\":[\"fifty_moves\"]"));
+    free(s);
+    expect_error(action_as(e, &f, ACTION_CLAIM, 0, ",\"kind\":\"threefold\"", 409), "no_claim");
+    j = action_as(e, &f, ACTION_CLAIM, 0, ",\"kind\":\"any\"", 200);
+    assert_string_equal(str(j, "state.outcome.termination"), "fifty_moves");
+    json_decref(j);
+
+    /* An incorrect claim: the move stands, the claim becomes a draw offer (9.5, 9.1.2.4). */
+    Game2 k;
+    new_game(e, "{}", &k);
+    j = move_as(e, &k, 0, 0, "e4", ",\"claim\":\"fifty\"", LANG_EN, 200);
+    assert_true(json_is_true(get(j, "claim_rejected")));
+    assert_int_equal(json_integer_value(get(j, "state.ply")), 1);
+    assert_true(json_is_null(get(j, "state.outcome")));
+    assert_string_equal(str(j, "state.draw_offer"), "white");
+    json_decref(j);
+}
+
+static void test_resign_abort(void **state) {
+    Env *e = *state;
+    Game2 g;
+    new_game(e, "{}", &g);
+    json_t *j = action_as(e, &g, ACTION_ABORT, 1, NULL, 200);
+    assert_string_equal(str(j, "state.outcome.result"), "*");
+    assert_string_equal(str(j, "state.outcome.termination"), "aborted");
+    assert_true(json_is_null(get(j, "state.outcome.winner")));
+    assert_true(json_is_false(get(j, "state.can_abort")));
+    assert_int_equal(json_object_size(get(j, "state.legal")), 0);
+    json_decref(j);
+    expect_error(move_as(e, &g, 0, 0, "e4", NULL, LANG_EN, 409), "game_over");
+    env_close(e);
+    env_open(e);
+    char *s = state_text(e, g.id);
+    assert_non_null(strstr(s, "\"termination\":\"aborted\""));
+    free(s);
+
+    Game2 h;
+    new_game(e, "{}", &h);
+    play(e, &h, 0, "e4");
+    json_decref(action_as(e, &h, ACTION_ABORT, 0, NULL, 200)); /* one side moved: still allowed */
+    Game2 k;
+    new_game(e, "{}", &k);
+    play(e, &k, 0, "e4 c5");
+    expect_error(action_as(e, &k, ACTION_ABORT, 1, NULL, 409), "cannot_abort");
+    j = action_as(e, &k, ACTION_RESIGN, 0, NULL, 200); /* resigning out of turn is fine */
+    assert_string_equal(str(j, "state.outcome.result"), "0-1");
+    assert_string_equal(str(j, "state.outcome.termination"), "resignation");
+    assert_string_equal(str(j, "state.outcome.winner"), "black");
+    json_decref(j);
+    env_close(e);
+    env_open(e);
+    s = state_text(e, k.id);
+    assert_non_null(strstr(s, "\"result\":\"0-1\",\"termination\":\"resignation\""));
+    free(s);
+}
+
+static void test_live_clock(void **state) {
+    Env *e = *state;
+    Game2 g;
+    new_game(e, "{\"time\":{\"type\":\"live\",\"minutes\":5,\"increment\":3}}", &g);
+    assert_int_equal(service_next_timer_ms(e->svc), -1);
+    e->now += 10000; /* before both moved, nothing runs */
+    play(e, &g, 0, "e4");
+    e->now += 20000;
+    json_t *j = move_as(e, &g, 1, 1, "e5", NULL, LANG_EN, 200);
+    assert_int_equal(json_integer_value(get(j, "state.clock.white")), 300000);
+    assert_int_equal(json_integer_value(get(j, "state.clock.black")), 300000);
+    assert_string_equal(str(j, "state.clock.running"), "white");
+    assert_true(json_is_false(get(j, "state.can_abort")));
+    json_decref(j);
+    assert_int_equal(service_next_timer_ms(e->svc), 300000);
+    e->now += 7000;
+    j = move_as(e, &g, 0, 2, "Nf3", NULL, LANG_EN, 200);
+    assert_int_equal(json_integer_value(get(j, "state.clock.white")), 300000 - 7000 + 3000);
+    assert_string_equal(str(j, "state.clock.running"), "black");
+    json_decref(j);
+    e->now += 1000;
+    char *s = state_text(e, g.id);
+    assert_non_null(strstr(s, "\"black\":299000"));
+    free(s);
+    assert_int_equal(service_next_timer_ms(e->svc), 299000);
+
+    /* The clock survives a restart. */
+    env_close(e);
+    env_open(e);
+    assert_int_equal(service_next_timer_ms(e->svc), 299000);
+
+    /* Black's flag falls: the timer ends the game, written through the store, and tells subscribers. */
+    Events ev = {0};
+    service_subscribe(e->svc, g.id, on_event, &ev);
+    e->now += 299000;
+    assert_int_equal(service_next_timer_ms(e->svc), 0);
+    unsigned seen = wakes_now(e);
+    service_on_timer(e->svc);
+    assert_int_equal(service_next_timer_ms(e->svc), -1); /* committing: nothing to schedule */
+    settle_timer(e, seen);
+    assert_int_equal(ev.count, 2);
+    json_t *msg = json_loads(ev.last, 0, NULL);
+    assert_string_equal(str(msg, "state.outcome.result"), "1-0");
+    assert_string_equal(str(msg, "state.outcome.termination"), "time_forfeit");
+    assert_int_equal(json_integer_value(get(msg, "state.clock.black")), 0);
+    assert_true(json_is_null(get(msg, "state.clock.running")));
+    json_decref(msg);
+    free(ev.last);
+    assert_int_equal(service_next_timer_ms(e->svc), -1);
+    env_close(e);
+    env_open(e);
+    s = state_text(e, g.id);
+    assert_non_null(strstr(s, "\"termination\":\"time_forfeit\""));
+    free(s);
+}
+
+/* The flag falls, but the opponent has a bare king and cannot mate: a draw (6.9). A move that comes
+ * after the flag fell, before the timer ran, ends the game too. */
+static void test_clock_insufficient(void **state) {
+    Env *e = *state;
+    Game2 g;
+    new_game(e, "{\"time\":{\"type\":\"live\",\"minutes\":1,\"increment\":0},\"fen\":\"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"}",
+             &g);
+    play(e, &g, 0, "Qd2 Kf7");
+    e->now += 60001;
+    unsigned seen = wakes_now(e);
+    expect_error(move_as(e, &g, 0, 2, "Qd5", NULL, LANG_EN, 409), "game_over");
+    settle_timer(e, seen);
+    char *s = state_text(e, g.id);
+    json_t *j = json_loads(s, 0, NULL);
+    free(s);
+    assert_string_equal(str(j, "outcome.result"), "1/2-1/2");
+    assert_string_equal(str(j, "outcome.termination"), "timeout_insufficient_material");
+    assert_int_equal(json_integer_value(get(j, "ply")), 2);
+    json_decref(j);
+}
+
+static void test_correspondence(void **state) {
+    Env *e = *state;
+    Game2 g;
+    new_game(e, "{\"time\":{\"type\":\"correspondence\",\"days\":2}}", &g);
+    play(e, &g, 0, "e4");
+    e->now += 5 * 86400000LL; /* before both moved, no deadline */
+    json_t *j = move_as(e, &g, 1, 1, "c5", NULL, LANG_EN, 200);
+    assert_int_equal(json_integer_value(get(j, "state.clock.deadline")), e->now + 2 * 86400000LL);
+    assert_string_equal(str(j, "state.clock.running"), "white");
+    json_decref(j);
+    e->now += 86400000LL;
+    j = move_as(e, &g, 0, 2, "Nf3", NULL, LANG_EN, 200);
+    assert_int_equal(json_integer_value(get(j, "state.clock.deadline")), e->now + 2 * 86400000LL);
+    json_decref(j);
+    assert_int_equal(service_next_timer_ms(e->svc), 2 * 86400000LL);
+    e->now += 2 * 86400000LL;
+    unsigned seen = wakes_now(e);
+    service_on_timer(e->svc);
+    settle_timer(e, seen);
+    char *s = state_text(e, g.id);
+    j = json_loads(s, 0, NULL);
+    free(s);
+    assert_string_equal(str(j, "outcome.result"), "1-0");
+    assert_string_equal(str(j, "outcome.termination"), "abandoned");
+    assert_true(json_is_null(get(j, "clock.deadline")));
+    json_decref(j);
+}
+
+static char *pgn_of(Env *e, const char *id, Lang lang) {
+    Reply r = {0};
+    ServiceRequest req = {.action = ACTION_PGN, .game = id, .lang = lang};
+    service_handle(e->svc, &req, on_reply, &r);
+    assert_int_equal(r.calls, 1);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.content_type, "text/plain; charset=utf-8");
+    return r.body;
+}
+
+static void test_pgn(void **state) {
+    Env *e = *state;
+    Game2 g;
+    new_game(e, "{\"time\":{\"type\":\"live\",\"minutes\":5,\"increment\":3}}", &g);
+    play(e, &g, 0, "e4 e5 Nf3 Nc6 Bb5");
+    json_decref(action_as(e, &g, ACTION_RESIGN, 1, NULL, 200));
+    char *en = pgn_of(e, g.id, LANG_EN);
+    assert_non_null(strstr(en, "[Event \"schach online\"]"));
+    assert_non_null(strstr(en, "[Date \"2025.11.22\"]"));
+    assert_non_null(strstr(en, "[White \"?\"]"));
+    assert_non_null(strstr(en, "[Result \"1-0\"]"));
+    assert_non_null(strstr(en, "[Termination \"normal\"]"));
+    assert_non_null(strstr(en, "[TimeControl \"300+3\"]"));
+    assert_non_null(strstr(en, "1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0"));
+    char *de = pgn_of(e, g.id, LANG_DE);
+    assert_non_null(strstr(de, "1. e4 e5 2. Sf3 Sc6 3. Lb5 1-0"));
+    free(en);
+    free(de);
+    Game2 h;
+    new_game(e, "{}", &h);
+    json_decref(action_as(e, &h, ACTION_ABORT, 0, NULL, 200));
+    char *ab = pgn_of(e, h.id, LANG_EN);
+    assert_non_null(strstr(ab, "[Result \"*\"]"));
+    assert_non_null(strstr(ab, "[Termination \"unterminated\"]"));
+    assert_non_null(strstr(ab, "[TimeControl \"-\"]"));
+    free(ab);
+    expect_error(request(e, ACTION_PGN, "nosuchgame00", NULL, LANG_EN, 404), "not_found");
+}
+
+static void test_list_recent(void **state) {
+    Env *e = *state;
+    Game2 g[3];
+    for (int i = 0; i < 3; i++)
+        new_game(e, "{}", &g[i]);
+    play(e, &g[1], 0, "e4 e5 Qh5");
+    char ids[128];
+    snprintf(ids, sizeof ids, "%s,nosuchgame00,%s,,x", g[1].id, g[0].id);
+    Reply r = {0};
+    ServiceRequest req = {.action = ACTION_LIST, .ids = ids};
+    service_handle(e->svc, &req, on_reply, &r);
+    assert_int_equal(r.status, 200);
+    json_t *j = json_loads(r.body, 0, NULL);
+    free(r.body);
+    const json_t *games = get(j, "games");
+    assert_int_equal(json_array_size(games), 2);
+    const json_t *s = json_array_get(games, 0);
+    assert_string_equal(str(s, "id"), g[1].id);
+    assert_int_equal(json_integer_value(get(s, "moves")), 3);
+    assert_string_equal(str(s, "mode"), "friend");
+    assert_string_equal(str(s, "time.type"), "none");
+    assert_true(json_is_null(get(s, "outcome")));
+    assert_true(json_is_true(get(s, "white")) && json_is_true(get(s, "black")));
+    assert_int_equal(json_integer_value(get(s, "created")), T0);
+    json_decref(j);
+
+    /* Finished games, newest first. */
+    for (int i = 0; i < 3; i++) {
+        e->now += 1000;
+        json_decref(action_as(e, &g[i], ACTION_RESIGN, i % 2, NULL, 200));
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        j = request(e, ACTION_RECENT, NULL, NULL, LANG_EN, 200);
+        games = get(j, "games");
+        assert_int_equal(json_array_size(games), 3);
+        for (int i = 0; i < 3; i++)
+            assert_string_equal(str(json_array_get(games, (size_t)i), "id"), g[2 - i].id);
+        assert_string_equal(str(json_array_get(games, 1), "outcome.termination"), "resignation");
+        json_decref(j);
+        env_close(e);
+        env_open(e);
+    }
+    /* Only the 20 newest. */
+    for (int i = 0; i < 21; i++) {
+        Game2 x;
+        new_game(e, "{}", &x);
+        e->now += 1000;
+        json_decref(action_as(e, &x, ACTION_ABORT, 0, NULL, 200));
+    }
+    j = request(e, ACTION_RECENT, NULL, NULL, LANG_EN, 200);
+    assert_int_equal(json_array_size(get(j, "games")), 20);
+    json_decref(j);
+}
+
+static void test_cancel_and_transport_errors(void **state) {
+    Env *e = *state;
+    Game2 g;
+    new_game(e, "{}", &g);
+    Events ev = {0};
+    service_subscribe(e->svc, g.id, on_event, &ev);
+    Reply r = {0};
+    char body[256];
+    snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":0,\"move\":\"e4\"}", g.secret[0]);
+    ServiceRequest req = {.action = ACTION_MOVE, .game = g.id, .body = body};
+    unsigned seen = wakes_now(e);
+    uint64_t ticket = service_handle(e->svc, &req, on_reply, &r);
+    service_cancel(e->svc, ticket);
+    settle_timer(e, seen);
+    assert_int_equal(r.calls, 0); /* the requester went away */
+    assert_int_equal(ev.count, 2); /* the move happened all the same */
+    free(ev.last);
+
+    char *out;
+    size_t len;
+    assert_int_equal(service_error("not_found", LANG_DE, &out, &len), 404);
+    json_t *j = json_loads(out, 0, NULL);
+    free(out);
+    assert_string_equal(str(j, "error.code"), "not_found");
+    json_decref(j);
+    assert_int_equal(service_error("method_not_allowed", LANG_EN, &out, &len), 405);
+    free(out);
+    assert_int_equal(service_error("too_large", LANG_EN, &out, &len), 413);
+    free(out);
+    assert_int_equal(service_error("bad_json", LANG_EN, &out, &len), 400);
+    free(out);
+}
+
+/* A store that fails chosen writes on the way to the real one, as a full disk would. */
+typedef struct FailStore {
+    Store base;
+    Store *inner;
+    Env *env;
+    bool fail;
+    StoreOp *failed;
+} FailStore;
+
+static bool fail_load(Store *s, StoreEachGame each, void *ctx, char *err, size_t n) {
+    return store_load(((FailStore *)s)->inner, each, ctx, err, n);
+}
+
+static void fail_submit(Store *s, StoreOp *op) {
+    FailStore *f = (FailStore *)s;
+    if (!f->fail) {
+        store_submit(f->inner, op);
+        return;
+    }
+    op->ok = false;
+    snprintf(op->error, sizeof op->error, "disk full");
+    op->next = f->failed;
+    f->failed = op;
+    env_wake(f->env);
+}
+
+static StoreOp *fail_take_done(Store *s) {
+    FailStore *f = (FailStore *)s;
+    StoreOp *done = f->failed;
+    f->failed = NULL;
+    if (!done)
+        return store_take_done(f->inner);
+    StoreOp *last = done;
+    while (last->next)
+        last = last->next;
+    last->next = store_take_done(f->inner);
+    return done;
+}
+
+static void fail_close(Store *s) { store_close(((FailStore *)s)->inner); }
+
+static const StoreVtbl fail_vtbl = {fail_load, fail_submit, fail_take_done, fail_close};
+
+static void test_storage_failure(void **state) {
+    Env *e = *state;
+    Game2 g;
+    new_game(e, "{\"time\":{\"type\":\"live\",\"minutes\":5}}", &g);
+    play(e, &g, 0, "e4 e5");
+    service_free(e->svc);
+    FailStore f = {{&fail_vtbl}, e->store, e, false, NULL};
+    char err[256];
+    e->svc = service_create(&f.base, env_clock, e, err, sizeof err);
+    assert_non_null(e->svc);
+    Events ev = {0};
+    service_subscribe(e->svc, g.id, on_event, &ev);
+    char *before = state_text(e, g.id);
+    f.fail = true;
+    expect_error(move_as(e, &g, 0, 2, "Nf3", NULL, LANG_DE, 500), "storage");
+    expect_error(action_as(e, &g, ACTION_RESIGN, 1, NULL, 500), "storage");
+    expect_error(request(e, ACTION_CREATE, NULL, "{}", LANG_EN, 500), "storage");
+    char *after = state_text(e, g.id);
+    assert_string_equal(before, after);
+    assert_int_equal(ev.count, 1); /* nothing was broadcast */
+    free(after);
+    f.fail = false;
+    json_decref(move_as(e, &g, 0, 2, "Nf3", NULL, LANG_EN, 200));
+    assert_int_equal(ev.count, 2);
+    service_free(e->svc);
+    e->svc = service_create(e->store, env_clock, e, err, sizeof err);
+    after = state_text(e, g.id);
+    assert_non_null(strstr(after, "\"ply\":3"));
+    free(after);
+    free(before);
+    free(ev.last);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_whole_game, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_create_validation, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_join, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_local_mode, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_draw_offers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_claims, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_resign_abort, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_live_clock, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clock_insufficient, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_correspondence, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pgn, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_list_recent, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cancel_and_transport_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_storage_failure, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
