@@ -62,5 +62,7 @@ bool cli_print_json(json_t *obj);
 int cmd_perft(int argc, char **argv, Lang lang);
 int cmd_moves(int argc, char **argv, Lang lang);
 int cmd_pgn(int argc, char **argv, Lang lang);
+/* schach serve (cmd_serve.c): the HTTP/WebSocket server for games in the browser. */
+int cmd_serve(int argc, char **argv, Lang lang);
 
 #endif

@@ -26,7 +26,7 @@ static const Command commands[] = {
      "PGN-Dateien prüfen oder umwandeln (pgn check, pgn convert)"},
     {"play", cmd_play, "two people play a game at the terminal, every rule explained",
      "zu zweit am Terminal spielen, jede Regel erklärt"},
-    {"serve", NULL, "HTTP server (not yet available)", "HTTP-Server (noch nicht verfügbar)"},
+    {"serve", cmd_serve, "play in the browser (web server)", "im Browser spielen (Webserver)"},
     {"uci", NULL, "UCI engine (not yet available)", "UCI-Engine (noch nicht verfügbar)"},
     {"bench", NULL, "search benchmark (not yet available)", "Suchbenchmark (noch nicht verfügbar)"},
     {"match", NULL, "engine matches (not yet available)", "Engine-Wettkämpfe (noch nicht verfügbar)"},

@@ -1,0 +1,165 @@
+// Helpers of the server integration tests: HTTP through fetch, WebSocket through ws, and the games
+// the tests play. The server's URL comes from SCHACH_URL (tests/server/server.bash starts it).
+import assert from 'node:assert/strict';
+import WebSocket from 'ws';
+
+export const BASE = process.env.SCHACH_URL;
+if (!BASE) throw new Error('SCHACH_URL is not set');
+export { assert };
+
+// One HTTP request; body may be an object (sent as JSON) or a string (sent as is).
+export async function api(method, path, body, { headers = {} } = {}) {
+  const init = { method, headers: { ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    init.headers['content-type'] = 'application/json';
+  }
+  const res = await fetch(new URL(path, BASE), init);
+  const text = await res.text();
+  let json = null;
+  try { json = JSON.parse(text); } catch { /* not JSON */ }
+  return { status: res.status, json, text, headers: res.headers };
+}
+
+export function expectOk(r, what, status = 200) {
+  assert.equal(r.status, status, `${what}: status ${r.status}, body ${r.text}`);
+  assert.match(r.headers.get('content-type') || '', /application\/json/, `${what}: content type`);
+  assert.equal(r.headers.get('cache-control'), 'no-store', `${what}: cache-control`);
+  return r.json;
+}
+
+export function expectError(r, status, code, what) {
+  assert.equal(r.status, status, `${what}: want ${status} ${code}, got ${r.status} ${r.text}`);
+  assert.ok(r.json && r.json.error, `${what}: no error object: ${r.text}`);
+  assert.equal(r.json.error.code, code, `${what}: code ${r.json.error.code}, message ${r.json.error.message}`);
+  assert.equal(typeof r.json.error.message, 'string', `${what}: message`);
+  assert.ok(r.json.error.message.length > 0, `${what}: empty message`);
+  return r.json.error;
+}
+
+// A friend game: white created it, black joined with the invitation. Returns {id, white, black, state}.
+export async function friendGame(extra = {}) {
+  const created = expectOk(await api('POST', '/api/games',
+    { mode: 'friend', color: 'white', time: { type: 'none' }, ...extra }), 'create', 201);
+  assert.equal(created.color, 'white');
+  assert.equal(typeof created.secret, 'string');
+  assert.equal(created.secret.length, 43, 'secret length');
+  assert.equal(typeof created.invite, 'string', 'invite');
+  const joined = expectOk(await api('POST', `/api/games/${created.id}/join`, { invite: created.invite }), 'join');
+  assert.equal(joined.color, 'black');
+  assert.equal(joined.state.players.black, true);
+  return { id: created.id, white: created.secret, black: joined.secret, invite: created.invite, state: joined.state };
+}
+
+export const getState = async (id) => expectOk(await api('GET', `/api/games/${id}`), `state of ${id}`);
+
+// Plays moves alternately with the right secret, each acknowledged, starting at the game's ply.
+export async function playMoves(g, moves) {
+  let state = await getState(g.id);
+  for (const mv of moves) {
+    const secret = state.turn === 'white' ? g.white : g.black;
+    const r = await api('POST', `/api/games/${g.id}/move`, { secret, ply: state.ply, move: mv });
+    const body = expectOk(r, `move ${mv} at ply ${state.ply}`);
+    assert.equal(body.state.ply, state.ply + 1, `ply after ${mv}`);
+    state = body.state;
+  }
+  return state;
+}
+
+// A WebSocket client that keeps every message and lets a test wait for one that matches.
+export class WsClient {
+  static open(path = '/ws', protocols = ['schach'], options = {}) {
+    const url = new URL(path, BASE);
+    url.protocol = 'ws:';
+    const ws = new WebSocket(url, protocols, options);
+    const c = new WsClient(ws);
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => resolve(c));
+      ws.once('error', reject);
+    });
+  }
+
+  constructor(ws) {
+    this.ws = ws;
+    this.inbox = [];
+    this.waiters = [];
+    this.closeCode = null;
+    ws.on('message', (data, isBinary) => {
+      assert.equal(isBinary, false, 'the server sends text frames');
+      this.inbox.push(JSON.parse(data.toString('utf8')));
+      this.wake();
+    });
+    ws.on('close', (code) => { this.closeCode = code; this.wake(); });
+    ws.on('error', () => {});
+  }
+
+  wake() { for (const w of [...this.waiters]) w(); }
+
+  send(obj) { this.ws.send(typeof obj === 'string' ? obj : JSON.stringify(obj)); }
+
+  // The first message (in arrival order) that pred accepts; removed from the inbox.
+  next(pred, what, timeoutMs = 15000) {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const i = this.inbox.findIndex(pred);
+        if (i >= 0) {
+          const [m] = this.inbox.splice(i, 1);
+          done();
+          resolve(m);
+        } else if (this.closeCode !== null) {
+          done();
+          reject(new Error(`${what}: connection closed (${this.closeCode}); inbox ${JSON.stringify(this.inbox)}`));
+        }
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`${what}: nothing within ${timeoutMs} ms; inbox ${JSON.stringify(this.inbox)}`));
+      }, timeoutMs);
+      const done = () => { clearTimeout(timer); this.waiters = this.waiters.filter((w) => w !== check); };
+      this.waiters.push(check);
+      check();
+    });
+  }
+
+  state(game, ply, what) {
+    return this.next((m) => m.type === 'state' && m.game === game && (ply === undefined || m.state.ply === ply),
+      what || `state of ${game} at ply ${ply}`);
+  }
+
+  reply(id, what) {
+    return this.next((m) => (m.type === 'ack' || m.type === 'error' || m.type === 'pong') && m.id === id,
+      what || `reply to ${id}`);
+  }
+
+  closed(what, timeoutMs = 15000) {
+    return new Promise((resolve, reject) => {
+      const check = () => { if (this.closeCode !== null) { done(); resolve(this.closeCode); } };
+      const timer = setTimeout(() => { done(); reject(new Error(`${what}: still open`)); }, timeoutMs);
+      const done = () => { clearTimeout(timer); this.waiters = this.waiters.filter((w) => w !== check); };
+      this.waiters.push(check);
+      check();
+    });
+  }
+
+  close() { this.ws.close(); }
+}
+
+// Runs the named async tests in order; prints each failure and exits 1 when any failed.
+export async function runTests(tests) {
+  let failed = 0;
+  for (const [name, fn] of Object.entries(tests)) {
+    try {
+      await fn();
+      console.log(`ok   ${name}`);
+    } catch (e) {
+      failed++;
+      console.error(`FAIL ${name}: ${e.stack || e}`);
+    }
+  }
+  process.exitCode = failed ? 1 : 0;
+}
+
+// The Opera game (Morphy, Paris 1858): 33 plies, queenside castling, ends in mate.
+export const OPERA = ['e4', 'e5', 'Nf3', 'd6', 'd4', 'Bg4', 'dxe5', 'Bxf3', 'Qxf3', 'dxe5', 'Bc4', 'Nf6',
+  'Qb3', 'Qe7', 'Nc3', 'c6', 'Bg5', 'b5', 'Nxb5', 'cxb5', 'Bxb5+', 'Nbd7', 'O-O-O', 'Rd8', 'Rxd7', 'Rxd7',
+  'Rd1', 'Qe6', 'Bxd7+', 'Nxd7', 'Qb8+', 'Nxb8', 'Rd8#'];

@@ -1,0 +1,88 @@
+# shellcheck shell=bash
+# Sourced by tests/cli/server_*.sh after tests/cli/lib/common.bash and cli_init: installs the pinned
+# ws package (npm ci) when it is missing, starts the real `schach serve` on a free loopback port
+# and stops it again. Every started server is killed when the test script exits.
+SERVER_TEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SERVER_PID=
+SERVER_RUNS=0
+
+server_setup() {
+    if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+        echo "FAIL: the server tests need node (18 or newer) and npm (scripts/install-deps installs them)" >&2
+        exit 1
+    fi
+    if [ ! -f "$SERVER_TEST_DIR/node_modules/ws/package.json" ]; then
+        # Several server tests may start at once under ctest -j: the lock serialises the install.
+        # shellcheck disable=SC2094 # fd 9 only holds the lock on the folder
+        (
+            flock 9
+            if [ ! -f "$SERVER_TEST_DIR/node_modules/ws/package.json" ]; then
+                npm ci --prefix "$SERVER_TEST_DIR" --no-audit --no-fund --loglevel=error >&2
+            fi
+        ) 9<"$SERVER_TEST_DIR" || {
+            echo "FAIL: npm ci in $SERVER_TEST_DIR failed (is the npm registry reachable?)" >&2
+            exit 1
+        }
+    fi
+    trap 'server_cleanup; rm -rf "$tmp"' EXIT
+}
+
+server_cleanup() {
+    if [ -n "$SERVER_PID" ]; then
+        kill -9 "$SERVER_PID" 2>/dev/null
+        wait "$SERVER_PID" 2>/dev/null
+        SERVER_PID=
+    fi
+}
+
+# server_start DB [ARGS...]: starts schach serve on 127.0.0.1 port 0 with database DB and waits
+# (up to 30 s) for the URL it prints; sets SCHACH_URL (exported for node) and SERVER_PID.
+server_start() {
+    local db=$1
+    shift
+    SERVER_RUNS=$((SERVER_RUNS + 1))
+    SERVER_OUT=$tmp/server.$SERVER_RUNS.out
+    SERVER_ERR=$tmp/server.$SERVER_RUNS.err
+    "$SCHACH" serve --listen 127.0.0.1:0 --db "$db" "$@" >"$SERVER_OUT" 2>"$SERVER_ERR" &
+    SERVER_PID=$!
+    local i
+    for ((i = 0; i < 600; i++)); do
+        SCHACH_URL=$(sed -n 's/^schach serve: \(http:[^ ]*\)$/\1/p' "$SERVER_OUT")
+        [ -n "$SCHACH_URL" ] && break
+        kill -0 "$SERVER_PID" 2>/dev/null || break
+        sleep 0.05
+    done
+    if [ -z "$SCHACH_URL" ]; then
+        echo "FAIL: schach serve did not print its URL: $(cat "$SERVER_ERR")" >&2
+        server_cleanup
+        exit 1
+    fi
+    export SCHACH_URL
+}
+
+# server_alive: the server process still runs.
+server_alive() { [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; }
+
+# server_stop: SIGTERM and a clean exit (status 0) expected.
+server_stop() {
+    server_alive || { fail "server died before the end: $(cat "$SERVER_ERR")"; SERVER_PID=; return; }
+    kill -TERM "$SERVER_PID"
+    wait "$SERVER_PID"
+    local rc=$?
+    SERVER_PID=
+    [ "$rc" -eq 0 ] || fail "schach serve exited with $rc after SIGTERM: $(cat "$SERVER_ERR")"
+}
+
+# server_kill9: no chance to clean up, as in a crash.
+server_kill9() {
+    kill -9 "$SERVER_PID" 2>/dev/null
+    wait "$SERVER_PID" 2>/dev/null
+    SERVER_PID=
+}
+
+# run_node SCRIPT ARGS...: runs tests/server/SCRIPT; a failure is counted, its output shown.
+run_node() {
+    local script=$1
+    shift
+    node "$SERVER_TEST_DIR/$script" "$@" || fail "$script $*"
+}
