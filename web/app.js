@@ -1,0 +1,668 @@
+// The browser UI of schach serve: the new-game page (/) and the game page (/g/<id>).
+// No framework: the page's HTML is static, this module fills it from the server's state.
+import { Chessground } from '/vendor/chessground/dist/chessground.js';
+import * as api from './api.js';
+import { boardOf, capturedMaterial, glyph, halfmoveClock } from './chess.js';
+import { colorName, lang, outcomeText, setLang, t, translateDom } from './i18n.js';
+import { Live } from './live.js';
+import { gameRecord, myGameIds, saveGame } from './storage.js';
+
+const $ = (id) => document.getElementById(id);
+const other = (c) => (c === 'white' ? 'black' : 'white');
+const PROMOTION_ROLES = { q: 'queen', r: 'rook', b: 'bishop', n: 'knight' };
+
+function show(el, visible) {
+  el.hidden = !visible;
+}
+
+function showError(el, err) {
+  el.textContent = err ? err.message || String(err) : '';
+  show(el, !!err);
+}
+
+/** Parses "#a=1&b=2" into an object. */
+function fragmentParams() {
+  const out = {};
+  for (const part of location.hash.replace(/^#/, '').split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const k = eq < 0 ? part : part.slice(0, eq);
+    out[decodeURIComponent(k)] = eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1));
+  }
+  return out;
+}
+
+function gamePath(id) {
+  return `/g/${encodeURIComponent(id)}`;
+}
+
+/** The private link of one side: the game's address with that side's secret in the fragment. */
+function privateLink(id, color, secret) {
+  return `${location.origin}${gamePath(id)}#s=${encodeURIComponent(secret)}&c=${color}`;
+}
+
+async function copyFrom(input) {
+  input.select();
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch (_) {
+    // The clipboard API needs a secure context; the older command works on plain http.
+    document.execCommand('copy');
+  }
+}
+
+function timeControlText(time) {
+  if (!time || time.type === 'none') return t('tc_none');
+  if (time.type === 'live') return t('tc_live', { m: time.minutes, i: time.increment });
+  return t('tc_corr', { d: time.days });
+}
+
+function formatDate(ms) {
+  return new Date(ms).toLocaleString(lang() === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** Milliseconds as a clock: h:mm:ss, m:ss, or s.t below ten seconds. */
+function formatClock(ms) {
+  const m = Math.max(0, ms);
+  if (m < 10000) return (Math.floor(m / 100) / 10).toFixed(1);
+  const total = Math.floor(m / 1000);
+  const h = Math.floor(total / 3600);
+  const min = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h ? `${h}:${String(min).padStart(2, '0')}:${s}` : `${min}:${s}`;
+}
+
+/** A remaining span for correspondence deadlines: "2 T 3 h" / "2 d 3 h", "5 h 10 min", "4 min". */
+function formatSpan(ms) {
+  const min = Math.max(0, Math.floor(ms / 60000));
+  const d = Math.floor(min / 1440);
+  const h = Math.floor((min % 1440) / 60);
+  const dayUnit = lang() === 'de' ? 'T' : 'd';
+  if (d) return `${d} ${dayUnit} ${h} h`;
+  if (h) return `${h} h ${min % 60} min`;
+  return `${min} min`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Game lists (home page)
+
+function renderGameList(container, games, emptyKey = 'no_games') {
+  container.textContent = '';
+  if (!games.length) {
+    const p = document.createElement('p');
+    p.textContent = t(emptyKey);
+    container.append(p);
+    return;
+  }
+  const ul = document.createElement('ul');
+  for (const g of games) {
+    const li = document.createElement('li');
+    const a = document.createElement('a');
+    const rec = gameRecord(g.id);
+    const held = rec ? Object.keys(rec.secrets).filter((c) => rec.secrets[c]) : [];
+    a.href = held.length === 1 ? privateLink(g.id, held[0], rec.secrets[held[0]]) : gamePath(g.id);
+    a.textContent = formatDate(g.created);
+    const info = document.createElement('span');
+    const parts = [
+      t(g.mode === 'local' ? 'mode_local_short' : 'mode_friend_short'),
+      timeControlText(g.time),
+      t('moves_count', { n: g.moves }),
+    ];
+    if (held.length === 1) parts.push(colorName(held[0]));
+    parts.push(g.outcome ? outcomeText({ outcome: g.outcome, turn: g.moves % 2 ? 'black' : 'white' }) : t('running'));
+    info.textContent = ' – ' + parts.join(' · ');
+    li.append(a, info);
+    ul.append(li);
+  }
+  container.append(ul);
+}
+
+async function loadLists() {
+  const mine = $('my-games');
+  const recent = $('recent-games');
+  const ids = myGameIds().slice(0, 50);
+  if (ids.length) {
+    mine.textContent = t('loading');
+    api.listGames(ids).then(
+      (r) => renderGameList(mine, r.games || []),
+      (e) => showError(mine, e),
+    );
+  } else {
+    renderGameList(mine, []);
+  }
+  recent.textContent = t('loading');
+  api.recentGames().then(
+    (r) => renderGameList(recent, r.games || []),
+    (e) => showError(recent, e),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// New-game page
+
+function initHome() {
+  show($('home-page'), true);
+  document.title = t('app_title');
+  const form = $('new-game');
+  const syncForm = () => {
+    const mode = form.elements.mode.value;
+    const time = form.elements.time.value;
+    show($('color-field'), mode === 'friend');
+    show($('corr-options'), time === 'correspondence');
+    show($('live-options'), time === 'live');
+  };
+  form.addEventListener('change', syncForm);
+  syncForm();
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const f = form.elements;
+    const timeType = f.time.value;
+    const time =
+      timeType === 'live'
+        ? { type: 'live', minutes: Number(f.minutes.value), increment: Number(f.increment.value) }
+        : timeType === 'correspondence'
+          ? { type: 'correspondence', days: Number(f.days.value) }
+          : { type: 'none' };
+    const mode = f.mode.value;
+    const body = { mode, color: mode === 'local' ? 'white' : f.color.value, time };
+    $('create').disabled = true;
+    try {
+      const r = await api.createGame(body);
+      if (mode === 'local' && r.secrets) {
+        saveGame(r.id, { secrets: { white: r.secrets.white, black: r.secrets.black } });
+        location.assign(
+          `${gamePath(r.id)}#w=${encodeURIComponent(r.secrets.white)}&b=${encodeURIComponent(r.secrets.black)}`,
+        );
+      } else {
+        saveGame(r.id, { secrets: { [r.color]: r.secret }, invite: r.invite || null });
+        location.assign(privateLink(r.id, r.color, r.secret));
+      }
+    } catch (e) {
+      showError($('home-error'), e);
+      $('create').disabled = false;
+    }
+  });
+  loadLists();
+  return { relabel: loadLists };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Game page
+
+class GamePage {
+  constructor(id) {
+    this.id = id;
+    this.state = null;
+    this.stateAt = 0; // performance.now() when the state arrived, for the ticking clocks
+    this.orientation = null;
+    this.busy = false; // a change is on its way to the server
+    this.pendingPromotion = null;
+    this.cg = Chessground($('board'), {
+      // Empty until the first state: pieces appear where they stand instead of sliding there
+      // from the starting position.
+      fen: '8/8/8/8/8/8/8/8 w - - 0 1',
+      coordinates: true,
+      viewOnly: false,
+      movable: { free: false, color: undefined, showDests: true, events: { after: (o, d) => this.onBoardMove(o, d) } },
+      premovable: { enabled: false },
+      draggable: { enabled: true, showGhost: true },
+      selectable: { enabled: true },
+      highlight: { lastMove: true, check: true },
+      animation: { enabled: true, duration: 150 },
+      drawable: { enabled: true },
+    });
+    this.bindControls();
+  }
+
+  get secrets() {
+    const rec = gameRecord(this.id);
+    return rec ? rec.secrets : {};
+  }
+
+  /** The sides this browser holds. */
+  held() {
+    const s = this.secrets;
+    return ['white', 'black'].filter((c) => s[c]);
+  }
+
+  async start() {
+    show($('game-page'), true);
+    const p = fragmentParams();
+    if (p.s && (p.c === 'white' || p.c === 'black')) saveGame(this.id, { secrets: { [p.c]: p.s } });
+    if (p.w || p.b) saveGame(this.id, { secrets: { ...(p.w ? { white: p.w } : {}), ...(p.b ? { black: p.b } : {}) } });
+    if (p.i) await this.join(p.i);
+    this.renderLinks();
+    try {
+      this.applyState(await api.getGame(this.id));
+    } catch (e) {
+      if (e.code === 'not_found') {
+        showError($('error'), e);
+        return;
+      }
+      showError($('error'), e);
+    }
+    this.live = new Live(
+      this.id,
+      (s) => this.applyState(s),
+      (st) => this.renderConnection(st),
+    );
+    // Live clocks tick between updates; correspondence deadlines count down.
+    setInterval(() => this.renderClocks(), 100);
+  }
+
+  async join(invite) {
+    try {
+      const r = await api.joinGame(this.id, invite);
+      saveGame(this.id, { secrets: { [r.color]: r.secret } });
+      history.replaceState(null, '', privateLink(this.id, r.color, r.secret));
+      this.applyState(r.state);
+    } catch (e) {
+      // A spent invitation is no problem when this browser already joined with it.
+      if (!this.held().length) showError($('error'), e);
+      history.replaceState(null, '', gamePath(this.id) + this.ownFragment());
+    }
+  }
+
+  ownFragment() {
+    const held = this.held();
+    if (held.length === 1) return `#s=${encodeURIComponent(this.secrets[held[0]])}&c=${held[0]}`;
+    if (held.length === 2)
+      return `#w=${encodeURIComponent(this.secrets.white)}&b=${encodeURIComponent(this.secrets.black)}`;
+    return '';
+  }
+
+  bindControls() {
+    $('flip').addEventListener('click', () => {
+      this.orientation = other(this.orientation || 'white');
+      this.cg.set({ orientation: this.orientation });
+      this.renderBars();
+    });
+    $('resign').addEventListener('click', () => {
+      if (!confirm(t('resign_confirm'))) return;
+      this.action('resign', this.actingColor(), {});
+    });
+    $('abort').addEventListener('click', () => this.action('abort', this.actingColor(), {}));
+    $('offer-draw').addEventListener('click', () => this.action('draw', this.actingColor(), { action: 'offer' }));
+    $('accept-draw').addEventListener('click', () =>
+      this.action('draw', other(this.state.draw_offer), { action: 'accept' }),
+    );
+    $('decline-draw').addEventListener('click', () =>
+      this.action('draw', other(this.state.draw_offer), { action: 'decline' }),
+    );
+    $('claim-threefold').addEventListener('click', () => this.action('claim', this.state.turn, { kind: 'threefold' }));
+    $('claim-fifty').addEventListener('click', () => this.action('claim', this.state.turn, { kind: 'fifty' }));
+    $('move-form').addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const text = $('move-input').value.trim();
+      if (text && this.canMove()) this.sendMove(text, false);
+    });
+    for (const b of document.querySelectorAll('#promotion [data-role]'))
+      b.addEventListener('click', () => this.choosePromotion(b.dataset.role));
+    document.querySelector('#promotion .promotion-cancel').addEventListener('click', () => this.choosePromotion(null));
+    document.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Escape' && this.pendingPromotion) this.choosePromotion(null);
+    });
+    $('pgn-de').href = api.pgnUrl(this.id, 'de');
+    $('pgn-en').href = api.pgnUrl(this.id, 'en');
+  }
+
+  /** The side on whose behalf a draw offer, resignation or abort is made. */
+  actingColor() {
+    const held = this.held();
+    if (held.length === 2) return this.state.turn;
+    return held[0];
+  }
+
+  canMove() {
+    const s = this.state;
+    return !!s && !s.outcome && !!this.secrets[s.turn] && !this.busy;
+  }
+
+  /** Takes a state from the server unless a newer one is already shown. */
+  applyState(s) {
+    if (!s) return;
+    const cur = this.state;
+    if (cur && (s.ply < cur.ply || (s.ply === cur.ply && cur.outcome && !s.outcome))) return;
+    if (!cur || s.ply !== cur.ply || s.outcome) this.closePromotion();
+    this.state = s;
+    this.stateAt = performance.now();
+    if (this.orientation === null) {
+      const held = this.held();
+      this.orientation = held.length === 1 ? held[0] : 'white';
+    }
+    this.render();
+  }
+
+  render() {
+    const s = this.state;
+    if (!s) return;
+    // While the promotion chooser is open the pawn stays on its target square.
+    if (this.pendingPromotion) {
+      this.renderSide();
+      return;
+    }
+    const dests = new Map();
+    if (this.canMove()) for (const [from, tos] of Object.entries(s.legal || {})) dests.set(from, tos);
+    // Always draw the server's FEN: chessground alone would leave an en-passant pawn standing
+    // and cannot know the promoted piece.
+    this.cg.set({
+      fen: s.fen,
+      orientation: this.orientation,
+      turnColor: s.turn,
+      lastMove: s.last_move ? [s.last_move.slice(0, 2), s.last_move.slice(2, 4)] : undefined,
+      check: s.check ? s.turn : false,
+      movable: { free: false, color: this.canMove() ? s.turn : undefined, dests },
+    });
+    this.renderSide();
+  }
+
+  /** Everything around the board. */
+  renderSide() {
+    const s = this.state;
+    this.renderStatus();
+    this.renderControls();
+    this.renderMoves();
+    this.renderBars();
+    this.renderLinks();
+    $('fen').value = s.fen;
+    document.body.dataset.ply = String(s.ply);
+    document.body.dataset.over = s.outcome ? 'true' : 'false';
+  }
+
+  renderStatus() {
+    const s = this.state;
+    const held = this.held();
+    $('role').textContent =
+      held.length === 2 ? t('you_play_both') : held.length === 1 ? t('you_play', { color: colorName(held[0]) }) : t('spectator');
+    const result = $('result');
+    if (s.outcome) {
+      result.textContent = `${outcomeText(s)} (${s.outcome.result})`;
+      show(result, true);
+      $('status').textContent = '';
+      document.title = `${outcomeText(s)} – ${t('app_title')}`;
+      return;
+    }
+    show(result, false);
+    let text = t(s.turn === 'white' ? 'turn_white' : 'turn_black');
+    if (held.length === 1 && held[0] === s.turn) text = t('your_turn');
+    if (s.mode === 'friend' && !(s.players.white && s.players.black)) text = t('waiting_opponent') + ' ' + text;
+    if (s.check) text = t('check') + ' ' + text;
+    $('status').textContent = text;
+    document.title = `${t(s.turn === 'white' ? 'turn_white' : 'turn_black')} – ${t('app_title')}`;
+  }
+
+  renderControls() {
+    const s = this.state;
+    const held = this.held();
+    const active = !s.outcome && held.length > 0;
+    const mover = !s.outcome && !!this.secrets[s.turn];
+    show($('abort'), active && s.can_abort);
+    show($('resign'), active);
+    $('resign').textContent = held.length === 2 ? t('resign_as', { color: colorName(s.turn) }) : t('resign');
+    const offer = s.draw_offer;
+    show($('offer-draw'), active && !offer);
+    const canAnswer = active && offer && !!this.secrets[other(offer)];
+    show($('accept-draw'), !!canAnswer);
+    show($('decline-draw'), !!canAnswer);
+    $('draw-offer-text').textContent = offer ? t('draw_offered_by', { color: colorName(offer) }) : '';
+    show($('draw-offer-text'), !s.outcome && !!offer);
+    const claims = s.claims || [];
+    show($('claim-threefold'), mover && claims.includes('threefold_repetition'));
+    show($('claim-fifty'), mover && claims.includes('fifty_moves'));
+    show($('claim-with-move-label'), mover);
+    if (!mover) $('claim-with-move').checked = false;
+    show($('move-form'), mover || (active && held.length > 0));
+    $('move-input').disabled = !mover;
+  }
+
+  renderMoves() {
+    const s = this.state;
+    const ol = $('moves');
+    ol.textContent = '';
+    const key = lang() === 'de' ? 'san_de' : 'san';
+    // A game from a position with black to move starts its list with "1. …".
+    const blackFirst = s.start_fen ? s.start_fen.split(' ')[1] === 'b' : false;
+    const startNo = s.start_fen ? Number(s.start_fen.split(' ')[5] || 1) : 1;
+    const moves = (s.moves || []).map((m) => m[key] || m.san || m.uci);
+    const cells = blackFirst ? [null, ...moves] : moves;
+    for (let i = 0; i < cells.length; i += 2) {
+      const li = document.createElement('li');
+      li.value = startNo + i / 2;
+      for (const [k, mv] of [cells[i], cells[i + 1]].entries()) {
+        if (mv === undefined) continue;
+        const span = document.createElement('span');
+        span.className = 'move';
+        span.textContent = mv === null ? '…' : mv;
+        if (mv !== null && i + k === cells.length - 1) span.classList.add('last');
+        li.append(span);
+      }
+      ol.append(li);
+    }
+    ol.scrollTop = ol.scrollHeight;
+  }
+
+  renderBars() {
+    const s = this.state;
+    if (!s) return;
+    const bottom = this.orientation || 'white';
+    const cap = capturedMaterial(s.fen);
+    for (const [barId, color] of [
+      ['bar-bottom', bottom],
+      ['bar-top', other(bottom)],
+    ]) {
+      const bar = $(barId);
+      bar.dataset.color = color;
+      const present = s.players ? s.players[color] : true;
+      bar.querySelector('.player-name').textContent =
+        colorName(color) + (s.mode === 'friend' && !present ? ` (${t('waiting_opponent')})` : '');
+      // Beside each side: the opponent's pieces it has taken, and its material lead.
+      const taken = cap[other(color)].map((r) => glyph(other(color), r)).join('');
+      const lead = color === 'white' ? cap.diff : -cap.diff;
+      bar.querySelector('.captured').textContent = taken + (lead > 0 ? ` +${lead}` : '');
+    }
+    this.renderClocks();
+  }
+
+  renderClocks() {
+    const s = this.state;
+    if (!s) return;
+    for (const barId of ['bar-top', 'bar-bottom']) {
+      const bar = $(barId);
+      const color = bar.dataset.color;
+      const el = bar.querySelector('.clock');
+      const c = s.clock;
+      el.classList.remove('running', 'low');
+      if (!c || !s.time || s.time.type === 'none') {
+        el.textContent = '';
+        continue;
+      }
+      const running = !s.outcome && c.running === color;
+      if (s.time.type === 'live') {
+        const ms = c[color] - (running ? performance.now() - this.stateAt : 0);
+        el.textContent = formatClock(ms);
+        if (ms < 10000) el.classList.add('low');
+      } else if (running && c.deadline) {
+        el.textContent = `${t('deadline', { date: formatDate(c.deadline) })} (${t('time_left', { left: formatSpan(c.deadline - Date.now()) })})`;
+      } else {
+        el.textContent = running ? t('no_deadline') : '';
+      }
+      if (running) el.classList.add('running');
+    }
+  }
+
+  renderLinks() {
+    const held = this.held();
+    const rec = gameRecord(this.id);
+    $('spectator-link').value = location.origin + gamePath(this.id);
+    const s = this.state;
+    const inviteOpen =
+      rec && rec.invite && held.length === 1 && (!s || (s.mode === 'friend' && !s.players[other(held[0])]));
+    show($('invite-box'), !!inviteOpen);
+    if (inviteOpen) $('invite-link').value = `${location.origin}${gamePath(this.id)}#i=${encodeURIComponent(rec.invite)}`;
+    show($('private-box'), held.length === 1);
+    if (held.length === 1) $('private-link').value = privateLink(this.id, held[0], this.secrets[held[0]]);
+  }
+
+  renderConnection(status) {
+    $('connection').textContent = t(status);
+    $('connection').dataset.status = status;
+    // Without the socket the page still follows the game, by asking for the state now and then.
+    if (status === 'connected') {
+      // Counted for the browser tests, which break the socket and wait for the reconnection.
+      document.body.dataset.wsConnects = String(Number(document.body.dataset.wsConnects || 0) + 1);
+      clearInterval(this.pollTimer);
+      this.pollTimer = null;
+    } else if (!this.pollTimer) {
+      this.pollTimer = setInterval(() => {
+        if (!this.state || !this.state.outcome) api.getGame(this.id).then((s) => this.applyState(s), () => {});
+      }, 3000);
+    }
+  }
+
+  // -- moves --------------------------------------------------------------------------------
+
+  onBoardMove(orig, dest) {
+    const s = this.state;
+    if (!this.canMove()) return this.render();
+    if ((s.promotions || []).includes(orig + dest)) {
+      this.openPromotion(orig, dest);
+      return;
+    }
+    this.sendMove(orig + dest, true);
+  }
+
+  openPromotion(orig, dest) {
+    this.pendingPromotion = orig + dest;
+    const color = this.state.turn;
+    for (const b of document.querySelectorAll('#promotion [data-role]')) {
+      const r = b.dataset.role;
+      b.textContent = `${glyph(color, r)} ${t(PROMOTION_ROLES[r])}`;
+    }
+    show($('promotion'), true);
+    document.querySelector('#promotion [data-role="q"]').focus();
+  }
+
+  closePromotion() {
+    this.pendingPromotion = null;
+    show($('promotion'), false);
+  }
+
+  choosePromotion(role) {
+    const uci = this.pendingPromotion;
+    this.closePromotion();
+    if (!uci || !role) return this.render(); // cancelled: the pawn goes back
+    if (!this.canMove()) return this.render();
+    this.sendMove(uci + role, true);
+  }
+
+  /** The draw claim to send with MOVE when "claim with this move" is on: fifty-move when the move
+   *  completes fifty moves without capture or pawn move, else threefold repetition. */
+  claimFor(move) {
+    if (!$('claim-with-move').checked) return undefined;
+    const s = this.state;
+    if (/^[a-h][1-8][a-h][1-8]/.test(move) && halfmoveClock(s.fen) >= 99) {
+      const board = boardOf(s.fen);
+      const piece = board.get(move.slice(0, 2));
+      const target = board.get(move.slice(2, 4));
+      if (piece && piece.role !== 'p' && (!target || target.color === piece.color)) return 'fifty';
+    }
+    return 'threefold';
+  }
+
+  async sendMove(move, fromBoard) {
+    const s = this.state;
+    const color = s.turn;
+    const body = { secret: this.secrets[color], ply: s.ply, move };
+    const claim = this.claimFor(move);
+    if (claim) body.claim = claim;
+    const r = await this.send('move', body);
+    if (r.ok) {
+      $('claim-with-move').checked = false;
+      if (!fromBoard) $('move-input').value = '';
+      if (r.claim_rejected) {
+        $('notice').textContent = t('claim_rejected');
+        show($('notice'), true);
+      }
+    }
+  }
+
+  async action(kind, color, members) {
+    await this.send(kind, { secret: this.secrets[color], ...members });
+  }
+
+  /** Sends a change over the WebSocket when it is open, else (or when it breaks) over HTTP; the
+   *  ply in moves makes a repeat harmless. Shows the server's error and redraws the state. */
+  async send(kind, body) {
+    this.busy = true;
+    showError($('error'), null);
+    show($('notice'), false);
+    // No further moves while this change is on its way; the moved piece stays where it was dropped.
+    this.cg.set({ movable: { color: undefined, dests: new Map() } });
+    let result = { ok: false };
+    try {
+      let viaHttp = !this.live || !this.live.open;
+      if (!viaHttp) {
+        try {
+          const ack = await this.live.request(kind, body);
+          result = { ok: true, claim_rejected: ack.claim_rejected, ply: ack.ply };
+          if (typeof ack.ply === 'number' && (!this.state || this.state.ply < ack.ply)) this.refreshSoon();
+        } catch (e) {
+          if (e.code !== 'network') throw e;
+          viaHttp = true;
+        }
+      }
+      if (viaHttp) {
+        const r = await api.gameAction(this.id, kind, body);
+        this.applyState(r.state);
+        result = { ok: true, claim_rejected: r.claim_rejected };
+      }
+    } catch (e) {
+      showError($('error'), e);
+      // The state may have moved on (stale ply, game over): fetch it so the board is current.
+      api.getGame(this.id).then((st) => this.applyState(st), () => {});
+    } finally {
+      this.busy = false;
+      // When the ack came before its state update, the update will draw the board; drawing the
+      // old state now would make the moved piece jump back and forth.
+      const updateDue = result.ok && typeof result.ply === 'number' && this.state && this.state.ply < result.ply;
+      if (!updateDue) this.render();
+    }
+    return result;
+  }
+
+  /** After an ack whose state update has not arrived yet, fetch the state once. */
+  refreshSoon() {
+    setTimeout(() => {
+      api.getGame(this.id).then((st) => this.applyState(st), () => {});
+    }, 1000);
+  }
+
+  relabel() {
+    if (this.state) this.render();
+    this.renderConnection($('connection').dataset.status || 'connecting');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function main() {
+  translateDom();
+  for (const b of document.querySelectorAll('[data-copy]')) b.addEventListener('click', () => copyFrom($(b.dataset.copy)));
+  const m = location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)\/?$/);
+  let page;
+  if (m) {
+    page = new GamePage(m[1]);
+    page.start();
+  } else {
+    page = initHome();
+  }
+  // For debugging in the console and for the browser tests (which close the socket on purpose).
+  window.schachPage = page;
+  $('lang-switch').addEventListener('click', () => {
+    setLang(lang() === 'de' ? 'en' : 'de');
+    translateDom();
+    page.relabel();
+  });
+}
+
+main();

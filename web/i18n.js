@@ -1,0 +1,282 @@
+// Every user-visible string of the browser UI, German and English, in one place.
+// The language comes from localStorage (the user's switch), else navigator.language.
+
+const STRINGS = {
+  de: {
+    app_title: 'Schach',
+    lang_switch: 'English',
+    lang_switch_title: 'Switch to English',
+    new_game: 'Neue Partie',
+    home: 'Startseite',
+    mode: 'Spielart',
+    mode_friend: 'Mit einem Freund (zwei Browser)',
+    mode_local: 'Beide Seiten an diesem Bildschirm',
+    color: 'Deine Farbe',
+    white: 'Weiß',
+    black: 'Schwarz',
+    random: 'Zufällig',
+    time: 'Bedenkzeit',
+    time_none: 'Keine',
+    time_correspondence: 'Fernschach (Tage pro Zug)',
+    time_live: 'Schachuhr (Minuten + Inkrement)',
+    days: 'Tage pro Zug',
+    minutes: 'Minuten',
+    increment: 'Inkrement (Sekunden)',
+    create: 'Partie erstellen',
+    my_games: 'Meine Partien (in diesem Browser)',
+    recent_games: 'Zuletzt beendete Partien',
+    no_games: 'Keine Partien.',
+    loading: 'Lade …',
+    running: 'läuft',
+    moves_count: '{n} Halbzüge',
+    open: 'Öffnen',
+    you_play: 'Du spielst {color}.',
+    you_play_both: 'Du spielst beide Seiten an diesem Bildschirm.',
+    spectator: 'Du schaust zu.',
+    invite_label: 'Einladungslink – schicke ihn deinem Gegner:',
+    private_label: 'Dein privater Link (nur für dich, um später weiterzuspielen):',
+    spectator_label: 'Link für Zuschauer:',
+    copy: 'Kopieren',
+    copied: 'Kopiert.',
+    waiting_opponent: 'Warte auf den Gegner …',
+    turn_white: 'Weiß ist am Zug.',
+    turn_black: 'Schwarz ist am Zug.',
+    your_turn: 'Du bist am Zug.',
+    check: 'Schach!',
+    flip: 'Brett drehen',
+    resign: 'Aufgeben',
+    resign_confirm: 'Wirklich aufgeben?',
+    resign_as: '{color} gibt auf',
+    abort: 'Partie abbrechen',
+    offer_draw: 'Remis anbieten',
+    draw_offered_by: '{color} bietet Remis an.',
+    accept_draw: 'Remis annehmen',
+    decline_draw: 'Remis ablehnen',
+    claim_threefold: 'Remis beanspruchen (dreifache Stellungswiederholung)',
+    claim_fifty: 'Remis beanspruchen (50-Züge-Regel)',
+    claim_with_move: 'Remis mit dem nächsten Zug beanspruchen',
+    claim_rejected: 'Der Remisanspruch war nicht berechtigt; der Zug wurde gespielt.',
+    move_input: 'Zug eingeben',
+    move_input_placeholder: 'z. B. e4 oder Sf3',
+    send: 'Ziehen',
+    promote_to: 'Umwandeln in',
+    queen: 'Dame',
+    rook: 'Turm',
+    bishop: 'Läufer',
+    knight: 'Springer',
+    cancel: 'Abbrechen',
+    moves: 'Züge',
+    captured: 'Geschlagen',
+    pgn_download: 'PGN herunterladen',
+    pgn_de: 'PGN (deutsche Figuren)',
+    pgn_en: 'PGN (englische Figuren)',
+    fen: 'FEN',
+    connected: 'Verbunden',
+    disconnected: 'Verbindung unterbrochen – verbinde neu …',
+    connecting: 'Verbinde …',
+    deadline: 'Zug fällig bis {date}',
+    no_deadline: 'Noch keine Frist',
+    time_left: 'noch {left}',
+    not_found: 'Diese Partie gibt es nicht.',
+    network_error: 'Der Server ist nicht erreichbar.',
+    created: 'Erstellt',
+    result: 'Ergebnis',
+    mode_friend_short: 'Freund',
+    mode_local_short: 'Lokal',
+    tc_none: 'ohne Uhr',
+    tc_live: '{m}+{i}',
+    tc_corr: '{d} Tage/Zug',
+    // Endings. {winner}/{loser} are colour names.
+    end_checkmate: 'Schachmatt – {winner} gewinnt',
+    end_stalemate: 'Remis durch Patt',
+    end_insufficient_material: 'Remis – kein Matt mehr möglich (ungenügendes Material)',
+    end_fivefold_repetition: 'Remis durch fünffache Stellungswiederholung',
+    end_seventyfive_moves: 'Remis durch die 75-Züge-Regel',
+    end_threefold_repetition: 'Remis durch dreifache Stellungswiederholung',
+    end_fifty_moves: 'Remis durch die 50-Züge-Regel',
+    end_resignation: '{loser} gibt auf – {winner} gewinnt',
+    end_agreement: 'Remis durch Vereinbarung',
+    end_time_forfeit: 'Zeitüberschreitung – {winner} gewinnt',
+    end_timeout_insufficient_material: 'Zeitüberschreitung von {flagged} – Remis, {other} kann nicht mehr mattsetzen',
+    end_abandoned: 'Zugfrist überschritten – {winner} gewinnt',
+    end_aborted: 'Partie abgebrochen',
+    end_unknown: 'Partie beendet ({result})',
+  },
+  en: {
+    app_title: 'Chess',
+    lang_switch: 'Deutsch',
+    lang_switch_title: 'Auf Deutsch umschalten',
+    new_game: 'New game',
+    home: 'Home',
+    mode: 'Mode',
+    mode_friend: 'Play with a friend (two browsers)',
+    mode_local: 'Both sides on this screen',
+    color: 'Your colour',
+    white: 'White',
+    black: 'Black',
+    random: 'Random',
+    time: 'Time control',
+    time_none: 'None',
+    time_correspondence: 'Correspondence (days per move)',
+    time_live: 'Clock (minutes + increment)',
+    days: 'Days per move',
+    minutes: 'Minutes',
+    increment: 'Increment (seconds)',
+    create: 'Create game',
+    my_games: 'My games (in this browser)',
+    recent_games: 'Recently finished games',
+    no_games: 'No games.',
+    loading: 'Loading …',
+    running: 'in progress',
+    moves_count: '{n} plies',
+    open: 'Open',
+    you_play: 'You play {color}.',
+    you_play_both: 'You play both sides on this screen.',
+    spectator: 'You are watching.',
+    invite_label: 'Invitation link – send it to your opponent:',
+    private_label: 'Your private link (only for you, to continue later):',
+    spectator_label: 'Link for spectators:',
+    copy: 'Copy',
+    copied: 'Copied.',
+    waiting_opponent: 'Waiting for the opponent …',
+    turn_white: 'White to move.',
+    turn_black: 'Black to move.',
+    your_turn: 'Your move.',
+    check: 'Check!',
+    flip: 'Flip board',
+    resign: 'Resign',
+    resign_confirm: 'Really resign?',
+    resign_as: '{color} resigns',
+    abort: 'Abort game',
+    offer_draw: 'Offer a draw',
+    draw_offered_by: '{color} offers a draw.',
+    accept_draw: 'Accept draw',
+    decline_draw: 'Decline draw',
+    claim_threefold: 'Claim a draw (threefold repetition)',
+    claim_fifty: 'Claim a draw (fifty-move rule)',
+    claim_with_move: 'Claim a draw with the next move',
+    claim_rejected: 'The draw claim was not correct; the move was played.',
+    move_input: 'Enter a move',
+    move_input_placeholder: 'e.g. e4 or Nf3',
+    send: 'Move',
+    promote_to: 'Promote to',
+    queen: 'Queen',
+    rook: 'Rook',
+    bishop: 'Bishop',
+    knight: 'Knight',
+    cancel: 'Cancel',
+    moves: 'Moves',
+    captured: 'Captured',
+    pgn_download: 'Download PGN',
+    pgn_de: 'PGN (German letters)',
+    pgn_en: 'PGN (English letters)',
+    fen: 'FEN',
+    connected: 'Connected',
+    disconnected: 'Connection lost – reconnecting …',
+    connecting: 'Connecting …',
+    deadline: 'Move due by {date}',
+    no_deadline: 'No deadline yet',
+    time_left: '{left} left',
+    not_found: 'This game does not exist.',
+    network_error: 'The server cannot be reached.',
+    created: 'Created',
+    result: 'Result',
+    mode_friend_short: 'Friend',
+    mode_local_short: 'Local',
+    tc_none: 'no clock',
+    tc_live: '{m}+{i}',
+    tc_corr: '{d} days/move',
+    end_checkmate: 'Checkmate – {winner} wins',
+    end_stalemate: 'Draw by stalemate',
+    end_insufficient_material: 'Draw – no mate possible (insufficient material)',
+    end_fivefold_repetition: 'Draw by fivefold repetition',
+    end_seventyfive_moves: 'Draw by the seventy-five-move rule',
+    end_threefold_repetition: 'Draw by threefold repetition',
+    end_fifty_moves: 'Draw by the fifty-move rule',
+    end_resignation: '{loser} resigns – {winner} wins',
+    end_agreement: 'Draw by agreement',
+    end_time_forfeit: 'Time forfeit – {winner} wins',
+    end_timeout_insufficient_material: '{flagged} ran out of time – draw, {other} cannot mate',
+    end_abandoned: 'Move deadline missed – {winner} wins',
+    end_aborted: 'Game aborted',
+    end_unknown: 'Game over ({result})',
+  },
+};
+
+const LANG_KEY = 'schach.lang';
+
+function detect() {
+  try {
+    const saved = localStorage.getItem(LANG_KEY);
+    if (saved === 'de' || saved === 'en') return saved;
+  } catch (_) {
+    // Storage may be disabled; fall back to the browser's language.
+  }
+  const langs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || 'en'];
+  for (const l of langs) {
+    const p = String(l).toLowerCase().slice(0, 2);
+    if (p === 'de' || p === 'en') return p;
+  }
+  return 'en';
+}
+
+let current = detect();
+
+/** The page's language: "de" or "en". */
+export function lang() {
+  return current;
+}
+
+/** Switches the language and remembers the choice. */
+export function setLang(l) {
+  current = l === 'de' ? 'de' : 'en';
+  try {
+    localStorage.setItem(LANG_KEY, current);
+  } catch (_) {
+    // Not remembered, but the switch still applies to this page.
+  }
+  document.documentElement.lang = current;
+}
+
+/** The string KEY in the page's language with {name} placeholders filled from PARAMS. */
+export function t(key, params = {}) {
+  const s = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  return s.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/** "Weiß"/"White" for "white", "Schwarz"/"Black" for "black". */
+export function colorName(c) {
+  return t(c === 'black' ? 'black' : 'white');
+}
+
+/** The ending of a game in words, from a state object (its outcome and, for flag falls, its turn). */
+export function outcomeText(state) {
+  const outcome = state && state.outcome;
+  if (!outcome) return '';
+  const winner = outcome.winner;
+  const loser = winner === 'white' ? 'black' : winner === 'black' ? 'white' : null;
+  // The flag falls for the side to move; the other side is the one that cannot mate (FIDE 6.9).
+  const flagged = state.turn === 'black' ? 'black' : 'white';
+  const params = {
+    result: outcome.result,
+    flagged: colorName(flagged),
+    other: colorName(flagged === 'white' ? 'black' : 'white'),
+  };
+  if (winner) {
+    params.winner = colorName(winner);
+    params.loser = colorName(loser);
+  }
+  const key = 'end_' + outcome.termination;
+  if (!(key in STRINGS.en)) return t('end_unknown', params);
+  if (outcome.termination === 'resignation' && !winner) return t('end_unknown', params);
+  return t(key, params);
+}
+
+/** Fills the text of every element with data-i18n="key" below ROOT. */
+export function translateDom(root = document) {
+  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll('[data-i18n-placeholder]')) el.placeholder = t(el.dataset.i18nPlaceholder);
+  for (const el of root.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
+}
+
+document.documentElement.lang = current;
