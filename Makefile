@@ -21,8 +21,9 @@ CC_CLANG     ?= clang
 FUZZ_SECONDS ?= 15
 FUZZ_RUNS    ?= -1
 
-# The main job of `make run`: two people play a game in the terminal.
-RUN_CMD ?= ./$(BUILD)/schach play
+# The main job of `make run`: the web server on localhost with its SQLite file in the data folder
+# (terminal play is `./build/schach play`).
+RUN_CMD ?= ./$(BUILD)/schach serve
 
 ifneq ($(filter-out false 0 no,$(CI)),)
 WERROR ?= 1
