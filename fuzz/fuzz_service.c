@@ -1,0 +1,150 @@
+/* libFuzzer harness for the game service's request handling (docs/api.md): arbitrary bodies for
+ * every action against a game that exists, with a store that commits at once.
+ *
+ * Input: the first byte picks the action, the rest is the request body. In the body, "@w" and "@b"
+ * stand for the white and black secrets and "@i" for the invitation, so the fuzzer reaches the paths
+ * behind a valid secret. Every request must be answered exactly once (after the wake for changes)
+ * with a known status and a JSON body (PGN for ACTION_PGN with 200).
+ */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "service.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A store that commits every operation the moment it is submitted. */
+typedef struct InstantStore {
+    Store base;
+    StoreOp *done, **tail;
+} InstantStore;
+
+static bool instant_load(Store *s, StoreEachGame each, void *ctx, char *err, size_t n) {
+    (void)s, (void)each, (void)ctx, (void)err, (void)n;
+    return true;
+}
+static void instant_submit(Store *s, StoreOp *op) {
+    InstantStore *st = (InstantStore *)s;
+    op->ok = true;
+    op->next = NULL;
+    *st->tail = op;
+    st->tail = &op->next;
+}
+static StoreOp *instant_take_done(Store *s) {
+    InstantStore *st = (InstantStore *)s;
+    StoreOp *list = st->done;
+    st->done = NULL;
+    st->tail = &st->done;
+    return list;
+}
+static void instant_close(Store *s) { (void)s; }
+static const StoreVtbl INSTANT = {instant_load, instant_submit, instant_take_done, instant_close};
+
+typedef struct Answer {
+    int calls, status;
+    char *body;
+} Answer;
+
+static void on_reply(void *ctx, int status, const char *type, const char *body, size_t len) {
+    Answer *a = ctx;
+    a->calls++;
+    a->status = status;
+    free(a->body);
+    a->body = malloc(len + 1);
+    if (!a->body)
+        abort();
+    memcpy(a->body, body, len);
+    a->body[len] = '\0';
+    (void)type;
+}
+
+static Answer ask(Service *svc, ServiceAction action, const char *game, const char *body) {
+    Answer a = {0, 0, NULL};
+    ServiceRequest req = {.action = action, .game = game, .body = body, .ids = game, .lang = LANG_EN};
+    service_handle(svc, &req, on_reply, &a);
+    service_on_wake(svc);
+    return a;
+}
+
+static char *copy_member(const char *json, const char *key) {
+    json_t *root = json_loads(json, 0, NULL);
+    const char *value = root ? json_string_value(json_object_get(root, key)) : NULL;
+    char *out = value ? strdup(value) : NULL;
+    json_decref(root);
+    return out;
+}
+
+/* body with @w, @b, @i replaced by the secrets; caller frees. */
+static char *substitute(const char *body, const char *w, const char *b, const char *i) {
+    size_t cap = strlen(body) * 50 + 1, n = 0;
+    char *out = malloc(cap);
+    if (!out)
+        abort();
+    for (const char *p = body; *p; p++) {
+        const char *with = p[0] == '@' && p[1] == 'w' ? w : p[0] == '@' && p[1] == 'b' ? b : p[0] == '@' && p[1] == 'i' ? i : NULL;
+        if (with) {
+            memcpy(out + n, with, strlen(with));
+            n += strlen(with);
+            p++;
+        } else {
+            out[n++] = *p;
+        }
+    }
+    out[n] = '\0';
+    return out;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size == 0 || size > 4096)
+        return 0;
+    InstantStore store = {{&INSTANT}, NULL, NULL};
+    store.tail = &store.done;
+    Service *svc = service_create(&store.base, NULL, NULL, NULL, 0);
+    if (!svc)
+        abort();
+    /* A local game holds both secrets; a friend game has the invitation. */
+    Answer local = ask(svc, ACTION_CREATE, NULL, "{\"mode\":\"local\",\"time\":{\"type\":\"live\",\"minutes\":5,\"increment\":2}}");
+    Answer friend = ask(svc, ACTION_CREATE, NULL, "{\"mode\":\"friend\",\"color\":\"black\"}");
+    if (local.calls != 1 || local.status != 201 || friend.calls != 1 || friend.status != 201)
+        abort();
+    json_t *root = json_loads(local.body, 0, NULL);
+    json_t *secrets = json_object_get(root, "secrets");
+    char *id = copy_member(local.body, "id"), *invite = copy_member(friend.body, "invite");
+    const char *w = json_string_value(json_object_get(secrets, "white"));
+    const char *b = json_string_value(json_object_get(secrets, "black"));
+    if (!id || !invite || !w || !b)
+        abort();
+
+    char *raw = malloc(size);
+    if (!raw)
+        abort();
+    memcpy(raw, data + 1, size - 1);
+    raw[size - 1] = '\0';
+    char *body = substitute(raw, w, b, invite);
+    ServiceAction action = (ServiceAction)(data[0] % (ACTION_RECENT + 1));
+    Answer a = ask(svc, action, id, body);
+    if (a.calls != 1 || a.status < 200 || a.status > 500)
+        abort();
+    bool pgn = action == ACTION_PGN && a.status == 200;
+    json_t *reply = pgn ? NULL : json_loads(a.body, 0, NULL);
+    if (!pgn && !reply)
+        abort(); /* every non-PGN answer is JSON */
+    if (a.status >= 400 && !json_is_object(json_object_get(reply, "error")))
+        abort(); /* every error names itself */
+    json_decref(reply);
+
+    free(a.body);
+    free(body);
+    free(raw);
+    free(id);
+    free(invite);
+    json_decref(root);
+    free(local.body);
+    free(friend.body);
+    service_free(svc);
+    return 0;
+}
