@@ -49,17 +49,16 @@ typedef struct Answer {
     char *body;
 } Answer;
 
-static void on_reply(void *ctx, int status, const char *type, const char *body, size_t len) {
+static void on_reply(void *ctx, const ServiceAnswer *answer) {
     Answer *a = ctx;
     a->calls++;
-    a->status = status;
+    a->status = answer->status;
     free(a->body);
-    a->body = malloc(len + 1);
+    a->body = malloc(answer->len + 1);
     if (!a->body)
         abort();
-    memcpy(a->body, body, len);
-    a->body[len] = '\0';
-    (void)type;
+    memcpy(a->body, answer->body, answer->len);
+    a->body[answer->len] = '\0';
 }
 
 static Answer ask(Service *svc, ServiceAction action, const char *game, const char *body) {

@@ -78,6 +78,15 @@ static int64_t svc_now(const Service *svc) { return svc->now_fn ? svc->now_fn(sv
 
 static bool is_over(const SvcGame *g) { return g->aborted || game_over(&g->game); }
 
+/* Calls reply, when somebody waits for it, with the answer's parts. */
+static void deliver(ServiceReply reply, void *ctx, int status, const char *type, const char *body, size_t len,
+                    int ply, bool duplicate, bool claim_rejected) {
+    if (!reply)
+        return;
+    ServiceAnswer a = {status, type, body, len, ply, duplicate, claim_rejected};
+    reply(ctx, &a);
+}
+
 /* Sends j (consumed) as the JSON reply; NULL j means out of memory. */
 static void send_json(ServiceReply reply, void *ctx, int status, json_t *j) {
     if (!reply) {
@@ -89,10 +98,10 @@ static void send_json(ServiceReply reply, void *ctx, int status, json_t *j) {
     json_decref(j);
     if (!text) {
         static const char oom[] = "{\"error\":{\"code\":\"storage\",\"message\":\"out of memory\"}}";
-        reply(ctx, 500, "application/json", oom, sizeof oom - 1);
+        deliver(reply, ctx, 500, "application/json", oom, sizeof oom - 1, -1, false, false);
         return;
     }
-    reply(ctx, status, "application/json", text, len);
+    deliver(reply, ctx, status, "application/json", text, len, -1, false, false);
     free(text);
 }
 
@@ -101,14 +110,14 @@ static uint64_t reply_error(Req *r, SvcError e, const char *arg) {
     return r->ticket;
 }
 
-/* Sends text (freed here; NULL means out of memory) as the JSON reply. */
-static void send_text(ServiceReply reply, void *ctx, int status, char *text, size_t len) {
+/* Sends text (freed here; NULL means out of memory) as the JSON reply about a game at ply. */
+static void send_text(ServiceReply reply, void *ctx, int status, char *text, size_t len, int ply, bool duplicate,
+                      bool claim_rejected) {
     if (!text) {
         send_json(reply, ctx, status, NULL);
         return;
     }
-    if (reply)
-        reply(ctx, status, "application/json", text, len);
+    deliver(reply, ctx, status, "application/json", text, len, ply, duplicate, claim_rejected);
     free(text);
 }
 
@@ -884,7 +893,7 @@ static uint64_t action_move(Req *r, SvcGame *g) {
             return reply_error(r, SVC_E_STALE, NULL);
         size_t len = 0;
         char *reply = with_state(r->svc, g, json_pack("{s:b}", "duplicate", true), &len);
-        send_text(r->reply, r->ctx, 200, reply, len);
+        send_text(r->reply, r->ctx, 200, reply, len, n, true, false);
         return r->ticket;
     }
     if (ply != n) {
@@ -1047,8 +1056,7 @@ static uint64_t action_pgn(Req *r, SvcGame *g) {
         free(text);
         return reply_error(r, SVC_E_INTERNAL, NULL);
     }
-    if (r->reply)
-        r->reply(r->ctx, 200, "text/plain; charset=utf-8", text, len);
+    deliver(r->reply, r->ctx, 200, "text/plain; charset=utf-8", text, len, g->game.ply_count, false, false);
     free(text);
     return r->ticket;
 }
@@ -1103,7 +1111,7 @@ uint64_t service_handle(Service *svc, const ServiceRequest *req, ServiceReply re
         case ACTION_STATE: {
             size_t len = 0;
             char *state = svc_state_text(g, svc_now(svc), &len);
-            send_text(reply, ctx, 200, state, len);
+            send_text(reply, ctx, 200, state, len, g->game.ply_count, false, false);
             return r.ticket;
         }
         case ACTION_MOVE: return action_move(&r, g);
@@ -1152,7 +1160,7 @@ static void commit_apply(Service *svc, SvcPending *p) {
         }
         char *state = svc_state_text(g, svc_now(svc), NULL);
         char *reply = state ? create_reply(p, state, &len) : NULL;
-        send_text(p->reply, p->ctx, 201, reply, len);
+        send_text(p->reply, p->ctx, 201, reply, len, g->game.ply_count, false, false);
         free(state);
         return;
     }
@@ -1179,7 +1187,7 @@ static void commit_apply(Service *svc, SvcPending *p) {
     else
         j = json_object();
     char *reply = state ? svc_json_with(j, "state", state, &len) : (json_decref(j), NULL);
-    send_text(p->reply, p->ctx, 200, reply, len);
+    send_text(p->reply, p->ctx, 200, reply, len, g->game.ply_count, false, p->claim_rejected);
     broadcast(g, state);
     free(state);
 }

@@ -48,8 +48,20 @@ typedef struct ServiceRequest {
 } ServiceRequest;
 
 /* The answer to one request: HTTP status, content type ("application/json" or a PGN's
- * "text/plain; charset=utf-8") and body. Called exactly once per request unless cancelled. */
-typedef void (*ServiceReply)(void *ctx, int status, const char *content_type, const char *body, size_t len);
+ * "text/plain; charset=utf-8") and body, plus the facts a WebSocket acknowledgement needs, so a
+ * transport never has to parse the body of a success. */
+typedef struct ServiceAnswer {
+    int status;
+    const char *content_type;
+    const char *body;
+    size_t len;
+    int ply;             /* the game's ply after a successful game request, -1 otherwise */
+    bool duplicate;      /* the move repeated one already played: nothing changed */
+    bool claim_rejected; /* a claim made with a move was incorrect: the move stands */
+} ServiceAnswer;
+
+/* Called exactly once per request unless cancelled; the answer is valid during the call only. */
+typedef void (*ServiceReply)(void *ctx, const ServiceAnswer *answer);
 
 /* Handles req and calls reply now or, for changes, after the commit. Returns a ticket (never 0) that
  * service_cancel accepts while the reply is outstanding. */

@@ -26,6 +26,8 @@
 typedef struct Reply {
     int calls;
     int status;
+    int ply;        /* the answer's facts, which transports use instead of parsing the body */
+    bool duplicate;
     char content_type[64];
     char *body;
 } Reply;
@@ -58,15 +60,17 @@ static void env_wake(void *ctx) {
     pthread_mutex_unlock(&e->mutex);
 }
 
-static void on_reply(void *ctx, int status, const char *content_type, const char *body, size_t len) {
+static void on_reply(void *ctx, const ServiceAnswer *a) {
     Reply *r = ctx;
     r->calls++;
-    r->status = status;
-    snprintf(r->content_type, sizeof r->content_type, "%s", content_type);
+    r->status = a->status;
+    r->ply = a->ply;
+    r->duplicate = a->duplicate;
+    snprintf(r->content_type, sizeof r->content_type, "%s", a->content_type);
     free(r->body);
-    r->body = malloc(len + 1);
-    memcpy(r->body, body, len);
-    r->body[len] = '\0';
+    r->body = malloc(a->len + 1);
+    memcpy(r->body, a->body, a->len);
+    r->body[a->len] = '\0';
 }
 
 static void on_event(void *ctx, const char *json, size_t len) {
@@ -487,8 +491,17 @@ static void test_errors(void **state) {
     free(again.body);
     settle(e, &first);
     assert_int_equal(first.status, 200);
+    assert_int_equal(first.ply, 3); /* the facts a WebSocket acknowledgement is built from */
+    assert_false(first.duplicate);
     free(first.body);
     char *after_move = state_text(e, g.id);
+    Reply repeat = {0};
+    service_handle(e->svc, &mv, on_reply, &repeat); /* the same request once more: a duplicate */
+    assert_int_equal(repeat.calls, 1);
+    assert_int_equal(repeat.status, 200);
+    assert_true(repeat.duplicate);
+    assert_int_equal(repeat.ply, 3);
+    free(repeat.body);
 
     /* A repeated move (the answer got lost): 200, duplicate, nothing played twice. */
     j = move_as(e, &g, 0, 2, "g1f3", NULL, LANG_EN, 200);
