@@ -7,6 +7,7 @@
 #                         bitboards instead of PEXT) + the unit tests
 #                      3. libFuzzer build in build-fuzz/ (clang) + a short run of every harness
 #   make bench         perft speed of schach, and of Stockfish when it is installed
+#   make bench-server  schach serve under load: moves per second, latency, 10,000 WebSockets
 #   make asan | fuzz | test-release | test-asan | test-fuzz | deps | format | clean | help
 #
 # Variables: WERROR=1 makes warnings errors (the default when CI is set, e.g. CI=true),
@@ -37,7 +38,7 @@ CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all build web run test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
+.PHONY: all build web run bench-server test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
 
 all: build
 
@@ -93,6 +94,9 @@ test-fuzz: fuzz
 
 bench: build
 	bash bench/perft.sh ./$(BUILD)/schach
+
+bench-server: build web
+	bash bench/server.sh ./$(BUILD)/schach ./$(BUILD)/bench/server/schach_loadgen
 
 FORMAT_FILES = $(shell find src include tests fuzz bench -name '*.[ch]' 2>/dev/null)
 format:
