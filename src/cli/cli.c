@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schach/game.h"
+
 Lang cli_env_lang(void) {
     /* POSIX precedence: LC_ALL overrides LC_MESSAGES, which overrides LANG. */
     static const char *const vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
@@ -165,6 +167,15 @@ json_t *cli_json_string(const char *text) {
     if (!s)
         s = sanitized_string(text, true);
     return s;
+}
+
+json_t *cli_claims_json(int claims) {
+    json_t *c = json_array();
+    if (claims & CLAIM_THREEFOLD)
+        json_array_append_new(c, json_string("threefold_repetition"));
+    if (claims & CLAIM_FIFTY)
+        json_array_append_new(c, json_string("fifty_moves"));
+    return c;
 }
 
 bool cli_print_json(json_t *obj) {

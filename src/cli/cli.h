@@ -56,6 +56,9 @@ void cli_format_error(const SchError *err, Lang lang, char *buf, size_t size);
  * Returns a new reference (never NULL unless out of memory). */
 json_t *cli_json_string(const char *text);
 
+/* The JSON array of claim names for CLAIM_* bits: ["threefold_repetition","fifty_moves"]. */
+json_t *cli_claims_json(int claims);
+
 /* Writes obj compactly on one line of stdout and releases it. false on a write error. */
 bool cli_print_json(json_t *obj);
 

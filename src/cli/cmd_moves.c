@@ -163,12 +163,7 @@ static int print_json(const Game *g, const MoveEntry *moves, int count, int clai
                                                     "termination", termination_name(g->outcome.termination)));
     else
         json_object_set_new(o, "outcome", json_null());
-    json_t *c = json_array();
-    if (claims & CLAIM_THREEFOLD)
-        json_array_append_new(c, json_string("threefold_repetition"));
-    if (claims & CLAIM_FIFTY)
-        json_array_append_new(c, json_string("fifty_moves"));
-    json_object_set_new(o, "claims", c);
+    json_object_set_new(o, "claims", cli_claims_json(claims));
     return cli_print_json(o) ? CLI_OK : CLI_FAIL;
 }
 

@@ -180,12 +180,7 @@ static bool check_json(const char *file, PgnGame *pg, int number, const SchError
     json_object_set_new(o, "result", result ? json_string(result) : json_null());
     const char *term = game_over(g) ? termination_name(g->outcome.termination) : NULL;
     json_object_set_new(o, "termination", term ? json_string(term) : json_null());
-    json_t *c = json_array();
-    if (claims & CLAIM_THREEFOLD)
-        json_array_append_new(c, json_string("threefold_repetition"));
-    if (claims & CLAIM_FIFTY)
-        json_array_append_new(c, json_string("fifty_moves"));
-    json_object_set_new(o, "claims", c);
+    json_object_set_new(o, "claims", cli_claims_json(claims));
     if (err) {
         char msg[256];
         err_format(err, opt->lang, msg, sizeof msg);
