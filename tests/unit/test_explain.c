@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "test_helpers.h"
+
 #include "schach/explain.h"
 #include "schach/fen.h"
 #include "schach/movegen.h"
@@ -20,30 +22,6 @@ static void init_fen(Game *g, const char *fen) {
     err_clear(&err);
     if (!game_init_fen(g, fen, &err))
         fail_msg("bad test FEN %s (error %d)", fen, err.code);
-}
-
-/* Plays space-separated UCI moves, failing the test when one is not legal. */
-static void play_line(Game *g, const char *line) {
-    char tok[8];
-    const char *p = line;
-    while (*p) {
-        while (*p == ' ')
-            p++;
-        size_t n = strcspn(p, " ");
-        if (n == 0)
-            break;
-        assert_true(n < sizeof tok);
-        memcpy(tok, p, n);
-        tok[n] = '\0';
-        p += n;
-        SchError err;
-        err_clear(&err);
-        Move m = uci_parse(game_position(g), tok, &err);
-        if (m == MOVE_NONE)
-            fail_msg("no legal move %s (error %d)", tok, err.code);
-        if (!game_play(g, m, &err))
-            fail_msg("cannot play %s: error %d", tok, err.code);
-    }
 }
 
 /* text (as typed in that language) is refused with exactly this sentence; returns the code. */

@@ -7,6 +7,8 @@
 
 #include <cmocka.h>
 
+#include "test_helpers.h"
+
 #include "schach/fen.h"
 #include "schach/game.h"
 #include "schach/movegen.h"
@@ -37,27 +39,6 @@ static Move must_find(const Game *g, const char *uci) {
     if (m == MOVE_NONE)
         fail_msg("no legal move %s", uci);
     return m;
-}
-
-/* Plays space-separated moves, failing the test when one cannot be played. */
-static void play_line(Game *g, const char *line) {
-    char tok[8];
-    const char *p = line;
-    while (*p) {
-        while (*p == ' ')
-            p++;
-        size_t n = strcspn(p, " ");
-        if (n == 0)
-            break;
-        assert_true(n < sizeof tok);
-        memcpy(tok, p, n);
-        tok[n] = '\0';
-        p += n;
-        SchError err;
-        err_clear(&err);
-        if (!game_play(g, must_find(g, tok), &err))
-            fail_msg("cannot play %s: error %d", tok, err.code);
-    }
 }
 
 static void init_fen(Game *g, const char *fen) {
