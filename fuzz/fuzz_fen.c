@@ -11,21 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_check.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Longer inputs only repeat what shorter ones test; the cap keeps the fuzzer on interesting sizes. */
 #define INPUT_MAX 256
 
-/* Our own check: assert() disappears under NDEBUG, a fuzz finding must not. */
-#define CHECK(cond, ...)                                                                                               \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            fprintf(stderr, "fuzz_fen: check failed: %s: ", #cond);                                                    \
-            fprintf(stderr, __VA_ARGS__);                                                                              \
-            fputc('\n', stderr);                                                                                       \
-            abort();                                                                                                   \
-        }                                                                                                              \
-    } while (0)
 
 /* The fields that define a position; Position may contain padding, so no memcmp. */
 static bool same_position(const Position *a, const Position *b) {

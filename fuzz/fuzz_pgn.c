@@ -14,20 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_check.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Enough for a few games with tags, comments and variations; longer inputs only repeat. */
 #define INPUT_MAX 4096
 
-#define CHECK(cond, ...)                                                                                               \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            fprintf(stderr, "fuzz_pgn: check failed: %s: ", #cond);                                                    \
-            fprintf(stderr, __VA_ARGS__);                                                                              \
-            fputc('\n', stderr);                                                                                       \
-            abort();                                                                                                   \
-        }                                                                                                              \
-    } while (0)
 
 static void check_error(const SchError *err, const PgnGame *g) {
     char msg[512];
