@@ -65,6 +65,7 @@ typedef struct Options {
     double rate;        /* games mode: moves per second offered; 0: as fast as the server answers */
     double min_moves;   /* targets */
     double max_p99_ms;
+    const char *trace; /* file for one line per latency sample: sent (us since start), latency (us) */
 } Options;
 
 static Options opt = {
@@ -124,6 +125,7 @@ typedef struct Stats {
 } Stats;
 
 static Stats stats;
+static FILE *trace_file;
 static bool measuring;
 static bool stopping; /* the run is over: closing connections starts nothing new */
 
@@ -234,12 +236,16 @@ static uint64_t rng_next(void) { /* xorshift64*: a fixed seed gives the same lin
     return rng_state * 2685821657736338717ULL;
 }
 
+/* Lengths spread evenly over plies/2 .. 3*plies/2 (mean plies): with one length for all, the games
+ * started together would also end together, and hundreds of games would be over and created anew in
+ * the same 100 ms, again every few seconds: a load no set of human players makes. */
 static void lines_random(int count, int plies) {
     rng_state = 0x9E3779B97F4A7C15ULL ^ opt.seed;
     for (int i = 0; i < count; i++) {
         Game g;
         game_init(&g);
-        for (int p = 0; p < plies && !game_over(&g); p++) {
+        int length = plies / 2 + (int)(rng_next() % (uint64_t)(plies + 1));
+        for (int p = 0; p < length && !game_over(&g); p++) {
             MoveList list;
             gen_legal(game_position(&g), &list);
             if (!game_play(&g, list.moves[rng_next() % (uint64_t)list.count], NULL))
@@ -581,8 +587,11 @@ static void slot_on_state(Slot *s, Conn *c, int ply, bool over, int64_t t) {
     if (ply == s->sent_ply + 1 && !s->sampled && (ply - 1) % 2 != c->color) {
         s->sampled = true;
         s->last_progress = t;
-        if (measuring)
+        if (measuring) {
             samples_add(&stats.latency, t - s->sent_at);
+            if (trace_file)
+                fprintf(trace_file, "%lld %lld\n", (long long)s->sent_at, (long long)(t - s->sent_at));
+        }
     }
     if (over) {
         if (!s->finishing) {
@@ -1229,9 +1238,10 @@ static void usage(FILE *out) {
           "  --pending N        conns mode: handshakes in flight at once (200)\n"
           "  --hold S           conns mode: seconds to hold them (10)\n"
           "  --pgn FILE         real games to replay (repeatable)\n"
-          "  --random N         random legal lines to add (64), --plies N their length (80), --seed N\n"
+          "  --random N         random legal lines to add (64), --plies N their mean length (80), --seed N\n"
           "  --evlib uv|poll    the load generator's event loop under lws (uv: libuv, epoll)\n"
           "  --server-pid PID   report the server's CPU use\n"
+          "  --trace FILE       games mode: write each latency sample (sent at, latency; microseconds)\n"
           "  --min-moves N      target moves per second (5000), --max-p99 MS target p99 (20)\n",
           out);
 }
@@ -1281,6 +1291,8 @@ static bool parse_args(int argc, char **argv) {
             opt.server_pid = atoi(v);
         else if (!strcmp(a, "--evlib"))
             opt.evlib = v;
+        else if (!strcmp(a, "--trace"))
+            opt.trace = v;
         else if (!strcmp(a, "--rate"))
             opt.rate = atof(v);
         else if (!strcmp(a, "--min-moves"))
@@ -1294,7 +1306,7 @@ static bool parse_args(int argc, char **argv) {
         return false;
     use_uv = !strcmp(opt.evlib, "uv");
     return opt.port > 0 && opt.games > 0 && opt.conns > 0 && opt.pending_max > 0 && opt.spectators >= 0 &&
-           opt.line_plies > 0 && opt.line_plies < MAX_PLIES;
+           opt.line_plies > 0 && opt.line_plies < MAX_PLIES * 2 / 3;
 }
 
 int main(int argc, char **argv) {
@@ -1307,6 +1319,10 @@ int main(int argc, char **argv) {
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
+    if (opt.trace && !(trace_file = fopen(opt.trace, "w"))) {
+        fprintf(stderr, "schach_loadgen: cannot write %s\n", opt.trace);
+        return 2;
+    }
     schach_init();
     for (int i = 0; i < opt.pgn_count; i++)
         if (!lines_from_pgn(opt.pgn[i]))
@@ -1350,6 +1366,8 @@ int main(int argc, char **argv) {
     timer_every(&tick_timer, 50, on_tick);
     int rc = opt.mode == MODE_GAMES ? run_games() : run_conns();
     stopping = true;
+    if (trace_file)
+        fclose(trace_file);
     /* Under libuv the loop would have to run on until lws closed every handle; the process ends
      * anyway, and the kernel closes the sockets. */
     if (!use_uv)
