@@ -1,0 +1,139 @@
+/* libschach engine: a computer opponent over the rules core.
+ *
+ * An Engine owns its transposition table and search heuristics; it searches one game position at a
+ * time. engine_search() runs on the caller's thread and returns when a limit is reached or
+ * engine_stop() is called from another thread (the only functions safe to call while a search runs
+ * are engine_stop() and engine_ponderhit()). Nothing is allocated during a search: the table is
+ * allocated by engine_new() / engine_set_hash(), everything else lives in the Engine.
+ *
+ * Repetitions and the 50-move rule are scored as draws inside the search the way the rules core
+ * counts them (a position repeated since the last irreversible move, the game's history included;
+ * 100 plies without capture or pawn move unless it is checkmate), so the engine never misjudges a
+ * draw that a player could claim or that ends the game by itself.
+ *
+ * Scores are centipawns from the side to move's point of view; mate scores are ENGINE_MATE - plies
+ * (winning) or -(ENGINE_MATE - plies) (losing).
+ */
+#ifndef SCHACH_ENGINE_H
+#define SCHACH_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+
+#define ENGINE_MAX_PLY 128 /* deepest search ply, also the longest principal variation */
+#define ENGINE_MATE 32000  /* score of mate on the board; mate in n plies scores ENGINE_MATE - n */
+#define ENGINE_MATE_BOUND (ENGINE_MATE - ENGINE_MAX_PLY) /* |score| >= this means a forced mate */
+#define ENGINE_MAX_MULTIPV 16
+
+typedef struct Engine Engine;
+
+/* What to search for. Zero means "no limit" for every member; with no limit at all the search runs
+ * until engine_stop() (as "go infinite"). Times are milliseconds. */
+typedef struct EngineLimits {
+    int depth;          /* iterations to complete */
+    uint64_t nodes;     /* nodes to visit (approximately: checked every few thousand nodes) */
+    int movetime;       /* exactly this long */
+    int time[2];        /* clock of WHITE and BLACK (0: no clock for that side) */
+    int inc[2];         /* increment per move of WHITE and BLACK */
+    int movestogo;      /* moves to the next time control (0: sudden death) */
+    int mate;           /* look for a mate in this many moves; stops when found */
+    bool infinite;      /* ignore the clock until engine_stop() ("go infinite") */
+    bool ponder;        /* pondering: ignore the clock until engine_ponderhit() or engine_stop() */
+    int multipv;        /* principal variations to report (1 when 0) */
+    const Move *searchmoves; /* only these root moves (NULL: all) */
+    int searchmoves_count;
+} EngineLimits;
+
+/* One report of the search, after each completed iteration (and on aspiration fail-high/low). */
+typedef struct EngineInfo {
+    int depth, seldepth;
+    int multipv;        /* 1-based index of this line */
+    int score;          /* centipawns, or a mate score (see above) */
+    bool lowerbound, upperbound; /* the score is only a bound (aspiration window failed) */
+    uint64_t nodes;
+    uint64_t nps;
+    int64_t time_ms;    /* since the search started */
+    int hashfull;       /* permille of the table in use */
+    int pv_length;
+    Move pv[ENGINE_MAX_PLY];
+} EngineInfo;
+
+/* Called from the searching thread; must not call back into the Engine except engine_stop(). */
+typedef void (*EngineInfoFn)(const EngineInfo *info, void *ctx);
+
+typedef struct EngineResult {
+    Move best;          /* MOVE_NONE only when the position has no legal move */
+    Move ponder;        /* expected reply, MOVE_NONE when unknown */
+    int score;
+    int depth;          /* last completed iteration */
+    uint64_t nodes;
+    int64_t time_ms;
+} EngineResult;
+
+/* Options a UCI GUI or a player can set between searches. */
+typedef struct EngineOptions {
+    size_t hash_mb;     /* transposition table size (1..65536) */
+    int threads;        /* search threads (only 1 is implemented; larger values are accepted as 1) */
+    int move_overhead;  /* ms kept back per move for communication delays */
+    int skill;          /* 0..20, 20 = full strength ("Skill Level") */
+    bool limit_strength;/* play at about `elo` ("UCI_LimitStrength") */
+    int elo;            /* ENGINE_ELO_MIN..ENGINE_ELO_MAX ("UCI_Elo") */
+} EngineOptions;
+
+#define ENGINE_ELO_MIN 400
+#define ENGINE_ELO_MAX 2800
+
+/* A named level for people: from a true beginner to full strength. elo is measured by matches. */
+typedef struct EngineLevel {
+    const char *id;      /* for command lines and the API: "beginner", ... "max" */
+    const char *name_en; /* for people */
+    const char *name_de;
+    int elo;             /* approximate strength; 0 for "max" (full strength) */
+    int skill;           /* EngineOptions.skill this level sets */
+} EngineLevel;
+
+/* The levels, weakest first; *count receives how many. The array is static and immutable. */
+const EngineLevel *engine_levels(int *count);
+/* The level with this id (case-insensitive), or NULL. */
+const EngineLevel *engine_level_find(const char *id);
+
+/* Default options: 16 MB, 1 thread, 10 ms overhead, skill 20, no strength limit, elo 1500. */
+void engine_options_default(EngineOptions *opt);
+
+/* A new engine with these options (NULL: defaults), or NULL when out of memory. schach_init() must
+ * have run. Free with engine_free(). */
+Engine *engine_new(const EngineOptions *opt);
+void engine_free(Engine *e);
+
+/* Applies new options (between searches). Returns false when the hash table cannot be allocated
+ * (the engine keeps its old table then). */
+bool engine_set_options(Engine *e, const EngineOptions *opt);
+void engine_get_options(const Engine *e, EngineOptions *opt);
+
+/* Forgets everything learnt (transposition table, history): a new game ("ucinewgame"). */
+void engine_clear(Engine *e);
+
+/* Searches the current position of game (its history gives the repetitions) within limits and
+ * returns the move to play. info (may be NULL) receives progress reports. Blocks until done. */
+EngineResult engine_search(Engine *e, const Game *game, const EngineLimits *limits, EngineInfoFn info,
+                           void *ctx);
+
+/* Thread-safe: ends the running search as soon as possible (its result is still a legal move). */
+void engine_stop(Engine *e);
+/* Thread-safe: the pondered move was played; from now on the clock limits count. */
+void engine_ponderhit(Engine *e);
+
+/* Static evaluation of pos from the side to move's point of view, in centipawns. */
+int engine_evaluate(const Position *pos);
+
+/* The fixed benchmark: each built-in position searched to depth (0: the default depth) with a
+ * fresh 16 MB table, one thread. Returns the total node count (the same on every machine and
+ * run: a signature of the search) and the time taken in *time_ms. per_position (may be NULL) is
+ * called after each position. */
+uint64_t engine_bench(int depth, int64_t *time_ms,
+                      void (*per_position)(int index, const char *fen, uint64_t nodes, void *ctx), void *ctx);
+
+#endif
