@@ -1,0 +1,13 @@
+/* Engine: functions beyond engine.h for tests and tools inside the project. */
+#ifndef SCHACH_ENGINE_INTERNAL_H
+#define SCHACH_ENGINE_INTERNAL_H
+
+#include <stdint.h>
+
+#include "schach/engine.h"
+
+/* Seeds the engine's random generator (used by weaker levels only): the same seed, options and
+ * game give the same moves. engine_new() seeds from the clock. */
+void engine_set_seed(Engine *e, uint64_t seed);
+
+#endif

@@ -1,0 +1,170 @@
+/* Engine: staged move ordering (see movepick.h). */
+#include "movepick.h"
+#include "see.h"
+
+enum {
+    STAGE_TT,
+    STAGE_GEN_NOISY,
+    STAGE_GOOD_NOISY,
+    STAGE_KILLER_1,
+    STAGE_KILLER_2,
+    STAGE_COUNTER,
+    STAGE_GEN_QUIET,
+    STAGE_QUIET,
+    STAGE_BAD_NOISY,
+    STAGE_DONE
+};
+
+bool move_is_noisy(const Position *pos, Move m) {
+    return move_kind(m) == MOVE_PROMOTION || move_kind(m) == MOVE_EN_PASSANT ||
+           (move_kind(m) != MOVE_CASTLING && pos_piece_on(pos, move_to(m)) != NO_PIECE);
+}
+
+void mp_init(MovePicker *mp, const Position *pos, const Heuristics *heur, Move tt_move, int ply, Move prev,
+             bool noisy_only) {
+    mp->pos = pos;
+    mp->heur = heur;
+    mp->stage = STAGE_TT;
+    mp->noisy_only = noisy_only && !pos_in_check(pos);
+    bool tt_usable = tt_move && gen_is_legal(pos, tt_move) &&
+                     (!mp->noisy_only || (move_is_noisy(pos, tt_move) && see_ge(pos, tt_move, 0)));
+    mp->tt_move = tt_usable ? tt_move : MOVE_NONE;
+    mp->killers[0] = heur->killers[ply][0];
+    mp->killers[1] = heur->killers[ply][1];
+    Piece prev_piece = prev ? pos_piece_on(pos, move_to(prev)) : NO_PIECE;
+    mp->counter = prev_piece != NO_PIECE ? heur->counter[prev_piece][move_to(prev)] : MOVE_NONE;
+    mp->cur = mp->end = mp->bad_end = 0;
+}
+
+/* Index of the best-scored move in [cur, end), swapped to cur. */
+static int select_best(MovePicker *mp) {
+    int best = mp->cur;
+    for (int i = mp->cur + 1; i < mp->end; i++)
+        if (mp->scores[i] > mp->scores[best])
+            best = i;
+    Move m = mp->moves[best];
+    int s = mp->scores[best];
+    mp->moves[best] = mp->moves[mp->cur], mp->scores[best] = mp->scores[mp->cur];
+    mp->moves[mp->cur] = m, mp->scores[mp->cur] = s;
+    return mp->cur;
+}
+
+static void score_noisy(MovePicker *mp) {
+    for (int i = mp->cur; i < mp->end; i++) {
+        Move m = mp->moves[i];
+        PieceType victim = see_captured(mp->pos, m);
+        PieceType attacker = piece_type(pos_piece_on(mp->pos, move_from(m)));
+        int score = (victim == PIECE_TYPE_NB ? 0 : 16 * see_value[victim]) - attacker;
+        if (move_kind(m) == MOVE_PROMOTION)
+            score += move_promotion(m) == QUEEN ? 16 * see_value[QUEEN] : -100000;
+        mp->scores[i] = score;
+    }
+}
+
+/* Quiet moves are sorted once by history (insertion sort: short lists, mostly few moves tried). */
+static void sort_quiet(MovePicker *mp) {
+    Color us = pos_turn(mp->pos);
+    for (int i = mp->cur; i < mp->end; i++) {
+        Move m = mp->moves[i];
+        int score = mp->heur->history[us][move_from(m)][move_to(m)], j = i;
+        for (; j > mp->cur && mp->scores[j - 1] < score; j--)
+            mp->moves[j] = mp->moves[j - 1], mp->scores[j] = mp->scores[j - 1];
+        mp->moves[j] = m, mp->scores[j] = score;
+    }
+}
+
+static bool is_special(const MovePicker *mp, Move m) {
+    return m == mp->tt_move || m == mp->killers[0] || m == mp->killers[1] || m == mp->counter;
+}
+
+/* A killer or counter move is tried early only when it is a legal quiet move here. */
+static bool quiet_candidate(const MovePicker *mp, Move m) {
+    return m && m != mp->tt_move && !move_is_noisy(mp->pos, m) && gen_is_legal(mp->pos, m);
+}
+
+static Move next_good_noisy(MovePicker *mp) {
+    while (mp->cur < mp->end) {
+        int i = select_best(mp);
+        Move m = mp->moves[i];
+        mp->cur++;
+        if (m == mp->tt_move)
+            continue;
+        if (move_kind(m) == MOVE_PROMOTION && move_promotion(m) != QUEEN && mp->noisy_only)
+            continue;
+        if (!see_ge(mp->pos, m, 0)) {
+            mp->moves[i] = mp->moves[mp->bad_end];
+            mp->moves[mp->bad_end++] = m;
+            continue;
+        }
+        return m;
+    }
+    return MOVE_NONE;
+}
+
+Move mp_next(MovePicker *mp, bool skip_quiets) {
+    Move m;
+    switch (mp->stage) {
+        case STAGE_TT:
+            mp->stage = STAGE_GEN_NOISY;
+            if (mp->tt_move)
+                return mp->tt_move;
+            /* fall through */
+        case STAGE_GEN_NOISY:
+            mp->cur = mp->bad_end = 0;
+            mp->end = gen_moves(mp->pos, GEN_NOISY, mp->moves);
+            score_noisy(mp);
+            mp->stage = STAGE_GOOD_NOISY;
+            /* fall through */
+        case STAGE_GOOD_NOISY:
+            if ((m = next_good_noisy(mp)))
+                return m;
+            if (mp->noisy_only) {
+                mp->stage = STAGE_DONE;
+                return MOVE_NONE;
+            }
+            mp->stage = STAGE_KILLER_1;
+            /* fall through */
+        case STAGE_KILLER_1:
+            mp->stage = STAGE_KILLER_2;
+            if (!skip_quiets && quiet_candidate(mp, mp->killers[0]))
+                return mp->killers[0];
+            /* fall through */
+        case STAGE_KILLER_2:
+            mp->stage = STAGE_COUNTER;
+            if (!skip_quiets && mp->killers[1] != mp->killers[0] && quiet_candidate(mp, mp->killers[1]))
+                return mp->killers[1];
+            /* fall through */
+        case STAGE_COUNTER:
+            mp->stage = STAGE_GEN_QUIET;
+            if (!skip_quiets && mp->counter != mp->killers[0] && mp->counter != mp->killers[1] &&
+                quiet_candidate(mp, mp->counter))
+                return mp->counter;
+            /* fall through */
+        case STAGE_GEN_QUIET:
+            mp->cur = mp->end;
+            if (!skip_quiets) {
+                mp->end = mp->cur + gen_moves(mp->pos, GEN_QUIET, mp->moves + mp->cur);
+                sort_quiet(mp);
+            }
+            mp->stage = STAGE_QUIET;
+            /* fall through */
+        case STAGE_QUIET:
+            while (!skip_quiets && mp->cur < mp->end) {
+                m = mp->moves[mp->cur++];
+                if (!is_special(mp, m))
+                    return m;
+            }
+            mp->cur = 0;
+            mp->stage = STAGE_BAD_NOISY;
+            /* fall through */
+        case STAGE_BAD_NOISY:
+            while (mp->cur < mp->bad_end) {
+                m = mp->moves[mp->cur++];
+                if (m != mp->tt_move)
+                    return m;
+            }
+            mp->stage = STAGE_DONE;
+            /* fall through */
+        default: return MOVE_NONE;
+    }
+}

@@ -1,0 +1,613 @@
+/* Engine: the search (see search.h). */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include <string.h>
+#include <time.h>
+
+#include "schach/game.h"
+#include "search.h"
+#include "see.h"
+#include <math.h>
+
+/* ---- lifetime ---- */
+
+static void init_reductions(Search *s) {
+    for (int d = 0; d < 64; d++)
+        for (int m = 0; m < 64; m++)
+            s->reductions[d][m] = (int8_t)(d && m ? 0.75 + log(d) * log(m) / 2.25 : 0);
+}
+
+bool search_init(Search *s, size_t hash_mb) {
+    init_reductions(s);
+    atomic_init(&s->stop, false);
+    atomic_init(&s->pondering, false);
+    return tt_resize(&s->tt, hash_mb);
+}
+
+void search_release(Search *s) { tt_free(&s->tt); }
+
+bool search_set_hash(Search *s, size_t hash_mb) { return tt_resize(&s->tt, hash_mb); }
+
+void search_clear(Search *s) {
+    tt_clear(&s->tt);
+    memset(&s->heur, 0, sizeof s->heur);
+    memset(&s->pawns, 0, sizeof s->pawns);
+}
+
+/* ---- small helpers ---- */
+
+static inline int min_int(int a, int b) { return a < b ? a : b; }
+static inline int max_int(int a, int b) { return a > b ? a : b; }
+
+static inline bool is_mate_score(int score) { return score >= ENGINE_MATE_BOUND || score <= -ENGINE_MATE_BOUND; }
+
+/* The key repetitions compare: an en passant square only counts when the capture is legal. */
+static inline uint64_t repetition_key(const Position *pos) {
+    return pos->ep == SQ_NONE ? pos->key : game_repetition_key(pos);
+}
+
+static inline bool has_non_pawn_material(const Position *pos, Color c) {
+    return (pos->by_color[c] & ~pos->by_type[PAWN] & ~pos->by_type[KING]) != 0;
+}
+
+static inline void make_move(Search *s, int ply, Move m, Undo *undo) {
+    s->stack[ply].move = m;
+    pos_make(&s->pos, m, undo);
+    tt_prefetch(&s->tt, s->pos.key);
+    s->keys[s->key_count++] = repetition_key(&s->pos);
+}
+
+static inline void unmake_move(Search *s, Move m, const Undo *undo) {
+    s->key_count--;
+    pos_unmake(&s->pos, m, undo);
+}
+
+/* Ends the search when a limit is reached: the node limit on every node, the stop flag and the
+ * clock every 1024 nodes (the clock only after the first iteration, so there is always a move). */
+static void check_limits(Search *s) {
+    if (s->limits.nodes && s->nodes >= s->limits.nodes)
+        s->stopped = true;
+    if (s->nodes & 1023)
+        return;
+    if (atomic_load_explicit(&s->stop, memory_order_relaxed))
+        s->stopped = true;
+    bool clock = !s->limits.infinite && !atomic_load_explicit(&s->pondering, memory_order_relaxed);
+    if (clock && s->completed_depth >= 1 && tm_hard_over(&s->tm, tm_elapsed(&s->tm)))
+        s->stopped = true;
+}
+
+/* Draws inside the tree the way the rules count them: a position repeated since the last
+ * irreversible move (the game's history included), 100 plies without capture or pawn move unless
+ * the side to move is checkmated, and dead material. Sets *score. */
+static bool is_draw(Search *s, int ply, int *score) {
+    const Position *pos = &s->pos;
+    if (pos->halfmove >= 100) {
+        *score = pos_in_check(pos) && !gen_has_legal_move(pos) ? -ENGINE_MATE + ply : 0;
+        return true;
+    }
+    *score = 0;
+    int current = s->key_count - 1;
+    int oldest = max_int(s->key_floor, current - pos->halfmove);
+    for (int i = current - 2; i >= oldest; i -= 2)
+        if (s->keys[i] == s->keys[current])
+            return true;
+    return pos_insufficient_material(pos);
+}
+
+static void update_pv(Frame *frame, Move m, const Frame *child) {
+    frame->pv[0] = m;
+    memcpy(frame->pv + 1, child->pv, (size_t)child->pv_length * sizeof(Move));
+    frame->pv_length = child->pv_length + 1;
+}
+
+/* ---- move ordering statistics ---- */
+
+static void history_add(int16_t *entry, int bonus) {
+    int v = *entry + bonus - *entry * (bonus < 0 ? -bonus : bonus) / HISTORY_MAX;
+    *entry = (int16_t)v;
+}
+
+/* A quiet move cut off: reward it, punish the quiet moves tried before it. */
+static void update_quiet_stats(Search *s, int ply, int depth, Move best, const Move *tried, int tried_count) {
+    Heuristics *h = &s->heur;
+    Color us = pos_turn(&s->pos);
+    int bonus = min_int(16 * depth * depth, 1600);
+    history_add(&h->history[us][move_from(best)][move_to(best)], bonus);
+    for (int i = 0; i < tried_count; i++)
+        history_add(&h->history[us][move_from(tried[i])][move_to(tried[i])], -bonus);
+    if (h->killers[ply][0] != best) {
+        h->killers[ply][1] = h->killers[ply][0];
+        h->killers[ply][0] = best;
+    }
+    Move prev = ply > 0 ? s->stack[ply - 1].move : MOVE_NONE;
+    if (prev)
+        h->counter[pos_piece_on(&s->pos, move_to(prev))][move_to(prev)] = best;
+}
+
+/* ---- quiescence search ---- */
+
+/* A stored result that decides this node without searching it. */
+static bool tt_cutoff(const TTHit *hit, int alpha, int beta, int depth) {
+    return hit->depth >= depth && (hit->bound == BOUND_EXACT || (hit->bound == BOUND_LOWER && hit->score >= beta) ||
+                                   (hit->bound == BOUND_UPPER && hit->score <= alpha));
+}
+
+static int qsearch(Search *s, int alpha, int beta, int ply) {
+    Frame *frame = &s->stack[ply];
+    frame->pv_length = 0;
+    s->nodes++;
+    check_limits(s);
+    if (s->stopped)
+        return 0;
+    s->seldepth = max_int(s->seldepth, ply);
+    int score;
+    if (is_draw(s, ply, &score))
+        return score;
+    const Position *pos = &s->pos;
+    bool in_check = pos_in_check(pos);
+    if (ply >= ENGINE_MAX_PLY)
+        return in_check ? 0 : eval_position(pos, &s->pawns);
+
+    TTHit hit;
+    bool tt_found = tt_probe(&s->tt, pos->key, ply, &hit);
+    if (tt_found && tt_cutoff(&hit, alpha, beta, 0))
+        return hit.score;
+
+    int best = -SEARCH_INF, eval = -SEARCH_INF;
+    if (!in_check) {
+        eval = tt_found ? hit.eval : eval_position(pos, &s->pawns);
+        if (eval >= beta)
+            return eval;
+        alpha = max_int(alpha, eval);
+        best = eval;
+    }
+    int alpha_orig = alpha;
+    Move best_move = MOVE_NONE;
+    MovePicker mp;
+    mp_init(&mp, pos, &s->heur, tt_found ? hit.move : MOVE_NONE, ply, MOVE_NONE, true);
+    int legal = 0;
+    for (Move m; (m = mp_next(&mp, false));) {
+        legal++;
+        /* Delta pruning: even winning this piece cleanly cannot lift the score to alpha. */
+        PieceType victim = see_captured(pos, m);
+        if (!in_check && move_kind(m) != MOVE_PROMOTION && victim != PIECE_TYPE_NB &&
+            eval + see_value[victim] + 200 <= alpha)
+            continue;
+        Undo undo;
+        make_move(s, ply, m, &undo);
+        score = -qsearch(s, -beta, -alpha, ply + 1);
+        unmake_move(s, m, &undo);
+        if (s->stopped)
+            return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                best_move = m;
+                update_pv(frame, m, &s->stack[ply + 1]);
+                if (score >= beta)
+                    break;
+            }
+        }
+    }
+    if (in_check && legal == 0)
+        return -ENGINE_MATE + ply;
+    int bound = best >= beta ? BOUND_LOWER : alpha > alpha_orig ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(&s->tt, pos->key, ply, best_move, best, in_check ? 0 : eval, 0, bound);
+    return best;
+}
+
+/* ---- principal variation search ---- */
+
+static int search(Search *s, int alpha, int beta, int depth, int ply);
+
+/* Null-move pruning: if passing the move still fails high, a real move will too (not in check,
+ * and not without pieces, where zugzwang makes passing the best "move"). */
+static bool null_move_cuts(Search *s, int beta, int depth, int ply, int eval, int *score) {
+    const Position *pos = &s->pos;
+    if (depth < 3 || eval < beta || !has_non_pawn_material(pos, pos_turn(pos)) || ply == 0 ||
+        s->stack[ply - 1].move == MOVE_NONE || is_mate_score(beta))
+        return false;
+    int r = 3 + depth / 4 + min_int(3, (eval - beta) / 200);
+    Undo undo;
+    s->stack[ply].move = MOVE_NONE;
+    pos_make_null(&s->pos, &undo);
+    s->keys[s->key_count++] = s->pos.key;
+    int floor = s->key_floor;
+    s->key_floor = s->key_count - 1; /* no repetition across a null move */
+    *score = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1);
+    s->key_floor = floor;
+    s->key_count--;
+    pos_unmake_null(&s->pos, &undo);
+    if (*score >= beta && !s->stopped) {
+        *score = is_mate_score(*score) ? beta : *score;
+        return true;
+    }
+    return false;
+}
+
+/* What the move loop of one node needs to know about it. */
+typedef struct Node {
+    int alpha, beta, depth, ply;
+    int eval;
+    bool pv_node, in_check, improving;
+} Node;
+
+/* Moves not worth searching near the leaves, once a move has been searched and while the side to
+ * move has pieces: late quiet moves (late move pruning), quiet moves far below alpha (futility),
+ * and moves losing material by exchange. Sets *skip_quiets when no later quiet move can do better. */
+static bool prune_move(const Search *s, const Node *n, Move m, bool quiet, int quiets_count, bool *skip_quiets) {
+    const Position *pos = &s->pos;
+    if (n->depth > 8 || !has_non_pawn_material(pos, pos_turn(pos)))
+        return false;
+    if (quiet && (quiets_count >= (3 + n->depth * n->depth) / (2 - n->improving) ||
+                  (!n->in_check && n->eval + 100 + 90 * n->depth <= n->alpha))) {
+        *skip_quiets = true;
+        return true;
+    }
+    return !see_ge(pos, m, quiet ? -50 * n->depth : -20 * n->depth * n->depth);
+}
+
+/* Late move reduction of the move-th move (quiet, or a losing capture) searched to new_depth. */
+static int reduction(const Search *s, const Node *n, int searched, bool quiet, bool killer, int history,
+                     bool gives_check, int new_depth) {
+    int r = s->reductions[min_int(n->depth, 63)][min_int(searched, 63)];
+    r += !n->improving - n->pv_node - gives_check;
+    if (quiet)
+        r -= killer + history / 6000;
+    return max_int(0, min_int(r, new_depth - 1));
+}
+
+/* Searches move m of node n (searched moves before it): the first with the full window, the
+ * others with a null window, reduced when late, and again fully when they beat alpha. */
+static int search_move(Search *s, const Node *n, const MovePicker *mp, Move m, int searched) {
+    const Position *pos = &s->pos;
+    bool quiet = !move_is_noisy(pos, m);
+    bool reducible = n->depth >= 3 && searched >= 2 + n->pv_node && (quiet || !see_ge(pos, m, 0));
+    bool killer = m == mp->killers[0] || m == mp->killers[1];
+    int history = s->heur.history[pos_turn(pos)][move_from(m)][move_to(m)];
+    Undo undo;
+    make_move(s, n->ply, m, &undo);
+    bool gives_check = pos_in_check(&s->pos);
+    /* Check extension, bounded so that perpetual checks cannot run the line away. */
+    int new_depth = n->depth - 1 + (gives_check && n->ply < 2 * s->root_depth);
+    int alpha = n->alpha, beta = n->beta, ply = n->ply + 1, score;
+    if (searched == 0) {
+        score = -search(s, -beta, -alpha, new_depth, ply);
+    } else {
+        int r = reducible ? reduction(s, n, searched, quiet, killer, history, gives_check, new_depth) : 0;
+        score = -search(s, -alpha - 1, -alpha, new_depth - r, ply);
+        if (score > alpha && r > 0)
+            score = -search(s, -alpha - 1, -alpha, new_depth, ply);
+        if (score > alpha && score < beta)
+            score = -search(s, -beta, -alpha, new_depth, ply);
+    }
+    unmake_move(s, m, &undo);
+    return score;
+}
+
+static int search(Search *s, int alpha, int beta, int depth, int ply) {
+    if (depth <= 0)
+        return qsearch(s, alpha, beta, ply);
+    Frame *frame = &s->stack[ply];
+    frame->pv_length = 0;
+    s->nodes++;
+    check_limits(s);
+    if (s->stopped)
+        return 0;
+    s->seldepth = max_int(s->seldepth, ply);
+    const Position *pos = &s->pos;
+    Node n = {.ply = ply, .depth = depth, .pv_node = beta - alpha > 1, .in_check = pos_in_check(pos)};
+    int score;
+    if (is_draw(s, ply, &score))
+        return score;
+    if (ply >= ENGINE_MAX_PLY)
+        return n.in_check ? 0 : eval_position(pos, &s->pawns);
+    /* Mate distance pruning: a shorter mate is already known. */
+    alpha = max_int(alpha, -ENGINE_MATE + ply);
+    beta = min_int(beta, ENGINE_MATE - ply - 1);
+    if (alpha >= beta)
+        return alpha;
+
+    TTHit hit;
+    bool tt_found = tt_probe(&s->tt, pos->key, ply, &hit);
+    Move tt_move = tt_found ? hit.move : MOVE_NONE;
+    if (tt_found && !n.pv_node && tt_cutoff(&hit, alpha, beta, depth))
+        return hit.score;
+
+    n.eval = frame->eval = n.in_check ? -SEARCH_INF : tt_found ? hit.eval : eval_position(pos, &s->pawns);
+    n.improving = !n.in_check && ply >= 2 && n.eval > s->stack[ply - 2].eval;
+    s->heur.killers[ply + 1][0] = s->heur.killers[ply + 1][1] = MOVE_NONE;
+    if (!n.in_check && !n.pv_node) {
+        /* Reverse futility: far above beta near the leaves, assume it holds. */
+        if (depth <= 7 && n.eval - 80 * (depth - n.improving) >= beta && !is_mate_score(beta))
+            return n.eval;
+        if (null_move_cuts(s, beta, depth, ply, n.eval, &score))
+            return score;
+    }
+    /* Without a table move this node was not searched before: a shallower search does as well. */
+    if (depth >= 4 && !tt_move)
+        n.depth = --depth;
+
+    int alpha_orig = alpha, best = -SEARCH_INF, searched = 0, quiets_count = 0;
+    Move best_move = MOVE_NONE, quiets[64];
+    bool skip_quiets = false;
+    MovePicker mp;
+    mp_init(&mp, pos, &s->heur, tt_move, ply, ply > 0 ? s->stack[ply - 1].move : MOVE_NONE, false);
+    for (Move m; (m = mp_next(&mp, skip_quiets));) {
+        bool quiet = !move_is_noisy(pos, m);
+        n.alpha = alpha, n.beta = beta;
+        if (best > -ENGINE_MATE_BOUND && prune_move(s, &n, m, quiet, quiets_count, &skip_quiets))
+            continue;
+        score = search_move(s, &n, &mp, m, searched);
+        if (s->stopped)
+            return 0;
+        searched++;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                best_move = m;
+                if (n.pv_node)
+                    update_pv(frame, m, &s->stack[ply + 1]);
+                if (score >= beta) {
+                    if (quiet)
+                        update_quiet_stats(s, ply, depth, m, quiets, quiets_count);
+                    break;
+                }
+            }
+        }
+        if (quiet && quiets_count < 64)
+            quiets[quiets_count++] = m;
+    }
+    if (searched == 0)
+        return n.in_check ? -ENGINE_MATE + ply : 0;
+    int bound = best >= beta ? BOUND_LOWER : alpha > alpha_orig ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(&s->tt, pos->key, ply, best_move, best, n.in_check ? 0 : n.eval, depth, bound);
+    return best;
+}
+
+/* ---- root ---- */
+
+static void sort_roots(RootMove *roots, int count) {
+    for (int i = 1; i < count; i++) {
+        RootMove rm = roots[i];
+        int j = i;
+        for (; j > 0 && roots[j - 1].score < rm.score; j--)
+            roots[j] = roots[j - 1];
+        roots[j] = rm;
+    }
+}
+
+/* Searches the root moves from pv_index on (the earlier ones are the better lines of MultiPV),
+ * scores them (-SEARCH_INF for those that fail low) and sorts them, best first. */
+static int search_root(Search *s, int alpha, int beta, int depth) {
+    int best = -SEARCH_INF;
+    for (int i = s->pv_index; i < s->root_count; i++)
+        s->roots[i].score = -SEARCH_INF;
+    for (int i = s->pv_index; i < s->root_count; i++) {
+        RootMove *rm = &s->roots[i];
+        bool quiet = !move_is_noisy(&s->pos, rm->move);
+        Undo undo;
+        s->nodes++;
+        make_move(s, 0, rm->move, &undo);
+        int new_depth = depth - 1 + pos_in_check(&s->pos);
+        int score;
+        if (i == s->pv_index) {
+            score = -search(s, -beta, -alpha, new_depth, 1);
+        } else {
+            int r = depth >= 3 && quiet && i - s->pv_index >= 4 && !pos_in_check(&s->pos);
+            score = -search(s, -alpha - 1, -alpha, new_depth - r, 1);
+            if (score > alpha && r)
+                score = -search(s, -alpha - 1, -alpha, new_depth, 1);
+            if (score > alpha && score < beta)
+                score = -search(s, -beta, -alpha, new_depth, 1);
+        }
+        unmake_move(s, rm->move, &undo);
+        if (s->stopped)
+            break;
+        if (i == s->pv_index || score > alpha) {
+            rm->score = score;
+            update_pv(&s->stack[0], rm->move, &s->stack[1]);
+            rm->pv_length = s->stack[0].pv_length;
+            memcpy(rm->pv, s->stack[0].pv, (size_t)rm->pv_length * sizeof(Move));
+        }
+        best = max_int(best, score);
+        if (score > alpha) {
+            alpha = score;
+            if (score >= beta)
+                break;
+        }
+    }
+    sort_roots(s->roots + s->pv_index, s->root_count - s->pv_index);
+    return best;
+}
+
+static void report_line(Search *s, int depth, int index, const RootMove *rm, bool lower, bool upper) {
+    if (!s->info)
+        return;
+    int64_t ms = tm_elapsed(&s->tm);
+    EngineInfo info = {.depth = depth,
+                       .seldepth = s->seldepth,
+                       .multipv = index + 1,
+                       .score = rm->score,
+                       .lowerbound = lower,
+                       .upperbound = upper,
+                       .nodes = s->nodes,
+                       .nps = s->nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1),
+                       .time_ms = ms,
+                       .hashfull = tt_hashfull(&s->tt),
+                       .pv_length = rm->pv_length};
+    memcpy(info.pv, rm->pv, (size_t)rm->pv_length * sizeof(Move));
+    s->info(&info, s->info_ctx);
+}
+
+/* One line of MultiPV at this depth, in a window around the last score that widens on failure. */
+static void aspiration(Search *s, int depth) {
+    int prev = s->roots[s->pv_index].prev_score;
+    int delta = 15, alpha = -SEARCH_INF, beta = SEARCH_INF;
+    if (depth >= 5 && !is_mate_score(prev)) {
+        alpha = max_int(prev - delta, -SEARCH_INF);
+        beta = min_int(prev + delta, SEARCH_INF);
+    }
+    for (;;) {
+        int score = search_root(s, alpha, beta, depth);
+        if (s->stopped)
+            return;
+        bool low = score <= alpha, high = score >= beta;
+        if (!low && !high)
+            return;
+        if (tm_elapsed(&s->tm) >= 1000)
+            report_line(s, depth, s->pv_index, &s->roots[s->pv_index], high, low);
+        if (low) {
+            beta = (alpha + beta) / 2;
+            alpha = max_int(score - delta, -SEARCH_INF);
+        } else {
+            beta = min_int(score + delta, SEARCH_INF);
+        }
+        delta += delta / 2;
+    }
+}
+
+static bool mate_found(const Search *s) {
+    int score = s->roots[0].score;
+    return s->limits.mate > 0 && score >= ENGINE_MATE_BOUND && ENGINE_MATE - score <= 2 * s->limits.mate - 1;
+}
+
+static void iterate(Search *s) {
+    int max_depth = s->limits.depth > 0 ? min_int(s->limits.depth, ENGINE_MAX_PLY - 1) : ENGINE_MAX_PLY - 1;
+    int stability = 0;
+    Move last_best = MOVE_NONE;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        s->root_depth = depth;
+        s->seldepth = 0;
+        for (int i = 0; i < s->root_count; i++)
+            s->roots[i].prev_score = s->roots[i].score;
+        for (s->pv_index = 0; s->pv_index < s->multipv && !s->stopped; s->pv_index++)
+            aspiration(s, depth);
+        if (s->stopped)
+            break;
+        s->completed_depth = depth;
+        /* Each line was searched in its own window: make the reported order agree with the scores. */
+        sort_roots(s->roots, s->multipv);
+        s->line_count = s->multipv;
+        memcpy(s->lines, s->roots, (size_t)s->multipv * sizeof(RootMove));
+        for (int i = 0; i < s->report_lines; i++)
+            report_line(s, depth, i, &s->roots[i], false, false);
+
+        stability = s->roots[0].move == last_best ? stability + 1 : 0;
+        last_best = s->roots[0].move;
+        bool clock = !s->limits.infinite && !atomic_load(&s->pondering);
+        if (mate_found(s) || (clock && tm_soft_over(&s->tm, tm_elapsed(&s->tm), stability)))
+            break;
+        if (clock && s->root_count == 1 && s->tm.soft_ms)
+            break; /* the only move: no need to think */
+    }
+}
+
+/* ---- setup and result ---- */
+
+/* The repetition keys of the game positions since the last irreversible move, the root last. */
+static void load_history(Search *s, const Game *game) {
+    int n = game->ply_count;
+    int first = max_int(0, n - min_int(game->pos.halfmove, SEARCH_HISTORY_KEYS - 1));
+    s->key_count = 0;
+    for (int i = first; i <= n; i++)
+        s->keys[s->key_count++] = i == 0 ? game->start_key : game->plies[i - 1].key;
+    s->key_floor = 0;
+}
+
+static bool in_searchmoves(const EngineLimits *limits, Move m) {
+    for (int i = 0; i < limits->searchmoves_count; i++)
+        if (limits->searchmoves[i] == m)
+            return true;
+    return false;
+}
+
+/* The root moves in the move picker's order (table move first), restricted to searchmoves. */
+static void load_roots(Search *s) {
+    TTHit hit;
+    Move tt_move = tt_probe(&s->tt, s->pos.key, 0, &hit) ? hit.move : MOVE_NONE;
+    MovePicker mp;
+    mp_init(&mp, &s->pos, &s->heur, tt_move, 0, MOVE_NONE, false);
+    bool restrict_moves = false;
+    if (s->limits.searchmoves)
+        for (int i = 0; i < s->limits.searchmoves_count; i++)
+            restrict_moves |= gen_is_legal(&s->pos, s->limits.searchmoves[i]);
+    s->root_count = 0;
+    for (Move m; (m = mp_next(&mp, false));) {
+        if (restrict_moves && !in_searchmoves(&s->limits, m))
+            continue;
+        s->roots[s->root_count++] =
+            (RootMove){.move = m, .score = -SEARCH_INF, .prev_score = -SEARCH_INF, .pv_length = 1, .pv = {m}};
+    }
+}
+
+/* A search without any limit ("go infinite", or no limit given) ends only by engine_stop(). */
+static bool unbounded(const Search *s) {
+    const EngineLimits *l = &s->limits;
+    return l->infinite || !(l->depth || l->nodes || l->movetime || l->mate || l->time[pos_turn(&s->pos)]);
+}
+
+/* An unbounded search, or one still pondering, waits with its answer for engine_stop() or
+ * engine_ponderhit(). */
+static void wait_for_release(Search *s) {
+    while (!atomic_load(&s->stop) && (unbounded(s) || atomic_load(&s->pondering))) {
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+}
+
+/* The reply the line expects, from the PV or else from the table. */
+static Move ponder_move(Search *s, const RootMove *rm) {
+    if (rm->pv_length > 1)
+        return rm->pv[1];
+    Undo undo;
+    TTHit hit;
+    Move reply = MOVE_NONE;
+    pos_make(&s->pos, rm->move, &undo);
+    if (tt_probe(&s->tt, s->pos.key, 1, &hit) && hit.move && gen_is_legal(&s->pos, hit.move))
+        reply = hit.move;
+    pos_unmake(&s->pos, rm->move, &undo);
+    return reply;
+}
+
+EngineResult search_run(Search *s, const Game *game, const EngineLimits *limits, int overhead, int report_lines,
+                        EngineInfoFn info, void *ctx) {
+    s->pos = game->pos;
+    s->limits = *limits;
+    s->info = info;
+    s->info_ctx = ctx;
+    s->nodes = 0;
+    s->seldepth = 0;
+    s->stopped = false;
+    s->completed_depth = 0;
+    s->line_count = 0;
+    atomic_store(&s->pondering, limits->ponder);
+    tm_init(&s->tm, limits, pos_turn(&s->pos), overhead);
+    tt_new_search(&s->tt);
+    load_history(s, game);
+    load_roots(s);
+
+    EngineResult result = {0};
+    if (s->root_count == 0) {
+        result.score = pos_in_check(&s->pos) ? -ENGINE_MATE : 0;
+        wait_for_release(s);
+        return result;
+    }
+    int wanted = limits->multipv > 0 ? limits->multipv : 1;
+    s->multipv = min_int(min_int(wanted, ENGINE_MAX_MULTIPV), s->root_count);
+    s->report_lines = min_int(max_int(report_lines, 1), s->multipv);
+    iterate(s);
+    wait_for_release(s);
+
+    const RootMove *best = &s->roots[0];
+    result.best = best->move;
+    result.ponder = ponder_move(s, best);
+    result.score = best->score != -SEARCH_INF ? best->score : best->prev_score;
+    if (result.score == -SEARCH_INF)
+        result.score = eval_position(&s->pos, &s->pawns);
+    result.depth = s->completed_depth;
+    result.nodes = s->nodes;
+    result.time_ms = tm_elapsed(&s->tm);
+    return result;
+}

@@ -1,0 +1,74 @@
+/* Engine: playing strength below the maximum (see strength.h). */
+#include <stdlib.h>
+
+#include "movepick.h"
+#include "rng.h"
+#include <math.h>
+#include "strength.h"
+
+static double clamp(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
+
+void strength_plan(const EngineOptions *opt, StrengthPlan *plan) {
+    double level = clamp(opt->skill, 0, 20);
+    if (opt->limit_strength)
+        level = clamp((opt->elo - 600) / 100.0, -2, level);
+    double weakness = 20 - level; /* 0..22 */
+    plan->active = level < 20;
+    plan->level = level;
+    plan->depth = (int)clamp(1 + level / 2, 1, 12);
+    plan->nodes = (uint64_t)(300 * exp(clamp(level, 0, 20) * 0.6 * 0.6931471805599453));
+    plan->candidates = level < 10 ? 5 : 4;
+    plan->temperature = 15 + 0.6 * weakness * weakness;
+    plan->max_loss = (int)(30 + 0.9 * weakness * weakness);
+    plan->blind_spot = clamp(weakness * weakness / 1000.0, 0, 0.6);
+}
+
+void strength_limit(const StrengthPlan *plan, EngineLimits *limits) {
+    if (!plan->active)
+        return;
+    if (limits->depth <= 0 || limits->depth > plan->depth)
+        limits->depth = plan->depth;
+    if (!limits->nodes || limits->nodes > plan->nodes)
+        limits->nodes = plan->nodes;
+    if (limits->multipv < plan->candidates)
+        limits->multipv = plan->candidates;
+    limits->mate = 0;
+}
+
+/* How likely the player overlooks capture m: distant and backward captures hide best. */
+static double overlook_chance(const StrengthPlan *plan, const Position *pos, Move m) {
+    if (!move_is_noisy(pos, m) || move_kind(m) == MOVE_PROMOTION)
+        return 0;
+    Square from = move_from(m), to = move_to(m);
+    int df = abs(square_file(from) - square_file(to)), dr = abs(square_rank(from) - square_rank(to));
+    int forward = (square_rank(to) - square_rank(from)) * (pos_turn(pos) == WHITE ? 1 : -1);
+    double chance = plan->blind_spot;
+    if ((df > dr ? df : dr) >= 4)
+        chance *= 1.6;
+    if (forward < 0)
+        chance *= 1.6;
+    return chance < 0.85 ? chance : 0.85;
+}
+
+int strength_choose(const StrengthPlan *plan, const Position *pos, const RootMove *lines, int count, uint64_t *rng) {
+    if (!plan->active || count <= 1)
+        return 0;
+    double weight[ENGINE_MAX_MULTIPV], total = 0;
+    int best = lines[0].score;
+    for (int i = 0; i < count; i++) {
+        int loss = best - lines[i].score;
+        bool mate_lost = lines[i].score <= -ENGINE_MATE_BOUND && best > -ENGINE_MATE_BOUND;
+        bool seen = rng_unit(rng) >= overlook_chance(plan, pos, lines[i].move);
+        weight[i] = loss > plan->max_loss || mate_lost || !seen ? 0 : exp(-loss / plan->temperature);
+        total += weight[i];
+    }
+    if (total <= 0)
+        return 0;
+    double pick = rng_unit(rng) * total;
+    for (int i = 0; i < count; i++) {
+        if (pick < weight[i])
+            return i;
+        pick -= weight[i];
+    }
+    return 0;
+}

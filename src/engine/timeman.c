@@ -1,0 +1,44 @@
+/* Engine: time management (see timeman.h). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <time.h>
+
+#include "timeman.h"
+
+int64_t tm_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+void tm_init(TimeManager *tm, const EngineLimits *limits, Color us, int overhead) {
+    tm->start_ms = tm_now_ms();
+    tm->soft_ms = tm->hard_ms = 0;
+    if (limits->movetime > 0) {
+        tm->soft_ms = tm->hard_ms = max64(1, limits->movetime - overhead);
+        return;
+    }
+    int64_t time = limits->time[us], inc = limits->inc[us];
+    if (time <= 0)
+        return;
+    /* Sudden death: plan as if 30 moves remained; a control in n moves: spread over them. */
+    int64_t moves = limits->movestogo > 0 ? min64(limits->movestogo, 40) : 30;
+    int64_t usable = max64(1, time - overhead);
+    int64_t soft = usable / moves + inc * 3 / 4;
+    int64_t hard = min64(soft * 5, usable * (limits->movestogo == 1 ? 9 : 5) / 10);
+    tm->hard_ms = max64(1, hard);
+    tm->soft_ms = max64(1, min64(soft, tm->hard_ms));
+}
+
+bool tm_hard_over(const TimeManager *tm, int64_t elapsed) { return tm->hard_ms && elapsed >= tm->hard_ms; }
+
+bool tm_soft_over(const TimeManager *tm, int64_t elapsed, int stability) {
+    if (!tm->soft_ms)
+        return false;
+    /* A new best move wants more time; a settled one less (the factors are in percent). */
+    static const int factor[] = {140, 110, 90, 75, 65};
+    int i = stability < 4 ? stability : 4;
+    return elapsed * 100 >= tm->soft_ms * factor[i];
+}

@@ -1,0 +1,111 @@
+/* Engine: the transposition table (see tt.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schach/engine.h"
+#include "tt.h"
+
+#define GENERATION_MASK 63
+
+static inline uint16_t key_check(uint64_t key) { return (uint16_t)(key >> 48); }
+static inline int entry_bound(const TTEntry *e) { return e->genbound & 3; }
+static inline int entry_generation(const TTEntry *e) { return e->genbound >> 2; }
+
+bool tt_resize(TT *tt, size_t mb) {
+    size_t bytes = mb << 20, count = 1;
+    while (count * 2 * sizeof(TTBucket) <= bytes)
+        count *= 2;
+    TTBucket *buckets = malloc(count * sizeof(TTBucket));
+    if (!buckets)
+        return false;
+    free(tt->buckets);
+    tt->buckets = buckets;
+    tt->mask = count - 1;
+    tt_clear(tt);
+    return true;
+}
+
+void tt_free(TT *tt) {
+    free(tt->buckets);
+    tt->buckets = NULL;
+}
+
+void tt_clear(TT *tt) {
+    memset(tt->buckets, 0, (tt->mask + 1) * sizeof(TTBucket));
+    tt->generation = 0;
+}
+
+void tt_new_search(TT *tt) { tt->generation = (tt->generation + 1) & GENERATION_MASK; }
+
+/* A mate score counts plies from the root in the search, from the node in the table. */
+static int score_to_tt(int score, int ply) {
+    if (score >= ENGINE_MATE_BOUND)
+        return score + ply;
+    if (score <= -ENGINE_MATE_BOUND)
+        return score - ply;
+    return score;
+}
+
+static int score_from_tt(int score, int ply) {
+    if (score >= ENGINE_MATE_BOUND)
+        return score - ply;
+    if (score <= -ENGINE_MATE_BOUND)
+        return score + ply;
+    return score;
+}
+
+bool tt_probe(const TT *tt, uint64_t key, int ply, TTHit *hit) {
+    const TTBucket *bucket = &tt->buckets[key & tt->mask];
+    uint16_t check = key_check(key);
+    for (int i = 0; i < TT_BUCKET_ENTRIES; i++) {
+        const TTEntry *e = &bucket->entries[i];
+        if (e->check != check || entry_bound(e) == BOUND_NONE)
+            continue;
+        *hit = (TTHit){e->move, score_from_tt(e->score, ply), e->eval, e->depth, entry_bound(e)};
+        return true;
+    }
+    return false;
+}
+
+/* The lower the value, the sooner an entry is replaced. */
+static int entry_value(const TT *tt, const TTEntry *e) {
+    int age = (tt->generation - entry_generation(e)) & GENERATION_MASK;
+    return e->depth - 8 * age;
+}
+
+void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int depth, int bound) {
+    TTBucket *bucket = &tt->buckets[key & tt->mask];
+    uint16_t check = key_check(key);
+    TTEntry *slot = &bucket->entries[0];
+    for (int i = 0; i < TT_BUCKET_ENTRIES; i++) {
+        TTEntry *e = &bucket->entries[i];
+        if (e->check == check || entry_bound(e) == BOUND_NONE) {
+            slot = e;
+            break;
+        }
+        if (entry_value(tt, e) < entry_value(tt, slot))
+            slot = e;
+    }
+    /* Keep a deeper result of this position from the current search unless the new one is exact. */
+    if (slot->check == check && entry_bound(slot) != BOUND_NONE && bound != BOUND_EXACT &&
+        entry_generation(slot) == tt->generation && depth + 3 < slot->depth)
+        return;
+    if (move == MOVE_NONE && slot->check == check)
+        move = slot->move;
+    *slot = (TTEntry){check,
+                      move,
+                      (int16_t)score_to_tt(score, ply),
+                      (int16_t)eval,
+                      (uint8_t)(depth < 0 ? 0 : depth),
+                      (uint8_t)(tt->generation << 2 | bound)};
+}
+
+int tt_hashfull(const TT *tt) {
+    int used = 0, counted = 0;
+    for (uint64_t b = 0; b <= tt->mask && counted < 999; b++)
+        for (int i = 0; i < TT_BUCKET_ENTRIES; i++, counted++) {
+            const TTEntry *e = &tt->buckets[b].entries[i];
+            used += entry_bound(e) != BOUND_NONE && entry_generation(e) == tt->generation;
+        }
+    return used * 1000 / counted;
+}

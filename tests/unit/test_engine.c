@@ -1,0 +1,547 @@
+/* Engine: mates, draws by rule inside the search, evaluation symmetry, limits, MultiPV, levels,
+ * bench determinism. Searches are shallow so that the test stays quick under sanitizers. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "test_helpers.h"
+
+#include "engine_internal.h"
+#include "eval.h"
+#include "schach/engine.h"
+#include "schach/fen.h"
+#include "schach/movegen.h"
+#include "see.h"
+
+/* ---- helpers ---- */
+
+static void init_fen(Game *g, const char *fen) {
+    SchError err;
+    err_clear(&err);
+    if (!game_init_fen(g, fen, &err))
+        fail_msg("bad test FEN %s (error %d)", fen, err.code);
+}
+
+static Engine *new_engine(void) {
+    EngineOptions opt;
+    engine_options_default(&opt);
+    opt.hash_mb = 4;
+    Engine *e = engine_new(&opt);
+    assert_non_null(e);
+    return e;
+}
+
+static EngineResult search_fen(const char *fen, const EngineLimits *limits) {
+    Game g;
+    init_fen(&g, fen);
+    Engine *e = new_engine();
+    EngineResult r = engine_search(e, &g, limits, NULL, NULL);
+    engine_free(e);
+    game_free(&g);
+    return r;
+}
+
+static void assert_move(Move m, const char *uci) {
+    char buf[8];
+    uci_write(m, buf, sizeof buf);
+    assert_string_equal(buf, uci);
+}
+
+/* Whether the side to move mates within n moves, by plain minimax over every legal move: an
+ * independent check of the engine's mate scores. */
+static bool mates_within(Position *pos, int n) {
+    Move moves[SCHACH_MAX_MOVES];
+    int count = gen_moves(pos, GEN_ALL, moves);
+    for (int i = 0; i < count; i++) {
+        Undo u;
+        pos_make(pos, moves[i], &u);
+        Move replies[SCHACH_MAX_MOVES];
+        int rc = gen_moves(pos, GEN_ALL, replies);
+        bool mate = rc == 0 && pos_in_check(pos);
+        for (int j = 0; !mate && n > 1 && rc > 0; j++) {
+            if (j == rc) {
+                mate = true;
+                break;
+            }
+            Undo v;
+            pos_make(pos, replies[j], &v);
+            bool forced = mates_within(pos, n - 1);
+            pos_unmake(pos, replies[j], &v);
+            if (!forced)
+                break;
+        }
+        pos_unmake(pos, moves[i], &u);
+        if (mate)
+            return true;
+    }
+    return false;
+}
+
+/* ---- mates ---- */
+
+static void test_mate_in_one(void **state) {
+    (void)state;
+    static const struct {
+        const char *fen, *move;
+    } cases[] = {
+        {"k7/8/1K6/8/8/8/8/7R w - - 0 1", "h1h8"},
+        {"r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "f3f7"},
+        {"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "d1d8"},
+        {"3r2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1", "d8d1"},
+        {"7k/8/5KQ1/8/8/8/8/8 w - - 0 1", "g6g7"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        EngineLimits limits = {.depth = 4};
+        EngineResult r = search_fen(cases[i].fen, &limits);
+        assert_int_equal(r.score, ENGINE_MATE - 1);
+        assert_move(r.best, cases[i].move);
+    }
+}
+
+/* Mates in 2 and 3: the solver confirms the distance, the engine must report it and play a move
+ * after which every reply still loses within n - 1. */
+static void test_mate_in_two_and_three(void **state) {
+    (void)state;
+    static const struct {
+        const char *fen;
+        int n;
+    } cases[] = {
+        {"k7/8/2K5/8/8/8/8/7R w - - 0 1", 2},   {"r5k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", 2},
+        {"7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2}, {"k7/8/8/2K5/8/8/8/7R w - - 0 1", 2},
+        {"2k5/8/8/3K4/8/8/8/7R w - - 0 1", 3},  {"7k/8/6K1/8/8/8/8/R7 w - - 0 1", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Game g;
+        init_fen(&g, cases[i].fen);
+        Position pos = g.pos;
+        int n = cases[i].n;
+        assert_true(mates_within(&pos, n));
+        assert_false(n > 1 && mates_within(&pos, n - 1));
+        Engine *e = new_engine();
+        EngineLimits limits = {.depth = 2 * n + 3};
+        EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
+        assert_int_equal(r.score, ENGINE_MATE - (2 * n - 1));
+        Undo u;
+        pos_make(&pos, r.best, &u);
+        Move replies[SCHACH_MAX_MOVES];
+        int rc = gen_moves(&pos, GEN_ALL, replies);
+        for (int j = 0; j < rc; j++) {
+            Undo v;
+            pos_make(&pos, replies[j], &v);
+            assert_true(mates_within(&pos, n - 1));
+            pos_unmake(&pos, replies[j], &v);
+        }
+        if (rc == 0)
+            assert_true(pos_in_check(&pos));
+        engine_free(e);
+        game_free(&g);
+    }
+}
+
+static void test_mate_limit_stops_with_the_mate(void **state) {
+    (void)state;
+    EngineLimits limits = {.mate = 2};
+    EngineResult r = search_fen("k7/8/2K5/8/8/8/8/7R w - - 0 1", &limits);
+    assert_int_equal(r.score, ENGINE_MATE - 3);
+    assert_true(r.depth <= 8);
+}
+
+static void test_no_legal_move_at_root(void **state) {
+    (void)state;
+    EngineLimits limits = {.depth = 3};
+    EngineResult r = search_fen("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1", &limits); /* checkmated */
+    assert_int_equal(r.best, MOVE_NONE);
+    assert_int_equal(r.score, -ENGINE_MATE);
+    r = search_fen("k7/8/1QK5/8/8/8/8/8 b - - 0 1", &limits); /* stalemate */
+    assert_int_equal(r.best, MOVE_NONE);
+    assert_int_equal(r.score, 0);
+}
+
+/* ---- draws by rule ---- */
+
+/* White is a queen and two rooks down but checks forever: Qg5+ Kh8 Qf6+ Kg8 Qg5+. */
+static void test_perpetual_check_scores_draw(void **state) {
+    (void)state;
+    EngineLimits limits = {.depth = 9};
+    EngineResult r = search_fen("r4rk1/5p1p/8/8/8/8/q2Q2PP/7K w - - 0 1", &limits);
+    assert_int_equal(r.score, 0);
+    assert_move(r.best, "d2g5");
+}
+
+/* The game's history counts: after a knight shuffle the start position occurred twice, so the
+ * engine with a winning position avoids going back to it, and a losing side seeks it. */
+static void test_repetition_uses_game_history(void **state) {
+    (void)state;
+    Game g;
+    init_fen(&g, "7k/8/8/8/8/1Q6/8/K5n1 w - - 0 1");
+    play_line(&g, "b3b1 g1e2 b1b3 e2g1 b3b1 g1e2 b1b3");
+    /* Black to move: Ne2-g1 repeats the position for the third time. */
+    Engine *e = new_engine();
+    EngineLimits limits = {.depth = 6};
+    EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
+    assert_move(r.best, "e2g1");
+    assert_int_equal(r.score, 0);
+    engine_free(e);
+    game_free(&g);
+}
+
+static void test_fifty_move_rule(void **state) {
+    (void)state;
+    EngineLimits limits = {.depth = 6};
+    /* Any move ends the 50 moves without capture or pawn move: a draw... */
+    EngineResult r = search_fen("8/8/8/4k3/8/8/8/KQ6 w - - 99 80", &limits);
+    assert_int_equal(r.score, 0);
+    /* ...unless it mates. */
+    r = search_fen("k7/8/1K6/8/8/8/8/7R w - - 99 80", &limits);
+    assert_int_equal(r.score, ENGINE_MATE - 1);
+    assert_move(r.best, "h1h8");
+}
+
+/* ---- evaluation ---- */
+
+/* The position with colours swapped and the board mirrored rank-wise. */
+static Position flip(const Position *pos) {
+    Position f;
+    pos_clear(&f);
+    for (Square s = SQ_A1; s <= SQ_H8; s++) {
+        Piece p = pos_piece_on(pos, s);
+        if (p != NO_PIECE)
+            pos_put(&f, piece_make((Color)!piece_color(p), piece_type(p)), (Square)(s ^ 56));
+    }
+    f.turn = (uint8_t)!pos->turn;
+    f.castling = (uint8_t)((pos->castling & 3) << 2 | (pos->castling >> 2));
+    f.ep = pos->ep == SQ_NONE ? SQ_NONE : (uint8_t)(pos->ep ^ 56);
+    f.halfmove = pos->halfmove;
+    pos_finish(&f);
+    return f;
+}
+
+static void test_evaluation_is_symmetric(void **state) {
+    (void)state;
+    static const char *fens[] = {
+        FEN_START,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "8/8/8/4k3/8/8/8/KBN5 w - - 0 1",
+        "8/8/2b5/4k3/8/3B4/P7/K7 b - - 0 1",
+    };
+    uint64_t rng = 0x9E3779B97F4A7C15ULL;
+    int positions = 0;
+    for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+        Game g;
+        init_fen(&g, fens[i]);
+        Position pos = g.pos;
+        /* A random walk from each position visits many kinds of positions. */
+        for (int ply = 0; ply < 120; ply++, positions++) {
+            Position f = flip(&pos);
+            assert_int_equal(engine_evaluate(&pos), engine_evaluate(&f));
+            Move moves[SCHACH_MAX_MOVES];
+            int n = gen_moves(&pos, GEN_ALL, moves);
+            if (n == 0)
+                break;
+            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+            Undo u;
+            pos_make(&pos, moves[rng % (uint64_t)n], &u);
+        }
+        game_free(&g);
+    }
+    assert_true(positions > 300);
+}
+
+static void test_evaluation_knows_material_and_basic_mates(void **state) {
+    (void)state;
+    Game g;
+    init_fen(&g, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+    assert_true(engine_evaluate(&g.pos) > EVAL_KNOWN_WIN);
+    game_free(&g);
+    init_fen(&g, "4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
+    assert_true(engine_evaluate(&g.pos) < -EVAL_KNOWN_WIN);
+    game_free(&g);
+    /* A lone knight cannot win, even against pawns: its endgame value is scaled away. */
+    init_fen(&g, "4k3/8/8/8/8/8/8/3NK3 w - - 0 1");
+    assert_int_equal(engine_evaluate(&g.pos), 0);
+    game_free(&g);
+    init_fen(&g, "4k3/p7/8/8/8/8/8/3NK3 w - - 0 1");
+    assert_true(engine_evaluate(&g.pos) < 30);
+    game_free(&g);
+    /* The KBNK king belongs in the bishop's corner: a light bishop wants h1 or a8. */
+    Game near, far;
+    init_fen(&near, "7k/8/5K2/8/8/8/8/1N3B2 w - - 0 1"); /* h8 is dark: wrong corner */
+    init_fen(&far, "k7/8/2K5/8/8/8/8/1N3B2 w - - 0 1");  /* a8 is light: right corner */
+    assert_true(engine_evaluate(&far.pos) > engine_evaluate(&near.pos));
+    game_free(&near);
+    game_free(&far);
+}
+
+static void test_trace_matches_evaluation(void **state) {
+    (void)state;
+    Game g;
+    init_fen(&g, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    EvalTrace trace;
+    int eval = eval_trace(&g.pos, &trace);
+    assert_int_equal(eval, engine_evaluate(&g.pos));
+    Score lin = 0;
+    for (int i = 0; i < EP_COUNT; i++)
+        lin += (trace.coeff[i][WHITE] - trace.coeff[i][BLACK]) * eval_params[i];
+    int white = (score_mg(lin) * trace.phase + score_eg(lin) * (EVAL_PHASE_MAX - trace.phase) * trace.scale / 64) /
+                EVAL_PHASE_MAX;
+    assert_int_equal(white, eval);
+    assert_false(trace.special);
+    game_free(&g);
+}
+
+static void test_see(void **state) {
+    (void)state;
+    Game g;
+    /* Rxe5 wins a pawn defended by nothing; Qxd5 loses the queen to the pawn on e6. */
+    init_fen(&g, "4k3/8/4p3/3p4/8/8/3Q4/4R1K1 w - - 0 1");
+    SchError err;
+    Move q = uci_parse(&g.pos, "d2d5", &err);
+    assert_false(see_ge(&g.pos, q, 0));
+    assert_true(see_ge(&g.pos, q, -900));
+    game_free(&g);
+    init_fen(&g, "4k3/8/8/4p3/8/8/8/4R1K1 w - - 0 1");
+    Move r = uci_parse(&g.pos, "e1e5", &err);
+    assert_true(see_ge(&g.pos, r, 100));
+    assert_false(see_ge(&g.pos, r, 101));
+    game_free(&g);
+}
+
+/* ---- limits and reporting ---- */
+
+typedef struct StopJob {
+    Engine *engine;
+    Game *game;
+    EngineResult result;
+} StopJob;
+
+static void *run_infinite(void *arg) {
+    StopJob *job = arg;
+    EngineLimits limits = {.infinite = true};
+    job->result = engine_search(job->engine, job->game, &limits, NULL, NULL);
+    return NULL;
+}
+
+static void test_stop_from_another_thread(void **state) {
+    (void)state;
+    Game g;
+    game_init(&g);
+    StopJob job = {new_engine(), &g, {0}};
+    pthread_t thread;
+    assert_int_equal(pthread_create(&thread, NULL, run_infinite, &job), 0);
+    struct timespec pause = {0, 50 * 1000000};
+    nanosleep(&pause, NULL);
+    engine_stop(job.engine);
+    pthread_join(thread, NULL);
+    assert_true(gen_is_legal(&g.pos, job.result.best));
+    engine_free(job.engine);
+    game_free(&g);
+}
+
+static void test_stop_before_search_still_returns_a_move(void **state) {
+    (void)state;
+    Game g;
+    game_init(&g);
+    Engine *e = new_engine();
+    engine_stop(e);
+    EngineLimits limits = {.infinite = true};
+    EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
+    assert_true(gen_is_legal(&g.pos, r.best));
+    engine_free(e);
+    game_free(&g);
+}
+
+static void test_node_limit(void **state) {
+    (void)state;
+    EngineLimits limits = {.nodes = 20000};
+    EngineResult r = search_fen(FEN_START, &limits);
+    assert_true(r.nodes >= 20000 && r.nodes <= 20000 + 64);
+    assert_true(r.best != MOVE_NONE);
+}
+
+typedef struct Lines {
+    int depth;
+    int count;
+    Move first[ENGINE_MAX_MULTIPV];
+    int score[ENGINE_MAX_MULTIPV];
+} Lines;
+
+static void collect_lines(const EngineInfo *info, void *ctx) {
+    Lines *lines = ctx;
+    if (info->lowerbound || info->upperbound)
+        return;
+    if (info->depth != lines->depth)
+        lines->depth = info->depth, lines->count = 0;
+    lines->first[info->multipv - 1] = info->pv[0];
+    lines->score[info->multipv - 1] = info->score;
+    lines->count = info->multipv > lines->count ? info->multipv : lines->count;
+}
+
+static void test_multipv_lines_are_distinct_and_ordered(void **state) {
+    (void)state;
+    Game g;
+    init_fen(&g, "r1bqk2r/1pppbppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQ1RK1 w kq - 4 6");
+    Engine *e = new_engine();
+    Lines lines = {0};
+    EngineLimits limits = {.depth = 6, .multipv = 4};
+    EngineResult r = engine_search(e, &g, &limits, collect_lines, &lines);
+    assert_int_equal(lines.depth, 6);
+    assert_int_equal(lines.count, 4);
+    assert_int_equal(lines.first[0], r.best);
+    for (int i = 0; i < 4; i++) {
+        assert_true(gen_is_legal(&g.pos, lines.first[i]));
+        for (int j = 0; j < i; j++)
+            assert_int_not_equal(lines.first[i], lines.first[j]);
+        if (i > 0)
+            assert_true(lines.score[i] <= lines.score[i - 1]);
+    }
+    engine_free(e);
+    game_free(&g);
+}
+
+static void test_searchmoves(void **state) {
+    (void)state;
+    Game g;
+    game_init(&g);
+    SchError err;
+    Move only = uci_parse(&g.pos, "a2a3", &err);
+    EngineLimits limits = {.depth = 4, .searchmoves = &only, .searchmoves_count = 1};
+    Engine *e = new_engine();
+    EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
+    assert_int_equal(r.best, only);
+    engine_free(e);
+    game_free(&g);
+}
+
+/* ---- levels ---- */
+
+static void test_weak_levels_play_legal_and_sometimes_other_moves(void **state) {
+    (void)state;
+    static const char *fens[] = {
+        FEN_START,
+        "r1bqk2r/1pppbppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQ1RK1 w kq - 4 6",
+        "rnbqkb1r/1p2pppp/p2p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 0 6",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    };
+    EngineOptions opt;
+    engine_options_default(&opt);
+    opt.hash_mb = 2;
+    opt.skill = 2;
+    Engine *weak = engine_new(&opt), *twin = engine_new(&opt), *full = new_engine();
+    engine_set_seed(weak, 42);
+    engine_set_seed(twin, 42);
+    int differ = 0;
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+            Game g;
+            init_fen(&g, fens[i]);
+            EngineLimits limits = {.depth = 4};
+            EngineResult w = engine_search(weak, &g, &limits, NULL, NULL);
+            EngineResult t = engine_search(twin, &g, &limits, NULL, NULL);
+            EngineResult f = engine_search(full, &g, &limits, NULL, NULL);
+            assert_true(gen_is_legal(&g.pos, w.best));
+            assert_int_equal(w.best, t.best); /* same seed, same choices */
+            differ += w.best != f.best;
+            game_free(&g);
+        }
+    assert_true(differ > 0);
+    engine_free(weak);
+    engine_free(twin);
+    engine_free(full);
+}
+
+static void test_weak_level_still_takes_a_free_queen_mostly(void **state) {
+    (void)state;
+    EngineOptions opt;
+    engine_options_default(&opt);
+    opt.hash_mb = 2;
+    opt.limit_strength = true;
+    opt.elo = 1500;
+    Engine *e = engine_new(&opt);
+    engine_set_seed(e, 7);
+    Game g;
+    init_fen(&g, "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1");
+    int taken = 0;
+    for (int i = 0; i < 20; i++) {
+        EngineLimits limits = {0};
+        EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
+        char buf[8];
+        uci_write(r.best, buf, sizeof buf);
+        taken += strcmp(buf, "d2d5") == 0;
+    }
+    assert_true(taken >= 12);
+    game_free(&g);
+    engine_free(e);
+}
+
+static void test_levels_table(void **state) {
+    (void)state;
+    int count;
+    const EngineLevel *levels = engine_levels(&count);
+    assert_true(count >= 2);
+    assert_int_equal(levels[count - 1].skill, 20);
+    assert_ptr_equal(engine_level_find("MAX"), &levels[count - 1]);
+    assert_null(engine_level_find("nonsense"));
+}
+
+/* ---- options and bench ---- */
+
+static void test_options_round_trip(void **state) {
+    (void)state;
+    Engine *e = new_engine();
+    EngineOptions opt;
+    engine_get_options(e, &opt);
+    assert_int_equal(opt.hash_mb, 4);
+    opt.hash_mb = 8;
+    opt.skill = 25; /* clamped */
+    assert_true(engine_set_options(e, &opt));
+    engine_get_options(e, &opt);
+    assert_int_equal(opt.hash_mb, 8);
+    assert_int_equal(opt.skill, 20);
+    engine_clear(e);
+    engine_free(e);
+}
+
+static void test_bench_is_deterministic(void **state) {
+    (void)state;
+    int64_t ms;
+    uint64_t a = engine_bench(4, &ms, NULL, NULL);
+    uint64_t b = engine_bench(4, &ms, NULL, NULL);
+    assert_true(a > 0);
+    assert_int_equal(a, b);
+}
+
+int main(void) {
+    schach_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mate_in_one),
+        cmocka_unit_test(test_mate_in_two_and_three),
+        cmocka_unit_test(test_mate_limit_stops_with_the_mate),
+        cmocka_unit_test(test_no_legal_move_at_root),
+        cmocka_unit_test(test_perpetual_check_scores_draw),
+        cmocka_unit_test(test_repetition_uses_game_history),
+        cmocka_unit_test(test_fifty_move_rule),
+        cmocka_unit_test(test_evaluation_is_symmetric),
+        cmocka_unit_test(test_evaluation_knows_material_and_basic_mates),
+        cmocka_unit_test(test_trace_matches_evaluation),
+        cmocka_unit_test(test_see),
+        cmocka_unit_test(test_stop_from_another_thread),
+        cmocka_unit_test(test_stop_before_search_still_returns_a_move),
+        cmocka_unit_test(test_node_limit),
+        cmocka_unit_test(test_multipv_lines_are_distinct_and_ordered),
+        cmocka_unit_test(test_searchmoves),
+        cmocka_unit_test(test_weak_levels_play_legal_and_sometimes_other_moves),
+        cmocka_unit_test(test_weak_level_still_takes_a_free_queen_mostly),
+        cmocka_unit_test(test_levels_table),
+        cmocka_unit_test(test_options_round_trip),
+        cmocka_unit_test(test_bench_is_deterministic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

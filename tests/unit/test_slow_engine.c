@@ -1,0 +1,86 @@
+/* Engine (slow, release only): 1,000 very fast games of the engine against itself through the Game
+ * API: every move must be legal and every game must end by a rule or reach the ply cap. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "engine_internal.h"
+#include "schach/engine.h"
+#include "schach/movegen.h"
+
+#define GAMES                1000
+#define MAX_PLIES            300
+#define RANDOM_OPENING_PLIES 6
+
+static uint64_t next_random(uint64_t *s) {
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    return *s;
+}
+
+/* Plays one game; returns its length. Weak levels play every fourth game for variety. */
+static int play_game(Engine *white, Engine *black, uint64_t *rng, int *terminations) {
+    Game g;
+    game_init(&g);
+    int plies = 0;
+    for (; plies < MAX_PLIES && !game_over(&g); plies++) {
+        Move m;
+        if (plies < RANDOM_OPENING_PLIES) {
+            Move moves[SCHACH_MAX_MOVES];
+            int n = gen_moves(game_position(&g), GEN_ALL, moves);
+            m = moves[next_random(rng) % (uint64_t)n];
+        } else {
+            Engine *e = pos_turn(game_position(&g)) == WHITE ? white : black;
+            EngineLimits limits = {.nodes = 300};
+            m = engine_search(e, &g, &limits, NULL, NULL).best;
+        }
+        assert_true(gen_is_legal(game_position(&g), m));
+        SchError err;
+        assert_true(game_play(&g, m, &err));
+        /* Like a player would: claim a draw as soon as the rules allow it. */
+        if (!game_over(&g) && game_claims(&g))
+            assert_true(game_claim(&g, 0, &err));
+    }
+    terminations[g.outcome.termination]++;
+    game_free(&g);
+    return plies;
+}
+
+static void test_self_play(void **state) {
+    (void)state;
+    EngineOptions opt;
+    engine_options_default(&opt);
+    opt.hash_mb = 2;
+    Engine *strong = engine_new(&opt);
+    opt.skill = 6;
+    Engine *weak = engine_new(&opt);
+    engine_set_seed(weak, 2024);
+    uint64_t rng = 0x5EED5EED5EEDULL;
+    int terminations[TERM_NB] = {0};
+    long total_plies = 0;
+    for (int i = 0; i < GAMES; i++) {
+        engine_clear(strong);
+        Engine *black = i % 4 == 3 ? weak : strong;
+        total_plies += play_game(strong, black, &rng, terminations);
+    }
+    printf("self-play: %d games, %ld plies; unfinished %d", GAMES, total_plies, terminations[TERM_NONE]);
+    for (int t = 1; t < TERM_NB; t++)
+        if (terminations[t])
+            printf(", %s %d", termination_name((Termination)t), terminations[t]);
+    printf("\n");
+    fflush(stdout);
+    assert_true(terminations[TERM_CHECKMATE] > 0);
+    engine_free(strong);
+    engine_free(weak);
+}
+
+int main(void) {
+    schach_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_self_play),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
