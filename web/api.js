@@ -48,6 +48,8 @@ export const getGame = (id) => request('GET', `/api/games/${encodeURIComponent(i
 export const gameAction = (id, action, body) => request('POST', `/api/games/${encodeURIComponent(id)}/${action}`, body);
 /** GET /api/games?ids=…: summaries of the given games. */
 export const listGames = (ids) => request('GET', `/api/games?ids=${ids.map(encodeURIComponent).join(',')}`);
+/** GET /api/levels: the computer's levels with English and German names and Elo. */
+export const getLevels = () => request('GET', '/api/levels');
 /** GET /api/recent: summaries of recently finished games. */
 export const recentGames = () => request('GET', '/api/recent');
 /** The URL of a game's PGN in German or English letters. */

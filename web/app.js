@@ -3,7 +3,7 @@
 import { Chessground } from '/vendor/chessground/dist/chessground.js';
 import * as api from './api.js';
 import { boardOf, capturedMaterial, glyph, halfmoveClock } from './chess.js';
-import { colorName, lang, outcomeText, setLang, t, translateDom } from './i18n.js';
+import { colorName, lang, levelName, outcomeText, setLang, t, translateDom } from './i18n.js';
 import { Live } from './live.js';
 import { gameRecord, myGameIds, saveGame } from './storage.js';
 
@@ -57,6 +57,24 @@ function timeControlText(time) {
   return t('tc_corr', { d: time.days });
 }
 
+// The computer's levels from GET /api/levels ({id, name, name_de, elo}), loaded once per page.
+let levelsPromise = null;
+function loadLevels() {
+  if (!levelsPromise) levelsPromise = api.getLevels().then((r) => r.levels || []);
+  return levelsPromise;
+}
+let knownLevels = [];
+
+/** How a game's mode is listed: "Friend", "Local", "Computer (Club player)". */
+function modeText(g) {
+  if (g.mode === 'local') return t('mode_local_short');
+  if (g.mode === 'computer') {
+    const level = knownLevels.find((l) => l.id === g.level);
+    return t('mode_computer_short', { level: level ? levelName(level) : g.level || '?' });
+  }
+  return t('mode_friend_short');
+}
+
 function formatDate(ms) {
   return new Date(ms).toLocaleString(lang() === 'de' ? 'de-DE' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 }
@@ -104,7 +122,7 @@ function renderGameList(container, games, emptyKey = 'no_games') {
     a.textContent = formatDate(g.created);
     const info = document.createElement('span');
     const parts = [
-      t(g.mode === 'local' ? 'mode_local_short' : 'mode_friend_short'),
+      modeText(g),
       timeControlText(g.time),
       t('moves_count', { n: g.moves }),
     ];
@@ -118,6 +136,7 @@ function renderGameList(container, games, emptyKey = 'no_games') {
 }
 
 async function loadLists() {
+  knownLevels = await loadLevels().catch(() => []);
   const mine = $('my-games');
   const recent = $('recent-games');
   const ids = myGameIds().slice(0, 50);
@@ -147,10 +166,29 @@ function initHome() {
   const syncForm = () => {
     const mode = form.elements.mode.value;
     const time = form.elements.time.value;
-    show($('color-field'), mode === 'friend');
+    show($('color-field'), mode === 'friend' || mode === 'computer');
+    show($('level-options'), mode === 'computer');
     show($('corr-options'), time === 'correspondence');
     show($('live-options'), time === 'live');
   };
+  // The level picker: the server's levels, named in the page's language; a club player to begin with.
+  const fillLevels = () =>
+    loadLevels().then(
+      (levels) => {
+        const select = $('level');
+        const chosen = select.value || 'club';
+        select.textContent = '';
+        for (const l of levels) {
+          const o = document.createElement('option');
+          o.value = l.id;
+          o.textContent = l.elo ? t('level_elo', { name: levelName(l), elo: l.elo }) : levelName(l);
+          select.append(o);
+        }
+        if (levels.some((l) => l.id === chosen)) select.value = chosen;
+      },
+      () => showError($('home-error'), new Error(t('levels_error'))),
+    );
+  fillLevels();
   form.addEventListener('change', syncForm);
   syncForm();
   form.addEventListener('submit', async (ev) => {
@@ -165,6 +203,7 @@ function initHome() {
           : { type: 'none' };
     const mode = f.mode.value;
     const body = { mode, color: mode === 'local' ? 'white' : f.color.value, time };
+    if (mode === 'computer') body.level = f.level.value;
     $('create').disabled = true;
     try {
       const r = await api.createGame(body);
@@ -183,7 +222,12 @@ function initHome() {
     }
   });
   loadLists();
-  return { relabel: loadLists };
+  return {
+    relabel: () => {
+      fillLevels();
+      loadLists();
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -385,6 +429,7 @@ class GamePage {
     show(result, false);
     let text = t(s.turn === 'white' ? 'turn_white' : 'turn_black');
     if (held.length === 1 && held[0] === s.turn) text = t('your_turn');
+    if (s.computer && s.computer.color === s.turn) text = t('computer_thinking');
     if (s.mode === 'friend' && !(s.players.white && s.players.black)) text = t('waiting_opponent') + ' ' + text;
     if (s.check) text = t('check') + ' ' + text;
     $('status').textContent = text;
@@ -453,8 +498,11 @@ class GamePage {
       const bar = $(barId);
       bar.dataset.color = color;
       const present = s.players ? s.players[color] : true;
-      bar.querySelector('.player-name').textContent =
-        colorName(color) + (s.mode === 'friend' && !present ? ` (${t('waiting_opponent')})` : '');
+      const computer = s.computer && s.computer.color === color;
+      bar.querySelector('.player-name').textContent = computer
+        ? `${colorName(color)} – ${t('computer_name', { level: levelName(s.computer) })}`
+        : colorName(color) + (s.mode === 'friend' && !present ? ` (${t('waiting_opponent')})` : '');
+      bar.dataset.computer = computer ? 'true' : 'false';
       // Beside each side: the opponent's pieces it has taken, and its material lead.
       const taken = cap[other(color)].map((r) => glyph(other(color), r)).join('');
       const lead = color === 'white' ? cap.diff : -cap.diff;

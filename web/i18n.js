@@ -11,6 +11,12 @@ const STRINGS = {
     mode: 'Spielart',
     mode_friend: 'Mit einem Freund (zwei Browser)',
     mode_local: 'Beide Seiten an diesem Bildschirm',
+    mode_computer: 'Gegen den Computer',
+    level: 'Spielstärke des Computers',
+    level_elo: '{name} (≈ {elo} Elo)',
+    computer_name: 'Computer ({level})',
+    computer_thinking: 'Der Computer denkt nach …',
+    levels_error: 'Die Spielstärken konnten nicht geladen werden.',
     color: 'Deine Farbe',
     white: 'Weiß',
     black: 'Schwarz',
@@ -83,6 +89,7 @@ const STRINGS = {
     result: 'Ergebnis',
     mode_friend_short: 'Freund',
     mode_local_short: 'Lokal',
+    mode_computer_short: 'Computer ({level})',
     tc_none: 'ohne Uhr',
     tc_live: '{m}+{i}',
     tc_corr: '{d} Tage/Zug',
@@ -111,6 +118,12 @@ const STRINGS = {
     mode: 'Mode',
     mode_friend: 'Play with a friend (two browsers)',
     mode_local: 'Both sides on this screen',
+    mode_computer: 'Play against the computer',
+    level: 'Computer strength',
+    level_elo: '{name} (≈ {elo} Elo)',
+    computer_name: 'Computer ({level})',
+    computer_thinking: 'The computer is thinking …',
+    levels_error: 'The levels could not be loaded.',
     color: 'Your colour',
     white: 'White',
     black: 'Black',
@@ -183,6 +196,7 @@ const STRINGS = {
     result: 'Result',
     mode_friend_short: 'Friend',
     mode_local_short: 'Local',
+    mode_computer_short: 'Computer ({level})',
     tc_none: 'no clock',
     tc_live: '{m}+{i}',
     tc_corr: '{d} days/move',
@@ -242,6 +256,12 @@ export function setLang(l) {
 export function t(key, params = {}) {
   const s = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   return s.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/** A computer level's name in the page's language (LEVEL: {id, name, name_de}). */
+export function levelName(level) {
+  if (!level) return '';
+  return (current === 'de' ? level.name_de : level.name) || level.name || level.id || level.level || '';
 }
 
 /** "Weiß"/"White" for "white", "Schwarz"/"Black" for "black". */

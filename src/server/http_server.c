@@ -28,6 +28,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "schach/engine.h"
 #include "service.h"
 #include "store.h"
 
@@ -425,6 +426,13 @@ static void http_route(HttpConn *c, int method, const char *path) {
     const char *rest = path + strlen("/api/");
     if (strncmp(path, "/api/", 5) != 0) {
         c->route_status = 404, c->route_code = "no_path";
+        return;
+    }
+    if (!strcmp(rest, "levels")) {
+        if (get)
+            c->action = ACTION_LEVELS;
+        else
+            c->route_status = 405, c->route_code = "method";
         return;
     }
     if (!strcmp(rest, "recent")) {
@@ -1084,6 +1092,29 @@ static void setup_vhost_tables(HttpServer *srv) {
                                    .mountpoint_len = 2};
 }
 
+/* A non-negative integer from the environment, or fallback when it is unset or not one. */
+static int env_int(const char *name, int fallback, int max) {
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return fallback;
+    char *end = NULL;
+    long n = strtol(v, &end, 10);
+    return *end || n < 0 || n > max ? fallback : (int)n;
+}
+
+/* The computer player: one worker by default (the loop, the store and the workers share the machine);
+ * the SCHACH_COMPUTER_* variables of docs/api.md change that and let tests make it quick or slow. */
+static void computer_config(ServiceComputerConfig *c) {
+    memset(c, 0, sizeof *c);
+    c->threads = env_int("SCHACH_COMPUTER_THREADS", 1, 8);
+    if (c->threads == 0)
+        c->threads = 1; /* synchronous searches would block the loop */
+    c->hash_mb = (size_t)env_int("SCHACH_COMPUTER_HASH_MB", 16, 1024);
+    c->think_ms = env_int("SCHACH_COMPUTER_THINK_MS", 0, 3600000);
+    c->depth = env_int("SCHACH_COMPUTER_DEPTH", 0, ENGINE_MAX_PLY);
+    c->delay_ms = env_int("SCHACH_COMPUTER_DELAY_MS", 0, 3600000);
+}
+
 HttpServer *http_server_start(const HttpServerConfig *cfg, char *err, size_t err_size) {
     Lang lang = cfg->lang;
     HttpServer *srv = calloc(1, sizeof *srv);
@@ -1160,6 +1191,14 @@ HttpServer *http_server_start(const HttpServerConfig *cfg, char *err, size_t err
     srv->service = service_create(srv->store, NULL, NULL, why, sizeof why);
     if (!srv->service) {
         snprintf(err, err_size, lang == LANG_DE ? "Partien laden: %s" : "loading the games: %s", why);
+        http_server_free(srv);
+        return NULL;
+    }
+    ServiceComputerConfig computer;
+    computer_config(&computer);
+    /* Its workers wake the loop the way the store's writer does. */
+    if (!service_computer_start(srv->service, &computer, server_wake, srv, why, sizeof why)) {
+        snprintf(err, err_size, lang == LANG_DE ? "Computerspieler: %s" : "computer player: %s", why);
         http_server_free(srv);
         return NULL;
     }

@@ -13,6 +13,7 @@
 #include "schach/explain.h"
 #include "schach/fen.h"
 #include "schach/pgn.h"
+#include "computer.h"
 #include "service_internal.h"
 
 #define LIST_MAX 100 /* ids one list request may name */
@@ -30,6 +31,7 @@ typedef struct SvcPending {
     int claim;            /* CH_MOVE with a claim, CH_CLAIM: CLAIM_* bits (0: any), -1: none */
     DrawAction draw;      /* CH_DRAW */
     bool claim_rejected;  /* CH_MOVE: the claim with the move was incorrect */
+    bool by_computer;     /* the computer player's own change */
     Lang lang;            /* of the requester, for a storage error */
     char secret[SVC_SECRET_LEN + 1];    /* CH_CREATE, CH_JOIN: the new secret of color */
     char secret2[SVC_SECRET_LEN + 1];   /* CH_CREATE local: the other side's */
@@ -53,6 +55,9 @@ struct Service {
     int recent_count;
     SvcPending *pending; /* changes submitted and not yet back */
     uint64_t next_ticket;
+    Computer *computer;  /* the computer player's workers; NULL until service_computer_start */
+    ServiceComputerConfig computer_cfg;
+    uint64_t next_job;   /* serial of the last search handed to the workers */
 };
 
 /* One request being answered. */
@@ -615,8 +620,10 @@ static int secret_color(const SvcGame *g, const char *secret) {
 
 static SvcGame *game_new(void) {
     SvcGame *g = calloc(1, sizeof *g);
-    if (g)
+    if (g) {
         game_init(&g->game);
+        g->computer = -1;
+    }
     return g;
 }
 
@@ -666,26 +673,38 @@ static bool time_parse(Req *r, json_t *body, json_t *time, TimeSpec *t) {
 }
 
 static uint64_t action_create(Req *r) {
-    static const Field fields[] = {{"mode", 's', false}, {"color", 's', false}, {"time", 'o', false}, {"fen", 's', false}};
+    static const Field fields[] = {{"mode", 's', false}, {"color", 's', false}, {"time", 'o', false},
+                                   {"fen", 's', false},  {"level", 's', false}};
     json_t *body = body_parse(r, fields, sizeof fields / sizeof fields[0]);
     if (!body)
         return r->ticket;
-    const char *mode = "friend", *color_name = "white", *fen = NULL;
+    const char *mode = "friend", *color_name = "white", *fen = NULL, *level_id = NULL;
     json_t *time = NULL;
     Envelope env = {0};
     json_error_t jerr;
-    if (json_unpack_ex(body, &jerr, 0, "{s?s, s?s, s?o, s?s, " ENVELOPE_FMT, "mode", &mode, "color", &color_name,
-                       "time", &time, "fen", &fen, ENVELOPE_ARGS(env)) != 0) {
+    if (json_unpack_ex(body, &jerr, 0, "{s?s, s?s, s?o, s?s, s?s, " ENVELOPE_FMT, "mode", &mode, "color",
+                       &color_name, "time", &time, "fen", &fen, "level", &level_id, ENVELOPE_ARGS(env)) != 0) {
         unpack_failed(r, body, &jerr);
         return r->ticket;
     }
     TimeSpec t;
     SvcError e = SVC_E_COUNT;
     const char *arg = NULL;
-    if (strcmp(mode, "friend") != 0 && strcmp(mode, "local") != 0)
+    bool computer = strcmp(mode, "computer") == 0;
+    const EngineLevel *level = computer && level_id ? engine_level_find(level_id) : NULL;
+    char shown_level[64];
+    if (strcmp(mode, "friend") != 0 && strcmp(mode, "local") != 0 && !computer)
         e = SVC_E_VALUE, arg = "mode";
     else if (strcmp(color_name, "white") != 0 && strcmp(color_name, "black") != 0 && strcmp(color_name, "random") != 0)
         e = SVC_E_VALUE, arg = "color";
+    else if (computer && !level_id)
+        e = SVC_E_MISSING, arg = "level";
+    else if (!computer && level_id)
+        e = SVC_E_UNKNOWN, arg = "level"; /* only games against the computer have a level */
+    else if (computer && !level) {
+        err_text_arg(level_id, strlen(level_id), shown_level, sizeof shown_level);
+        e = SVC_E_BAD_LEVEL, arg = shown_level;
+    }
     if (e != SVC_E_COUNT || !time_parse(r, body, time, &t)) {
         if (e != SVC_E_COUNT)
             reply_error(r, e, arg);
@@ -749,6 +768,11 @@ static uint64_t action_create(Req *r) {
     secret_new(p->secret, rec->secret_hash[color]);
     if (strcmp(mode, "local") == 0) {
         secret_new(p->secret2, rec->secret_hash[!color]);
+    } else if (computer) {
+        /* The computer's side has no secret: nobody can move for it, and there is nothing to join. */
+        snprintf(rec->level, sizeof rec->level, "%s", level->id);
+        g->level = level;
+        g->computer = !color;
     } else {
         secret_new(p->invite, rec->invite_hash);
         rec->invite_color = !color;
@@ -1041,10 +1065,21 @@ static uint64_t action_pgn(Req *r, SvcGame *g) {
         snprintf(tc, sizeof tc, "1/%lld", (long long)g->rec.days * 86400);
     else
         snprintf(tc, sizeof tc, "-");
+    /* Against the computer its side is named with its level, e.g. "schach (Club player)". */
+    char names[2][96] = {"?", "?"}, elo[16] = "";
+    if (g->computer >= 0) {
+        svc_computer_name(g->level, r->lang, names[g->computer], sizeof names[0]);
+        if (g->level && g->level->elo > 0)
+            snprintf(elo, sizeof elo, "%d", g->level->elo);
+    }
     ok = ok && pgn_set_tag(&pg, "Event", "schach online") && pgn_set_tag(&pg, "Site", "?") &&
-         pgn_set_tag(&pg, "Date", date) && pgn_set_tag(&pg, "Round", "-") && pgn_set_tag(&pg, "White", "?") &&
-         pgn_set_tag(&pg, "Black", "?") && pgn_set_tag(&pg, "TimeControl", tc) &&
-         (!g->aborted || pgn_set_tag(&pg, "Termination", "unterminated"));
+         pgn_set_tag(&pg, "Date", date) && pgn_set_tag(&pg, "Round", "-") &&
+         pgn_set_tag(&pg, "White", names[WHITE]) && pgn_set_tag(&pg, "Black", names[BLACK]) &&
+         pgn_set_tag(&pg, "TimeControl", tc) && (!g->aborted || pgn_set_tag(&pg, "Termination", "unterminated"));
+    if (ok && g->computer >= 0) {
+        ok = pgn_set_tag(&pg, "ComputerLevel", g->rec.level) &&
+             (!elo[0] || pgn_set_tag(&pg, g->computer == WHITE ? "WhiteElo" : "BlackElo", elo));
+    }
     if (ok) {
         FILE *f = open_memstream(&text, &len);
         ok = f && pgn_write(f, &pg, r->lang);
@@ -1101,6 +1136,7 @@ uint64_t service_handle(Service *svc, const ServiceRequest *req, ServiceReply re
         case ACTION_CREATE: return action_create(&r);
         case ACTION_LIST: return action_list(&r);
         case ACTION_RECENT: return action_recent(&r);
+        case ACTION_LEVELS: send_json(reply, ctx, 200, svc_levels_json()); return r.ticket;
         default: break;
     }
     SvcGame *g = find_game(svc, req->game);
@@ -1135,6 +1171,8 @@ void service_cancel(Service *svc, uint64_t ticket) {
 /* ------------------------------------------------------------------------------------------------ */
 /* Commits */
 
+static void computer_poke(Service *svc, SvcGame *g);
+
 static char *create_reply(const SvcPending *p, const char *state, size_t *len) {
     const SvcGame *g = p->game;
     json_t *j = json_pack("{s:s, s:s, s:s, s:o}", "id", g->rec.id, "color", p->color == WHITE ? "white" : "black",
@@ -1162,6 +1200,7 @@ static void commit_apply(Service *svc, SvcPending *p) {
         char *reply = state ? create_reply(p, state, &len) : NULL;
         send_text(p->reply, p->ctx, 201, reply, len, g->game.ply_count, false, false);
         free(state);
+        computer_poke(svc, g); /* it may have the first move */
         return;
     }
     bool was_over = is_over(g);
@@ -1190,6 +1229,7 @@ static void commit_apply(Service *svc, SvcPending *p) {
     send_text(p->reply, p->ctx, 200, reply, len, g->game.ply_count, false, p->claim_rejected);
     broadcast(g, state);
     free(state);
+    computer_poke(svc, g);
 }
 
 static void commit_failed(Service *svc, SvcPending *p) {
@@ -1201,9 +1241,121 @@ static void commit_failed(Service *svc, SvcPending *p) {
             p->game->flag_retry_ms = svc_now(svc) + 1000;
     }
     send_json(p->reply, p->ctx, 500, svc_error_json(SVC_E_STORAGE, p->lang, NULL));
+    if (p->kind != CH_CREATE)
+        computer_poke(svc, p->game); /* its own change failed: it thinks again */
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* The computer player: searches on the workers, results played through the normal change path */
+
+/* Hands the workers a search for the computer's move in g. */
+static void computer_think(Service *svc, SvcGame *g) {
+    ComputerJob *job = computer_job_new(&g->game);
+    if (!job)
+        return; /* out of memory: the next change of the game tries again */
+    job->serial = ++svc->next_job;
+    snprintf(job->game_id, sizeof job->game_id, "%s", g->rec.id);
+    job->ply = g->game.ply_count;
+    svc_computer_limits(g, &svc->computer_cfg, svc_now(svc), &job->limits);
+    job->skill = g->level ? g->level->skill : 20;
+    job->delay_ms = svc->computer_cfg.delay_ms;
+    g->job = job->serial;
+    computer_submit(svc->computer, job);
+}
+
+/* Starts the computer's own change in g (no requester waits for it); false when it cannot. */
+static bool computer_change(Service *svc, SvcGame *g, ChangeKind kind, Move move, int claim, DrawAction draw) {
+    if (kind == CH_MOVE && !svc_moves_reserve(g))
+        return false;
+    SvcPending *p = pending_new(NULL, g, kind, (Color)g->computer);
+    if (!p)
+        return false;
+    p->by_computer = true;
+    p->move = move;
+    p->claim = claim;
+    p->draw = draw;
+    SchError err;
+    if (!change_prepare(p, svc_now(svc), &err)) {
+        free(p);
+        return false;
+    }
+    pending_submit(svc, p);
+    return true;
+}
+
+/* Plays the search result waiting in g (its turn, nothing pending): a move, a claim or an accepted
+ * draw offer. */
+static void computer_act(Service *svc, SvcGame *g) {
+    g->has_result = false;
+    int64_t now = svc_now(svc);
+    if (time_is_up(g, now)) {
+        /* Its flag fell while it thought: the game ends like any other. */
+        if (now >= g->flag_retry_ms)
+            timeout_start(svc, g, now);
+        return;
+    }
+    int claim = -1;
+    SvcComputerAct act = svc_computer_choose(g, g->result.best, g->result.score, &claim);
+    ChangeKind kind = act == SVC_ACT_ACCEPT_DRAW ? CH_DRAW : act == SVC_ACT_CLAIM ? CH_CLAIM : CH_MOVE;
+    if (kind == CH_CLAIM)
+        claim = 0;
+    if (!computer_change(svc, g, kind, g->result.best, claim, DRAW_ACCEPT) && kind != CH_MOVE)
+        computer_change(svc, g, CH_MOVE, g->result.best, -1, DRAW_ACCEPT);
+}
+
+/* Whatever the computer has to do in g now: answer a draw offer made on the opponent's turn, play a
+ * search result that waited, or start thinking. Called after every change of a game against it. */
+static void computer_poke(Service *svc, SvcGame *g) {
+    if (!svc->computer || g->computer < 0 || is_over(g)) {
+        if (svc->computer && g->job) /* the game ended while it thought: stop wasting a worker */
+            computer_cancel(svc->computer, g->job);
+        g->job = 0;
+        g->has_result = false;
+        return;
+    }
+    if (g->pending)
+        return; /* called again when that change comes back */
+    Color turn = pos_turn(game_position(&g->game));
+    if ((int)turn != g->computer) {
+        if (g->game.draw_offer == !g->computer)
+            computer_change(svc, g, CH_DRAW, MOVE_NONE, -1,
+                            svc_computer_accepts_offer(g) ? DRAW_ACCEPT : DRAW_DECLINE);
+        return;
+    }
+    if (g->has_result && g->result_ply == g->game.ply_count) {
+        computer_act(svc, g);
+        return;
+    }
+    if (!g->job)
+        computer_think(svc, g);
+}
+
+/* A search came back: kept for its game when the game still waits for it, else dropped. */
+static void computer_result(Service *svc, const ComputerJob *job) {
+    SvcGame *g = find_game(svc, job->game_id);
+    if (!g || g->job != job->serial)
+        return;
+    g->job = 0;
+    if (job->cancelled || is_over(g) || g->game.ply_count != job->ply || job->result.best == MOVE_NONE) {
+        computer_poke(svc, g);
+        return;
+    }
+    g->has_result = true;
+    g->result_ply = job->ply;
+    g->result = job->result;
+    g->has_score = true;
+    g->score = job->result.score;
+    computer_poke(svc, g);
 }
 
 void service_on_wake(Service *svc) {
+    ComputerJob *job = svc->computer ? computer_take_done(svc->computer) : NULL;
+    while (job) {
+        ComputerJob *next = job->next;
+        computer_result(svc, job);
+        computer_job_free(job);
+        job = next;
+    }
     StoreOp *op = store_take_done(svc->store);
     while (op) {
         StoreOp *next = op->next;
@@ -1298,6 +1450,8 @@ static void load_game(void *ctx, const GameRecord *record, const StoredMove *mov
         return;
     }
     g->rec = *record;
+    g->level = svc_computer_level(record);
+    g->computer = svc_computer_color(record);
     SchError err;
     err_clear(&err);
     if (record->start_fen[0] && !game_init_fen(&g->game, record->start_fen, &err)) {
@@ -1351,9 +1505,29 @@ Service *service_create(Store *store, ServiceClock now, void *clock_ctx, char *e
     return svc;
 }
 
+bool service_computer_start(Service *svc, const ServiceComputerConfig *cfg, void (*wake)(void *), void *wake_ctx,
+                            char *err, size_t err_size) {
+    if (svc->computer) {
+        snprintf(err, err_size, "the computer player runs already");
+        return false;
+    }
+    ServiceComputerConfig none = {0};
+    svc->computer_cfg = cfg ? *cfg : none;
+    svc->computer = computer_start(svc->computer_cfg.threads, svc->computer_cfg.hash_mb, wake, wake_ctx, err, err_size);
+    if (!svc->computer)
+        return false;
+    /* After a restart: whatever the computer was doing when the server stopped, it does again. */
+    for (uint32_t i = 0; i < svc->game_count; i++)
+        computer_poke(svc, svc->games[i]);
+    return true;
+}
+
 void service_free(Service *svc) {
     if (!svc)
         return;
+    /* The workers first: no search result may arrive while the rest goes away. */
+    computer_free(svc->computer);
+    svc->computer = NULL;
     /* The store still owns the operations in flight: wait until it hands every one back. */
     while (svc->pending) {
         StoreOp *op = store_take_done(svc->store);

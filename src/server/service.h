@@ -5,7 +5,9 @@
  * change is validated at once but applied, answered and broadcast only after the store committed
  * it, so nothing unacknowledged is ever shown and everything acknowledged survives a crash.
  *
- * Everything here runs on the event loop's thread; only the store's writer thread runs elsewhere.
+ * Everything here runs on the event loop's thread; only the store's writer thread and the computer's
+ * worker threads (computer.h) run elsewhere, and both hand their results back through the wake
+ * function: the loop then calls service_on_wake.
  */
 #ifndef SCHACH_SERVER_SERVICE_H
 #define SCHACH_SERVER_SERVICE_H
@@ -31,7 +33,7 @@ void service_free(Service *svc);
 
 typedef enum {
     ACTION_CREATE, ACTION_JOIN, ACTION_STATE, ACTION_MOVE, ACTION_DRAW, ACTION_CLAIM, ACTION_RESIGN,
-    ACTION_ABORT, ACTION_PGN, ACTION_LIST, ACTION_RECENT
+    ACTION_ABORT, ACTION_PGN, ACTION_LIST, ACTION_RECENT, ACTION_LEVELS
 } ServiceAction;
 
 /* A body is one JSON object with exactly the members docs/api.md names for the action (json_unpack
@@ -81,7 +83,27 @@ typedef void (*ServiceEvent)(void *ctx, const char *json, size_t len);
 uint64_t service_subscribe(Service *svc, const char *game, ServiceEvent event, void *ctx);
 void service_unsubscribe(Service *svc, uint64_t subscription);
 
-/* The loop woke up for the store: answers and broadcasts what was committed. */
+/* How the computer player thinks (docs/api.md "Playing against the computer"). */
+typedef struct ServiceComputerConfig {
+    int threads;    /* worker threads, each with its own engine (0: every search runs synchronously when
+                     * it is due, inside the service's own calls - for tests) */
+    size_t hash_mb; /* transposition table per engine; 0: 16 MB */
+    int think_ms;   /* > 0: the thinking time per move of games without a live clock, instead of the
+                     * level's budget */
+    int depth;      /* > 0: no search goes deeper than this (tests: fast and deterministic) */
+    int delay_ms;   /* testing: each search waits this long before it starts (a shutdown or the end of
+                     * the game cuts the wait short) */
+} ServiceComputerConfig;
+
+/* Starts the computer player; every game in which it is to move (after a restart too) gets a search
+ * now. wake(wake_ctx) is called from a worker thread after each search; the loop then calls
+ * service_on_wake. Before this runs, games against the computer can be created but it does not move.
+ * false with err filled on failure. */
+bool service_computer_start(Service *svc, const ServiceComputerConfig *cfg, void (*wake)(void *), void *wake_ctx,
+                            char *err, size_t err_size);
+
+/* The loop woke up for the store or the computer: answers and broadcasts what was committed, and
+ * plays the moves the computer found. */
 void service_on_wake(Service *svc);
 /* Milliseconds until the next clock or deadline runs out, -1 when none runs. Games with a change
  * being committed are left out, so ask again after every request, wake and timer. */

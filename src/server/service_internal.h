@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "schach/engine.h"
 #include "schach/game.h"
 #include "schach/notation.h"
 #include "service.h"
@@ -47,6 +48,15 @@ typedef struct SvcGame {
     int64_t flag_retry_ms; /* a failed time-out write is retried from then on */
     struct SvcGame *timer_prev, *timer_next; /* list of games whose clock or deadline runs */
     bool in_timer_list;
+    /* Games against the computer (mode "computer"): */
+    const EngineLevel *level; /* the computer's level; NULL in other games */
+    int computer;             /* the Color the computer plays, -1 in other games */
+    uint64_t job;             /* serial of its search under way, 0 when none */
+    bool has_result;          /* a search result waiting until the game's pending change is committed */
+    int result_ply;           /* the ply that result answers */
+    EngineResult result;
+    bool has_score;           /* score: the computer's latest evaluation, from its point of view */
+    int score;
 } SvcGame;
 
 /* --- service_clock.c: clocks and deadlines (docs/api.md "Clocks") --- */
@@ -82,6 +92,34 @@ json_t *svc_summary_json(const SvcGame *g);
 /* json_dumps compactly; NULL when out of memory. Caller frees. */
 char *svc_dump(const json_t *j, size_t *len);
 
+/* --- service_computer.c: how the computer player behaves (docs/api.md) --- */
+
+/* A draw the computer accepts when its evaluation is at most this (centipawns, its point of view). */
+#define SVC_COMPUTER_ACCEPT_DRAW (-50)
+
+typedef enum { SVC_ACT_MOVE, SVC_ACT_CLAIM, SVC_ACT_ACCEPT_DRAW } SvcComputerAct;
+
+/* The level named by a game record (NULL when the record has none or names an unknown one), and the
+ * Color the computer plays in it: the side nobody holds (-1 when the game is not against it). */
+const EngineLevel *svc_computer_level(const GameRecord *rec);
+int svc_computer_color(const GameRecord *rec);
+/* The limits of the computer's next search in g at now: from the clock and increment in live games,
+ * else the level's thinking budget (or cfg->think_ms); cfg->depth caps every search. */
+void svc_computer_limits(const SvcGame *g, const ServiceComputerConfig *cfg, int64_t now, EngineLimits *out);
+/* What the computer does with its search result (best move, score from its side) on its turn in g:
+ * accept the opponent's standing draw offer, claim a draw, or play the move; *claim receives the claim
+ * to make with the move (0: any) or -1. */
+SvcComputerAct svc_computer_choose(const SvcGame *g, Move best, int score, int *claim);
+/* Whether the computer accepts the opponent's draw offer in g now, when it is the opponent's turn:
+ * by its latest evaluation, else by the static evaluation of the position. */
+bool svc_computer_accepts_offer(const SvcGame *g);
+/* The state's "computer" member: null, or its color, level id, names and Elo. New reference. */
+json_t *svc_computer_json(const SvcGame *g);
+/* The computer's name in a PGN, e.g. "schach (Club player)", into out. */
+void svc_computer_name(const EngineLevel *level, Lang lang, char *out, size_t size);
+/* GET /api/levels: {"levels":[{id, name, name_de, elo}, ...]}. New reference. */
+json_t *svc_levels_json(void);
+
 /* --- service_messages.c: errors in English and German --- */
 
 typedef enum {
@@ -108,6 +146,7 @@ typedef enum {
     SVC_E_CANNOT_ABORT,
     SVC_E_TOO_LARGE,
     SVC_E_ILLEGAL,      /* %s: libschach's explanation */
+    SVC_E_BAD_LEVEL,    /* %s: the level asked for */
     SVC_E_STORAGE,
     SVC_E_INTERNAL,
     SVC_E_COUNT

@@ -185,7 +185,8 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
         uci_write(g->game.plies[plies - 1].move, last, sizeof last);
     bool over = is_over(g);
     json_t *state = json_pack(
-        "{s:s, s:i, s:s, s:o, s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:{s:b, s:b}, s:b, s:I}", "id",
+        "{s:s, s:i, s:s, s:o, s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:{s:b, s:b}, s:b, s:I, s:o}",
+        "id",
         g->rec.id, "ply", plies, "fen", fen, "start_fen",
         g->rec.start_fen[0] ? json_string(g->rec.start_fen) : json_null(), "turn", color_name(pos_turn(pos)), "check",
         pos_in_check(pos), "last_move", plies ? json_string(last) : json_null(), "legal", legal, "promotions",
@@ -193,7 +194,7 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
         color_or_null(over ? -1 : g->game.draw_offer), "mode", g->rec.mode, "time", time_json(&g->rec), "clock",
         clock_json(g, now), "players", "white", secret_is_set(g->rec.secret_hash[WHITE]), "black",
         secret_is_set(g->rec.secret_hash[BLACK]), "can_abort", !over && plies < 2, "created",
-        (json_int_t)g->rec.created_ms);
+        (json_int_t)g->rec.created_ms, "computer", svc_computer_json(g));
     /* "moves" comes from the cached text; jansson wrote every entry of it. */
     size_t moves_len = g->moves_len;
     char *moves = malloc(moves_len + 3);
@@ -212,11 +213,11 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
 }
 
 json_t *svc_summary_json(const SvcGame *g) {
-    return json_pack("{s:s, s:I, s:s, s:o, s:i, s:o, s:b, s:b}", "id", g->rec.id, "created",
+    return json_pack("{s:s, s:I, s:s, s:o, s:i, s:o, s:b, s:b, s:o}", "id", g->rec.id, "created",
                      (json_int_t)g->rec.created_ms, "mode", g->rec.mode, "time", time_json(&g->rec), "moves",
                      g->game.ply_count, "outcome", outcome_json(g), "white",
-                     secret_is_set(g->rec.secret_hash[WHITE]), "black",
-                     secret_is_set(g->rec.secret_hash[BLACK]));
+                     secret_is_set(g->rec.secret_hash[WHITE]), "black", secret_is_set(g->rec.secret_hash[BLACK]),
+                     "level", g->rec.level[0] ? json_string(g->rec.level) : json_null());
 }
 
 char *svc_dump(const json_t *j, size_t *len) {

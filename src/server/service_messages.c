@@ -51,6 +51,8 @@ static const ErrorRow rows[SVC_E_COUNT] = {
                             "Eine Partie kann nur abgebrochen werden, bevor beide Seiten gezogen haben."},
     [SVC_E_TOO_LARGE] = {413, "too_large", "The request is larger than 16 KiB.", "Die Anfrage ist größer als 16 KiB."},
     [SVC_E_ILLEGAL] = {422, "illegal_move", "%s", "%s"},
+    [SVC_E_BAD_LEVEL] = {422, "unknown_level", "There is no computer level '%s' (GET /api/levels lists them).",
+                         "Es gibt keine Computerstufe „%s“ (GET /api/levels nennt alle)."},
     [SVC_E_STORAGE] = {500, "storage", "The change could not be saved; nothing was changed.",
                        "Die Änderung konnte nicht gespeichert werden; es wurde nichts geändert."},
     [SVC_E_INTERNAL] = {500, "storage", "The server ran out of memory; nothing was changed.",

@@ -25,7 +25,7 @@ typedef struct GameRecord {
     int64_t created_ms;
     int64_t updated_ms;
     char start_fen[SCHACH_FEN_MAX];          /* "" for the standard start */
-    char mode[8];                            /* "friend" or "local" */
+    char mode[16];                           /* "friend", "local" or "computer" */
     char time_type[16];                      /* "none", "live" or "correspondence" */
     int minutes, increment, days;            /* time control parameters */
     unsigned char secret_hash[2][STORE_HASH_LEN]; /* per Color; all zero while nobody holds the side */
@@ -36,6 +36,7 @@ typedef struct GameRecord {
     int draw_offer;                          /* -1 none, else the Color whose offer stands */
     int64_t clock_ms[2];                     /* live: time left per Color when the current turn began */
     int64_t turn_started_ms;                 /* when the current turn's time began, 0 while not running */
+    char level[16];                          /* mode "computer": the engine level's id, else "" */
 } GameRecord;
 
 typedef struct StoredMove {

@@ -69,6 +69,8 @@ static const char *const store_migrations[] = {
     "  at_ms INTEGER NOT NULL,"
     "  PRIMARY KEY (game_id, ply)"
     ") WITHOUT ROWID;",
+    /* 2: games against the computer name the engine level they play at ("" for other games). */
+    "ALTER TABLE games ADD COLUMN level TEXT NOT NULL DEFAULT '';",
 };
 #define STORE_SCHEMA_VERSION ((int)(sizeof store_migrations / sizeof store_migrations[0]))
 
@@ -93,21 +95,22 @@ enum {
     GP_CLOCK_WHITE,
     GP_CLOCK_BLACK,
     GP_TURN_STARTED,
+    GP_LEVEL,
 };
 
 #define GAME_COLUMNS                                                                                                   \
     "id, created_ms, updated_ms, start_fen, mode, time_type, minutes, increment, days, secret_hash_white,"             \
     " secret_hash_black, invite_hash, invite_color, result, termination, draw_offer, clock_white_ms,"                  \
-    " clock_black_ms, turn_started_ms"
+    " clock_black_ms, turn_started_ms, level"
 
 static const char SQL_INSERT_GAME[] =
     "INSERT INTO games (" GAME_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
-    " ?14, ?15, ?16, ?17, ?18, ?19)";
+    " ?14, ?15, ?16, ?17, ?18, ?19, ?20)";
 static const char SQL_UPDATE_GAME[] =
     "UPDATE games SET created_ms = ?2, updated_ms = ?3, start_fen = ?4, mode = ?5, time_type = ?6,"
     " minutes = ?7, increment = ?8, days = ?9, secret_hash_white = ?10, secret_hash_black = ?11,"
     " invite_hash = ?12, invite_color = ?13, result = ?14, termination = ?15, draw_offer = ?16,"
-    " clock_white_ms = ?17, clock_black_ms = ?18, turn_started_ms = ?19 WHERE id = ?1";
+    " clock_white_ms = ?17, clock_black_ms = ?18, turn_started_ms = ?19, level = ?20 WHERE id = ?1";
 /* Inserts only when ply is the next one, so a gap (a lost move) is refused like a duplicate. */
 static const char SQL_APPEND_MOVE[] = "INSERT INTO moves (game_id, ply, uci, at_ms) SELECT ?1, ?2, ?3, ?4"
                                       " WHERE ?2 = (SELECT coalesce(max(ply) + 1, 0) FROM moves WHERE game_id = ?1)";
@@ -328,6 +331,7 @@ static int bind_record(sqlite3_stmt *st, const GameRecord *r) {
     rc |= sqlite3_bind_int64(st, GP_CLOCK_WHITE, r->clock_ms[0]);
     rc |= sqlite3_bind_int64(st, GP_CLOCK_BLACK, r->clock_ms[1]);
     rc |= sqlite3_bind_int64(st, GP_TURN_STARTED, r->turn_started_ms);
+    rc |= sqlite3_bind_text(st, GP_LEVEL, r->level, -1, SQLITE_STATIC);
     return rc;
 }
 
@@ -577,7 +581,8 @@ static bool read_record(sqlite3_stmt *st, GameRecord *r) {
            column_text(st, GP_TERMINATION - 1, r->termination, sizeof r->termination) &&
            column_hash(st, GP_SECRET_WHITE - 1, r->secret_hash[0]) &&
            column_hash(st, GP_SECRET_BLACK - 1, r->secret_hash[1]) &&
-           column_hash(st, GP_INVITE_HASH - 1, r->invite_hash);
+           column_hash(st, GP_INVITE_HASH - 1, r->invite_hash) &&
+           column_text(st, GP_LEVEL - 1, r->level, sizeof r->level);
 }
 
 /* Reads the moves of game id into *moves (grown as needed); -1 on a bad row or no memory. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Browser end-to-end test: starts the real `schach serve` on a free loopback port with a fresh
 # database and runs tests/e2e/browser_game.mjs (playwright-core driving Debian's /usr/bin/chromium):
-# two browsers play a friend game to checkmate, and the downloaded PGN is read back by the rules core.
+# two browsers play a friend game to checkmate, and the downloaded PGN is read back by the rules core;
+# a game against the computer is created with the level picker and its reply checked on the board.
 # Screenshots and PGNs go to $ARTIFACTS (default ./e2e-artifacts in the test's working folder).
 set -u
 source "$(dirname "$0")/lib/common.bash"

@@ -1,7 +1,8 @@
 // Browser end-to-end test of schach serve: two people in two browser contexts play a friend game
 // to checkmate on the real board (dragging and clicking squares), with a promotion and a castling
 // (the king dropped on its rook) on the way, a reload in the middle, an illegal move typed in, and
-// the PGN downloaded and read back by `schach pgn check --json`.
+// the PGN downloaded and read back by `schach pgn check --json`; then a game against the computer
+// created with the level picker, whose reply appears on the board.
 //
 //   node browser_game.mjs BASE_URL SCHACH_BINARY ARTIFACT_DIR
 //
@@ -330,6 +331,31 @@ async function main() {
     await black.click('#abort');
     await black.waitForSelector('#result:not([hidden])', WAIT);
     check('an aborted game says so', (await black.textContent('#result')).includes('Partie abgebrochen'));
+
+    // Against the computer (the page is German now): the level picker, a move, the reply on the board.
+    await black.goto(base);
+    await black.check('input[name="mode"][value="computer"]');
+    await black.waitForSelector('#level-options:not([hidden])', WAIT);
+    await black.waitForSelector('#level option[value="beginner"]', { state: 'attached', ...WAIT });
+    const levelText = await black.textContent('#level option[value="beginner"]');
+    check('the level picker names the levels in German', levelText.includes('Anfänger'), levelText);
+    await black.selectOption('#level', 'beginner');
+    await black.check('input[name="color"][value="white"]');
+    await black.check('input[name="time"][value="none"]');
+    await shot(black, '08-computer-new-game.png');
+    await black.click('#create');
+    await black.waitForURL(/\/g\/[A-Za-z0-9_-]+#s=/, WAIT);
+    await atPly(black, 0);
+    const name = await black.textContent('#bar-top .player-name');
+    check('the computer\'s side is named with its level', name.includes('Computer (Anfänger)'), name);
+    await drag(black, 'e2', 'e4');
+    await atPly(black, 2);
+    await boardMatchesFen(black, 'after the computer\'s reply');
+    const reply = await black.locator('#moves .move').nth(1).textContent();
+    check('the computer\'s reply is in the move list', reply.length >= 2, reply);
+    check('the board marks the reply as the last move', (await black.locator('#board square.last-move').count()) === 2);
+    check('it is the person\'s turn again', (await black.textContent('#status')).includes('Du bist am Zug'));
+    await shot(black, '09-computer-reply.png');
   } finally {
     await browser.close();
   }

@@ -25,7 +25,7 @@
 #include "store.h"
 
 /* The number of migration steps in store_sqlite.c: bump it when a step is appended. */
-#define EXPECTED_SCHEMA_VERSION 1
+#define EXPECTED_SCHEMA_VERSION 2
 
 /* Only guards against a hung writer; no assertion depends on how long anything takes. */
 #define HANG_GUARD_SECONDS 120
@@ -126,7 +126,9 @@ static void make_record(GameRecord *r, int n) {
     if (n % 2)
         snprintf(r->start_fen, sizeof r->start_fen, "%s",
                  "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
-    snprintf(r->mode, sizeof r->mode, "%s", n % 2 ? "local" : "friend");
+    snprintf(r->mode, sizeof r->mode, "%s", n % 2 ? "local" : n % 4 == 2 ? "computer" : "friend");
+    if (n % 4 == 2)
+        snprintf(r->level, sizeof r->level, "%s", "club");
     snprintf(r->time_type, sizeof r->time_type, "%s", n % 2 ? "correspondence" : "live");
     r->minutes = 5 + n;
     r->increment = 3;
@@ -187,6 +189,7 @@ static void assert_records_equal(const GameRecord *a, const GameRecord *b) {
     assert_int_equal(a->clock_ms[0], b->clock_ms[0]);
     assert_int_equal(a->clock_ms[1], b->clock_ms[1]);
     assert_int_equal(a->turn_started_ms, b->turn_started_ms);
+    assert_string_equal(a->level, b->level);
 }
 
 /* What load() handed out, copied. */
@@ -328,6 +331,66 @@ static void test_open_creates_folder_and_schema(void **state) {
     assert_null(store_sqlite_open(d->db, on_wake, &w, err, sizeof err));
     assert_non_null(strstr(err, "newer"));
     waker_destroy(&w);
+}
+
+/* A database of schema version 1 (before games against the computer) is migrated in place: its
+ * games keep everything and get an empty level; new games store theirs. */
+static void test_migration_from_version_1(void **state) {
+    TestDir *d = *state;
+    char dir[400];
+    snprintf(dir, sizeof dir, "%s/data", d->root);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    snprintf(dir, sizeof dir, "%s/data/deeper", d->root);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    sqlite3 *raw = NULL;
+    assert_int_equal(sqlite3_open_v2(d->db, &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(raw,
+                     "CREATE TABLE games (id TEXT PRIMARY KEY NOT NULL, created_ms INTEGER NOT NULL,"
+                     " updated_ms INTEGER NOT NULL, start_fen TEXT NOT NULL, mode TEXT NOT NULL,"
+                     " time_type TEXT NOT NULL, minutes INTEGER NOT NULL, increment INTEGER NOT NULL,"
+                     " days INTEGER NOT NULL, secret_hash_white BLOB, secret_hash_black BLOB, invite_hash BLOB,"
+                     " invite_color INTEGER NOT NULL, result TEXT NOT NULL, termination TEXT NOT NULL,"
+                     " draw_offer INTEGER NOT NULL, clock_white_ms INTEGER NOT NULL,"
+                     " clock_black_ms INTEGER NOT NULL, turn_started_ms INTEGER NOT NULL);"
+                     "CREATE INDEX games_finished_by_update ON games(updated_ms) WHERE result <> '';"
+                     "CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+                     " ply INTEGER NOT NULL CHECK (ply >= 0), uci TEXT NOT NULL, at_ms INTEGER NOT NULL,"
+                     " PRIMARY KEY (game_id, ply)) WITHOUT ROWID;"
+                     "INSERT INTO games VALUES ('old000000001', 1, 2, '', 'friend', 'none', 0, 0, 0, NULL, NULL,"
+                     " NULL, -1, '', '', -1, 0, 0, 0);"
+                     "INSERT INTO moves VALUES ('old000000001', 0, 'e2e4', 3);"
+                     "PRAGMA user_version = 1;",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(raw);
+
+    char err[256] = "";
+    Waker w;
+    waker_init(&w);
+    Store *store = store_sqlite_open(d->db, on_wake, &w, err, sizeof err);
+    if (!store)
+        fail_msg("open: %s", err);
+    StoreOp op, *back[1];
+    set_create(&op, 2); /* a computer game */
+    assert_string_equal(op.record.level, "club");
+    store_submit(store, &op);
+    assert_int_equal(collect(store, &w, back, 1), 1);
+    assert_true(op.ok);
+    store_close(store);
+    waker_destroy(&w);
+
+    Loaded *l = reopen_and_load(d->db);
+    assert_int_equal(l->count, 2);
+    assert_string_equal(l->records[0].id, "old000000001"); /* created first */
+    assert_string_equal(l->records[0].mode, "friend");
+    assert_string_equal(l->records[0].level, "");
+    assert_int_equal(l->move_count[0], 1);
+    assert_records_equal(&l->records[1], &op.record);
+    loaded_free(l);
+    assert_int_equal(sqlite3_open_v2(d->db, &raw, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    assert_int_equal(raw_int(raw, "PRAGMA user_version"), EXPECTED_SCHEMA_VERSION);
+    sqlite3_close(raw);
 }
 
 static void test_open_fails_with_message(void **state) {
@@ -740,6 +803,7 @@ static void test_acked_ops_survive_sigkill(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_open_creates_folder_and_schema, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migration_from_version_1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_fails_with_message, setup, teardown),
         cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wake_once_per_batch, setup, teardown),
