@@ -1,7 +1,9 @@
-/* schach play: two people play a game at one terminal, or a script pipes moves and commands in.
+/* schach play: two people, a person and the computer, or the computer against itself play a game
+ * at one terminal, or a script pipes moves and commands in.
  *
- * The loop draws the board, reads one line and answers it: a move in any notation, or a command
- * (English or German, any unambiguous beginning). Bad input is explained and changes nothing.
+ * The loop draws the board; on a person's turn it reads one line and answers it: a move in any
+ * notation, or a command (English or German, any unambiguous beginning). Bad input is explained and
+ * changes nothing. On the computer's turn it searches and plays (see play_computer.c).
  */
 #define _POSIX_C_SOURCE 200809L /* getline, localtime_r, isatty */
 
@@ -72,6 +74,8 @@ typedef struct Play {
     bool announced; /* the ending of the game has been announced */
     char *line;     /* getline buffer */
     size_t line_cap;
+    PlayPlayer players[2]; /* WHITE, BLACK */
+    PlayComputer computers[2]; /* the engine of each computer player */
 } Play;
 
 static Game *play_game(Play *p) { return &p->pg.game; }
@@ -504,6 +508,104 @@ static void play_move(Play *p, Move m) {
     show_and_announce(p);
 }
 
+/* ---- the computer ---------------------------------------------------------------------------- */
+
+static bool computer_to_move(const Play *p) {
+    const Game *g = &p->pg.game;
+    return !game_over(g) && p->players[pos_turn(&g->pos)].computer;
+}
+
+/* A new game: the engines forget what they learnt. */
+static void clear_computers(Play *p) {
+    for (int c = WHITE; c <= BLACK; c++)
+        if (p->players[c].computer)
+            engine_clear(p->computers[c].engine);
+}
+
+/* The White and Black tags of a new game name the computer players ("schach (Club player)"). */
+static void tag_computers(Play *p) {
+    for (int c = WHITE; c <= BLACK; c++) {
+        if (!p->players[c].computer)
+            continue;
+        const PlayPlayer *pl = &p->players[c];
+        char name[96];
+        if (pl->level)
+            snprintf(name, sizeof name, "schach (%s)", CLI_TR(p->lang, pl->level->name_en, pl->level->name_de));
+        else
+            snprintf(name, sizeof name, "schach (Elo %d)", pl->elo);
+        pgn_set_tag(&p->pg, c == WHITE ? "White" : "Black", name);
+    }
+}
+
+/* "12. Nf3" or "12... Nf6": move m in the position before it. */
+static void numbered_san(const Play *p, Move m, char *buf, size_t size) {
+    const Position *pos = &p->pg.game.pos;
+    char san[SCHACH_MOVE_TEXT_MAX];
+    san_write(pos, m, p->lang, san, sizeof san);
+    snprintf(buf, size, "%d%s %s", pos->fullmove, pos_turn(pos) == WHITE ? "." : "...", san);
+}
+
+/* The computer answers a standing draw offer of its opponent; true when it accepted (game over). */
+static bool computer_answer_offer(Play *p, const PlayChoice *ch, const char *who) {
+    Game *g = play_game(p);
+    Color c = pos_turn(&g->pos);
+    if (g->draw_offer != (int)!c)
+        return false;
+    SchError err;
+    err_clear(&err);
+    if (ch->accept_draw && game_accept_draw(g, c, &err)) {
+        printf(CLI_TR(p->lang, "%s (%s) accepts the draw offer.\n", "%s (%s) nimmt das Remisangebot an.\n"),
+               color_word(c, p->lang), who);
+        announce(p, false);
+        return true;
+    }
+    if (game_decline_draw(g, c, &err))
+        printf(CLI_TR(p->lang, "%s (%s) declines the draw offer.\n", "%s (%s) lehnt das Remisangebot ab.\n"),
+               color_word(c, p->lang), who);
+    return false;
+}
+
+/* The computer's turn: it searches, then answers a draw offer, claims a draw or moves. false when
+ * it could do nothing (no move: cannot happen in a game that is not over). */
+static bool computer_turn(Play *p) {
+    Game *g = play_game(p);
+    Color c = pos_turn(&g->pos);
+    char who[96], text[48];
+    play_computer_describe(&p->computers[c], p->lang, who, sizeof who);
+    if (!p->script) {
+        printf(CLI_TR(p->lang, "%s (%s) is thinking ...\n", "%s (%s) denkt nach ...\n"), color_word(c, p->lang), who);
+        fflush(stdout);
+    }
+    PlayChoice ch = play_computer_choose(&p->computers[c], g);
+    if (computer_answer_offer(p, &ch, who))
+        return true;
+    SchError err;
+    err_clear(&err);
+    if (ch.claim_now && game_claim(g, 0, &err)) {
+        printf(CLI_TR(p->lang, "%s (%s) claims a draw.\n", "%s (%s) beansprucht Remis.\n"), color_word(c, p->lang), who);
+        announce(p, false);
+        return true;
+    }
+    if (ch.move == MOVE_NONE)
+        return false;
+    numbered_san(p, ch.move, text, sizeof text);
+    if (ch.claim_with_move) {
+        printf(CLI_TR(p->lang, "%s (%s) plays %s and claims a draw.\n", "%s (%s) spielt %s und beansprucht Remis.\n"),
+               color_word(c, p->lang), who, text);
+        if (!game_claim_with_move(g, ch.move, 0, &err) && err.code != GAME_ERR_CLAIM_VOID)
+            print_error(p, &err);
+        show_and_announce(p);
+        return true;
+    }
+    if (!game_play(g, ch.move, &err)) {
+        print_error(p, &err);
+        return false;
+    }
+    printf(CLI_TR(p->lang, "%s (%s) plays %s\n", "%s (%s) spielt %s\n"), color_word(c, p->lang), who, text);
+    show_and_announce(p);
+    return true;
+}
+
 /* ---- commands ------------------------------------------------------------------------------- */
 
 static void print_help(const Play *p) {
@@ -631,7 +733,12 @@ static void cmd_undo(Play *p) {
                     "beginnt eine neue."));
         return;
     }
-    puts(CLI_TR(p->lang, "Move taken back.", "Zug zurückgenommen."));
+    /* Against the computer, its reply goes too: else it would at once play again. */
+    Color turn = pos_turn(&g->pos);
+    bool two = p->players[turn].computer && !p->players[!turn].computer && g->ply_count > 0 && game_undo(g);
+    puts(two ? CLI_TR(p->lang, "Two moves taken back: yours and the computer's reply.",
+                      "Zwei Züge zurückgenommen: Ihr Zug und die Antwort des Computers.")
+             : CLI_TR(p->lang, "Move taken back.", "Zug zurückgenommen."));
     show_and_announce(p);
 }
 
@@ -646,6 +753,12 @@ static void cmd_draw(Play *p) {
     }
     if (game_over(g)) {
         announce(p, false);
+        return;
+    }
+    if (p->players[!c].computer) {
+        printf(CLI_TR(p->lang, "%s offers a draw; the computer answers after %s's move.\n",
+                      "%s bietet Remis an; der Computer antwortet nach dem Zug von %s.\n"),
+               color_word(c, p->lang), color_word(c, p->lang));
         return;
     }
     printf(CLI_TR(p->lang, "%s offers a draw. %s: 'accept' or 'decline' (a move by %s declines too).\n",
@@ -786,6 +899,7 @@ static void run_command(Play *p, CommandId id, const char *arg) {
                 puts(CLI_TR(lang, "Which file? load FILE", "Welche Datei? laden DATEI"));
             } else if (load_game(&p->pg, arg, lang, stdout)) {
                 p->announced = false;
+                clear_computers(p);
                 printf(CLI_TR(lang, "Loaded the last game of %s.\n", "Letzte Partie aus %s geladen.\n"), arg);
                 show_and_announce(p);
             }
@@ -793,6 +907,8 @@ static void run_command(Play *p, CommandId id, const char *arg) {
         case CMD_NEW:
             if (new_game(&p->pg, *arg ? arg : NULL, lang, stdout)) {
                 p->announced = false;
+                clear_computers(p);
+                tag_computers(p);
                 puts(CLI_TR(lang, "New game.", "Neue Partie."));
                 show_and_announce(p);
             }
@@ -892,32 +1008,185 @@ static void prompt_text(const Play *p, char *buf, size_t size) {
 
 static void print_usage_help(Lang lang) {
     fputs(CLI_TR(lang,
-                 "Usage: schach play [--fen FEN | --pgn FILE] [--lang de|en] [--ascii] [--flip]\n"
+                 "Usage: schach play [--fen FEN | --pgn FILE] [--white PLAYER] [--black PLAYER]\n"
+                 "                   [--think MS] [--nodes N] [--lang de|en] [--ascii] [--flip]\n"
                  "\n"
-                 "Two people play a game at one terminal. Type moves in any notation (e4, Nf3, Sf3,\n"
-                 "0-0, e2-e4, e2e4) or commands; 'help' lists them. Every rule is enforced and an\n"
-                 "illegal move is explained. When standard input is not a terminal, moves and commands\n"
-                 "are read line by line and echoed, so whole games can be piped in.\n"
+                 "A game at one terminal: two people, a person against the computer, or the computer\n"
+                 "against itself. Type moves in any notation (e4, Nf3, Sf3, 0-0, e2-e4, e2e4) or\n"
+                 "commands; 'help' lists them. Every rule is enforced and an illegal move is explained.\n"
+                 "When standard input is not a terminal, moves and commands are read line by line and\n"
+                 "echoed, so whole games can be piped in.\n"
                  "\n"
-                 "  --fen FEN    start from FEN\n"
-                 "  --pgn FILE   continue the last game of FILE (its tags are kept)\n"
-                 "  --lang L     language of messages and piece letters: de or en\n"
-                 "  --ascii      plain letters instead of figurines and colours\n"
-                 "  --flip       black at the bottom\n",
-                 "Aufruf: schach play [--fen FEN | --pgn DATEI] [--lang de|en] [--ascii] [--flip]\n"
+                 "  --fen FEN       start from FEN\n"
+                 "  --pgn FILE      continue the last game of FILE (its tags are kept)\n"
+                 "  --white PLAYER  who plays white: human (the default), computer (level " PLAY_DEFAULT_LEVEL "),\n"
+                 "  --black PLAYER  computer:LEVEL or computer:ELO\n"
+                 "  --think MS      the computer thinks MS milliseconds per move (default 1000 at a\n"
+                 "                  terminal)\n"
+                 "  --nodes N       the computer searches N nodes per move: the same moves on every run\n"
+                 "                  (the default when standard input is not a terminal: 20000)\n"
+                 "  --lang L        language of messages and piece letters: de or en\n"
+                 "  --ascii         plain letters instead of figurines and colours\n"
+                 "  --flip          turn the board (black is at the bottom by default only when\n"
+                 "                  black alone is a person)\n"
                  "\n"
-                 "Zwei Personen spielen an einem Terminal. Züge in beliebiger Schreibweise (e4, Sf3,\n"
-                 "Nf3, 0-0, e2-e4, e2e4) oder Befehle eingeben; 'hilfe' zeigt sie. Alle Regeln gelten,\n"
-                 "und ein regelwidriger Zug wird erklärt. Ist die Standardeingabe kein Terminal, werden\n"
-                 "Züge und Befehle zeilenweise gelesen und wiederholt, so dass ganze Partien\n"
-                 "hineingeleitet werden können.\n"
+                 "The computer never resigns. It claims a draw by threefold repetition or the 50-move\n"
+                 "rule when it does not stand better, and accepts a draw offer when it stands clearly\n"
+                 "worse. Against the computer, 'undo' takes back your move and its reply.\n"
                  "\n"
-                 "  --fen FEN    von FEN ausgehen\n"
-                 "  --pgn DATEI  die letzte Partie aus DATEI fortsetzen (ihre Tags bleiben)\n"
-                 "  --lang L     Sprache der Meldungen und Figurenbuchstaben: de oder en\n"
-                 "  --ascii      Buchstaben statt Figurinen und Farben\n"
-                 "  --flip       Schwarz unten\n"),
+                 "Levels:\n",
+                 "Aufruf: schach play [--fen FEN | --pgn DATEI] [--white SPIELER] [--black SPIELER]\n"
+                 "                    [--think MS] [--nodes N] [--lang de|en] [--ascii] [--flip]\n"
+                 "\n"
+                 "Eine Partie an einem Terminal: zwei Personen, eine Person gegen den Computer oder der\n"
+                 "Computer gegen sich selbst. Züge in beliebiger Schreibweise (e4, Sf3, Nf3, 0-0, e2-e4,\n"
+                 "e2e4) oder Befehle eingeben; 'hilfe' zeigt sie. Alle Regeln gelten, und ein\n"
+                 "regelwidriger Zug wird erklärt. Ist die Standardeingabe kein Terminal, werden Züge und\n"
+                 "Befehle zeilenweise gelesen und wiederholt, so dass ganze Partien hineingeleitet\n"
+                 "werden können.\n"
+                 "\n"
+                 "  --fen FEN        von FEN ausgehen\n"
+                 "  --pgn DATEI      die letzte Partie aus DATEI fortsetzen (ihre Tags bleiben)\n"
+                 "  --white SPIELER  wer Weiß spielt: human/mensch (Vorgabe), computer (Stufe " PLAY_DEFAULT_LEVEL "),\n"
+                 "  --black SPIELER  computer:STUFE oder computer:ELO\n"
+                 "  --think MS       der Computer denkt MS Millisekunden pro Zug (Vorgabe am Terminal 1000)\n"
+                 "  --nodes N        der Computer durchsucht N Knoten pro Zug: in jedem Lauf dieselben Züge\n"
+                 "                   (Vorgabe, wenn die Standardeingabe kein Terminal ist: 20000)\n"
+                 "  --lang L         Sprache der Meldungen und Figurenbuchstaben: de oder en\n"
+                 "  --ascii          Buchstaben statt Figurinen und Farben\n"
+                 "  --flip           das Brett drehen (Schwarz ist ohne --flip nur unten, wenn allein\n"
+                 "                   Schwarz ein Mensch ist)\n"
+                 "\n"
+                 "Der Computer gibt nie auf. Er beansprucht Remis durch dreifache Stellungswiederholung\n"
+                 "oder die 50-Züge-Regel, wenn er nicht besser steht, und nimmt ein Remisangebot an, wenn\n"
+                 "er klar schlechter steht. Gegen den Computer nimmt 'zurück' Ihren Zug und seine Antwort\n"
+                 "zurück.\n"
+                 "\n"
+                 "Stufen:\n"),
           stdout);
+    play_print_levels(stdout, lang);
+}
+
+enum { PLAY_DEFAULT_THINK_MS = 1000, PLAY_DEFAULT_NODES = 20000, PLAY_MAX_THINK_MS = 3600000 };
+
+/* A whole number from 1 to max into *out; false for anything else. */
+static bool parse_count(const char *text, long long max, long long *out) {
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno || end == text || *end || v < 1 || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Usage error for a player that is neither human nor a computer level, listing the levels. */
+static int bad_player(Lang lang, const char *opt, const char *value) {
+    cli_errorf(CLI_TR(lang, "play: %s: unknown player or level '%s'; use human, computer, computer:LEVEL or "
+                            "computer:ELO. Levels:",
+                      "play: %s: unbekannter Spieler oder unbekannte Stufe '%s'; human, computer, computer:STUFE "
+                      "oder computer:ELO angeben. Stufen:"),
+               opt, value);
+    play_print_levels(stderr, lang);
+    return CLI_USAGE;
+}
+
+/* The command line of play. */
+typedef struct PlayArgs {
+    const char *fen, *pgn;
+    bool ascii, flip;
+    PlayPlayer players[2];
+    long long think_ms, nodes; /* 0: not given */
+} PlayArgs;
+
+enum { NOT_A_VALUE_OPTION = -1 };
+
+/* Parses one option with a value at argv[*i]: NOT_A_VALUE_OPTION when it is none of them, else an
+ * exit status (CLI_OK when accepted). */
+static int parse_value_option(int argc, char **argv, int *i, Lang lang, PlayArgs *a) {
+    static const char *const names[] = {"--fen", "--pgn", "--white", "--black", "--think", "--nodes", "--lang"};
+    const char *v = NULL;
+    int k = 0, r = 0;
+    for (; k < (int)(sizeof names / sizeof names[0]); k++)
+        if ((r = cli_option(argc, argv, i, names[k], &v)) != 0)
+            break;
+    if (r == 0)
+        return NOT_A_VALUE_OPTION;
+    if (r < 0)
+        return cli_usage(lang, "play", CLI_TR(lang, "%s needs a value", "%s braucht einen Wert"), names[k]);
+    switch (k) {
+        case 0: a->fen = v; break;
+        case 1: a->pgn = v; break;
+        case 2:
+        case 3:
+            if (!play_player_parse(v, &a->players[k == 2 ? WHITE : BLACK]))
+                return bad_player(lang, names[k], v);
+            break;
+        case 4:
+            if (!parse_count(v, PLAY_MAX_THINK_MS, &a->think_ms))
+                return cli_usage(lang, "play",
+                                 CLI_TR(lang, "--think: '%s' is not a number of milliseconds from 1 to %d",
+                                        "--think: '%s' ist keine Zahl von Millisekunden von 1 bis %d"),
+                                 v, PLAY_MAX_THINK_MS);
+            break;
+        case 5:
+            if (!parse_count(v, (long long)1 << 40, &a->nodes))
+                return cli_usage(lang, "play",
+                                 CLI_TR(lang, "--nodes: '%s' is not a positive whole number",
+                                        "--nodes: '%s' ist keine positive ganze Zahl"),
+                                 v);
+            break;
+        default: break; /* --lang: applied by cli_scan_lang */
+    }
+    return CLI_OK;
+}
+
+static int parse_args(int argc, char **argv, Lang lang, PlayArgs *a) {
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        const char *opt = argv[i];
+        int r = parse_value_option(argc, argv, &i, lang, a);
+        if (r == CLI_OK)
+            continue;
+        if (r != NOT_A_VALUE_OPTION)
+            return r;
+        if (!strcmp(opt, "--ascii"))
+            a->ascii = true;
+        else if (!strcmp(opt, "--flip"))
+            a->flip = true;
+        else
+            return cli_usage(lang, "play", CLI_TR(lang, "unknown argument '%s'", "unbekanntes Argument '%s'"), opt);
+    }
+    if (a->fen && a->pgn)
+        return cli_usage(lang, "play", "%s",
+                         CLI_TR(lang, "use --fen or --pgn, not both", "--fen oder --pgn, nicht beides"));
+    return CLI_OK;
+}
+
+/* Creates the engines of the computer players with their budget per move. */
+static bool start_computers(Play *p, const PlayArgs *a) {
+    int think = (int)a->think_ms;
+    uint64_t nodes = (uint64_t)a->nodes;
+    if (!think && !nodes) {
+        if (p->script)
+            nodes = PLAY_DEFAULT_NODES;
+        else
+            think = PLAY_DEFAULT_THINK_MS;
+    }
+    for (int c = WHITE; c <= BLACK; c++) {
+        p->players[c] = a->players[c];
+        if (p->players[c].computer && !play_computer_init(&p->computers[c], &p->players[c], think, nodes)) {
+            cli_errorf("%s", CLI_TR(p->lang, "out of memory for the engine", "kein Speicher für die Engine"));
+            return false;
+        }
+    }
+    return true;
+}
+
+static void stop_computers(Play *p) {
+    for (int c = WHITE; c <= BLACK; c++)
+        if (p->players[c].computer)
+            play_computer_free(&p->computers[c]);
 }
 
 int cmd_play(int argc, char **argv, Lang lang) {
@@ -928,48 +1197,37 @@ int cmd_play(int argc, char **argv, Lang lang) {
         print_usage_help(lang);
         return CLI_OK;
     }
-    const char *fen = NULL, *pgn = NULL;
-    bool ascii = false, flip = false;
-    for (int i = 1; i < argc; i++) {
-        const char *opt = argv[i], *v = NULL;
-        int r;
-        if ((r = cli_option(argc, argv, &i, "--fen", &v)) != 0 || (r = cli_option(argc, argv, &i, "--pgn", &v)) != 0) {
-            if (r < 0)
-                return cli_usage(lang, "play", CLI_TR(lang, "%s needs a value", "%s braucht einen Wert"), opt);
-            if (!strncmp(opt, "--fen", 5))
-                fen = v;
-            else
-                pgn = v;
-        } else if ((r = cli_option(argc, argv, &i, "--lang", &v)) != 0) {
-            /* applied by cli_scan_lang */
-        } else if (!strcmp(opt, "--ascii")) {
-            ascii = true;
-        } else if (!strcmp(opt, "--flip")) {
-            flip = true;
-        } else {
-            return cli_usage(lang, "play", CLI_TR(lang, "unknown argument '%s'", "unbekanntes Argument '%s'"), opt);
-        }
-    }
-    if (fen && pgn)
-        return cli_usage(lang, "play", "%s",
-                         CLI_TR(lang, "use --fen or --pgn, not both", "--fen oder --pgn, nicht beides"));
+    PlayArgs a;
+    int status = parse_args(argc, argv, lang, &a);
+    if (status != CLI_OK)
+        return status;
 
     Play p;
     memset(&p, 0, sizeof p);
     p.lang = lang;
     p.script = !isatty(STDIN_FILENO);
-    p.color = !ascii && !p.script && isatty(STDOUT_FILENO);
-    p.flip = flip;
+    p.color = !a.ascii && !p.script && isatty(STDOUT_FILENO);
+    /* A person playing black alone against the computer sees the board from black's side. */
+    p.flip = a.flip != (a.players[WHITE].computer && !a.players[BLACK].computer);
     pgn_game_init(&p.pg);
-    bool ok = pgn ? load_game(&p.pg, pgn, lang, stderr) : new_game(&p.pg, fen, lang, stderr);
-    if (!ok) {
+    bool ok = a.pgn ? load_game(&p.pg, a.pgn, lang, stderr) : new_game(&p.pg, a.fen, lang, stderr);
+    if (!ok || !start_computers(&p, &a)) {
+        stop_computers(&p);
         pgn_game_free(&p.pg);
         return CLI_FAIL;
     }
+    if (!a.pgn)
+        tag_computers(&p);
     printf(CLI_TR(lang, "schach play – type a move or a command ('help' lists them).\n",
                   "schach play – Zug oder Befehl eingeben ('hilfe' zeigt die Befehle).\n"));
     show_and_announce(&p);
     while (!p.quit) {
+        if (computer_to_move(&p)) {
+            if (!computer_turn(&p))
+                break;
+            fflush(stdout);
+            continue;
+        }
         char prompt[64];
         prompt_text(&p, prompt, sizeof prompt);
         char *line = read_line(&p, prompt);
@@ -980,6 +1238,7 @@ int cmd_play(int argc, char **argv, Lang lang) {
         fflush(stdout);
     }
     free(p.line);
+    stop_computers(&p);
     pgn_game_free(&p.pg);
     return CLI_OK;
 }

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "match.h"
+#include "cmd_engine.h"
 #include "play.h"
 #include "schach/bitboard.h"
 
@@ -24,12 +26,14 @@ static const Command commands[] = {
      "Züge spielen, legale Züge und Stand der Partie zeigen"},
     {"pgn", cmd_pgn, "check or convert PGN files (pgn check, pgn convert)",
      "PGN-Dateien prüfen oder umwandeln (pgn check, pgn convert)"},
-    {"play", cmd_play, "two people play a game at the terminal, every rule explained",
-     "zu zweit am Terminal spielen, jede Regel erklärt"},
+    {"play", cmd_play, "play at the terminal against a person or the computer, every rule explained",
+     "am Terminal gegen eine Person oder den Computer spielen, jede Regel erklärt"},
     {"serve", cmd_serve, "play in the browser (web server)", "im Browser spielen (Webserver)"},
-    {"uci", NULL, "UCI engine (not yet available)", "UCI-Engine (noch nicht verfügbar)"},
-    {"bench", NULL, "search benchmark (not yet available)", "Suchbenchmark (noch nicht verfügbar)"},
-    {"match", NULL, "engine matches (not yet available)", "Engine-Wettkämpfe (noch nicht verfügbar)"},
+    {"uci", cmd_uci, "speak UCI: schach as an engine for chess GUIs",
+     "UCI sprechen: schach als Engine für Schachoberflächen"},
+    {"bench", cmd_bench, "search benchmark; its node count is the signature of the search",
+     "Suchbenchmark; seine Knotenzahl ist die Signatur der Suche"},
+    {"match", cmd_match, "games between two UCI engines, with Elo", "Partien zwischen zwei UCI-Engines, mit Elo"},
 };
 
 static void print_usage(FILE *out, Lang lang) {
