@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cmd_engine.h"
 #include "schach/engine.h"
 
 enum { BENCH_MAX_DEPTH = 64 };

@@ -2,7 +2,6 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "cmd_engine.h"
 #include "uci.h"
 
 #ifndef SCHACH_VERSION

@@ -3,8 +3,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "match.h"
-#include "cmd_engine.h"
 #include "play.h"
 #include "schach/bitboard.h"
 

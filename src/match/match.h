@@ -88,8 +88,4 @@ bool match_parse_tc(const char *text, int64_t *base_ms, int64_t *inc_ms);
  * opening file, an unwritable PGN or log file): the reason is then printed to stderr. */
 int match_run(const MatchConfig *cfg, FILE *out);
 
-/* The `schach match` subcommand (src/cli/cmd_match.c), declared here because src/cli/cli.h is not
- * this module's to edit. */
-int cmd_match(int argc, char **argv, Lang lang);
-
 #endif
