@@ -6,10 +6,13 @@
  *       match runner gave, default 8), positions in check, positions where a capture or promotion
  *       wins material (static exchange), and basic mates the evaluation scores by rule. At most
  *       --per-game positions per game (default 12, picked at random) so no single game dominates.
- *   schach_tune tune [--epochs N] [--rate R] positions.txt src/engine/eval_params.c
+ *   schach_tune tune [--epochs N] [--rate R] [--l2 L] positions.txt src/engine/eval_params.c
  *       Minimises the mean squared error between each result and sigmoid(K * eval / 400), K fitted
- *       first to the current weights, by full-batch gradient descent (Adam) over all weights, and
- *       rewrites the S(mg, eg) values of eval_params.c in place (everything else in the file stays).
+ *       first to the current weights, plus L * (weight - starting weight)^2 summed over the weights,
+ *       by full-batch gradient descent (Adam), and rewrites the S(mg, eg) values of eval_params.c in
+ *       place (everything else in the file stays). Every tenth position is held out: its error,
+ *       before and after, shows whether the fit generalises or only learns the sample (weights of
+ *       rarely seen terms, like a knight on the eighth rank, drift far without the L2 term).
  *
  *   schach_tune selfplay [--games N] [--nodes N] [--threads N] [--per-game N] [--seed N] > positions.txt
  *       Plays games of the engine against itself (each move a search of --nodes nodes, default 5000;
@@ -357,13 +360,25 @@ static double entry_eval(const Data *d, const Entry *e, const double *mg, const 
 
 static double sigmoid(double k, double eval) { return 1.0 / (1.0 + pow(10.0, -k * eval / 400.0)); }
 
-static double data_error(const Data *d, double k, const double *mg, const double *eg) {
+/* Held out from training: every tenth position. */
+static bool held_out(int i) { return i % 10 == 9; }
+
+/* Mean squared error over the training positions (held = false) or the held-out ones. */
+static double data_error_part(const Data *d, double k, const double *mg, const double *eg, bool held) {
     double sum = 0;
+    int n = 0;
     for (int i = 0; i < d->count; i++) {
+        if (held_out(i) != held)
+            continue;
         double diff = d->entries[i].result - sigmoid(k, entry_eval(d, &d->entries[i], mg, eg));
         sum += diff * diff;
+        n++;
     }
-    return sum / d->count;
+    return n ? sum / n : 0;
+}
+
+static double data_error(const Data *d, double k, const double *mg, const double *eg) {
+    return data_error_part(d, k, mg, eg, false);
 }
 
 /* The K that makes the current weights fit best: a scan, then refinements around the best. */
@@ -382,7 +397,13 @@ static double fit_k(const Data *d, const double *mg, const double *eg) {
     return best;
 }
 
-static void tune(const Data *d, double k, double *mg, double *eg, int epochs, double rate) {
+static void tune(const Data *d, double k, double *mg, double *eg, int epochs, double rate, double l2) {
+    double mg0[EP_COUNT], eg0[EP_COUNT];
+    memcpy(mg0, mg, sizeof mg0);
+    memcpy(eg0, eg, sizeof eg0);
+    int training = 0;
+    for (int i = 0; i < d->count; i++)
+        training += !held_out(i);
     double *gm = calloc(EP_COUNT, sizeof *gm), *ge = calloc(EP_COUNT, sizeof *ge);
     double *m1 = calloc(4 * EP_COUNT, sizeof *m1);
     if (!gm || !ge || !m1)
@@ -393,6 +414,8 @@ static void tune(const Data *d, double k, double *mg, double *eg, int epochs, do
         memset(gm, 0, EP_COUNT * sizeof *gm);
         memset(ge, 0, EP_COUNT * sizeof *ge);
         for (int i = 0; i < d->count; i++) {
+            if (held_out(i))
+                continue;
             const Entry *e = &d->entries[i];
             double s = sigmoid(k, entry_eval(d, e, mg, eg));
             double g = -2.0 * (e->result - s) * s * (1 - s) * scale;
@@ -402,7 +425,8 @@ static void tune(const Data *d, double k, double *mg, double *eg, int epochs, do
             }
         }
         for (int i = 0; i < EP_COUNT; i++) {
-            double g1 = gm[i] / d->count, g2 = ge[i] / d->count;
+            double g1 = gm[i] / training + 2 * l2 * (mg[i] - mg0[i]);
+            double g2 = ge[i] / training + 2 * l2 * (eg[i] - eg0[i]);
             m1[i] = b1 * m1[i] + (1 - b1) * g1;
             v1[i] = b2 * v1[i] + (1 - b2) * g1 * g1;
             m2[i] = b1 * m2[i] + (1 - b1) * g2;
@@ -412,7 +436,8 @@ static void tune(const Data *d, double k, double *mg, double *eg, int epochs, do
             eg[i] -= rate * (m2[i] / c1) / (sqrt(v2[i] / c2) + 1e-8);
         }
         if (epoch % 50 == 0 || epoch == epochs)
-            fprintf(stderr, "epoch %d: error %.6f\n", epoch, data_error(d, k, mg, eg));
+            fprintf(stderr, "epoch %d: error %.6f, held out %.6f\n", epoch, data_error(d, k, mg, eg),
+                    data_error_part(d, k, mg, eg, true));
     }
 done:
     free(gm);
@@ -461,20 +486,22 @@ static bool rewrite_params(const char *path, const double *mg, const double *eg)
 
 static int cmd_tune(int argc, char **argv) {
     int epochs = 2000;
-    double rate = 1.0;
+    double rate = 1.0, l2 = 0;
     const char *data_path = NULL, *params_path = NULL;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--epochs") && i + 1 < argc)
             epochs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--rate") && i + 1 < argc)
             rate = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--l2") && i + 1 < argc)
+            l2 = atof(argv[++i]);
         else if (!data_path)
             data_path = argv[i];
         else
             params_path = argv[i];
     }
     if (!data_path || !params_path) {
-        fputs("usage: schach_tune tune [--epochs N] [--rate R] positions.txt eval_params.c\n", stderr);
+        fputs("usage: schach_tune tune [--epochs N] [--rate R] [--l2 L] positions.txt eval_params.c\n", stderr);
         return 2;
     }
     Data d = {0};
@@ -488,9 +515,9 @@ static int cmd_tune(int argc, char **argv) {
         eg[i] = score_eg(eval_params[i]);
     }
     double k = fit_k(&d, mg, eg);
-    fprintf(stderr, "schach_tune: %d positions, %d coefficients, K = %.4f, error %.6f\n", d.count, d.ncoeff, k,
-            data_error(&d, k, mg, eg));
-    tune(&d, k, mg, eg, epochs, rate);
+    fprintf(stderr, "schach_tune: %d positions, %d coefficients, K = %.4f, error %.6f, held out %.6f\n", d.count,
+            d.ncoeff, k, data_error(&d, k, mg, eg), data_error_part(&d, k, mg, eg, true));
+    tune(&d, k, mg, eg, epochs, rate, l2);
     if (!rewrite_params(params_path, mg, eg)) {
         fprintf(stderr, "schach_tune: could not rewrite %s\n", params_path);
         return 1;
