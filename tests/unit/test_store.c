@@ -333,6 +333,16 @@ static void test_open_creates_folder_and_schema(void **state) {
     waker_destroy(&w);
 }
 
+/* Opens the store at path with w (initialised here) as its wake-up; fails the test when it cannot. */
+static Store *open_with_waker(const char *path, Waker *w) {
+    char err[256] = "";
+    waker_init(w);
+    Store *store = store_sqlite_open(path, on_wake, w, err, sizeof err);
+    if (!store)
+        fail_msg("open: %s", err);
+    return store;
+}
+
 /* A database of schema version 1 (before games against the computer) is migrated in place: its
  * games keep everything and get an empty level; new games store theirs. */
 static void test_migration_from_version_1(void **state) {
@@ -365,12 +375,8 @@ static void test_migration_from_version_1(void **state) {
         SQLITE_OK);
     sqlite3_close(raw);
 
-    char err[256] = "";
     Waker w;
-    waker_init(&w);
-    Store *store = store_sqlite_open(d->db, on_wake, &w, err, sizeof err);
-    if (!store)
-        fail_msg("open: %s", err);
+    Store *store = open_with_waker(d->db, &w);
     StoreOp op, *back[1];
     set_create(&op, 2); /* a computer game */
     assert_string_equal(op.record.level, "club");
@@ -408,12 +414,8 @@ static void test_open_fails_with_message(void **state) {
 
 static void test_round_trip(void **state) {
     TestDir *d = *state;
-    char err[256] = "";
     Waker w;
-    waker_init(&w);
-    Store *store = store_sqlite_open(d->db, on_wake, &w, err, sizeof err);
-    if (!store)
-        fail_msg("open: %s", err);
+    Store *store = open_with_waker(d->db, &w);
 
     /* Game 2 starts with a move in the same op; game 3 has no moves. */
     StoreOp ops[12], *back[12];
@@ -462,12 +464,8 @@ static void test_round_trip(void **state) {
 /* Single ops, each awaited before the next: one batch, one wake each. */
 static void test_wake_once_per_batch(void **state) {
     TestDir *d = *state;
-    char err[256] = "";
     Waker w;
-    waker_init(&w);
-    Store *store = store_sqlite_open(d->db, on_wake, &w, err, sizeof err);
-    if (!store)
-        fail_msg("open: %s", err);
+    Store *store = open_with_waker(d->db, &w);
     StoreOp ops[5], *back[1];
     set_create(&ops[0], 4);
     for (int i = 1; i < 5; i++)
@@ -491,12 +489,8 @@ static void test_wake_once_per_batch(void **state) {
 /* 1010 ops, submitted in two waves while the writer commits: all ok, back in submission order. */
 static void test_many_ops_in_order(void **state) {
     TestDir *d = *state;
-    char err[256] = "";
     Waker w;
-    waker_init(&w);
-    Store *store = store_sqlite_open(d->db, on_wake, &w, err, sizeof err);
-    if (!store)
-        fail_msg("open: %s", err);
+    Store *store = open_with_waker(d->db, &w);
     StoreOp *ops = calloc(MANY_OPS, sizeof *ops);
     StoreOp **back = calloc(MANY_OPS, sizeof *back);
     assert_non_null(ops);
@@ -543,12 +537,8 @@ static void test_many_ops_in_order(void **state) {
  * batches, so one batch carries at least 500 ops (one wake per batch). */
 static void test_batches_group(void **state) {
     TestDir *d = *state;
-    char err[256] = "";
     Waker w;
-    waker_init(&w);
-    Store *store = store_sqlite_open(d->db, on_wake, &w, err, sizeof err);
-    if (!store)
-        fail_msg("open: %s", err);
+    Store *store = open_with_waker(d->db, &w);
     enum { N = 1000 };
     StoreOp *ops = calloc(N, sizeof *ops);
     StoreOp **back = calloc(N, sizeof *back);
@@ -587,12 +577,8 @@ static void test_batches_group(void **state) {
  * game fail alone (each rolled back whole); the ops around them commit. */
 static void test_failing_op_rolled_back_alone(void **state) {
     TestDir *d = *state;
-    char err[256] = "";
     Waker w;
-    waker_init(&w);
-    Store *store = store_sqlite_open(d->db, on_wake, &w, err, sizeof err);
-    if (!store)
-        fail_msg("open: %s", err);
+    Store *store = open_with_waker(d->db, &w);
     StoreOp first[2], *back[2];
     set_create(&first[0], 8);
     set_append(&first[1], 8, 0);
@@ -651,12 +637,8 @@ static void test_failing_op_rolled_back_alone(void **state) {
 /* An update of a game that does not exist fails; so does an op that names no write. */
 static void test_update_missing_game(void **state) {
     TestDir *d = *state;
-    char err[256] = "";
     Waker w;
-    waker_init(&w);
-    Store *store = store_sqlite_open(d->db, on_wake, &w, err, sizeof err);
-    if (!store)
-        fail_msg("open: %s", err);
+    Store *store = open_with_waker(d->db, &w);
     StoreOp ops[2], *back[2];
     memset(ops, 0, sizeof ops);
     ops[0].update = true;
@@ -683,12 +665,8 @@ static off_t file_size(const char *path) {
  * stays open. */
 static void test_wal_checkpointed_while_open(void **state) {
     TestDir *d = *state;
-    char err[256] = "";
     Waker w;
-    waker_init(&w);
-    Store *store = store_sqlite_open(d->db, on_wake, &w, err, sizeof err);
-    if (!store)
-        fail_msg("open: %s", err);
+    Store *store = open_with_waker(d->db, &w);
     off_t before = file_size(d->db);
     enum { PLIES = 1500 };
     StoreOp op, *back[1];
