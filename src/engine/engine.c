@@ -18,9 +18,22 @@
 #include "strength.h"
 #include "timeman.h"
 
+/* What the clock did around a side's previous search: in a game that goes on, that side's next
+ * clock should be the last one plus the increment minus the time searched. What is missing was lost
+ * outside the search (the GUI, the pipes, a busy machine) and will be lost again: the time manager
+ * plans for it. One record per colour, as one engine may search for both sides. */
+typedef struct ClockRecord {
+    bool valid;   /* the search was timed on this side's clock */
+    int ply;      /* game length at that search */
+    uint64_t key; /* and the position's repetition key */
+    int64_t clock, inc, searched; /* ms */
+} ClockRecord;
+
 struct Engine {
     EngineOptions opt;
     uint64_t rng;
+    ClockRecord last[2]; /* by colour */
+    int lag;             /* estimated ms per move (rises at once, falls by a quarter per move) */
     Search search; /* large: the engine is allocated on the heap */
 };
 
@@ -74,9 +87,43 @@ bool engine_set_options(Engine *e, const EngineOptions *opt) {
 
 void engine_get_options(const Engine *e, EngineOptions *opt) { *opt = e->opt; }
 
-void engine_clear(Engine *e) { search_clear(&e->search); }
+void engine_clear(Engine *e) {
+    search_clear(&e->search);
+    e->last[WHITE].valid = e->last[BLACK].valid = false; /* a new game: its clocks start afresh */
+}
 
 void engine_set_seed(Engine *e, uint64_t seed) { e->rng = rng_seed(seed); }
+
+int engine_lag(const Engine *e) { return e->lag; }
+
+/* The lag limit: a gap larger than this is a new game the caller did not announce, not lag. */
+enum { LAG_MAX_MS = 1000 };
+
+static uint64_t key_before(const Game *game, int plies_back) {
+    int n = game->ply_count - plies_back;
+    return n == 0 ? game->start_key : game->plies[n - 1].key;
+}
+
+static void lag_observe(Engine *e, const Game *game, const EngineLimits *lim, Color us) {
+    const ClockRecord *r = &e->last[us];
+    if (!r->valid || game->ply_count != r->ply + 2 || lim->time[us] <= 0 || key_before(game, 2) != r->key)
+        return;
+    int64_t seen = r->clock + r->inc - r->searched - lim->time[us];
+    if (seen > LAG_MAX_MS)
+        return;
+    int64_t decayed = (int64_t)e->lag * 3 / 4;
+    e->lag = (int)(seen > decayed ? seen : decayed);
+}
+
+static void lag_remember(Engine *e, const Game *game, const EngineLimits *lim, Color us, int64_t searched) {
+    /* A ponder search's time was not all on our clock; it teaches nothing. */
+    e->last[us] = (ClockRecord){.valid = lim->time[us] > 0 && !lim->ponder && !lim->infinite,
+                                .ply = game->ply_count,
+                                .key = key_before(game, 0),
+                                .clock = lim->time[us],
+                                .inc = lim->inc[us],
+                                .searched = searched};
+}
 
 EngineResult engine_search(Engine *e, const Game *game, const EngineLimits *limits, EngineInfoFn info, void *ctx) {
     StrengthPlan plan;
@@ -84,7 +131,11 @@ EngineResult engine_search(Engine *e, const Game *game, const EngineLimits *limi
     EngineLimits lim = *limits;
     strength_limit(&plan, &lim);
     int report_lines = limits->multipv > 0 ? limits->multipv : 1;
-    EngineResult r = search_run(&e->search, game, &lim, e->opt.move_overhead, report_lines, info, ctx);
+    int64_t started = tm_now_ms();
+    Color us = pos_turn(&game->pos);
+    lag_observe(e, game, limits, us);
+    EngineResult r =
+        search_run(&e->search, game, &lim, e->opt.move_overhead, e->lag, report_lines, info, ctx);
     const Search *s = &e->search;
     if (plan.active && s->line_count > 1) {
         const RootMove *line = &s->lines[strength_choose(&plan, &s->pos, s->lines, s->line_count, &e->rng)];
@@ -92,6 +143,7 @@ EngineResult engine_search(Engine *e, const Game *game, const EngineLimits *limi
         r.ponder = line->pv_length > 1 ? line->pv[1] : MOVE_NONE;
         r.score = line->score;
     }
+    lag_remember(e, game, limits, us, tm_now_ms() - started);
     atomic_store(&e->search.stop, false);
     return r;
 }

@@ -10,4 +10,8 @@
  * game give the same moves. engine_new() seeds from the clock. */
 void engine_set_seed(Engine *e, uint64_t seed);
 
+/* The time (ms) each move has been seen to cost the clock beyond the search, which the next
+ * search plans for. */
+int engine_lag(const Engine *e);
+
 #endif

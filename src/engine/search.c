@@ -571,8 +571,8 @@ static Move ponder_move(Search *s, const RootMove *rm) {
     return reply;
 }
 
-EngineResult search_run(Search *s, const Game *game, const EngineLimits *limits, int overhead, int report_lines,
-                        EngineInfoFn info, void *ctx) {
+EngineResult search_run(Search *s, const Game *game, const EngineLimits *limits, int overhead, int lag,
+                        int report_lines, EngineInfoFn info, void *ctx) {
     s->pos = game->pos;
     s->limits = *limits;
     s->info = info;
@@ -583,7 +583,7 @@ EngineResult search_run(Search *s, const Game *game, const EngineLimits *limits,
     s->completed_depth = 0;
     s->line_count = 0;
     atomic_store(&s->pondering, limits->ponder);
-    tm_init(&s->tm, limits, pos_turn(&s->pos), overhead);
+    tm_init(&s->tm, limits, pos_turn(&s->pos), overhead, lag);
     tt_new_search(&s->tt);
     load_history(s, game);
     load_roots(s);

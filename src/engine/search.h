@@ -71,10 +71,11 @@ bool search_set_hash(Search *s, size_t hash_mb);
 /* Forgets the table and the move ordering statistics. */
 void search_clear(Search *s);
 
-/* Searches the current position of game within limits; overhead is the move overhead (ms),
- * report_lines how many lines of the multipv search go to info. Afterwards s->lines holds the
- * s->line_count best lines of the last completed iteration (none when it was stopped at once). */
-EngineResult search_run(Search *s, const Game *game, const EngineLimits *limits, int overhead, int report_lines,
-                        EngineInfoFn info, void *ctx);
+/* Searches the current position of game within limits; overhead is the move overhead (ms), lag the
+ * measured time each move costs the clock beyond the search (ms), report_lines how many lines of the
+ * multipv search go to info. Afterwards s->lines holds the s->line_count best lines of the last
+ * completed iteration (none when it was stopped at once). */
+EngineResult search_run(Search *s, const Game *game, const EngineLimits *limits, int overhead, int lag,
+                        int report_lines, EngineInfoFn info, void *ctx);
 
 #endif

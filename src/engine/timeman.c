@@ -13,7 +13,7 @@ int64_t tm_now_ms(void) {
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-void tm_init(TimeManager *tm, const EngineLimits *limits, Color us, int overhead) {
+void tm_init(TimeManager *tm, const EngineLimits *limits, Color us, int overhead, int lag) {
     tm->start_ms = tm_now_ms();
     tm->soft_ms = tm->hard_ms = 0;
     if (limits->movetime > 0) {
@@ -25,9 +25,19 @@ void tm_init(TimeManager *tm, const EngineLimits *limits, Color us, int overhead
         return;
     /* Sudden death: plan as if 30 moves remained; a control in n moves: spread over them. */
     int64_t moves = limits->movestogo > 0 ? min64(limits->movestogo, 40) : 30;
-    int64_t usable = max64(1, time - overhead);
-    int64_t soft = usable / moves + inc * 3 / 4;
-    int64_t hard = min64(soft * 5, usable * (limits->movestogo == 1 ? 9 : 5) / 10);
+    /* Each move costs its lag on top of the search, and the increment pays for the lag first. */
+    int64_t avail = max64(1, time - overhead - lag);
+    int64_t spendable_inc = max64(0, inc - lag);
+    /* A cushion stays on the clock for the stalls of a busy machine (a descheduled process, a slow
+     * pipe): the plan leaves it out, and the share of the increment spent shrinks as the clock
+     * approaches it, so a low clock climbs back. Without it the clock settled near 85 ms at
+     * 1 s + 0.01 s, where one stall lost the game; with it, near 400 ms. A clock below a third of
+     * a second keeps a quarter of itself free to spend. */
+    int64_t cushion = min64(TM_CUSHION_MS, time * 3 / 4);
+    int64_t usable = max64(0, avail - cushion);
+    double inc_share = 0.75 * (double)time / (double)(time + TM_CUSHION_MS);
+    int64_t soft = max64(1, usable / moves + (int64_t)(inc_share * (double)spendable_inc));
+    int64_t hard = min64(soft * 5, avail * (limits->movestogo == 1 ? 9 : 5) / 10);
     tm->hard_ms = max64(1, hard);
     tm->soft_ms = max64(1, min64(soft, tm->hard_ms));
 }

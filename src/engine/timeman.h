@@ -7,6 +7,9 @@
 
 #include "schach/engine.h"
 
+/* Milliseconds of the clock a sudden-death or increment search plans never to touch. */
+#define TM_CUSHION_MS 250
+
 typedef struct TimeManager {
     int64_t start_ms; /* when the search began (tm_now_ms) */
     int64_t soft_ms;  /* do not start another iteration after this (0: no limit) */
@@ -16,9 +19,10 @@ typedef struct TimeManager {
 /* Milliseconds of a monotonic clock. */
 int64_t tm_now_ms(void);
 
-/* Budgets for the side `us` from limits; overhead (ms) is kept back for communication delays.
- * Pondering and infinite searches get budgets too: the search ignores them until ponderhit. */
-void tm_init(TimeManager *tm, const EngineLimits *limits, Color us, int overhead);
+/* Budgets for the side `us` from limits; overhead (ms) is kept back for communication delays, and
+ * lag (ms) is what each move has been seen to cost the clock beyond the search (engine.c measures
+ * it). Pondering and infinite searches get budgets too: the search ignores them until ponderhit. */
+void tm_init(TimeManager *tm, const EngineLimits *limits, Color us, int overhead, int lag);
 
 static inline int64_t tm_elapsed(const TimeManager *tm) { return tm_now_ms() - tm->start_ms; }
 

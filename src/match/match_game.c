@@ -216,6 +216,8 @@ static bool play_move(Table *t) {
     if (cfg->has_clock) {
         t->clock_us[side] -= elapsed_us;
         if (st == READ_TIMEOUT || t->clock_us[side] < -cfg->timemargin_ms * 1000) {
+            rec->flag_used_ms = elapsed_us / 1000;
+            rec->flag_clock_ms = (t->clock_us[side] + elapsed_us) / 1000;
             forfeit(t, side, END_TIME);
             return false;
         }

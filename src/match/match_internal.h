@@ -49,6 +49,7 @@ typedef struct GameRecord {
     EndReason reason;
     int culprit;     /* engine index (0 or 1) whose error ended the game, or -1 */
     char detail[64]; /* the illegal move text */
+    int64_t flag_used_ms, flag_clock_ms; /* on a time forfeit: the move's time and the clock it had */
     char date[11];   /* YYYY.MM.DD when the game started */
 } GameRecord;
 

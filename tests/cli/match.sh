@@ -73,6 +73,7 @@ grep -q "^Score of Silent vs SF: 0 - 2 - 0 " <<<"$out" || fail "silent: want 0-2
 [ "$(errors_of Silent)" = "0 2 0 0" ] || fail "silent: want 2 time forfeits, got '$(errors_of Silent)': $out"
 [ "$(grep -c '^\[Termination "time forfeit"\]' "$tmp/silent.pgn")" -eq 2 ] || fail "silent: Termination tags"
 grep -q '^\[TimeControl "1"\]' "$tmp/silent.pgn" || fail "silent: TimeControl tag"
+grep -Eq 'took 1(\.[0-9]+)? s with 1 s on the clock' "$tmp/silent.pgn" || fail "silent: the forfeit comment lacks the times"
 grep -q ' < go wtime 1000 btime 1000 winc 0 binc 0 depth 1$' "$tmp/uci.log" || fail "silent: no go command in the log"
 grep -q ' > bestmove ' "$tmp/uci.log" || fail "silent: no bestmove in the log"
 check_pgn "silent" "$tmp/silent.pgn" 2

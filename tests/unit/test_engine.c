@@ -19,6 +19,7 @@
 #include "schach/fen.h"
 #include "schach/movegen.h"
 #include "see.h"
+#include "timeman.h"
 
 /* ---- helpers ---- */
 
@@ -518,6 +519,111 @@ static void test_bench_is_deterministic(void **state) {
     assert_int_equal(a, b);
 }
 
+/* Whole games at 1 s + 0.01 s in which every move takes its soft budget (or 40% more, as an
+ * unstable best move may) plus a few milliseconds of latency: the clock must settle on the cushion,
+ * never near zero, and no single move may be allowed more than half of what is left. */
+static int lowest_clock(int percent, int latency, int lag) {
+    const int overhead = 10;
+    int clock = 1000, lowest = clock;
+    for (int move = 0; move < 300; move++) {
+        EngineLimits lim = {.time = {clock, clock}, .inc = {10, 10}};
+        TimeManager tm;
+        tm_init(&tm, &lim, WHITE, overhead, lag);
+        assert_true(tm.soft_ms >= 1 && tm.soft_ms <= tm.hard_ms);
+        assert_true(tm.hard_ms <= (clock - overhead) / 2);
+        clock -= (int)tm.soft_ms * percent / 100 + latency;
+        lowest = clock < lowest ? clock : lowest;
+        clock += 10;
+    }
+    return lowest;
+}
+
+static void test_time_budget_keeps_a_cushion(void **state) {
+    (void)state;
+    const int overhead = 10;
+    assert_true(lowest_clock(100, 2, 0) >= 350);
+    assert_true(lowest_clock(140, 1, 0) >= 300);
+    /* A lag the engine did not know of eats into the cushion; one it measured much less so. */
+    assert_true(lowest_clock(100, 5, 0) >= 250);
+    assert_true(lowest_clock(100, 8, 8) >= 300);
+    /* 10 s + 0.1 s: the first move may use about a thirtieth of the clock plus most of the increment. */
+    EngineLimits lim = {.time = {10000, 10000}, .inc = {100, 100}};
+    TimeManager tm;
+    tm_init(&tm, &lim, BLACK, overhead, 0);
+    assert_in_range(tm.soft_ms, 350, 450);
+    /* The last move before a control may use most of the clock, never all of it. */
+    EngineLimits last = {.time = {2000, 2000}, .movestogo = 1};
+    tm_init(&tm, &last, WHITE, overhead, 0);
+    assert_true(tm.hard_ms < 2000 - overhead && tm.soft_ms <= tm.hard_ms);
+    /* movetime is exact, less the overhead. */
+    EngineLimits fixed = {.movetime = 500};
+    tm_init(&tm, &fixed, WHITE, overhead, 0);
+    assert_int_equal(tm.soft_ms, 490);
+    assert_int_equal(tm.hard_ms, 490);
+    /* A nearly empty clock still gives a positive budget. */
+    EngineLimits empty = {.time = {5, 5}};
+    tm_init(&tm, &empty, WHITE, overhead, 0);
+    assert_true(tm.soft_ms >= 1 && tm.hard_ms >= 1);
+}
+
+/* Plays the engine's move and the engine's reply for the other side, so the game goes on by two plies. */
+static void play_two(Engine *e, Game *g, const EngineLimits *lim) {
+    SchError err;
+    err_clear(&err);
+    EngineLimits quick = {.depth = 1};
+    for (int i = 0; i < 2; i++) {
+        EngineResult r = engine_search(e, g, i == 0 ? lim : &quick, NULL, NULL);
+        assert_true(game_play(g, r.best, &err));
+    }
+}
+
+/* The engine learns how much each move costs its clock beyond the search: a clock 200 ms short of
+ * what the last search left is lag; a clock that matches lets the estimate decay; a new game, a
+ * different position or an absurd gap teach nothing. */
+static void test_lag_is_measured_between_moves(void **state) {
+    (void)state;
+    Engine *e = new_engine();
+    Game g;
+    game_init(&g);
+    EngineLimits lim = {.depth = 1, .time = {1000, 1000}, .inc = {10, 10}};
+    play_two(e, &g, &lim); /* searched about a millisecond at 1000 ms */
+    assert_int_equal(engine_lag(e), 0);
+    lim.time[WHITE] = 1000 + 10 - 200;
+    play_two(e, &g, &lim);
+    assert_in_range(engine_lag(e), 150, 200);
+    int learned = engine_lag(e);
+    lim.time[WHITE] = 810 + 10; /* no lag this time (less the millisecond searched) */
+    play_two(e, &g, &lim);
+    assert_in_range(engine_lag(e), learned * 3 / 4 - 2, learned * 3 / 4 + 1);
+    learned = engine_lag(e);
+    lim.time[WHITE] = 100; /* 730 ms short: still lag */
+    play_two(e, &g, &lim);
+    assert_in_range(engine_lag(e), 700, 730);
+    learned = engine_lag(e);
+    lim.time[WHITE] = 5000; /* more time than expected: the estimate decays */
+    play_two(e, &g, &lim);
+    assert_in_range(engine_lag(e), learned * 3 / 4 - 1, learned * 3 / 4);
+    learned = engine_lag(e);
+    /* Five seconds short: not lag but a new game the caller did not announce. */
+    lim.time[WHITE] = 1;
+    play_two(e, &g, &lim);
+    assert_int_equal(engine_lag(e), learned);
+    /* After engine_clear (ucinewgame) the next clock is not compared with the last. */
+    engine_clear(e);
+    lim.time[WHITE] = 1;
+    play_two(e, &g, &lim);
+    assert_int_equal(engine_lag(e), learned);
+    /* Nor is a clock in another game. */
+    Game other;
+    game_init(&other);
+    EngineResult r = engine_search(e, &other, &lim, NULL, NULL);
+    (void)r;
+    assert_int_equal(engine_lag(e), learned);
+    game_free(&other);
+    game_free(&g);
+    engine_free(e);
+}
+
 int main(void) {
     schach_init();
     const struct CMUnitTest tests[] = {
@@ -535,6 +641,8 @@ int main(void) {
         cmocka_unit_test(test_stop_from_another_thread),
         cmocka_unit_test(test_stop_before_search_still_returns_a_move),
         cmocka_unit_test(test_node_limit),
+        cmocka_unit_test(test_time_budget_keeps_a_cushion),
+        cmocka_unit_test(test_lag_is_measured_between_moves),
         cmocka_unit_test(test_multipv_lines_are_distinct_and_ordered),
         cmocka_unit_test(test_searchmoves),
         cmocka_unit_test(test_weak_levels_play_legal_and_sometimes_other_moves),
