@@ -9,6 +9,7 @@
 #   make bench         perft speed of schach, and of Stockfish when it is installed
 #   make bench-server  schach serve under load: moves per second, latency, 10,000 WebSockets
 #   make bench-strength  schach match against GNU Chess, Ethereal and Stockfish (hours)
+#   make bench-levels    the Elo of the levels for people, against Stockfish's UCI_Elo (about 1.5 h)
 #   make asan | fuzz | test-release | test-asan | test-fuzz | deps | format | clean | help
 #
 # Variables: WERROR=1 makes warnings errors (the default when CI is set, e.g. CI=true),
@@ -39,7 +40,7 @@ CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all build web run bench-server bench-strength test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
+.PHONY: all build web run bench-server bench-strength bench-levels test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
 
 all: build
 
@@ -102,6 +103,9 @@ bench-server: build web
 # Playing strength against Debian's engines (hours; GAMES, TC, CONCURRENCY, ELOS: see the script).
 bench-strength: build
 	bash bench/strength.sh ./$(BUILD)/schach
+
+bench-levels: build
+	bash bench/levels.sh ./$(BUILD)/schach
 
 FORMAT_FILES = $(shell find src include tests fuzz bench -name '*.[ch]' 2>/dev/null)
 format:
