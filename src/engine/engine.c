@@ -23,9 +23,9 @@
  * outside the search (the GUI, the pipes, a busy machine) and will be lost again: the time manager
  * plans for it. One record per colour, as one engine may search for both sides. */
 typedef struct ClockRecord {
-    bool valid;   /* the search was timed on this side's clock */
-    int ply;      /* game length at that search */
-    uint64_t key; /* and the position's repetition key */
+    bool valid;                   /* the search was timed on this side's clock */
+    int ply;                      /* game length at that search */
+    uint64_t key;                 /* and the position's repetition key */
     int64_t clock, inc, searched; /* ms */
 } ClockRecord;
 
@@ -34,7 +34,7 @@ struct Engine {
     uint64_t rng;
     ClockRecord last[2]; /* by colour */
     int lag;             /* estimated ms per move (rises at once, falls by a quarter per move) */
-    Search search; /* large: the engine is allocated on the heap */
+    Search search;       /* large: the engine is allocated on the heap */
 };
 
 static size_t clamp_hash(size_t mb) { return mb < 1 ? 1 : mb > 65536 ? 65536 : mb; }
@@ -134,8 +134,7 @@ EngineResult engine_search(Engine *e, const Game *game, const EngineLimits *limi
     int64_t started = tm_now_ms();
     Color us = pos_turn(&game->pos);
     lag_observe(e, game, limits, us);
-    EngineResult r =
-        search_run(&e->search, game, &lim, e->opt.move_overhead, e->lag, report_lines, info, ctx);
+    EngineResult r = search_run(&e->search, game, &lim, e->opt.move_overhead, e->lag, report_lines, info, ctx);
     const Search *s = &e->search;
     if (plan.active && s->line_count > 1) {
         const RootMove *line = &s->lines[strength_choose(&plan, &s->pos, s->lines, s->line_count, &e->rng)];

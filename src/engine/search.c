@@ -62,9 +62,12 @@ static inline void unmake_move(Search *s, Move m, const Undo *undo) {
 }
 
 /* Ends the search when a limit is reached: the node limit on every node, the stop flag and the
- * clock every 1024 nodes (the clock only after the first iteration, so there is always a move). */
+ * clock every 1024 nodes. The node limit and the clock count only after the first iteration, so
+ * there is always a move, and with MultiPV always lines to choose from: the weakest level's 300
+ * nodes used to end its first iteration, so it never chose and played its best move instead,
+ * stronger than the level above it. */
 static void check_limits(Search *s) {
-    if (s->limits.nodes && s->nodes >= s->limits.nodes)
+    if (s->limits.nodes && s->nodes >= s->limits.nodes && s->completed_depth >= 1)
         s->stopped = true;
     if (s->nodes & 1023)
         return;

@@ -47,10 +47,10 @@ typedef struct GameRecord {
     MoveNote *notes; /* one per ply of game */
     int note_capacity;
     EndReason reason;
-    int culprit;     /* engine index (0 or 1) whose error ended the game, or -1 */
-    char detail[64]; /* the illegal move text */
+    int culprit;                         /* engine index (0 or 1) whose error ended the game, or -1 */
+    char detail[64];                     /* the illegal move text */
     int64_t flag_used_ms, flag_clock_ms; /* on a time forfeit: the move's time and the clock it had */
-    char date[11];   /* YYYY.MM.DD when the game started */
+    char date[11];                       /* YYYY.MM.DD when the game started */
 } GameRecord;
 
 /* One game slot: its two engine processes (index = engine number), restarted when they fail. */

@@ -205,8 +205,9 @@ void match_describe_end(const MatchShared *sh, const GameRecord *rec, Lang lang,
             char used[24], left[24];
             seconds_text(rec->flag_used_ms, used, sizeof used);
             seconds_text(rec->flag_clock_ms, left, sizeof left);
-            snprintf(why, sizeof why, de ? "%s brauchte %s s mit %s s auf der Uhr" : "%s took %s s with %s s on the clock",
-                     who, used, left);
+            snprintf(why, sizeof why,
+                     de ? "%s brauchte %s s mit %s s auf der Uhr" : "%s took %s s with %s s on the clock", who, used,
+                     left);
             break;
         }
         case END_ADJ_RESIGN:

@@ -624,6 +624,43 @@ static void test_lag_is_measured_between_moves(void **state) {
     engine_free(e);
 }
 
+/* The weakest level's node budget is smaller than one MultiPV iteration: the first iteration
+ * must still complete, or the level has no lines to choose from and always plays its best move
+ * (it did, and beat the level above it). With different seeds it must vary its moves. */
+static void test_weakest_level_has_lines_to_choose_from(void **state) {
+    (void)state;
+    Engine *e = new_engine();
+    EngineOptions opt;
+    engine_get_options(e, &opt);
+    opt.skill = 0;
+    assert_true(engine_set_options(e, &opt));
+    Game g;
+    init_fen(&g, "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4");
+    Move seen[32];
+    int distinct = 0;
+    for (uint64_t seed = 1; seed <= 32; seed++) {
+        engine_set_seed(e, seed);
+        engine_clear(e);
+        EngineLimits limits = {.time = {10000, 10000}, .inc = {100, 100}};
+        EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
+        assert_true(r.best != MOVE_NONE);
+        bool known = false;
+        for (int i = 0; i < distinct; i++)
+            known = known || seen[i] == r.best;
+        if (!known)
+            seen[distinct++] = r.best;
+    }
+    assert_true(distinct >= 3);
+    /* A plain node limit below one iteration also finishes the first iteration. */
+    opt.skill = 20;
+    assert_true(engine_set_options(e, &opt));
+    EngineLimits tiny = {.nodes = 1};
+    EngineResult r = engine_search(e, &g, &tiny, NULL, NULL);
+    assert_true(r.best != MOVE_NONE && r.depth >= 1);
+    game_free(&g);
+    engine_free(e);
+}
+
 int main(void) {
     schach_init();
     const struct CMUnitTest tests[] = {
@@ -641,6 +678,7 @@ int main(void) {
         cmocka_unit_test(test_stop_from_another_thread),
         cmocka_unit_test(test_stop_before_search_still_returns_a_move),
         cmocka_unit_test(test_node_limit),
+        cmocka_unit_test(test_weakest_level_has_lines_to_choose_from),
         cmocka_unit_test(test_time_budget_keeps_a_cushion),
         cmocka_unit_test(test_lag_is_measured_between_moves),
         cmocka_unit_test(test_multipv_lines_are_distinct_and_ordered),
