@@ -8,10 +8,26 @@
 
 static double clamp(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
 
+double strength_skill_for_elo(int elo) {
+    int count;
+    const EngineLevel *lv = engine_levels(&count);
+    double lo_skill = lv[0].skill, lo_elo = lv[0].elo;
+    if (elo <= lo_elo)
+        return clamp(lo_skill - (lo_elo - elo) / 100.0, -2, 20);
+    for (int i = 1; i < count; i++) {
+        double hi_skill = lv[i].skill, hi_elo = lv[i].elo > 0 ? lv[i].elo : ENGINE_FULL_STRENGTH_ELO;
+        if (elo <= hi_elo)
+            return lo_skill + (hi_skill - lo_skill) * (elo - lo_elo) / (hi_elo - lo_elo);
+        lo_skill = hi_skill;
+        lo_elo = hi_elo;
+    }
+    return 20;
+}
+
 void strength_plan(const EngineOptions *opt, StrengthPlan *plan) {
     double level = clamp(opt->skill, 0, 20);
     if (opt->limit_strength)
-        level = clamp((opt->elo - 600) / 100.0, -2, level);
+        level = clamp(strength_skill_for_elo(opt->elo), -2, level);
     double weakness = 20 - level; /* 0..22 */
     plan->active = level < 20;
     plan->level = level;

@@ -7,8 +7,9 @@
  * capture it could make ("blind spot"), more often a long-range or a backward one.
  *
  * The level is a real number: skill 0..20 (EngineOptions.skill), or from UCI_Elo (limit_strength)
- * by the same scale as the named levels (levels.c): skill = (elo - 600) / 100, down to -2 at 400.
- * When both are set the weaker applies. Randomness comes from the Engine's own generator.
+ * by the Elo the named levels measured (levels.c): linear between two levels, 100 Elo a skill step
+ * below the weakest (down to -2). When both are set the weaker applies. Randomness comes from the
+ * Engine's own generator.
  */
 #ifndef SCHACH_ENGINE_STRENGTH_H
 #define SCHACH_ENGINE_STRENGTH_H
@@ -29,6 +30,10 @@ typedef struct StrengthPlan {
     int max_loss;       /* centipawns: worse candidates are never chosen */
     double blind_spot;  /* chance (0..1) to overlook a plain capture */
 } StrengthPlan;
+
+/* The skill (-2..20) that plays at about elo, interpolated between the measured levels (levels.c)
+ * and full strength (ENGINE_FULL_STRENGTH_ELO). */
+double strength_skill_for_elo(int elo);
 
 /* The plan for these options. */
 void strength_plan(const EngineOptions *opt, StrengthPlan *plan);

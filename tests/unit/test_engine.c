@@ -1,6 +1,7 @@
 /* Engine: mates, draws by rule inside the search, evaluation symmetry, limits, MultiPV, levels,
  * bench determinism. Searches are shallow so that the test stays quick under sanitizers. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 #include "schach/fen.h"
 #include "schach/movegen.h"
 #include "see.h"
+#include "strength.h"
 #include "timeman.h"
 
 /* ---- helpers ---- */
@@ -488,8 +490,25 @@ static void test_levels_table(void **state) {
     const EngineLevel *levels = engine_levels(&count);
     assert_true(count >= 2);
     assert_int_equal(levels[count - 1].skill, 20);
+    assert_int_equal(levels[count - 1].elo, 0);
     assert_ptr_equal(engine_level_find("MAX"), &levels[count - 1]);
     assert_null(engine_level_find("nonsense"));
+    /* Measured levels rise in skill and Elo, stay below full strength, and UCI_Elo at a level's
+     * Elo plays exactly that level. */
+    for (int i = 0; i < count - 1; i++) {
+        assert_true(levels[i].elo > 0 && levels[i].elo < ENGINE_FULL_STRENGTH_ELO);
+        assert_true(levels[i].elo >= ENGINE_ELO_MIN && levels[i].elo <= ENGINE_ELO_MAX);
+        if (i > 0)
+            assert_true(levels[i].elo > levels[i - 1].elo && levels[i].skill > levels[i - 1].skill);
+        assert_true(fabs(strength_skill_for_elo(levels[i].elo) - levels[i].skill) < 1e-9);
+    }
+    assert_true(fabs(strength_skill_for_elo(ENGINE_FULL_STRENGTH_ELO) - 20) < 1e-9);
+    double last = -100;
+    for (int elo = ENGINE_ELO_MIN; elo <= ENGINE_ELO_MAX; elo += 10) {
+        double skill = strength_skill_for_elo(elo);
+        assert_true(skill >= -2 && skill <= 20 && skill >= last);
+        last = skill;
+    }
 }
 
 /* ---- options and bench ---- */

@@ -80,7 +80,7 @@ static void test_handshake(void **state) {
                              "option name Move Overhead type spin default 10 min 0 max 5000",
                              "option name Ponder type check default false",
                              "option name UCI_LimitStrength type check default false",
-                             "option name UCI_Elo type spin default 1500 min 400 max 2800",
+                             "option name UCI_Elo type spin default 1500 min 400 max 2400",
                              "option name Skill Level type spin default 20 min 0 max 20",
                              "option name Clear Hash type button"};
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
