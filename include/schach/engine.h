@@ -87,7 +87,7 @@ typedef struct EngineOptions {
 #define ENGINE_ELO_MAX 2400
 /* Full strength on the scale of the levels' Elo (Stockfish 15.1's UCI_Elo at 10 s + 0.1 s),
  * measured by bench/strength.sh; UCI_Elo at or above it plays at full strength. */
-#define ENGINE_FULL_STRENGTH_ELO 2380
+#define ENGINE_FULL_STRENGTH_ELO 2320
 
 /* A named level for people: from a true beginner to full strength. elo is measured by matches. */
 typedef struct EngineLevel {
