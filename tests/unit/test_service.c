@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "schach/engine.h"
 #include "service.h"
 #include "store.h"
 
@@ -1040,7 +1041,9 @@ static void test_computer_answers(void **state) {
     assert_non_null(strstr(pgn, "[White \"?\"]"));
     assert_non_null(strstr(pgn, "[Black \"schach (Beginner)\"]"));
     assert_non_null(strstr(pgn, "[ComputerLevel \"beginner\"]"));
-    assert_non_null(strstr(pgn, "[BlackElo \"600\"]"));
+    char elo_tag[48];
+    snprintf(elo_tag, sizeof elo_tag, "[BlackElo \"%d\"]", engine_level_find("beginner")->elo);
+    assert_non_null(strstr(pgn, elo_tag));
     free(pgn);
     pgn = pgn_of(e, g.id, LANG_DE);
     assert_non_null(strstr(pgn, "[Black \"schach (Anfänger)\"]"));
