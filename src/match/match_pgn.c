@@ -81,6 +81,13 @@ static void seconds_text(int64_t ms, char *buf, size_t size) {
         buf[--n] = '\0';
 }
 
+/* German writes "0,25 s" where English writes "0.25 s". */
+static void decimal_comma(char *text) {
+    char *dot = strchr(text, '.');
+    if (dot)
+        *dot = ',';
+}
+
 /* "10+0.1", "60" or "-" without a clock. */
 static void time_control(const MatchConfig *cfg, char *buf, size_t size) {
     if (!cfg->has_clock) {
@@ -205,6 +212,10 @@ void match_describe_end(const MatchShared *sh, const GameRecord *rec, Lang lang,
             char used[24], left[24];
             seconds_text(rec->flag_used_ms, used, sizeof used);
             seconds_text(rec->flag_clock_ms, left, sizeof left);
+            if (de) {
+                decimal_comma(used);
+                decimal_comma(left);
+            }
             snprintf(why, sizeof why,
                      de ? "%s brauchte %s s mit %s s auf der Uhr" : "%s took %s s with %s s on the clock", who, used,
                      left);
