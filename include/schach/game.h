@@ -128,6 +128,8 @@ bool game_abandon(Game *g, Color color, SchError *err);
 int game_repetitions(const Game *g);
 /* Repetition key of a position (Zobrist key with ep only when the capture is legal). */
 uint64_t game_repetition_key(const Position *pos);
+/* Repetition key of the position after `index` plies (0: the start, ply_count: now). */
+uint64_t game_key_at(const Game *g, int index);
 
 /* Dead position by material: K v K, K+N v K, K+B v K, kings with bishops all on one square colour. */
 bool pos_insufficient_material(const Position *pos);

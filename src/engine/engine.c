@@ -99,14 +99,10 @@ int engine_lag(const Engine *e) { return e->lag; }
 /* The lag limit: a gap larger than this is a new game the caller did not announce, not lag. */
 enum { LAG_MAX_MS = 1000 };
 
-static uint64_t key_before(const Game *game, int plies_back) {
-    int n = game->ply_count - plies_back;
-    return n == 0 ? game->start_key : game->plies[n - 1].key;
-}
-
 static void lag_observe(Engine *e, const Game *game, const EngineLimits *lim, Color us) {
     const ClockRecord *r = &e->last[us];
-    if (!r->valid || game->ply_count != r->ply + 2 || lim->time[us] <= 0 || key_before(game, 2) != r->key)
+    if (!r->valid || game->ply_count != r->ply + 2 || lim->time[us] <= 0 ||
+        game_key_at(game, game->ply_count - 2) != r->key)
         return;
     int64_t seen = r->clock + r->inc - r->searched - lim->time[us];
     if (seen > LAG_MAX_MS)
@@ -119,7 +115,7 @@ static void lag_remember(Engine *e, const Game *game, const EngineLimits *lim, C
     /* A ponder search's time was not all on our clock; it teaches nothing. */
     e->last[us] = (ClockRecord){.valid = lim->time[us] > 0 && !lim->ponder && !lim->infinite,
                                 .ply = game->ply_count,
-                                .key = key_before(game, 0),
+                                .key = game_key_at(game, game->ply_count),
                                 .clock = lim->time[us],
                                 .inc = lim->inc[us],
                                 .searched = searched};

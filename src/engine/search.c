@@ -515,7 +515,7 @@ static void load_history(Search *s, const Game *game) {
     int first = max_int(0, n - min_int(game->pos.halfmove, SEARCH_HISTORY_KEYS - 1));
     s->key_count = 0;
     for (int i = first; i <= n; i++)
-        s->keys[s->key_count++] = i == 0 ? game->start_key : game->plies[i - 1].key;
+        s->keys[s->key_count++] = game_key_at(game, i);
     s->key_floor = 0;
 }
 

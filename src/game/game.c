@@ -42,7 +42,7 @@ static void set_win(Game *g, Color winner, Termination t) {
 }
 
 /* Repetition key of the position after `index` plies (0 = the start). */
-static uint64_t key_at(const Game *g, int index) { return index == 0 ? g->start_key : g->plies[index - 1].key; }
+uint64_t game_key_at(const Game *g, int index) { return index == 0 ? g->start_key : g->plies[index - 1].key; }
 
 /* How often key occurs among the positions before index `at` that could still equal the position
  * at `at`: a capture or pawn move (halfmove clock reset) can never be undone, so only the last
@@ -51,12 +51,12 @@ static int count_earlier(const Game *g, uint64_t key, int at, int halfmove) {
     int lowest = at - halfmove < 0 ? 0 : at - halfmove;
     int n = 0;
     for (int i = at - 2; i >= lowest; i -= 2)
-        n += key_at(g, i) == key;
+        n += game_key_at(g, i) == key;
     return n;
 }
 
 int game_repetitions(const Game *g) {
-    return 1 + count_earlier(g, key_at(g, g->ply_count), g->ply_count, g->pos.halfmove);
+    return 1 + count_earlier(g, game_key_at(g, g->ply_count), g->ply_count, g->pos.halfmove);
 }
 
 /* The automatic endings of the position on the board. Mate and stalemate come first: they end the
