@@ -18,9 +18,8 @@
 # PAIRS (default below). A quick check of the script itself: GAMES=2 PAIRS="club:sf1500" bench/levels.sh
 set -uo pipefail
 
-schach=${1:-build/schach}
-case $schach in /*) ;; *) schach=$PWD/$schach ;; esac
-[ -x "$schach" ] || { echo "levels.sh: $schach is not executable (build it first)" >&2; exit 1; }
+source "$(dirname "$0")/lib/match.bash"
+schach=$(schach_binary levels.sh "${1:-}") || exit 1
 games=${GAMES:-60}
 tc=${TC:-10+0.1}
 concurrency=${CONCURRENCY:-2}
@@ -29,7 +28,7 @@ out=${OUT:-$(mktemp -d /tmp/schach-levels.XXXXXX)}
 mkdir -p "$out"
 export LC_ALL=C
 
-stockfish=$(command -v stockfish || { [ -x /usr/games/stockfish ] && echo /usr/games/stockfish; }) ||
+stockfish=$(find_engine stockfish) ||
     { echo "levels.sh: stockfish is not installed (scripts/install-deps)" >&2; exit 1; }
 
 # skill LEVEL: the level's "Skill Level", read from src/engine/levels.c so that this script never
@@ -73,7 +72,7 @@ for pair in $pairs; do
         notes+=("$level vs $opp did not run (exit $rc): $(head -c 300 "$file.err")")
         continue
     fi
-    final=$(awk 'BEGIN{RS=""} {block=$0} END{print block}' "$file.txt")
+    final=$(final_report "$file.txt")
     wld=$(sed -n 's/^Score of .* vs .*: \([0-9]* - [0-9]* - [0-9]*\) (W - L - D)  \[\([0-9.]*\)\] .*$/\1|\2/p' <<<"$final")
     diff=$(sed -n 's/^Elo difference: \([-+0-9.inf]*\) +\/- \([0-9.inf]*\) (95%, trinomial)$/\1|\2/p' <<<"$final")
     errors=$(sed -n 's/^Protocol errors: //p' <<<"$final")

@@ -25,9 +25,8 @@
 # engine for an xboard GUI). `schach match` speaks UCI only, so they cannot be paired.
 set -uo pipefail
 
-schach=${1:-build/schach}
-case $schach in /*) ;; *) schach=$PWD/$schach ;; esac
-[ -x "$schach" ] || { echo "strength.sh: $schach is not executable (build it first)" >&2; exit 1; }
+source "$(dirname "$0")/lib/match.bash"
+schach=$(schach_binary strength.sh "${1:-}") || exit 1
 games=${GAMES:-200}
 tc=${TC:-10+0.1}
 concurrency=${CONCURRENCY:-2}
@@ -37,14 +36,6 @@ pairings=${PAIRINGS:-gnuchess ethereal stockfish}
 out=${OUT:-$(mktemp -d /tmp/schach-strength.XXXXXX)}
 mkdir -p "$out"
 export LC_ALL=C
-
-find_engine() { # NAME...: the first of the programs that exists (PATH or /usr/games)
-    for name in "$@"; do
-        if command -v "$name" >/dev/null 2>&1; then command -v "$name"; return 0; fi
-        if [ -x "/usr/games/$name" ]; then echo "/usr/games/$name"; return 0; fi
-    done
-    return 1
-}
 
 rows=()
 notes=()
@@ -63,9 +54,8 @@ play() {
         notes+=("schach vs $label did not run (exit $rc): $(head -c 300 "$file.err")")
         return
     fi
-    # The final block starts after the last empty line.
     local final score elo los errs_schach errs_opp
-    final=$(awk 'BEGIN{RS=""} {block=$0} END{print block}' "$file.txt")
+    final=$(final_report "$file.txt")
     score=$(sed -n 's/^Score of schach vs .*: \([0-9]*\) - \([0-9]*\) - \([0-9]*\) (W - L - D)  \[\([0-9.]*\)\] \([0-9]*\) games$/\1 - \2 - \3|\4|\5/p' <<<"$final")
     elo=$(sed -n 's/^Elo difference: \(.*\) (95%, trinomial)$/\1/p' <<<"$final")
     los=$(sed -n 's/^LOS: \(.*\)$/\1/p' <<<"$final")
