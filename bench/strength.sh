@@ -13,7 +13,8 @@
 #
 # Environment: GAMES (200), TC (10+0.1), CONCURRENCY (2), ELOS ("1500 2000 2500"), OUT (a new
 # folder under /tmp), TIMEMARGIN (ms a clock may go below zero, default 0), PAIRINGS (default
-# "gnuchess ethereal stockfish"). A quick check of the script itself:
+# "gnuchess ethereal stockfish"), OPENINGS (an opening file instead of the shipped data/openings.pgn,
+# e.g. to continue a pairing on other openings). A quick check of the script itself:
 #   GAMES=2 TC=2+0.05 ELOS=1500 bench/strength.sh
 # (at such short clocks Stockfish with UCI_LimitStrength sometimes loses on time on a loaded
 # machine - counted in its error column; at 10+0.1 it did not in our runs)
@@ -33,6 +34,8 @@ concurrency=${CONCURRENCY:-2}
 elos=${ELOS:-1500 2000 2500}
 margin=${TIMEMARGIN:-0}
 pairings=${PAIRINGS:-gnuchess ethereal stockfish}
+openings=()
+[ -n "${OPENINGS:-}" ] && openings=(--openings "$OPENINGS")
 out=${OUT:-$(mktemp -d /tmp/schach-strength.XXXXXX)}
 mkdir -p "$out"
 export LC_ALL=C
@@ -48,7 +51,7 @@ play() {
     echo "strength.sh: schach vs $label ($games games at $tc) ..." >&2
     "$schach" --lang en match --engine cmd="$schach uci" name=schach --engine "$@" name="$label" \
         --tc "$tc" --timemargin "$margin" --games "$games" --concurrency "$concurrency" --report 20 \
-        --pgn "$file.pgn" >"$file.txt" 2>"$file.err"
+        "${openings[@]}" --pgn "$file.pgn" >"$file.txt" 2>"$file.err"
     local rc=$?
     if [ $rc -ne 0 ]; then
         notes+=("schach vs $label did not run (exit $rc): $(head -c 300 "$file.err")")
