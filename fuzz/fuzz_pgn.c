@@ -1,7 +1,7 @@
 /* libFuzzer harness for PGN: arbitrary bytes are read as a PGN file. Every game (also one that
  * stopped at an error) is written in English and in German to a memory stream and read again: the
- * copy must read without error and have the same start, moves and result. Errors must carry a game
- * number, a position and messages in both languages. Build with -DSCHACH_FUZZ=ON (clang); see
+ * copy must read without error and have the same start, moves, comments and result. Errors must
+ * carry a game number, a position and messages in both languages. Build with -DSCHACH_FUZZ=ON (clang); see
  * fuzz/CMakeLists.txt. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 
@@ -51,6 +51,11 @@ static void check_round_trip(const PgnGame *g, Lang lang) {
           text);
     for (int i = 0; i < g->game.ply_count; i++)
         CHECK(copy.game.plies[i].move == g->game.plies[i].move, "ply %d differs:\n%s", i, text);
+    for (int k = 0; k <= g->game.ply_count; k++) {
+        const char *was = pgn_comment(g, k), *is = pgn_comment(&copy, k);
+        CHECK((was == NULL) == (is == NULL) && (!was || strcmp(was, is) == 0), "comment after ply %d: '%s', re-read '%s'",
+              k, was ? was : "(none)", is ? is : "(none)");
+    }
     char a[SCHACH_FEN_MAX], b[SCHACH_FEN_MAX];
     fen_write(&g->game.start, a, sizeof a);
     fen_write(&copy.game.start, b, sizeof b);

@@ -1,12 +1,12 @@
 /* libschach: Portable Game Notation — reading many games tolerantly, writing the export format.
  *
- * The reader understands tags, move numbers, comments {} and ;, NAGs $n and "!?"-style suffixes,
- * variations ( ... ) (skipped, but checked for balance), % escape lines, results, and English and
- * German piece letters. On an error it records game, line, column and token, then skips to the next
- * game, so one bad game never stops a file.
+ * The reader understands tags, move numbers, comments {} and ; (kept with the move they follow),
+ * NAGs $n and "!?"-style suffixes, variations ( ... ) (skipped, but checked for balance), % escape
+ * lines, results, and English and German piece letters. On an error it records game, line, column
+ * and token, then skips to the next game, so one bad game never stops a file.
  * The writer emits the export format: Seven Tag Roster first, SetUp/FEN when the game did not start
- * from the standard position, a Termination tag when a rule ended the game, lines of at most 80
- * characters, and the letters of the chosen language.
+ * from the standard position, a Termination tag when a rule ended the game, brace comments, lines of
+ * at most 80 characters, and the letters of the chosen language.
  */
 #ifndef SCHACH_PGN_H
 #define SCHACH_PGN_H
@@ -39,7 +39,9 @@ typedef struct PgnGame {
     PgnTag *tags; /* in file order */
     int tag_count;
     int tag_capacity;
-    Game game;     /* the replayed game (moves up to the first error) */
+    Game game;       /* the replayed game (moves up to the first error) */
+    char **comments; /* comments[k]: the comment after ply k (0: before the first move), or NULL */
+    int comment_slots; /* entries in comments (at most game.ply_count + 1 are written) */
     Result result; /* the game termination marker at the end of the movetext (RESULT_NONE for "*") */
     int number;    /* 1-based game number in the file */
     int line;      /* line where the game starts */
@@ -70,10 +72,21 @@ const char *pgn_tag(const PgnGame *g, const char *name);
 /* Sets or replaces a tag (copied). false when out of memory. */
 bool pgn_set_tag(PgnGame *g, const char *name, const char *value);
 
+/* The comment after ply k (k = 0: before the first move), or NULL. Main-line comments of a file are
+ * read in; several in a row become one, separated by a space, and line breaks become spaces. */
+const char *pgn_comment(const PgnGame *g, int ply);
+/* Sets (text copied; line breaks and '}' become spaces) or with NULL removes the comment after ply
+ * k, 0 <= k <= the game's ply count. false when out of memory or k is out of that range. */
+bool pgn_set_comment(PgnGame *g, int ply, const char *text);
+/* Removes the comments after the game's last ply, e.g. after moves were taken back. */
+void pgn_trim_comments(PgnGame *g);
+
 /* Writes g in export format with the letters of lang, then a blank line. Result (tag and marker) is
- * the game's outcome, else g->result. Termination, when a rule or a player ended the game, holds
- * the standard's value only: "normal", "time forfeit" or "abandoned". Other tags keep their order
- * after the roster, SetUp/FEN and Termination. Returns false on a write error. */
+ * the game's outcome, else g->result. A Termination tag the caller set is kept (the standard has
+ * values such as "rules infraction" and "adjudication" that no rule gives); without one, a game a
+ * rule or a player ended gets "normal", "time forfeit" or "abandoned". Other tags keep their order
+ * after the roster, SetUp/FEN and Termination. Comments are written in braces, the one after the
+ * last move before the result. Returns false on a write error. */
 bool pgn_write(FILE *out, const PgnGame *g, Lang lang);
 
 #endif

@@ -1,61 +1,13 @@
-/* A played game as PGN, and how it ended in words (see match_internal.h).
+/* A played game as PGN (libschach's pgn_write), and how it ended in words (see match_internal.h).
  *
- * Written here rather than with pgn_write because a match game carries what pgn_write has no room
- * for: engine comments per move, PlyCount and TimeControl, and the Termination values "rules
- * infraction" and "adjudication" of the PGN standard.
+ * A match game adds to the export format PlyCount, TimeControl, the Termination values "rules
+ * infraction" and "adjudication" of the PGN standard, a comment per engine move when asked for, and
+ * one after the last move that says how the game ended.
  */
 #include <string.h>
 
 #include "match_internal.h"
-#include "schach/fen.h"
-#include "schach/notation.h"
-
-#define PGN_LINE_MAX 80
-
-typedef struct Line {
-    FILE *out;
-    size_t len;
-    char buf[PGN_LINE_MAX + 1];
-} Line;
-
-static void line_flush(Line *l) {
-    if (l->len > 0) {
-        fwrite(l->buf, 1, l->len, l->out);
-        fputc('\n', l->out);
-    }
-    l->len = 0;
-}
-
-/* Adds a token; a token never crosses the 80-column limit (longer ones are split at spaces). */
-static void line_put(Line *l, const char *token) {
-    size_t n = strlen(token);
-    if (n > PGN_LINE_MAX) {
-        const char *space = memchr(token, ' ', PGN_LINE_MAX);
-        size_t cut = space ? (size_t)(space - token) : PGN_LINE_MAX;
-        char head[PGN_LINE_MAX + 1];
-        memcpy(head, token, cut);
-        head[cut] = '\0';
-        line_put(l, head);
-        line_put(l, token + cut + (space ? 1 : 0));
-        return;
-    }
-    if (l->len > 0 && l->len + 1 + n > PGN_LINE_MAX)
-        line_flush(l);
-    if (l->len > 0)
-        l->buf[l->len++] = ' ';
-    memcpy(l->buf + l->len, token, n);
-    l->len += n;
-}
-
-static void tag(FILE *out, const char *name, const char *value) {
-    fprintf(out, "[%s \"", name);
-    for (const unsigned char *c = (const unsigned char *)value; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fputc('\\', out);
-        fputc(*c < 0x20 || *c == 0x7F ? ' ' : *c, out);
-    }
-    fputs("\"]\n", out);
-}
+#include "schach/pgn.h"
 
 const char *match_termination_tag(const GameRecord *rec) {
     switch (rec->reason) {
@@ -103,84 +55,62 @@ static void time_control(const MatchConfig *cfg, char *buf, size_t size) {
         snprintf(buf, size, "%s", base);
 }
 
-static void write_tags(FILE *out, const MatchShared *sh, const GameRecord *rec) {
+static bool set_tags(PgnGame *pg, const MatchShared *sh, const GameRecord *rec) {
     const MatchConfig *cfg = sh->cfg;
-    char round[16], fen[SCHACH_FEN_MAX], start[SCHACH_FEN_MAX], tc[48], plies[16];
+    char round[16], tc[48], plies[16];
     snprintf(round, sizeof round, "%d", rec->index + 1);
-    tag(out, "Event", cfg->event ? cfg->event : "schach match");
-    tag(out, "Site", "?");
-    tag(out, "Date", rec->date);
-    tag(out, "Round", round);
-    tag(out, "White", sh->names[rec->first_color == WHITE ? 0 : 1]);
-    tag(out, "Black", sh->names[rec->first_color == WHITE ? 1 : 0]);
-    tag(out, "Result", result_string(rec->game.outcome.result));
-    Position standard;
-    pos_set_start(&standard);
-    fen_write(&rec->game.start, fen, sizeof fen);
-    fen_write(&standard, start, sizeof start);
-    if (strcmp(fen, start)) {
-        tag(out, "SetUp", "1");
-        tag(out, "FEN", fen);
-    }
     time_control(cfg, tc, sizeof tc);
-    tag(out, "TimeControl", tc);
-    tag(out, "Termination", match_termination_tag(rec));
     snprintf(plies, sizeof plies, "%d", rec->game.ply_count);
-    tag(out, "PlyCount", plies);
+    return pgn_set_tag(pg, "Event", cfg->event ? cfg->event : "schach match") && pgn_set_tag(pg, "Site", "?") &&
+           pgn_set_tag(pg, "Date", rec->date) && pgn_set_tag(pg, "Round", round) &&
+           pgn_set_tag(pg, "White", sh->names[rec->first_color == WHITE ? 0 : 1]) &&
+           pgn_set_tag(pg, "Black", sh->names[rec->first_color == WHITE ? 1 : 0]) &&
+           pgn_set_tag(pg, "Termination", match_termination_tag(rec)) && pgn_set_tag(pg, "TimeControl", tc) &&
+           pgn_set_tag(pg, "PlyCount", plies);
 }
 
-/* "{+0.35/12 0.213s}" / "{-M3/20 1.002s}" / "{book}". */
+/* "+0.35/12 0.213s" / "-M3/20 1.002s" / "book". */
 static void note_comment(const MoveNote *n, char *buf, size_t size) {
     if (!n->engine) {
-        snprintf(buf, size, "{book}");
+        snprintf(buf, size, "book");
         return;
     }
     char score[32] = "";
+    int magnitude = n->score < 0 ? -n->score : n->score;
     if (n->has_score && n->is_mate)
-        snprintf(score, sizeof score, "%sM%d/%d ", n->score > 0 ? "+" : "-", n->score > 0 ? n->score : -n->score,
-                 n->depth);
+        snprintf(score, sizeof score, "%sM%d/%d ", n->score > 0 ? "+" : "-", magnitude, n->depth);
     else if (n->has_score)
-        snprintf(score, sizeof score, "%s%d.%02d/%d ", n->score < 0 ? "-" : "+",
-                 (n->score < 0 ? -n->score : n->score) / 100, (n->score < 0 ? -n->score : n->score) % 100, n->depth);
-    snprintf(buf, size, "{%s%lld.%03llds}", score, (long long)(n->time_ms / 1000), (long long)(n->time_ms % 1000));
+        snprintf(score, sizeof score, "%s%d.%02d/%d ", n->score < 0 ? "-" : "+", magnitude / 100, magnitude % 100,
+                 n->depth);
+    snprintf(buf, size, "%s%lld.%03llds", score, (long long)(n->time_ms / 1000), (long long)(n->time_ms % 1000));
 }
 
-static void write_moves(FILE *out, const MatchShared *sh, const GameRecord *rec) {
-    Line l = {.out = out};
-    Position pos = rec->game.start;
-    for (int i = 0; i < rec->game.ply_count; i++) {
-        Move m = rec->game.plies[i].move;
-        char san[SCHACH_MOVE_TEXT_MAX], unit[SCHACH_MOVE_TEXT_MAX + 16], comment[64];
-        san_write(&pos, m, LANG_EN, san, sizeof san);
-        if (pos_turn(&pos) == WHITE)
-            snprintf(unit, sizeof unit, "%u. %s", (unsigned)pos.fullmove, san);
-        else if (i == 0 || sh->cfg->pgn_comments)
-            snprintf(unit, sizeof unit, "%u... %s", (unsigned)pos.fullmove, san);
-        else
-            snprintf(unit, sizeof unit, "%s", san);
-        line_put(&l, unit);
-        if (sh->cfg->pgn_comments && i < rec->note_capacity) {
+static bool set_comments(PgnGame *pg, const MatchShared *sh, const GameRecord *rec) {
+    int plies = rec->game.ply_count;
+    if (sh->cfg->pgn_comments) {
+        for (int i = 0; i < plies && i < rec->note_capacity; i++) {
+            char comment[64];
             note_comment(&rec->notes[i], comment, sizeof comment);
-            line_put(&l, comment);
+            if (!pgn_set_comment(pg, i + 1, comment))
+                return false;
         }
-        Undo undo;
-        pos_make(&pos, m, &undo);
     }
-    char end[256], comment[260];
+    /* The engine's note on the last move and the ending share its comment. */
+    char end[256], last[384];
     match_describe_end(sh, rec, LANG_EN, end, sizeof end);
-    snprintf(comment, sizeof comment, "{%s}", end);
-    line_put(&l, comment);
-    line_put(&l, result_string(rec->game.outcome.result));
-    line_flush(&l);
+    const char *note = pgn_comment(pg, plies);
+    snprintf(last, sizeof last, "%s%s%s", note ? note : "", note ? " " : "", end);
+    return pgn_set_comment(pg, plies, last);
 }
 
 bool match_write_pgn(FILE *out, const MatchShared *sh, const GameRecord *rec) {
-    write_tags(out, sh, rec);
-    fputc('\n', out);
-    write_moves(out, sh, rec);
-    fputc('\n', out);
-    fflush(out);
-    return !ferror(out);
+    PgnGame pg;
+    pgn_game_init(&pg);
+    game_free(&pg.game);
+    bool ok = game_copy(&pg.game, &rec->game) && set_tags(&pg, sh, rec) && set_comments(&pg, sh, rec) &&
+              pgn_write(out, &pg, LANG_EN) && fflush(out) == 0;
+    pgn_game_free(&pg);
+    return ok;
 }
 
 static const char *color_word(Color c, Lang lang) {

@@ -1,4 +1,4 @@
-/* A PGN game record: its tag pairs and the replayed game. */
+/* A PGN game record: its tag pairs, the replayed game and the comments between its moves. */
 #include "schach/pgn.h"
 
 #include <stdlib.h>
@@ -29,6 +29,11 @@ void pgn_game_free(PgnGame *g) {
     free(g->tags);
     g->tags = NULL;
     g->tag_count = g->tag_capacity = 0;
+    for (int i = 0; i < g->comment_slots; i++)
+        free(g->comments[i]);
+    free(g->comments);
+    g->comments = NULL;
+    g->comment_slots = 0;
     game_free(&g->game);
 }
 
@@ -69,4 +74,68 @@ bool pgn_set_tag(PgnGame *g, const char *name, const char *value) {
     g->tags[g->tag_count].value = v;
     g->tag_count++;
     return true;
+}
+
+const char *pgn_comment(const PgnGame *g, int ply) {
+    return ply >= 0 && ply < g->comment_slots ? g->comments[ply] : NULL;
+}
+
+/* A brace comment ends at the first '}', and the export format breaks lines itself: both become
+ * blanks, and runs of blanks one space. NULL when nothing but blanks is left (or out of memory). */
+static char *comment_text(const char *text, bool *oom) {
+    size_t n = strlen(text);
+    char *c = malloc(n + 1), *end = c;
+    *oom = c == NULL;
+    if (!c)
+        return NULL;
+    for (const unsigned char *s = (const unsigned char *)text; *s; s++) {
+        bool blank = *s < 0x20 || *s == 0x7F || *s == ' ' || *s == '}';
+        if (!blank)
+            *end++ = (char)*s;
+        else if (end > c && end[-1] != ' ')
+            *end++ = ' ';
+    }
+    while (end > c && end[-1] == ' ')
+        end--;
+    *end = '\0';
+    if (end == c) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+bool pgn_set_comment(PgnGame *g, int ply, const char *text) {
+    if (ply < 0 || ply > g->game.ply_count)
+        return false;
+    bool oom = false;
+    char *c = text ? comment_text(text, &oom) : NULL;
+    if (oom)
+        return false;
+    if (ply >= g->comment_slots) {
+        if (!c)
+            return true;
+        int slots = g->comment_slots ? g->comment_slots : 8;
+        while (slots <= ply)
+            slots *= 2;
+        char **grown = realloc(g->comments, (size_t)slots * sizeof *grown);
+        if (!grown) {
+            free(c);
+            return false;
+        }
+        for (int i = g->comment_slots; i < slots; i++)
+            grown[i] = NULL;
+        g->comments = grown;
+        g->comment_slots = slots;
+    }
+    free(g->comments[ply]);
+    g->comments[ply] = c;
+    return true;
+}
+
+void pgn_trim_comments(PgnGame *g) {
+    for (int i = g->game.ply_count + 1; i < g->comment_slots; i++) {
+        free(g->comments[i]);
+        g->comments[i] = NULL;
+    }
 }

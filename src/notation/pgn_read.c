@@ -1,6 +1,7 @@
 /* Reading PGN: a tokenizer over the whole text and a tolerant parser that replays each game.
  *
- * The tokenizer hides comments ({...} and ; to end of line) and % escape lines, and reports every
+ * The tokenizer hides % escape lines, and comments ({...} and ; to end of line) except in the main
+ * line's movetext, where the parser keeps them with the ply they follow. It reports every
  * token with its line and column (in characters, so UTF-8 names do not shift columns). The parser
  * reads one game per call; after an error it skips to the end of the broken game (its termination
  * marker, or the next '[' that starts a line) so that the next call starts cleanly.
@@ -42,6 +43,7 @@ typedef enum {
     TOK_LPAREN,
     TOK_RPAREN,
     TOK_STAR,
+    TOK_COMMENT,     /* only when asked for: the text inside {...} or after ; */
     TOK_GARBAGE,     /* characters that start no PGN token */
     TOK_UNTERMINATED /* a comment or string that does not end */
 } TokKind;
@@ -112,8 +114,9 @@ static void skip_line(PgnReader *r) {
         advance(r);
 }
 
-/* Skips blanks, comments and escape lines. An unterminated brace comment becomes *t. */
-static bool skip_ignored(PgnReader *r, Token *t) {
+/* Skips blanks, escape lines and, unless keep, comments. Returns false when *t is a token already:
+ * a comment that is kept, or an unterminated brace comment. */
+static bool skip_ignored(PgnReader *r, Token *t, bool keep) {
     for (;;) {
         int c = peek(r);
         if (c < 0)
@@ -123,7 +126,14 @@ static bool skip_ignored(PgnReader *r, Token *t) {
         } else if (c == '%' && r->cur.column == 1) {
             skip_line(r);
         } else if (c == ';') {
+            token_begin(r, t, TOK_COMMENT);
+            advance(r);
+            t->text++;
             skip_line(r);
+            if (keep) {
+                token_end(r, t);
+                return false;
+            }
         } else if (c == '{') {
             token_begin(r, t, TOK_UNTERMINATED);
             while (peek(r) >= 0 && peek(r) != '}')
@@ -131,6 +141,13 @@ static bool skip_ignored(PgnReader *r, Token *t) {
             if (peek(r) < 0) {
                 t->len = 1;
                 t->open = OPEN_COMMENT;
+                return false;
+            }
+            if (keep) {
+                t->kind = TOK_COMMENT;
+                t->text++;
+                token_end(r, t);
+                advance(r);
                 return false;
             }
             advance(r);
@@ -192,10 +209,11 @@ static TokKind lex_run(PgnReader *r, const char *chars, TokKind kind) {
     return kind;
 }
 
-static void lex(PgnReader *r, Token *t) {
+/* The next token; comments are tokens only when keep_comments. */
+static void lex_token(PgnReader *r, Token *t, bool keep_comments) {
     static const char singles[] = "[]()*";
     static const TokKind single_kinds[] = {TOK_LBRACKET, TOK_RBRACKET, TOK_LPAREN, TOK_RPAREN, TOK_STAR};
-    if (!skip_ignored(r, t))
+    if (!skip_ignored(r, t, keep_comments))
         return;
     token_begin(r, t, TOK_EOF);
     int c = peek(r);
@@ -225,6 +243,8 @@ static void lex(PgnReader *r, Token *t) {
     }
     token_end(r, t);
 }
+
+static void lex(PgnReader *r, Token *t) { lex_token(r, t, false); }
 
 /* The token's text as a C string, truncated to fit. */
 static void token_copy(const Token *t, char *buf, size_t size) {
@@ -532,11 +552,30 @@ static bool is_number(const Token *t) {
     return true;
 }
 
+/* A comment joins the one already after the same ply, if any. */
+static bool keep_comment(Parse *p, const Token *t) {
+    int ply = p->g->game.ply_count;
+    const char *had = pgn_comment(p->g, ply);
+    size_t had_len = had ? strlen(had) + 1 : 0;
+    char *text = malloc(had_len + t->len + 1);
+    if (!text)
+        return fail(p, t, ERR_OUT_OF_MEMORY, NULL, NULL);
+    if (had) {
+        memcpy(text, had, had_len - 1);
+        text[had_len - 1] = ' ';
+    }
+    memcpy(text + had_len, t->text, t->len);
+    text[had_len + t->len] = '\0';
+    bool ok = pgn_set_comment(p->g, ply, text);
+    free(text);
+    return ok || fail(p, t, ERR_OUT_OF_MEMORY, NULL, NULL);
+}
+
 static bool read_movetext(Parse *p) {
     for (;;) {
         Cursor before = p->r->cur;
         Token t;
-        lex(p->r, &t);
+        lex_token(p->r, &t, true);
         const char *marker = token_result(&t);
         if (marker)
             return finish(p, &t, marker);
@@ -558,6 +597,10 @@ static bool read_movetext(Parse *p) {
                 break;
             case TOK_RPAREN: return fail(p, &t, PGN_ERR_VARIATION, NULL, NULL);
             case TOK_UNTERMINATED: return fail_open(p, &t, t.open);
+            case TOK_COMMENT:
+                if (!keep_comment(p, &t))
+                    return false;
+                break;
             case TOK_SYMBOL:
                 if (is_number(&t)) /* a move number without its period */
                     break;

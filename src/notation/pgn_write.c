@@ -1,6 +1,7 @@
 /* Writing PGN in the export format (PGN standard, section 8). */
 #include "schach/pgn.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "schach/fen.h"
@@ -26,16 +27,40 @@ static void line_flush(LineWriter *w) {
     w->len = 0;
 }
 
-static void line_put(LineWriter *w, const char *token) {
-    size_t n = strlen(token);
-    if (n > PGN_LINE_MAX) /* cannot happen with SAN, numbers and results; keep the limit anyway */
-        n = PGN_LINE_MAX;
-    if (w->len > 0 && w->len + 1 + n > PGN_LINE_MAX)
+/* Adds len characters of text as one unit; one longer than a line gets a line of its own. */
+static void line_piece(LineWriter *w, const char *text, size_t len) {
+    if (w->len > 0 && w->len + 1 + len > PGN_LINE_MAX)
         line_flush(w);
+    if (len > PGN_LINE_MAX) {
+        fwrite(text, 1, len, w->out);
+        fputc('\n', w->out);
+        return;
+    }
     if (w->len > 0)
         w->line[w->len++] = ' ';
-    memcpy(w->line + w->len, token, n);
-    w->len += n;
+    memcpy(w->line + w->len, text, len);
+    w->len += len;
+}
+
+/* Adds a token. One longer than a line (a long comment) is split at spaces; a word longer than a
+ * line stays whole on a line of its own, because a break would put a space into it. */
+static void line_put(LineWriter *w, const char *token) {
+    size_t n = strlen(token);
+    while (n > PGN_LINE_MAX) {
+        size_t cut = PGN_LINE_MAX;
+        while (cut > 0 && token[cut] != ' ')
+            cut--;
+        if (cut == 0) {
+            const char *space = strchr(token, ' ');
+            if (!space)
+                break;
+            cut = (size_t)(space - token);
+        }
+        line_piece(w, token, cut);
+        token += cut + 1;
+        n -= cut + 1;
+    }
+    line_piece(w, token, n);
 }
 
 static void write_tag(FILE *out, const char *name, const char *value) {
@@ -49,7 +74,8 @@ static void write_tag(FILE *out, const char *name, const char *value) {
     fputs("\"]\n", out);
 }
 
-/* The export standard's Termination values; the precise reason is left to the moves and result. */
+/* The export standard's Termination values for the rules' endings; the precise reason is left to
+ * the moves and result. */
 static const char *termination_value(Termination t) {
     switch (t) {
         case TERM_NONE: return NULL;
@@ -66,11 +92,11 @@ static const char *result_text(const PgnGame *g) {
     return result_string(g->result);
 }
 
-static bool is_generated_tag(const char *name, bool termination) {
+static bool is_generated_tag(const char *name) {
     for (int i = 0; i < ROSTER_COUNT; i++)
         if (strcmp(name, roster[i]) == 0)
             return true;
-    return strcmp(name, "SetUp") == 0 || strcmp(name, "FEN") == 0 || (termination && strcmp(name, "Termination") == 0);
+    return strcmp(name, "SetUp") == 0 || strcmp(name, "FEN") == 0 || strcmp(name, "Termination") == 0;
 }
 
 static void write_tags(FILE *out, const PgnGame *g) {
@@ -93,30 +119,50 @@ static void write_tags(FILE *out, const PgnGame *g) {
         write_tag(out, "FEN", fen);
     }
 
-    const char *termination = termination_value(g->game.outcome.termination);
+    const char *termination = pgn_tag(g, "Termination");
+    if (!termination || !*termination)
+        termination = termination_value(g->game.outcome.termination);
     if (termination)
         write_tag(out, "Termination", termination);
 
     for (int i = 0; i < g->tag_count; i++)
-        if (!is_generated_tag(g->tags[i].name, termination != NULL))
+        if (!is_generated_tag(g->tags[i].name))
             write_tag(out, g->tags[i].name, g->tags[i].value);
 }
 
-/* A move number stays on the line of its move: "8. Nh4" is one unit for wrapping. */
+static void put_comment(LineWriter *w, const char *text) {
+    size_t n = strlen(text) + 3;
+    char small[128], *braced = n <= sizeof small ? small : malloc(n);
+    if (!braced) /* out of memory: the comment is lost, the game is not */
+        return;
+    snprintf(braced, n, "{%s}", text);
+    line_put(w, braced);
+    if (braced != small)
+        free(braced);
+}
+
+/* A move number stays on the line of its move: "8. Nh4" is one unit for wrapping. Black's move
+ * gets its number "8..." when it opens the movetext or follows a comment. */
 static void write_moves(FILE *out, const PgnGame *g, Lang lang) {
     LineWriter w = {.out = out, .len = 0};
     Position pos = g->game.start;
+    const char *comment = pgn_comment(g, 0);
+    if (comment)
+        put_comment(&w, comment);
     for (int i = 0; i < g->game.ply_count; i++) {
         Move m = g->game.plies[i].move;
         char san[SCHACH_MOVE_TEXT_MAX], unit[SCHACH_MOVE_TEXT_MAX + 16];
         san_write(&pos, m, lang, san, sizeof san);
         if (pos_turn(&pos) == WHITE)
             snprintf(unit, sizeof unit, "%u. %s", (unsigned)pos.fullmove, san);
-        else if (i == 0)
+        else if (i == 0 || comment)
             snprintf(unit, sizeof unit, "%u... %s", (unsigned)pos.fullmove, san);
         else
             snprintf(unit, sizeof unit, "%s", san);
         line_put(&w, unit);
+        comment = pgn_comment(g, i + 1);
+        if (comment)
+            put_comment(&w, comment);
         Undo undo;
         pos_make(&pos, m, &undo);
     }

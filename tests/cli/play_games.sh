@@ -203,6 +203,21 @@ load two.pgn
 fen" --lang en
 has "load" "Loaded the last game of two.pgn."
 has "load" "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+# A loaded game keeps its comments; those on moves taken back go with the moves.
+cat >notes.pgn <<'EOF'
+[Event "Notes"]
+[Result "*"]
+
+{Before the moves} 1. e4 {the king's pawn} e5 2. Nf3 {a knight} Nc6 {a reply} *
+EOF
+play "undo
+undo
+Nc3
+pgn" --lang en --pgn notes.pgn
+expect_rc "--pgn with comments" 0
+has "comments kept" "{Before the moves} 1. e4 {the king's pawn} 1... e5 2. Nc3 *"
+hasnt "comments of moves taken back" "a knight"
+hasnt "comments of moves taken back" "a reply"
 play "" --pgn missing.pgn
 expect_rc "--pgn missing file" 1
 play "" --fen "8/8/8/8/8/8/8/8 w - - 0 1"

@@ -169,6 +169,12 @@ static void check_round_trip(const GameList *original, Lang lang) {
         assert_string_equal(pgn_tag(b, "Result"), result_string(want));
         assert_int_equal(b->game.outcome.result, a->game.outcome.result);
         assert_int_equal(b->game.outcome.termination, a->game.outcome.termination);
+        for (int k = 0; k <= a->game.ply_count; k++) {
+            const char *ca = pgn_comment(a, k), *cb = pgn_comment(b, k);
+            assert_true((ca == NULL) == (cb == NULL));
+            if (ca)
+                assert_string_equal(ca, cb);
+        }
         char fa[SCHACH_FEN_MAX], fb[SCHACH_FEN_MAX];
         fen_write(&a->game.start, fa, sizeof fa);
         fen_write(&b->game.start, fb, sizeof fb);
@@ -285,6 +291,16 @@ static void test_annotations(void **state) {
     assert_moves(g, "e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7");
     assert_int_equal(g->game.outcome.termination, TERM_CHECKMATE);
     assert_int_equal(g->result, RESULT_WHITE_WINS);
+    /* Main-line comments stay with the ply they follow; the variation's comment is dropped. */
+    assert_string_equal(pgn_comment(g, 0), "An opening comment that spans { lines");
+    assert_null(pgn_comment(g, 1));
+    assert_string_equal(pgn_comment(g, 2), "a rest-of-line comment with { a brace");
+    for (int k = 3; k <= 5; k++)
+        assert_null(pgn_comment(g, k));
+    assert_string_equal(pgn_comment(g, 6), ";not a comment start");
+    assert_null(pgn_comment(g, 7));
+    assert_null(pgn_comment(g, 8));
+    assert_null(pgn_comment(g, -1));
 
     /* German letters, a separate "e.p." and 0-0, ending with "*". */
     g = &list.games[1];
@@ -580,6 +596,81 @@ static void test_write_long_game(void **state) {
     pgn_game_free(&g);
 }
 
+/* Comments: set, cleaned, joined when read, written in braces with Black's move number after them,
+ * wrapped at 80 columns when long, trimmed after a take-back. */
+static void test_comments(void **state) {
+    (void)state;
+    PgnGame g;
+    pgn_game_init(&g);
+    assert_true(pgn_set_comment(&g, 0, "  before\nthe first }move\t "));
+    assert_string_equal(pgn_comment(&g, 0), "before the first move");
+    assert_false(pgn_set_comment(&g, 1, "no ply 1 yet"));
+    assert_false(pgn_set_comment(&g, -1, "x"));
+    const char *moves[] = {"e2e4", "e7e5", "g1f3", "b8c6"};
+    for (int i = 0; i < 4; i++)
+        assert_true(game_play(&g.game, move_by_uci(game_position(&g.game), moves[i]), NULL));
+    assert_true(pgn_set_comment(&g, 1, "+0.30/12 0.100s"));
+    assert_true(pgn_set_comment(&g, 3, " \n "));
+    assert_null(pgn_comment(&g, 3)); /* nothing but blanks is no comment */
+    assert_true(pgn_set_comment(&g, 4, "last"));
+    char *text = write_one(&g, LANG_EN);
+    assert_non_null(strstr(text, "\n\n{before the first move} 1. e4 {+0.30/12 0.100s} 1... e5 2. Nf3 Nc6 {last} *\n"));
+    free(text);
+
+    /* Several comments after one ply are one; ';' comments end at the line's end. */
+    GameList list;
+    read_text("1. e4 {one} {two} ; three\n e5 *", &list);
+    assert_int_equal(list.rc[0], 1);
+    assert_string_equal(pgn_comment(&list.games[0], 1), "one two three");
+    free_all(&list);
+
+    /* A take-back leaves comments the remaining moves cannot carry; trimming drops them. */
+    assert_true(game_undo(&g.game));
+    pgn_trim_comments(&g);
+    assert_null(pgn_comment(&g, 4));
+    assert_string_equal(pgn_comment(&g, 1), "+0.30/12 0.100s");
+    assert_true(pgn_set_comment(&g, 1, NULL));
+    assert_null(pgn_comment(&g, 1));
+
+    /* A comment longer than a line wraps at its spaces and reads back the same. */
+    char words[600] = "";
+    for (int i = 0; i < 60; i++)
+        strcat(words, i ? " word" : "word");
+    assert_true(pgn_set_comment(&g, 3, words));
+    text = write_one(&g, LANG_DE);
+    assert_lines_fit(text);
+    read_text(text, &list);
+    assert_int_equal(list.rc[0], 1);
+    assert_true(same_moves(&g.game, &list.games[0].game));
+    assert_string_equal(pgn_comment(&list.games[0], 3), words);
+    free_all(&list);
+    free(text);
+
+    /* A word longer than a line stays whole, alone on its line: a break would be a space. */
+    const char *run = "https://example.org/a/very/long/address/that/no/line/of/eighty/characters/can/hold/whole";
+    char both[256];
+    snprintf(both, sizeof both, "see %s for more", run);
+    assert_true(pgn_set_comment(&g, 3, both));
+    text = write_one(&g, LANG_EN);
+    char own_line[160];
+    snprintf(own_line, sizeof own_line, "\n%s\n", run);
+    assert_non_null(strstr(text, own_line));
+    read_text(text, &list);
+    assert_int_equal(list.rc[0], 1);
+    assert_string_equal(pgn_comment(&list.games[0], 3), both);
+    free_all(&list);
+    free(text);
+
+    /* The caller's Termination wins over the one a rule would give. */
+    assert_true(game_resign(&g.game, WHITE, NULL));
+    assert_true(pgn_set_tag(&g, "Termination", "rules infraction"));
+    text = write_one(&g, LANG_EN);
+    assert_non_null(strstr(text, "[Result \"0-1\"]\n[Termination \"rules infraction\"]\n\n"));
+    assert_null(strstr(text, "normal"));
+    free(text);
+    pgn_game_free(&g);
+}
+
 static void test_messages(void **state) {
     (void)state;
     for (int code = PGN_ERR_TOKEN; code <= PGN_ERR_VARIATION; code++) {
@@ -612,6 +703,7 @@ int main(void) {
         cmocka_unit_test(test_error_positions),
         cmocka_unit_test(test_write_new_game),
         cmocka_unit_test(test_write_long_game),
+        cmocka_unit_test(test_comments),
         cmocka_unit_test(test_messages),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
