@@ -18,7 +18,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Longer inputs only repeat what shorter ones test; the cap keeps the fuzzer on interesting sizes. */
 #define INPUT_MAX 256
 
-
 /* The fields that define a position; Position may contain padding, so no memcmp. */
 static bool same_position(const Position *a, const Position *b) {
     return memcmp(a->by_type, b->by_type, sizeof a->by_type) == 0 &&

@@ -21,7 +21,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Enough for a few games with tags, comments and variations; longer inputs only repeat. */
 #define INPUT_MAX 4096
 
-
 static void check_error(const SchError *err, const PgnGame *g) {
     char msg[512];
     CHECK(err->code != ERR_NONE, "game %d failed without an error code", g->number);
@@ -53,8 +52,8 @@ static void check_round_trip(const PgnGame *g, Lang lang) {
         CHECK(copy.game.plies[i].move == g->game.plies[i].move, "ply %d differs:\n%s", i, text);
     for (int k = 0; k <= g->game.ply_count; k++) {
         const char *was = pgn_comment(g, k), *is = pgn_comment(&copy, k);
-        CHECK((was == NULL) == (is == NULL) && (!was || strcmp(was, is) == 0), "comment after ply %d: '%s', re-read '%s'",
-              k, was ? was : "(none)", is ? is : "(none)");
+        CHECK((was == NULL) == (is == NULL) && (!was || strcmp(was, is) == 0),
+              "comment after ply %d: '%s', re-read '%s'", k, was ? was : "(none)", is ? is : "(none)");
     }
     char a[SCHACH_FEN_MAX], b[SCHACH_FEN_MAX];
     fen_write(&g->game.start, a, sizeof a);

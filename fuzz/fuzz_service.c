@@ -84,7 +84,10 @@ static char *substitute(const char *body, const char *w, const char *b, const ch
     if (!out)
         abort();
     for (const char *p = body; *p; p++) {
-        const char *with = p[0] == '@' && p[1] == 'w' ? w : p[0] == '@' && p[1] == 'b' ? b : p[0] == '@' && p[1] == 'i' ? i : NULL;
+        const char *with = p[0] == '@' && p[1] == 'w'   ? w
+                           : p[0] == '@' && p[1] == 'b' ? b
+                           : p[0] == '@' && p[1] == 'i' ? i
+                                                        : NULL;
         if (with) {
             memcpy(out + n, with, strlen(with));
             n += strlen(with);
@@ -106,7 +109,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!svc)
         abort();
     /* A local game holds both secrets; a friend game has the invitation. */
-    Answer local = ask(svc, ACTION_CREATE, NULL, "{\"mode\":\"local\",\"time\":{\"type\":\"live\",\"minutes\":5,\"increment\":2}}");
+    Answer local = ask(svc, ACTION_CREATE, NULL,
+                       "{\"mode\":\"local\",\"time\":{\"type\":\"live\",\"minutes\":5,\"increment\":2}}");
     Answer friend = ask(svc, ACTION_CREATE, NULL, "{\"mode\":\"friend\",\"color\":\"black\"}");
     if (local.calls != 1 || local.status != 201 || friend.calls != 1 || friend.status != 201)
         abort();

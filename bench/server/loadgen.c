@@ -34,7 +34,7 @@
 #include "schach/notation.h"
 #include "schach/pgn.h"
 
-#define MAX_PLIES 4000     /* a message id carries generation * ID_STRIDE + ply */
+#define MAX_PLIES 4000 /* a message id carries generation * ID_STRIDE + ply */
 #define ID_STRIDE 4096
 #define ID_RESIGN (ID_STRIDE - 1)
 #define MAX_CODES 16
@@ -48,30 +48,43 @@ typedef struct Options {
     Mode mode;
     const char *host;
     int port;
-    int games;          /* games mode: concurrent games; conns mode: games the watchers subscribe to */
-    int spectators;     /* games mode: extra watchers per game */
-    double warmup;      /* seconds before measuring */
-    double duration;    /* seconds measured */
-    int conns;          /* conns mode: connections to hold */
-    int pending_max;    /* conns mode: handshakes in flight at once */
-    double hold;        /* conns mode: seconds to hold before the broadcast check */
-    int random_lines;   /* random legal game lines */
-    int line_plies;     /* length of a random line */
+    int games;        /* games mode: concurrent games; conns mode: games the watchers subscribe to */
+    int spectators;   /* games mode: extra watchers per game */
+    double warmup;    /* seconds before measuring */
+    double duration;  /* seconds measured */
+    int conns;        /* conns mode: connections to hold */
+    int pending_max;  /* conns mode: handshakes in flight at once */
+    double hold;      /* conns mode: seconds to hold before the broadcast check */
+    int random_lines; /* random legal game lines */
+    int line_plies;   /* length of a random line */
     unsigned seed;
     int server_pid;     /* for the server's CPU time, 0 when unknown */
     const char *evlib;  /* "uv" or "poll": lws's event loop */
     const char *pgn[8]; /* PGN files with real games */
     int pgn_count;
-    double rate;        /* games mode: moves per second offered; 0: as fast as the server answers */
-    double min_moves;   /* targets */
+    double rate;      /* games mode: moves per second offered; 0: as fast as the server answers */
+    double min_moves; /* targets */
     double max_p99_ms;
     const char *trace; /* file for one line per latency sample: sent (us since start), latency (us) */
 } Options;
 
 static Options opt = {
-    .mode = MODE_GAMES, .host = "127.0.0.1", .port = 0, .games = 500, .spectators = 0, .warmup = 3,
-    .duration = 20, .conns = 10000, .pending_max = 200, .hold = 10, .random_lines = 64, .line_plies = 80,
-    .seed = 20240601, .evlib = "uv", .min_moves = 5000, .max_p99_ms = 20,
+    .mode = MODE_GAMES,
+    .host = "127.0.0.1",
+    .port = 0,
+    .games = 500,
+    .spectators = 0,
+    .warmup = 3,
+    .duration = 20,
+    .conns = 10000,
+    .pending_max = 200,
+    .hold = 10,
+    .random_lines = 64,
+    .line_plies = 80,
+    .seed = 20240601,
+    .evlib = "uv",
+    .min_moves = 5000,
+    .max_p99_ms = 20,
 };
 
 static int64_t now_us(void) {
@@ -277,9 +290,9 @@ typedef struct Conn {
     OutMsg *out_head, *out_tail;
     char *rx;
     size_t rx_len, rx_cap;
-    Slot *slot;  /* players and game-mode spectators */
-    int color;   /* players: 0 white, 1 black */
-    int watch;   /* conns mode: index of the watched game */
+    Slot *slot; /* players and game-mode spectators */
+    int color;  /* players: 0 white, 1 black */
+    int watch;  /* conns mode: index of the watched game */
     int last_ply;
     bool subscribed, got_broadcast, failed;
 } Conn;
@@ -519,8 +532,8 @@ static void slot_new_game(Slot *s) {
     }
     s->creating = true;
     s->finishing = true;
-    http_post("/api/games", "{\"mode\":\"friend\",\"color\":\"white\",\"time\":{\"type\":\"none\"}}",
-              slot_create_done, s);
+    http_post("/api/games", "{\"mode\":\"friend\",\"color\":\"white\",\"time\":{\"type\":\"none\"}}", slot_create_done,
+              s);
 }
 
 static void player_send_move(Slot *s, int ply) {
@@ -794,8 +807,9 @@ static void verify_state(const char *text, size_t len, const StateInfo *st) {
     json_t *msg = json_loadb(text, len, 0, NULL), *outcome = NULL;
     const char *type = NULL, *game = NULL;
     int ply = -1;
-    if (!msg || json_unpack(msg, "{s:s, s:s, s:{s:i, s:o}}", "type", &type, "game", &game, "state", "ply", &ply,
-                            "outcome", &outcome) != 0 ||
+    if (!msg ||
+        json_unpack(msg, "{s:s, s:s, s:{s:i, s:o}}", "type", &type, "game", &game, "state", "ply", &ply, "outcome",
+                    &outcome) != 0 ||
         strcmp(type, "state") || strcmp(game, st->game) || ply != st->ply || json_is_null(outcome) == st->over) {
         fprintf(stderr, "schach_loadgen: a state message was misread (game %s ply %d over %d): %.300s\n", st->game,
                 st->ply, st->over, text);
@@ -843,134 +857,129 @@ static void on_message(Conn *c, const char *text, size_t len) {
 
 static int on_http(struct lws *wsi, enum lws_callback_reasons reason, HttpReq *r, void *in, size_t len) {
     switch (reason) {
-    case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER: {
-        unsigned char **p = (unsigned char **)in, *end = (*p) + len;
-        if (lws_add_http_header_content_length(wsi, r->body_len, p, end) ||
-            lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, (const unsigned char *)"application/json",
-                                         16, p, end))
-            return -1;
-        lws_client_http_body_pending(wsi, 1);
-        lws_callback_on_writable(wsi);
-        return 0;
-    }
-    case LWS_CALLBACK_CLIENT_HTTP_WRITEABLE:
-        if (lws_write(wsi, (unsigned char *)r->body + LWS_PRE, r->body_len, LWS_WRITE_HTTP_FINAL) < 0)
-            return -1;
-        lws_client_http_body_pending(wsi, 0);
-        return 0;
-    case LWS_CALLBACK_ESTABLISHED_CLIENT_HTTP:
-        r->status = (int)lws_http_client_http_response(wsi);
-        return 0;
-    case LWS_CALLBACK_RECEIVE_CLIENT_HTTP_READ:
-        buf_append(&r->resp, &r->resp_len, &r->resp_cap, in, len);
-        return 0;
-    case LWS_CALLBACK_RECEIVE_CLIENT_HTTP: {
-        char buffer[4096 + LWS_PRE];
-        char *px = buffer + LWS_PRE;
-        int lenx = (int)sizeof buffer - LWS_PRE;
-        if (lws_http_client_read(wsi, &px, &lenx) < 0)
-            return -1;
-        return 0;
-    }
-    case LWS_CALLBACK_COMPLETED_CLIENT_HTTP:
-        http_finish(r);
-        return -1; /* one request per connection: close it now */
-    case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
-        if (!r->done) {
-            static int shown;
-            if (!stopping && shown++ < 5)
-                fprintf(stderr, "schach_loadgen: POST %s: %s\n", r->path, in ? (const char *)in : "connection error");
-            r->status = 0;
-            http_finish(r);
+        case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER: {
+            unsigned char **p = (unsigned char **)in, *end = (*p) + len;
+            if (lws_add_http_header_content_length(wsi, r->body_len, p, end) ||
+                lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE,
+                                             (const unsigned char *)"application/json", 16, p, end))
+                return -1;
+            lws_client_http_body_pending(wsi, 1);
+            lws_callback_on_writable(wsi);
+            return 0;
         }
-        return 0;
-    case LWS_CALLBACK_CLOSED_CLIENT_HTTP:
-        if (!r->done) {
-            r->status = 0;
-            http_finish(r);
+        case LWS_CALLBACK_CLIENT_HTTP_WRITEABLE:
+            if (lws_write(wsi, (unsigned char *)r->body + LWS_PRE, r->body_len, LWS_WRITE_HTTP_FINAL) < 0)
+                return -1;
+            lws_client_http_body_pending(wsi, 0);
+            return 0;
+        case LWS_CALLBACK_ESTABLISHED_CLIENT_HTTP: r->status = (int)lws_http_client_http_response(wsi); return 0;
+        case LWS_CALLBACK_RECEIVE_CLIENT_HTTP_READ: buf_append(&r->resp, &r->resp_len, &r->resp_cap, in, len); return 0;
+        case LWS_CALLBACK_RECEIVE_CLIENT_HTTP: {
+            char buffer[4096 + LWS_PRE];
+            char *px = buffer + LWS_PRE;
+            int lenx = (int)sizeof buffer - LWS_PRE;
+            if (lws_http_client_read(wsi, &px, &lenx) < 0)
+                return -1;
+            return 0;
         }
-        return 0;
-    case LWS_CALLBACK_WSI_DESTROY:
-        /* The last callback of every wsi. Inside lws_client_connect_via_info, http_post frees it. */
-        if (!r->done) {
-            r->status = 0;
+        case LWS_CALLBACK_COMPLETED_CLIENT_HTTP:
             http_finish(r);
-        }
-        if (r != http_connecting)
-            http_free(r);
-        return 0;
-    default:
-        return 0;
+            return -1; /* one request per connection: close it now */
+        case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+            if (!r->done) {
+                static int shown;
+                if (!stopping && shown++ < 5)
+                    fprintf(stderr, "schach_loadgen: POST %s: %s\n", r->path,
+                            in ? (const char *)in : "connection error");
+                r->status = 0;
+                http_finish(r);
+            }
+            return 0;
+        case LWS_CALLBACK_CLOSED_CLIENT_HTTP:
+            if (!r->done) {
+                r->status = 0;
+                http_finish(r);
+            }
+            return 0;
+        case LWS_CALLBACK_WSI_DESTROY:
+            /* The last callback of every wsi. Inside lws_client_connect_via_info, http_post frees it. */
+            if (!r->done) {
+                r->status = 0;
+                http_finish(r);
+            }
+            if (r != http_connecting)
+                http_free(r);
+            return 0;
+        default: return 0;
     }
 }
 
 static int on_ws(struct lws *wsi, enum lws_callback_reasons reason, Conn *c, void *in, size_t len) {
     switch (reason) {
-    case LWS_CALLBACK_CLIENT_ESTABLISHED:
-        c->open = true;
-        if (c->kind == KIND_WATCHER && !c->slot) {
-            conns_pending--;
-            conns_open++;
-            conn_send(c, false, "{\"type\":\"subscribe\",\"game\":\"%s\"}", watched[c->watch].game);
-        }
-        if (c->out_head)
-            lws_callback_on_writable(wsi);
-        return 0;
-    case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
-        stats.ws_fail++;
-        {
-            static int shown;
-            if (!stopping && shown++ < 5)
-                fprintf(stderr, "schach_loadgen: WebSocket: %s\n", in ? (const char *)in : "connection error");
-        }
-        c->wsi = NULL;
-        c->failed = true;
-        if (c->kind == KIND_WATCHER && !c->slot) {
-            conns_pending--;
-            conns_failed++;
-        }
-        return 0;
-    case LWS_CALLBACK_CLIENT_CLOSED:
-        if (c->open)
-            stats.ws_closed++;
-        if (c->kind == KIND_WATCHER && !c->slot && c->open)
-            conns_open--;
-        c->open = false;
-        c->wsi = NULL;
-        conn_drop_queue(c);
-        return 0;
-    case LWS_CALLBACK_CLIENT_RECEIVE: {
-        bool whole = lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi);
-        if (whole && c->rx_len == 0) {
-            on_message(c, in, len); /* the usual case: the message came in one piece */
+        case LWS_CALLBACK_CLIENT_ESTABLISHED:
+            c->open = true;
+            if (c->kind == KIND_WATCHER && !c->slot) {
+                conns_pending--;
+                conns_open++;
+                conn_send(c, false, "{\"type\":\"subscribe\",\"game\":\"%s\"}", watched[c->watch].game);
+            }
+            if (c->out_head)
+                lws_callback_on_writable(wsi);
+            return 0;
+        case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+            stats.ws_fail++;
+            {
+                static int shown;
+                if (!stopping && shown++ < 5)
+                    fprintf(stderr, "schach_loadgen: WebSocket: %s\n", in ? (const char *)in : "connection error");
+            }
+            c->wsi = NULL;
+            c->failed = true;
+            if (c->kind == KIND_WATCHER && !c->slot) {
+                conns_pending--;
+                conns_failed++;
+            }
+            return 0;
+        case LWS_CALLBACK_CLIENT_CLOSED:
+            if (c->open)
+                stats.ws_closed++;
+            if (c->kind == KIND_WATCHER && !c->slot && c->open)
+                conns_open--;
+            c->open = false;
+            c->wsi = NULL;
+            conn_drop_queue(c);
+            return 0;
+        case LWS_CALLBACK_CLIENT_RECEIVE: {
+            bool whole = lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi);
+            if (whole && c->rx_len == 0) {
+                on_message(c, in, len); /* the usual case: the message came in one piece */
+                return 0;
+            }
+            buf_append(&c->rx, &c->rx_len, &c->rx_cap, in, len);
+            if (whole) {
+                on_message(c, c->rx, c->rx_len);
+                c->rx_len = 0;
+            }
             return 0;
         }
-        buf_append(&c->rx, &c->rx_len, &c->rx_cap, in, len);
-        if (whole) {
-            on_message(c, c->rx, c->rx_len);
-            c->rx_len = 0;
-        }
-        return 0;
-    }
-    case LWS_CALLBACK_CLIENT_WRITEABLE: {
-        OutMsg *m = c->out_head;
-        if (!m)
+        case LWS_CALLBACK_CLIENT_WRITEABLE: {
+            OutMsg *m = c->out_head;
+            if (!m)
+                return 0;
+            c->out_head = m->next;
+            if (!c->out_head)
+                c->out_tail = NULL;
+            if (m->is_move)
+                c->slot->sent_at = now_us();
+            int n = lws_write(wsi, m->buf + LWS_PRE, m->len, LWS_WRITE_TEXT);
+            free(m);
+            if (n < 0)
+                return -1;
+            if (c->out_head)
+                lws_callback_on_writable(wsi);
             return 0;
-        c->out_head = m->next;
-        if (!c->out_head)
-            c->out_tail = NULL;
-        if (m->is_move)
-            c->slot->sent_at = now_us();
-        int n = lws_write(wsi, m->buf + LWS_PRE, m->len, LWS_WRITE_TEXT);
-        free(m);
-        if (n < 0)
-            return -1;
-        if (c->out_head)
-            lws_callback_on_writable(wsi);
-        return 0;
-    }
-    default:
-        return 0;
+        }
+        default: return 0;
     }
 }
 
@@ -1011,9 +1020,7 @@ typedef struct Timer {
 
 static Timer tick_timer, pace_timer;
 
-static void timer_uv_fired(uv_timer_t *t) {
-    ((Timer *)t)->fn();
-}
+static void timer_uv_fired(uv_timer_t *t) { ((Timer *)t)->fn(); }
 
 static void timer_sul_fired(lws_sorted_usec_list_t *sul) {
     Timer *t = lws_container_of(sul, Timer, sul);
@@ -1148,10 +1155,11 @@ static int run_games(void) {
     if (opt.server_pid)
         snprintf(cpu, sizeof cpu, "; CPU server %.0f%%, load generator %.0f%%", cpu_srv, cpu_lg);
     if (opt.rate > 0) {
-        printf("| Moves at %.0f/s offered (%d games, %d connections%s) | %.0f/s acknowledged | %.0f/s | %s |\n", opt.rate,
-               opt.games, nconn, cpu, rate, opt.rate, pass(ok_rate));
-        printf("| Latency at %.0f moves/s, p50 / p90 / p99 / max | %.2f / %.2f / %.2f / %.2f ms | p99 <= %.0f ms | %s |\n",
-               opt.rate, p50, p90, p99, pmax, opt.max_p99_ms, pass(ok_p99));
+        printf("| Moves at %.0f/s offered (%d games, %d connections%s) | %.0f/s acknowledged | %.0f/s | %s |\n",
+               opt.rate, opt.games, nconn, cpu, rate, opt.rate, pass(ok_rate));
+        printf(
+            "| Latency at %.0f moves/s, p50 / p90 / p99 / max | %.2f / %.2f / %.2f / %.2f ms | p99 <= %.0f ms | %s |\n",
+            opt.rate, p50, p90, p99, pmax, opt.max_p99_ms, pass(ok_p99));
         return ok_rate && ok_p99 && errors_total() == 0 ? 0 : 1;
     }
     printf("| Most durable moves per second (%d games, no thinking time%s) | %.0f/s (p50 %.1f ms) | >= %.0f/s | %s |\n",
@@ -1333,8 +1341,8 @@ int main(int argc, char **argv) {
         return 2;
     }
 
-    int need = opt.mode == MODE_CONNS ? opt.conns + opt.games * 2 + 64
-                                      : opt.games * (2 + opt.spectators) + opt.games * 2 + 64;
+    int need =
+        opt.mode == MODE_CONNS ? opt.conns + opt.games * 2 + 64 : opt.games * (2 + opt.spectators) + opt.games * 2 + 64;
     raise_fd_limit(need);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);

@@ -9,18 +9,18 @@
 
 #include "types.h"
 
-#define BB_FILE_A 0x0101010101010101ULL
-#define BB_FILE_H (BB_FILE_A << 7)
-#define BB_RANK_1 0xFFULL
-#define BB_RANK_2 (BB_RANK_1 << 8)
-#define BB_RANK_3 (BB_RANK_1 << 16)
-#define BB_RANK_4 (BB_RANK_1 << 24)
-#define BB_RANK_5 (BB_RANK_1 << 32)
-#define BB_RANK_6 (BB_RANK_1 << 40)
-#define BB_RANK_7 (BB_RANK_1 << 48)
-#define BB_RANK_8 (BB_RANK_1 << 56)
+#define BB_FILE_A        0x0101010101010101ULL
+#define BB_FILE_H        (BB_FILE_A << 7)
+#define BB_RANK_1        0xFFULL
+#define BB_RANK_2        (BB_RANK_1 << 8)
+#define BB_RANK_3        (BB_RANK_1 << 16)
+#define BB_RANK_4        (BB_RANK_1 << 24)
+#define BB_RANK_5        (BB_RANK_1 << 32)
+#define BB_RANK_6        (BB_RANK_1 << 40)
+#define BB_RANK_7        (BB_RANK_1 << 48)
+#define BB_RANK_8        (BB_RANK_1 << 56)
 #define BB_LIGHT_SQUARES 0x55AA55AA55AA55AAULL
-#define BB_DARK_SQUARES 0xAA55AA55AA55AA55ULL
+#define BB_DARK_SQUARES  0xAA55AA55AA55AA55ULL
 
 /* Fills every table; idempotent and safe to call from several threads (runs once). */
 void schach_init(void);

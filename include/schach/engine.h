@@ -23,9 +23,9 @@
 
 #include "game.h"
 
-#define ENGINE_MAX_PLY 128 /* deepest search ply, also the longest principal variation */
-#define ENGINE_MATE 32000  /* score of mate on the board; mate in n plies scores ENGINE_MATE - n */
-#define ENGINE_MATE_BOUND (ENGINE_MATE - ENGINE_MAX_PLY) /* |score| >= this means a forced mate */
+#define ENGINE_MAX_PLY     128   /* deepest search ply, also the longest principal variation */
+#define ENGINE_MATE        32000 /* score of mate on the board; mate in n plies scores ENGINE_MATE - n */
+#define ENGINE_MATE_BOUND  (ENGINE_MATE - ENGINE_MAX_PLY) /* |score| >= this means a forced mate */
 #define ENGINE_MAX_MULTIPV 16
 
 typedef struct Engine Engine;
@@ -33,16 +33,16 @@ typedef struct Engine Engine;
 /* What to search for. Zero means "no limit" for every member; with no limit at all the search runs
  * until engine_stop() (as "go infinite"). Times are milliseconds. */
 typedef struct EngineLimits {
-    int depth;          /* iterations to complete */
-    uint64_t nodes;     /* nodes to visit (approximately: checked every few thousand nodes) */
-    int movetime;       /* exactly this long */
-    int time[2];        /* clock of WHITE and BLACK (0: no clock for that side) */
-    int inc[2];         /* increment per move of WHITE and BLACK */
-    int movestogo;      /* moves to the next time control (0: sudden death) */
-    int mate;           /* look for a mate in this many moves; stops when found */
-    bool infinite;      /* ignore the clock until engine_stop() ("go infinite") */
-    bool ponder;        /* pondering: ignore the clock until engine_ponderhit() or engine_stop() */
-    int multipv;        /* principal variations to report (1 when 0) */
+    int depth;               /* iterations to complete */
+    uint64_t nodes;          /* nodes to visit (approximately: checked every few thousand nodes) */
+    int movetime;            /* exactly this long */
+    int time[2];             /* clock of WHITE and BLACK (0: no clock for that side) */
+    int inc[2];              /* increment per move of WHITE and BLACK */
+    int movestogo;           /* moves to the next time control (0: sudden death) */
+    int mate;                /* look for a mate in this many moves; stops when found */
+    bool infinite;           /* ignore the clock until engine_stop() ("go infinite") */
+    bool ponder;             /* pondering: ignore the clock until engine_ponderhit() or engine_stop() */
+    int multipv;             /* principal variations to report (1 when 0) */
     const Move *searchmoves; /* only these root moves (NULL: all) */
     int searchmoves_count;
 } EngineLimits;
@@ -50,13 +50,13 @@ typedef struct EngineLimits {
 /* One report of the search, after each completed iteration (and on aspiration fail-high/low). */
 typedef struct EngineInfo {
     int depth, seldepth;
-    int multipv;        /* 1-based index of this line */
-    int score;          /* centipawns, or a mate score (see above) */
+    int multipv;                 /* 1-based index of this line */
+    int score;                   /* centipawns, or a mate score (see above) */
     bool lowerbound, upperbound; /* the score is only a bound (aspiration window failed) */
     uint64_t nodes;
     uint64_t nps;
-    int64_t time_ms;    /* since the search started */
-    int hashfull;       /* permille of the table in use */
+    int64_t time_ms; /* since the search started */
+    int hashfull;    /* permille of the table in use */
     int pv_length;
     Move pv[ENGINE_MAX_PLY];
 } EngineInfo;
@@ -65,22 +65,22 @@ typedef struct EngineInfo {
 typedef void (*EngineInfoFn)(const EngineInfo *info, void *ctx);
 
 typedef struct EngineResult {
-    Move best;          /* MOVE_NONE only when the position has no legal move */
-    Move ponder;        /* expected reply, MOVE_NONE when unknown */
+    Move best;   /* MOVE_NONE only when the position has no legal move */
+    Move ponder; /* expected reply, MOVE_NONE when unknown */
     int score;
-    int depth;          /* last completed iteration */
+    int depth; /* last completed iteration */
     uint64_t nodes;
     int64_t time_ms;
 } EngineResult;
 
 /* Options a UCI GUI or a player can set between searches. */
 typedef struct EngineOptions {
-    size_t hash_mb;     /* transposition table size (1..65536) */
-    int threads;        /* search threads (only 1 is implemented; larger values are accepted as 1) */
-    int move_overhead;  /* ms kept back per move for communication delays */
-    int skill;          /* 0..20, 20 = full strength ("Skill Level") */
-    bool limit_strength;/* play at about `elo` ("UCI_LimitStrength") */
-    int elo;            /* ENGINE_ELO_MIN..ENGINE_ELO_MAX ("UCI_Elo") */
+    size_t hash_mb;      /* transposition table size (1..65536) */
+    int threads;         /* search threads (only 1 is implemented; larger values are accepted as 1) */
+    int move_overhead;   /* ms kept back per move for communication delays */
+    int skill;           /* 0..20, 20 = full strength ("Skill Level") */
+    bool limit_strength; /* play at about `elo` ("UCI_LimitStrength") */
+    int elo;             /* ENGINE_ELO_MIN..ENGINE_ELO_MAX ("UCI_Elo") */
 } EngineOptions;
 
 #define ENGINE_ELO_MIN 400
@@ -94,8 +94,8 @@ typedef struct EngineLevel {
     const char *id;      /* for command lines and the API: "beginner", ... "max" */
     const char *name_en; /* for people */
     const char *name_de;
-    int elo;             /* approximate strength; 0 for "max" (full strength) */
-    int skill;           /* EngineOptions.skill this level sets */
+    int elo;   /* approximate strength; 0 for "max" (full strength) */
+    int skill; /* EngineOptions.skill this level sets */
 } EngineLevel;
 
 /* The levels, weakest first; *count receives how many. The array is static and immutable. */
@@ -121,8 +121,7 @@ void engine_clear(Engine *e);
 
 /* Searches the current position of game (its history gives the repetitions) within limits and
  * returns the move to play. info (may be NULL) receives progress reports. Blocks until done. */
-EngineResult engine_search(Engine *e, const Game *game, const EngineLimits *limits, EngineInfoFn info,
-                           void *ctx);
+EngineResult engine_search(Engine *e, const Game *game, const EngineLimits *limits, EngineInfoFn info, void *ctx);
 
 /* Thread-safe: ends the running search as soon as possible (its result is still a legal move). */
 void engine_stop(Engine *e);

@@ -17,14 +17,14 @@
 
 enum { ERR_NONE = 0, ERR_OUT_OF_MEMORY = 1, ERR_IO = 2 };
 
-#define SCHACH_ERR_ARGS 3
+#define SCHACH_ERR_ARGS    3
 #define SCHACH_ERR_ARG_MAX 96
 
 typedef struct SchError {
-    int code;    /* ERR_NONE when there is no error */
-    int line;    /* 1-based line of the input, 0 when not applicable */
-    int column;  /* 1-based column (character) of the input, 0 when not applicable */
-    int game;    /* 1-based game number inside a PGN file, 0 when not applicable */
+    int code;                                       /* ERR_NONE when there is no error */
+    int line;                                       /* 1-based line of the input, 0 when not applicable */
+    int column;                                     /* 1-based column (character) of the input, 0 when not applicable */
+    int game;                                       /* 1-based game number inside a PGN file, 0 when not applicable */
     char args[SCHACH_ERR_ARGS][SCHACH_ERR_ARG_MAX]; /* texts the message template refers to as %1 %2 %3 */
 } SchError;
 

@@ -56,14 +56,14 @@ enum {
 
 /* What a move text says before any position is consulted: the parts of SAN, long algebraic or UCI. */
 typedef struct MoveText {
-    PieceType piece;   /* PIECE_TYPE_NB when no piece letter was given */
-    int from_file;     /* 0-7, or -1 when not given */
-    int from_rank;     /* 0-7, or -1 when not given */
-    Square to;         /* SQ_NONE for castling */
-    PieceType promo;   /* PIECE_TYPE_NB when none was given; may be PAWN or KING, which callers refuse */
-    int castle;        /* 0 none, 1 king side, 2 queen side */
-    char separator;    /* 'x', ':', '-' or 0: what stood between origin and target */
-    size_t length;     /* length of the text without surrounding white space; 0 means empty */
+    PieceType piece; /* PIECE_TYPE_NB when no piece letter was given */
+    int from_file;   /* 0-7, or -1 when not given */
+    int from_rank;   /* 0-7, or -1 when not given */
+    Square to;       /* SQ_NONE for castling */
+    PieceType promo; /* PIECE_TYPE_NB when none was given; may be PAWN or KING, which callers refuse */
+    int castle;      /* 0 none, 1 king side, 2 queen side */
+    char separator;  /* 'x', ':', '-' or 0: what stood between origin and target */
+    size_t length;   /* length of the text without surrounding white space; 0 means empty */
     char shown[SCHACH_MOVE_INPUT_MAX + 1]; /* that text as printable ASCII, for messages */
 } MoveText;
 

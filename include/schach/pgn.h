@@ -39,12 +39,12 @@ typedef struct PgnGame {
     PgnTag *tags; /* in file order */
     int tag_count;
     int tag_capacity;
-    Game game;       /* the replayed game (moves up to the first error) */
-    char **comments; /* comments[k]: the comment after ply k (0: before the first move), or NULL */
+    Game game;         /* the replayed game (moves up to the first error) */
+    char **comments;   /* comments[k]: the comment after ply k (0: before the first move), or NULL */
     int comment_slots; /* entries in comments (at most game.ply_count + 1 are written) */
-    Result result; /* the game termination marker at the end of the movetext (RESULT_NONE for "*") */
-    int number;    /* 1-based game number in the file */
-    int line;      /* line where the game starts */
+    Result result;     /* the game termination marker at the end of the movetext (RESULT_NONE for "*") */
+    int number;        /* 1-based game number in the file */
+    int line;          /* line where the game starts */
 } PgnGame;
 
 typedef struct PgnReader PgnReader;

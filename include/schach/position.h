@@ -65,7 +65,9 @@ void pos_unmake_null(Position *pos, const Undo *undo);
 
 static inline Piece pos_piece_on(const Position *pos, Square s) { return (Piece)pos->board[s]; }
 static inline Bitboard pos_occupied(const Position *pos) { return pos->by_color[WHITE] | pos->by_color[BLACK]; }
-static inline Bitboard pos_pieces(const Position *pos, Color c, PieceType t) { return pos->by_color[c] & pos->by_type[t]; }
+static inline Bitboard pos_pieces(const Position *pos, Color c, PieceType t) {
+    return pos->by_color[c] & pos->by_type[t];
+}
 static inline Square pos_king(const Position *pos, Color c) { return bb_lsb(pos_pieces(pos, c, KING)); }
 static inline bool pos_in_check(const Position *pos) { return pos->checkers != 0; }
 static inline Color pos_turn(const Position *pos) { return (Color)pos->turn; }

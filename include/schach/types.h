@@ -17,20 +17,86 @@ typedef enum { PAWN = 0, KNIGHT, BISHOP, ROOK, QUEEN, KING, PIECE_TYPE_NB } Piec
 
 /* A coloured piece: type + 6 * colour; NO_PIECE marks an empty square. */
 typedef enum {
-    W_PAWN = 0, W_KNIGHT, W_BISHOP, W_ROOK, W_QUEEN, W_KING,
-    B_PAWN, B_KNIGHT, B_BISHOP, B_ROOK, B_QUEEN, B_KING,
+    W_PAWN = 0,
+    W_KNIGHT,
+    W_BISHOP,
+    W_ROOK,
+    W_QUEEN,
+    W_KING,
+    B_PAWN,
+    B_KNIGHT,
+    B_BISHOP,
+    B_ROOK,
+    B_QUEEN,
+    B_KING,
     NO_PIECE = 12
 } Piece;
 
 typedef enum {
-    SQ_A1, SQ_B1, SQ_C1, SQ_D1, SQ_E1, SQ_F1, SQ_G1, SQ_H1,
-    SQ_A2, SQ_B2, SQ_C2, SQ_D2, SQ_E2, SQ_F2, SQ_G2, SQ_H2,
-    SQ_A3, SQ_B3, SQ_C3, SQ_D3, SQ_E3, SQ_F3, SQ_G3, SQ_H3,
-    SQ_A4, SQ_B4, SQ_C4, SQ_D4, SQ_E4, SQ_F4, SQ_G4, SQ_H4,
-    SQ_A5, SQ_B5, SQ_C5, SQ_D5, SQ_E5, SQ_F5, SQ_G5, SQ_H5,
-    SQ_A6, SQ_B6, SQ_C6, SQ_D6, SQ_E6, SQ_F6, SQ_G6, SQ_H6,
-    SQ_A7, SQ_B7, SQ_C7, SQ_D7, SQ_E7, SQ_F7, SQ_G7, SQ_H7,
-    SQ_A8, SQ_B8, SQ_C8, SQ_D8, SQ_E8, SQ_F8, SQ_G8, SQ_H8,
+    SQ_A1,
+    SQ_B1,
+    SQ_C1,
+    SQ_D1,
+    SQ_E1,
+    SQ_F1,
+    SQ_G1,
+    SQ_H1,
+    SQ_A2,
+    SQ_B2,
+    SQ_C2,
+    SQ_D2,
+    SQ_E2,
+    SQ_F2,
+    SQ_G2,
+    SQ_H2,
+    SQ_A3,
+    SQ_B3,
+    SQ_C3,
+    SQ_D3,
+    SQ_E3,
+    SQ_F3,
+    SQ_G3,
+    SQ_H3,
+    SQ_A4,
+    SQ_B4,
+    SQ_C4,
+    SQ_D4,
+    SQ_E4,
+    SQ_F4,
+    SQ_G4,
+    SQ_H4,
+    SQ_A5,
+    SQ_B5,
+    SQ_C5,
+    SQ_D5,
+    SQ_E5,
+    SQ_F5,
+    SQ_G5,
+    SQ_H5,
+    SQ_A6,
+    SQ_B6,
+    SQ_C6,
+    SQ_D6,
+    SQ_E6,
+    SQ_F6,
+    SQ_G6,
+    SQ_H6,
+    SQ_A7,
+    SQ_B7,
+    SQ_C7,
+    SQ_D7,
+    SQ_E7,
+    SQ_F7,
+    SQ_G7,
+    SQ_H7,
+    SQ_A8,
+    SQ_B8,
+    SQ_C8,
+    SQ_D8,
+    SQ_E8,
+    SQ_F8,
+    SQ_G8,
+    SQ_H8,
     SQ_NONE = 64
 } Square;
 
@@ -62,9 +128,7 @@ enum { MOVE_NONE = 0 };
 enum { MOVE_NORMAL = 0, MOVE_PROMOTION = 1, MOVE_EN_PASSANT = 2, MOVE_CASTLING = 3 };
 
 static inline Move move_make(Square from, Square to) { return (Move)(from | (to << 6)); }
-static inline Move move_make_kind(Square from, Square to, int kind) {
-    return (Move)(from | (to << 6) | (kind << 14));
-}
+static inline Move move_make_kind(Square from, Square to, int kind) { return (Move)(from | (to << 6) | (kind << 14)); }
 static inline Move move_make_promotion(Square from, Square to, PieceType promo) {
     return (Move)(from | (to << 6) | ((promo - KNIGHT) << 12) | (MOVE_PROMOTION << 14));
 }

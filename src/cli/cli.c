@@ -15,8 +15,7 @@ Lang cli_env_lang(void) {
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
         const char *v = getenv(vars[i]);
         if (v && *v)
-            return (tolower((unsigned char)v[0]) == 'd' && tolower((unsigned char)v[1]) == 'e') ? LANG_DE
-                                                                                                 : LANG_EN;
+            return (tolower((unsigned char)v[0]) == 'd' && tolower((unsigned char)v[1]) == 'e') ? LANG_DE : LANG_EN;
     }
     return LANG_EN;
 }
@@ -96,17 +95,17 @@ int cli_usage(Lang lang, const char *cmd, const char *fmt, ...) {
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
-    fprintf(stderr, CLI_TR(lang, "Try 'schach %s --help' for more information.\n",
-                           "Mehr dazu mit 'schach %s --help'.\n"),
-            cmd);
+    fprintf(stderr,
+            CLI_TR(lang, "Try 'schach %s --help' for more information.\n", "Mehr dazu mit 'schach %s --help'.\n"), cmd);
     return CLI_USAGE;
 }
 
 int cli_bad_lang(Lang lang, const char *cmd, const char *bad) {
     if (!bad)
-        return cli_usage(lang, cmd, "%s", CLI_TR(lang, "--lang needs a value: de or en", "--lang braucht einen Wert: de oder en"));
-    return cli_usage(lang, cmd, CLI_TR(lang, "unknown language '%s' (use de or en)", "unbekannte Sprache '%s' (de oder en)"),
-                     bad);
+        return cli_usage(lang, cmd, "%s",
+                         CLI_TR(lang, "--lang needs a value: de or en", "--lang braucht einen Wert: de oder en"));
+    return cli_usage(lang, cmd,
+                     CLI_TR(lang, "unknown language '%s' (use de or en)", "unbekannte Sprache '%s' (de oder en)"), bad);
 }
 
 void cli_format_error(const SchError *err, Lang lang, char *buf, size_t size) {

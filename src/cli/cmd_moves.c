@@ -155,12 +155,13 @@ static int print_json(const Game *g, const MoveEntry *moves, int count, int clai
     json_object_set_new(o, "check", json_boolean(pos_in_check(pos)));
     json_t *list = json_array();
     for (int i = 0; i < count; i++)
-        json_array_append_new(list, json_pack("{s:s, s:s, s:s}", "uci", moves[i].uci, "san", moves[i].san, "san_de",
-                                              moves[i].san_de));
+        json_array_append_new(
+            list, json_pack("{s:s, s:s, s:s}", "uci", moves[i].uci, "san", moves[i].san, "san_de", moves[i].san_de));
     json_object_set_new(o, "moves", list);
     if (game_over(g))
-        json_object_set_new(o, "outcome", json_pack("{s:s, s:s?}", "result", result_string(g->outcome.result),
-                                                    "termination", termination_name(g->outcome.termination)));
+        json_object_set_new(o, "outcome",
+                            json_pack("{s:s, s:s?}", "result", result_string(g->outcome.result), "termination",
+                                      termination_name(g->outcome.termination)));
     else
         json_object_set_new(o, "outcome", json_null());
     json_object_set_new(o, "claims", cli_claims_json(claims));

@@ -128,8 +128,9 @@ int cmd_perft(int argc, char **argv, Lang lang) {
     if (!depth_text)
         return cli_usage(lang, "perft", "%s", CLI_TR(lang, "DEPTH is missing", "TIEFE fehlt"));
     if (!parse_depth(depth_text, &depth))
-        return cli_usage(lang, "perft", CLI_TR(lang, "DEPTH must be a number from 0 to %d, not '%s'",
-                                               "TIEFE muss eine Zahl von 0 bis %d sein, nicht '%s'"),
+        return cli_usage(lang, "perft",
+                         CLI_TR(lang, "DEPTH must be a number from 0 to %d, not '%s'",
+                                "TIEFE muss eine Zahl von 0 bis %d sein, nicht '%s'"),
                          PERFT_MAX_DEPTH, depth_text);
     if (divide && depth < 1)
         return cli_usage(lang, "perft", "%s", CLI_TR(lang, "--divide needs DEPTH >= 1", "--divide braucht TIEFE >= 1"));

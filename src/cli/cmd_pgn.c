@@ -298,7 +298,8 @@ int cmd_pgn(int argc, char **argv, Lang lang) {
     }
     if (argc < 2)
         return cli_usage(lang, "pgn", "%s", CLI_TR(lang, "check or convert is missing", "check oder convert fehlt"));
-    return cli_usage(lang, "pgn", CLI_TR(lang, "unknown subcommand '%s' (check or convert)",
-                                         "unbekannter Unterbefehl '%s' (check oder convert)"),
-                     argv[1]);
+    return cli_usage(
+        lang, "pgn",
+        CLI_TR(lang, "unknown subcommand '%s' (check or convert)", "unbekannter Unterbefehl '%s' (check oder convert)"),
+        argv[1]);
 }

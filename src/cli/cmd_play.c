@@ -74,7 +74,7 @@ typedef struct Play {
     bool announced; /* the ending of the game has been announced */
     char *line;     /* getline buffer */
     size_t line_cap;
-    PlayPlayer players[2]; /* WHITE, BLACK */
+    PlayPlayer players[2];     /* WHITE, BLACK */
     PlayComputer computers[2]; /* the engine of each computer player */
 } Play;
 
@@ -582,7 +582,8 @@ static bool computer_turn(Play *p) {
     SchError err;
     err_clear(&err);
     if (ch.claim_now && game_claim(g, 0, &err)) {
-        printf(CLI_TR(p->lang, "%s (%s) claims a draw.\n", "%s (%s) beansprucht Remis.\n"), color_word(c, p->lang), who);
+        printf(CLI_TR(p->lang, "%s (%s) claims a draw.\n", "%s (%s) beansprucht Remis.\n"), color_word(c, p->lang),
+               who);
         announce(p, false);
         return true;
     }
@@ -1048,7 +1049,8 @@ static void print_usage_help(Lang lang) {
                  "\n"
                  "  --fen FEN        von FEN ausgehen\n"
                  "  --pgn DATEI      die letzte Partie aus DATEI fortsetzen (ihre Tags bleiben)\n"
-                 "  --white SPIELER  wer Weiß spielt: human/mensch (Vorgabe), computer (Stufe " PLAY_DEFAULT_LEVEL "),\n"
+                 "  --white SPIELER  wer Weiß spielt: human/mensch (Vorgabe), computer (Stufe " PLAY_DEFAULT_LEVEL
+                 "),\n"
                  "  --black SPIELER  computer:STUFE oder computer:ELO\n"
                  "  --think MS       der Computer denkt MS Millisekunden pro Zug (Vorgabe am Terminal 1000)\n"
                  "  --nodes N        der Computer durchsucht N Knoten pro Zug: in jedem Lauf dieselben Züge\n"
@@ -1083,8 +1085,9 @@ static bool parse_count(const char *text, long long max, long long *out) {
 
 /* Usage error for a player that is neither human nor a computer level, listing the levels. */
 static int bad_player(Lang lang, const char *opt, const char *value) {
-    cli_errorf(CLI_TR(lang, "play: %s: unknown player or level '%s'; use human, computer, computer:LEVEL or "
-                            "computer:ELO. Levels:",
+    cli_errorf(CLI_TR(lang,
+                      "play: %s: unknown player or level '%s'; use human, computer, computer:LEVEL or "
+                      "computer:ELO. Levels:",
                       "play: %s: unbekannter Spieler oder unbekannte Stufe '%s'; human, computer, computer:STUFE "
                       "oder computer:ELO angeben. Stufen:"),
                opt, value);

@@ -35,7 +35,8 @@ static const Command commands[] = {
 };
 
 static void print_usage(FILE *out, Lang lang) {
-    fputs(CLI_TR(lang, "Usage: schach [--lang de|en] COMMAND [OPTIONS]\n       schach --help | --version\n\nCommands:\n",
+    fputs(CLI_TR(lang,
+                 "Usage: schach [--lang de|en] COMMAND [OPTIONS]\n       schach --help | --version\n\nCommands:\n",
                  "Aufruf: schach [--lang de|en] BEFEHL [OPTIONEN]\n        schach --help | --version\n\nBefehle:\n"),
           out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

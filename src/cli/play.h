@@ -67,11 +67,11 @@ void play_computer_free(PlayComputer *c);
 
 /* What the computer does on its turn in g (which must not be over). */
 typedef struct PlayChoice {
-    Move move;          /* the move to play (MOVE_NONE only if g has no legal move) */
-    int score;          /* the search's score of it, centipawns from the computer's side */
-    bool claim_now;     /* claim the draw available on the board instead of moving */
+    Move move;            /* the move to play (MOVE_NONE only if g has no legal move) */
+    int score;            /* the search's score of it, centipawns from the computer's side */
+    bool claim_now;       /* claim the draw available on the board instead of moving */
     bool claim_with_move; /* play move and claim the draw it produces */
-    bool accept_draw;   /* accept the opponent's standing draw offer */
+    bool accept_draw;     /* accept the opponent's standing draw offer */
 } PlayChoice;
 
 /* Searches g and decides. The computer never resigns; it claims a threefold repetition or a 50-move

@@ -43,8 +43,8 @@ void play_print_levels(FILE *out, Lang lang) {
     for (int i = 0; i < count; i++) {
         const char *name = CLI_TR(lang, levels[i].name_en, levels[i].name_de);
         if (levels[i].elo > 0)
-            fprintf(out, CLI_TR(lang, "    %-10s %s, about %d Elo\n", "    %-10s %s, etwa %d Elo\n"), levels[i].id, name,
-                    levels[i].elo);
+            fprintf(out, CLI_TR(lang, "    %-10s %s, about %d Elo\n", "    %-10s %s, etwa %d Elo\n"), levels[i].id,
+                    name, levels[i].elo);
         else
             fprintf(out, "    %-10s %s\n", levels[i].id, name);
     }

@@ -17,7 +17,7 @@ Bitboard bb_line_table[64][64];
 
 /* Relevant occupancy of a rook has at most 12 bits, of a bishop 9: 4096 and 512 entries per square
  * are the upper bounds; the sums below are the exact totals for all 64 squares. */
-#define ROOK_TABLE_SIZE 102400
+#define ROOK_TABLE_SIZE   102400
 #define BISHOP_TABLE_SIZE 5248
 static Bitboard rook_table[ROOK_TABLE_SIZE];
 static Bitboard bishop_table[BISHOP_TABLE_SIZE];
@@ -204,11 +204,11 @@ void bb_init_tables(void) {
 
 Bitboard bb_attacks(PieceType t, Square s, Bitboard occ) {
     switch (t) {
-    case KNIGHT: return bb_knight_attacks(s);
-    case BISHOP: return bb_bishop_attacks(s, occ);
-    case ROOK: return bb_rook_attacks(s, occ);
-    case QUEEN: return bb_queen_attacks(s, occ);
-    case KING: return bb_king_attacks(s);
-    default: return 0;
+        case KNIGHT: return bb_knight_attacks(s);
+        case BISHOP: return bb_bishop_attacks(s, occ);
+        case ROOK: return bb_rook_attacks(s, occ);
+        case QUEEN: return bb_queen_attacks(s, occ);
+        case KING: return bb_king_attacks(s);
+        default: return 0;
     }
 }

@@ -88,8 +88,10 @@ static bool parse_castling(Position *pos, const char *text, Field f, SchError *e
     if (f.length == 1 && f.start[0] == '-')
         return true;
     static const char letters[] = "KQkq";
-    static const struct { Square king, rook; Color c; } homes[4] = {
-        {SQ_E1, SQ_H1, WHITE}, {SQ_E1, SQ_A1, WHITE}, {SQ_E8, SQ_H8, BLACK}, {SQ_E8, SQ_A8, BLACK}};
+    static const struct {
+        Square king, rook;
+        Color c;
+    } homes[4] = {{SQ_E1, SQ_H1, WHITE}, {SQ_E1, SQ_A1, WHITE}, {SQ_E8, SQ_H8, BLACK}, {SQ_E8, SQ_A8, BLACK}};
     for (size_t i = 0; i < f.length; i++) {
         const char *p = strchr(letters, f.start[i]);
         if (!p || f.start[i] == '\0' || f.length > 4)
@@ -232,7 +234,8 @@ bool fen_parse(Position *pos, const char *text, SchError *err) {
     for (Color c = WHITE; c <= BLACK; c++) {
         int kings = bb_count(pos_pieces(pos, c, KING));
         if (kings != 1)
-            return error_at(err, text, fields[0].start, kings ? FEN_ERR_TWO_KINGS : FEN_ERR_NO_KING, color_word(c), NULL);
+            return error_at(err, text, fields[0].start, kings ? FEN_ERR_TWO_KINGS : FEN_ERR_NO_KING, color_word(c),
+                            NULL);
     }
     if (!parse_castling(pos, text, fields[2], err) || !parse_ep(pos, text, fields[3], err))
         return false;
@@ -297,29 +300,62 @@ size_t fen_write(const Position *pos, char *buf, size_t size) {
 const char *fen_error_template(int code, Lang lang) {
     bool de = lang == LANG_DE;
     switch (code) {
-    case FEN_ERR_EMPTY: return de ? "die FEN ist leer" : "the FEN is empty";
-    case FEN_ERR_FIELDS: return de ? "eine FEN hat 6 Felder (oder 4), gefunden: %1" : "a FEN has 6 fields (or 4), found %1";
-    case FEN_ERR_RANKS: return de ? "Feld 1 (Brett): 8 Reihen erwartet, gefunden: %1" : "field 1 (board): expected 8 ranks, found %1";
-    case FEN_ERR_RANK_LENGTH: return de ? "Feld 1 (Brett): Reihe %1 beschreibt %2 Felder statt 8" : "field 1 (board): rank %1 describes %2 squares, not 8";
-    case FEN_ERR_PIECE: return de ? "Feld 1 (Brett): '%1' ist kein Figurenbuchstabe (PNBRQK/pnbrqk)" : "field 1 (board): '%1' is not a piece letter (PNBRQK/pnbrqk)";
-    case FEN_ERR_TURN: return de ? "Feld 2 (am Zug): '%1' ist ungültig (w oder b)" : "field 2 (side to move): '%1' is not valid (w or b)";
-    case FEN_ERR_CASTLING: return de ? "Feld 3 (Rochade): '%1' ist ungültig" : "field 3 (castling): '%1' is not valid";
-    case FEN_ERR_CASTLING_PIECES: return de ? "Feld 3 (Rochade): '%1' verlangt König und Turm auf ihren Ausgangsfeldern" : "field 3 (castling): '%1' needs the king and the rook on their original squares";
-    case FEN_ERR_EP: return de ? "Feld 4 (en passant): '%1' ist ungültig" : "field 4 (en passant): '%1' is not valid";
-    case FEN_ERR_EP_RANK: return de ? "Feld 4 (en passant): '%1' liegt für die Seite am Zug auf der falschen Reihe" : "field 4 (en passant): '%1' is on the wrong rank for the side to move";
-    case FEN_ERR_EP_PAWN: return de ? "Feld 4 (en passant): auf '%1' folgt kein Doppelschritt eines Bauern" : "field 4 (en passant): '%1' does not follow a pawn's double step";
-    case FEN_ERR_HALFMOVE: return de ? "Feld 5 (Halbzugzähler): '%1' ist ungültig" : "field 5 (halfmove clock): '%1' is not valid";
-    case FEN_ERR_FULLMOVE: return de ? "Feld 6 (Zugnummer): '%1' ist ungültig" : "field 6 (fullmove number): '%1' is not valid";
-    case FEN_ERR_TRAILING: return de ? "unerwarteter Text nach Feld 6: '%1'" : "unexpected text after field 6: '%1'";
-    case FEN_ERR_NO_KING: return de ? "Feld 1 (Brett): %1 hat keinen König" : "field 1 (board): %1 has no king";
-    case FEN_ERR_TWO_KINGS: return de ? "Feld 1 (Brett): %1 hat mehr als einen König" : "field 1 (board): %1 has more than one king";
-    case FEN_ERR_PAWN_RANK: return de ? "Feld 1 (Brett): Bauer auf der ersten oder letzten Reihe (%1)" : "field 1 (board): pawn on the first or last rank (%1)";
-    case FEN_ERR_TOO_MANY_PAWNS: return de ? "Feld 1 (Brett): %1 hat %2 Bauern (höchstens 8)" : "field 1 (board): %1 has %2 pawns (at most 8)";
-    case FEN_ERR_TOO_MANY_PIECES: return de ? "Feld 1 (Brett): %1 hat %2 Steine (höchstens 16)" : "field 1 (board): %1 has %2 pieces (at most 16)";
-    case FEN_ERR_OPPONENT_IN_CHECK: return de ? "die Seite, die nicht am Zug ist, steht im Schach" : "the side not to move is in check";
-    case FEN_ERR_TOO_MANY_CHECKERS: return de ? "der König steht %1-fach im Schach; mehr als Doppelschach ist unmöglich" : "the king is in check by %1 pieces; more than a double check is impossible";
-    case FEN_ERR_IMPOSSIBLE_CHECK: return de ? "dieses Doppelschach kann durch keinen Zug entstehen" : "no move can produce this double check";
-    case FEN_ERR_TOO_MANY_PROMOTED: return de ? "Feld 1 (Brett): %1 hat mehr umgewandelte Figuren als fehlende Bauern" : "field 1 (board): %1 has more promoted pieces than missing pawns";
-    default: return NULL;
+        case FEN_ERR_EMPTY: return de ? "die FEN ist leer" : "the FEN is empty";
+        case FEN_ERR_FIELDS:
+            return de ? "eine FEN hat 6 Felder (oder 4), gefunden: %1" : "a FEN has 6 fields (or 4), found %1";
+        case FEN_ERR_RANKS:
+            return de ? "Feld 1 (Brett): 8 Reihen erwartet, gefunden: %1"
+                      : "field 1 (board): expected 8 ranks, found %1";
+        case FEN_ERR_RANK_LENGTH:
+            return de ? "Feld 1 (Brett): Reihe %1 beschreibt %2 Felder statt 8"
+                      : "field 1 (board): rank %1 describes %2 squares, not 8";
+        case FEN_ERR_PIECE:
+            return de ? "Feld 1 (Brett): '%1' ist kein Figurenbuchstabe (PNBRQK/pnbrqk)"
+                      : "field 1 (board): '%1' is not a piece letter (PNBRQK/pnbrqk)";
+        case FEN_ERR_TURN:
+            return de ? "Feld 2 (am Zug): '%1' ist ungültig (w oder b)"
+                      : "field 2 (side to move): '%1' is not valid (w or b)";
+        case FEN_ERR_CASTLING:
+            return de ? "Feld 3 (Rochade): '%1' ist ungültig" : "field 3 (castling): '%1' is not valid";
+        case FEN_ERR_CASTLING_PIECES:
+            return de ? "Feld 3 (Rochade): '%1' verlangt König und Turm auf ihren Ausgangsfeldern"
+                      : "field 3 (castling): '%1' needs the king and the rook on their original squares";
+        case FEN_ERR_EP:
+            return de ? "Feld 4 (en passant): '%1' ist ungültig" : "field 4 (en passant): '%1' is not valid";
+        case FEN_ERR_EP_RANK:
+            return de ? "Feld 4 (en passant): '%1' liegt für die Seite am Zug auf der falschen Reihe"
+                      : "field 4 (en passant): '%1' is on the wrong rank for the side to move";
+        case FEN_ERR_EP_PAWN:
+            return de ? "Feld 4 (en passant): auf '%1' folgt kein Doppelschritt eines Bauern"
+                      : "field 4 (en passant): '%1' does not follow a pawn's double step";
+        case FEN_ERR_HALFMOVE:
+            return de ? "Feld 5 (Halbzugzähler): '%1' ist ungültig" : "field 5 (halfmove clock): '%1' is not valid";
+        case FEN_ERR_FULLMOVE:
+            return de ? "Feld 6 (Zugnummer): '%1' ist ungültig" : "field 6 (fullmove number): '%1' is not valid";
+        case FEN_ERR_TRAILING:
+            return de ? "unerwarteter Text nach Feld 6: '%1'" : "unexpected text after field 6: '%1'";
+        case FEN_ERR_NO_KING: return de ? "Feld 1 (Brett): %1 hat keinen König" : "field 1 (board): %1 has no king";
+        case FEN_ERR_TWO_KINGS:
+            return de ? "Feld 1 (Brett): %1 hat mehr als einen König" : "field 1 (board): %1 has more than one king";
+        case FEN_ERR_PAWN_RANK:
+            return de ? "Feld 1 (Brett): Bauer auf der ersten oder letzten Reihe (%1)"
+                      : "field 1 (board): pawn on the first or last rank (%1)";
+        case FEN_ERR_TOO_MANY_PAWNS:
+            return de ? "Feld 1 (Brett): %1 hat %2 Bauern (höchstens 8)"
+                      : "field 1 (board): %1 has %2 pawns (at most 8)";
+        case FEN_ERR_TOO_MANY_PIECES:
+            return de ? "Feld 1 (Brett): %1 hat %2 Steine (höchstens 16)"
+                      : "field 1 (board): %1 has %2 pieces (at most 16)";
+        case FEN_ERR_OPPONENT_IN_CHECK:
+            return de ? "die Seite, die nicht am Zug ist, steht im Schach" : "the side not to move is in check";
+        case FEN_ERR_TOO_MANY_CHECKERS:
+            return de ? "der König steht %1-fach im Schach; mehr als Doppelschach ist unmöglich"
+                      : "the king is in check by %1 pieces; more than a double check is impossible";
+        case FEN_ERR_IMPOSSIBLE_CHECK:
+            return de ? "dieses Doppelschach kann durch keinen Zug entstehen" : "no move can produce this double check";
+        case FEN_ERR_TOO_MANY_PROMOTED:
+            return de ? "Feld 1 (Brett): %1 hat mehr umgewandelte Figuren als fehlende Bauern"
+                      : "field 1 (board): %1 has more promoted pieces than missing pawns";
+        default: return NULL;
     }
 }

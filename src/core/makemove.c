@@ -14,8 +14,12 @@
 /* Rights that survive a move touching a square: moving or capturing on a king or rook home square
  * ends the rights that depend on it. */
 static const uint8_t castling_keep[64] = {
-    [SQ_A1] = CASTLE_ALL & ~CASTLE_WQ, [SQ_E1] = CASTLE_ALL & ~(CASTLE_WK | CASTLE_WQ), [SQ_H1] = CASTLE_ALL & ~CASTLE_WK,
-    [SQ_A8] = CASTLE_ALL & ~CASTLE_BQ, [SQ_E8] = CASTLE_ALL & ~(CASTLE_BK | CASTLE_BQ), [SQ_H8] = CASTLE_ALL & ~CASTLE_BK,
+    [SQ_A1] = CASTLE_ALL & ~CASTLE_WQ,
+    [SQ_E1] = CASTLE_ALL & ~(CASTLE_WK | CASTLE_WQ),
+    [SQ_H1] = CASTLE_ALL & ~CASTLE_WK,
+    [SQ_A8] = CASTLE_ALL & ~CASTLE_BQ,
+    [SQ_E8] = CASTLE_ALL & ~(CASTLE_BK | CASTLE_BQ),
+    [SQ_H8] = CASTLE_ALL & ~CASTLE_BK,
 };
 
 static inline uint8_t keep_rights(Square s) {

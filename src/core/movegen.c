@@ -58,7 +58,8 @@ static inline void context_init(const Position *pos, GenContext *c) {
     c->occupied = c->own | c->enemy;
     c->check_mask = ~0ULL;
     if (pos->checkers)
-        c->check_mask = bb_more_than_one(pos->checkers) ? 0 : pos->checkers | bb_between(c->king, bb_lsb(pos->checkers));
+        c->check_mask =
+            bb_more_than_one(pos->checkers) ? 0 : pos->checkers | bb_between(c->king, bb_lsb(pos->checkers));
     Bitboard straight = c->enemy & (pos->by_type[ROOK] | pos->by_type[QUEEN]);
     Bitboard diagonal = c->enemy & (pos->by_type[BISHOP] | pos->by_type[QUEEN]);
     c->pin_straight = pin_rays(c, bb_rook_attacks(c->king, c->enemy) & straight);
@@ -95,7 +96,7 @@ static inline Move *emit_promotions(Move *out, Bitboard targets, int delta) {
 /* The pawn moves as bitboards, shared by writing and counting. */
 typedef struct PawnTargets {
     Bitboard push, double_push, capture_west, capture_east; /* destinations, promotions included */
-    int forward, west, east;                                 /* square deltas of each kind */
+    int forward, west, east;                                /* square deltas of each kind */
 } PawnTargets;
 
 static inline void pawn_targets(const Position *pos, const GenContext *c, PawnTargets *t) {
@@ -105,7 +106,8 @@ static inline void pawn_targets(const Position *pos, const GenContext *c, PawnTa
     /* A straight-pinned pawn may only push along the pin; a diagonal-pinned one never pushes. */
     Bitboard pushers = pawns & ~c->pin_diagonal;
     Bitboard push = (bb_shift_forward(us, pushers & ~c->pin_straight) |
-                     (bb_shift_forward(us, pushers & c->pin_straight) & c->pin_straight)) & empty;
+                     (bb_shift_forward(us, pushers & c->pin_straight) & c->pin_straight)) &
+                    empty;
     Bitboard double_rank = us == WHITE ? BB_RANK_4 : BB_RANK_5;
     t->double_push = bb_shift_forward(us, push) & empty & double_rank & c->check_mask;
     t->push = push & c->check_mask;
@@ -285,9 +287,7 @@ bool gen_is_legal(const Position *pos, Move m) {
     return false;
 }
 
-bool gen_has_legal_move(const Position *pos) {
-    return gen_count(pos) > 0;
-}
+bool gen_has_legal_move(const Position *pos) { return gen_count(pos) > 0; }
 
 bool gen_ep_legal(const Position *pos) {
     if (pos->ep == SQ_NONE)

@@ -23,8 +23,7 @@ void pos_put(Position *pos, Piece p, Square s) {
 }
 
 void pos_finish(Position *pos) {
-    pos->checkers = pos_attackers_to(pos, pos_king(pos, pos_turn(pos)), pos_occupied(pos)) &
-                    pos->by_color[!pos->turn];
+    pos->checkers = pos_attackers_to(pos, pos_king(pos, pos_turn(pos)), pos_occupied(pos)) & pos->by_color[!pos->turn];
     pos->key = pos_compute_key(pos);
 }
 
@@ -45,9 +44,9 @@ Bitboard pos_attackers_to(const Position *pos, Square s, Bitboard occ) {
     Bitboard diagonal = pos->by_type[BISHOP] | pos->by_type[QUEEN];
     Bitboard straight = pos->by_type[ROOK] | pos->by_type[QUEEN];
     return (bb_pawn_attacks(BLACK, s) & pos_pieces(pos, WHITE, PAWN)) |
-           (bb_pawn_attacks(WHITE, s) & pos_pieces(pos, BLACK, PAWN)) |
-           (bb_knight_attacks(s) & pos->by_type[KNIGHT]) | (bb_king_attacks(s) & pos->by_type[KING]) |
-           (bb_bishop_attacks(s, occ) & diagonal) | (bb_rook_attacks(s, occ) & straight);
+           (bb_pawn_attacks(WHITE, s) & pos_pieces(pos, BLACK, PAWN)) | (bb_knight_attacks(s) & pos->by_type[KNIGHT]) |
+           (bb_king_attacks(s) & pos->by_type[KING]) | (bb_bishop_attacks(s, occ) & diagonal) |
+           (bb_rook_attacks(s, occ) & straight);
 }
 
 bool pos_attacked_by(const Position *pos, Square s, Color by) {
@@ -87,7 +86,8 @@ bool pos_ok(const Position *pos, char *why, size_t size) {
     for (Square s = SQ_A1; s <= SQ_H8; s++) {
         Piece p = pos_piece_on(pos, s);
         bool occupied = (all & bb_square(s)) != 0;
-        if (p == NO_PIECE ? occupied : (p > NO_PIECE || !(pos_pieces(pos, piece_color(p), piece_type(p)) & bb_square(s))))
+        if (p == NO_PIECE ? occupied
+                          : (p > NO_PIECE || !(pos_pieces(pos, piece_color(p), piece_type(p)) & bb_square(s))))
             return fail(why, size, "mailbox disagrees with bitboards on square", s);
     }
     for (Color c = WHITE; c <= BLACK; c++)
@@ -103,9 +103,14 @@ bool pos_ok(const Position *pos, char *why, size_t size) {
     Bitboard checkers = pos_attackers_to(pos, pos_king(pos, us), all) & pos->by_color[them];
     if (checkers != pos->checkers)
         return fail(why, size, "checkers are stale", bb_count(checkers));
-    static const struct { int right; Color c; Square king, rook; } rights[4] = {
-        {CASTLE_WK, WHITE, SQ_E1, SQ_H1}, {CASTLE_WQ, WHITE, SQ_E1, SQ_A1},
-        {CASTLE_BK, BLACK, SQ_E8, SQ_H8}, {CASTLE_BQ, BLACK, SQ_E8, SQ_A8}};
+    static const struct {
+        int right;
+        Color c;
+        Square king, rook;
+    } rights[4] = {{CASTLE_WK, WHITE, SQ_E1, SQ_H1},
+                   {CASTLE_WQ, WHITE, SQ_E1, SQ_A1},
+                   {CASTLE_BK, BLACK, SQ_E8, SQ_H8},
+                   {CASTLE_BQ, BLACK, SQ_E8, SQ_A8}};
     for (int i = 0; i < 4; i++)
         if ((pos->castling & rights[i].right) && (pos->board[rights[i].king] != piece_make(rights[i].c, KING) ||
                                                   pos->board[rights[i].rook] != piece_make(rights[i].c, ROOK)))

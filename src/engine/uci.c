@@ -19,8 +19,8 @@
 #include "schach/movegen.h"
 #include "schach/notation.h"
 
-enum { SHOWN_MAX = 40 };          /* input quoted in messages is cut to this many characters */
-enum { THREADS_MAX = 256 };       /* accepted, searched with one thread (see engine.h) */
+enum { SHOWN_MAX = 40 };    /* input quoted in messages is cut to this many characters */
+enum { THREADS_MAX = 256 }; /* accepted, searched with one thread (see engine.h) */
 enum { INFO_LINE_MAX = 256 + ENGINE_MAX_PLY * 6 };
 
 typedef enum { OPT_SPIN, OPT_CHECK, OPT_BUTTON } OptionType;
@@ -85,7 +85,7 @@ typedef struct Uci {
     bool started;     /* the engine has begun searching: stop and ponderhit reach it now */
     bool engine_done; /* engine_search returned: a stop now would wait for the next search */
     bool finished;    /* bestmove printed */
-    bool stop_seen; /* stop or quit arrived */
+    bool stop_seen;   /* stop or quit arrived */
     bool ponderhit_seen;
 } Uci;
 
@@ -145,12 +145,13 @@ static void on_info(const EngineInfo *info, void *ctx) {
     mark_started(u);
     char line[INFO_LINE_MAX], score[32];
     score_text(info->score, score, sizeof score);
-    int len = snprintf(line, sizeof line,
-                       "info depth %d seldepth %d multipv %d score %s%s nodes %llu nps %llu hashfull %d time %lld",
-                       info->depth, info->seldepth, info->multipv > 0 ? info->multipv : 1, score,
-                       info->lowerbound ? " lowerbound" : info->upperbound ? " upperbound" : "",
-                       (unsigned long long)info->nodes, (unsigned long long)info->nps, info->hashfull,
-                       (long long)info->time_ms);
+    int len = snprintf(
+        line, sizeof line, "info depth %d seldepth %d multipv %d score %s%s nodes %llu nps %llu hashfull %d time %lld",
+        info->depth, info->seldepth, info->multipv > 0 ? info->multipv : 1, score,
+        info->lowerbound   ? " lowerbound"
+        : info->upperbound ? " upperbound"
+                           : "",
+        (unsigned long long)info->nodes, (unsigned long long)info->nps, info->hashfull, (long long)info->time_ms);
     if (info->pv_length > 0 && len > 0 && (size_t)len + 3 < sizeof line) {
         strcpy(line + len, " pv");
         len += 3;
@@ -566,8 +567,21 @@ static void cmd_position(Uci *u, const Tokens *t, size_t i) {
 
 /* ---- go ---------------------------------------------------------------------------------------- */
 
-typedef enum { GO_WTIME, GO_BTIME, GO_WINC, GO_BINC, GO_MOVESTOGO, GO_DEPTH, GO_NODES, GO_MOVETIME, GO_MATE,
-               GO_INFINITE, GO_PONDER, GO_SEARCHMOVES, GO_NB } GoWord;
+typedef enum {
+    GO_WTIME,
+    GO_BTIME,
+    GO_WINC,
+    GO_BINC,
+    GO_MOVESTOGO,
+    GO_DEPTH,
+    GO_NODES,
+    GO_MOVETIME,
+    GO_MATE,
+    GO_INFINITE,
+    GO_PONDER,
+    GO_SEARCHMOVES,
+    GO_NB
+} GoWord;
 
 static const char *const go_words[GO_NB] = {"wtime", "btime",    "winc", "binc",     "movestogo", "depth",
                                             "nodes", "movetime", "mate", "infinite", "ponder",    "searchmoves"};
@@ -638,7 +652,8 @@ static void go_searchmoves(Uci *u, const Tokens *t, size_t *i, EngineLimits *l) 
         Move m = uci_parse(game_position(&u->game), t->v[*i], &err);
         char buf[SHOWN_MAX + 8];
         if (m == MOVE_NONE) {
-            say(u, "info string go: searchmoves: '%s' is not a legal move here; skipped", shown(t->v[*i], buf, sizeof buf));
+            say(u, "info string go: searchmoves: '%s' is not a legal move here; skipped",
+                shown(t->v[*i], buf, sizeof buf));
             continue;
         }
         bool seen = false;

@@ -354,8 +354,11 @@ bool game_explain_move(const Game *g, Square from, Square to, PieceType promo, S
     char text[SCHACH_MOVE_TEXT_MAX];
     Move shape = promo >= KNIGHT && promo <= QUEEN ? move_make_promotion(from, to, promo) : move_make(from, to);
     uci_write(shape, text, sizeof text);
-    MoveText in = {.piece = PIECE_TYPE_NB, .from_file = square_file(from), .from_rank = square_rank(from),
-                   .to = to, .promo = (unsigned)promo > PIECE_TYPE_NB ? PIECE_TYPE_NB : promo};
+    MoveText in = {.piece = PIECE_TYPE_NB,
+                   .from_file = square_file(from),
+                   .from_rank = square_rank(from),
+                   .to = to,
+                   .promo = (unsigned)promo > PIECE_TYPE_NB ? PIECE_TYPE_NB : promo};
     SchError why;
     err_clear(&why);
     explain_intent(g, &in, text, NULL, &why);

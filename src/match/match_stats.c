@@ -3,7 +3,6 @@
 
 #include <math.h>
 
-
 /* Two-sided 95% quantile of the standard normal distribution. */
 #define LN10 2.30258509299404568402
 #define Z95  1.959963984540054

@@ -27,11 +27,11 @@ typedef struct ComputerJob {
     int ply;                        /* the game's ply count when the job was made */
     Game game;                      /* a deep copy of the game (game_copy); freed with the job */
     EngineLimits limits;
-    int skill;                      /* EngineOptions.skill to search with */
-    int delay_ms;                   /* testing: wait this long before searching (cut short by cancel) */
+    int skill;    /* EngineOptions.skill to search with */
+    int delay_ms; /* testing: wait this long before searching (cut short by cancel) */
     /* Filled by the worker: */
     EngineResult result;
-    bool cancelled;                 /* computer_cancel or shutdown cut it short: the result means nothing */
+    bool cancelled; /* computer_cancel or shutdown cut it short: the result means nothing */
     struct ComputerJob *next;
 } ComputerJob;
 
@@ -40,8 +40,7 @@ typedef struct Computer Computer;
 /* Starts threads (1..8) workers, each with an engine of hash_mb MB (0: 16). threads == 0 runs every
  * job synchronously inside computer_submit (for tests: results without threads). NULL with err filled
  * on failure. wake(wake_ctx) is called after each finished job, from the worker's thread. */
-Computer *computer_start(int threads, size_t hash_mb, void (*wake)(void *), void *wake_ctx, char *err,
-                         size_t err_size);
+Computer *computer_start(int threads, size_t hash_mb, void (*wake)(void *), void *wake_ctx, char *err, size_t err_size);
 /* A job with a copy of game (NULL when out of memory); its other inputs are zero. */
 ComputerJob *computer_job_new(const Game *game);
 /* Frees a job that came back from take_done (or was never submitted). NULL is fine. */

@@ -1139,7 +1139,8 @@ HttpServer *http_server_start(const HttpServerConfig *cfg, char *err, size_t err
     lws_set_log_level(log ? atoi(log) : LLL_ERR, NULL);
     srv->loop = ev_loop_new(EVFLAG_AUTO | EVFLAG_NOENV);
     if (!srv->loop) {
-        snprintf(err, err_size, "%s", lang == LANG_DE ? "libev-Schleife fehlgeschlagen" : "could not create the libev loop");
+        snprintf(err, err_size, "%s",
+                 lang == LANG_DE ? "libev-Schleife fehlgeschlagen" : "could not create the libev loop");
         http_server_free(srv);
         return NULL;
     }

@@ -26,17 +26,17 @@ typedef struct SvcPending {
     StoreOp op;
     ChangeKind kind;
     SvcGame *game;
-    Color color;          /* who acts */
-    Move move;            /* CH_MOVE */
-    int claim;            /* CH_MOVE with a claim, CH_CLAIM: CLAIM_* bits (0: any), -1: none */
-    DrawAction draw;      /* CH_DRAW */
-    bool claim_rejected;  /* CH_MOVE: the claim with the move was incorrect */
-    bool by_computer;     /* the computer player's own change */
-    Lang lang;            /* of the requester, for a storage error */
-    char secret[SVC_SECRET_LEN + 1];    /* CH_CREATE, CH_JOIN: the new secret of color */
-    char secret2[SVC_SECRET_LEN + 1];   /* CH_CREATE local: the other side's */
-    char invite[SVC_SECRET_LEN + 1];    /* CH_CREATE friend: the invitation */
-    ServiceReply reply;   /* NULL: nobody waits (cancelled, or a timer's change) */
+    Color color;                      /* who acts */
+    Move move;                        /* CH_MOVE */
+    int claim;                        /* CH_MOVE with a claim, CH_CLAIM: CLAIM_* bits (0: any), -1: none */
+    DrawAction draw;                  /* CH_DRAW */
+    bool claim_rejected;              /* CH_MOVE: the claim with the move was incorrect */
+    bool by_computer;                 /* the computer player's own change */
+    Lang lang;                        /* of the requester, for a storage error */
+    char secret[SVC_SECRET_LEN + 1];  /* CH_CREATE, CH_JOIN: the new secret of color */
+    char secret2[SVC_SECRET_LEN + 1]; /* CH_CREATE local: the other side's */
+    char invite[SVC_SECRET_LEN + 1];  /* CH_CREATE friend: the invitation */
+    ServiceReply reply;               /* NULL: nobody waits (cancelled, or a timer's change) */
     void *ctx;
     uint64_t ticket;
     struct SvcPending *prev, *next; /* the service's list of changes in the store */
@@ -55,9 +55,9 @@ struct Service {
     int recent_count;
     SvcPending *pending; /* changes submitted and not yet back */
     uint64_t next_ticket;
-    Computer *computer;  /* the computer player's workers; NULL until service_computer_start */
+    Computer *computer; /* the computer player's workers; NULL until service_computer_start */
     ServiceComputerConfig computer_cfg;
-    uint64_t next_job;   /* serial of the last search handed to the workers */
+    uint64_t next_job; /* serial of the last search handed to the workers */
 };
 
 /* One request being answered. */
@@ -84,8 +84,8 @@ static int64_t svc_now(const Service *svc) { return svc->now_fn ? svc->now_fn(sv
 static bool is_over(const SvcGame *g) { return g->aborted || game_over(&g->game); }
 
 /* Calls reply, when somebody waits for it, with the answer's parts. */
-static void deliver(ServiceReply reply, void *ctx, int status, const char *type, const char *body, size_t len,
-                    int ply, bool duplicate, bool claim_rejected) {
+static void deliver(ServiceReply reply, void *ctx, int status, const char *type, const char *body, size_t len, int ply,
+                    bool duplicate, bool claim_rejected) {
     if (!reply)
         return;
     ServiceAnswer a = {status, type, body, len, ply, duplicate, claim_rejected};
@@ -393,7 +393,7 @@ static void pending_unlink(Service *svc, SvcPending *p) {
 static uint64_t change_start(Req *r, SvcPending *p) {
     SchError err;
     if (!change_prepare(p, svc_now(r->svc), &err)) {
-        SvcError e = err.code == GAME_ERR_NO_OFFER ? SVC_E_NO_OFFER
+        SvcError e = err.code == GAME_ERR_NO_OFFER   ? SVC_E_NO_OFFER
                      : err.code == GAME_ERR_NO_CLAIM ? SVC_E_NO_CLAIM
                      : err.code == GAME_ERR_OVER     ? SVC_E_GAME_OVER
                                                      : SVC_E_INTERNAL;
@@ -511,7 +511,7 @@ typedef struct Field {
 static const Field envelope[] = {{"type", 's', false}, {"game", 's', false}, {"id", '*', false}, {"lang", 's', false}};
 enum { ENVELOPE_COUNT = sizeof envelope / sizeof envelope[0] };
 
-#define ENVELOPE_FMT "s?s, s?s, s?o, s?s !}"
+#define ENVELOPE_FMT     "s?s, s?s, s?o, s?s !}"
 #define ENVELOPE_ARGS(e) "type", &(e).type, "game", &(e).game, "id", &(e).id, "lang", &(e).lang
 
 typedef struct Envelope {
@@ -641,8 +641,8 @@ static bool time_parse(Req *r, json_t *body, json_t *time, TimeSpec *t) {
     if (!members_check(r, time, fields, sizeof fields / sizeof fields[0], false, "time."))
         return false;
     json_error_t jerr;
-    if (json_unpack_ex(time, &jerr, 0, "{s:s, s?I, s?I, s?I !}", "type", &t->type, "minutes", &t->minutes,
-                       "increment", &t->increment, "days", &t->days) != 0)
+    if (json_unpack_ex(time, &jerr, 0, "{s:s, s?I, s?I, s?I !}", "type", &t->type, "minutes", &t->minutes, "increment",
+                       &t->increment, "days", &t->days) != 0)
         return unpack_failed(r, json_incref(body), &jerr);
     const char *bad = NULL;
     if (strcmp(t->type, "none") == 0) {
@@ -673,8 +673,8 @@ static bool time_parse(Req *r, json_t *body, json_t *time, TimeSpec *t) {
 }
 
 static uint64_t action_create(Req *r) {
-    static const Field fields[] = {{"mode", 's', false}, {"color", 's', false}, {"time", 'o', false},
-                                   {"fen", 's', false},  {"level", 's', false}};
+    static const Field fields[] = {
+        {"mode", 's', false}, {"color", 's', false}, {"time", 'o', false}, {"fen", 's', false}, {"level", 's', false}};
     json_t *body = body_parse(r, fields, sizeof fields / sizeof fields[0]);
     if (!body)
         return r->ticket;
@@ -682,8 +682,8 @@ static uint64_t action_create(Req *r) {
     json_t *time = NULL;
     Envelope env = {0};
     json_error_t jerr;
-    if (json_unpack_ex(body, &jerr, 0, "{s?s, s?s, s?o, s?s, s?s, " ENVELOPE_FMT, "mode", &mode, "color",
-                       &color_name, "time", &time, "fen", &fen, "level", &level_id, ENVELOPE_ARGS(env)) != 0) {
+    if (json_unpack_ex(body, &jerr, 0, "{s?s, s?s, s?o, s?s, s?s, " ENVELOPE_FMT, "mode", &mode, "color", &color_name,
+                       "time", &time, "fen", &fen, "level", &level_id, ENVELOPE_ARGS(env)) != 0) {
         unpack_failed(r, body, &jerr);
         return r->ticket;
     }
@@ -879,7 +879,8 @@ static int claim_kind(const char *name) {
 }
 
 static uint64_t action_move(Req *r, SvcGame *g) {
-    static const Field fields[] = {{"secret", 's', false}, {"ply", 'i', true}, {"move", 's', true}, {"claim", 's', false}};
+    static const Field fields[] = {
+        {"secret", 's', false}, {"ply", 'i', true}, {"move", 's', true}, {"claim", 's', false}};
     json_t *body = body_parse(r, fields, sizeof fields / sizeof fields[0]);
     if (!body)
         return r->ticket;
@@ -964,8 +965,8 @@ static uint64_t action_draw(Req *r, SvcGame *g) {
         unpack_failed(r, body, &jerr);
         return r->ticket;
     }
-    DrawAction d = strcmp(action, "offer") == 0    ? DRAW_OFFER
-                   : strcmp(action, "accept") == 0 ? DRAW_ACCEPT
+    DrawAction d = strcmp(action, "offer") == 0     ? DRAW_OFFER
+                   : strcmp(action, "accept") == 0  ? DRAW_ACCEPT
                    : strcmp(action, "decline") == 0 ? DRAW_DECLINE
                                                     : (DrawAction)-1;
     if ((int)d < 0) {
@@ -1073,9 +1074,9 @@ static uint64_t action_pgn(Req *r, SvcGame *g) {
             snprintf(elo, sizeof elo, "%d", g->level->elo);
     }
     ok = ok && pgn_set_tag(&pg, "Event", "schach online") && pgn_set_tag(&pg, "Site", "?") &&
-         pgn_set_tag(&pg, "Date", date) && pgn_set_tag(&pg, "Round", "-") &&
-         pgn_set_tag(&pg, "White", names[WHITE]) && pgn_set_tag(&pg, "Black", names[BLACK]) &&
-         pgn_set_tag(&pg, "TimeControl", tc) && (!g->aborted || pgn_set_tag(&pg, "Termination", "unterminated"));
+         pgn_set_tag(&pg, "Date", date) && pgn_set_tag(&pg, "Round", "-") && pgn_set_tag(&pg, "White", names[WHITE]) &&
+         pgn_set_tag(&pg, "Black", names[BLACK]) && pgn_set_tag(&pg, "TimeControl", tc) &&
+         (!g->aborted || pgn_set_tag(&pg, "Termination", "unterminated"));
     if (ok && g->computer >= 0) {
         ok = pgn_set_tag(&pg, "ComputerLevel", g->rec.level) &&
              (!elo[0] || pgn_set_tag(&pg, g->computer == WHITE ? "WhiteElo" : "BlackElo", elo));
@@ -1318,8 +1319,7 @@ static void computer_poke(Service *svc, SvcGame *g) {
     Color turn = pos_turn(game_position(&g->game));
     if ((int)turn != g->computer) {
         if (g->game.draw_offer == !g->computer)
-            computer_change(svc, g, CH_DRAW, MOVE_NONE, -1,
-                            svc_computer_accepts_offer(g) ? DRAW_ACCEPT : DRAW_DECLINE);
+            computer_change(svc, g, CH_DRAW, MOVE_NONE, -1, svc_computer_accepts_offer(g) ? DRAW_ACCEPT : DRAW_DECLINE);
         return;
     }
     if (g->has_result && g->result_ply == g->game.ply_count) {

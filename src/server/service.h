@@ -32,8 +32,18 @@ Service *service_create(Store *store, ServiceClock now, void *clock_ctx, char *e
 void service_free(Service *svc);
 
 typedef enum {
-    ACTION_CREATE, ACTION_JOIN, ACTION_STATE, ACTION_MOVE, ACTION_DRAW, ACTION_CLAIM, ACTION_RESIGN,
-    ACTION_ABORT, ACTION_PGN, ACTION_LIST, ACTION_RECENT, ACTION_LEVELS
+    ACTION_CREATE,
+    ACTION_JOIN,
+    ACTION_STATE,
+    ACTION_MOVE,
+    ACTION_DRAW,
+    ACTION_CLAIM,
+    ACTION_RESIGN,
+    ACTION_ABORT,
+    ACTION_PGN,
+    ACTION_LIST,
+    ACTION_RECENT,
+    ACTION_LEVELS
 } ServiceAction;
 
 /* A body is one JSON object with exactly the members docs/api.md names for the action (json_unpack
@@ -42,10 +52,10 @@ typedef enum {
  * may pass a WebSocket message on as it came. Bodies over 16 KiB are refused (413). */
 typedef struct ServiceRequest {
     ServiceAction action;
-    const char *game;  /* game id from the path or message; NULL for create, list, recent */
-    const char *body;  /* the JSON body (NUL-terminated), NULL when there is none */
-    const char *ids;   /* list: comma-separated ids from the query */
-    Lang lang;         /* language of messages (and of PGN letters for ACTION_PGN) */
+    const char *game;   /* game id from the path or message; NULL for create, list, recent */
+    const char *body;   /* the JSON body (NUL-terminated), NULL when there is none */
+    const char *ids;    /* list: comma-separated ids from the query */
+    Lang lang;          /* language of messages (and of PGN letters for ACTION_PGN) */
     bool lang_explicit; /* lang came from the `lang` query parameter; else a body's "lang" wins */
 } ServiceRequest;
 
@@ -110,6 +120,5 @@ void service_on_wake(Service *svc);
 int64_t service_next_timer_ms(Service *svc);
 /* Ends the games whose time ran out (time forfeit, 6.9 draw, correspondence deadline). */
 void service_on_timer(Service *svc);
-
 
 #endif

@@ -15,10 +15,10 @@
 #include "service.h"
 #include "store.h"
 
-#define SVC_BODY_MAX (16 * 1024)   /* bigger request bodies are refused (413) */
+#define SVC_BODY_MAX   (16 * 1024) /* bigger request bodies are refused (413) */
 #define SVC_SECRET_LEN 43          /* base64url of 32 bytes without padding */
 #define SVC_RECENT_MAX 20          /* finished games ACTION_RECENT lists */
-#define SVC_DAY_MS 86400000LL
+#define SVC_DAY_MS     86400000LL
 
 #define SVC_MOVE_JSON_MAX 96 /* one {"uci","san","san_de"} entry, as jansson writes it */
 
@@ -34,7 +34,7 @@ struct SvcPending;
 typedef struct SvcGame {
     GameRecord rec;
     Game game;
-    bool aborted;          /* ended by abort, which libschach has no termination for */
+    bool aborted; /* ended by abort, which libschach has no termination for */
     /* The state's "moves" array as JSON text without the brackets, one entry per ply, appended as the
      * game goes on: serialising a state costs the same at ply 300 as at ply 3. */
     char *moves_text;
@@ -42,10 +42,10 @@ typedef struct SvcGame {
     struct SvcPending *pending; /* the one change being committed, or NULL */
     SvcSub *subs;
     int sub_count, sub_capacity;
-    int broadcasting;      /* >0 while events are being delivered: unsubscribe only marks */
-    uint32_t index;        /* position in the registry, stable for the service's life */
+    int broadcasting; /* >0 while events are being delivered: unsubscribe only marks */
+    uint32_t index;   /* position in the registry, stable for the service's life */
     uint32_t sub_serial;
-    int64_t flag_retry_ms; /* a failed time-out write is retried from then on */
+    int64_t flag_retry_ms;                   /* a failed time-out write is retried from then on */
     struct SvcGame *timer_prev, *timer_next; /* list of games whose clock or deadline runs */
     bool in_timer_list;
     /* Games against the computer (mode "computer"): */
@@ -55,7 +55,7 @@ typedef struct SvcGame {
     bool has_result;          /* a search result waiting until the game's pending change is committed */
     int result_ply;           /* the ply that result answers */
     EngineResult result;
-    bool has_score;           /* score: the computer's latest evaluation, from its point of view */
+    bool has_score; /* score: the computer's latest evaluation, from its point of view */
     int score;
 } SvcGame;
 
@@ -124,13 +124,13 @@ json_t *svc_levels_json(void);
 
 typedef enum {
     SVC_E_BAD_JSON,
-    SVC_E_MISSING,      /* %s: member */
-    SVC_E_NOT_STRING,   /* %s: member */
-    SVC_E_NOT_INTEGER,  /* %s: member */
-    SVC_E_NOT_OBJECT,   /* %s: member */
-    SVC_E_UNKNOWN,      /* %s: member */
-    SVC_E_VALUE,        /* %s: member */
-    SVC_E_FEN,          /* %s: libschach's reason */
+    SVC_E_MISSING,     /* %s: member */
+    SVC_E_NOT_STRING,  /* %s: member */
+    SVC_E_NOT_INTEGER, /* %s: member */
+    SVC_E_NOT_OBJECT,  /* %s: member */
+    SVC_E_UNKNOWN,     /* %s: member */
+    SVC_E_VALUE,       /* %s: member */
+    SVC_E_FEN,         /* %s: libschach's reason */
     SVC_E_FEN_OVER,
     SVC_E_BAD_SECRET,
     SVC_E_BAD_INVITE,
@@ -145,8 +145,8 @@ typedef enum {
     SVC_E_NO_OFFER,
     SVC_E_CANNOT_ABORT,
     SVC_E_TOO_LARGE,
-    SVC_E_ILLEGAL,      /* %s: libschach's explanation */
-    SVC_E_BAD_LEVEL,    /* %s: the level asked for */
+    SVC_E_ILLEGAL,   /* %s: libschach's explanation */
+    SVC_E_BAD_LEVEL, /* %s: the level asked for */
     SVC_E_STORAGE,
     SVC_E_INTERNAL,
     SVC_E_COUNT

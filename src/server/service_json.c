@@ -96,8 +96,7 @@ static json_t *clock_json(const SvcGame *g, int64_t now) {
                          (json_int_t)svc_time_left(g, BLACK, now), "running", running);
     if (strcmp(rec->time_type, "correspondence") == 0) {
         int64_t deadline = svc_deadline(g);
-        return json_pack("{s:o, s:o}", "deadline", deadline ? json_integer(deadline) : json_null(), "running",
-                         running);
+        return json_pack("{s:o, s:o}", "deadline", deadline ? json_integer(deadline) : json_null(), "running", running);
     }
     json_decref(running);
     return json_null();
@@ -186,8 +185,7 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
     bool over = is_over(g);
     json_t *state = json_pack(
         "{s:s, s:i, s:s, s:o, s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:{s:b, s:b}, s:b, s:I, s:o}",
-        "id",
-        g->rec.id, "ply", plies, "fen", fen, "start_fen",
+        "id", g->rec.id, "ply", plies, "fen", fen, "start_fen",
         g->rec.start_fen[0] ? json_string(g->rec.start_fen) : json_null(), "turn", color_name(pos_turn(pos)), "check",
         pos_in_check(pos), "last_move", plies ? json_string(last) : json_null(), "legal", legal, "promotions",
         promotions, "outcome", outcome_json(g), "claims", claims_json(g), "draw_offer",
@@ -215,9 +213,9 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
 json_t *svc_summary_json(const SvcGame *g) {
     return json_pack("{s:s, s:I, s:s, s:o, s:i, s:o, s:b, s:b, s:o}", "id", g->rec.id, "created",
                      (json_int_t)g->rec.created_ms, "mode", g->rec.mode, "time", time_json(&g->rec), "moves",
-                     g->game.ply_count, "outcome", outcome_json(g), "white",
-                     secret_is_set(g->rec.secret_hash[WHITE]), "black", secret_is_set(g->rec.secret_hash[BLACK]),
-                     "level", g->rec.level[0] ? json_string(g->rec.level) : json_null());
+                     g->game.ply_count, "outcome", outcome_json(g), "white", secret_is_set(g->rec.secret_hash[WHITE]),
+                     "black", secret_is_set(g->rec.secret_hash[BLACK]), "level",
+                     g->rec.level[0] ? json_string(g->rec.level) : json_null());
 }
 
 char *svc_dump(const json_t *j, size_t *len) {

@@ -13,8 +13,7 @@ typedef struct ErrorRow {
 
 /* Indexed by SvcError; every template takes at most one %s. */
 static const ErrorRow rows[SVC_E_COUNT] = {
-    [SVC_E_BAD_JSON] = {400, "bad_json", "The request is not a JSON object.",
-                        "Die Anfrage ist kein JSON-Objekt."},
+    [SVC_E_BAD_JSON] = {400, "bad_json", "The request is not a JSON object.", "Die Anfrage ist kein JSON-Objekt."},
     [SVC_E_MISSING] = {400, "bad_request", "The member '%s' is missing.", "Das Feld „%s“ fehlt."},
     [SVC_E_NOT_STRING] = {400, "bad_request", "The member '%s' must be a string.",
                           "Das Feld „%s“ muss eine Zeichenkette sein."},
@@ -22,8 +21,7 @@ static const ErrorRow rows[SVC_E_COUNT] = {
                            "Das Feld „%s“ muss eine ganze Zahl sein."},
     [SVC_E_NOT_OBJECT] = {400, "bad_request", "The member '%s' must be an object.",
                           "Das Feld „%s“ muss ein Objekt sein."},
-    [SVC_E_UNKNOWN] = {400, "bad_request", "The member '%s' is not known here.",
-                       "Das Feld „%s“ ist hier unbekannt."},
+    [SVC_E_UNKNOWN] = {400, "bad_request", "The member '%s' is not known here.", "Das Feld „%s“ ist hier unbekannt."},
     [SVC_E_VALUE] = {400, "bad_request", "The member '%s' has a value that is not allowed.",
                      "Das Feld „%s“ hat einen unzulässigen Wert."},
     [SVC_E_FEN] = {400, "bad_request", "The member 'fen' is not a valid position: %s",
@@ -34,7 +32,8 @@ static const ErrorRow rows[SVC_E_COUNT] = {
                           "Mit diesem Geheimnis kannst du in dieser Partie nicht spielen."},
     [SVC_E_BAD_INVITE] = {403, "bad_invite", "This invitation is unknown or has already been used.",
                           "Diese Einladung ist unbekannt oder wurde schon verwendet."},
-    [SVC_E_NOT_FOUND] = {404, "not_found", "There is no game with this id.", "Es gibt keine Partie mit dieser Kennung."},
+    [SVC_E_NOT_FOUND] = {404, "not_found", "There is no game with this id.",
+                         "Es gibt keine Partie mit dieser Kennung."},
     [SVC_E_NO_PATH] = {404, "not_found", "There is nothing at this address.", "Unter dieser Adresse gibt es nichts."},
     [SVC_E_METHOD] = {405, "method_not_allowed", "This method is not allowed here.",
                       "Diese Methode ist hier nicht erlaubt."},
@@ -44,9 +43,9 @@ static const ErrorRow rows[SVC_E_COUNT] = {
     [SVC_E_GAME_OVER] = {409, "game_over", "The game is over.", "Die Partie ist beendet."},
     [SVC_E_BUSY] = {409, "busy", "Another change of this game is being saved; please try again.",
                     "Eine andere Änderung dieser Partie wird gerade gespeichert; bitte versuche es noch einmal."},
-    [SVC_E_NO_CLAIM] = {409, "no_claim", "There is no draw to claim now.",
-                        "Jetzt kann kein Remis beansprucht werden."},
-    [SVC_E_NO_OFFER] = {409, "no_offer", "There is no draw offer to answer.", "Es gibt kein Remisangebot zu beantworten."},
+    [SVC_E_NO_CLAIM] = {409, "no_claim", "There is no draw to claim now.", "Jetzt kann kein Remis beansprucht werden."},
+    [SVC_E_NO_OFFER] = {409, "no_offer", "There is no draw offer to answer.",
+                        "Es gibt kein Remisangebot zu beantworten."},
     [SVC_E_CANNOT_ABORT] = {409, "cannot_abort", "A game can only be aborted before both sides have moved.",
                             "Eine Partie kann nur abgebrochen werden, bevor beide Seiten gezogen haben."},
     [SVC_E_TOO_LARGE] = {413, "too_large", "The request is larger than 16 KiB.", "Die Anfrage ist größer als 16 KiB."},
@@ -81,8 +80,11 @@ int service_error(const char *code, Lang lang, char **body, size_t *len) {
     static const struct {
         const char *code;
         SvcError e;
-    } transport[] = {{"bad_json", SVC_E_BAD_JSON}, {"not_found", SVC_E_NO_PATH}, {"method_not_allowed", SVC_E_METHOD},
-                     {"too_large", SVC_E_TOO_LARGE}, {"storage", SVC_E_INTERNAL}};
+    } transport[] = {{"bad_json", SVC_E_BAD_JSON},
+                     {"not_found", SVC_E_NO_PATH},
+                     {"method_not_allowed", SVC_E_METHOD},
+                     {"too_large", SVC_E_TOO_LARGE},
+                     {"storage", SVC_E_INTERNAL}};
     SvcError e = SVC_E_NO_PATH;
     for (size_t i = 0; i < sizeof transport / sizeof transport[0]; i++)
         if (code && strcmp(transport[i].code, code) == 0)

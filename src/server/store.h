@@ -16,7 +16,7 @@
 
 #include "schach/types.h"
 
-#define STORE_ID_LEN 12   /* game ids: URL-safe characters */
+#define STORE_ID_LEN   12 /* game ids: URL-safe characters */
 #define STORE_HASH_LEN 32 /* crypto_generichash output of a secret */
 
 /* One game's row: everything but the moves. */
@@ -24,32 +24,32 @@ typedef struct GameRecord {
     char id[STORE_ID_LEN + 1];
     int64_t created_ms;
     int64_t updated_ms;
-    char start_fen[SCHACH_FEN_MAX];          /* "" for the standard start */
-    char mode[16];                           /* "friend", "local" or "computer" */
-    char time_type[16];                      /* "none", "live" or "correspondence" */
-    int minutes, increment, days;            /* time control parameters */
+    char start_fen[SCHACH_FEN_MAX];               /* "" for the standard start */
+    char mode[16];                                /* "friend", "local" or "computer" */
+    char time_type[16];                           /* "none", "live" or "correspondence" */
+    int minutes, increment, days;                 /* time control parameters */
     unsigned char secret_hash[2][STORE_HASH_LEN]; /* per Color; all zero while nobody holds the side */
     unsigned char invite_hash[STORE_HASH_LEN];    /* all zero when there is no open invitation */
-    int invite_color;                        /* Color the invitation is for, -1 when none */
-    char result[8];                          /* "1-0", "0-1", "1/2-1/2", "" while the game goes on */
-    char termination[40];                    /* termination name, "" while the game goes on */
-    int draw_offer;                          /* -1 none, else the Color whose offer stands */
-    int64_t clock_ms[2];                     /* live: time left per Color when the current turn began */
-    int64_t turn_started_ms;                 /* when the current turn's time began, 0 while not running */
-    char level[16];                          /* mode "computer": the engine level's id, else "" */
+    int invite_color;                             /* Color the invitation is for, -1 when none */
+    char result[8];                               /* "1-0", "0-1", "1/2-1/2", "" while the game goes on */
+    char termination[40];                         /* termination name, "" while the game goes on */
+    int draw_offer;                               /* -1 none, else the Color whose offer stands */
+    int64_t clock_ms[2];                          /* live: time left per Color when the current turn began */
+    int64_t turn_started_ms;                      /* when the current turn's time began, 0 while not running */
+    char level[16];                               /* mode "computer": the engine level's id, else "" */
 } GameRecord;
 
 typedef struct StoredMove {
-    char uci[8];      /* "e2e4", "e7e8q" */
-    int64_t at_ms;    /* when it was played */
+    char uci[8];   /* "e2e4", "e7e8q" */
+    int64_t at_ms; /* when it was played */
 } StoredMove;
 
 /* A write. The owner fills it and keeps it alive until it comes back from take_done(). */
 typedef struct StoreOp {
-    bool create;              /* insert record (a new game) */
-    bool update;              /* replace the game's row with record */
-    bool append;              /* add move as ply number `ply` (0-based) of game record.id */
-    GameRecord record;        /* record.id names the game for every kind */
+    bool create;       /* insert record (a new game) */
+    bool update;       /* replace the game's row with record */
+    bool append;       /* add move as ply number `ply` (0-based) of game record.id */
+    GameRecord record; /* record.id names the game for every kind */
     int ply;
     StoredMove move;
     /* Filled by the store: */

@@ -46,10 +46,10 @@ const char *err_table_lookup(const ErrorMessage *table, size_t count, int code, 
 
 static const char *common_template(int code, Lang lang) {
     switch (code) {
-    case ERR_NONE: return lang == LANG_DE ? "kein Fehler" : "no error";
-    case ERR_OUT_OF_MEMORY: return lang == LANG_DE ? "kein Speicher mehr frei" : "out of memory";
-    case ERR_IO: return lang == LANG_DE ? "Lesen oder Schreiben fehlgeschlagen: %1" : "input/output failed: %1";
-    default: return NULL;
+        case ERR_NONE: return lang == LANG_DE ? "kein Fehler" : "no error";
+        case ERR_OUT_OF_MEMORY: return lang == LANG_DE ? "kein Speicher mehr frei" : "out of memory";
+        case ERR_IO: return lang == LANG_DE ? "Lesen oder Schreiben fehlgeschlagen: %1" : "input/output failed: %1";
+        default: return NULL;
     }
 }
 
@@ -76,9 +76,8 @@ const char *err_template(int code, Lang lang) {
  * starts with '@' is ordinary text and stays as it is. */
 static const char *translate_word(const char *arg, Lang lang) {
     static const char *const words[][2] = {
-        {"white", "Weiß"}, {"black", "Schwarz"}, {"pawn", "Bauer"}, {"knight", "Springer"},
-        {"bishop", "Läufer"}, {"rook", "Turm"}, {"queen", "Dame"}, {"king", "König"},
-        {"White", "Weiß"}, {"Black", "Schwarz"},
+        {"white", "Weiß"}, {"black", "Schwarz"}, {"pawn", "Bauer"}, {"knight", "Springer"}, {"bishop", "Läufer"},
+        {"rook", "Turm"},  {"queen", "Dame"},    {"king", "König"}, {"White", "Weiß"},      {"Black", "Schwarz"},
     };
     if (arg[0] != '@')
         return arg;
@@ -92,11 +91,11 @@ size_t err_format(const SchError *err, Lang lang, char *buf, size_t size) {
     const char *t = err_template(err ? err->code : ERR_NONE, lang);
     size_t n = 0;
     /* Append one character or string while counting the full length like snprintf. */
-#define EMIT(ch)                                                                                   \
-    do {                                                                                           \
-        if (n + 1 < size)                                                                          \
-            buf[n] = (ch);                                                                         \
-        n++;                                                                                       \
+#define EMIT(ch)                                                                                                       \
+    do {                                                                                                               \
+        if (n + 1 < size)                                                                                              \
+            buf[n] = (ch);                                                                                             \
+        n++;                                                                                                           \
     } while (0)
     for (const char *p = t; *p; p++) {
         if (p[0] == '%' && p[1] >= '1' && p[1] <= '0' + SCHACH_ERR_ARGS && err) {

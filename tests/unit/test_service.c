@@ -21,13 +21,13 @@
 #include "service.h"
 #include "store.h"
 
-#define T0 1763800000000LL /* the injected clock starts here */
-#define WAIT_SECONDS 20    /* the store answers within this, or the test fails */
+#define T0           1763800000000LL /* the injected clock starts here */
+#define WAIT_SECONDS 20              /* the store answers within this, or the test fails */
 
 typedef struct Reply {
     int calls;
     int status;
-    int ply;        /* the answer's facts, which transports use instead of parsing the body */
+    int ply; /* the answer's facts, which transports use instead of parsing the body */
     bool duplicate;
     char content_type[64];
     char *body;
@@ -473,9 +473,9 @@ static void test_errors(void **state) {
     expect_error(action_as(e, &g, ACTION_CLAIM, 1, ",\"kind\":\"threefold\"", 409), "not_your_turn");
     expect_error(action_as(e, &g, ACTION_ABORT, 0, NULL, 409), "cannot_abort");
     expect_error(action_as(e, &g, ACTION_RESIGN, 0, ",\"extra\":true", 400), "bad_request");
-    expect_error(request(e, ACTION_JOIN, g.id, "{\"invite\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}",
-                         LANG_EN, 403),
-                 "bad_invite");
+    expect_error(
+        request(e, ACTION_JOIN, g.id, "{\"invite\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}", LANG_EN, 403),
+        "bad_invite");
 
     /* Busy: while one change is being committed, another is refused. */
     Reply first = {0};
@@ -580,14 +580,14 @@ static void test_create_validation(void **state) {
     json_decref(j);
 
     /* From a position. */
-    j = request(e, ACTION_CREATE, NULL, "{\"fen\":\"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\",\"color\":\"black\"}",
-                LANG_EN, 201);
+    j = request(e, ACTION_CREATE, NULL, "{\"fen\":\"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\",\"color\":\"black\"}", LANG_EN,
+                201);
     assert_string_equal(str(j, "color"), "black");
     assert_string_equal(str(j, "state.start_fen"), "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1");
     assert_string_equal(str(j, "state.turn"), "black");
     json_decref(j);
-    j = request(e, ACTION_CREATE, NULL, "{\"color\":\"random\",\"time\":{\"type\":\"live\",\"minutes\":3,\"increment\":2}}",
-                LANG_EN, 201);
+    j = request(e, ACTION_CREATE, NULL,
+                "{\"color\":\"random\",\"time\":{\"type\":\"live\",\"minutes\":3,\"increment\":2}}", LANG_EN, 201);
     assert_true(strcmp(str(j, "color"), "white") == 0 || strcmp(str(j, "color"), "black") == 0);
     assert_int_equal(json_integer_value(get(j, "state.clock.white")), 180000);
     assert_true(json_is_null(get(j, "state.clock.running")));
@@ -829,7 +829,8 @@ static void test_live_clock(void **state) {
 static void test_clock_insufficient(void **state) {
     Env *e = *state;
     Game2 g;
-    new_game(e, "{\"time\":{\"type\":\"live\",\"minutes\":1,\"increment\":0},\"fen\":\"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"}",
+    new_game(e,
+             "{\"time\":{\"type\":\"live\",\"minutes\":1,\"increment\":0},\"fen\":\"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"}",
              &g);
     play(e, &g, 0, "Qd2 Kf7");
     e->now += 60001;
@@ -912,7 +913,6 @@ static void test_pgn(void **state) {
     expect_error(request(e, ACTION_PGN, "nosuchgame00", NULL, LANG_EN, 404), "not_found");
 }
 
-
 /* ---- games against the computer ---- */
 
 /* Starts the computer player: one worker thread (or synchronous searches with threads 0), depth 1 so
@@ -983,9 +983,9 @@ static void test_computer_create_validation(void **state) {
     expect_error(request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":7}", LANG_EN, 400), "bad_request");
     expect_error(request(e, ACTION_CREATE, NULL, "{\"mode\":\"friend\",\"level\":\"club\"}", LANG_EN, 400),
                  "bad_request");
-    expect_error(request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":\"club\",\"color\":\"green\"}",
-                         LANG_EN, 400),
-                 "bad_request");
+    expect_error(
+        request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":\"club\",\"color\":\"green\"}", LANG_EN, 400),
+        "bad_request");
 
     /* The levels, with both names. */
     j = request(e, ACTION_LEVELS, NULL, NULL, LANG_EN, 200);
@@ -1113,8 +1113,10 @@ static void test_computer_after_restart(void **state) {
     Env *e = *state;
     computer_on(e, 1, 3600 * 1000); /* it will not move before the restart */
     Game2 g;
-    computer_game(e, "{\"mode\":\"computer\",\"level\":\"novice\",\"color\":\"white\","
-                     "\"time\":{\"type\":\"correspondence\",\"days\":3}}", &g);
+    computer_game(e,
+                  "{\"mode\":\"computer\",\"level\":\"novice\",\"color\":\"white\","
+                  "\"time\":{\"type\":\"correspondence\",\"days\":3}}",
+                  &g);
     json_decref(move_as(e, &g, 0, 0, "e4", NULL, LANG_EN, 200));
     env_close(e);
     env_open(e);
@@ -1157,8 +1159,7 @@ static void test_computer_draws(void **state) {
 
     /* A rook down, on its turn with 50 moves without capture or pawn move behind it: it claims. */
     Game2 k;
-    computer_game(e, "{\"mode\":\"computer\",\"level\":\"club\",\"fen\":\"4k3/8/8/8/8/8/8/R3K2b b - - 100 80\"}",
-                  &k);
+    computer_game(e, "{\"mode\":\"computer\",\"level\":\"club\",\"fen\":\"4k3/8/8/8/8/8/8/R3K2b b - - 100 80\"}", &k);
     j = wait_for_end(e, k.id);
     assert_string_equal(str(j, "outcome.result"), "1/2-1/2");
     assert_string_equal(str(j, "outcome.termination"), "fifty_moves");
@@ -1233,7 +1234,7 @@ static void test_cancel_and_transport_errors(void **state) {
     uint64_t ticket = service_handle(e->svc, &req, on_reply, &r);
     service_cancel(e->svc, ticket);
     settle_timer(e, seen);
-    assert_int_equal(r.calls, 0); /* the requester went away */
+    assert_int_equal(r.calls, 0);  /* the requester went away */
     assert_int_equal(ev.count, 2); /* the move happened all the same */
     free(ev.last);
 

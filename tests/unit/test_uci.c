@@ -11,7 +11,6 @@
 
 #include <cmocka.h>
 
-
 #include "schach/bitboard.h"
 #include "schach/fen.h"
 #include "schach/notation.h"
@@ -159,9 +158,9 @@ static void test_bad_input(void **state) {
     (void)state;
     char *out = run_uci("garbage in\n"
                         "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1\n"
-                        "go depth 1\n"                 /* no position yet */
+                        "go depth 1\n"                             /* no position yet */
                         "position startpos moves e2e4 e7e5 g1g5\n" /* illegal third move */
-                        "go depth 1\n"                 /* still no position */
+                        "go depth 1\n"                             /* still no position */
                         "position startpos moves e2e4\n"
                         "position startpos moves e7e5\n" /* illegal: keeps 1. e4 */
                         "position sideways\n"
@@ -240,8 +239,9 @@ static void test_long_line(void **state) {
 int main(void) {
     schach_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_handshake),     cmocka_unit_test(test_go_depth),  cmocka_unit_test(test_infinite_and_ponder),
-        cmocka_unit_test(test_finished_game), cmocka_unit_test(test_bad_input), cmocka_unit_test(test_options),
+        cmocka_unit_test(test_handshake),           cmocka_unit_test(test_go_depth),
+        cmocka_unit_test(test_infinite_and_ponder), cmocka_unit_test(test_finished_game),
+        cmocka_unit_test(test_bad_input),           cmocka_unit_test(test_options),
         cmocka_unit_test(test_long_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
