@@ -10,6 +10,7 @@
 #   make bench-server  schach serve under load: moves per second, latency, 10,000 WebSockets
 #   make bench-strength  schach match against GNU Chess, Ethereal and Stockfish (hours)
 #   make bench-levels    the Elo of the levels for people, against Stockfish's UCI_Elo (about 1.5 h)
+#   make bench-threads   time to depth with Threads 1 and 2 (lazy SMP)
 #   make asan | fuzz | test-release | test-asan | test-fuzz | deps | format | clean | help
 #
 # Variables: WERROR=1 makes warnings errors (the default when CI is set, e.g. CI=true),
@@ -40,7 +41,7 @@ CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all build web run bench-server bench-strength bench-levels test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
+.PHONY: all build web run bench-server bench-strength bench-levels bench-threads test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
 
 all: build
 
@@ -106,6 +107,9 @@ bench-strength: build
 
 bench-levels: build
 	bash bench/levels.sh ./$(BUILD)/schach
+
+bench-threads: build
+	bash bench/threads.sh ./$(BUILD)/schach
 
 FORMAT_FILES = $(shell find src include tests fuzz bench -name '*.[ch]' 2>/dev/null)
 format:

@@ -76,15 +76,16 @@ typedef struct EngineResult {
 /* Options a UCI GUI or a player can set between searches. */
 typedef struct EngineOptions {
     size_t hash_mb;      /* transposition table size (1..65536) */
-    int threads;         /* search threads (only 1 is implemented; larger values are accepted as 1) */
+    int threads;         /* search threads, 1..ENGINE_THREADS_MAX (lazy SMP; weaker levels use one) */
     int move_overhead;   /* ms kept back per move for communication delays */
     int skill;           /* 0..20, 20 = full strength ("Skill Level") */
     bool limit_strength; /* play at about `elo` ("UCI_LimitStrength") */
     int elo;             /* ENGINE_ELO_MIN..ENGINE_ELO_MAX ("UCI_Elo") */
 } EngineOptions;
 
-#define ENGINE_ELO_MIN 400
-#define ENGINE_ELO_MAX 2400
+#define ENGINE_THREADS_MAX 256
+#define ENGINE_ELO_MIN     400
+#define ENGINE_ELO_MAX     2400
 /* Full strength on the scale of the levels' Elo (Stockfish 15.1's UCI_Elo at 10 s + 0.1 s),
  * measured by bench/strength.sh; UCI_Elo at or above it plays at full strength. */
 #define ENGINE_FULL_STRENGTH_ELO 2320

@@ -4,6 +4,8 @@
  * engine_new() from the clock, so two engines vary their play; engine_set_seed() (engine_internal.h)
  * makes an engine deterministic for tests and reproducible matches.
  *
+ * With Threads > 1 the helper threads of pool.h search beside the caller's thread (lazy SMP).
+ *
  * The stop flag is cleared when a search ends, not when it begins: a stop that arrives between a
  * caller's "go" and the start of engine_search() on another thread still ends that search.
  */
@@ -12,6 +14,7 @@
 
 #include "engine_internal.h"
 #include "eval.h"
+#include "pool.h"
 #include "rng.h"
 #include "schach/engine.h"
 #include "search.h"
@@ -34,7 +37,9 @@ struct Engine {
     uint64_t rng;
     ClockRecord last[2]; /* by colour */
     int lag;             /* estimated ms per move (rises at once, falls by a quarter per move) */
-    Search search;       /* large: the engine is allocated on the heap */
+    TT tt;               /* shared by the search and its helpers */
+    SearchPool pool;     /* Threads - 1 helper threads */
+    Search search;       /* the main thread's; large: the engine is allocated on the heap */
 };
 
 static size_t clamp_hash(size_t mb) { return mb < 1 ? 1 : mb > 65536 ? 65536 : mb; }
@@ -46,7 +51,7 @@ void engine_options_default(EngineOptions *opt) {
 
 static void normalise(EngineOptions *opt) {
     opt->hash_mb = clamp_hash(opt->hash_mb);
-    opt->threads = 1;
+    opt->threads = opt->threads < 1 ? 1 : opt->threads > ENGINE_THREADS_MAX ? ENGINE_THREADS_MAX : opt->threads;
     opt->move_overhead = opt->move_overhead < 0 ? 0 : opt->move_overhead;
     opt->skill = opt->skill < 0 ? 0 : opt->skill > 20 ? 20 : opt->skill;
     opt->elo = opt->elo < ENGINE_ELO_MIN ? ENGINE_ELO_MIN : opt->elo > ENGINE_ELO_MAX ? ENGINE_ELO_MAX : opt->elo;
@@ -61,8 +66,14 @@ Engine *engine_new(const EngineOptions *opt) {
     if (opt)
         e->opt = *opt;
     normalise(&e->opt);
-    if (!search_init(&e->search, e->opt.hash_mb)) {
+    if (!tt_resize(&e->tt, e->opt.hash_mb)) {
         free(e);
+        return NULL;
+    }
+    search_init(&e->search, &e->tt);
+    pool_init(&e->pool);
+    if (!pool_resize(&e->pool, e->opt.threads - 1, &e->tt)) {
+        engine_free(e);
         return NULL;
     }
     e->rng = rng_seed((uint64_t)tm_now_ms() ^ (uint64_t)(uintptr_t)e);
@@ -72,15 +83,21 @@ Engine *engine_new(const EngineOptions *opt) {
 void engine_free(Engine *e) {
     if (!e)
         return;
-    search_release(&e->search);
+    pool_free(&e->pool);
+    tt_free(&e->tt);
     free(e);
 }
 
 bool engine_set_options(Engine *e, const EngineOptions *opt) {
     EngineOptions next = *opt;
     normalise(&next);
-    if (next.hash_mb != e->opt.hash_mb && !search_set_hash(&e->search, next.hash_mb))
+    if (next.hash_mb != e->opt.hash_mb && !tt_resize(&e->tt, next.hash_mb))
         return false;
+    if (next.threads != e->opt.threads && !pool_resize(&e->pool, next.threads - 1, &e->tt)) {
+        next.threads = 1; /* the helpers could not be had: one thread still searches */
+        e->opt = next;
+        return false;
+    }
     e->opt = next;
     return true;
 }
@@ -88,7 +105,9 @@ bool engine_set_options(Engine *e, const EngineOptions *opt) {
 void engine_get_options(const Engine *e, EngineOptions *opt) { *opt = e->opt; }
 
 void engine_clear(Engine *e) {
+    tt_clear(&e->tt);
     search_clear(&e->search);
+    pool_clear(&e->pool);
     e->last[WHITE].valid = e->last[BLACK].valid = false; /* a new game: its clocks start afresh */
 }
 
@@ -130,7 +149,18 @@ EngineResult engine_search(Engine *e, const Game *game, const EngineLimits *limi
     int64_t started = tm_now_ms();
     Color us = pos_turn(&game->pos);
     lag_observe(e, game, limits, us);
+    tt_new_search(&e->tt);
+    /* A weaker level searches alone: its budget and its choice among lines are one thread's. */
+    bool helpers = !plan.active && e->pool.count > 0;
+    e->search.peers = helpers ? e->pool.helpers : NULL;
+    e->search.peer_count = helpers ? e->pool.count : 0;
+    if (helpers)
+        pool_start(&e->pool, game, &lim);
     EngineResult r = search_run(&e->search, game, &lim, e->opt.move_overhead, e->lag, report_lines, info, ctx);
+    if (helpers) {
+        pool_stop(&e->pool);
+        r.nodes = search_total_nodes(&e->search);
+    }
     const Search *s = &e->search;
     if (plan.active && s->line_count > 1) {
         const RootMove *line = &s->lines[strength_choose(&plan, &s->pos, s->lines, s->line_count, &e->rng)];

@@ -16,19 +16,15 @@ static void init_reductions(Search *s) {
             s->reductions[d][m] = (int8_t)(d && m ? 0.75 + log(d) * log(m) / 2.25 : 0);
 }
 
-bool search_init(Search *s, size_t hash_mb) {
+void search_init(Search *s, TT *tt) {
     init_reductions(s);
+    s->tt = tt;
     atomic_init(&s->stop, false);
     atomic_init(&s->pondering, false);
-    return tt_resize(&s->tt, hash_mb);
+    atomic_init(&s->published_nodes, 0);
 }
 
-void search_release(Search *s) { tt_free(&s->tt); }
-
-bool search_set_hash(Search *s, size_t hash_mb) { return tt_resize(&s->tt, hash_mb); }
-
 void search_clear(Search *s) {
-    tt_clear(&s->tt);
     memset(&s->heur, 0, sizeof s->heur);
     memset(&s->pawns, 0, sizeof s->pawns);
 }
@@ -52,7 +48,7 @@ static inline bool has_non_pawn_material(const Position *pos, Color c) {
 static inline void make_move(Search *s, int ply, Move m, Undo *undo) {
     s->stack[ply].move = m;
     pos_make(&s->pos, m, undo);
-    tt_prefetch(&s->tt, s->pos.key);
+    tt_prefetch(s->tt, s->pos.key);
     s->keys[s->key_count++] = repetition_key(&s->pos);
 }
 
@@ -71,6 +67,7 @@ static void check_limits(Search *s) {
         s->stopped = true;
     if (s->nodes & 1023)
         return;
+    atomic_store_explicit(&s->published_nodes, s->nodes, memory_order_relaxed);
     if (atomic_load_explicit(&s->stop, memory_order_relaxed))
         s->stopped = true;
     bool clock = !s->limits.infinite && !atomic_load_explicit(&s->pondering, memory_order_relaxed);
@@ -151,7 +148,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply) {
         return in_check ? 0 : eval_position(pos, &s->pawns);
 
     TTHit hit;
-    bool tt_found = tt_probe(&s->tt, pos->key, ply, &hit);
+    bool tt_found = tt_probe(s->tt, pos->key, ply, &hit);
     if (tt_found && tt_cutoff(&hit, alpha, beta, 0))
         return hit.score;
 
@@ -195,7 +192,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply) {
     if (in_check && legal == 0)
         return -ENGINE_MATE + ply;
     int bound = best >= beta ? BOUND_LOWER : alpha > alpha_orig ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(&s->tt, pos->key, ply, best_move, best, in_check ? 0 : eval, 0, bound);
+    tt_store(s->tt, pos->key, ply, best_move, best, in_check ? 0 : eval, 0, bound);
     return best;
 }
 
@@ -312,7 +309,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply) {
         return alpha;
 
     TTHit hit;
-    bool tt_found = tt_probe(&s->tt, pos->key, ply, &hit);
+    bool tt_found = tt_probe(s->tt, pos->key, ply, &hit);
     Move tt_move = tt_found ? hit.move : MOVE_NONE;
     if (tt_found && !n.pv_node && tt_cutoff(&hit, alpha, beta, depth))
         return hit.score;
@@ -365,7 +362,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply) {
     if (searched == 0)
         return n.in_check ? -ENGINE_MATE + ply : 0;
     int bound = best >= beta ? BOUND_LOWER : alpha > alpha_orig ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(&s->tt, pos->key, ply, best_move, best, n.in_check ? 0 : n.eval, depth, bound);
+    tt_store(s->tt, pos->key, ply, best_move, best, n.in_check ? 0 : n.eval, depth, bound);
     return best;
 }
 
@@ -429,16 +426,17 @@ static void report_line(Search *s, int depth, int index, const RootMove *rm, boo
     if (!s->info)
         return;
     int64_t ms = tm_elapsed(&s->tm);
+    uint64_t nodes = search_total_nodes(s);
     EngineInfo info = {.depth = depth,
                        .seldepth = s->seldepth,
                        .multipv = index + 1,
                        .score = rm->score,
                        .lowerbound = lower,
                        .upperbound = upper,
-                       .nodes = s->nodes,
-                       .nps = s->nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1),
+                       .nodes = nodes,
+                       .nps = nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1),
                        .time_ms = ms,
-                       .hashfull = tt_hashfull(&s->tt),
+                       .hashfull = tt_hashfull(s->tt),
                        .pv_length = rm->pv_length};
     memcpy(info.pv, rm->pv, (size_t)rm->pv_length * sizeof(Move));
     s->info(&info, s->info_ctx);
@@ -476,11 +474,12 @@ static bool mate_found(const Search *s) {
     return s->limits.mate > 0 && score >= ENGINE_MATE_BOUND && ENGINE_MATE - score <= 2 * s->limits.mate - 1;
 }
 
-static void iterate(Search *s) {
+/* Iterative deepening from first_depth (1 for the main thread, so it always has a move). */
+static void iterate(Search *s, int first_depth) {
     int max_depth = s->limits.depth > 0 ? min_int(s->limits.depth, ENGINE_MAX_PLY - 1) : ENGINE_MAX_PLY - 1;
     int stability = 0;
     Move last_best = MOVE_NONE;
-    for (int depth = 1; depth <= max_depth; depth++) {
+    for (int depth = min_int(first_depth, max_depth); depth <= max_depth; depth++) {
         s->root_depth = depth;
         s->seldepth = 0;
         for (int i = 0; i < s->root_count; i++)
@@ -529,7 +528,7 @@ static bool in_searchmoves(const EngineLimits *limits, Move m) {
 /* The root moves in the move picker's order (table move first), restricted to searchmoves. */
 static void load_roots(Search *s) {
     TTHit hit;
-    Move tt_move = tt_probe(&s->tt, s->pos.key, 0, &hit) ? hit.move : MOVE_NONE;
+    Move tt_move = tt_probe(s->tt, s->pos.key, 0, &hit) ? hit.move : MOVE_NONE;
     MovePicker mp;
     mp_init(&mp, &s->pos, &s->heur, tt_move, 0, MOVE_NONE, false);
     bool restrict_moves = false;
@@ -568,28 +567,40 @@ static Move ponder_move(Search *s, const RootMove *rm) {
     TTHit hit;
     Move reply = MOVE_NONE;
     pos_make(&s->pos, rm->move, &undo);
-    if (tt_probe(&s->tt, s->pos.key, 1, &hit) && hit.move && gen_is_legal(&s->pos, hit.move))
+    if (tt_probe(s->tt, s->pos.key, 1, &hit) && hit.move && gen_is_legal(&s->pos, hit.move))
         reply = hit.move;
     pos_unmake(&s->pos, rm->move, &undo);
     return reply;
 }
 
-EngineResult search_run(Search *s, const Game *game, const EngineLimits *limits, int overhead, int lag,
-                        int report_lines, EngineInfoFn info, void *ctx) {
+/* What the main thread and the helpers do alike before they iterate. */
+static void prepare(Search *s, const Game *game, const EngineLimits *limits, EngineInfoFn info, void *ctx) {
     s->pos = game->pos;
     s->limits = *limits;
     s->info = info;
     s->info_ctx = ctx;
     s->nodes = 0;
+    atomic_store_explicit(&s->published_nodes, 0, memory_order_relaxed);
     s->seldepth = 0;
     s->stopped = false;
     s->completed_depth = 0;
     s->line_count = 0;
     atomic_store(&s->pondering, limits->ponder);
-    tm_init(&s->tm, limits, pos_turn(&s->pos), overhead, lag);
-    tt_new_search(&s->tt);
     load_history(s, game);
     load_roots(s);
+}
+
+uint64_t search_total_nodes(const Search *s) {
+    uint64_t nodes = s->nodes;
+    for (int i = 0; i < s->peer_count; i++)
+        nodes += atomic_load_explicit(&s->peers[i].published_nodes, memory_order_relaxed);
+    return nodes;
+}
+
+EngineResult search_run(Search *s, const Game *game, const EngineLimits *limits, int overhead, int lag,
+                        int report_lines, EngineInfoFn info, void *ctx) {
+    prepare(s, game, limits, info, ctx);
+    tm_init(&s->tm, limits, pos_turn(&s->pos), overhead, lag);
 
     EngineResult result = {0};
     if (s->root_count == 0) {
@@ -600,7 +611,7 @@ EngineResult search_run(Search *s, const Game *game, const EngineLimits *limits,
     int wanted = limits->multipv > 0 ? limits->multipv : 1;
     s->multipv = min_int(min_int(wanted, ENGINE_MAX_MULTIPV), s->root_count);
     s->report_lines = min_int(max_int(report_lines, 1), s->multipv);
-    iterate(s);
+    iterate(s, 1);
     wait_for_release(s);
 
     const RootMove *best = &s->roots[0];
@@ -610,7 +621,23 @@ EngineResult search_run(Search *s, const Game *game, const EngineLimits *limits,
     if (result.score == -SEARCH_INF)
         result.score = eval_position(&s->pos, &s->pawns);
     result.depth = s->completed_depth;
-    result.nodes = s->nodes;
+    result.nodes = search_total_nodes(s);
     result.time_ms = tm_elapsed(&s->tm);
     return result;
+}
+
+void search_run_helper(Search *s, const Game *game, const EngineLimits *limits, int helper_index) {
+    EngineLimits own = {.depth = limits->depth,
+                        .infinite = true,
+                        .searchmoves = limits->searchmoves,
+                        .searchmoves_count = limits->searchmoves_count};
+    prepare(s, game, &own, NULL, NULL);
+    tm_init(&s->tm, &own, pos_turn(&s->pos), 0, 0);
+    if (s->root_count > 0) {
+        s->multipv = 1;
+        s->report_lines = 0;
+        /* Every second helper starts one iteration deeper, so the threads are rarely all on one depth. */
+        iterate(s, 1 + (helper_index & 1));
+    }
+    atomic_store_explicit(&s->published_nodes, s->nodes, memory_order_relaxed);
 }

@@ -2,8 +2,10 @@
  * a transposition table, null-move pruning, late move reductions and pruning, check extensions and a
  * quiescence search of captures ordered and pruned by static exchange evaluation.
  *
- * One Search is one searching thread's complete state. It lives inside the Engine, so nothing is
- * allocated while searching: the table is allocated by search_set_hash().
+ * One Search is one searching thread's complete state. The Engine owns them and the table they
+ * share, so nothing is allocated while searching. With more than one thread (lazy SMP) the helper
+ * threads search the same root to the same depth limit without reporting; what they find reaches
+ * the main thread through the shared table (see pool.h).
  */
 #ifndef SCHACH_ENGINE_SEARCH_H
 #define SCHACH_ENGINE_SEARCH_H
@@ -37,12 +39,15 @@ typedef struct Frame {
 
 typedef struct Search {
     /* Kept between searches. */
-    TT tt;
+    TT *tt; /* shared by all threads of an Engine */
     Heuristics heur;
     PawnCache pawns;
-    int8_t reductions[64][64]; /* late move reduction by depth and move number */
-    atomic_bool stop;          /* set by another thread: end now */
-    atomic_bool pondering;     /* cleared by another thread on ponderhit */
+    int8_t reductions[64][64];            /* late move reduction by depth and move number */
+    atomic_bool stop;                     /* set by another thread: end now */
+    atomic_bool pondering;                /* cleared by another thread on ponderhit */
+    atomic_uint_fast64_t published_nodes; /* nodes, stored every 1024 for other threads to read */
+    const struct Search *peers;           /* the main thread's helpers, whose nodes count in reports */
+    int peer_count;
 
     /* One search. */
     Position pos;
@@ -63,12 +68,9 @@ typedef struct Search {
     bool stopped;
 } Search;
 
-/* Prepares s (zeroed memory) with a table of hash_mb megabytes; false when out of memory. */
-bool search_init(Search *s, size_t hash_mb);
-void search_release(Search *s);
-/* Replaces the table; false (keeping the old one) when out of memory. */
-bool search_set_hash(Search *s, size_t hash_mb);
-/* Forgets the table and the move ordering statistics. */
+/* Prepares s (zeroed memory) to search with the table tt. */
+void search_init(Search *s, TT *tt);
+/* Forgets the move ordering statistics (the table is the owner's to clear). */
 void search_clear(Search *s);
 
 /* Searches the current position of game within limits; overhead is the move overhead (ms), lag the
@@ -77,5 +79,12 @@ void search_clear(Search *s);
  * completed iteration (none when it was stopped at once). */
 EngineResult search_run(Search *s, const Game *game, const EngineLimits *limits, int overhead, int lag,
                         int report_lines, EngineInfoFn info, void *ctx);
+
+/* A helper thread's search of the same root: no clock, no reports, one line, to limits' depth (if
+ * any) or until s->stop is set; helper_index (1, 2, ...) varies the depths it starts at. */
+void search_run_helper(Search *s, const Game *game, const EngineLimits *limits, int helper_index);
+
+/* Nodes searched so far by s and its peers (exact for s, as last published for the peers). */
+uint64_t search_total_nodes(const Search *s);
 
 #endif

@@ -19,8 +19,7 @@
 #include "schach/movegen.h"
 #include "schach/notation.h"
 
-enum { SHOWN_MAX = 40 };    /* input quoted in messages is cut to this many characters */
-enum { THREADS_MAX = 256 }; /* accepted, searched with one thread (see engine.h) */
+enum { SHOWN_MAX = 40 }; /* input quoted in messages is cut to this many characters */
 enum { INFO_LINE_MAX = 256 + ENGINE_MAX_PLY * 6 };
 
 typedef enum { OPT_SPIN, OPT_CHECK, OPT_BUTTON } OptionType;
@@ -46,7 +45,7 @@ typedef struct UciOption {
 
 static const UciOption uci_options[OPT_NB] = {
     [OPT_HASH] = {"Hash", OPT_SPIN, 1, 65536},
-    [OPT_THREADS] = {"Threads", OPT_SPIN, 1, THREADS_MAX},
+    [OPT_THREADS] = {"Threads", OPT_SPIN, 1, ENGINE_THREADS_MAX},
     [OPT_MULTIPV] = {"MultiPV", OPT_SPIN, 1, ENGINE_MAX_MULTIPV},
     [OPT_MOVE_OVERHEAD] = {"Move Overhead", OPT_SPIN, 0, 5000},
     [OPT_PONDER] = {"Ponder", OPT_CHECK, 0, 1},
@@ -438,16 +437,18 @@ static bool option_parse_value(Uci *u, const UciOption *o, const char *value, in
     return true;
 }
 
-/* Hands the engine its part of the new settings; the old ones stay when the table cannot grow. */
+/* Hands the engine its part of the new settings; the old ones stay when the table cannot grow,
+ * and one thread searches when the helper threads cannot be started. */
 static void apply_settings(Uci *u, const Settings *next, OptionId id) {
-    if (!engine_set_options(u->engine, &next->engine)) {
+    if (engine_set_options(u->engine, &next->engine)) {
+        u->set = *next;
+    } else if (id == OPT_THREADS) {
+        say(u, "info string setoption Threads: cannot start %d threads; searching with 1", next->engine.threads);
+        engine_get_options(u->engine, &u->set.engine);
+    } else {
         say(u, "info string setoption %s: cannot allocate %zu MB for the hash table; keeping %zu MB",
             uci_options[id].name, next->engine.hash_mb, u->set.engine.hash_mb);
-        return;
     }
-    u->set = *next;
-    if (id == OPT_THREADS && next->engine.threads > 1)
-        say(u, "info string Threads: only one search thread is implemented; searching with 1");
 }
 
 /* setoption name <id> [value <x>]: names may hold spaces and are matched without regard to case. */

@@ -146,6 +146,16 @@ isready'
 hasnt "setoption in range" "info string"
 one_bestmove "after setoption"
 
+# Threads 3: helpers search beside the main thread; no complaint, every depth reported, one bestmove.
+uci 'setoption name Threads value 3
+position startpos
+go depth 9'
+hasnt "Threads 3" "info string"
+one_bestmove "Threads 3"
+for d in 1 5 9; do
+    grep -q "^info depth $d .* nodes [1-9][0-9]* " <<<"$out" || fail "Threads 3: no depth $d line with nodes"
+done
+
 # ---- mate scores, finished games ----
 MATE2='r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1'
 uci "position fen $MATE2

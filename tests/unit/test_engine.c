@@ -423,6 +423,86 @@ static void test_searchmoves(void **state) {
     game_free(&g);
 }
 
+/* ---- threads ---- */
+
+static Engine *new_threaded_engine(int threads) {
+    EngineOptions opt;
+    engine_options_default(&opt);
+    opt.hash_mb = 4;
+    opt.threads = threads;
+    Engine *e = engine_new(&opt);
+    assert_non_null(e);
+    engine_get_options(e, &opt);
+    assert_int_equal(opt.threads, threads);
+    return e;
+}
+
+/* Helpers share the table with the main thread: what they store must never spoil a mate score. */
+static void test_threads_find_the_same_mates(void **state) {
+    (void)state;
+    static const struct {
+        const char *fen;
+        int n;
+    } cases[] = {
+        {"k7/8/1K6/8/8/8/8/7R w - - 0 1", 1},
+        {"r5k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", 2},
+        {"k7/8/8/2K5/8/8/8/7R w - - 0 1", 2},
+        {"2k5/8/8/3K4/8/8/8/7R w - - 0 1", 3},
+    };
+    Engine *e = new_threaded_engine(3);
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            Game g;
+            init_fen(&g, cases[i].fen);
+            engine_clear(e);
+            EngineLimits limits = {.depth = 2 * cases[i].n + 3};
+            EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
+            assert_int_equal(r.score, ENGINE_MATE - (2 * cases[i].n - 1));
+            assert_true(gen_is_legal(&g.pos, r.best));
+            game_free(&g);
+        }
+    engine_free(e);
+}
+
+/* Many short searches, an infinite one stopped from another thread, and new thread counts between
+ * searches: the helpers start and stop every time, and the nodes they searched are counted. */
+static void test_threads_start_stop_and_resize(void **state) {
+    (void)state;
+    Engine *e = new_threaded_engine(3);
+    Game g;
+    game_init(&g);
+    for (int depth = 1; depth <= 12; depth++) {
+        EngineLimits limits = {.depth = depth};
+        EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
+        assert_true(gen_is_legal(&g.pos, r.best));
+        assert_int_equal(r.depth, depth);
+        assert_true(r.nodes > 0);
+    }
+    StopJob job = {e, &g, {0}};
+    pthread_t thread;
+    assert_int_equal(pthread_create(&thread, NULL, run_infinite, &job), 0);
+    struct timespec pause = {0, 50 * 1000000};
+    nanosleep(&pause, NULL);
+    engine_stop(e);
+    pthread_join(thread, NULL);
+    assert_true(gen_is_legal(&g.pos, job.result.best));
+
+    EngineOptions opt;
+    int counts[] = {1, 2, 4, 0}, want[] = {1, 2, 4, 1}; /* 0 is clamped to 1 */
+    for (int i = 0; i < 4; i++) {
+        engine_get_options(e, &opt);
+        opt.threads = counts[i];
+        assert_true(engine_set_options(e, &opt));
+        engine_get_options(e, &opt);
+        assert_int_equal(opt.threads, want[i]);
+        EngineLimits limits = {.depth = 6};
+        EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
+        assert_true(gen_is_legal(&g.pos, r.best));
+    }
+    engine_free(e);
+    game_free(&g);
+}
+
 /* ---- levels ---- */
 
 static void test_weak_levels_play_legal_and_sometimes_other_moves(void **state) {
@@ -437,7 +517,9 @@ static void test_weak_levels_play_legal_and_sometimes_other_moves(void **state) 
     engine_options_default(&opt);
     opt.hash_mb = 2;
     opt.skill = 2;
-    Engine *weak = engine_new(&opt), *twin = engine_new(&opt), *full = new_engine();
+    Engine *weak = engine_new(&opt), *full = new_engine();
+    opt.threads = 3; /* a weaker level searches alone: its twin with helpers plays the same */
+    Engine *twin = engine_new(&opt);
     engine_set_seed(weak, 42);
     engine_set_seed(twin, 42);
     int differ = 0;
@@ -451,6 +533,7 @@ static void test_weak_levels_play_legal_and_sometimes_other_moves(void **state) 
             EngineResult f = engine_search(full, &g, &limits, NULL, NULL);
             assert_true(gen_is_legal(&g.pos, w.best));
             assert_int_equal(w.best, t.best); /* same seed, same choices */
+            assert_int_equal(w.nodes, t.nodes);
             differ += w.best != f.best;
             game_free(&g);
         }
@@ -701,6 +784,8 @@ int main(void) {
         cmocka_unit_test(test_time_budget_keeps_a_cushion),
         cmocka_unit_test(test_lag_is_measured_between_moves),
         cmocka_unit_test(test_multipv_lines_are_distinct_and_ordered),
+        cmocka_unit_test(test_threads_find_the_same_mates),
+        cmocka_unit_test(test_threads_start_stop_and_resize),
         cmocka_unit_test(test_searchmoves),
         cmocka_unit_test(test_weak_levels_play_legal_and_sometimes_other_moves),
         cmocka_unit_test(test_weak_level_still_takes_a_free_queen_mostly),
