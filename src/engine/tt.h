@@ -5,6 +5,11 @@
  * depth and a byte with the bound (2 bits) and the search generation (6 bits). Replacement prefers
  * the same position, then the entry of least value (depth, minus 8 per generation of age).
  *
+ * With several search threads the table is shared without locks, as in other lazy SMP engines: an
+ * entry read while another thread writes it may mix two positions' fields. The 16-bit check makes
+ * that rare, and a table move is checked for legality before it is played (movepick.c), so the
+ * worst case is one misjudged node. ThreadSanitizer reports these races (and only these).
+ *
  * Mate scores are stored relative to the entry's node ("mate in n from here"), so they stay correct
  * when the position is reached at another ply: see tt_score_to() and tt_score_from().
  */
