@@ -32,14 +32,20 @@ static void init_fen(Game *g, const char *fen) {
         fail_msg("bad test FEN %s (error %d)", fen, err.code);
 }
 
-static Engine *new_engine(void) {
+/* An engine with a 4 MB table searching with this many threads. */
+static Engine *new_threaded_engine(int threads) {
     EngineOptions opt;
     engine_options_default(&opt);
     opt.hash_mb = 4;
+    opt.threads = threads;
     Engine *e = engine_new(&opt);
     assert_non_null(e);
+    engine_get_options(e, &opt);
+    assert_int_equal(opt.threads, threads);
     return e;
 }
+
+static Engine *new_engine(void) { return new_threaded_engine(1); }
 
 static EngineResult search_fen(const char *fen, const EngineLimits *limits) {
     Game g;
@@ -108,23 +114,26 @@ static void test_mate_in_one(void **state) {
     }
 }
 
+/* Positions where the side to move mates in n (and not sooner). */
+static const struct {
+    const char *fen;
+    int n;
+} mate_cases[] = {
+    {"k7/8/2K5/8/8/8/8/7R w - - 0 1", 2},   {"r5k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", 2},
+    {"7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2}, {"k7/8/8/2K5/8/8/8/7R w - - 0 1", 2},
+    {"2k5/8/8/3K4/8/8/8/7R w - - 0 1", 3},  {"7k/8/6K1/8/8/8/8/R7 w - - 0 1", 1},
+};
+enum { MATE_CASES = sizeof mate_cases / sizeof mate_cases[0] };
+
 /* Mates in 2 and 3: the solver confirms the distance, the engine must report it and play a move
  * after which every reply still loses within n - 1. */
 static void test_mate_in_two_and_three(void **state) {
     (void)state;
-    static const struct {
-        const char *fen;
-        int n;
-    } cases[] = {
-        {"k7/8/2K5/8/8/8/8/7R w - - 0 1", 2},   {"r5k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", 2},
-        {"7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", 2}, {"k7/8/8/2K5/8/8/8/7R w - - 0 1", 2},
-        {"2k5/8/8/3K4/8/8/8/7R w - - 0 1", 3},  {"7k/8/6K1/8/8/8/8/R7 w - - 0 1", 1},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t i = 0; i < MATE_CASES; i++) {
         Game g;
-        init_fen(&g, cases[i].fen);
+        init_fen(&g, mate_cases[i].fen);
         Position pos = g.pos;
-        int n = cases[i].n;
+        int n = mate_cases[i].n;
         assert_true(mates_within(&pos, n));
         assert_false(n > 1 && mates_within(&pos, n - 1));
         Engine *e = new_engine();
@@ -425,39 +434,18 @@ static void test_searchmoves(void **state) {
 
 /* ---- threads ---- */
 
-static Engine *new_threaded_engine(int threads) {
-    EngineOptions opt;
-    engine_options_default(&opt);
-    opt.hash_mb = 4;
-    opt.threads = threads;
-    Engine *e = engine_new(&opt);
-    assert_non_null(e);
-    engine_get_options(e, &opt);
-    assert_int_equal(opt.threads, threads);
-    return e;
-}
-
 /* Helpers share the table with the main thread: what they store must never spoil a mate score. */
 static void test_threads_find_the_same_mates(void **state) {
     (void)state;
-    static const struct {
-        const char *fen;
-        int n;
-    } cases[] = {
-        {"k7/8/1K6/8/8/8/8/7R w - - 0 1", 1},
-        {"r5k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", 2},
-        {"k7/8/8/2K5/8/8/8/7R w - - 0 1", 2},
-        {"2k5/8/8/3K4/8/8/8/7R w - - 0 1", 3},
-    };
     Engine *e = new_threaded_engine(3);
     for (int round = 0; round < 3; round++)
-        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (size_t i = 0; i < MATE_CASES; i++) {
             Game g;
-            init_fen(&g, cases[i].fen);
+            init_fen(&g, mate_cases[i].fen);
             engine_clear(e);
-            EngineLimits limits = {.depth = 2 * cases[i].n + 3};
+            EngineLimits limits = {.depth = 2 * mate_cases[i].n + 3};
             EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
-            assert_int_equal(r.score, ENGINE_MATE - (2 * cases[i].n - 1));
+            assert_int_equal(r.score, ENGINE_MATE - (2 * mate_cases[i].n - 1));
             assert_true(gen_is_legal(&g.pos, r.best));
             game_free(&g);
         }
