@@ -27,6 +27,15 @@ static bool instant_load(Store *s, StoreEachGame each, void *ctx, char *err, siz
     (void)s, (void)each, (void)ctx, (void)err, (void)n;
     return true;
 }
+/* Nothing is stored for good: no finished game is ever found again. */
+static int instant_get(Store *s, const char *id, StoreEachGame each, void *ctx, char *err, size_t n) {
+    (void)s, (void)id, (void)each, (void)ctx, (void)err, (void)n;
+    return 0;
+}
+static int instant_recent(Store *s, int max, StoreEachGame each, void *ctx, char *err, size_t n) {
+    (void)s, (void)max, (void)each, (void)ctx, (void)err, (void)n;
+    return 0;
+}
 static void instant_submit(Store *s, StoreOp *op) {
     InstantStore *st = (InstantStore *)s;
     op->ok = true;
@@ -42,7 +51,14 @@ static StoreOp *instant_take_done(Store *s) {
     return list;
 }
 static void instant_close(Store *s) { (void)s; }
-static const StoreVtbl INSTANT = {instant_load, instant_submit, instant_take_done, instant_close};
+static const StoreVtbl INSTANT = {
+    .load = instant_load,
+    .get = instant_get,
+    .recent = instant_recent,
+    .submit = instant_submit,
+    .take_done = instant_take_done,
+    .close = instant_close,
+};
 
 typedef struct Answer {
     int calls, status;

@@ -1552,3 +1552,15 @@ void service_free(Service *svc) {
     free(svc->table);
     free(svc);
 }
+
+/* Placeholders until the cache lands: every game stays in memory. */
+void service_set_cache_max(Service *svc, int games) { (void)svc, (void)games; }
+
+void service_stats(const Service *svc, ServiceStats *out) {
+    memset(out, 0, sizeof *out);
+    out->games_in_memory = (int)svc->game_count;
+    for (uint32_t i = 0; i < svc->game_count; i++) {
+        out->games_in_play += !is_over(svc->games[i]);
+        out->subscriptions += svc->games[i]->sub_count;
+    }
+}

@@ -27,6 +27,19 @@ typedef int64_t (*ServiceClock)(void *ctx);
 /* Creates the service over an open store and loads every stored game. now may be NULL (real time).
  * NULL with err filled on failure. */
 Service *service_create(Store *store, ServiceClock now, void *clock_ctx, char *err, size_t err_size);
+/* Games in play live in memory; finished games are read from the store when asked for and kept in a
+ * cache of at most this many (least recently used first out; a game someone watches stays). */
+#define SERVICE_CACHE_DEFAULT 1000
+void service_set_cache_max(Service *svc, int games);
+
+/* What the service holds now, for the log, tests and benchmarks. */
+typedef struct ServiceStats {
+    int games_in_memory; /* in play, plus cached finished games */
+    int games_in_play;
+    int subscriptions;
+} ServiceStats;
+void service_stats(const Service *svc, ServiceStats *out);
+
 /* Frees the service (not the store). Pending replies are dropped without being called; writes still
  * in flight are waited for (taken back from the store), so call this before store_close(). */
 void service_free(Service *svc);

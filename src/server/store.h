@@ -62,12 +62,20 @@ typedef struct StoreOp {
 
 typedef struct Store Store;
 
-/* Called once per stored game by load(): the record and its moves in order. */
+/* Called once per game by load(), get() and recent(): the record and its moves in order. */
 typedef void (*StoreEachGame)(void *ctx, const GameRecord *record, const StoredMove *moves, int count);
 
 typedef struct StoreVtbl {
-    /* Reads every game (start-up). false with err filled on failure. */
+    /* Reads every game still in play (result ""), at start-up: finished games stay on disk and are
+     * read one at a time by get(). false with err filled on failure. */
     bool (*load)(Store *store, StoreEachGame each, void *ctx, char *err, size_t err_size);
+    /* Reads one game by id (finished or not) on the calling thread (the event loop), on a read
+     * connection of its own that never waits for the writer. 1: found (each called once), 0: no such
+     * game, -1: error with err filled. */
+    int (*get)(Store *store, const char *id, StoreEachGame each, void *ctx, char *err, size_t err_size);
+    /* The max most recently finished games (largest updated_ms first, from an index), each called per
+     * game in that order. Returns how many, or -1 with err filled. */
+    int (*recent)(Store *store, int max, StoreEachGame each, void *ctx, char *err, size_t err_size);
     /* Queues op for the writer thread (called from the event loop). */
     void (*submit)(Store *store, StoreOp *op);
     /* Returns the operations whose batch finished (ok or not), oldest first, linked by next; NULL if none. */
@@ -82,13 +90,33 @@ struct Store {
     const StoreVtbl *vtbl;
 };
 
-/* Opens (creating it and its parent folder if needed) the SQLite database at path in WAL mode with
- * synchronous=FULL, applies the versioned schema migrations, and starts the writer thread, which calls
- * wake(wake_ctx) after each batch. NULL with err filled on failure. */
+/* Opens (creating it and its parent folder if needed) the SQLite database at path and refuses, with a
+ * message in err that says what to do, one that is damaged (PRAGMA quick_check, the WAL's checksums),
+ * read-only or unwritable, or held by another server. The database is held exclusively by this
+ * process (SQLite's unix-excl VFS: no -shm file is mapped, so nothing done to one can raise SIGBUS,
+ * and a second server cannot open it). WAL mode with synchronous=FULL, versioned schema migrations,
+ * and the writer thread, which calls wake(wake_ctx) after each batch. While running, a failed write
+ * is logged (log.h, at most once a second) and its ops come back with ok == false; a database file
+ * deleted or replaced under the server fails every write until it is restarted. Writes recover by
+ * themselves when the fault clears. Serves online backups to `schach backup` (store_sqlite_backup)
+ * over a Unix socket beside the database (path + ".sock", owner only). NULL with err filled on
+ * failure. */
 Store *store_sqlite_open(const char *path, void (*wake)(void *), void *wake_ctx, char *err, size_t err_size);
+
+/* An online, consistent copy of the database at db_path into dest (SQLite's backup API): through the
+ * running server's socket when a server holds the database, else directly. dest is written to a
+ * temporary file beside it, synced and renamed, so it is either the complete copy or untouched
+ * (also after kill -9). false with err filled on failure. */
+bool store_sqlite_backup(const char *db_path, const char *dest, char *err, size_t err_size);
 
 static inline bool store_load(Store *s, StoreEachGame each, void *ctx, char *err, size_t n) {
     return s->vtbl->load(s, each, ctx, err, n);
+}
+static inline int store_get(Store *s, const char *id, StoreEachGame each, void *ctx, char *err, size_t n) {
+    return s->vtbl->get(s, id, each, ctx, err, n);
+}
+static inline int store_recent(Store *s, int max, StoreEachGame each, void *ctx, char *err, size_t n) {
+    return s->vtbl->recent(s, max, each, ctx, err, n);
 }
 static inline void store_submit(Store *s, StoreOp *op) { s->vtbl->submit(s, op); }
 static inline StoreOp *store_take_done(Store *s) { return s->vtbl->take_done(s); }

@@ -71,6 +71,8 @@ static const char *const store_migrations[] = {
     ") WITHOUT ROWID;",
     /* 2: games against the computer name the engine level they play at ("" for other games). */
     "ALTER TABLE games ADD COLUMN level TEXT NOT NULL DEFAULT '';",
+    /* 3: start-up reads only the games in play, whatever the number of finished ones. */
+    "CREATE INDEX games_in_play ON games(created_ms, id) WHERE result = '';",
 };
 #define STORE_SCHEMA_VERSION ((int)(sizeof store_migrations / sizeof store_migrations[0]))
 
@@ -114,7 +116,11 @@ static const char SQL_UPDATE_GAME[] =
 /* Inserts only when ply is the next one, so a gap (a lost move) is refused like a duplicate. */
 static const char SQL_APPEND_MOVE[] = "INSERT INTO moves (game_id, ply, uci, at_ms) SELECT ?1, ?2, ?3, ?4"
                                       " WHERE ?2 = (SELECT coalesce(max(ply) + 1, 0) FROM moves WHERE game_id = ?1)";
-static const char SQL_SELECT_GAMES[] = "SELECT " GAME_COLUMNS " FROM games ORDER BY created_ms, id";
+static const char SQL_SELECT_GAMES[] =
+    "SELECT " GAME_COLUMNS " FROM games INDEXED BY games_in_play WHERE result = '' ORDER BY created_ms, id";
+static const char SQL_SELECT_GAME[] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1";
+static const char SQL_SELECT_RECENT[] = "SELECT " GAME_COLUMNS " FROM games INDEXED BY games_finished_by_update"
+                                        " WHERE result <> '' ORDER BY updated_ms DESC LIMIT ?1";
 static const char SQL_SELECT_MOVES[] = "SELECT ply, uci, at_ms FROM moves WHERE game_id = ?1 ORDER BY ply";
 
 /* The writer's statements, prepared once. */
@@ -156,6 +162,11 @@ typedef struct SqliteStore {
     pthread_t thread, checkpointer;
     bool thread_started, checkpointer_started;
     sqlite3 *checkpoint_db; /* the checkpointer's connection */
+    /* The event loop's read connection for get() and recent(), opened on first use. */
+    sqlite3 *read_db;
+    sqlite3_stmt *read_game, *read_moves, *read_recent;
+    StoredMove *read_buf;
+    int read_cap;
 
     pthread_mutex_t mutex;          /* guards everything below */
     pthread_cond_t cond;            /* signalled when ops are queued or stopping is set */
@@ -663,6 +674,78 @@ static bool sqlite_load(Store *store, StoreEachGame each, void *ctx, char *err, 
     return ok;
 }
 
+/* Opens the loop's read connection and its statements once. */
+static bool read_ready(SqliteStore *s, char *err, size_t err_size) {
+    if (s->read_db)
+        return true;
+    s->read_db = open_connection(s->path, err, err_size);
+    if (!s->read_db)
+        return false;
+    if (!exec_sql(s->read_db, "PRAGMA query_only = ON", "read connection", err, err_size) ||
+        sqlite3_prepare_v3(s->read_db, SQL_SELECT_GAME, -1, SQLITE_PREPARE_PERSISTENT, &s->read_game, NULL) !=
+            SQLITE_OK ||
+        sqlite3_prepare_v3(s->read_db, SQL_SELECT_MOVES, -1, SQLITE_PREPARE_PERSISTENT, &s->read_moves, NULL) !=
+            SQLITE_OK ||
+        sqlite3_prepare_v3(s->read_db, SQL_SELECT_RECENT, -1, SQLITE_PREPARE_PERSISTENT, &s->read_recent, NULL) !=
+            SQLITE_OK) {
+        if (s->read_db && err && !err[0])
+            set_err(err, err_size, "read connection: %s", sqlite3_errmsg(s->read_db));
+        return false;
+    }
+    return true;
+}
+
+/* Steps st (a game query, bound) and hands each row with its moves to each; count or -1. All rows
+ * come from one read transaction, so a game and its moves match. */
+static int read_games(SqliteStore *s, sqlite3_stmt *st, StoreEachGame each, void *ctx, char *err, size_t err_size) {
+    int count = 0, rc;
+    if (sqlite3_exec(s->read_db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+        set_err(err, err_size, "read: %s", sqlite3_errmsg(s->read_db));
+        sqlite3_reset(st);
+        return -1;
+    }
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        GameRecord record;
+        if (!read_record(st, &record)) {
+            set_err(err, err_size, "a stored game field does not fit");
+            count = -1;
+            break;
+        }
+        int moves = read_moves(s->read_moves, record.id, &s->read_buf, &s->read_cap, err, err_size);
+        if (moves < 0) {
+            count = -1;
+            break;
+        }
+        each(ctx, &record, s->read_buf, moves);
+        count++;
+    }
+    if (count >= 0 && rc != SQLITE_DONE) {
+        set_err(err, err_size, "read: %s", sqlite3_errmsg(s->read_db));
+        count = -1;
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    sqlite3_exec(s->read_db, "COMMIT", NULL, NULL, NULL);
+    return count;
+}
+
+static int sqlite_get(Store *store, const char *id, StoreEachGame each, void *ctx, char *err, size_t err_size) {
+    SqliteStore *s = (SqliteStore *)store;
+    if (!read_ready(s, err, err_size))
+        return -1;
+    sqlite3_bind_text(s->read_game, 1, id, -1, SQLITE_TRANSIENT);
+    int n = read_games(s, s->read_game, each, ctx, err, err_size);
+    return n < 0 ? -1 : n > 0;
+}
+
+static int sqlite_recent(Store *store, int max, StoreEachGame each, void *ctx, char *err, size_t err_size) {
+    SqliteStore *s = (SqliteStore *)store;
+    if (!read_ready(s, err, err_size))
+        return -1;
+    sqlite3_bind_int(s->read_recent, 1, max);
+    return read_games(s, s->read_recent, each, ctx, err, err_size);
+}
+
 /* Stops the threads (the writer after everything queued) and frees the store. */
 static void free_store(SqliteStore *s) {
     pthread_mutex_lock(&s->mutex);
@@ -679,6 +762,11 @@ static void free_store(SqliteStore *s) {
     if (s->checkpointer_started)
         pthread_join(s->checkpointer, NULL);
     sqlite3_close(s->checkpoint_db);
+    sqlite3_finalize(s->read_game);
+    sqlite3_finalize(s->read_moves);
+    sqlite3_finalize(s->read_recent);
+    sqlite3_close(s->read_db);
+    free(s->read_buf);
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(s->stmt[i]);
     /* The last connection to close checkpoints the WAL completely and removes it. */
@@ -696,6 +784,8 @@ static void sqlite_close(Store *store) { free_store((SqliteStore *)store); }
 
 static const StoreVtbl sqlite_vtbl = {
     .load = sqlite_load,
+    .get = sqlite_get,
+    .recent = sqlite_recent,
     .submit = sqlite_submit,
     .take_done = sqlite_take_done,
     .close = sqlite_close,

@@ -1266,6 +1266,14 @@ static bool fail_load(Store *s, StoreEachGame each, void *ctx, char *err, size_t
     return store_load(((FailStore *)s)->inner, each, ctx, err, n);
 }
 
+static int fail_get(Store *s, const char *id, StoreEachGame each, void *ctx, char *err, size_t n) {
+    return store_get(((FailStore *)s)->inner, id, each, ctx, err, n);
+}
+
+static int fail_recent(Store *s, int max, StoreEachGame each, void *ctx, char *err, size_t n) {
+    return store_recent(((FailStore *)s)->inner, max, each, ctx, err, n);
+}
+
 static void fail_submit(Store *s, StoreOp *op) {
     FailStore *f = (FailStore *)s;
     if (!f->fail) {
@@ -1294,7 +1302,14 @@ static StoreOp *fail_take_done(Store *s) {
 
 static void fail_close(Store *s) { store_close(((FailStore *)s)->inner); }
 
-static const StoreVtbl fail_vtbl = {fail_load, fail_submit, fail_take_done, fail_close};
+static const StoreVtbl fail_vtbl = {
+    .load = fail_load,
+    .get = fail_get,
+    .recent = fail_recent,
+    .submit = fail_submit,
+    .take_done = fail_take_done,
+    .close = fail_close,
+};
 
 static void test_storage_failure(void **state) {
     Env *e = *state;
