@@ -12,14 +12,21 @@
 #    together offer RATE (5000) moves per second (the latency at that load).
 # 2. conns: CONNS (10000) WebSocket connections subscribed to WATCH_GAMES (10) games, held HOLD (10)
 #    seconds; then one move in each game must reach every connection.
+# 3. scale: start-up time and memory of a server whose database holds SCALE_GAMES ("0 100000 1000000")
+#    finished games (and 50 in play), made by schach_mkgames with PLIES (60) plies a game on average;
+#    the databases are kept in SCALE_DIR (default: the run's folder) and reused when they exist.
+# 4. idle: the server's memory with IDLE_CONNS ("50000") idle WebSockets subscribed to WATCH_GAMES
+#    games (part 2 reports it at 10,000), from several loopback source addresses; needs an open-files
+#    limit above that (root raises it here).
 # Each part gets a fresh server and database. The database lives in DB_DIR (default: a new folder under
 # $TMPDIR or /tmp), which should be on a real disk: the durable commits are part of what is measured.
-# ONLY=games or ONLY=conns runs one part. Prints a markdown table; exit status 1 when a target is missed.
+# ONLY=games, conns, scale or idle runs one part. Prints a markdown table; exit status 1 when a target is missed.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 schach=${1:-build/schach}
 loadgen=${2:-build/bench/server/schach_loadgen}
+mkgames=${MKGAMES:-$(dirname "$loadgen")/schach_mkgames}
 games=${GAMES:-500}
 spectators=${SPECTATORS:-0}
 warmup=${WARMUP:-3}
@@ -29,13 +36,20 @@ conns=${CONNS:-10000}
 watch_games=${WATCH_GAMES:-10}
 hold=${HOLD:-10}
 only=${ONLY:-}
+scale_games=${SCALE_GAMES:-0 100000 1000000}
+idle_conns=${IDLE_CONNS:-50000}
+plies=${PLIES:-60}
+# The benchmark loads the server from one machine: the per-address limits of a public server are off.
+serve_args=(${SERVE_ARGS---no-limits})
 pgn=${PGN:-$here/../../shared/data/classics.pgn}
 
 for bin in "$schach" "$loadgen"; do
     [[ -x $bin ]] || { echo "bench/server.sh: $bin is missing (make bench-server builds it)" >&2; exit 2; }
 done
 
-# Both processes need one descriptor per connection; the server raises its own limit too.
+# Both processes need one descriptor per connection; the server raises its own limit too. Root may
+# raise the hard limit for the 50,000 connections of the idle part.
+ulimit -Hn 200000 2>/dev/null || true
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
 dir=${DB_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/schach-bench.XXXXXX")}
@@ -47,18 +61,28 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Starts a server on a fresh database; sets server_pid and port.
+# Starts a server on a fresh database (or on DB when given); sets server_pid, port and start_ms (the
+# milliseconds from starting the process to its printed address: it listens once the games are loaded).
 start_server() {
-    local name=$1 log="$dir/$1.log"
-    rm -f "$dir/$name.db" "$dir/$name.db-wal" "$dir/$name.db-shm"
-    "$schach" serve --listen 127.0.0.1:0 --db "$dir/$name.db" >"$log" 2>&1 &
+    local name=$1 db=${2:-} log="$dir/$1.log"
+    if [[ -z $db ]]; then
+        db=$dir/$name.db
+        rm -f "$db" "$db-wal" "$db-shm"
+    fi
+    local t0 t1
+    t0=$(date +%s%N)
+    "$schach" serve --listen 127.0.0.1:0 --db "$db" "${serve_args[@]}" >"$log" 2>&1 &
     server_pid=$!
     port=
-    for _ in $(seq 1 200); do
+    for _ in $(seq 1 20000); do
         port=$(sed -n 's|^schach serve: http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$log" | head -n1)
-        [[ -n $port ]] && return 0
+        if [[ -n $port ]]; then
+            t1=$(date +%s%N)
+            start_ms=$(((t1 - t0) / 1000000))
+            return 0
+        fi
         kill -0 "$server_pid" 2>/dev/null || break
-        sleep 0.05
+        sleep 0.005
     done
     echo "bench/server.sh: the server did not start:" >&2
     cat "$log" >&2
@@ -98,6 +122,45 @@ if [[ -z $only || $only == games ]]; then
 fi
 if [[ -z $only || $only == conns ]]; then
     run_part conns conns --conns "$conns" --games "$watch_games" --hold "$hold"
+fi
+
+rss_mb() { awk '/^VmRSS:/ {printf "%.1f", $2 / 1024}' "/proc/$1/status"; }
+
+if [[ -z $only || $only == scale ]]; then
+    [[ -x $mkgames ]] || { echo "bench/server.sh: $mkgames is missing (make bench-server builds it)" >&2; exit 2; }
+    scale_dir=${SCALE_DIR:-$dir}
+    mkdir -p "$scale_dir"
+    for n in $scale_games; do
+        db=$scale_dir/finished-$n-p$plies.db
+        if [[ ! -f $db ]]; then
+            echo "== making $db ($n finished games)"
+            "$mkgames" "$db" "$n" 50 "$plies"
+        fi
+        # Twice, the second with the file in the page cache: the first measures the disk as well.
+        for run in cold warm; do
+            start_server "scale-$n-$run" "$db"
+            rss_start=$(rss_mb "$server_pid")
+            curl -fsS "http://127.0.0.1:$port/api/recent" >/dev/null
+            rss_recent=$(rss_mb "$server_pid")
+            echo "== scale: $n finished games ($(du -h "$db" | cut -f1)), $run: listening after $start_ms ms," \
+                "RSS $rss_start MB, after GET /api/recent $rss_recent MB"
+            stop_server
+        done
+        target="-"
+        verdict=""
+        if ((n >= 1000000)); then
+            target="<= 1000 ms"
+            if ((start_ms <= 1000)); then verdict=PASS; else verdict=FAIL; status=1; fi
+        fi
+        rows+=("| Start-up with $n finished games ($(du -h "$db" | cut -f1)), page cache warm: listening after; RSS | $start_ms ms; $rss_recent MB | $target | $verdict |")
+    done
+fi
+
+if [[ -z $only || $only == idle ]]; then
+    for n in $idle_conns; do
+        sources=$(((n + 19999) / 20000))
+        run_part "idle-$n" conns --conns "$n" --games "$watch_games" --hold "$hold" --sources "$sources"
+    done
 fi
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)

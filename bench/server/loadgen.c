@@ -66,6 +66,8 @@ typedef struct Options {
     double min_moves; /* targets */
     double max_p99_ms;
     const char *trace; /* file for one line per latency sample: sent (us since start), latency (us) */
+    int sources;       /* conns mode: spread connections over 127.0.0.1 .. 127.0.0.N (each address has
+                        * only ~28,000 ephemeral ports towards one server port) */
 } Options;
 
 static Options opt = {
@@ -85,6 +87,7 @@ static Options opt = {
     .evlib = "uv",
     .min_moves = 5000,
     .max_p99_ms = 20,
+    .sources = 1,
 };
 
 static int64_t now_us(void) {
@@ -269,6 +272,23 @@ static void lines_random(int count, int plies) {
     }
 }
 
+/* The server's resident memory in kB (VmRSS), 0 when unknown. */
+static long rss_kb_pid(int pid) {
+    if (pid <= 0)
+        return 0;
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    long kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld kB", &kb) == 1)
+            break;
+    fclose(f);
+    return kb;
+}
+
 /* ------------------------------------------------------------------------------------------------ */
 /* Connections: outgoing message queues, incoming message assembly */
 
@@ -369,9 +389,20 @@ static void conn_drop_queue(Conn *c) {
     c->out_tail = NULL;
 }
 
+static Conn *watchers; /* conns mode: the held connections */
+
+/* The loopback source address of connection number n (conns mode), into buf. */
+static const char *source_address(int n, char *buf, size_t size) {
+    snprintf(buf, size, "127.0.0.%d", 1 + n % opt.sources);
+    return buf;
+}
+
 static bool conn_connect(Conn *c) {
     struct lws_client_connect_info i;
+    char source[32];
     memset(&i, 0, sizeof i);
+    if (opt.sources > 1 && c->kind == KIND_WATCHER && !c->slot)
+        i.iface = source_address((int)(c - watchers), source, sizeof source);
     i.context = context;
     i.address = opt.host;
     i.port = opt.port;
@@ -666,7 +697,6 @@ typedef struct Watched {
     int64_t moved_at;
 } Watched;
 
-static Conn *watchers;
 static Watched *watched;
 static int conns_started, conns_pending, conns_open, conns_subscribed, conns_broadcast, conns_failed;
 static Samples fanout;
@@ -1194,8 +1224,10 @@ static int run_conns(void) {
     }
     for (int i = 0; i < opt.conns; i++)
         watchers[i] = (Conn){.kind = KIND_WATCHER, .watch = i % opt.games, .last_ply = -1};
-    printf("conns mode: %d WebSocket connections over %d games, at most %d handshakes at a time\n", opt.conns,
-           opt.games, opt.pending_max);
+    printf("conns mode: %d WebSocket connections over %d games from %d source address(es), at most %d "
+           "handshakes at a time\n",
+           opt.conns, opt.games, opt.sources, opt.pending_max);
+    long rss_before = rss_kb_pid(opt.server_pid);
     int64_t t0 = now_us();
     serve_for(300, all_opened);
     double open_s = (double)(now_us() - t0) / 1e6;
@@ -1204,7 +1236,11 @@ static int run_conns(void) {
 
     serve_for(opt.hold, NULL);
     int held = conns_open;
+    long rss_held = rss_kb_pid(opt.server_pid);
     printf("after holding them %.0f s: %d open, %" PRId64 " closed\n", opt.hold, held, stats.ws_closed);
+    if (rss_held > 0)
+        printf("server memory (VmRSS): %.1f MB before, %.1f MB holding them (%.1f kB per connection)\n",
+               rss_before / 1024.0, rss_held / 1024.0, held > 0 ? (double)(rss_held - rss_before) / held : 0.0);
 
     /* One move in each game must reach every subscriber. */
     for (int i = 0; i < opt.games; i++) {
@@ -1226,6 +1262,9 @@ static int run_conns(void) {
     printf("target: %d concurrent WebSocket connections held and reached: %s\n", opt.conns, pass(ok));
     printf("| Concurrent WebSocket connections held (opened in %.1f s) | %d | %d | %s |\n", open_s, held, opt.conns,
            pass(held == opt.conns));
+    if (rss_held > 0)
+        printf("| Server memory with %d idle WebSockets (VmRSS) | %.0f MB (%.0f MB before; %.1f kB each) | - | |\n",
+               held, rss_held / 1024.0, rss_before / 1024.0, held > 0 ? (double)(rss_held - rss_before) / held : 0.0);
     printf("| One move reaches all %d subscribers (%d games): p50 / p99 / max | %.0f / %.0f / %.0f ms | all reached | "
            "%s |\n",
            opt.conns, opt.games, samples_ms(&fanout, 50), samples_ms(&fanout, 99), samples_ms(&fanout, 100),
@@ -1245,6 +1284,7 @@ static void usage(FILE *out) {
           "  --conns N          conns mode: connections to hold (10000)\n"
           "  --pending N        conns mode: handshakes in flight at once (200)\n"
           "  --hold S           conns mode: seconds to hold them (10)\n"
+          "  --sources N        conns mode: connect from 127.0.0.1 .. 127.0.0.N (1)\n"
           "  --pgn FILE         real games to replay (repeatable)\n"
           "  --random N         random legal lines to add (64), --plies N their mean length (80), --seed N\n"
           "  --evlib uv|poll    the load generator's event loop under lws (uv: libuv, epoll)\n"
@@ -1285,6 +1325,8 @@ static bool parse_args(int argc, char **argv) {
             opt.conns = atoi(v);
         else if (!strcmp(a, "--pending"))
             opt.pending_max = atoi(v);
+        else if (!strcmp(a, "--sources"))
+            opt.sources = atoi(v);
         else if (!strcmp(a, "--hold"))
             opt.hold = atof(v);
         else if (!strcmp(a, "--pgn") && opt.pgn_count < 8)
