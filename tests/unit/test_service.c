@@ -1325,9 +1325,9 @@ static void test_storage_failure(void **state) {
     service_subscribe(e->svc, g.id, on_event, &ev);
     char *before = state_text(e, g.id);
     f.fail = true;
-    expect_error(move_as(e, &g, 0, 2, "Nf3", NULL, LANG_DE, 500), "storage");
-    expect_error(action_as(e, &g, ACTION_RESIGN, 1, NULL, 500), "storage");
-    expect_error(request(e, ACTION_CREATE, NULL, "{}", LANG_EN, 500), "storage");
+    expect_error(move_as(e, &g, 0, 2, "Nf3", NULL, LANG_DE, 503), "storage");
+    expect_error(action_as(e, &g, ACTION_RESIGN, 1, NULL, 503), "storage");
+    expect_error(request(e, ACTION_CREATE, NULL, "{}", LANG_EN, 503), "storage");
     char *after = state_text(e, g.id);
     assert_string_equal(before, after);
     assert_int_equal(ev.count, 1); /* nothing was broadcast */
