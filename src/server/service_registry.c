@@ -2,7 +2,8 @@
  * names its game's slot, and slots are reused, so ids also carry a service-wide serial). Games in play
  * stay; a finished game stays while something holds it, then joins the cache of finished games (least
  * recently touched first out), and is read from the store again when it is asked for after that.
- * Every table here is sized by the games in memory now, never by the games ever played. */
+ * Every table here is sized by the games in memory (the slots: at the busiest moment so far), never by
+ * the games ever played. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
