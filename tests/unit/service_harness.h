@@ -304,4 +304,15 @@ HARNESS bool array_has(const json_t *a, const char *s) {
     return false;
 }
 
+/* The PGN of a game, answered 200 as text. */
+HARNESS char *pgn_of(Env *e, const char *id, Lang lang) {
+    Reply r = {0};
+    ServiceRequest req = {.action = ACTION_PGN, .game = id, .lang = lang};
+    service_handle(e->svc, &req, on_reply, &r);
+    assert_int_equal(r.calls, 1);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.content_type, "text/plain; charset=utf-8");
+    return r.body;
+}
+
 #endif

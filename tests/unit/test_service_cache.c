@@ -274,6 +274,60 @@ static void test_time_members(void **state) {
     assert_int_equal(stats(e).games_in_memory, 1);
 }
 
+static void test_list_recent(void **state) {
+    Env *e = *state;
+    Game2 g[3];
+    for (int i = 0; i < 3; i++)
+        new_game(e, "{}", &g[i]);
+    play(e, &g[1], 0, "e4 e5 Qh5");
+    char ids[128];
+    snprintf(ids, sizeof ids, "%s,nosuchgame00,%s,,x", g[1].id, g[0].id);
+    Reply r = {0};
+    ServiceRequest req = {.action = ACTION_LIST, .ids = ids};
+    service_handle(e->svc, &req, on_reply, &r);
+    assert_int_equal(r.status, 200);
+    json_t *j = json_loads(r.body, 0, NULL);
+    free(r.body);
+    const json_t *games = get(j, "games");
+    assert_int_equal(json_array_size(games), 2);
+    const json_t *s = json_array_get(games, 0);
+    assert_string_equal(str(s, "id"), g[1].id);
+    assert_int_equal(json_integer_value(get(s, "moves")), 3);
+    assert_string_equal(str(s, "mode"), "friend");
+    assert_string_equal(str(s, "time.type"), "none");
+    assert_true(json_is_null(get(s, "outcome")));
+    assert_true(json_is_true(get(s, "white")) && json_is_true(get(s, "black")));
+    assert_int_equal(json_integer_value(get(s, "created")), T0);
+    json_decref(j);
+
+    /* Finished games, newest first. */
+    for (int i = 0; i < 3; i++) {
+        e->now += 1000;
+        json_decref(action_as(e, &g[i], ACTION_RESIGN, i % 2, NULL, 200));
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        j = request(e, ACTION_RECENT, NULL, NULL, LANG_EN, 200);
+        games = get(j, "games");
+        assert_int_equal(json_array_size(games), 3);
+        for (int i = 0; i < 3; i++)
+            assert_string_equal(str(json_array_get(games, (size_t)i), "id"), g[2 - i].id);
+        assert_string_equal(str(json_array_get(games, 1), "outcome.termination"), "resignation");
+        json_decref(j);
+        env_close(e);
+        env_open(e);
+    }
+    /* Only the 20 newest. */
+    for (int i = 0; i < 21; i++) {
+        Game2 x;
+        new_game(e, "{}", &x);
+        e->now += 1000;
+        json_decref(action_as(e, &x, ACTION_ABORT, 0, NULL, 200));
+    }
+    j = request(e, ACTION_RECENT, NULL, NULL, LANG_EN, 200);
+    assert_int_equal(json_array_size(get(j, "games")), 20);
+    json_decref(j);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_finished_games_leave_memory_and_come_back, setup, teardown),
@@ -281,6 +335,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_start_reads_games_in_play_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_join_checks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_time_members, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_list_recent, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
