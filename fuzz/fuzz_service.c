@@ -124,6 +124,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     Service *svc = service_create(&store.base, NULL, NULL, NULL, 0);
     if (!svc)
         abort();
+    /* No cache: a game that ends leaves memory when the request is done, so every input that ends a
+     * game also runs the eviction under the sanitizers. */
+    service_set_cache_max(svc, 0);
     /* A local game holds both secrets; a friend game has the invitation. */
     Answer local = ask(svc, ACTION_CREATE, NULL,
                        "{\"mode\":\"local\",\"time\":{\"type\":\"live\",\"minutes\":5,\"increment\":2}}");
@@ -146,7 +149,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *body = substitute(raw, w, b, invite);
     ServiceAction action = (ServiceAction)(data[0] % (ACTION_RECENT + 1));
     Answer a = ask(svc, action, id, body);
-    if (a.calls != 1 || a.status < 200 || a.status > 500)
+    if (a.calls != 1 || a.status < 200 || a.status > 503)
         abort();
     bool pgn = action == ACTION_PGN && a.status == 200;
     json_t *reply = pgn ? NULL : json_loads(a.body, 0, NULL);

@@ -129,6 +129,27 @@ void engine_stop(Engine *e);
 /* Thread-safe: the pondered move was played; from now on the clock limits count. */
 void engine_ponderhit(Engine *e);
 
+/* The computer's draw policy, one for every program that lets the engine play (schach play and
+ * schach serve). It never resigns: a person should see the mate. It claims a threefold repetition or
+ * a 50-move draw (now, or together with its move) when it does not stand better (score <= 0), and it
+ * accepts a draw offer only when it stands clearly worse: at ENGINE_DRAW_ACCEPT_SCORE or below. Half a
+ * pawn is well outside the noise of a quick search's evaluation, so an equal position is played on
+ * (people offer draws to end a game they find dull; the computer should want a reason to agree). */
+#define ENGINE_DRAW_ACCEPT_SCORE (-50)
+
+typedef enum {
+    ENGINE_DRAW_NONE,            /* play the move */
+    ENGINE_DRAW_ACCEPT,          /* accept the opponent's standing draw offer */
+    ENGINE_DRAW_CLAIM,           /* claim the draw the position on the board allows, instead of moving */
+    ENGINE_DRAW_CLAIM_WITH_MOVE, /* play the move and claim the draw it produces */
+} EngineDrawChoice;
+
+/* Whether the engine accepts a draw offer standing at score (centipawns, its own point of view). */
+bool engine_accepts_draw(int score);
+/* What the side to move in game does about draws, given its search's best move and score (its own
+ * point of view): accept the opponent's standing offer, claim, or play on. */
+EngineDrawChoice engine_draw_choice(const Game *game, Move best, int score);
+
 /* Static evaluation of pos from the side to move's point of view, in centipawns. */
 int engine_evaluate(const Position *pos);
 

@@ -74,11 +74,10 @@ typedef struct PlayChoice {
     bool accept_draw;     /* accept the opponent's standing draw offer */
 } PlayChoice;
 
-/* Searches g and decides. The computer never resigns; it claims a threefold repetition or a 50-move
- * draw (now or with its move) when its score is <= 0, and accepts a draw offer when its score is
- * <= -PLAY_ACCEPT_DRAW_MARGIN (clearly worse). */
+/* Searches g and decides by the engine's draw policy (engine_draw_choice, the server's too): it never
+ * resigns, claims a threefold repetition or a 50-move draw (now or with its move) when its score is
+ * <= 0, and accepts a draw offer when its score is <= ENGINE_DRAW_ACCEPT_SCORE (clearly worse). */
 PlayChoice play_computer_choose(PlayComputer *c, const Game *g);
-#define PLAY_ACCEPT_DRAW_MARGIN 25
 
 /* "computer, Club player" / "Computer, Vereinsspieler" or "computer, Elo 1500". */
 void play_computer_describe(const PlayComputer *c, Lang lang, char *buf, size_t size);

@@ -87,13 +87,10 @@ PlayChoice play_computer_choose(PlayComputer *c, const Game *g) {
     memset(&ch, 0, sizeof ch);
     ch.move = r.best;
     ch.score = r.score;
-    Color me = pos_turn(game_position(g));
-    if (g->draw_offer == (int)!me && r.score <= -PLAY_ACCEPT_DRAW_MARGIN)
-        ch.accept_draw = true;
-    else if (r.score <= 0 && game_claims(g))
-        ch.claim_now = true;
-    else if (r.score <= 0 && r.best != MOVE_NONE && game_claims_with_move(g, r.best))
-        ch.claim_with_move = true;
+    EngineDrawChoice draw = engine_draw_choice(g, r.best, r.score);
+    ch.accept_draw = draw == ENGINE_DRAW_ACCEPT;
+    ch.claim_now = draw == ENGINE_DRAW_CLAIM;
+    ch.claim_with_move = draw == ENGINE_DRAW_CLAIM_WITH_MOVE;
     return ch;
 }
 

@@ -1,6 +1,7 @@
 /* schach serve: the games, independent of HTTP and WebSocket (docs/api.md).
  *
- * The service keeps every game in memory (a libschach Game plus its record), validates requests with
+ * The service keeps the games in play in memory (a libschach Game plus its record) and finished games
+ * only in a bounded cache (read from the store again when asked for), validates requests with
  * jansson, decides every rule through libschach, runs the clocks, and writes through a Store. A
  * change is validated at once but applied, answered and broadcast only after the store committed
  * it, so nothing unacknowledged is ever shown and everything acknowledged survives a crash.
@@ -24,8 +25,9 @@ typedef struct Service Service;
 /* Milliseconds since the Unix epoch; injectable so tests control the clocks. */
 typedef int64_t (*ServiceClock)(void *ctx);
 
-/* Creates the service over an open store and loads every stored game. now may be NULL (real time).
- * NULL with err filled on failure. */
+/* Creates the service over an open store and reads the games in play and the recently finished list
+ * (not the other finished games). now may be NULL (real time). NULL with err filled on failure (err
+ * may be NULL when the reason is not wanted). */
 Service *service_create(Store *store, ServiceClock now, void *clock_ctx, char *err, size_t err_size);
 /* Games in play live in memory; finished games are read from the store when asked for and kept in a
  * cache of at most this many (least recently used first out; a game someone watches stays). */
@@ -94,7 +96,10 @@ uint64_t service_handle(Service *svc, const ServiceRequest *req, ServiceReply re
 /* The requester went away: its reply will not be called (the change itself still happens). */
 void service_cancel(Service *svc, uint64_t ticket);
 
-/* An error the transport answers itself, as {"error":{code,message}} in lang: code is "bad_json",
+/* A change the store could not commit is answered 503 {"error":{"code":"storage",...}} (nothing
+ * changed; the same over WebSocket); out of memory is 500 "storage".
+ *
+ * An error the transport answers itself, as {"error":{code,message}} in lang: code is "bad_json",
  * "not_found" (no such path), "method_not_allowed", "too_large" or "storage" (out of memory).
  * Returns the HTTP status and a malloc'd body in *body (NULL when out of memory) of *len bytes. */
 int service_error(const char *code, Lang lang, char **body, size_t *len);
@@ -102,7 +107,8 @@ int service_error(const char *code, Lang lang, char **body, size_t *len);
 /* Receives the WebSocket "state" message ({"type":"state","game":…,"state":…}) of a game after every
  * change (after its answer), and once right after subscribing (inside service_subscribe). */
 typedef void (*ServiceEvent)(void *ctx, const char *json, size_t len);
-/* Subscribes to a game; 0 when the game does not exist. */
+/* Subscribes to a game (a finished one is read from the store and held in memory while watched); 0
+ * when the game does not exist. Ids are never reused: unsubscribing an old id again does nothing. */
 uint64_t service_subscribe(Service *svc, const char *game, ServiceEvent event, void *ctx);
 void service_unsubscribe(Service *svc, uint64_t subscription);
 

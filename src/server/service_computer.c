@@ -1,90 +1,126 @@
-/* How the computer player behaves, as pure decisions over a game in memory (docs/api.md "Playing
- * against the computer"); service.c does the plumbing (jobs, results, changes through the store).
- *
- * It thinks within the game's time: with a live clock the engine manages its own clock and increment
- * as a player would; without one (no clock, correspondence, or a live game whose clock has not started
- * yet) each move gets the level's budget, so weaker levels answer faster. It accepts a draw offer
- * when it stands at -0.5 pawn or worse, claims a draw it may claim when it stands at 0 or worse, and
- * never resigns: a person should see the mate. */
+/* The computer player's plumbing: its searches run on the workers (computer.h), their results come
+ * back through service_on_wake and are played through the same change path as a person's requests.
+ * What it decides is service_computer_policy.c's. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "service_internal.h"
 
-/* Thinking time per move without a running live clock: 150 ms at skill 0 up to 1450 ms at 20. */
-static int budget_ms(const EngineLevel *level) { return 150 + 65 * (level ? level->skill : 20); }
-
-const EngineLevel *svc_computer_level(const GameRecord *rec) {
-    if (strcmp(rec->mode, "computer") != 0 || !rec->level[0])
-        return NULL;
-    return engine_level_find(rec->level);
+/* Hands the workers a search for the computer's move in g. */
+static void computer_think(Service *svc, SvcGame *g) {
+    ComputerJob *job = computer_job_new(&g->game);
+    if (!job)
+        return; /* out of memory: the next change of the game tries again */
+    job->serial = ++svc->next_job;
+    snprintf(job->game_id, sizeof job->game_id, "%s", g->rec.id);
+    job->ply = g->game.ply_count;
+    svc_computer_limits(g, &svc->computer_cfg, svc_now(svc), &job->limits);
+    job->skill = g->level ? g->level->skill : 20;
+    job->delay_ms = svc->computer_cfg.delay_ms;
+    g->job = job->serial;
+    computer_submit(svc->computer, job);
 }
 
-int svc_computer_color(const GameRecord *rec) {
-    if (strcmp(rec->mode, "computer") != 0)
-        return -1;
-    /* The person holds one side; the computer plays the side that has no secret. */
-    return secret_is_set(rec->secret_hash[WHITE]) ? BLACK : WHITE;
-}
-
-void svc_computer_limits(const SvcGame *g, const ServiceComputerConfig *cfg, int64_t now, EngineLimits *out) {
-    memset(out, 0, sizeof *out);
-    if (strcmp(g->rec.time_type, "live") == 0 && svc_clock_running(g)) {
-        for (int c = WHITE; c <= BLACK; c++) {
-            int64_t left = svc_time_left(g, (Color)c, now);
-            out->time[c] = left < 1 ? 1 : left > 1000000000 ? 1000000000 : (int)left; /* 0 would mean no clock */
-            out->inc[c] = g->rec.increment * 1000;
-        }
-    } else {
-        out->movetime = cfg && cfg->think_ms > 0 ? cfg->think_ms : budget_ms(g->level);
+/* Starts the computer's own change in g (no requester waits for it); false when it cannot. */
+static bool computer_change(Service *svc, SvcGame *g, ChangeKind kind, Move move, int claim, DrawAction draw) {
+    if (kind == CH_MOVE && !svc_moves_reserve(g))
+        return false;
+    SvcPending *p = svc_pending_new(NULL, g, kind, (Color)g->computer);
+    if (!p)
+        return false;
+    p->by_computer = true;
+    p->move = move;
+    p->claim = claim;
+    p->draw = draw;
+    SchError err;
+    if (!svc_change_prepare(p, svc_now(svc), &err)) {
+        free(p);
+        return false;
     }
-    if (cfg && cfg->depth > 0)
-        out->depth = cfg->depth;
+    svc_pending_submit(svc, p);
+    return true;
 }
 
-SvcComputerAct svc_computer_choose(const SvcGame *g, Move best, int score, int *claim) {
-    *claim = -1;
-    int opponent = !g->computer;
-    if (g->game.draw_offer == opponent && score <= SVC_COMPUTER_ACCEPT_DRAW)
-        return SVC_ACT_ACCEPT_DRAW;
-    if (game_claims(&g->game) && score <= 0)
-        return SVC_ACT_CLAIM;
-    if (best != MOVE_NONE && score <= 0 && game_claims_with_move(&g->game, best))
-        *claim = 0;
-    return SVC_ACT_MOVE;
-}
-
-bool svc_computer_accepts_offer(const SvcGame *g) {
-    int score = g->score;
-    if (!g->has_score) {
-        const Position *pos = game_position(&g->game);
-        score = engine_evaluate(pos);
-        if ((int)pos_turn(pos) != g->computer)
-            score = -score;
+/* Plays the search result waiting in g (its turn, nothing pending): a move, a claim or an accepted
+ * draw offer. */
+static void computer_act(Service *svc, SvcGame *g) {
+    g->has_result = false;
+    int64_t now = svc_now(svc);
+    if (svc_time_is_up(g, now)) {
+        /* Its flag fell while it thought: the game ends like any other. */
+        if (now >= g->flag_retry_ms)
+            svc_timeout_start(svc, g, now);
+        return;
     }
-    return score <= SVC_COMPUTER_ACCEPT_DRAW;
+    int claim = -1;
+    SvcComputerAct act = svc_computer_choose(g, g->result.best, g->result.score, &claim);
+    ChangeKind kind = act == SVC_ACT_ACCEPT_DRAW ? CH_DRAW : act == SVC_ACT_CLAIM ? CH_CLAIM : CH_MOVE;
+    if (kind == CH_CLAIM)
+        claim = 0;
+    if (!computer_change(svc, g, kind, g->result.best, claim, DRAW_ACCEPT) && kind != CH_MOVE)
+        computer_change(svc, g, CH_MOVE, g->result.best, -1, DRAW_ACCEPT);
 }
 
-json_t *svc_computer_json(const SvcGame *g) {
-    if (g->computer < 0)
-        return json_null();
-    const EngineLevel *l = g->level;
-    return json_pack("{s:s, s:s, s:s, s:s, s:i}", "color", g->computer == WHITE ? "white" : "black", "level",
-                     l ? l->id : g->rec.level, "name", l ? l->name_en : g->rec.level, "name_de",
-                     l ? l->name_de : g->rec.level, "elo", l ? l->elo : 0);
+void svc_computer_poke(Service *svc, SvcGame *g) {
+    if (!svc->computer || g->computer < 0 || svc_is_over(g)) {
+        if (svc->computer && g->job) /* the game ended while it thought: stop wasting a worker */
+            computer_cancel(svc->computer, g->job);
+        g->job = 0;
+        g->has_result = false;
+        return;
+    }
+    if (g->pending)
+        return; /* called again when that change comes back */
+    Color turn = pos_turn(game_position(&g->game));
+    if ((int)turn != g->computer) {
+        if (g->game.draw_offer == !g->computer)
+            computer_change(svc, g, CH_DRAW, MOVE_NONE, -1, svc_computer_accepts_offer(g) ? DRAW_ACCEPT : DRAW_DECLINE);
+        return;
+    }
+    if (g->has_result && g->result_ply == g->game.ply_count) {
+        computer_act(svc, g);
+        return;
+    }
+    if (!g->job)
+        computer_think(svc, g);
 }
 
-void svc_computer_name(const EngineLevel *level, Lang lang, char *out, size_t size) {
-    const char *name = level ? (lang == LANG_DE ? level->name_de : level->name_en) : "?";
-    snprintf(out, size, "schach (%s)", name);
+void svc_computer_result(Service *svc, const ComputerJob *job) {
+    /* Only games in play have searches, and they stay in memory: a game not found has none. */
+    SvcGame *g = svc_find(svc, job->game_id);
+    if (!g || g->job != job->serial)
+        return;
+    g->job = 0;
+    if (job->cancelled || svc_is_over(g) || g->game.ply_count != job->ply || job->result.best == MOVE_NONE) {
+        svc_computer_poke(svc, g);
+        svc_touch(svc, g);
+        return;
+    }
+    g->has_result = true;
+    g->result_ply = job->ply;
+    g->result = job->result;
+    g->has_score = true;
+    g->score = job->result.score;
+    svc_computer_poke(svc, g);
 }
 
-json_t *svc_levels_json(void) {
-    int count = 0;
-    const EngineLevel *levels = engine_levels(&count);
-    json_t *list = json_array();
-    for (int i = 0; i < count; i++)
-        json_array_append_new(list, json_pack("{s:s, s:s, s:s, s:i}", "id", levels[i].id, "name", levels[i].name_en,
-                                              "name_de", levels[i].name_de, "elo", levels[i].elo));
-    return json_pack("{s:o}", "levels", list);
+bool service_computer_start(Service *svc, const ServiceComputerConfig *cfg, void (*wake)(void *), void *wake_ctx,
+                            char *err, size_t err_size) {
+    if (svc->computer) {
+        snprintf(err, err_size, "the computer player runs already");
+        return false;
+    }
+    ServiceComputerConfig none = {0};
+    svc->computer_cfg = cfg ? *cfg : none;
+    svc->computer = computer_start(svc->computer_cfg.threads, svc->computer_cfg.hash_mb, wake, wake_ctx, err, err_size);
+    if (!svc->computer)
+        return false;
+    /* After a restart: whatever the computer was doing when the server stopped, it does again. */
+    svc_enter(svc);
+    for (uint32_t i = 0; i < svc->slot_count; i++)
+        if (svc->slots[i])
+            svc_computer_poke(svc, svc->slots[i]);
+    svc_leave(svc);
+    return true;
 }

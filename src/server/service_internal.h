@@ -1,5 +1,27 @@
-/* schach serve: what the service's files share (service.c, service_json.c, service_clock.c,
- * service_messages.c, secret.c). Not for the transport: that one uses service.h only. */
+/* schach serve: what the service's files share. Not for the transport: that one uses service.h only.
+ *
+ * The files, each along one seam:
+ *   service.c                  the public entry points: create, free, handle (dispatch), cancel; replies
+ *   service_registry.c         games in memory by id and by slot, the cache of finished games (LRU),
+ *                              reading a game from the store, the recently finished list, the timer list
+ *   service_change.c           changes: tried on the game, written through the store; subscriptions and
+ *                              broadcasts
+ *   service_body.c             request bodies: one JSON object with exactly the members an action names
+ *   service_actions.c          the requests that change a game (create, join, move, draw, claim, ...)
+ *   service_read.c             the requests that only read (state, pgn, list, recent)
+ *   service_commit.c           what comes back from the store: applied and answered, or refused (503);
+ *                              the timers that end games
+ *   service_computer.c         the computer player's plumbing: searches, results, its own changes
+ *   service_computer_policy.c  how the computer player behaves (pure decisions)
+ *   service_clock.c            clocks and deadlines
+ *   service_json.c             the state object and summaries
+ *   service_messages.c         errors in English and German
+ *   secret.c                   secrets, ids, hashes
+ *
+ * Memory: games in play always live in memory; a finished game lives there only while something holds
+ * it (a subscriber, a change in flight, a search) or, up to the cache's size, because it was touched
+ * recently. Nothing is freed while a public entry point is on the stack (Service.depth): a game
+ * pointer stays valid for the whole of one service call. */
 #ifndef SCHACH_SERVER_SERVICE_INTERNAL_H
 #define SCHACH_SERVER_SERVICE_INTERNAL_H
 
@@ -9,6 +31,7 @@
 
 #include <jansson.h>
 
+#include "computer.h"
 #include "schach/engine.h"
 #include "schach/game.h"
 #include "schach/notation.h"
@@ -18,6 +41,7 @@
 #define SVC_BODY_MAX   (16 * 1024) /* bigger request bodies are refused (413) */
 #define SVC_SECRET_LEN 43          /* base64url of 32 bytes without padding */
 #define SVC_RECENT_MAX 20          /* finished games ACTION_RECENT lists */
+#define SVC_LIST_MAX   100         /* ids one list request may name */
 #define SVC_DAY_MS     86400000LL
 
 #define SVC_MOVE_JSON_MAX 96 /* one {"uci","san","san_de"} entry, as jansson writes it */
@@ -43,8 +67,11 @@ typedef struct SvcGame {
     SvcSub *subs;
     int sub_count, sub_capacity;
     int broadcasting; /* >0 while events are being delivered: unsubscribe only marks */
-    uint32_t index;   /* position in the registry, stable for the service's life */
-    uint32_t sub_serial;
+    /* The registry's links (service_registry.c): */
+    uint32_t slot;                       /* index in Service.slots while registered */
+    struct SvcGame *hash_next;           /* chain of its bucket */
+    struct SvcGame *lru_prev, *lru_next; /* the cache list, while in it */
+    bool in_lru;
     int64_t flag_retry_ms;                   /* a failed time-out write is retried from then on */
     struct SvcGame *timer_prev, *timer_next; /* list of games whose clock or deadline runs */
     bool in_timer_list;
@@ -58,6 +85,249 @@ typedef struct SvcGame {
     bool has_score; /* score: the computer's latest evaluation, from its point of view */
     int score;
 } SvcGame;
+
+/* One finished game of the recent list: its summary, without the game. */
+typedef struct SvcRecent {
+    json_t *summary;
+    int64_t updated_ms;
+} SvcRecent;
+
+typedef enum { CH_CREATE, CH_JOIN, CH_MOVE, CH_DRAW, CH_CLAIM, CH_RESIGN, CH_ABORT, CH_TIMEOUT } ChangeKind;
+typedef enum { DRAW_OFFER, DRAW_ACCEPT, DRAW_DECLINE } DrawAction;
+
+/* A change on its way through the store; op must stay first so a returned StoreOp leads back here. */
+typedef struct SvcPending {
+    StoreOp op;
+    ChangeKind kind;
+    SvcGame *game;
+    Color color;                      /* who acts */
+    Move move;                        /* CH_MOVE */
+    int claim;                        /* CH_MOVE with a claim, CH_CLAIM: CLAIM_* bits (0: any), -1: none */
+    DrawAction draw;                  /* CH_DRAW */
+    bool claim_rejected;              /* CH_MOVE: the claim with the move was incorrect */
+    bool by_computer;                 /* the computer player's own change */
+    Lang lang;                        /* of the requester, for a storage error */
+    char secret[SVC_SECRET_LEN + 1];  /* CH_CREATE, CH_JOIN: the new secret of color */
+    char secret2[SVC_SECRET_LEN + 1]; /* CH_CREATE local: the other side's */
+    char invite[SVC_SECRET_LEN + 1];  /* CH_CREATE friend: the invitation */
+    ServiceReply reply;               /* NULL: nobody waits (cancelled, or a timer's change) */
+    void *ctx;
+    uint64_t ticket;
+    struct SvcPending *prev, *next; /* the service's list of changes in the store */
+} SvcPending;
+
+struct Service {
+    Store *store;
+    ServiceClock now_fn;
+    void *now_ctx;
+    int depth; /* public calls on the stack; the cache is trimmed only when it drops to 0 */
+    /* The registry: games in memory by id (chained hash) and by slot (subscription ids name slots). */
+    SvcGame **buckets;
+    uint32_t bucket_count, game_count;
+    SvcGame **slots;
+    uint32_t slot_count, slot_capacity; /* slots used so far (high-water mark), allocated */
+    uint32_t *free_slots;               /* slots given back, reused first */
+    uint32_t free_count;
+    /* Finished games nothing holds, most recently touched first; at most cache_max of them. */
+    SvcGame *lru_head, *lru_tail;
+    int lru_count, cache_max;
+    SvcGame *timers;                  /* games whose clock or deadline runs */
+    SvcRecent recent[SVC_RECENT_MAX]; /* the most recently finished games, newest first */
+    int recent_count;
+    SvcPending *pending; /* changes submitted and not yet back */
+    uint64_t next_ticket;
+    uint64_t next_sub;  /* serial of the last subscription, service-wide */
+    Computer *computer; /* the computer player's workers; NULL until service_computer_start */
+    ServiceComputerConfig computer_cfg;
+    uint64_t next_job; /* serial of the last search handed to the workers */
+};
+
+/* One request being answered. */
+typedef struct Req {
+    Service *svc;
+    const ServiceRequest *in;
+    Lang lang;
+    ServiceReply reply;
+    void *ctx;
+    uint64_t ticket;
+} Req;
+
+/* --- service_messages.c: errors in English and German --- */
+
+typedef enum {
+    SVC_E_BAD_JSON,
+    SVC_E_MISSING,     /* %s: member */
+    SVC_E_NOT_STRING,  /* %s: member */
+    SVC_E_NOT_INTEGER, /* %s: member */
+    SVC_E_NOT_OBJECT,  /* %s: member */
+    SVC_E_UNKNOWN,     /* %s: member */
+    SVC_E_VALUE,       /* %s: member */
+    SVC_E_FEN,         /* %s: libschach's reason */
+    SVC_E_FEN_OVER,
+    SVC_E_BAD_SECRET,
+    SVC_E_BAD_INVITE,
+    SVC_E_NOT_FOUND,
+    SVC_E_NO_PATH,
+    SVC_E_METHOD,
+    SVC_E_NOT_YOUR_TURN,
+    SVC_E_STALE,
+    SVC_E_GAME_OVER,
+    SVC_E_BUSY,
+    SVC_E_NO_CLAIM,
+    SVC_E_NO_OFFER,
+    SVC_E_CANNOT_ABORT,
+    SVC_E_TOO_LARGE,
+    SVC_E_ILLEGAL,   /* %s: libschach's explanation */
+    SVC_E_BAD_LEVEL, /* %s: the level asked for */
+    SVC_E_STORAGE,   /* a write failed (503): nothing changed, try again later */
+    SVC_E_READ,      /* a game could not be read from the store (503) */
+    SVC_E_INTERNAL,  /* out of memory (500) */
+    SVC_E_COUNT
+} SvcError;
+
+/* HTTP status of an error. */
+int svc_error_status(SvcError e);
+/* Machine code of an error ("bad_json", "bad_request", ...). */
+const char *svc_error_code(SvcError e);
+/* {"error":{"code","message"}} with the message in lang; arg fills the template's %s (may be NULL).
+ * New reference. */
+json_t *svc_error_json(SvcError e, Lang lang, const char *arg);
+
+/* --- service.c: time and replies --- */
+
+int64_t svc_now(const Service *svc);
+bool svc_is_over(const SvcGame *g);
+/* Calls reply, when somebody waits for it, with the answer's parts. */
+void svc_deliver(ServiceReply reply, void *ctx, int status, const char *type, const char *body, size_t len, int ply,
+                 bool duplicate, bool claim_rejected);
+/* Sends j (consumed) as the JSON reply; NULL j means out of memory. */
+void svc_send_json(ServiceReply reply, void *ctx, int status, json_t *j);
+/* Sends text (freed here; NULL means out of memory) as the JSON reply about a game at ply. */
+void svc_send_text(ServiceReply reply, void *ctx, int status, char *text, size_t len, int ply, bool duplicate,
+                   bool claim_rejected);
+/* Answers r with error e; returns r's ticket. */
+uint64_t svc_reply_error(Req *r, SvcError e, const char *arg);
+/* obj (consumed) with "state": the game's state, as text. */
+char *svc_with_state(const Service *svc, const SvcGame *g, json_t *obj, size_t *len);
+
+/* --- service_registry.c: games in memory, the cache, the store's reads --- */
+
+/* A zeroed game at the standard start (computer -1); NULL when out of memory. */
+SvcGame *svc_game_new(void);
+/* Frees a game that is not registered (or was just unregistered). NULL is fine. */
+void svc_game_free(SvcGame *g);
+/* Whether something holds g in memory: it is in play, watched, changing or thought about. */
+bool svc_game_pinned(const SvcGame *g);
+/* The game with this id in memory, or NULL (the store is not asked). */
+SvcGame *svc_find(const Service *svc, const char *id);
+/* The game with this id: from memory, else read from the store and kept (in play: for good; finished:
+ * in the cache). NULL with *err (SVC_E_NOT_FOUND, SVC_E_READ, SVC_E_INTERNAL) when it cannot. */
+SvcGame *svc_fetch(Service *svc, const char *id, SvcError *err);
+/* The game registered in slot (a subscription's), or NULL. */
+SvcGame *svc_slot_game(const Service *svc, uint32_t slot);
+/* Adds a new game to memory; false when out of memory. */
+bool svc_register(Service *svc, SvcGame *g);
+/* After g was used or changed: a finished game nothing holds goes to the front of the cache, a held
+ * one out of it. Frees nothing (see svc_leave). */
+void svc_touch(Service *svc, SvcGame *g);
+/* Every public entry point brackets its work with these: on leaving the outermost one, the cache is
+ * trimmed to its size (least recently touched games freed first). */
+void svc_enter(Service *svc);
+void svc_leave(Service *svc);
+/* Builds a game from its stored record and moves; NULL with err filled when they cannot be replayed. */
+SvcGame *svc_game_build(const GameRecord *record, const StoredMove *moves, int count, char *err, size_t err_size);
+/* Reads every game in play and the recent list at start-up; false with err filled. */
+bool svc_registry_load(Service *svc, char *err, size_t err_size);
+/* Frees every game in memory and the registry's tables. */
+void svc_registry_free(Service *svc);
+/* Keeps g (which just finished) in the recent list when it is among the SVC_RECENT_MAX newest. */
+void svc_recent_insert(Service *svc, const SvcGame *g);
+/* Puts g into the timer list or takes it out, as its clock runs or not. */
+void svc_timer_update(Service *svc, SvcGame *g);
+
+/* --- service_change.c: changes through the store, subscriptions, broadcasts --- */
+
+/* A change of g by color for the request r (NULL: the service's own); NULL when out of memory. */
+SvcPending *svc_pending_new(Req *r, SvcGame *g, ChangeKind kind, Color color);
+/* Performs p's action on the game; false with err when libschach refuses it. */
+bool svc_change_run(SvcGame *g, SvcPending *p, SchError *err);
+/* Tries p on its game at now and fills p->op with the write it needs; the game is left as it was.
+ * false with err when the change is refused. */
+bool svc_change_prepare(SvcPending *p, int64_t now, SchError *err);
+/* Hands p's write to the store; p's game counts as changing until it comes back. */
+void svc_pending_submit(Service *svc, SvcPending *p);
+void svc_pending_unlink(Service *svc, SvcPending *p);
+/* Prepares and submits a change for r; on refusal answers with the matching error. */
+uint64_t svc_change_start(Req *r, SvcPending *p);
+/* The side to move's flag fell (or its deadline passed) and no timer has ended the game yet. */
+bool svc_time_is_up(const SvcGame *g, int64_t now);
+/* Ends g by time (a change of the service's own). */
+void svc_timeout_start(Service *svc, SvcGame *g, int64_t now);
+/* Tells every subscriber of g its new state (text of the state object). */
+void svc_broadcast(Service *svc, SvcGame *g, const char *state);
+
+/* --- service_body.c: request bodies --- */
+
+typedef struct Field {
+    const char *name;
+    char type; /* 's' string, 'i' integer, 'o' object, '*' anything */
+    bool required;
+} Field;
+
+/* The WebSocket envelope, accepted (and ignored) in every body: put ENVELOPE_FMT at the end of a
+ * json_unpack format and ENVELOPE_ARGS(e) at the end of its arguments. */
+#define ENVELOPE_FMT     "s?s, s?s, s?o, s?s !}"
+#define ENVELOPE_ARGS(e) "type", &(e).type, "game", &(e).game, "id", &(e).id, "lang", &(e).lang
+
+typedef struct Envelope {
+    const char *type, *game, *lang;
+    json_t *id;
+} Envelope;
+
+/* Parses r's body as an object with fields; NULL after answering the error. Sets r->lang from a
+ * "lang" member unless the query chose the language. */
+json_t *svc_body_parse(Req *r, const Field *fields, size_t n);
+/* Checks members of obj against fields (unknown, missing, wrong type); prefix ("time.") qualifies
+ * nested names. true, or false after answering the error. */
+bool svc_members_check(Req *r, json_t *obj, const Field *fields, size_t n, bool with_envelope, const char *prefix);
+/* Answers the error of a strict unpack (out-of-range integers jansson refuses) and frees obj. */
+bool svc_unpack_failed(Req *r, json_t *obj, const json_error_t *jerr);
+
+typedef struct TimeSpec {
+    const char *type; /* "none", "live", "correspondence" */
+    int minutes, increment, days;
+} TimeSpec;
+/* The create body's "time" member (NULL: none): every member present only where its type allows and
+ * within its range. true, or false after answering 400 naming the member. */
+bool svc_time_parse(Req *r, json_t *time, TimeSpec *t);
+
+/* --- service_actions.c, service_read.c: the requests --- */
+
+uint64_t svc_action_create(Req *r);
+uint64_t svc_action_join(Req *r, SvcGame *g);
+uint64_t svc_action_move(Req *r, SvcGame *g);
+uint64_t svc_action_draw(Req *r, SvcGame *g);
+uint64_t svc_action_claim(Req *r, SvcGame *g);
+uint64_t svc_action_secret_only(Req *r, SvcGame *g, ChangeKind kind); /* resign, abort */
+uint64_t svc_action_state(Req *r, SvcGame *g);
+uint64_t svc_action_pgn(Req *r, SvcGame *g);
+uint64_t svc_action_list(Req *r);
+uint64_t svc_action_recent(Req *r);
+
+/* --- service_commit.c: committed or failed writes --- */
+
+/* Applies a committed change to the game in memory, answers and broadcasts it. */
+void svc_commit_apply(Service *svc, SvcPending *p);
+/* A write failed: the game stays as it was, the requester gets 503 storage. */
+void svc_commit_failed(Service *svc, SvcPending *p);
+
+/* --- service_computer.c: the computer player's plumbing --- */
+
+/* Whatever the computer has to do in g now: answer a draw offer made on the opponent's turn, play a
+ * search result that waited, or start thinking. Called after every change of a game against it. */
+void svc_computer_poke(Service *svc, SvcGame *g);
+/* A search came back: kept for its game when the game still waits for it, else dropped. */
+void svc_computer_result(Service *svc, const ComputerJob *job);
 
 /* --- service_clock.c: clocks and deadlines (docs/api.md "Clocks") --- */
 
@@ -92,10 +362,7 @@ json_t *svc_summary_json(const SvcGame *g);
 /* json_dumps compactly; NULL when out of memory. Caller frees. */
 char *svc_dump(const json_t *j, size_t *len);
 
-/* --- service_computer.c: how the computer player behaves (docs/api.md) --- */
-
-/* A draw the computer accepts when its evaluation is at most this (centipawns, its point of view). */
-#define SVC_COMPUTER_ACCEPT_DRAW (-50)
+/* --- service_computer_policy.c: how the computer player behaves (docs/api.md) --- */
 
 typedef enum { SVC_ACT_MOVE, SVC_ACT_CLAIM, SVC_ACT_ACCEPT_DRAW } SvcComputerAct;
 
@@ -106,9 +373,9 @@ int svc_computer_color(const GameRecord *rec);
 /* The limits of the computer's next search in g at now: from the clock and increment in live games,
  * else the level's thinking budget (or cfg->think_ms); cfg->depth caps every search. */
 void svc_computer_limits(const SvcGame *g, const ServiceComputerConfig *cfg, int64_t now, EngineLimits *out);
-/* What the computer does with its search result (best move, score from its side) on its turn in g:
- * accept the opponent's standing draw offer, claim a draw, or play the move; *claim receives the claim
- * to make with the move (0: any) or -1. */
+/* What the computer does with its search result (best move, score from its side) on its turn in g
+ * (the engine's draw policy, engine_draw_choice): accept the opponent's standing draw offer, claim a
+ * draw, or play the move; *claim receives the claim to make with the move (0: any) or -1. */
 SvcComputerAct svc_computer_choose(const SvcGame *g, Move best, int score, int *claim);
 /* Whether the computer accepts the opponent's draw offer in g now, when it is the opponent's turn:
  * by its latest evaluation, else by the static evaluation of the position. */
@@ -119,46 +386,6 @@ json_t *svc_computer_json(const SvcGame *g);
 void svc_computer_name(const EngineLevel *level, Lang lang, char *out, size_t size);
 /* GET /api/levels: {"levels":[{id, name, name_de, elo}, ...]}. New reference. */
 json_t *svc_levels_json(void);
-
-/* --- service_messages.c: errors in English and German --- */
-
-typedef enum {
-    SVC_E_BAD_JSON,
-    SVC_E_MISSING,     /* %s: member */
-    SVC_E_NOT_STRING,  /* %s: member */
-    SVC_E_NOT_INTEGER, /* %s: member */
-    SVC_E_NOT_OBJECT,  /* %s: member */
-    SVC_E_UNKNOWN,     /* %s: member */
-    SVC_E_VALUE,       /* %s: member */
-    SVC_E_FEN,         /* %s: libschach's reason */
-    SVC_E_FEN_OVER,
-    SVC_E_BAD_SECRET,
-    SVC_E_BAD_INVITE,
-    SVC_E_NOT_FOUND,
-    SVC_E_NO_PATH,
-    SVC_E_METHOD,
-    SVC_E_NOT_YOUR_TURN,
-    SVC_E_STALE,
-    SVC_E_GAME_OVER,
-    SVC_E_BUSY,
-    SVC_E_NO_CLAIM,
-    SVC_E_NO_OFFER,
-    SVC_E_CANNOT_ABORT,
-    SVC_E_TOO_LARGE,
-    SVC_E_ILLEGAL,   /* %s: libschach's explanation */
-    SVC_E_BAD_LEVEL, /* %s: the level asked for */
-    SVC_E_STORAGE,
-    SVC_E_INTERNAL,
-    SVC_E_COUNT
-} SvcError;
-
-/* HTTP status of an error. */
-int svc_error_status(SvcError e);
-/* Machine code of an error ("bad_json", "bad_request", ...). */
-const char *svc_error_code(SvcError e);
-/* {"error":{"code","message"}} with the message in lang; arg fills the template's %s (may be NULL).
- * New reference. */
-json_t *svc_error_json(SvcError e, Lang lang, const char *arg);
 
 /* --- secret.c: random secrets, ids and their hashes (libsodium) --- */
 

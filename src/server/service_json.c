@@ -33,14 +33,12 @@ static json_t *outcome_json(const SvcGame *g) {
                      "winner", winner);
 }
 
-static bool is_over(const SvcGame *g) { return g->aborted || game_over(&g->game); }
-
 /* origin -> targets of every legal move; castling also as king-onto-rook, which is how chessground
  * lets a player drop the king on its own rook. Promotions as "e7e8" pairs. */
 static void legal_json(const SvcGame *g, json_t **legal, json_t **promotions) {
     *legal = json_object();
     *promotions = json_array();
-    if (is_over(g))
+    if (svc_is_over(g))
         return;
     const Position *pos = game_position(&g->game);
     Move moves[SCHACH_MAX_MOVES];
@@ -78,7 +76,7 @@ static void legal_json(const SvcGame *g, json_t **legal, json_t **promotions) {
 
 static json_t *claims_json(const SvcGame *g) {
     json_t *a = json_array();
-    if (is_over(g))
+    if (svc_is_over(g))
         return a;
     int claims = game_claims(&g->game);
     if (claims & CLAIM_THREEFOLD)
@@ -106,7 +104,7 @@ bool svc_moves_reserve(SvcGame *g) {
     size_t need = g->moves_len + SVC_MOVE_JSON_MAX + 2;
     if (need <= g->moves_capacity)
         return true;
-    size_t cap = g->moves_capacity ? g->moves_capacity * 2 : 4096;
+    size_t cap = g->moves_capacity ? g->moves_capacity * 2 : 512; /* ~6 moves; finished games are many */
     while (cap < need)
         cap *= 2;
     char *text = realloc(g->moves_text, cap);
@@ -182,7 +180,7 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
     int plies = g->game.ply_count;
     if (plies)
         uci_write(g->game.plies[plies - 1].move, last, sizeof last);
-    bool over = is_over(g);
+    bool over = svc_is_over(g);
     json_t *state = json_pack(
         "{s:s, s:i, s:s, s:o, s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:{s:b, s:b}, s:b, s:I, s:o}",
         "id", g->rec.id, "ply", plies, "fen", fen, "start_fen",

@@ -52,8 +52,11 @@ static const ErrorRow rows[SVC_E_COUNT] = {
     [SVC_E_ILLEGAL] = {422, "illegal_move", "%s", "%s"},
     [SVC_E_BAD_LEVEL] = {422, "unknown_level", "There is no computer level '%s' (GET /api/levels lists them).",
                          "Es gibt keine Computerstufe „%s“ (GET /api/levels nennt alle)."},
-    [SVC_E_STORAGE] = {500, "storage", "The change could not be saved; nothing was changed.",
-                       "Die Änderung konnte nicht gespeichert werden; es wurde nichts geändert."},
+    [SVC_E_STORAGE] = {503, "storage", "The change could not be saved; nothing was changed. Please try again later.",
+                       "Die Änderung konnte nicht gespeichert werden; es wurde nichts geändert. Bitte versuche es "
+                       "später noch einmal."},
+    [SVC_E_READ] = {503, "storage", "The game could not be read from storage; please try again later.",
+                    "Die Partie konnte nicht aus dem Speicher gelesen werden; bitte versuche es später noch einmal."},
     [SVC_E_INTERNAL] = {500, "storage", "The server ran out of memory; nothing was changed.",
                         "Dem Server ging der Speicher aus; es wurde nichts geändert."},
 };

@@ -19,6 +19,7 @@
 #include "schach/engine.h"
 #include "schach/fen.h"
 #include "schach/movegen.h"
+#include "schach/notation.h"
 #include "see.h"
 #include "strength.h"
 #include "timeman.h"
@@ -582,6 +583,44 @@ static void test_levels_table(void **state) {
     }
 }
 
+/* ---- the draw policy (schach play and schach serve share it) ---- */
+
+static void test_draw_policy(void **state) {
+    (void)state;
+    SchError err;
+    err_clear(&err);
+    /* A standing offer by the opponent: accepted at ENGINE_DRAW_ACCEPT_SCORE and below only. */
+    Game g;
+    game_init(&g);
+    assert_true(game_play(&g, uci_parse(game_position(&g), "e2e4", &err), &err));
+    assert_true(game_offer_draw(&g, WHITE, &err));
+    assert_int_equal(ENGINE_DRAW_ACCEPT_SCORE, -50);
+    assert_true(engine_accepts_draw(-50) && engine_accepts_draw(-400));
+    assert_false(engine_accepts_draw(-49) || engine_accepts_draw(0));
+    assert_int_equal(engine_draw_choice(&g, MOVE_NONE, -50), ENGINE_DRAW_ACCEPT);
+    assert_int_equal(engine_draw_choice(&g, MOVE_NONE, -49), ENGINE_DRAW_NONE);
+    assert_int_equal(engine_draw_choice(&g, MOVE_NONE, 0), ENGINE_DRAW_NONE);
+    game_free(&g);
+    /* Its own offer is no reason to accept anything. */
+    game_init(&g);
+    assert_true(game_offer_draw(&g, WHITE, &err));
+    assert_int_equal(engine_draw_choice(&g, MOVE_NONE, -300), ENGINE_DRAW_NONE);
+    game_free(&g);
+    /* 50 moves without capture or pawn move: claimed when it does not stand better. */
+    init_fen(&g, "4k3/8/8/8/8/8/8/R3K3 w - - 100 80");
+    assert_int_equal(engine_draw_choice(&g, MOVE_NONE, 0), ENGINE_DRAW_CLAIM);
+    assert_int_equal(engine_draw_choice(&g, MOVE_NONE, -20), ENGINE_DRAW_CLAIM);
+    assert_int_equal(engine_draw_choice(&g, MOVE_NONE, 1), ENGINE_DRAW_NONE);
+    game_free(&g);
+    /* One ply before: the quiet move brings the claim with it, a capture-free pawn move does not. */
+    init_fen(&g, "4k3/8/8/8/8/8/P7/R3K3 w - - 99 80");
+    Move quiet = uci_parse(game_position(&g), "a1b1", &err), pawn = uci_parse(game_position(&g), "a2a3", &err);
+    assert_int_equal(engine_draw_choice(&g, quiet, 0), ENGINE_DRAW_CLAIM_WITH_MOVE);
+    assert_int_equal(engine_draw_choice(&g, quiet, 30), ENGINE_DRAW_NONE);
+    assert_int_equal(engine_draw_choice(&g, pawn, 0), ENGINE_DRAW_NONE);
+    game_free(&g);
+}
+
 /* ---- options and bench ---- */
 
 static void test_options_round_trip(void **state) {
@@ -754,6 +793,7 @@ static void test_weakest_level_has_lines_to_choose_from(void **state) {
 int main(void) {
     schach_init();
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_draw_policy),
         cmocka_unit_test(test_mate_in_one),
         cmocka_unit_test(test_mate_in_two_and_three),
         cmocka_unit_test(test_mate_limit_stops_with_the_mate),

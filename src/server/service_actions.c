@@ -1,0 +1,426 @@
+/* The requests that change a game: create, join, move, draw, claim, resign, abort. Each validates
+ * everything it can before anything is written; what it hands to the store is a change that will be
+ * applied exactly as tried. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schach/explain.h"
+#include "schach/fen.h"
+#include "service_internal.h"
+
+/* ------------------------------------------------------------------------------------------------ */
+/* create: parse the body, build the game, submit its row */
+
+typedef struct CreateSpec {
+    const char *mode, *color, *fen;
+    const EngineLevel *level; /* mode "computer" */
+    TimeSpec time;
+} CreateSpec;
+
+/* Reads and checks the body of a create into *s; false after answering the error. body is freed
+ * by the caller; the strings in *s point into it. */
+static bool create_parse(Req *r, json_t *body, CreateSpec *s) {
+    const char *level_id = NULL;
+    json_t *time = NULL;
+    Envelope env = {0};
+    json_error_t jerr;
+    *s = (CreateSpec){"friend", "white", NULL, NULL, {0}};
+    if (json_unpack_ex(body, &jerr, 0, "{s?s, s?s, s?o, s?s, s?s, " ENVELOPE_FMT, "mode", &s->mode, "color", &s->color,
+                       "time", &time, "fen", &s->fen, "level", &level_id, ENVELOPE_ARGS(env)) != 0) {
+        svc_unpack_failed(r, json_incref(body), &jerr);
+        return false;
+    }
+    bool computer = strcmp(s->mode, "computer") == 0;
+    s->level = computer && level_id ? engine_level_find(level_id) : NULL;
+    SvcError e = SVC_E_COUNT;
+    const char *arg = NULL;
+    char shown_level[64];
+    if (strcmp(s->mode, "friend") != 0 && strcmp(s->mode, "local") != 0 && !computer)
+        e = SVC_E_VALUE, arg = "mode";
+    else if (strcmp(s->color, "white") != 0 && strcmp(s->color, "black") != 0 && strcmp(s->color, "random") != 0)
+        e = SVC_E_VALUE, arg = "color";
+    else if (computer && !level_id)
+        e = SVC_E_MISSING, arg = "level";
+    else if (!computer && level_id)
+        e = SVC_E_UNKNOWN, arg = "level"; /* only games against the computer have a level */
+    else if (computer && !s->level) {
+        err_text_arg(level_id, strlen(level_id), shown_level, sizeof shown_level);
+        e = SVC_E_BAD_LEVEL, arg = shown_level;
+    }
+    if (e != SVC_E_COUNT) {
+        svc_reply_error(r, e, arg);
+        return false;
+    }
+    return svc_time_parse(r, time, &s->time);
+}
+
+/* The new game of spec s with a fresh id and secrets (into p); NULL after answering the error. */
+static SvcGame *create_build(Req *r, const CreateSpec *s, SvcPending *p) {
+    SvcGame *g = p->game;
+    if (s->fen) {
+        SchError err;
+        err_clear(&err);
+        char message[256];
+        if (!game_init_fen(&g->game, s->fen, &err)) {
+            err_format(&err, r->lang, message, sizeof message);
+            svc_reply_error(r, SVC_E_FEN, message);
+            return NULL;
+        }
+        if (game_over(&g->game)) {
+            svc_reply_error(r, SVC_E_FEN_OVER, NULL);
+            return NULL;
+        }
+    }
+    int64_t now = svc_now(r->svc);
+    GameRecord *rec = &g->rec;
+    /* 72 random bits: a clash with a finished game on disk (which the store would refuse) is not
+     * worth a read per game. */
+    do
+        secret_random_id(rec->id, STORE_ID_LEN);
+    while (svc_find(r->svc, rec->id));
+    rec->created_ms = rec->updated_ms = now;
+    char start[SCHACH_FEN_MAX], standard[SCHACH_FEN_MAX];
+    Position std_pos;
+    pos_set_start(&std_pos);
+    fen_write(&g->game.start, start, sizeof start);
+    fen_write(&std_pos, standard, sizeof standard);
+    if (strcmp(start, standard) != 0)
+        snprintf(rec->start_fen, sizeof rec->start_fen, "%s", start);
+    snprintf(rec->mode, sizeof rec->mode, "%s", s->mode);
+    snprintf(rec->time_type, sizeof rec->time_type, "%s", s->time.type);
+    rec->minutes = s->time.minutes;
+    rec->increment = s->time.increment;
+    rec->days = s->time.days;
+    if (strcmp(s->time.type, "live") == 0)
+        rec->clock_ms[WHITE] = rec->clock_ms[BLACK] = (int64_t)rec->minutes * 60000;
+    rec->draw_offer = -1;
+    rec->invite_color = -1;
+    Color color = strcmp(s->color, "black") == 0   ? BLACK
+                  : strcmp(s->color, "white") == 0 ? WHITE
+                                                   : (Color)secret_random_below(2);
+    p->color = color;
+    secret_new(p->secret, rec->secret_hash[color]);
+    if (strcmp(s->mode, "local") == 0) {
+        secret_new(p->secret2, rec->secret_hash[!color]);
+    } else if (strcmp(s->mode, "computer") == 0) {
+        /* The computer's side has no secret: nobody can move for it, and there is nothing to join. */
+        snprintf(rec->level, sizeof rec->level, "%s", s->level->id);
+        g->level = s->level;
+        g->computer = !color;
+    } else {
+        secret_new(p->invite, rec->invite_hash);
+        rec->invite_color = !color;
+    }
+    return g;
+}
+
+/* Hands the new game's row to the store: it joins the registry once committed. */
+static void create_submit(Req *r, SvcPending *p) {
+    memset(&p->op, 0, sizeof p->op);
+    p->op.create = true;
+    p->op.record = p->game->rec;
+    svc_pending_submit(r->svc, p);
+}
+
+uint64_t svc_action_create(Req *r) {
+    static const Field fields[] = {
+        {"mode", 's', false}, {"color", 's', false}, {"time", 'o', false}, {"fen", 's', false}, {"level", 's', false}};
+    json_t *body = svc_body_parse(r, fields, sizeof fields / sizeof fields[0]);
+    if (!body)
+        return r->ticket;
+    CreateSpec spec;
+    if (!create_parse(r, body, &spec)) {
+        json_decref(body);
+        return r->ticket;
+    }
+    SvcGame *g = svc_game_new();
+    SvcPending *p = g ? svc_pending_new(r, g, CH_CREATE, WHITE) : NULL;
+    if (!p) {
+        svc_game_free(g);
+        json_decref(body);
+        return svc_reply_error(r, SVC_E_INTERNAL, NULL);
+    }
+    if (!create_build(r, &spec, p)) {
+        free(p);
+        svc_game_free(g);
+        json_decref(body);
+        return r->ticket;
+    }
+    json_decref(body);
+    create_submit(r, p);
+    return r->ticket;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* join */
+
+uint64_t svc_action_join(Req *r, SvcGame *g) {
+    static const Field fields[] = {{"invite", 's', true}};
+    json_t *body = svc_body_parse(r, fields, 1);
+    if (!body)
+        return r->ticket;
+    const char *invite = NULL;
+    Envelope env = {0};
+    json_error_t jerr;
+    if (json_unpack_ex(body, &jerr, 0, "{s:s, " ENVELOPE_FMT, "invite", &invite, ENVELOPE_ARGS(env)) != 0) {
+        svc_unpack_failed(r, body, &jerr);
+        return r->ticket;
+    }
+    bool valid = g->rec.invite_color >= 0 && secret_matches(invite, g->rec.invite_hash);
+    json_decref(body);
+    /* Who holds no valid invitation learns nothing else about the game; then an ended game takes
+     * nobody in, and only then does a change in flight ask for patience. */
+    if (!valid)
+        return svc_reply_error(r, SVC_E_BAD_INVITE, NULL);
+    if (svc_is_over(g))
+        return svc_reply_error(r, SVC_E_GAME_OVER, NULL);
+    if (g->pending)
+        return svc_reply_error(r, SVC_E_BUSY, NULL);
+    Color color = (Color)g->rec.invite_color;
+    SvcPending *p = svc_pending_new(r, g, CH_JOIN, color);
+    if (!p)
+        return svc_reply_error(r, SVC_E_INTERNAL, NULL);
+    memset(&p->op, 0, sizeof p->op);
+    p->op.update = true;
+    p->op.record = g->rec;
+    p->op.record.updated_ms = svc_now(r->svc);
+    secret_new(p->secret, p->op.record.secret_hash[color]);
+    memset(p->op.record.invite_hash, 0, STORE_HASH_LEN);
+    p->op.record.invite_color = -1;
+    svc_pending_submit(r->svc, p);
+    return r->ticket;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* The checks every change of a running game makes */
+
+/* Which side secret belongs to, or -1 (also when it is missing: 403 like a wrong one, docs/api.md). */
+static int secret_color(const SvcGame *g, const char *secret) {
+    for (int c = WHITE; c <= BLACK; c++)
+        if (secret_matches(secret, g->rec.secret_hash[c]))
+            return c;
+    return -1;
+}
+
+/* Who holds secret in g, or -1 after answering 403; -1 after answering 409 busy while another change
+ * of g is being committed. */
+static int actor_check(Req *r, SvcGame *g, const char *secret) {
+    int color = secret_color(g, secret);
+    if (color < 0) {
+        svc_reply_error(r, SVC_E_BAD_SECRET, NULL);
+        return -1;
+    }
+    if (g->pending) {
+        svc_reply_error(r, SVC_E_BUSY, NULL);
+        return -1;
+    }
+    return color;
+}
+
+/* false after answering 409 game_over when g has ended, also when its time ran out but the timer has
+ * not ended it yet: then the game is ended now instead of accepting a late change. */
+static bool running_check(Req *r, SvcGame *g) {
+    if (svc_is_over(g)) {
+        svc_reply_error(r, SVC_E_GAME_OVER, NULL);
+        return false;
+    }
+    int64_t now = svc_now(r->svc);
+    if (svc_time_is_up(g, now)) {
+        if (now >= g->flag_retry_ms)
+            svc_timeout_start(r->svc, g, now);
+        svc_reply_error(r, SVC_E_GAME_OVER, NULL);
+        return false;
+    }
+    return true;
+}
+
+/* Both checks, for actions other than moves. */
+static int change_check(Req *r, SvcGame *g, const char *secret) {
+    int color = actor_check(r, g, secret);
+    return color >= 0 && running_check(r, g) ? color : -1;
+}
+
+static int claim_kind(const char *name) {
+    if (strcmp(name, "threefold") == 0)
+        return CLAIM_THREEFOLD;
+    if (strcmp(name, "fifty") == 0)
+        return CLAIM_FIFTY;
+    if (strcmp(name, "any") == 0)
+        return 0;
+    return -1;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* move */
+
+/* Whether text, read in the position before g's last move, is that move by color: a repeated request. */
+static bool repeats_last_move(const SvcGame *g, Color color, const char *text, Lang lang) {
+    int n = g->game.ply_count;
+    if (n == 0)
+        return false;
+    const GamePly *last = &g->game.plies[n - 1];
+    Position before = g->game.pos;
+    pos_unmake(&before, last->move, &last->undo);
+    return pos_turn(&before) == color && move_parse(&before, text, lang, NULL) == last->move;
+}
+
+/* The answer to a move sent again at ply n - 1 (a retry after a lost answer): the same result. */
+static uint64_t move_repeated(Req *r, SvcGame *g, Color color, const char *text) {
+    if (!repeats_last_move(g, color, text, r->lang))
+        return svc_reply_error(r, SVC_E_STALE, NULL);
+    size_t len = 0;
+    char *reply = svc_with_state(r->svc, g, json_pack("{s:b}", "duplicate", true), &len);
+    svc_send_text(r->reply, r->ctx, 200, reply, len, g->game.ply_count, true, false);
+    return r->ticket;
+}
+
+uint64_t svc_action_move(Req *r, SvcGame *g) {
+    static const Field fields[] = {
+        {"secret", 's', false}, {"ply", 'i', true}, {"move", 's', true}, {"claim", 's', false}};
+    json_t *body = svc_body_parse(r, fields, sizeof fields / sizeof fields[0]);
+    if (!body)
+        return r->ticket;
+    const char *secret = NULL, *text = NULL, *claim = NULL;
+    json_int_t ply = 0;
+    Envelope env = {0};
+    json_error_t jerr;
+    if (json_unpack_ex(body, &jerr, 0, "{s?s, s:I, s:s, s?s, " ENVELOPE_FMT, "secret", &secret, "ply", &ply, "move",
+                       &text, "claim", &claim, ENVELOPE_ARGS(env)) != 0) {
+        svc_unpack_failed(r, body, &jerr);
+        return r->ticket;
+    }
+    int kind = claim ? claim_kind(claim) : -1;
+    int color = -1;
+    uint64_t ticket = r->ticket;
+    if (claim && kind < 0)
+        svc_reply_error(r, SVC_E_VALUE, "claim");
+    else if (ply < 0 || ply > 1000000)
+        svc_reply_error(r, SVC_E_VALUE, "ply");
+    else if ((color = actor_check(r, g, secret)) < 0) {
+        /* answered */
+    } else if (ply == g->game.ply_count - 1)
+        ticket = move_repeated(r, g, (Color)color, text);
+    else if (ply != g->game.ply_count)
+        svc_reply_error(r, SVC_E_STALE, NULL);
+    else if (!running_check(r, g)) {
+        /* answered */
+    } else if ((Color)color != pos_turn(game_position(&g->game)))
+        svc_reply_error(r, SVC_E_NOT_YOUR_TURN, NULL);
+    else {
+        SchError err;
+        err_clear(&err);
+        Move m = game_parse_move(&g->game, text, r->lang, &err);
+        SvcPending *p = m != MOVE_NONE ? svc_pending_new(r, g, CH_MOVE, (Color)color) : NULL;
+        if (m == MOVE_NONE) {
+            char message[512];
+            err_format(&err, r->lang, message, sizeof message);
+            svc_reply_error(r, SVC_E_ILLEGAL, message);
+        } else if (!p || !svc_moves_reserve(g)) {
+            free(p);
+            svc_reply_error(r, SVC_E_INTERNAL, NULL);
+        } else {
+            p->move = m;
+            p->claim = kind;
+            ticket = svc_change_start(r, p);
+        }
+    }
+    json_decref(body);
+    return ticket;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* draw, claim, resign, abort */
+
+uint64_t svc_action_draw(Req *r, SvcGame *g) {
+    static const Field fields[] = {{"secret", 's', false}, {"action", 's', true}};
+    json_t *body = svc_body_parse(r, fields, 2);
+    if (!body)
+        return r->ticket;
+    const char *secret = NULL, *action = NULL;
+    Envelope env = {0};
+    json_error_t jerr;
+    if (json_unpack_ex(body, &jerr, 0, "{s?s, s:s, " ENVELOPE_FMT, "secret", &secret, "action", &action,
+                       ENVELOPE_ARGS(env)) != 0) {
+        svc_unpack_failed(r, body, &jerr);
+        return r->ticket;
+    }
+    DrawAction d = strcmp(action, "offer") == 0     ? DRAW_OFFER
+                   : strcmp(action, "accept") == 0  ? DRAW_ACCEPT
+                   : strcmp(action, "decline") == 0 ? DRAW_DECLINE
+                                                    : (DrawAction)-1;
+    if ((int)d < 0) {
+        json_decref(body);
+        return svc_reply_error(r, SVC_E_VALUE, "action");
+    }
+    int color = change_check(r, g, secret);
+    json_decref(body);
+    if (color < 0)
+        return r->ticket;
+    if (d != DRAW_OFFER && g->game.draw_offer != !color)
+        return svc_reply_error(r, SVC_E_NO_OFFER, NULL);
+    SvcPending *p = svc_pending_new(r, g, CH_DRAW, (Color)color);
+    if (!p)
+        return svc_reply_error(r, SVC_E_INTERNAL, NULL);
+    p->draw = d;
+    return svc_change_start(r, p);
+}
+
+uint64_t svc_action_claim(Req *r, SvcGame *g) {
+    static const Field fields[] = {{"secret", 's', false}, {"kind", 's', true}};
+    json_t *body = svc_body_parse(r, fields, 2);
+    if (!body)
+        return r->ticket;
+    const char *secret = NULL, *kind_name = NULL;
+    Envelope env = {0};
+    json_error_t jerr;
+    if (json_unpack_ex(body, &jerr, 0, "{s?s, s:s, " ENVELOPE_FMT, "secret", &secret, "kind", &kind_name,
+                       ENVELOPE_ARGS(env)) != 0) {
+        svc_unpack_failed(r, body, &jerr);
+        return r->ticket;
+    }
+    int kind = claim_kind(kind_name);
+    if (kind < 0) {
+        json_decref(body);
+        return svc_reply_error(r, SVC_E_VALUE, "kind");
+    }
+    int color = change_check(r, g, secret);
+    json_decref(body);
+    if (color < 0)
+        return r->ticket;
+    if ((Color)color != pos_turn(game_position(&g->game)))
+        return svc_reply_error(r, SVC_E_NOT_YOUR_TURN, NULL);
+    /* An incorrect claim would count as a draw offer (9.1.2.4); here it is refused and changes nothing. */
+    int holds = game_claims(&g->game);
+    if (!(holds & (kind ? kind : CLAIM_THREEFOLD | CLAIM_FIFTY)))
+        return svc_reply_error(r, SVC_E_NO_CLAIM, NULL);
+    SvcPending *p = svc_pending_new(r, g, CH_CLAIM, (Color)color);
+    if (!p)
+        return svc_reply_error(r, SVC_E_INTERNAL, NULL);
+    p->claim = kind;
+    return svc_change_start(r, p);
+}
+
+uint64_t svc_action_secret_only(Req *r, SvcGame *g, ChangeKind kind) {
+    static const Field fields[] = {{"secret", 's', false}};
+    json_t *body = svc_body_parse(r, fields, 1);
+    if (!body)
+        return r->ticket;
+    const char *secret = NULL;
+    Envelope env = {0};
+    json_error_t jerr;
+    if (json_unpack_ex(body, &jerr, 0, "{s?s, " ENVELOPE_FMT, "secret", &secret, ENVELOPE_ARGS(env)) != 0) {
+        svc_unpack_failed(r, body, &jerr);
+        return r->ticket;
+    }
+    int color = change_check(r, g, secret);
+    json_decref(body);
+    if (color < 0)
+        return r->ticket;
+    if (kind == CH_ABORT && g->game.ply_count >= 2)
+        return svc_reply_error(r, SVC_E_CANNOT_ABORT, NULL);
+    SvcPending *p = svc_pending_new(r, g, kind, (Color)color);
+    if (!p)
+        return svc_reply_error(r, SVC_E_INTERNAL, NULL);
+    return svc_change_start(r, p);
+}

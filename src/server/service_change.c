@@ -1,0 +1,298 @@
+/* Changes of a game on their way through the store, and who hears of them. A change is tried on the
+ * live game and put back at once (snapshot), so the game in memory shows only what is committed; it
+ * is replayed when the store hands the committed operation back (service_commit.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "service_internal.h"
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Trying a change */
+
+typedef struct Snapshot {
+    Position pos;
+    int ply_count;
+    Outcome outcome;
+    int draw_offer;
+    bool aborted;
+} Snapshot;
+
+static Snapshot snapshot_take(const SvcGame *g) {
+    return (Snapshot){g->game.pos, g->game.ply_count, g->game.outcome, g->game.draw_offer, g->aborted};
+}
+
+static void snapshot_restore(SvcGame *g, const Snapshot *s) {
+    g->game.pos = s->pos;
+    g->game.ply_count = s->ply_count;
+    g->game.outcome = s->outcome;
+    g->game.draw_offer = s->draw_offer;
+    g->aborted = s->aborted;
+}
+
+bool svc_change_run(SvcGame *g, SvcPending *p, SchError *err) {
+    Game *game = &g->game;
+    Color turn = pos_turn(game_position(game));
+    switch (p->kind) {
+        case CH_CREATE:
+        case CH_JOIN: return true;
+        case CH_MOVE:
+            if (p->claim < 0)
+                return game_play(game, p->move, err);
+            p->claim_rejected = false;
+            if (game_claim_with_move(game, p->move, p->claim, err))
+                return true;
+            if (err->code == GAME_ERR_CLAIM_REJECTED) {
+                p->claim_rejected = true;
+                return true;
+            }
+            return err->code == GAME_ERR_CLAIM_VOID;
+        case CH_DRAW:
+            if (p->draw == DRAW_OFFER)
+                return game_offer_draw(game, p->color, err);
+            if (p->draw == DRAW_ACCEPT)
+                return game_accept_draw(game, p->color, err);
+            return game_decline_draw(game, p->color, err);
+        case CH_CLAIM: return game_claim(game, p->claim, err);
+        case CH_RESIGN: return game_resign(game, p->color, err);
+        case CH_ABORT: g->aborted = true; return true;
+        case CH_TIMEOUT:
+            if (strcmp(g->rec.time_type, "live") == 0)
+                return game_time_forfeit(game, turn, err);
+            return game_abandon(game, turn, err);
+    }
+    return false;
+}
+
+static void outcome_to_record(const SvcGame *g, GameRecord *rec) {
+    if (g->aborted) {
+        snprintf(rec->result, sizeof rec->result, "*");
+        snprintf(rec->termination, sizeof rec->termination, "aborted");
+    } else if (game_over(&g->game)) {
+        snprintf(rec->result, sizeof rec->result, "%s", result_string(g->game.outcome.result));
+        snprintf(rec->termination, sizeof rec->termination, "%s", termination_name(g->game.outcome.termination));
+    }
+}
+
+bool svc_change_prepare(SvcPending *p, int64_t now, SchError *err) {
+    SvcGame *g = p->game;
+    Snapshot before = snapshot_take(g);
+    GameRecord rec = g->rec;
+    GameRecord stopped = g->rec;
+    svc_clock_stop(g, &stopped, now);
+    int ply = g->game.ply_count;
+    if (p->kind == CH_MOVE)
+        svc_clock_after_move(g, &rec, ply + 1, now);
+    err_clear(err);
+    if (!svc_change_run(g, p, err)) {
+        snapshot_restore(g, &before);
+        return false;
+    }
+    if (svc_is_over(g)) {
+        if (p->kind != CH_MOVE)
+            memcpy(rec.clock_ms, stopped.clock_ms, sizeof rec.clock_ms);
+        rec.turn_started_ms = 0;
+        outcome_to_record(g, &rec);
+    }
+    rec.draw_offer = svc_is_over(g) ? -1 : g->game.draw_offer;
+    snapshot_restore(g, &before);
+
+    memset(&p->op, 0, sizeof p->op);
+    p->op.user = p;
+    if (p->kind == CH_MOVE) {
+        p->op.append = true;
+        p->op.ply = ply;
+        uci_write(p->move, p->op.move.uci, sizeof p->op.move.uci);
+        p->op.move.at_ms = now;
+        /* A plain move writes only the move, unless it changed what the row holds. */
+        p->op.update = strcmp(rec.result, g->rec.result) != 0 || rec.draw_offer != g->rec.draw_offer ||
+                       rec.turn_started_ms != g->rec.turn_started_ms ||
+                       memcmp(rec.clock_ms, g->rec.clock_ms, sizeof rec.clock_ms) != 0;
+    } else {
+        p->op.update = true;
+    }
+    if (p->op.update)
+        rec.updated_ms = now;
+    p->op.record = rec;
+    return true;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Through the store */
+
+SvcPending *svc_pending_new(Req *r, SvcGame *g, ChangeKind kind, Color color) {
+    SvcPending *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->kind = kind;
+    p->game = g;
+    p->color = color;
+    p->claim = -1;
+    if (r) {
+        p->reply = r->reply;
+        p->ctx = r->ctx;
+        p->ticket = r->ticket;
+        p->lang = r->lang;
+    }
+    return p;
+}
+
+void svc_pending_submit(Service *svc, SvcPending *p) {
+    p->op.user = p;
+    if (p->kind != CH_CREATE)
+        p->game->pending = p;
+    p->prev = NULL;
+    p->next = svc->pending;
+    if (svc->pending)
+        svc->pending->prev = p;
+    svc->pending = p;
+    store_submit(svc->store, &p->op);
+}
+
+void svc_pending_unlink(Service *svc, SvcPending *p) {
+    if (p->prev)
+        p->prev->next = p->next;
+    else
+        svc->pending = p->next;
+    if (p->next)
+        p->next->prev = p->prev;
+}
+
+uint64_t svc_change_start(Req *r, SvcPending *p) {
+    SchError err;
+    if (!svc_change_prepare(p, svc_now(r->svc), &err)) {
+        SvcError e = err.code == GAME_ERR_NO_OFFER   ? SVC_E_NO_OFFER
+                     : err.code == GAME_ERR_NO_CLAIM ? SVC_E_NO_CLAIM
+                     : err.code == GAME_ERR_OVER     ? SVC_E_GAME_OVER
+                                                     : SVC_E_INTERNAL;
+        free(p);
+        return svc_reply_error(r, e, NULL);
+    }
+    svc_pending_submit(r->svc, p);
+    return r->ticket;
+}
+
+bool svc_time_is_up(const SvcGame *g, int64_t now) {
+    int64_t left;
+    return svc_expiry(g, now, &left) && left <= 0;
+}
+
+void svc_timeout_start(Service *svc, SvcGame *g, int64_t now) {
+    SvcPending *p = svc_pending_new(NULL, g, CH_TIMEOUT, pos_turn(game_position(&g->game)));
+    SchError err;
+    if (!p)
+        return;
+    if (!svc_change_prepare(p, now, &err)) {
+        free(p);
+        g->flag_retry_ms = now + 1000;
+        return;
+    }
+    svc_pending_submit(svc, p);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Subscriptions: an id names its game's slot in the upper bits (so unsubscribing needs no search over
+ * games) and a service-wide serial in the lower ones (so an id never matches a later subscription
+ * after its game left memory and the slot went to another game). */
+
+#define SUB_SERIAL_BITS 40
+#define SUB_SLOT_MAX    ((1u << (64 - SUB_SERIAL_BITS)) - 2)
+
+/* The WebSocket message {"type":"state","game":…,"state":…} for state text. */
+static char *state_message(const SvcGame *g, const char *state, size_t *len) {
+    return svc_json_with(json_pack("{s:s, s:s}", "type", "state", "game", g->rec.id), "state", state, len);
+}
+
+void svc_broadcast(Service *svc, SvcGame *g, const char *state) {
+    if (g->sub_count == 0 || !state)
+        return;
+    size_t len = 0;
+    char *text = state_message(g, state, &len);
+    if (!text)
+        return;
+    g->broadcasting++;
+    int count = g->sub_count; /* who subscribes while we deliver got the state already */
+    for (int i = 0; i < count; i++)
+        if (g->subs[i].event)
+            g->subs[i].event(g->subs[i].ctx, text, len);
+    if (--g->broadcasting == 0) {
+        int kept = 0;
+        for (int i = 0; i < g->sub_count; i++)
+            if (g->subs[i].event)
+                g->subs[kept++] = g->subs[i];
+        g->sub_count = kept;
+        svc_touch(svc, g);
+    }
+    free(text);
+}
+
+static uint64_t subscribe(Service *svc, const char *game, ServiceEvent event, void *ctx) {
+    SvcError e;
+    SvcGame *g = event ? svc_fetch(svc, game, &e) : NULL;
+    if (!g)
+        return 0;
+    if (g->slot > SUB_SLOT_MAX) {
+        svc_touch(svc, g);
+        return 0;
+    }
+    if (g->sub_count == g->sub_capacity) {
+        int cap = g->sub_capacity ? g->sub_capacity * 2 : 4;
+        SvcSub *subs = realloc(g->subs, (size_t)cap * sizeof *subs);
+        if (!subs) {
+            svc_touch(svc, g);
+            return 0;
+        }
+        g->subs = subs;
+        g->sub_capacity = cap;
+    }
+    uint64_t serial = ++svc->next_sub & ((1ull << SUB_SERIAL_BITS) - 1);
+    uint64_t id = ((uint64_t)(g->slot + 1) << SUB_SERIAL_BITS) | serial;
+    g->subs[g->sub_count++] = (SvcSub){id, event, ctx};
+    svc_touch(svc, g); /* held now: out of the cache */
+    size_t len = 0;
+    char *state = svc_state_text(g, svc_now(svc), NULL);
+    char *text = state ? state_message(g, state, &len) : NULL;
+    free(state);
+    if (text) {
+        event(ctx, text, len);
+        free(text);
+    }
+    return id;
+}
+
+uint64_t service_subscribe(Service *svc, const char *game, ServiceEvent event, void *ctx) {
+    svc_enter(svc);
+    uint64_t id = subscribe(svc, game, event, ctx);
+    svc_leave(svc);
+    return id;
+}
+
+static void unsubscribe(Service *svc, uint64_t subscription) {
+    uint64_t slot = subscription >> SUB_SERIAL_BITS;
+    SvcGame *g = slot ? svc_slot_game(svc, (uint32_t)(slot - 1)) : NULL;
+    if (!g)
+        return;
+    for (int i = 0; i < g->sub_count; i++) {
+        if (g->subs[i].id != subscription || !g->subs[i].event)
+            continue;
+        if (g->broadcasting) {
+            g->subs[i].event = NULL;
+        } else {
+            memmove(&g->subs[i], &g->subs[i + 1], (size_t)(g->sub_count - i - 1) * sizeof g->subs[0]);
+            g->sub_count--;
+            if (g->sub_count == 0) { /* a crowd of watchers gone: their room too */
+                free(g->subs);
+                g->subs = NULL;
+                g->sub_capacity = 0;
+            }
+            svc_touch(svc, g); /* nobody watches a finished game any more: it may go to the cache */
+        }
+        return;
+    }
+}
+
+void service_unsubscribe(Service *svc, uint64_t subscription) {
+    svc_enter(svc);
+    unsubscribe(svc, subscription);
+    svc_leave(svc);
+}

@@ -1,0 +1,141 @@
+/* What comes back from the store: a committed change is replayed on the game in memory (where it was
+ * tried before, and nothing changed the game since: one change per game is in flight), answered and
+ * broadcast; a failed one leaves the game as it was and answers 503 storage. Also the timers that end
+ * games whose time ran out. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "service_internal.h"
+
+static char *create_reply(const SvcPending *p, const char *state, size_t *len) {
+    const SvcGame *g = p->game;
+    json_t *j = json_pack("{s:s, s:s, s:s, s:o}", "id", g->rec.id, "color", p->color == WHITE ? "white" : "black",
+                          "secret", p->secret, "invite", p->invite[0] ? json_string(p->invite) : json_null());
+    if (j && p->secret2[0]) {
+        const char *white = p->color == WHITE ? p->secret : p->secret2;
+        const char *black = p->color == WHITE ? p->secret2 : p->secret;
+        json_object_set_new(j, "secrets", json_pack("{s:s, s:s}", "white", white, "black", black));
+    }
+    return svc_json_with(j, "state", state, len);
+}
+
+static void created(Service *svc, SvcPending *p) {
+    SvcGame *g = p->game;
+    size_t len = 0;
+    if (!svc_register(svc, g)) {
+        /* Stored but not shown until the next start; the requester hears of the failure. */
+        svc_send_json(p->reply, p->ctx, 500, svc_error_json(SVC_E_INTERNAL, p->lang, NULL));
+        svc_game_free(g);
+        return;
+    }
+    char *state = svc_state_text(g, svc_now(svc), NULL);
+    char *reply = state ? create_reply(p, state, &len) : NULL;
+    svc_send_text(p->reply, p->ctx, 201, reply, len, g->game.ply_count, false, false);
+    free(state);
+    svc_computer_poke(svc, g); /* it may have the first move */
+}
+
+void svc_commit_apply(Service *svc, SvcPending *p) {
+    if (p->kind == CH_CREATE) {
+        created(svc, p);
+        return;
+    }
+    SvcGame *g = p->game;
+    size_t len = 0;
+    bool was_over = svc_is_over(g);
+    Position before = g->game.pos;
+    SchError err;
+    err_clear(&err);
+    svc_change_run(g, p, &err); /* succeeded on the same game before, and nothing changed it since */
+    if (p->kind == CH_MOVE)
+        svc_moves_append(g, &before, p->move); /* room reserved when the move was accepted */
+    g->rec = p->op.record;
+    g->pending = NULL;
+    svc_timer_update(svc, g);
+    if (!was_over && svc_is_over(g))
+        svc_recent_insert(svc, g);
+
+    /* One state text for the answer and every subscriber. */
+    char *state = svc_state_text(g, svc_now(svc), NULL);
+    json_t *j;
+    if (p->kind == CH_JOIN)
+        j = json_pack("{s:s, s:s}", "color", p->color == WHITE ? "white" : "black", "secret", p->secret);
+    else if (p->claim_rejected)
+        j = json_pack("{s:b}", "claim_rejected", true);
+    else
+        j = json_object();
+    char *reply = state ? svc_json_with(j, "state", state, &len) : (json_decref(j), NULL);
+    svc_send_text(p->reply, p->ctx, 200, reply, len, g->game.ply_count, false, p->claim_rejected);
+    svc_broadcast(svc, g, state);
+    free(state);
+    svc_computer_poke(svc, g);
+    svc_touch(svc, g); /* a game that just ended may go to the cache */
+}
+
+void svc_commit_failed(Service *svc, SvcPending *p) {
+    if (p->kind == CH_CREATE) {
+        svc_game_free(p->game);
+    } else {
+        p->game->pending = NULL;
+        if (p->kind == CH_TIMEOUT)
+            p->game->flag_retry_ms = svc_now(svc) + 1000;
+    }
+    svc_send_json(p->reply, p->ctx, svc_error_status(SVC_E_STORAGE), svc_error_json(SVC_E_STORAGE, p->lang, NULL));
+    if (p->kind != CH_CREATE) {
+        svc_computer_poke(svc, p->game); /* its own change failed: it thinks again */
+        svc_touch(svc, p->game);
+    }
+}
+
+void service_on_wake(Service *svc) {
+    svc_enter(svc);
+    ComputerJob *job = svc->computer ? computer_take_done(svc->computer) : NULL;
+    while (job) {
+        ComputerJob *next = job->next;
+        svc_computer_result(svc, job);
+        computer_job_free(job);
+        job = next;
+    }
+    StoreOp *op = store_take_done(svc->store);
+    while (op) {
+        StoreOp *next = op->next;
+        SvcPending *p = op->user;
+        svc_pending_unlink(svc, p);
+        if (op->ok)
+            svc_commit_apply(svc, p);
+        else
+            svc_commit_failed(svc, p);
+        free(p);
+        op = next;
+    }
+    svc_leave(svc);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Timers */
+
+int64_t service_next_timer_ms(Service *svc) {
+    int64_t now = svc_now(svc), best = -1;
+    for (SvcGame *g = svc->timers; g; g = g->timer_next) {
+        int64_t left;
+        if (g->pending || !svc_expiry(g, now, &left))
+            continue; /* a committing change reschedules when it comes back */
+        if (left < g->flag_retry_ms - now)
+            left = g->flag_retry_ms - now;
+        if (left < 0)
+            left = 0;
+        if (best < 0 || left < best)
+            best = left;
+    }
+    return best;
+}
+
+void service_on_timer(Service *svc) {
+    svc_enter(svc);
+    int64_t now = svc_now(svc);
+    for (SvcGame *g = svc->timers; g; g = g->timer_next)
+        if (!g->pending && now >= g->flag_retry_ms && svc_time_is_up(g, now))
+            svc_timeout_start(svc, g, now);
+    svc_leave(svc);
+}

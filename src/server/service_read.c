@@ -1,0 +1,112 @@
+/* The requests that only read: a game's state and PGN, a browser's list of games, the recently
+ * finished games. A finished game not in memory is read from the store (svc_fetch) and cached. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream, gmtime_r */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "schach/pgn.h"
+#include "service_internal.h"
+
+uint64_t svc_action_state(Req *r, SvcGame *g) {
+    size_t len = 0;
+    char *state = svc_state_text(g, svc_now(r->svc), &len);
+    svc_send_text(r->reply, r->ctx, 200, state, len, g->game.ply_count, false, false);
+    return r->ticket;
+}
+
+/* The PGN's tags for g; false when out of memory. */
+static bool pgn_tags(PgnGame *pg, const SvcGame *g, Lang lang) {
+    char date[16], tc[32];
+    time_t secs = (time_t)(g->rec.created_ms / 1000);
+    struct tm tm;
+    gmtime_r(&secs, &tm);
+    strftime(date, sizeof date, "%Y.%m.%d", &tm);
+    if (strcmp(g->rec.time_type, "live") == 0)
+        snprintf(tc, sizeof tc, "%d+%d", g->rec.minutes * 60, g->rec.increment);
+    else if (strcmp(g->rec.time_type, "correspondence") == 0)
+        snprintf(tc, sizeof tc, "1/%lld", (long long)g->rec.days * 86400);
+    else
+        snprintf(tc, sizeof tc, "-");
+    /* Against the computer its side is named with its level, e.g. "schach (Club player)". */
+    char names[2][96] = {"?", "?"}, elo[16] = "";
+    if (g->computer >= 0) {
+        svc_computer_name(g->level, lang, names[g->computer], sizeof names[0]);
+        if (g->level && g->level->elo > 0)
+            snprintf(elo, sizeof elo, "%d", g->level->elo);
+    }
+    bool ok = pgn_set_tag(pg, "Event", "schach online") && pgn_set_tag(pg, "Site", "?") &&
+              pgn_set_tag(pg, "Date", date) && pgn_set_tag(pg, "Round", "-") &&
+              pgn_set_tag(pg, "White", names[WHITE]) && pgn_set_tag(pg, "Black", names[BLACK]) &&
+              pgn_set_tag(pg, "TimeControl", tc) && (!g->aborted || pgn_set_tag(pg, "Termination", "unterminated"));
+    if (ok && g->computer >= 0) {
+        ok = pgn_set_tag(pg, "ComputerLevel", g->rec.level) &&
+             (!elo[0] || pgn_set_tag(pg, g->computer == WHITE ? "WhiteElo" : "BlackElo", elo));
+    }
+    return ok;
+}
+
+uint64_t svc_action_pgn(Req *r, SvcGame *g) {
+    PgnGame pg;
+    pgn_game_init(&pg);
+    game_free(&pg.game);
+    char *text = NULL;
+    size_t len = 0;
+    bool ok = game_copy(&pg.game, &g->game);
+    if (!ok)
+        game_init(&pg.game);
+    ok = ok && pgn_tags(&pg, g, r->lang);
+    if (ok) {
+        FILE *f = open_memstream(&text, &len);
+        ok = f && pgn_write(f, &pg, r->lang);
+        if (f && fclose(f) != 0)
+            ok = false;
+    }
+    pgn_game_free(&pg);
+    if (!ok || !text) {
+        free(text);
+        return svc_reply_error(r, SVC_E_INTERNAL, NULL);
+    }
+    svc_deliver(r->reply, r->ctx, 200, "text/plain; charset=utf-8", text, len, g->game.ply_count, false, false);
+    free(text);
+    return r->ticket;
+}
+
+uint64_t svc_action_list(Req *r) {
+    json_t *games = json_array();
+    const char *p = r->in->ids ? r->in->ids : "";
+    int listed = 0;
+    while (*p && listed < SVC_LIST_MAX) {
+        size_t n = strcspn(p, ",");
+        if (n == STORE_ID_LEN) {
+            char id[STORE_ID_LEN + 1];
+            memcpy(id, p, n);
+            id[n] = '\0';
+            SvcError e = SVC_E_NOT_FOUND;
+            SvcGame *g = svc_fetch(r->svc, id, &e);
+            if (g) {
+                json_array_append_new(games, svc_summary_json(g));
+                svc_touch(r->svc, g);
+                listed++;
+            } else if (e != SVC_E_NOT_FOUND) {
+                json_decref(games); /* a list with holes would tell the browser its games are gone */
+                return svc_reply_error(r, e, NULL);
+            }
+        }
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    svc_send_json(r->reply, r->ctx, 200, json_pack("{s:o}", "games", games));
+    return r->ticket;
+}
+
+uint64_t svc_action_recent(Req *r) {
+    json_t *games = json_array();
+    for (int i = 0; i < r->svc->recent_count; i++)
+        json_array_append(games, r->svc->recent[i].summary);
+    svc_send_json(r->reply, r->ctx, 200, json_pack("{s:o}", "games", games));
+    return r->ticket;
+}

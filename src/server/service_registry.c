@@ -1,0 +1,389 @@
+/* The registry: which games live in memory, found by id (a chained hash) and by slot (a subscription id
+ * names its game's slot, and slots are reused, so ids also carry a service-wide serial). Games in play
+ * stay; a finished game stays while something holds it, then joins the cache of finished games (least
+ * recently touched first out), and is read from the store again when it is asked for after that.
+ * Every table here is sized by the games in memory (the slots: at the busiest moment so far), never by
+ * the games ever played. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "service_internal.h"
+
+#define BUCKETS_MIN 64
+
+SvcGame *svc_game_new(void) {
+    SvcGame *g = calloc(1, sizeof *g);
+    if (g) {
+        game_init(&g->game);
+        g->computer = -1;
+    }
+    return g;
+}
+
+void svc_game_free(SvcGame *g) {
+    if (!g)
+        return;
+    game_free(&g->game);
+    free(g->moves_text);
+    free(g->subs);
+    free(g);
+}
+
+bool svc_game_pinned(const SvcGame *g) {
+    return !svc_is_over(g) || g->sub_count > 0 || g->pending || g->job || g->has_result || g->broadcasting > 0;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* By id and by slot */
+
+static uint32_t id_hash(const char *id) {
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)id; *p; p++)
+        h = (h ^ *p) * 16777619u;
+    return h;
+}
+
+SvcGame *svc_find(const Service *svc, const char *id) {
+    if (!id || !svc->bucket_count || strlen(id) != STORE_ID_LEN)
+        return NULL;
+    for (SvcGame *g = svc->buckets[id_hash(id) & (svc->bucket_count - 1)]; g; g = g->hash_next)
+        if (strcmp(g->rec.id, id) == 0)
+            return g;
+    return NULL;
+}
+
+SvcGame *svc_slot_game(const Service *svc, uint32_t slot) { return slot < svc->slot_count ? svc->slots[slot] : NULL; }
+
+/* Rehashes into count buckets (a power of two); false when out of memory (the old table stays). */
+static bool buckets_resize(Service *svc, uint32_t count) {
+    SvcGame **buckets = calloc(count, sizeof *buckets);
+    if (!buckets)
+        return false;
+    for (uint32_t i = 0; i < svc->bucket_count; i++) {
+        SvcGame *g = svc->buckets[i];
+        while (g) {
+            SvcGame *next = g->hash_next;
+            uint32_t b = id_hash(g->rec.id) & (count - 1);
+            g->hash_next = buckets[b];
+            buckets[b] = g;
+            g = next;
+        }
+    }
+    free(svc->buckets);
+    svc->buckets = buckets;
+    svc->bucket_count = count;
+    return true;
+}
+
+bool svc_register(Service *svc, SvcGame *g) {
+    if (svc->game_count + 1 > svc->bucket_count &&
+        !buckets_resize(svc, svc->bucket_count ? svc->bucket_count * 2 : BUCKETS_MIN))
+        return false;
+    uint32_t slot;
+    if (svc->free_count) {
+        slot = svc->free_slots[--svc->free_count];
+    } else {
+        if (svc->slot_count == svc->slot_capacity) {
+            uint32_t cap = svc->slot_capacity ? svc->slot_capacity * 2 : BUCKETS_MIN;
+            SvcGame **slots = realloc(svc->slots, cap * sizeof *slots);
+            if (!slots)
+                return false;
+            svc->slots = slots;
+            uint32_t *free_slots = realloc(svc->free_slots, cap * sizeof *free_slots);
+            if (!free_slots)
+                return false;
+            svc->free_slots = free_slots;
+            svc->slot_capacity = cap;
+        }
+        slot = svc->slot_count++;
+    }
+    g->slot = slot;
+    svc->slots[slot] = g;
+    uint32_t b = id_hash(g->rec.id) & (svc->bucket_count - 1);
+    g->hash_next = svc->buckets[b];
+    svc->buckets[b] = g;
+    svc->game_count++;
+    return true;
+}
+
+static void lru_remove(Service *svc, SvcGame *g) {
+    if (!g->in_lru)
+        return;
+    if (g->lru_prev)
+        g->lru_prev->lru_next = g->lru_next;
+    else
+        svc->lru_head = g->lru_next;
+    if (g->lru_next)
+        g->lru_next->lru_prev = g->lru_prev;
+    else
+        svc->lru_tail = g->lru_prev;
+    g->lru_prev = g->lru_next = NULL;
+    g->in_lru = false;
+    svc->lru_count--;
+}
+
+/* Takes g out of memory and frees it: only finished games nothing holds. */
+static void unregister(Service *svc, SvcGame *g) {
+    lru_remove(svc, g);
+    SvcGame **link = &svc->buckets[id_hash(g->rec.id) & (svc->bucket_count - 1)];
+    while (*link != g)
+        link = &(*link)->hash_next;
+    *link = g->hash_next;
+    svc->slots[g->slot] = NULL;
+    svc->free_slots[svc->free_count++] = g->slot; /* room: free_slots has the slots' capacity */
+    svc->game_count--;
+    svc_game_free(g);
+    /* After a crowd of games in play has gone, the table shrinks with them. */
+    if (svc->bucket_count > BUCKETS_MIN && svc->game_count * 4 < svc->bucket_count)
+        buckets_resize(svc, svc->bucket_count / 2);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* The cache */
+
+void svc_touch(Service *svc, SvcGame *g) {
+    if (svc_game_pinned(g)) {
+        lru_remove(svc, g);
+        return;
+    }
+    if (svc->lru_head == g)
+        return;
+    lru_remove(svc, g);
+    g->lru_prev = NULL;
+    g->lru_next = svc->lru_head;
+    if (svc->lru_head)
+        svc->lru_head->lru_prev = g;
+    else
+        svc->lru_tail = g;
+    svc->lru_head = g;
+    g->in_lru = true;
+    svc->lru_count++;
+}
+
+void svc_enter(Service *svc) { svc->depth++; }
+
+void svc_leave(Service *svc) {
+    if (--svc->depth > 0)
+        return;
+    while (svc->lru_count > svc->cache_max) {
+        SvcGame *g = svc->lru_tail;
+        if (svc_game_pinned(g)) { /* held again since it was touched: not the cache's any more */
+            lru_remove(svc, g);
+            continue;
+        }
+        unregister(svc, g);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Games from the store */
+
+static Termination termination_parse(const char *name) {
+    for (int t = TERM_NONE + 1; t < TERM_NB; t++)
+        if (termination_name((Termination)t) && strcmp(termination_name((Termination)t), name) == 0)
+            return (Termination)t;
+    return TERM_NONE;
+}
+
+/* Endings the rules do not derive from the moves (claims, resignation, agreement, time, abort)
+ * come from the record. */
+static void restore_outcome(SvcGame *g) {
+    const GameRecord *rec = &g->rec;
+    if (!rec->result[0]) {
+        g->game.draw_offer = rec->draw_offer;
+        return;
+    }
+    if (strcmp(rec->termination, "aborted") == 0) {
+        g->aborted = true;
+        return;
+    }
+    if (game_over(&g->game))
+        return;
+    Outcome o = {RESULT_DRAW, termination_parse(rec->termination), WHITE};
+    if (strcmp(rec->result, "1-0") == 0)
+        o.result = RESULT_WHITE_WINS;
+    else if (strcmp(rec->result, "0-1") == 0) {
+        o.result = RESULT_BLACK_WINS;
+        o.winner = BLACK;
+    }
+    g->game.outcome = o;
+    g->game.draw_offer = -1;
+}
+
+SvcGame *svc_game_build(const GameRecord *record, const StoredMove *moves, int count, char *err, size_t err_size) {
+    SvcGame *g = svc_game_new();
+    if (!g) {
+        snprintf(err, err_size, "out of memory reading games");
+        return NULL;
+    }
+    g->rec = *record;
+    g->level = svc_computer_level(record);
+    g->computer = svc_computer_color(record);
+    SchError e;
+    err_clear(&e);
+    if (record->start_fen[0] && !game_init_fen(&g->game, record->start_fen, &e)) {
+        snprintf(err, err_size, "game %s: stored start position is invalid", record->id);
+        svc_game_free(g);
+        return NULL;
+    }
+    for (int i = 0; i < count; i++) {
+        Move m = uci_parse(game_position(&g->game), moves[i].uci, &e);
+        Position before = g->game.pos;
+        if (m == MOVE_NONE || !svc_moves_reserve(g) || !game_play(&g->game, m, &e)) {
+            snprintf(err, err_size, "game %s: stored move %d (%s) cannot be played", record->id, i + 1, moves[i].uci);
+            svc_game_free(g);
+            return NULL;
+        }
+        svc_moves_append(g, &before, m);
+    }
+    restore_outcome(g);
+    return g;
+}
+
+typedef struct ReadCtx {
+    SvcGame *game; /* get(): the game read */
+    Service *svc;  /* load(): where games in play go */
+    bool failed;
+    char err[256];
+} ReadCtx;
+
+static void read_one(void *ctx, const GameRecord *record, const StoredMove *moves, int count) {
+    ReadCtx *rc = ctx;
+    if (rc->failed || rc->game)
+        return;
+    rc->game = svc_game_build(record, moves, count, rc->err, sizeof rc->err);
+    rc->failed = !rc->game;
+}
+
+SvcGame *svc_fetch(Service *svc, const char *id, SvcError *err) {
+    SvcGame *g = svc_find(svc, id);
+    if (g)
+        return g;
+    *err = SVC_E_NOT_FOUND;
+    if (!id || strlen(id) != STORE_ID_LEN)
+        return NULL;
+    ReadCtx rc = {0};
+    char store_err[256];
+    int found = store_get(svc->store, id, read_one, &rc, store_err, sizeof store_err);
+    if (found < 0 || rc.failed) {
+        /* The store logs its own faults; a game that cannot be replayed is a fault of the data. */
+        *err = found < 0 ? SVC_E_READ : SVC_E_INTERNAL;
+        svc_game_free(rc.game);
+        return NULL;
+    }
+    if (found == 0 || !rc.game)
+        return NULL;
+    g = rc.game;
+    if (!svc_register(svc, g)) {
+        svc_game_free(g);
+        *err = SVC_E_INTERNAL;
+        return NULL;
+    }
+    /* A game in play is in memory from the start; one found here was stored while memory ran out. */
+    if (!svc_is_over(g)) {
+        svc_timer_update(svc, g);
+        svc_computer_poke(svc, g);
+    }
+    return g;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* The recently finished games */
+
+static void recent_put(Service *svc, json_t *summary, int64_t updated_ms) {
+    int at = 0;
+    while (at < svc->recent_count && svc->recent[at].updated_ms > updated_ms)
+        at++;
+    if (at >= SVC_RECENT_MAX || !summary) {
+        json_decref(summary);
+        return;
+    }
+    if (svc->recent_count == SVC_RECENT_MAX)
+        json_decref(svc->recent[--svc->recent_count].summary);
+    memmove(&svc->recent[at + 1], &svc->recent[at], (size_t)(svc->recent_count - at) * sizeof svc->recent[0]);
+    svc->recent[at] = (SvcRecent){summary, updated_ms};
+    svc->recent_count++;
+}
+
+void svc_recent_insert(Service *svc, const SvcGame *g) { recent_put(svc, svc_summary_json(g), g->rec.updated_ms); }
+
+static void load_recent(void *ctx, const GameRecord *record, const StoredMove *moves, int count) {
+    ReadCtx *rc = ctx;
+    if (rc->failed)
+        return;
+    SvcGame *g = svc_game_build(record, moves, count, rc->err, sizeof rc->err);
+    if (!g) {
+        rc->failed = true;
+        return;
+    }
+    recent_put(rc->svc, svc_summary_json(g), record->updated_ms);
+    svc_game_free(g); /* the summary is all the list needs */
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Timers, start and end */
+
+void svc_timer_update(Service *svc, SvcGame *g) {
+    bool running = svc_clock_running(g);
+    if (running == g->in_timer_list)
+        return;
+    if (running) {
+        g->timer_prev = NULL;
+        g->timer_next = svc->timers;
+        if (svc->timers)
+            svc->timers->timer_prev = g;
+        svc->timers = g;
+    } else {
+        if (g->timer_prev)
+            g->timer_prev->timer_next = g->timer_next;
+        else
+            svc->timers = g->timer_next;
+        if (g->timer_next)
+            g->timer_next->timer_prev = g->timer_prev;
+        g->timer_prev = g->timer_next = NULL;
+    }
+    g->in_timer_list = running;
+}
+
+static void load_in_play(void *ctx, const GameRecord *record, const StoredMove *moves, int count) {
+    ReadCtx *rc = ctx;
+    if (rc->failed)
+        return;
+    SvcGame *g = svc_game_build(record, moves, count, rc->err, sizeof rc->err);
+    if (!g) {
+        rc->failed = true;
+        return;
+    }
+    if (!svc_register(rc->svc, g)) {
+        snprintf(rc->err, sizeof rc->err, "out of memory loading games");
+        svc_game_free(g);
+        rc->failed = true;
+        return;
+    }
+    svc_timer_update(rc->svc, g);
+    svc_touch(rc->svc, g); /* a record that says "in play" but whose moves ended it: cached */
+}
+
+bool svc_registry_load(Service *svc, char *err, size_t err_size) {
+    ReadCtx rc = {.svc = svc};
+    if (!store_load(svc->store, load_in_play, &rc, err, err_size))
+        return false;
+    if (!rc.failed && store_recent(svc->store, SVC_RECENT_MAX, load_recent, &rc, err, err_size) < 0)
+        return false;
+    if (rc.failed) {
+        snprintf(err, err_size, "%s", rc.err);
+        return false;
+    }
+    return true;
+}
+
+void svc_registry_free(Service *svc) {
+    for (uint32_t i = 0; i < svc->slot_count; i++)
+        svc_game_free(svc->slots[i]);
+    for (int i = 0; i < svc->recent_count; i++)
+        json_decref(svc->recent[i].summary);
+    free(svc->slots);
+    free(svc->free_slots);
+    free(svc->buckets);
+}
