@@ -5,6 +5,8 @@
 SERVER_TEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SERVER_PID=
 SERVER_RUNS=0
+# "--no-limits" when the binary knows it (tests run against older binaries too, to see them fail).
+SERVER_NO_LIMITS=()
 
 server_setup() {
     if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
@@ -25,6 +27,9 @@ server_setup() {
         }
     fi
     trap 'server_cleanup; rm -rf "$tmp"' EXIT
+    if "$SCHACH" serve --help 2>/dev/null | grep -q -- '--no-limits'; then
+        SERVER_NO_LIMITS=(--no-limits)
+    fi
 }
 
 server_cleanup() {
