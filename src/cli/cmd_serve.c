@@ -436,6 +436,7 @@ int cmd_serve(int argc, char **argv, Lang lang) {
         cli_errorf("%s", CLI_TR(lang, "serve: the event loop failed", "serve: die Ereignisschleife ist ausgefallen"));
         return CLI_FAIL;
     }
-    fprintf(stderr, "%s", CLI_TR(lang, "schach serve: stopped\n", "schach serve: beendet\n"));
+    if (!o.log_format || strcmp(o.log_format, "json") != 0) /* json: every line of stderr is an event */
+        fprintf(stderr, "%s", CLI_TR(lang, "schach serve: stopped\n", "schach serve: beendet\n"));
     return CLI_OK;
 }
