@@ -99,6 +99,24 @@ const on = {
     }
     assert.ok(again, 'closed connections are given back');
     again.destroy();
+    // WebSockets count as connections too, and give theirs back when they close.
+    const openWs = () => WsClient.open('/ws', ['schach'], { localAddress: '127.0.0.10' });
+    for (let round = 0; round < 2; round++) {
+      let ws = [];
+      // The server may take a moment to see the previous round's connections closed.
+      for (let t = 0; t < 100 && ws.length < 5; t++) {
+        try {
+          ws.push(await openWs());
+        } catch {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      assert.equal(ws.length, 5, `round ${round}: five WebSockets`);
+      await assert.rejects(openWs(), `round ${round}: a sixth`);
+      for (const c of ws) c.close();
+      for (const c of ws) await c.closed('closing');
+      ws = [];
+    }
   },
 
   async 'X-Forwarded-For counts only from a trusted proxy'() {
