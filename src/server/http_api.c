@@ -330,9 +330,10 @@ static int http_body_done(HttpConn *c) {
         http_error(c, 413, "too_large");
     else if (c->route_status)
         http_error(c, c->route_status, c->route_code);
-    else if (!c->api)
-        http_error(c, 405, "method"); /* a static file with a body: not a GET */
-    else if (c->body && memchr(c->body, '\0', c->body_len))
+    else if (!c->api) {
+        c->allow_get = true; /* a static file with a body: not a GET */
+        http_error(c, 405, "method");
+    } else if (c->body && memchr(c->body, '\0', c->body_len))
         http_error(c, 400, "nul"); /* the service reads the body up to its first NUL */
     else
         http_dispatch(c);
