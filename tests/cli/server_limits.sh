@@ -10,7 +10,7 @@ source "$(dirname "$0")/../server/server.bash"
 server_setup
 
 server_start "$tmp/x.db" --max-games-per-minute 3 --max-requests-per-minute 40 --max-connections-per-address 5 \
-    --trust-proxy 127.0.0.8
+    --max-subscriptions 2 --trust-proxy 127.0.0.8
 LIMITS=on run_node limits.mjs
 server_stop
 grep -q ' limit kind=creates address=127.0.0.1' "$SERVER_ERR" || fail "no limit event in the log: $(head -c 2000 "$SERVER_ERR")"

@@ -1,6 +1,6 @@
 // Limits per client address (docs/api.md "Limits"). LIMITS=on: the server runs with
 //   --max-games-per-minute 3 --max-requests-per-minute 40 --max-connections-per-address 5
-//   --trust-proxy 127.0.0.8
+//   --max-subscriptions 2 --trust-proxy 127.0.0.8
 // and every client over a limit gets 429 (Retry-After, JSON error in its language) or a closed
 // connection while other addresses (other loopback sources: 127.0.0.x) are still served.
 // LIMITS=off: the server runs with --no-limits and nobody gets 429.
@@ -117,6 +117,19 @@ const on = {
       for (const c of ws) await c.closed('closing');
       ws = [];
     }
+  },
+
+  async 'subscriptions per WebSocket'() {
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await create({ from: '127.0.0.11' })).json.id);
+    const ws = await WsClient.open('/ws', ['schach'], { localAddress: '127.0.0.11' });
+    for (const [i, game] of ids.entries()) ws.send({ type: 'subscribe', game, id: i });
+    await ws.state(ids[0], 0);
+    await ws.state(ids[1], 0);
+    const err = await ws.reply(2, 'the third subscription');
+    assert.equal(err.type, 'error');
+    assert.equal(err.error.code, 'bad_request');
+    ws.close();
   },
 
   async 'X-Forwarded-For counts only from a trusted proxy'() {
