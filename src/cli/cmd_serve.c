@@ -1,7 +1,9 @@
 /* schach serve: people play chess with each other in the browser; the server enforces every rule.
  *
- * Parses the options, finds the data folder, raises the open-files limit (every WebSocket is a file
- * descriptor), and runs the HTTP/WebSocket server until SIGINT or SIGTERM.
+ * The set-up lives here, the transport in src/server/http_server.c: options, the environment
+ * (SCHACH_COMPUTER_*, SCHACH_LWS_LOG), the open-files limit, then in this order the event loop, the
+ * store (whose writer wakes the loop), the service over it with every game in play loaded, the
+ * computer player, and only then the listening socket: nothing connects before the games are there.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -15,10 +17,17 @@
 
 #include "cli.h"
 #include "http_server.h"
+#include "log.h"
+#include "schach/engine.h"
+#include "service.h"
+#include "store.h"
 
 #ifndef SCHACH_WEB_DIR
 #define SCHACH_WEB_DIR "web"
 #endif
+
+/* Descriptors kept free for the database, its backups, the log and lws's own use. */
+enum { FD_RESERVE = 64 };
 
 /* The running server, for the signal handler (a signal cannot carry a pointer). */
 static HttpServer *running_server;
@@ -31,7 +40,7 @@ static void on_signal(int sig) {
 
 static void print_serve_help(Lang lang) {
     printf(CLI_TR(lang,
-                  "Usage: schach serve [--listen HOST:PORT] [--db FILE] [--web DIR] [--lang de|en]\n"
+                  "Usage: schach serve [--listen HOST:PORT] [--db FILE] [--web DIR] [--lang de|en] [limits]\n"
                   "\n"
                   "Serves the browser UI, the HTTP API and the WebSocket (docs/api.md): people play chess\n"
                   "with each other in the browser, every rule enforced by the server. Runs until\n"
@@ -42,8 +51,22 @@ static void print_serve_help(Lang lang) {
                   "  --db FILE           the SQLite database (default $XDG_DATA_HOME/schach/schach.db,\n"
                   "                      else ~/.local/share/schach/schach.db)\n"
                   "  --web DIR           the browser UI (default %s)\n"
-                  "  --lang L            language of messages: de or en\n",
-                  "Aufruf: schach serve [--listen HOST:PORT] [--db DATEI] [--web ORDNER] [--lang de|en]\n"
+                  "  --lang L            language of messages: de or en\n"
+                  "  --log-format F      the log on stderr: text (default) or json, one line per event\n"
+                  "  --cache-games N     finished games kept in memory (default %d)\n"
+                  "\n"
+                  "Limits (0 turns a per-address limit off):\n"
+                  "  --max-connections N              all connections together (default: the open-files\n"
+                  "                                   limit, raised to its maximum, less %d)\n"
+                  "  --max-connections-per-address N  per client address (default %d)\n"
+                  "  --max-games-per-minute N         new games per client address (default %d)\n"
+                  "  --max-requests-per-minute N      HTTP requests and WebSocket messages per client\n"
+                  "                                   address (default %d)\n"
+                  "  --max-subscriptions N            games one WebSocket may watch (default %d)\n"
+                  "  --trust-proxy ADDR               a reverse proxy at ADDR names the client in\n"
+                  "                                   X-Forwarded-For (repeatable)\n"
+                  "  --no-limits                      no per-address limits at all (benchmarks)\n",
+                  "Aufruf: schach serve [--listen HOST:PORT] [--db DATEI] [--web ORDNER] [--lang de|en] [Grenzen]\n"
                   "\n"
                   "Liefert die Browser-Oberfläche, die HTTP-API und den WebSocket (docs/api.md): Menschen\n"
                   "spielen im Browser gegeneinander, jede Regel prüft der Server. Läuft bis zur\n"
@@ -54,8 +77,24 @@ static void print_serve_help(Lang lang) {
                   "  --db DATEI          die SQLite-Datenbank (Vorgabe $XDG_DATA_HOME/schach/schach.db,\n"
                   "                      sonst ~/.local/share/schach/schach.db)\n"
                   "  --web ORDNER        die Browser-Oberfläche (Vorgabe %s)\n"
-                  "  --lang L            Sprache der Meldungen: de oder en\n"),
-           SCHACH_WEB_DIR);
+                  "  --lang L            Sprache der Meldungen: de oder en\n"
+                  "  --log-format F      das Protokoll auf stderr: text (Vorgabe) oder json, eine Zeile\n"
+                  "                      je Ereignis\n"
+                  "  --cache-games N     beendete Partien im Speicher (Vorgabe %d)\n"
+                  "\n"
+                  "Grenzen (0 schaltet eine Grenze je Adresse ab):\n"
+                  "  --max-connections N              alle Verbindungen zusammen (Vorgabe: die Grenze\n"
+                  "                                   offener Dateien, auf ihr Maximum angehoben, minus %d)\n"
+                  "  --max-connections-per-address N  je Client-Adresse (Vorgabe %d)\n"
+                  "  --max-games-per-minute N         neue Partien je Client-Adresse (Vorgabe %d)\n"
+                  "  --max-requests-per-minute N      HTTP-Anfragen und WebSocket-Nachrichten je\n"
+                  "                                   Client-Adresse (Vorgabe %d)\n"
+                  "  --max-subscriptions N            Partien, die ein WebSocket verfolgen darf (Vorgabe %d)\n"
+                  "  --trust-proxy ADR                ein Reverse-Proxy unter ADR nennt den Client in\n"
+                  "                                   X-Forwarded-For (wiederholbar)\n"
+                  "  --no-limits                      keine Grenzen je Adresse (für Messungen)\n"),
+           SCHACH_WEB_DIR, SERVICE_CACHE_DEFAULT, FD_RESERVE, LIMITS_CONNECTIONS_PER_ADDRESS, LIMITS_CREATES_PER_MINUTE,
+           LIMITS_REQUESTS_PER_MINUTE, HTTP_WS_SUBSCRIPTIONS);
 }
 
 /* Splits "HOST:PORT" or "[V6]:PORT" into host (written to host_buf) and port. "localhost" means
@@ -123,13 +162,207 @@ static bool default_db(char *out, size_t size) {
     return (size_t)snprintf(out, size, "%s/schach.db", dir) < size;
 }
 
-/* Thousands of WebSockets need thousands of descriptors: soft limit up to the hard one. */
-static void raise_open_files(void) {
+/* Thousands of WebSockets need thousands of descriptors: soft limit up to the hard one. Returns the
+ * connections that fit below it with FD_RESERVE to spare. */
+static int raise_open_files(void) {
     struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 1024 - FD_RESERVE;
+    if (rl.rlim_cur < rl.rlim_max) {
         rl.rlim_cur = rl.rlim_max;
-        setrlimit(RLIMIT_NOFILE, &rl);
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+            getrlimit(RLIMIT_NOFILE, &rl);
     }
+    rlim_t fit = rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 1000000 ? 1000000 : rl.rlim_cur;
+    return fit > 2 * FD_RESERVE ? (int)(fit - FD_RESERVE) : (int)(fit / 2);
+}
+
+/* A non-negative integer from the environment, or fallback when it is unset or not one. */
+static int env_int(const char *name, int fallback, int max) {
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return fallback;
+    char *end = NULL;
+    long n = strtol(v, &end, 10);
+    return *end || n < 0 || n > max ? fallback : (int)n;
+}
+
+/* The computer player: one worker by default (the loop, the store and the workers share the machine);
+ * the SCHACH_COMPUTER_* variables of docs/api.md change that and let tests make it quick or slow. */
+static void computer_config(ServiceComputerConfig *c) {
+    memset(c, 0, sizeof *c);
+    c->threads = env_int("SCHACH_COMPUTER_THREADS", 1, 8);
+    if (c->threads == 0)
+        c->threads = 1; /* synchronous searches would block the loop */
+    c->hash_mb = (size_t)env_int("SCHACH_COMPUTER_HASH_MB", 16, 1024);
+    c->think_ms = env_int("SCHACH_COMPUTER_THINK_MS", 0, 3600000);
+    c->depth = env_int("SCHACH_COMPUTER_DEPTH", 0, ENGINE_MAX_PLY);
+    c->delay_ms = env_int("SCHACH_COMPUTER_DELAY_MS", 0, 3600000);
+}
+
+typedef struct ServeOptions {
+    const char *listen, *db, *web, *log_format;
+    HttpServerConfig http;
+    int cache_games;
+    bool no_limits;
+    bool max_connections_given;
+} ServeOptions;
+
+/* One numeric option: 0 on no match, 1 matched, CLI_USAGE-style negative on a bad value. */
+static int int_option(int argc, char **argv, int *i, const char *name, int *target, Lang lang, int *rc) {
+    const char *v = NULL;
+    int r = cli_option(argc, argv, i, name, &v);
+    if (r == 0)
+        return 0;
+    char *end = NULL;
+    long n = r > 0 && *v ? strtol(v, &end, 10) : -1;
+    if (r < 0 || !end || *end || n < 0 || n > 100000000) {
+        *rc = cli_usage(lang, "serve", CLI_TR(lang, "%s wants a number of 0 or more", "%s erwartet eine Zahl ab 0"),
+                        name);
+        return -1;
+    }
+    *target = (int)n;
+    return 1;
+}
+
+/* Parses argv into o; returns -1 when fine, else the exit status of a usage error. */
+static int parse_options(int argc, char **argv, Lang lang, ServeOptions *o) {
+    LimitsConfig *l = &o->http.limits;
+    struct {
+        const char *name;
+        int *target;
+    } ints[] = {
+        {"--max-connections", &l->max_connections},
+        {"--max-connections-per-address", &l->connections_per_address},
+        {"--max-games-per-minute", &l->creates_per_minute},
+        {"--max-requests-per-minute", &l->requests_per_minute},
+        {"--max-subscriptions", &o->http.ws_subscriptions},
+        {"--cache-games", &o->cache_games},
+    };
+    for (int i = 1; i < argc; i++) {
+        const char *opt = argv[i], *v = NULL;
+        int r, rc = 0, matched = 0;
+        for (size_t k = 0; k < sizeof ints / sizeof ints[0] && !matched; k++)
+            if ((matched = int_option(argc, argv, &i, ints[k].name, ints[k].target, lang, &rc)) < 0)
+                return rc;
+            else if (matched && ints[k].target == &l->max_connections)
+                o->max_connections_given = true;
+        if (matched)
+            continue;
+        if (!strcmp(opt, "--no-limits")) {
+            o->no_limits = true;
+        } else if ((r = cli_option(argc, argv, &i, "--listen", &v)) != 0 ||
+                   (r = cli_option(argc, argv, &i, "--db", &v)) != 0 ||
+                   (r = cli_option(argc, argv, &i, "--web", &v)) != 0 ||
+                   (r = cli_option(argc, argv, &i, "--log-format", &v)) != 0 ||
+                   (r = cli_option(argc, argv, &i, "--trust-proxy", &v)) != 0) {
+            if (r < 0 || !*v)
+                return cli_usage(lang, "serve", CLI_TR(lang, "%s needs a value", "%s braucht einen Wert"), opt);
+            if (!strncmp(opt, "--listen", 8))
+                o->listen = v;
+            else if (!strncmp(opt, "--db", 4))
+                o->db = v;
+            else if (!strncmp(opt, "--web", 5))
+                o->web = v;
+            else if (!strncmp(opt, "--log-format", 12))
+                o->log_format = v;
+            else if (o->http.ntrusted < HTTP_MAX_TRUSTED_PROXIES)
+                o->http.trusted_proxies[o->http.ntrusted++] = v;
+        } else if ((r = cli_option(argc, argv, &i, "--lang", &v)) != 0) {
+            /* applied by cli_scan_lang */
+        } else {
+            return cli_usage(lang, "serve", CLI_TR(lang, "unknown argument '%s'", "unbekanntes Argument '%s'"), opt);
+        }
+    }
+    return -1;
+}
+
+/* Checks what the options say; returns -1 when fine, else the exit status of a usage error. */
+static int check_options(Lang lang, ServeOptions *o, char *host, size_t host_size) {
+    LogFormat format;
+    if (o->log_format && !log_format_parse(o->log_format, &format))
+        return cli_usage(lang, "serve",
+                         CLI_TR(lang, "--log-format wants text or json, not '%s'",
+                                "--log-format erwartet text oder json, nicht '%s'"),
+                         o->log_format);
+    if (o->log_format)
+        log_set_format(format);
+    for (int i = 0; i < o->http.ntrusted; i++) {
+        char key[LIMITS_ADDRESS_MAX];
+        if (!limits_canonical_text(o->http.trusted_proxies[i], key, sizeof key))
+            return cli_usage(lang, "serve",
+                             CLI_TR(lang, "--trust-proxy wants an IP address, not '%s'",
+                                    "--trust-proxy erwartet eine IP-Adresse, nicht '%s'"),
+                             o->http.trusted_proxies[i]);
+    }
+    if (!parse_listen(o->listen, host, host_size, &o->http.port))
+        return cli_usage(lang, "serve",
+                         CLI_TR(lang, "--listen wants HOST:PORT, e.g. 127.0.0.1:8080, not '%s'",
+                                "--listen erwartet HOST:PORT, z. B. 127.0.0.1:8080, nicht '%s'"),
+                         o->listen);
+    o->http.host = host;
+    return -1;
+}
+
+/* Everything the server holds, torn down in the reverse order of set-up. */
+typedef struct Running {
+    HttpServer *http;
+    Store *store;
+    Service *service;
+} Running;
+
+static void teardown(Running *r) {
+    /* Connections first (their close callbacks still use the service), then the service, which
+     * waits for the store's writes in flight, then the store; the transport's wake target last. */
+    http_server_close(r->http);
+    if (r->service)
+        service_free(r->service);
+    if (r->store)
+        store_close(r->store);
+    http_server_free(r->http);
+}
+
+static bool set_up(Running *r, const ServeOptions *o, const char *db, Lang lang) {
+    char err[512], why[256] = "";
+    memset(r, 0, sizeof *r);
+    r->http = http_server_new(&o->http, err, sizeof err);
+    if (!r->http) {
+        cli_errorf("serve: %s", err);
+        return false;
+    }
+    r->store = store_sqlite_open(db, http_server_wake, r->http, why, sizeof why);
+    if (!r->store) {
+        cli_errorf(CLI_TR(lang, "serve: database %s: %s", "serve: Datenbank %s: %s"), db, why);
+        return false;
+    }
+    r->service = service_create(r->store, NULL, NULL, why, sizeof why);
+    if (!r->service) {
+        cli_errorf(CLI_TR(lang, "serve: loading the games: %s", "serve: Partien laden: %s"), why);
+        return false;
+    }
+    service_set_cache_max(r->service, o->cache_games);
+    ServiceComputerConfig computer;
+    computer_config(&computer);
+    /* Its workers wake the loop the way the store's writer does. */
+    if (!service_computer_start(r->service, &computer, http_server_wake, r->http, why, sizeof why)) {
+        cli_errorf(CLI_TR(lang, "serve: computer player: %s", "serve: Computerspieler: %s"), why);
+        return false;
+    }
+    if (!http_server_listen(r->http, r->service, err, sizeof err)) {
+        cli_errorf("serve: %s", err);
+        return false;
+    }
+    return true;
+}
+
+static void log_start(const Running *r, const ServeOptions *o, const char *db, const char *url) {
+    ServiceStats stats;
+    service_stats(r->service, &stats);
+    char games[16], maxc[16];
+    snprintf(games, sizeof games, "%d", stats.games_in_play);
+    snprintf(maxc, sizeof maxc, "%d", o->http.limits.max_connections);
+    log_event(LOG_INFO, "start", "url", url, "database", db, "games_in_play", games, "max_connections", maxc, "limits",
+              o->no_limits ? "off" : "on", (char *)NULL);
 }
 
 int cmd_serve(int argc, char **argv, Lang lang) {
@@ -140,35 +373,31 @@ int cmd_serve(int argc, char **argv, Lang lang) {
         print_serve_help(lang);
         return CLI_OK;
     }
-    const char *listen = "127.0.0.1:8080", *db = NULL, *web = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *opt = argv[i], *v = NULL;
-        int r;
-        if ((r = cli_option(argc, argv, &i, "--listen", &v)) != 0 ||
-            (r = cli_option(argc, argv, &i, "--db", &v)) != 0 || (r = cli_option(argc, argv, &i, "--web", &v)) != 0) {
-            if (r < 0 || !*v)
-                return cli_usage(lang, "serve", CLI_TR(lang, "%s needs a value", "%s braucht einen Wert"), opt);
-            if (!strncmp(opt, "--listen", 8))
-                listen = v;
-            else if (!strncmp(opt, "--db", 4))
-                db = v;
-            else
-                web = v;
-        } else if ((r = cli_option(argc, argv, &i, "--lang", &v)) != 0) {
-            /* applied by cli_scan_lang */
-        } else {
-            return cli_usage(lang, "serve", CLI_TR(lang, "unknown argument '%s'", "unbekanntes Argument '%s'"), opt);
-        }
-    }
-    HttpServerConfig cfg = {.web_dir = web, .lang = lang};
+    ServeOptions o = {.listen = "127.0.0.1:8080",
+                      .cache_games = SERVICE_CACHE_DEFAULT,
+                      .http = {.lang = lang,
+                               .limits = {.connections_per_address = LIMITS_CONNECTIONS_PER_ADDRESS,
+                                          .creates_per_minute = LIMITS_CREATES_PER_MINUTE,
+                                          .requests_per_minute = LIMITS_REQUESTS_PER_MINUTE}}};
+    int rc = parse_options(argc, argv, lang, &o);
+    if (rc >= 0)
+        return rc;
     char host[64];
-    if (!parse_listen(listen, host, sizeof host, &cfg.port))
-        return cli_usage(lang, "serve",
-                         CLI_TR(lang, "--listen wants HOST:PORT, e.g. 127.0.0.1:8080, not '%s'",
-                                "--listen erwartet HOST:PORT, z. B. 127.0.0.1:8080, nicht '%s'"),
-                         listen);
-    cfg.host = host;
+    if ((rc = check_options(lang, &o, host, sizeof host)) >= 0)
+        return rc;
+    o.http.web_dir = o.web;
+    const char *lws_log = getenv("SCHACH_LWS_LOG");
+    o.http.lws_log_level = lws_log ? atoi(lws_log) : 0;
+    int fit = raise_open_files();
+    if (!o.max_connections_given || o.http.limits.max_connections <= 0 || o.http.limits.max_connections > fit)
+        o.http.limits.max_connections = fit;
+    if (o.no_limits) {
+        o.http.limits.connections_per_address = 0;
+        o.http.limits.creates_per_minute = 0;
+        o.http.limits.requests_per_minute = 0;
+    }
     char db_buf[4200];
+    const char *db = o.db;
     if (!db) {
         if (!default_db(db_buf, sizeof db_buf)) {
             cli_errorf("%s", CLI_TR(lang, "serve: no data folder (set XDG_DATA_HOME or HOME, or use --db)",
@@ -177,35 +406,37 @@ int cmd_serve(int argc, char **argv, Lang lang) {
         }
         db = db_buf;
     }
-    cfg.db_path = db;
 
-    raise_open_files();
-    char err[512];
-    HttpServer *srv = http_server_start(&cfg, err, sizeof err);
-    if (!srv) {
-        cli_errorf("serve: %s", err);
-        return CLI_FAIL;
-    }
-    running_server = srv;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, NULL);
+    Running r;
+    if (!set_up(&r, &o, db, lang)) {
+        teardown(&r);
+        return CLI_FAIL;
+    }
+    running_server = r.http;
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 
     bool v6 = strchr(host, ':') != NULL;
-    printf("schach serve: http://%s%s%s:%d/\n", v6 ? "[" : "", host, v6 ? "]" : "", http_server_port(srv));
+    char url[128];
+    snprintf(url, sizeof url, "http://%s%s%s:%d/", v6 ? "[" : "", host, v6 ? "]" : "", http_server_port(r.http));
+    log_start(&r, &o, db, url);
+    printf("schach serve: %s\n", url);
     fflush(stdout);
-    int rc = http_server_run(srv);
+    rc = http_server_run(r.http);
     running_server = NULL;
-    http_server_free(srv);
+    teardown(&r);
+    log_event(LOG_INFO, "stop", "status", rc == 0 ? "ok" : "loop_failed", (char *)NULL);
     if (rc != 0) {
         cli_errorf("%s", CLI_TR(lang, "serve: the event loop failed", "serve: die Ereignisschleife ist ausgefallen"));
         return CLI_FAIL;
     }
-    fprintf(stderr, "%s", CLI_TR(lang, "schach serve: stopped\n", "schach serve: beendet\n"));
+    if (!o.log_format || strcmp(o.log_format, "json") != 0) /* json: every line of stderr is an event */
+        fprintf(stderr, "%s", CLI_TR(lang, "schach serve: stopped\n", "schach serve: beendet\n"));
     return CLI_OK;
 }

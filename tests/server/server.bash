@@ -5,6 +5,11 @@
 SERVER_TEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SERVER_PID=
 SERVER_RUNS=0
+# "--no-limits" when the binary knows it (tests run against older binaries too, to see them fail).
+SERVER_NO_LIMITS=()
+# A command that runs the server (e.g. (prlimit --nofile=256:256 --)); it must exec it, so that
+# SERVER_PID is the server's.
+SERVER_WRAP=()
 
 server_setup() {
     if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
@@ -25,6 +30,9 @@ server_setup() {
         }
     fi
     trap 'server_cleanup; rm -rf "$tmp"' EXIT
+    if "$SCHACH" serve --help 2>/dev/null | grep -q -- '--no-limits'; then
+        SERVER_NO_LIMITS=(--no-limits)
+    fi
 }
 
 server_cleanup() {
@@ -35,7 +43,7 @@ server_cleanup() {
     fi
 }
 
-# server_start DB [ARGS...]: starts schach serve on 127.0.0.1 port 0 with database DB and waits
+# server_start DB [ARGS...]: starts schach serve on 127.0.0.1 port 0 (or $SERVER_LISTEN) with database DB and waits
 # (up to 30 s) for the URL it prints; sets SCHACH_URL (exported for node) and SERVER_PID.
 server_start() {
     local db=$1
@@ -43,7 +51,7 @@ server_start() {
     SERVER_RUNS=$((SERVER_RUNS + 1))
     SERVER_OUT=$tmp/server.$SERVER_RUNS.out
     SERVER_ERR=$tmp/server.$SERVER_RUNS.err
-    "$SCHACH" serve --listen 127.0.0.1:0 --db "$db" "$@" >"$SERVER_OUT" 2>"$SERVER_ERR" &
+    "${SERVER_WRAP[@]}" "$SCHACH" serve --listen "${SERVER_LISTEN:-127.0.0.1:0}" --db "$db" "$@" >"$SERVER_OUT" 2>"$SERVER_ERR" &
     SERVER_PID=$!
     local i
     for ((i = 0; i < 600; i++)); do

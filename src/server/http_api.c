@@ -1,0 +1,443 @@
+/* schach serve: HTTP requests. Checks the framing (one plain Content-Length, no Transfer-Encoding),
+ * the client's request rates, routes /api to the service and everything else to the static files,
+ * and writes responses (HEAD: the headers of the GET answer without its body).
+ *
+ * A request the server refuses changes nothing: a refusal is decided before the service sees the
+ * request, and a connection whose framing cannot be trusted is closed after the answer, so the bytes
+ * that follow are never read as a request of their own.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "http_internal.h"
+
+static void http_reset(HttpConn *c) {
+    if (c->waiting && c->srv && c->srv->service)
+        service_cancel(c->srv->service, c->ticket);
+    free(c->ids);
+    free(c->body);
+    free(c->resp);
+    struct HttpServer *srv = c->srv;
+    struct lws *wsi = c->wsi;
+    memset(c, 0, sizeof *c);
+    c->srv = srv;
+    c->wsi = wsi;
+}
+
+void http_set_response(HttpConn *c, int status, const char *content_type, const char *body, size_t len) {
+    free(c->resp);
+    c->resp = malloc(LWS_PRE + len + 1);
+    if (!c->resp) {
+        /* Nothing sensible can be sent: close the connection. */
+        c->close_after = true;
+        len = 0;
+        c->resp = malloc(LWS_PRE + 1);
+        status = 500;
+    }
+    if (c->resp && len)
+        memcpy(c->resp + LWS_PRE, body, len);
+    c->resp_len = c->resp ? len : 0;
+    c->resp_off = 0;
+    c->status = status;
+    snprintf(c->content_type, sizeof c->content_type, "%s", content_type);
+    c->ready = true;
+    c->headers_sent = false;
+    lws_callback_on_writable(c->wsi);
+}
+
+void http_error(HttpConn *c, int status, const char *key) {
+    if (!c->api) {
+        const char *code, *text;
+        local_message(key, c->lang, &code, &text);
+        http_set_response(c, status, "text/plain; charset=utf-8", text, strlen(text));
+        return;
+    }
+    json_t *err = error_object(key, c->lang);
+    json_t *o = err ? json_pack("{s:o}", "error", err) : NULL;
+    char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    static const char fallback[] = "{\"error\":{\"code\":\"storage\",\"message\":\"out of memory\"}}";
+    if (s)
+        http_set_response(c, status, "application/json", s, strlen(s));
+    else
+        http_set_response(c, 500, "application/json", fallback, sizeof fallback - 1);
+    free(s);
+    json_decref(o);
+}
+
+/* Answers at once and closes: the rest of what the client sent cannot be trusted. */
+static void http_refuse(HttpConn *c, int status, const char *key) {
+    c->refused = true;
+    c->close_after = true;
+    http_error(c, status, key);
+}
+
+static void http_reply(void *ctx, const ServiceAnswer *a) {
+    HttpConn *c = ctx;
+    c->waiting = false;
+    c->ticket = 0;
+    http_set_response(c, a->status, a->content_type ? a->content_type : "application/json", a->body, a->len);
+}
+
+/* With ?lang= the query beats the body's "lang" (docs/api.md): the body's member is overwritten.
+ * Returns a new body to free, or NULL to keep the original. */
+static char *body_with_lang(const HttpConn *c) {
+    if (!c->lang_fixed || !c->body)
+        return NULL;
+    json_t *o = json_loadb(c->body, c->body_len, 0, NULL);
+    char *out = NULL;
+    if (json_is_object(o) && json_object_get(o, "lang")) {
+        json_object_set_new(o, "lang", json_string(c->lang == LANG_DE ? "de" : "en"));
+        out = json_dumps(o, JSON_COMPACT);
+    }
+    json_decref(o);
+    return out;
+}
+
+static void http_dispatch(HttpConn *c) {
+    struct HttpServer *srv = c->srv;
+    if (!srv->service) {
+        http_error(c, 500, "internal");
+        return;
+    }
+    char *rewritten = body_with_lang(c);
+    ServiceRequest req = {
+        .action = c->action,
+        .game = c->game[0] ? c->game : NULL,
+        .body = rewritten ? rewritten
+                : c->body ? c->body
+                          : (c->post ? "" : NULL),
+        .ids = c->ids,
+        .lang = c->lang,
+    };
+    c->waiting = true;
+    c->in_handle = true;
+    uint64_t ticket = service_handle(srv->service, &req, http_reply, c);
+    c->in_handle = false;
+    if (c->waiting)
+        c->ticket = ticket;
+    free(rewritten);
+    http_schedule_timer(srv);
+}
+
+static void route_fail(HttpConn *c, int status, const char *code) {
+    c->route_status = status;
+    c->route_code = code;
+}
+
+/* Maps method and path under /api to an action; fills route_status/route_code when there is none.
+ * HEAD is routed like GET. */
+static void http_route(HttpConn *c, int method, const char *path) {
+    bool get = method == LWSHUMETH_GET || method == LWSHUMETH_HEAD, post = method == LWSHUMETH_POST;
+    c->post = post;
+    const char *rest = path + strlen("/api/");
+    if (strncmp(path, "/api/", 5) != 0) {
+        route_fail(c, 404, "no_path");
+        return;
+    }
+    static const struct {
+        const char *path;
+        ServiceAction get, post; /* ACTION_LEVELS + 1: not allowed */
+    } fixed[] = {
+        {"levels", ACTION_LEVELS, ACTION_LEVELS + 1},
+        {"recent", ACTION_RECENT, ACTION_LEVELS + 1},
+        {"games", ACTION_LIST, ACTION_CREATE},
+    };
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if (!strcmp(rest, fixed[i].path)) {
+            ServiceAction a = get ? fixed[i].get : post ? fixed[i].post : ACTION_LEVELS + 1;
+            if (a > ACTION_LEVELS) {
+                route_fail(c, 405, "method");
+                return;
+            }
+            c->action = a;
+            return;
+        }
+    if (strncmp(rest, "games/", 6) != 0) {
+        route_fail(c, 404, "no_path");
+        return;
+    }
+    const char *id = rest + 6;
+    const char *slash = strchr(id, '/');
+    size_t idlen = slash ? (size_t)(slash - id) : strlen(id);
+    const char *verb = slash ? slash + 1 : NULL;
+    static const struct {
+        const char *verb;
+        ServiceAction action;
+        bool post;
+    } verbs[] = {
+        {"join", ACTION_JOIN, true},   {"move", ACTION_MOVE, true},     {"draw", ACTION_DRAW, true},
+        {"claim", ACTION_CLAIM, true}, {"resign", ACTION_RESIGN, true}, {"abort", ACTION_ABORT, true},
+        {"pgn", ACTION_PGN, false},
+    };
+    int found = -1;
+    if (verb)
+        for (int i = 0; i < (int)(sizeof verbs / sizeof verbs[0]); i++)
+            if (!strcmp(verb, verbs[i].verb))
+                found = i;
+    if (verb && found < 0) {
+        route_fail(c, 404, "no_path");
+        return;
+    }
+    bool want_post = verb ? verbs[found].post : false;
+    if ((want_post && !post) || (!want_post && !get)) {
+        route_fail(c, 405, "method");
+        return;
+    }
+    if (!valid_game_id(id, idlen)) {
+        route_fail(c, 404, "no_game");
+        return;
+    }
+    memcpy(c->game, id, idlen);
+    c->game[idlen] = '\0';
+    c->action = verb ? verbs[found].action : ACTION_STATE;
+}
+
+/* The body's declared length: -1 when there is no Content-Length, -2 when it is not exactly one plain
+ * decimal number (repeated, "57,57", "57 ", "+57", "-1", "0x39", empty, absurdly long). */
+static long declared_length(struct lws *wsi) {
+    int total = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH);
+    if (total <= 0)
+        return -1;
+    char buf[32];
+    if (total >= 12 || lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH, 1) > 0 ||
+        lws_hdr_copy_fragment(wsi, buf, (int)sizeof buf, WSI_TOKEN_HTTP_CONTENT_LENGTH, 0) != total)
+        return -2;
+    long n = 0;
+    for (int i = 0; i < total; i++) {
+        if (buf[i] < '0' || buf[i] > '9')
+            return -2;
+        n = n * 10 + (buf[i] - '0');
+    }
+    return n;
+}
+
+/* Refuses bodies whose length is unclear. true when the request was refused. */
+static bool refuse_bad_framing(HttpConn *c, struct lws *wsi, long *length) {
+    bool te = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0;
+    *length = declared_length(wsi);
+    if (*length == -2 || (te && *length >= 0)) {
+        http_refuse(c, 400, "length");
+        return true;
+    }
+    if (te) {
+        http_refuse(c, 411, "chunked");
+        return true;
+    }
+    return false;
+}
+
+/* The request and creation rates of the client's address. true when over a limit (429 decided). */
+static bool over_rate(HttpConn *c) {
+    struct HttpServer *srv = c->srv;
+    int64_t now = http_now_ms();
+    int wait = limits_take(srv->limits, c->client, LIMIT_REQUEST, now);
+    const char *key = "rate", *kind = "requests";
+    if (!wait && c->api && c->action == ACTION_CREATE && !c->route_status) {
+        wait = limits_take(srv->limits, c->client, LIMIT_CREATE, now);
+        key = "rate_create", kind = "creates";
+    }
+    if (!wait)
+        return false;
+    http_log_limit(srv, kind, c->client);
+    c->retry_after = wait;
+    route_fail(c, 429, key);
+    return true;
+}
+
+static int http_begin(struct HttpServer *srv, HttpConn *c, struct lws *wsi) {
+    c->srv = srv;
+    c->wsi = wsi;
+    http_reset(c);
+    http_client_key(srv, wsi, c->client, sizeof c->client);
+    char *uri = NULL;
+    int ulen = 0;
+    int method = lws_http_get_uri_and_method(wsi, &uri, &ulen);
+    char path[PATH_BUF];
+    c->head = method == LWSHUMETH_HEAD;
+    if (method < 0 || !uri || ulen <= 0 || ulen >= (int)sizeof path) {
+        c->api = true;
+        http_refuse(c, 404, "no_path");
+        return 0;
+    }
+    memcpy(path, uri, (size_t)ulen);
+    path[ulen] = '\0';
+    c->lang = request_lang(wsi, &c->lang_fixed);
+    c->api = !strncmp(path, "/api/", 5) || !strcmp(path, "/api");
+    long length;
+    if (refuse_bad_framing(c, wsi, &length))
+        return 0;
+    if (length > MAX_DRAIN) {
+        /* Not worth reading: answer and close. */
+        http_refuse(c, 413, "too_large");
+        return 0;
+    }
+    if (c->api) {
+        http_route(c, method, path);
+    } else {
+        c->post = length > 0;
+        if (method != LWSHUMETH_GET && method != LWSHUMETH_HEAD) {
+            c->allow_get = true;
+            route_fail(c, 405, "method");
+        }
+    }
+    over_rate(c);
+    if (c->api && c->action == ACTION_LIST && !c->route_status) {
+        c->ids = malloc(QUERY_MAX);
+        const char *v = c->ids ? lws_get_urlarg_by_name(wsi, "ids=", c->ids, QUERY_MAX) : NULL;
+        if (v) {
+            memmove(c->ids, v, strlen(v) + 1); /* lws leaves "ids=" in front */
+        } else {
+            free(c->ids);
+            c->ids = NULL;
+        }
+    }
+    if (length > 0)
+        return 0; /* the body comes in LWS_CALLBACK_HTTP_BODY; answered at its end */
+    if (c->route_status)
+        http_error(c, c->route_status, c->route_code);
+    else if (!c->api)
+        http_static(c, path);
+    else
+        http_dispatch(c);
+    return 0;
+}
+
+static int http_body(HttpConn *c, const void *in, size_t len) {
+    if (c->refused || c->too_large || c->route_status || !c->api || len == 0)
+        return 0; /* drained: the answer does not depend on it */
+    if (c->body_len + len > MAX_REQUEST) {
+        c->too_large = true;
+        return 0;
+    }
+    if (!c->body) {
+        c->body = malloc(MAX_REQUEST + 1);
+        if (!c->body)
+            return -1;
+    }
+    memcpy(c->body + c->body_len, in, len);
+    c->body_len += len;
+    c->body[c->body_len] = '\0';
+    return 0;
+}
+
+static int http_body_done(HttpConn *c) {
+    if (c->refused)
+        return 0; /* answered already */
+    if (c->too_large)
+        http_error(c, 413, "too_large");
+    else if (c->route_status)
+        http_error(c, c->route_status, c->route_code);
+    else if (!c->api) {
+        c->allow_get = true; /* a static file with a body: not a GET */
+        http_error(c, 405, "method");
+    } else if (c->body && memchr(c->body, '\0', c->body_len))
+        http_error(c, 400, "nul"); /* the service reads the body up to its first NUL */
+    else
+        http_dispatch(c);
+    return 0;
+}
+
+static int add_header(struct lws *wsi, const char *name, const char *value, unsigned char **p, unsigned char *end) {
+    return lws_add_http_header_by_name(wsi, (const unsigned char *)name, (const unsigned char *)value,
+                                       (int)strlen(value), p, end);
+}
+
+static int http_write_headers(HttpConn *c, struct lws *wsi) {
+    unsigned char buf[LWS_PRE + 1024];
+    unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
+    char num[32];
+    if (c->head) {
+        /* The GET answer's length without lws counting on a body that never comes. */
+        snprintf(num, sizeof num, "%zu", c->resp_len);
+        if (lws_add_http_header_status(wsi, (unsigned)c->status, &p, end) ||
+            add_header(wsi, "content-type:", c->content_type, &p, end) ||
+            add_header(wsi, "content-length:", num, &p, end))
+            return -1;
+    } else if (lws_add_http_common_headers(wsi, (unsigned)c->status, c->content_type, (lws_filepos_t)c->resp_len, &p,
+                                           end)) {
+        return -1;
+    }
+    if (c->api && add_header(wsi, "cache-control:", "no-store", &p, end))
+        return -1;
+    if (c->action == ACTION_PGN && c->status == 200) {
+        char disp[80];
+        snprintf(disp, sizeof disp, "attachment; filename=\"schach-%s.pgn\"", c->game);
+        if (add_header(wsi, "content-disposition:", disp, &p, end))
+            return -1;
+    }
+    if (c->status == 429) {
+        snprintf(num, sizeof num, "%d", c->retry_after > 0 ? c->retry_after : 1);
+        if (add_header(wsi, "retry-after:", num, &p, end))
+            return -1;
+    }
+    if (c->status == 405 && add_header(wsi, "allow:", c->allow_get ? "GET, HEAD" : "GET, HEAD, POST", &p, end))
+        return -1;
+    if (c->close_after && add_header(wsi, "connection:", "close", &p, end))
+        return -1;
+    if (lws_finalize_write_http_header(wsi, start, &p, end))
+        return -1;
+    c->headers_sent = true;
+    return 0;
+}
+
+static int http_writeable(HttpConn *c, struct lws *wsi) {
+    if (!c->ready)
+        return 0;
+    if (!c->headers_sent) {
+        if (http_write_headers(c, wsi))
+            return -1;
+        if (c->resp_len > 0 && !c->head) {
+            lws_callback_on_writable(wsi);
+            return 0;
+        }
+    } else {
+        size_t n = c->resp_len - c->resp_off;
+        if (n > WRITE_CHUNK)
+            n = WRITE_CHUNK;
+        bool last = c->resp_off + n == c->resp_len;
+        if (lws_write(wsi, c->resp + LWS_PRE + c->resp_off, n, last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) < (int)n)
+            return -1;
+        c->resp_off += n;
+        if (!last) {
+            lws_callback_on_writable(wsi);
+            return 0;
+        }
+    }
+    bool close = c->close_after;
+    http_reset(c);
+    if (close || lws_http_transaction_completed(wsi))
+        return -1;
+    return 0;
+}
+
+int http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len) {
+    struct lws_context *ctx = lws_get_context(wsi);
+    struct HttpServer *srv = ctx ? lws_context_user(ctx) : NULL;
+    HttpConn *c = user;
+    switch (reason) {
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED: http_on_wake(srv); return 0;
+        case LWS_CALLBACK_FILTER_NETWORK_CONNECTION: return http_filter_connection(srv, user);
+        case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED: return http_connection_opened(srv, wsi);
+        case LWS_CALLBACK_WSI_DESTROY: http_connection_destroyed(srv, wsi); return 0;
+        case LWS_CALLBACK_HTTP:
+            if (!c || !srv)
+                return -1;
+            return http_begin(srv, c, wsi);
+        case LWS_CALLBACK_HTTP_BODY: return c ? http_body(c, in, len) : -1;
+        case LWS_CALLBACK_HTTP_BODY_COMPLETION: return c ? http_body_done(c) : -1;
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            if (c && c->ready)
+                return http_writeable(c, wsi);
+            break;
+        case LWS_CALLBACK_CLOSED_HTTP:
+        case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+            if (c && c->srv)
+                http_reset(c);
+            break;
+        default: break;
+    }
+    return lws_callback_http_dummy(wsi, reason, user, in, len);
+}

@@ -1,0 +1,192 @@
+/* schach serve's transport, inside: what the files of the HTTP server share.
+ *
+ *   http_server.c    the context, the loop, wake-ups, timers, the listening vhost, the connection
+ *                    filter (limits per address, total) and libwebsockets' own log
+ *   http_api.c       HTTP requests: framing checks, routing /api to the service, responses
+ *   http_static.c    static files from the web folder (GET/HEAD only, confined by realpath)
+ *   http_ws.c        the WebSocket: messages, subscriptions, the send queue and slow clients
+ *   http_messages.c  the transport's own messages (English and German) and language choice
+ *
+ * One lws context with one vhost; protocol 0 ("http") gets every HTTP request through one callback
+ * mount at "/", protocol 1 ("schach") is the WebSocket (also the default for clients naming none).
+ * Replies of the service may come later than the request: each connection keeps its state in lws's
+ * per-session data, and every write happens in a writeable callback, one lws_write per callback.
+ */
+#ifndef SCHACH_SERVER_HTTP_INTERNAL_H
+#define SCHACH_SERVER_HTTP_INTERNAL_H
+
+#include <ev.h>
+#include <jansson.h>
+#include <libwebsockets.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "http_server.h"
+#include "client_limits.h"
+#include "log.h"
+#include "service.h"
+#include "store.h"
+
+enum {
+    MAX_REQUEST = 16 * 1024,      /* HTTP bodies and WebSocket messages (docs/api.md) */
+    MAX_DRAIN = 1024 * 1024,      /* larger declared bodies are refused at once and the socket closed */
+    WRITE_CHUNK = 16 * 1024,      /* HTTP body bytes per writeable callback */
+    WS_RX_BUFFER = 4096,          /* lws hands WebSocket input over in pieces of at most this */
+    WS_QUEUE_MAX_MSGS = 256,      /* a client this far behind is dropped ... */
+    WS_QUEUE_MAX_BYTES = 4 << 20, /* ... or holding this much unsent data */
+    WS_MAX_PENDING = 64,          /* changes one connection may have waiting for their commit */
+    STATIC_MAX_FILE = 8 << 20,    /* larger files are not served */
+    QUERY_MAX = 4096,
+    PATH_BUF = 1024,
+};
+
+typedef struct HttpConn {
+    struct HttpServer *srv;
+    struct lws *wsi;
+    char client[LIMITS_ADDRESS_MAX]; /* the client's address key (X-Forwarded-For from a trusted proxy) */
+    /* the request */
+    bool api;         /* under /api: no-store, JSON errors */
+    bool head;        /* HEAD: the headers of the GET answer, no body */
+    bool post;        /* waits for the body before it is handled */
+    bool refused;     /* answered already (bad framing, limits): the body changes nothing */
+    int route_status; /* != 0: answer with this error once the body is in */
+    const char *route_code;
+    int retry_after; /* 429: seconds for Retry-After */
+    bool allow_get;  /* 405 on a static path: Allow: GET, HEAD */
+    ServiceAction action;
+    char game[STORE_ID_LEN + 1];
+    char *ids;       /* list: the ids= query argument */
+    bool lang_fixed; /* ?lang= given: it beats a "lang" in the body */
+    Lang lang;
+    char *body; /* MAX_REQUEST + 1 bytes once a body arrives */
+    size_t body_len;
+    bool too_large;
+    /* waiting for the service */
+    bool waiting;
+    bool in_handle; /* inside service_handle: the reply may come synchronously */
+    uint64_t ticket;
+    /* the response */
+    bool ready;
+    bool headers_sent;
+    bool close_after;
+    int status;
+    char content_type[64];
+    unsigned char *resp; /* LWS_PRE headroom + resp_len bytes */
+    size_t resp_len, resp_off;
+} HttpConn;
+
+typedef struct WsMsg {
+    struct WsMsg *next;
+    size_t len;
+    unsigned char data[]; /* LWS_PRE + len */
+} WsMsg;
+
+typedef struct WsConn WsConn;
+
+/* A WebSocket change waiting for the service's reply. */
+typedef struct WsPending {
+    struct WsPending *next;
+    WsConn *conn;
+    json_t *id; /* the request's "id", echoed in the answer; may be NULL */
+    char game[STORE_ID_LEN + 1];
+    uint64_t ticket;
+    bool in_handle;
+    bool done;
+} WsPending;
+
+typedef struct WsSub {
+    uint64_t id;
+    char game[STORE_ID_LEN + 1];
+} WsSub;
+
+struct WsConn {
+    struct HttpServer *srv;
+    struct lws *wsi;
+    char client[LIMITS_ADDRESS_MAX];
+    Lang lang;
+    bool open;
+    bool dead;        /* dropped (too slow): nothing more is queued, lws kills it asynchronously */
+    bool close_after; /* close once the queue is written (after a too_large error) */
+    bool closing;     /* close reason set: the next writeable returns -1 */
+    WsMsg *head, *tail;
+    size_t queued_bytes;
+    int queued_msgs;
+    char *rx; /* the message being reassembled (MAX_REQUEST bytes) */
+    size_t rx_len;
+    bool in_message, rx_binary, rx_skip;
+    WsSub *subs;
+    int nsubs;
+    WsPending *pending;
+    int npending;
+};
+
+struct HttpServer {
+    struct lws_context *context;
+    /* The event loop under lws: libev's epoll. lws's own loop calls poll() over every open connection
+     * on every wake-up, which was 45% of the server's CPU at 1,000 WebSockets. (Not libuv: Debian's
+     * lws 4.1.6 is a debug build that, on libuv only, closes a connection twice and so drops the
+     * close frame of a connection the server closes.) */
+    struct ev_loop *loop;
+    struct lws_vhost *vhost;
+    Service *service; /* NULL until http_server_listen and after http_server_close */
+    Limits *limits;
+    int ws_subscriptions;
+    char trusted[HTTP_MAX_TRUSTED_PROXIES][LIMITS_ADDRESS_MAX]; /* canonical addresses */
+    int ntrusted;
+    lws_sorted_usec_list_t timer;
+    lws_sorted_usec_list_t sweep;
+    pthread_mutex_t wake_lock;
+    struct lws_context *wake_context; /* under wake_lock: NULL once the context is going away */
+    volatile sig_atomic_t stop;
+    int port_wanted, port;
+    char host[64];
+    Lang lang;
+    char web_dir[PATH_MAX];    /* realpath of the web folder */
+    char vendor_dir[PATH_MAX]; /* realpath of chessground's folder, "" when missing */
+    struct lws_protocols protocols[3];
+    struct lws_protocol_vhost_options pvo_default, pvo_schach;
+    struct lws_http_mount mount;
+    LimitsEntry *accepted; /* counted by the connection filter, not yet tied to its wsi */
+    LogLimiter log_limit_hit, log_dropped;
+};
+
+/* http_server.c */
+void http_schedule_timer(struct HttpServer *srv);
+int64_t http_now_ms(void);
+/* The address key of the peer of wsi into key; "?" when unknown. */
+void http_peer_key(struct lws *wsi, char *key, size_t size);
+/* The client's key: the peer's, or from X-Forwarded-For when the peer is a trusted proxy. */
+void http_client_key(struct HttpServer *srv, struct lws *wsi, char *key, size_t size);
+/* The loop woke up (store, computer or http_server_stop). */
+void http_on_wake(struct HttpServer *srv);
+/* LWS_CALLBACK_FILTER_NETWORK_CONNECTION: nonzero refuses the connection (limits). */
+int http_filter_connection(struct HttpServer *srv, void *args);
+/* LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED / LWS_CALLBACK_WSI_DESTROY: connection accounting. */
+int http_connection_opened(struct HttpServer *srv, struct lws *wsi);
+void http_connection_destroyed(struct HttpServer *srv, struct lws *wsi);
+/* Logs a limit hit (at most one line a second). */
+void http_log_limit(struct HttpServer *srv, const char *kind, const char *address);
+
+/* http_api.c */
+int http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len);
+void http_set_response(HttpConn *c, int status, const char *content_type, const char *body, size_t len);
+void http_error(HttpConn *c, int status, const char *key);
+
+/* http_static.c: answers a GET/HEAD of a path outside /api (index, /g/<id>, files, chessground). */
+void http_static(HttpConn *c, const char *path);
+
+/* http_ws.c */
+int ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len);
+
+/* http_messages.c */
+void local_message(const char *key, Lang lang, const char **code, const char **text);
+/* {"code":…,"message":…} for a local message key, or NULL when out of memory. */
+json_t *error_object(const char *key, Lang lang);
+bool valid_game_id(const char *s, size_t n);
+/* The language of a request: ?lang= wins (then *fixed is true), else Accept-Language, else English. */
+Lang request_lang(struct lws *wsi, bool *fixed);
+
+#endif
