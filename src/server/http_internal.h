@@ -34,7 +34,7 @@ enum {
     MAX_REQUEST = 16 * 1024,      /* HTTP bodies and WebSocket messages (docs/api.md) */
     MAX_DRAIN = 1024 * 1024,      /* larger declared bodies are refused at once and the socket closed */
     WRITE_CHUNK = 16 * 1024,      /* HTTP body bytes per writeable callback */
-    WS_RX_BUFFER = 4096,          /* lws hands WebSocket input over in pieces of at most this */
+    WS_RX_BUFFER = 1024,          /* lws hands WebSocket input over in pieces of at most this */
     WS_QUEUE_MAX_MSGS = 256,      /* a client this far behind is dropped ... */
     WS_QUEUE_MAX_BYTES = 4 << 20, /* ... or holding this much unsent data */
     WS_MAX_PENDING = 64,          /* changes one connection may have waiting for their commit */
@@ -114,11 +114,11 @@ struct WsConn {
     WsMsg *head, *tail;
     size_t queued_bytes;
     int queued_msgs;
-    char *rx; /* the message being reassembled (MAX_REQUEST bytes) */
-    size_t rx_len;
+    char *rx; /* a message that came in pieces, while it is reassembled (freed after it) */
+    size_t rx_len, rx_cap;
     bool in_message, rx_binary, rx_skip;
-    WsSub *subs;
-    int nsubs;
+    WsSub *subs; /* grown as needed: an idle connection holds little */
+    int nsubs, subs_cap;
     WsPending *pending;
     int npending;
 };

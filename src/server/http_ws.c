@@ -147,12 +147,17 @@ static void ws_subscribe(WsConn *c, json_t *id, const char *game) {
         ws_send_error(c, id, "subs");
         return;
     }
-    if (!c->subs) {
-        c->subs = malloc((size_t)max * sizeof *c->subs);
-        if (!c->subs) {
+    if (c->nsubs == c->subs_cap) {
+        int cap = c->subs_cap ? c->subs_cap * 2 : 2;
+        if (cap > max)
+            cap = max;
+        WsSub *subs = realloc(c->subs, (size_t)cap * sizeof *subs);
+        if (!subs) {
             ws_send_error(c, id, "internal");
             return;
         }
+        c->subs = subs;
+        c->subs_cap = cap;
     }
     WsSub *s = &c->subs[c->nsubs];
     snprintf(s->game, sizeof s->game, "%s", game);
@@ -266,33 +271,66 @@ static void ws_message(WsConn *c, const char *text, size_t len) {
     json_decref(msg);
 }
 
-/* Reassembles messages from lws's pieces (frames and buffer-sized parts of frames). */
+/* Appends a piece of the message being reassembled; false when out of memory. */
+static bool rx_append(WsConn *c, const void *in, size_t len) {
+    if (c->rx_len + len > c->rx_cap) {
+        size_t cap = c->rx_cap ? c->rx_cap : 1024;
+        while (cap < c->rx_len + len)
+            cap *= 2;
+        if (cap > MAX_REQUEST)
+            cap = MAX_REQUEST;
+        char *rx = realloc(c->rx, cap);
+        if (!rx)
+            return false;
+        c->rx = rx;
+        c->rx_cap = cap;
+    }
+    if (len > 0)
+        memcpy(c->rx + c->rx_len, in, len);
+    c->rx_len += len;
+    return true;
+}
+
+static void rx_release(WsConn *c) {
+    free(c->rx);
+    c->rx = NULL;
+    c->rx_len = c->rx_cap = 0;
+}
+
+/* Reassembles messages from lws's pieces (frames and buffer-sized parts of frames). A message that
+ * comes in one piece, the usual case, is handled where lws holds it; one in pieces is copied into a
+ * buffer that is freed again once the message is complete, so an idle connection holds none. */
 static void ws_receive(WsConn *c, struct lws *wsi, const void *in, size_t len) {
     if (c->dead || c->closing || c->close_after)
         return;
+    bool last = lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0;
     if (!c->in_message) {
+        c->rx_binary = lws_frame_is_binary(wsi) != 0;
+        if (last) {
+            if (c->rx_binary)
+                ws_send_error(c, NULL, "binary");
+            else
+                ws_message(c, (const char *)in, len);
+            return;
+        }
         c->in_message = true;
         c->rx_len = 0;
         c->rx_skip = false;
-        c->rx_binary = lws_frame_is_binary(wsi) != 0;
     }
     if (!c->rx_skip && !c->rx_binary) {
         if (c->rx_len + len > MAX_REQUEST) {
             /* Refuse at once instead of reading the rest: error, then close. */
+            rx_release(c);
             ws_send_error(c, NULL, "too_large");
             c->close_after = true;
             return;
         }
-        if (!c->rx)
-            c->rx = malloc(MAX_REQUEST);
-        if (!c->rx) {
+        if (!rx_append(c, in, len)) {
+            rx_release(c);
             c->rx_skip = true;
-        } else if (len > 0) {
-            memcpy(c->rx + c->rx_len, in, len);
-            c->rx_len += len;
         }
     }
-    if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi) > 0)
+    if (!last)
         return;
     c->in_message = false;
     if (c->rx_binary)
@@ -301,6 +339,7 @@ static void ws_receive(WsConn *c, struct lws *wsi, const void *in, size_t len) {
         ws_send_error(c, NULL, "internal");
     else
         ws_message(c, c->rx, c->rx_len);
+    rx_release(c);
 }
 
 static int ws_writeable(WsConn *c, struct lws *wsi) {
@@ -350,8 +389,7 @@ static void ws_closed(WsConn *c) {
         free(p);
     }
     ws_free_queue(c);
-    free(c->rx);
-    c->rx = NULL;
+    rx_release(c);
 }
 
 int ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len) {
