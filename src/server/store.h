@@ -54,6 +54,7 @@ typedef struct StoreOp {
     StoredMove move;
     /* Filled by the store: */
     bool ok;
+    bool fault; /* when !ok: the storage failed (disk, file deleted or replaced), not the op itself */
     char error[128];
     /* Owned by whoever holds the op: */
     void *user;
