@@ -242,8 +242,16 @@ bool store_check_integrity(sqlite3 *db, const char *path, char *err, size_t err_
     bool ok = rc == SQLITE_OK;
     while (ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         const char *line = (const char *)sqlite3_column_text(st, 0);
-        if (line && strcmp(line, "ok") != 0 && !first[0])
-            snprintf(first, sizeof first, "%s", line);
+        if (!line || strcmp(line, "ok") == 0 || first[0])
+            continue;
+        /* One line for the log: without the "*** in database main ***" heading, line breaks as "; ". */
+        const char *heading = "*** in database main ***\n";
+        if (strncmp(line, heading, strlen(heading)) == 0)
+            line += strlen(heading);
+        snprintf(first, sizeof first, "%s", line);
+        for (char *p = first; *p; p++)
+            if (*p == '\n')
+                *p = ';';
     }
     if (ok && rc != SQLITE_DONE)
         ok = false;
