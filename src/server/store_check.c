@@ -206,6 +206,49 @@ bool store_check_wal(const char *path, char *err, size_t err_size) {
 
 /* ---- the database ---- */
 
+/* The databases this process holds open, by file identity. A second store on the same file in one
+ * process is refused before anything touches the file: closing a descriptor of a file drops every
+ * POSIX lock the process holds on it, the unix-excl lock of the first store included. */
+#define STORE_OPEN_MAX 16
+static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    dev_t dev;
+    ino_t ino;
+    bool used;
+} open_files[STORE_OPEN_MAX];
+
+static bool open_files_has(dev_t dev, ino_t ino) {
+    bool found = false;
+    pthread_mutex_lock(&open_lock);
+    for (int i = 0; i < STORE_OPEN_MAX; i++)
+        found |= open_files[i].used && open_files[i].dev == dev && open_files[i].ino == ino;
+    pthread_mutex_unlock(&open_lock);
+    return found;
+}
+
+bool store_open_in_process(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && open_files_has(st.st_dev, st.st_ino);
+}
+
+bool store_open_files_set(dev_t dev, ino_t ino, bool add) {
+    bool done = false;
+    pthread_mutex_lock(&open_lock);
+    for (int i = 0; i < STORE_OPEN_MAX && !done; i++) {
+        if (add && !open_files[i].used) {
+            open_files[i].used = true;
+            open_files[i].dev = dev;
+            open_files[i].ino = ino;
+            done = true;
+        } else if (!add && open_files[i].used && open_files[i].dev == dev && open_files[i].ino == ino) {
+            open_files[i].used = false;
+            done = true;
+        }
+    }
+    pthread_mutex_unlock(&open_lock);
+    return done;
+}
+
 bool store_check_not_held(const char *path, char *err, size_t err_size) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)

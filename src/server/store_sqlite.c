@@ -428,50 +428,6 @@ static StoreOp *sqlite_take_done(Store *store) {
 
 /* ---- open and close ---- */
 
-/* The databases this process holds open, by file identity. A second store on the same file in one
- * process is refused before anything touches the file: closing a descriptor of a file drops every
- * POSIX lock the process holds on it, the unix-excl lock of the first store included. */
-#define STORE_OPEN_MAX 16
-static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-    dev_t dev;
-    ino_t ino;
-    bool used;
-} open_files[STORE_OPEN_MAX];
-
-static bool open_files_has(dev_t dev, ino_t ino) {
-    bool found = false;
-    pthread_mutex_lock(&open_lock);
-    for (int i = 0; i < STORE_OPEN_MAX; i++)
-        found |= open_files[i].used && open_files[i].dev == dev && open_files[i].ino == ino;
-    pthread_mutex_unlock(&open_lock);
-    return found;
-}
-
-bool store_open_in_process(const char *path) {
-    struct stat st;
-    return stat(path, &st) == 0 && open_files_has(st.st_dev, st.st_ino);
-}
-
-/* Records (or, with add false, forgets) the file; a full table only loses the check. */
-static bool open_files_set(dev_t dev, ino_t ino, bool add) {
-    bool done = false;
-    pthread_mutex_lock(&open_lock);
-    for (int i = 0; i < STORE_OPEN_MAX && !done; i++) {
-        if (add && !open_files[i].used) {
-            open_files[i].used = true;
-            open_files[i].dev = dev;
-            open_files[i].ino = ino;
-            done = true;
-        } else if (!add && open_files[i].used && open_files[i].dev == dev && open_files[i].ino == ino) {
-            open_files[i].used = false;
-            done = true;
-        }
-    }
-    pthread_mutex_unlock(&open_lock);
-    return done;
-}
-
 /* Stops the threads (the writer after everything queued) and frees the store. */
 static void free_store(SqliteStore *s) {
     store_backup_server_stop(s->backup);
@@ -495,7 +451,7 @@ static void free_store(SqliteStore *s) {
     /* The last connection to close checkpoints the WAL completely and removes it. */
     sqlite3_close(s->db);
     if (s->registered)
-        open_files_set(s->db_dev, s->db_ino, false);
+        store_open_files_set(s->db_dev, s->db_ino, false);
     pthread_cond_destroy(&s->checkpoint_cond);
     pthread_cond_destroy(&s->cond);
     pthread_mutex_destroy(&s->mutex);
@@ -551,7 +507,7 @@ static void ignore_sigxfsz(void) {
 static bool open_checked(SqliteStore *s, char *err, size_t err_size) {
     struct stat st;
     if (stat(s->path, &st) == 0) {
-        if (open_files_has(st.st_dev, st.st_ino)) {
+        if (store_open_in_process(s->path)) {
             store_set_err(err, err_size, "the database %s is already open in this process", s->path);
             return false;
         }
@@ -573,7 +529,7 @@ static bool open_checked(SqliteStore *s, char *err, size_t err_size) {
     s->db_ino = st.st_ino;
     s->wal_dev = wal.st_dev;
     s->wal_ino = wal.st_ino;
-    s->registered = open_files_set(st.st_dev, st.st_ino, true);
+    s->registered = store_open_files_set(st.st_dev, st.st_ino, true);
     return true;
 }
 

@@ -117,9 +117,6 @@ bool store_exec(sqlite3 *db, const char *sql, const char *what, char *err, size_
  * with PRAGMA query_only, see there). NULL with err filled on failure. */
 sqlite3 *store_open_connection(const char *path, int flags, char *err, size_t err_size);
 
-/* True when this process holds the database at path open in a store (by file identity). */
-bool store_open_in_process(const char *path);
-
 /* ---- the schema (store_schema.c) ---- */
 
 /* Switches the database to WAL mode (a no-op when it is in WAL mode already). */
@@ -137,6 +134,11 @@ void store_read_close(SqliteStore *s);
 
 /* ---- start-up checks (store_check.c) ---- */
 
+/* True when this process holds the database at path open in a store (by file identity). */
+bool store_open_in_process(const char *path);
+/* Records (add) or forgets the file of a store this process opened; false when the table is full
+ * (that store then goes unchecked). */
+bool store_open_files_set(dev_t dev, ino_t ino, bool add);
 /* false, with a message, when another process holds a lock on the database file (another server, a
  * backup, a sqlite3 shell in a transaction). Call before this process opens the file with SQLite. */
 bool store_check_not_held(const char *path, char *err, size_t err_size);

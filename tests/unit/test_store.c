@@ -1,29 +1,13 @@
 /* The SQLite store against a real database file in a fresh temporary folder: schema and migrations,
- * round trips through close and reopen, ordering and group commit under many queued ops, a failing op
+ * round trips through close and reopen, load / get / recent, ordering and group commit under many queued ops, a failing op
  * rolled back alone inside its batch, and durability of acknowledged ops across a SIGKILL. */
 #define _XOPEN_SOURCE 700 /* mkdtemp, nftw, fdopen, kill */
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-
-#include <errno.h>
-#include <ftw.h>
-#include <pthread.h>
-#include <signal.h>
-#include <sqlite3.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-
-#include "store.h"
 #include "store_fixture.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* The number of migration steps in store_sqlite.c: bump it when a step is appended. */
 #define EXPECTED_SCHEMA_VERSION 4
