@@ -12,12 +12,13 @@
  * 24 bytes), then frames of a 24-byte header (page number, database size after a commit or 0, the
  * salts, a checksum) and one page each. Checksums are cumulative over the header and every frame;
  * the magic's low bit says whether their 32-bit words are big-endian. */
-#define _POSIX_C_SOURCE 200809L /* pread, fcntl */
+#define _POSIX_C_SOURCE 200809L /* pread, fcntl, pthread_sigmask */
 
 #include "store_sqlite_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,10 +279,12 @@ static bool refuse_busy(sqlite3 *db, const char *path, char *err, size_t err_siz
     return true;
 }
 
-bool store_check_integrity(sqlite3 *db, const char *path, char *err, size_t err_size) {
+bool store_check_integrity(sqlite3 *db, const char *path, const char *table, char *err, size_t err_size) {
     sqlite3_stmt *st = NULL;
     char first[200] = "";
-    int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &st, NULL);
+    char *sql = table ? sqlite3_mprintf("PRAGMA quick_check(%Q)", table) : sqlite3_mprintf("PRAGMA quick_check");
+    int rc = sql ? sqlite3_prepare_v2(db, sql, -1, &st, NULL) : SQLITE_NOMEM;
+    sqlite3_free(sql);
     bool ok = rc == SQLITE_OK;
     while (ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         const char *line = (const char *)sqlite3_column_text(st, 0);
@@ -343,4 +346,98 @@ bool store_check_writable(sqlite3 *db, const char *path, char *err, size_t err_s
     if (!sqlite3_get_autocommit(db))
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     return false;
+}
+
+/* ---- the check of a large database, in parallel ---- */
+
+typedef struct CheckPart {
+    SqliteStore *s;
+    int part;
+} CheckPart;
+
+/* Checks every STORE_CHECK_THREADS-th table (by name, the schema table last) on a connection of its
+ * own; the last part to finish decides. */
+static void *checker_main(void *arg) {
+    CheckPart cp_copy = *(CheckPart *)arg, *cp = &cp_copy;
+    free(arg);
+    SqliteStore *s = cp->s;
+    char err[sizeof s->check_error] = "";
+    sqlite3 *db = store_open_connection(s->path, SQLITE_OPEN_READONLY, err, sizeof err);
+    sqlite3_stmt *tables = NULL;
+    bool ok = db && sqlite3_prepare_v2(db,
+                                       "SELECT name FROM sqlite_schema WHERE type = 'table'"
+                                       " UNION ALL SELECT 'sqlite_schema'",
+                                       -1, &tables, NULL) == SQLITE_OK;
+    if (db && !ok)
+        store_check_integrity(db, s->path, NULL, err, sizeof err);
+    char name[200];
+    for (int i = 0; ok && sqlite3_step(tables) == SQLITE_ROW; i++) {
+        if (i % STORE_CHECK_THREADS != cp->part)
+            continue;
+        snprintf(name, sizeof name, "%s", (const char *)sqlite3_column_text(tables, 0));
+        /* In the list's read transaction: every table is checked in one snapshot. */
+        ok = store_check_integrity(db, s->path, name, err, sizeof err);
+    }
+    sqlite3_finalize(tables);
+    sqlite3_close(db);
+    pthread_mutex_lock(&s->mutex);
+    if (!ok && s->check_state != STORE_CHECK_DAMAGED) {
+        s->check_state = STORE_CHECK_DAMAGED;
+        snprintf(s->check_error, sizeof s->check_error, "%s", err);
+        log_event(LOG_ERROR, "storage_damaged", "path", s->path, "error", err, (char *)NULL);
+    }
+    if (--s->check_parts_left == 0 && s->check_state == STORE_CHECK_RUNNING)
+        s->check_state = STORE_CHECK_OK;
+    pthread_cond_broadcast(&s->check_cond);
+    pthread_mutex_unlock(&s->mutex);
+    return NULL;
+}
+
+static long long file_bytes(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (long long)st.st_size : 0;
+}
+
+bool store_check_start(SqliteStore *s, char *err, size_t err_size) {
+    if (file_bytes(s->path) + file_bytes(s->wal_path) <= STORE_CHECK_SYNC_BYTES)
+        return store_check_integrity(s->db, s->path, NULL, err, err_size);
+    s->check_state = STORE_CHECK_RUNNING;
+    s->check_parts_left = STORE_CHECK_THREADS;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    for (int i = 0; i < STORE_CHECK_THREADS; i++) {
+        CheckPart *cp = malloc(sizeof *cp);
+        if (cp)
+            *cp = (CheckPart){s, i};
+        if (!cp || pthread_create(&s->checkers[i], NULL, checker_main, cp) != 0) {
+            free(cp);
+            break;
+        }
+        s->checkers_started++;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (s->checkers_started < STORE_CHECK_THREADS) {
+        /* No thread for every part: wait for those that run, then check the whole file here. */
+        pthread_mutex_lock(&s->mutex);
+        s->check_parts_left -= STORE_CHECK_THREADS - s->checkers_started;
+        pthread_mutex_unlock(&s->mutex);
+        if (store_check_wait(s, err, err_size) != 0 || !store_check_integrity(s->db, s->path, NULL, err, err_size))
+            return false;
+        pthread_mutex_lock(&s->mutex);
+        s->check_state = STORE_CHECK_OK;
+        pthread_mutex_unlock(&s->mutex);
+    }
+    return true;
+}
+
+int store_check_wait(SqliteStore *s, char *err, size_t err_size) {
+    pthread_mutex_lock(&s->mutex);
+    while (s->check_state == STORE_CHECK_RUNNING && s->check_parts_left > 0)
+        pthread_cond_wait(&s->check_cond, &s->mutex);
+    bool damaged = s->check_state == STORE_CHECK_DAMAGED;
+    if (damaged)
+        store_set_err(err, err_size, "%s", s->check_error);
+    pthread_mutex_unlock(&s->mutex);
+    return damaged ? -1 : 0;
 }

@@ -129,6 +129,9 @@ sqlite3 *store_open_connection(const char *path, int flags, char *err, size_t er
     sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
     if (!store_exec(db, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL", path, err, err_size) ||
         (reader && !store_exec(db, "PRAGMA query_only = ON", path, err, err_size))) {
+        int primary = sqlite3_errcode(db) & 0xff;
+        if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
+            store_check_integrity(db, path, NULL, err, err_size); /* the refusal that says what to do */
         sqlite3_close(db);
         return NULL;
     }
@@ -321,8 +324,9 @@ static bool files_still_ours(SqliteStore *s, char *why, size_t why_size) {
 /* One batch and what it means for the storage's state: a failure is logged (at most once a second),
  * the first success after one too. */
 static void write_batch(SqliteStore *s, StoreOp *batch) {
-    char why[256] = "";
-    if (files_still_ours(s, why, sizeof why) && run_batch(s, batch, why, sizeof why)) {
+    char why[sizeof s->check_error] = "";
+    if (store_check_wait(s, why, sizeof why) == 0 && files_still_ours(s, why, sizeof why) &&
+        run_batch(s, batch, why, sizeof why)) {
         if (s->faulted)
             log_event(LOG_INFO, "storage_recovered", "path", s->path, (char *)NULL);
         s->faulted = false;
@@ -371,6 +375,8 @@ static void *checkpointer_main(void *arg) {
 
 static void *writer_main(void *arg) {
     SqliteStore *s = arg;
+    /* Nothing is committed (or acknowledged) before the database passed its check. */
+    store_check_wait(s, NULL, 0);
     pthread_mutex_lock(&s->mutex);
     for (;;) {
         while (!s->queue_head && !s->stopping)
@@ -444,6 +450,8 @@ static void free_store(SqliteStore *s) {
     pthread_mutex_unlock(&s->mutex);
     if (s->checkpointer_started)
         pthread_join(s->checkpointer, NULL);
+    for (int i = 0; i < s->checkers_started; i++)
+        pthread_join(s->checkers[i], NULL);
     sqlite3_close(s->checkpoint_db);
     store_read_close(s);
     for (int i = 0; i < ST_COUNT; i++)
@@ -452,6 +460,7 @@ static void free_store(SqliteStore *s) {
     sqlite3_close(s->db);
     if (s->registered)
         store_open_files_set(s->db_dev, s->db_ino, false);
+    pthread_cond_destroy(&s->check_cond);
     pthread_cond_destroy(&s->checkpoint_cond);
     pthread_cond_destroy(&s->cond);
     pthread_mutex_destroy(&s->mutex);
@@ -515,9 +524,16 @@ static bool open_checked(SqliteStore *s, char *err, size_t err_size) {
             return false;
     }
     s->db = store_open_connection(s->path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err, err_size);
-    if (!s->db || !store_check_integrity(s->db, s->path, err, err_size) ||
-        !store_check_not_read_only(s->db, s->path, err, err_size) || !store_enable_wal(s->db, err, err_size) ||
-        !store_migrate(s->db, err, err_size) || !store_check_writable(s->db, s->path, err, err_size))
+    if (!s->db || !store_check_not_read_only(s->db, s->path, err, err_size))
+        return false;
+    if (!store_enable_wal(s->db, err, err_size)) {
+        int rc = sqlite3_errcode(s->db) & 0xff;
+        if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
+            store_check_integrity(s->db, s->path, NULL, err, err_size); /* the refusal that says what to do */
+        return false;
+    }
+    if (!store_check_start(s, err, err_size) || !store_migrate(s->db, err, err_size) ||
+        !store_check_writable(s->db, s->path, err, err_size))
         return false;
     /* The files every batch compares against: the WAL exists from the write above until close. */
     struct stat wal;
@@ -557,6 +573,7 @@ Store *store_sqlite_open(const char *path, void (*wake)(void *), void *wake_ctx,
     pthread_mutex_init(&s->mutex, NULL);
     pthread_cond_init(&s->cond, NULL);
     pthread_cond_init(&s->checkpoint_cond, NULL);
+    pthread_cond_init(&s->check_cond, NULL);
 
     bool ok = open_checked(s, err, err_size) &&
               (s->checkpoint_db = store_open_connection(path, SQLITE_OPEN_READWRITE, err, err_size)) != NULL;

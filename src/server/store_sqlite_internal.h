@@ -72,6 +72,9 @@ enum {
 
 typedef struct StoreBackupServer StoreBackupServer;
 
+/* Threads that share the check of a large database (store_check.c). */
+#define STORE_CHECK_THREADS 2
+
 typedef struct SqliteStore {
     Store base;
     char *path;
@@ -98,6 +101,10 @@ typedef struct SqliteStore {
     LogLimiter fault_log;      /* storage_fault lines: at most one a second */
     bool registered;           /* in the process's list of open databases (store_sqlite.c) */
     StoreBackupServer *backup; /* the socket `schach backup` talks to; NULL when there is none */
+    /* A database too large to check in one go is checked by these threads, a share of its tables each,
+     * while the store migrates and the server sets up; load() and the writer wait for them. */
+    pthread_t checkers[STORE_CHECK_THREADS];
+    int checkers_started;
 
     pthread_mutex_t mutex;          /* guards everything below */
     pthread_cond_t cond;            /* signalled when ops are queued or stopping is set */
@@ -106,7 +113,13 @@ typedef struct SqliteStore {
     StoreOp *done_head, *done_tail;
     bool stopping;
     bool checkpoint_wanted, checkpoint_stopping;
+    pthread_cond_t check_cond; /* signalled when check_state leaves STORE_CHECK_RUNNING */
+    int check_state;           /* StoreCheckState */
+    int check_parts_left;      /* checker threads still running */
+    char check_error[600];     /* why the database was found damaged */
 } SqliteStore;
+
+typedef enum { STORE_CHECK_OK, STORE_CHECK_RUNNING, STORE_CHECK_DAMAGED } StoreCheckState;
 
 /* ---- helpers (store_sqlite.c) ---- */
 
@@ -146,8 +159,20 @@ bool store_check_not_held(const char *path, char *err, size_t err_size);
  * what to do, when its header is damaged but frames follow, or when a break in its checksum chain is
  * followed by committed frames that SQLite would silently drop. */
 bool store_check_wal(const char *path, char *err, size_t err_size);
-/* PRAGMA quick_check over the whole database: false with the first problem and what to do. */
-bool store_check_integrity(sqlite3 *db, const char *path, char *err, size_t err_size);
+/* PRAGMA quick_check over the whole database, or over one table and its indexes when table is not
+ * NULL: false with the first problem and what to do. */
+bool store_check_integrity(sqlite3 *db, const char *path, const char *table, char *err, size_t err_size);
+/* Databases up to this size (file and WAL) get a whole quick_check before the store opens. Larger ones
+ * (a million finished games are about 300 MB; quick_check reads about 250 MB a second on one core) are
+ * checked table by table (each table with its indexes) on STORE_CHECK_THREADS threads, overlapping
+ * the migrations and the server's set-up; load() and the writer wait for the result. */
+#define STORE_CHECK_SYNC_BYTES (64LL * 1024 * 1024)
+/* Checks s->path whole before returning when it is small, else starts the checker threads (after
+ * s->db holds the database). false, with the refusal in err, when the database is damaged. */
+bool store_check_start(SqliteStore *s, char *err, size_t err_size);
+/* Waits until the checker threads are done: 0 when the database passed (or was checked already), -1
+ * with the refusal in err when it is damaged. */
+int store_check_wait(SqliteStore *s, char *err, size_t err_size);
 /* false, with a message, when SQLite opened the database read-only (it does so silently when the file
  * is not writable). */
 bool store_check_not_read_only(sqlite3 *db, const char *path, char *err, size_t err_size);

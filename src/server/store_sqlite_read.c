@@ -100,6 +100,10 @@ static int read_moves(sqlite3_stmt *st, const char *id, StoredMove **moves, int 
 /* A read connection of its own, so loading never waits for (or disturbs) the writer. */
 bool store_read_load(Store *store, StoreEachGame each, void *ctx, char *err, size_t err_size) {
     SqliteStore *s = (SqliteStore *)store;
+    /* What start-up reads must have passed the check (a large database is checked while the store
+     * migrates and the server sets up). */
+    if (store_check_wait(s, err, err_size) != 0)
+        return false;
     sqlite3 *db = store_open_connection(s->path, SQLITE_OPEN_READONLY, err, err_size);
     if (!db)
         return false;
@@ -197,7 +201,7 @@ static int read_games(SqliteStore *s, sqlite3_stmt *st, StoreEachGame each, void
 
 int store_read_get(Store *store, const char *id, StoreEachGame each, void *ctx, char *err, size_t err_size) {
     SqliteStore *s = (SqliteStore *)store;
-    if (!read_ready(s, err, err_size))
+    if (store_check_wait(s, err, err_size) != 0 || !read_ready(s, err, err_size))
         return -1;
     sqlite3_bind_text(s->read_game, 1, id, -1, SQLITE_TRANSIENT);
     int n = read_games(s, s->read_game, each, ctx, err, err_size);
@@ -206,7 +210,7 @@ int store_read_get(Store *store, const char *id, StoreEachGame each, void *ctx, 
 
 int store_read_recent(Store *store, int max, StoreEachGame each, void *ctx, char *err, size_t err_size) {
     SqliteStore *s = (SqliteStore *)store;
-    if (!read_ready(s, err, err_size))
+    if (store_check_wait(s, err, err_size) != 0 || !read_ready(s, err, err_size))
         return -1;
     sqlite3_bind_int(s->read_recent, 1, max);
     return read_games(s, s->read_recent, each, ctx, err, err_size);

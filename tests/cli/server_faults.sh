@@ -63,6 +63,18 @@ flip() {
     printf "\\$(printf %03o $((byte ^ 0xff)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 
+# halve_moves_cells DB: bit-rot as it was seen: the moves' root page (a leaf while the games are few)
+# claims half the cells it holds, so reads return games cut short without an error.
+halve_moves_cells() {
+    local root off cells half
+    root=$(sqlite3 "$1" "SELECT rootpage FROM sqlite_master WHERE name = 'moves'")
+    off=$(((root - 1) * 4096 + 3))
+    cells=$(od -A n -t u1 -j "$off" -N 2 "$1" | awk '{print $1 * 256 + $2}')
+    half=$((cells / 2))
+    printf "\\$(printf %03o $((half >> 8)))\\$(printf %03o $((half & 255)))" |
+        dd of="$1" bs=1 seek="$off" conv=notrunc status=none
+}
+
 # --- The -shm file truncated while the server runs: SIGBUS before; now there is no -shm to map.
 server_start "$tmp/shm.db"
 run_node faults.mjs play "$tmp/shm.json" 4
@@ -105,13 +117,20 @@ server_stop
 server_start "$tmp/rot.db"
 run_node faults.mjs play "$tmp/rot.json" 24
 server_stop
-root=$(sqlite3 "$tmp/rot.db" "SELECT rootpage FROM sqlite_master WHERE name = 'moves'")
-off=$(((root - 1) * 4096 + 3))
-cells=$(od -A n -t u1 -j "$off" -N 2 "$tmp/rot.db" | awk '{print $1 * 256 + $2}')
-half=$((cells / 2))
-printf "\\$(printf %03o $((half >> 8)))\\$(printf %03o $((half & 255)))" |
-    dd of="$tmp/rot.db" bs=1 seek="$off" conv=notrunc status=none
+halve_moves_cells "$tmp/rot.db"
 expect_refusal "bit-rot in a page" "damaged \(PRAGMA quick_check.*schach backup" "$tmp/rot.db"
+
+# --- The same in a database over 64 MB, whose tables are checked in parallel while the server sets up.
+sqlite3 "$tmp/bigrot.db" "CREATE TABLE padding (b BLOB);
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 700)
+    INSERT INTO padding SELECT randomblob(100000) FROM n;" || fail "padding"
+server_start "$tmp/bigrot.db"
+run_node faults.mjs play "$tmp/bigrot.json" 24
+server_stop
+halve_moves_cells "$tmp/bigrot.db"
+expect_refusal "bit-rot in a large database" "damaged \(PRAGMA quick_check.*schach backup" "$tmp/bigrot.db"
+grep -q 'storage_damaged.*quick_check' "$tmp/refusal.err" || fail "no storage_damaged line: $(cat "$tmp/refusal.err")"
+rm -f "$tmp/bigrot.db"*
 
 # --- A damaged frame in the WAL with committed transactions after it: they were dropped silently.
 server_start "$tmp/frame.db"
