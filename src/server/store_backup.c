@@ -227,8 +227,8 @@ static void *backup_main(void *arg) {
         struct pollfd fds[2] = {{.fd = b->listen_fd, .events = POLLIN}, {.fd = b->stop_pipe[0], .events = POLLIN}};
         if (poll(fds, 2, -1) < 0 && errno != EINTR)
             break;
-        if (fds[1].revents)
-            break;
+        if (fds[1].revents || (fds[0].revents & (POLLERR | POLLHUP | POLLNVAL)))
+            break; /* stopping (or the socket was shut down) */
         if (!(fds[0].revents & POLLIN))
             continue;
         int fd = accept4(b->listen_fd, NULL, NULL, SOCK_CLOEXEC);
@@ -274,10 +274,9 @@ StoreBackupServer *store_backup_server_start(const char *db_path) {
         /* This process holds the database exclusively, so a socket already there is a dead server's. */
         unlink(b->sock_path);
         b->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        mode_t old = umask(0177); /* owner only from the start: no window in which others may connect */
+        /* Owner only; until the chmod, serve_client's peer check turns other users away. */
         ok = b->listen_fd >= 0 && bind(b->listen_fd, (struct sockaddr *)&addr, sizeof addr) == 0 &&
-             listen(b->listen_fd, 4) == 0 && pipe2(b->stop_pipe, O_CLOEXEC) == 0;
-        umask(old);
+             chmod(b->sock_path, 0600) == 0 && listen(b->listen_fd, 4) == 0 && pipe2(b->stop_pipe, O_CLOEXEC) == 0;
         if (!ok)
             snprintf(err, sizeof err, "cannot listen on %s: %s", b->sock_path, strerror(errno));
     }
@@ -307,7 +306,7 @@ void store_backup_server_stop(StoreBackupServer *b) {
         return;
     /* The thread finishes a backup in progress before it sees this. */
     if (write(b->stop_pipe[1], "x", 1) != 1)
-        close(b->listen_fd); /* cannot happen with an empty pipe; poll would still wake on POLLNVAL */
+        shutdown(b->listen_fd, SHUT_RDWR); /* cannot happen with an empty pipe; wakes poll all the same */
     pthread_join(b->thread, NULL);
     unlink(b->sock_path);
     backup_server_free(b);
