@@ -387,9 +387,13 @@ bool store_sqlite_backup(const char *db_path, const char *dest, char *err, size_
             store_set_err(err, err_size, "no database at %s: %s", db_path, strerror(errno));
         else if (store_open_in_process(db_path))
             store_set_err(err, err_size, "the database %s is open in this process without a backup socket", db_path);
+        else if (!store_check_not_held(db_path, err, err_size))
+            store_set_err(err, err_size,
+                          "another process holds %s but does not answer on %s (a server started with another"
+                          " spelling of the path, or an older schach serve?): give --db exactly as the server got it",
+                          db_path, sock);
         else
-            ok = store_check_not_held(db_path, err, err_size) && store_check_wal(db_path, err, err_size) &&
-                 backup_from(db_path, abs_dest, err, err_size);
+            ok = store_check_wal(db_path, err, err_size) && backup_from(db_path, abs_dest, err, err_size);
     }
     free(abs_dest);
     free(sock);

@@ -41,7 +41,7 @@ grep -q "Wiederherstellen" <<<"$out" || fail "German help: $out"
 # The database carries 40 MB of padding, so a copy takes long enough to be killed in the middle.
 sqlite3 "$tmp/x.db" "CREATE TABLE padding (b BLOB);
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400)
-    INSERT INTO padding SELECT randomblob(100000) FROM n;" || fail "padding"
+    INSERT INTO padding SELECT zeroblob(100000) FROM n;" || fail "padding"
 server_start "$tmp/x.db"
 run_node faults.mjs play "$tmp/games.json" 20
 cp "$tmp/games.json" "$tmp/before.json"
