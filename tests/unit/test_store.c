@@ -413,11 +413,13 @@ static void test_failing_op_rolled_back_alone(void **state) {
     assert_false(barrier.ok);
     assert_true(ops[0].ok);
     assert_false(ops[1].ok);
+    assert_false(ops[1].fault); /* the op's own failure, not the storage's */
     assert_non_null(strstr(ops[1].error, "ply 0"));
     assert_true(ops[2].ok);
     assert_false(ops[3].ok);
     assert_true(strlen(ops[3].error) > 0);
     assert_false(ops[4].ok);
+    assert_false(ops[4].fault);
     assert_non_null(strstr(ops[4].error, "UNIQUE"));
     assert_false(ops[5].ok);
     assert_true(ops[6].ok);
