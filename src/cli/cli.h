@@ -67,6 +67,8 @@ int cmd_moves(int argc, char **argv, Lang lang);
 int cmd_pgn(int argc, char **argv, Lang lang);
 /* schach serve (cmd_serve.c): the HTTP/WebSocket server for games in the browser. */
 int cmd_serve(int argc, char **argv, Lang lang);
+/* schach backup --db PATH FILE (cmd_backup.c): an online, consistent copy of the server's database. */
+int cmd_backup(int argc, char **argv, Lang lang);
 /* schach uci (cmd_uci.c): the UCI protocol on standard input and output until quit or end of input. */
 int cmd_uci(int argc, char **argv, Lang lang);
 /* schach bench [DEPTH] (cmd_bench.c): the engine's fixed benchmark; the last line is

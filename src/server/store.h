@@ -54,6 +54,7 @@ typedef struct StoreOp {
     StoredMove move;
     /* Filled by the store: */
     bool ok;
+    bool fault; /* when !ok: the storage failed (disk, file deleted or replaced), not the op itself */
     char error[128];
     /* Owned by whoever holds the op: */
     void *user;
@@ -92,15 +93,18 @@ struct Store {
 
 /* Opens (creating it and its parent folder if needed) the SQLite database at path and refuses, with a
  * message in err that says what to do, one that is damaged (PRAGMA quick_check, the WAL's checksums),
- * read-only or unwritable, or held by another server. The database is held exclusively by this
- * process (SQLite's unix-excl VFS: no -shm file is mapped, so nothing done to one can raise SIGBUS,
- * and a second server cannot open it). WAL mode with synchronous=FULL, versioned schema migrations,
- * and the writer thread, which calls wake(wake_ctx) after each batch. While running, a failed write
- * is logged (log.h, at most once a second) and its ops come back with ok == false; a database file
- * deleted or replaced under the server fails every write until it is restarted. Writes recover by
- * themselves when the fault clears. Serves online backups to `schach backup` (store_sqlite_backup)
- * over a Unix socket beside the database (path + ".sock", owner only). NULL with err filled on
- * failure. */
+ * read-only or unwritable, or held by another server. A database over 64 MB is checked by threads of
+ * its own while the caller goes on: load() waits for them and fails with that refusal, and nothing is
+ * committed before the check passed. The database is held exclusively by this process (SQLite's
+ * unix-excl VFS: no -shm file is mapped, so nothing done to one can raise SIGBUS, and a second server
+ * cannot open it). WAL mode with synchronous=FULL, versioned schema migrations, and the writer
+ * thread, which calls wake(wake_ctx) after each batch. While running, a failed write is logged
+ * (log.h, at most once a second) and its ops come back with ok == false and fault set; a database
+ * file (or WAL) deleted or replaced under the server fails every write until it is restarted. Writes
+ * recover by themselves when the fault clears. SIGXFSZ is ignored from here on (a file-size limit
+ * then fails a write with EFBIG instead of killing the process). Serves online backups to
+ * `schach backup` (store_sqlite_backup) over a Unix socket beside the database (path + ".sock",
+ * owner only). NULL with err filled on failure. */
 Store *store_sqlite_open(const char *path, void (*wake)(void *), void *wake_ctx, char *err, size_t err_size);
 
 /* An online, consistent copy of the database at db_path into dest (SQLite's backup API): through the

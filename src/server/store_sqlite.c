@@ -1,30 +1,26 @@
 /* The SQLite store: one write connection owned by a writer thread that commits everything queued
  * meanwhile in one transaction (group commit: one fsync per batch), each operation inside its own
- * savepoint so a failing one is rolled back alone. Reads (load) use a connection of their own.
+ * savepoint so a failing one is rolled back alone. Reads (store_sqlite_read.c), start-up checks
+ * (store_check.c), the schema (store_schema.c) and backups (store_backup.c) live beside it.
  *
  * Durability: WAL with synchronous=FULL fsyncs the log on every COMMIT, so an operation reported ok
- * survives a crash or power loss; ok is only set after COMMIT returned.
+ * survives a crash or power loss; ok is only set after COMMIT returned. Before each batch the writer
+ * checks that the database and its WAL are still the files it opened: writes into a deleted or
+ * replaced file would be acknowledged and then vanish.
  *
  * Error texts are technical (they carry SQLite's English messages) and meant for the server's log;
  * the caller words what a person sees. */
-#define _POSIX_C_SOURCE 200809L /* mkdir, pthread_sigmask */
+#define _POSIX_C_SOURCE 200809L /* mkdir, pthread_sigmask, sigaction */
 
-#include "store.h"
+#include "store_sqlite_internal.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <signal.h>
-#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/types.h>
-
-/* How long a connection waits for a lock held by another connection (another process, or load()
- * while a checkpoint runs) before an operation fails. */
-#define STORE_BUSY_TIMEOUT_MS 5000
 
 /* Checkpoints (copying the WAL back into the database file, with an fsync of its own) run on a
  * thread and connection of their own once the WAL holds this many pages, so a commit never waits
@@ -35,78 +31,8 @@
  * starts over once it has; past this size the writer checkpoints itself between batches. */
 #define STORE_CHECKPOINT_FORCE_PAGES 16000
 
-/* The schema, one step per version: step i brings user_version from i to i+1 in one transaction.
- * Never edit a step that has shipped; append a new one. */
-static const char *const store_migrations[] = {
-    /* 1: games and their moves. A zero hash (nobody holds the side, no invitation) is NULL. */
-    "CREATE TABLE games ("
-    "  id TEXT PRIMARY KEY NOT NULL,"
-    "  created_ms INTEGER NOT NULL,"
-    "  updated_ms INTEGER NOT NULL,"
-    "  start_fen TEXT NOT NULL,"
-    "  mode TEXT NOT NULL,"
-    "  time_type TEXT NOT NULL,"
-    "  minutes INTEGER NOT NULL,"
-    "  increment INTEGER NOT NULL,"
-    "  days INTEGER NOT NULL,"
-    "  secret_hash_white BLOB,"
-    "  secret_hash_black BLOB,"
-    "  invite_hash BLOB,"
-    "  invite_color INTEGER NOT NULL,"
-    "  result TEXT NOT NULL,"
-    "  termination TEXT NOT NULL,"
-    "  draw_offer INTEGER NOT NULL,"
-    "  clock_white_ms INTEGER NOT NULL,"
-    "  clock_black_ms INTEGER NOT NULL,"
-    "  turn_started_ms INTEGER NOT NULL"
-    ");"
-    /* Finished games by age: what a clean-up of old games walks. */
-    "CREATE INDEX games_finished_by_update ON games(updated_ms) WHERE result <> '';"
-    "CREATE TABLE moves ("
-    "  game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
-    "  ply INTEGER NOT NULL CHECK (ply >= 0),"
-    "  uci TEXT NOT NULL,"
-    "  at_ms INTEGER NOT NULL,"
-    "  PRIMARY KEY (game_id, ply)"
-    ") WITHOUT ROWID;",
-    /* 2: games against the computer name the engine level they play at ("" for other games). */
-    "ALTER TABLE games ADD COLUMN level TEXT NOT NULL DEFAULT '';",
-    /* 3: start-up reads only the games in play, whatever the number of finished ones. */
-    "CREATE INDEX games_in_play ON games(created_ms, id) WHERE result = '';",
-};
-#define STORE_SCHEMA_VERSION ((int)(sizeof store_migrations / sizeof store_migrations[0]))
-
-/* Parameter numbers of a game row, shared by the INSERT and the UPDATE statement. */
-enum {
-    GP_ID = 1,
-    GP_CREATED,
-    GP_UPDATED,
-    GP_START_FEN,
-    GP_MODE,
-    GP_TIME_TYPE,
-    GP_MINUTES,
-    GP_INCREMENT,
-    GP_DAYS,
-    GP_SECRET_WHITE,
-    GP_SECRET_BLACK,
-    GP_INVITE_HASH,
-    GP_INVITE_COLOR,
-    GP_RESULT,
-    GP_TERMINATION,
-    GP_DRAW_OFFER,
-    GP_CLOCK_WHITE,
-    GP_CLOCK_BLACK,
-    GP_TURN_STARTED,
-    GP_LEVEL,
-};
-
-#define GAME_COLUMNS                                                                                                   \
-    "id, created_ms, updated_ms, start_fen, mode, time_type, minutes, increment, days, secret_hash_white,"             \
-    " secret_hash_black, invite_hash, invite_color, result, termination, draw_offer, clock_white_ms,"                  \
-    " clock_black_ms, turn_started_ms, level"
-
 static const char SQL_INSERT_GAME[] =
-    "INSERT INTO games (" GAME_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
+    "INSERT INTO games (" STORE_GAME_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
     " ?14, ?15, ?16, ?17, ?18, ?19, ?20)";
 static const char SQL_UPDATE_GAME[] =
     "UPDATE games SET created_ms = ?2, updated_ms = ?3, start_fen = ?4, mode = ?5, time_type = ?6,"
@@ -116,26 +42,6 @@ static const char SQL_UPDATE_GAME[] =
 /* Inserts only when ply is the next one, so a gap (a lost move) is refused like a duplicate. */
 static const char SQL_APPEND_MOVE[] = "INSERT INTO moves (game_id, ply, uci, at_ms) SELECT ?1, ?2, ?3, ?4"
                                       " WHERE ?2 = (SELECT coalesce(max(ply) + 1, 0) FROM moves WHERE game_id = ?1)";
-static const char SQL_SELECT_GAMES[] =
-    "SELECT " GAME_COLUMNS " FROM games INDEXED BY games_in_play WHERE result = '' ORDER BY created_ms, id";
-static const char SQL_SELECT_GAME[] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1";
-static const char SQL_SELECT_RECENT[] = "SELECT " GAME_COLUMNS " FROM games INDEXED BY games_finished_by_update"
-                                        " WHERE result <> '' ORDER BY updated_ms DESC LIMIT ?1";
-static const char SQL_SELECT_MOVES[] = "SELECT ply, uci, at_ms FROM moves WHERE game_id = ?1 ORDER BY ply";
-
-/* The writer's statements, prepared once. */
-enum {
-    ST_BEGIN,
-    ST_COMMIT,
-    ST_ROLLBACK,
-    ST_SAVEPOINT,
-    ST_RELEASE,
-    ST_ROLLBACK_TO,
-    ST_INSERT_GAME,
-    ST_UPDATE_GAME,
-    ST_APPEND_MOVE,
-    ST_COUNT
-};
 
 /* clang-format off */
 static const char *const writer_sql[ST_COUNT] = {
@@ -151,34 +57,7 @@ static const char *const writer_sql[ST_COUNT] = {
 };
 /* clang-format on */
 
-typedef struct SqliteStore {
-    Store base;
-    char *path;
-    sqlite3 *db; /* the write connection: the writer thread's alone once it runs */
-    sqlite3_stmt *stmt[ST_COUNT];
-    void (*wake)(void *);
-    void *wake_ctx;
-
-    pthread_t thread, checkpointer;
-    bool thread_started, checkpointer_started;
-    sqlite3 *checkpoint_db; /* the checkpointer's connection */
-    /* The event loop's read connection for get() and recent(), opened on first use. */
-    sqlite3 *read_db;
-    sqlite3_stmt *read_game, *read_moves, *read_recent;
-    StoredMove *read_buf;
-    int read_cap;
-
-    pthread_mutex_t mutex;          /* guards everything below */
-    pthread_cond_t cond;            /* signalled when ops are queued or stopping is set */
-    pthread_cond_t checkpoint_cond; /* signalled when checkpoint_wanted or checkpoint_stopping is set */
-    StoreOp *queue_head, *queue_tail;
-    StoreOp *done_head, *done_tail;
-    bool stopping;
-    bool checkpoint_wanted, checkpoint_stopping;
-} SqliteStore;
-
-static void set_err(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t size, const char *fmt, ...) {
+void store_set_err(char *err, size_t size, const char *fmt, ...) {
     if (!err || size == 0)
         return;
     va_list ap;
@@ -192,7 +71,7 @@ static bool make_parent_dirs(const char *path, char *err, size_t err_size) {
     size_t len = strlen(path);
     char *dir = malloc(len + 1);
     if (!dir) {
-        set_err(err, err_size, "out of memory");
+        store_set_err(err, err_size, "out of memory");
         return false;
     }
     memcpy(dir, path, len + 1);
@@ -210,7 +89,7 @@ static bool make_parent_dirs(const char *path, char *err, size_t err_size) {
             int mkdir_errno = mkdir(dir, 0700) == 0 ? 0 : errno;
             /* An existing folder is fine (mkdir may say EACCES or EROFS rather than EEXIST). */
             if (mkdir_errno && !(stat(dir, &st) == 0 && S_ISDIR(st.st_mode))) {
-                set_err(err, err_size, "cannot create folder %s: %s", dir, strerror(mkdir_errno));
+                store_set_err(err, err_size, "cannot create folder %s: %s", dir, strerror(mkdir_errno));
                 ok = false;
             }
             *p = saved;
@@ -222,88 +101,41 @@ static bool make_parent_dirs(const char *path, char *err, size_t err_size) {
     return ok;
 }
 
-static bool exec_sql(sqlite3 *db, const char *sql, const char *what, char *err, size_t err_size) {
+bool store_exec(sqlite3 *db, const char *sql, const char *what, char *err, size_t err_size) {
     char *msg = NULL;
     if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        set_err(err, err_size, "%s: %s", what, msg ? msg : sqlite3_errmsg(db));
+        store_set_err(err, err_size, "%s: %s", what, msg ? msg : sqlite3_errmsg(db));
         sqlite3_free(msg);
         return false;
     }
     return true;
 }
 
-/* Runs a statement that returns one integer row (PRAGMA user_version). */
-static bool query_int(sqlite3 *db, const char *sql, int *out, char *err, size_t err_size) {
-    sqlite3_stmt *st = NULL;
-    bool ok = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
-    if (ok)
-        *out = sqlite3_column_int(st, 0);
-    else
-        set_err(err, err_size, "%s: %s", sql, sqlite3_errmsg(db));
-    sqlite3_finalize(st);
-    return ok;
-}
-
-/* Opens a connection with the settings every connection of the store needs. */
-static sqlite3 *open_connection(const char *path, char *err, size_t err_size) {
+sqlite3 *store_open_connection(const char *path, int flags, char *err, size_t err_size) {
     sqlite3 *db = NULL;
+    /* A connection opened read-only does not take unix-excl's process lock and maps a -shm file after
+     * all; readers open read-write and promise not to write (query_only). */
+    bool reader = (flags & SQLITE_OPEN_READONLY) != 0;
+    if (reader)
+        flags = (flags & ~SQLITE_OPEN_READONLY) | SQLITE_OPEN_READWRITE;
     /* NOMUTEX: each connection is used by one thread at a time (handed over by pthread_create/join). */
-    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+    int rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, STORE_VFS);
     if (rc != SQLITE_OK) {
-        set_err(err, err_size, "cannot open %s: %s", path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+        store_set_err(err, err_size, "cannot open %s: %s", path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
         sqlite3_close(db);
         return NULL;
     }
     sqlite3_extended_result_codes(db, 1);
     sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
-    if (!exec_sql(db, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL", path, err, err_size)) {
+    if (!store_exec(db, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL", path, err, err_size) ||
+        (reader && !store_exec(db, "PRAGMA query_only = ON", path, err, err_size))) {
+        int primary = sqlite3_errcode(db) & 0xff;
+        if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
+            store_check_integrity(db, path, NULL, err, err_size); /* the refusal that says what to do */
         sqlite3_close(db);
         return NULL;
     }
     return db;
-}
-
-/* WAL lets load() read while the writer commits and makes each commit one sequential log write. */
-static bool enable_wal(sqlite3 *db, char *err, size_t err_size) {
-    sqlite3_stmt *st = NULL;
-    bool ok = false;
-    if (sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW) {
-        const char *mode = (const char *)sqlite3_column_text(st, 0);
-        ok = mode && strcmp(mode, "wal") == 0;
-        if (!ok)
-            set_err(err, err_size, "the database cannot use WAL mode (journal mode stays %s)", mode ? mode : "?");
-    } else {
-        set_err(err, err_size, "PRAGMA journal_mode = WAL: %s", sqlite3_errmsg(db));
-    }
-    sqlite3_finalize(st);
-    return ok;
-}
-
-/* Brings the schema up to STORE_SCHEMA_VERSION, one transaction per step. */
-static bool migrate(sqlite3 *db, char *err, size_t err_size) {
-    int version = 0;
-    if (!query_int(db, "PRAGMA user_version", &version, err, err_size))
-        return false;
-    if (version > STORE_SCHEMA_VERSION) {
-        set_err(err, err_size, "the database has schema version %d, newer than this program's %d", version,
-                STORE_SCHEMA_VERSION);
-        return false;
-    }
-    for (; version < STORE_SCHEMA_VERSION; version++) {
-        char what[64], bump[64];
-        snprintf(what, sizeof what, "schema migration %d", version + 1);
-        snprintf(bump, sizeof bump, "PRAGMA user_version = %d", version + 1);
-        /* user_version lives in the database header, so it commits or rolls back with the step. */
-        if (!exec_sql(db, "BEGIN IMMEDIATE", what, err, err_size))
-            return false;
-        if (!exec_sql(db, store_migrations[version], what, err, err_size) || !exec_sql(db, bump, what, err, err_size) ||
-            !exec_sql(db, "COMMIT", what, err, err_size)) {
-            sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-            return false;
-        }
-    }
-    return true;
 }
 
 /* ---- the writer ---- */
@@ -366,6 +198,7 @@ static bool run_bound(sqlite3_stmt *st, int bind_rc) {
 
 static void op_fail(StoreOp *op, sqlite3 *db, const char *what) {
     op->ok = false;
+    op->fault = store_is_storage_error(sqlite3_extended_errcode(db));
     snprintf(op->error, sizeof op->error, "%s of game %s: %s", what, op->record.id, sqlite3_errmsg(db));
 }
 
@@ -423,15 +256,17 @@ static void fail_all(StoreOp *batch, const char *what, const char *why) {
     }
 }
 
-/* One transaction for the whole batch; each op in a savepoint so its failure stays its own. */
-static void run_batch(SqliteStore *s, StoreOp *batch) {
+/* One transaction for the whole batch; each op in a savepoint so its failure stays its own. Returns
+ * false when the storage failed (every op of the batch failed with it), with why filled. */
+static bool run_batch(SqliteStore *s, StoreOp *batch, char *why, size_t why_size) {
     sqlite3 *db = s->db;
     if (!run_stmt(s->stmt[ST_BEGIN])) {
-        fail_all(batch, "begin", sqlite3_errmsg(db));
-        return;
+        snprintf(why, why_size, "begin: %s", sqlite3_errmsg(db));
+        return false;
     }
     for (StoreOp *op = batch; op; op = op->next) {
         op->error[0] = '\0';
+        op->fault = false;
         if (!run_stmt(s->stmt[ST_SAVEPOINT])) {
             op_fail(op, db, "savepoint");
         } else {
@@ -440,20 +275,68 @@ static void run_batch(SqliteStore *s, StoreOp *batch) {
                 run_stmt(s->stmt[ST_ROLLBACK_TO]);
             run_stmt(s->stmt[ST_RELEASE]);
         }
-        if (sqlite3_get_autocommit(db)) {
-            /* Some errors (I/O, disk full, out of memory) roll the whole transaction back: nothing of
-             * this batch will be committed. */
-            fail_all(batch, "transaction rolled back", op->error[0] ? op->error : sqlite3_errmsg(db));
-            return;
+        if (op->fault || sqlite3_get_autocommit(db)) {
+            /* A disk that fails (I/O, disk full, file-size limit) fails the batch: some such errors roll
+             * the whole transaction back anyway, and an op that failed for the disk's sake is no
+             * reason to keep its neighbours. */
+            snprintf(why, why_size, "%s", op->error[0] ? op->error : sqlite3_errmsg(db));
+            if (!sqlite3_get_autocommit(db))
+                run_stmt(s->stmt[ST_ROLLBACK]);
+            return false;
         }
     }
     if (!run_stmt(s->stmt[ST_COMMIT])) {
-        char msg[sizeof batch->error];
-        snprintf(msg, sizeof msg, "%s", sqlite3_errmsg(db));
+        snprintf(why, why_size, "commit: %s", sqlite3_errmsg(db));
         if (!sqlite3_get_autocommit(db))
             run_stmt(s->stmt[ST_ROLLBACK]);
-        fail_all(batch, "commit", msg);
+        return false;
     }
+    return true;
+}
+
+/* The database and its WAL are still the files the store opened. A database deleted (or replaced)
+ * under a running server takes every later commit with it: SQLite writes on into the unlinked file.
+ * Once that has happened, every write fails until the server is restarted on the file now there. */
+static bool files_still_ours(SqliteStore *s, char *why, size_t why_size) {
+    const char *what = NULL, *file = s->path;
+    struct stat st;
+    if (s->replaced)
+        what = "was deleted or replaced";
+    else if (stat(s->path, &st) != 0)
+        what = errno == ENOENT ? "was deleted" : NULL;
+    else if (st.st_dev != s->db_dev || st.st_ino != s->db_ino)
+        what = "was replaced";
+    else if ((file = s->wal_path, stat(s->wal_path, &st) != 0))
+        what = errno == ENOENT ? "was deleted" : NULL;
+    else if (st.st_dev != s->wal_dev || st.st_ino != s->wal_ino)
+        what = "was replaced";
+    else
+        return true;
+    if (!what) {
+        snprintf(why, why_size, "cannot check %s: %s", file, strerror(errno));
+        return false;
+    }
+    s->replaced = true;
+    snprintf(why, why_size, "%s %s while the server ran: writes are refused until it is restarted", file, what);
+    return false;
+}
+
+/* One batch and what it means for the storage's state: a failure is logged (at most once a second),
+ * the first success after one too. */
+static void write_batch(SqliteStore *s, StoreOp *batch) {
+    char why[sizeof s->check_error] = "";
+    if (store_check_wait(s, why, sizeof why) == 0 && files_still_ours(s, why, sizeof why) &&
+        run_batch(s, batch, why, sizeof why)) {
+        if (s->faulted)
+            log_event(LOG_INFO, "storage_recovered", "path", s->path, (char *)NULL);
+        s->faulted = false;
+        return;
+    }
+    fail_all(batch, "storage", why);
+    for (StoreOp *op = batch; op; op = op->next)
+        op->fault = true;
+    s->faulted = true;
+    log_event_limited(&s->fault_log, LOG_ERROR, "storage_fault", "path", s->path, "error", why, (char *)NULL);
 }
 
 /* Called by SQLite in the writer thread after each commit, with the WAL's size in pages. Replaces the
@@ -492,6 +375,8 @@ static void *checkpointer_main(void *arg) {
 
 static void *writer_main(void *arg) {
     SqliteStore *s = arg;
+    /* Nothing is committed (or acknowledged) before the database passed its check. */
+    store_check_wait(s, NULL, 0);
     pthread_mutex_lock(&s->mutex);
     for (;;) {
         while (!s->queue_head && !s->stopping)
@@ -503,7 +388,7 @@ static void *writer_main(void *arg) {
         s->queue_head = s->queue_tail = NULL;
         pthread_mutex_unlock(&s->mutex);
 
-        run_batch(s, batch);
+        write_batch(s, batch);
 
         pthread_mutex_lock(&s->mutex);
         if (s->done_tail)
@@ -547,207 +432,11 @@ static StoreOp *sqlite_take_done(Store *store) {
     return done;
 }
 
-/* Copies a text column into a fixed field; false when it does not fit. */
-static bool column_text(sqlite3_stmt *st, int col, char *out, size_t size) {
-    const unsigned char *text = sqlite3_column_text(st, col);
-    size_t len = (size_t)sqlite3_column_bytes(st, col);
-    if (len >= size)
-        return false;
-    if (len)
-        memcpy(out, text, len);
-    out[len] = '\0';
-    return true;
-}
-
-static bool column_hash(sqlite3_stmt *st, int col, unsigned char *out) {
-    if (sqlite3_column_type(st, col) == SQLITE_NULL) {
-        memset(out, 0, STORE_HASH_LEN);
-        return true;
-    }
-    const void *blob = sqlite3_column_blob(st, col);
-    if (sqlite3_column_bytes(st, col) != STORE_HASH_LEN)
-        return false;
-    memcpy(out, blob, STORE_HASH_LEN);
-    return true;
-}
-
-/* Fills r from a row of SQL_SELECT_GAMES (columns are parameter numbers - 1). */
-static bool read_record(sqlite3_stmt *st, GameRecord *r) {
-    memset(r, 0, sizeof *r);
-    r->created_ms = sqlite3_column_int64(st, GP_CREATED - 1);
-    r->updated_ms = sqlite3_column_int64(st, GP_UPDATED - 1);
-    r->minutes = sqlite3_column_int(st, GP_MINUTES - 1);
-    r->increment = sqlite3_column_int(st, GP_INCREMENT - 1);
-    r->days = sqlite3_column_int(st, GP_DAYS - 1);
-    r->invite_color = sqlite3_column_int(st, GP_INVITE_COLOR - 1);
-    r->draw_offer = sqlite3_column_int(st, GP_DRAW_OFFER - 1);
-    r->clock_ms[0] = sqlite3_column_int64(st, GP_CLOCK_WHITE - 1);
-    r->clock_ms[1] = sqlite3_column_int64(st, GP_CLOCK_BLACK - 1);
-    r->turn_started_ms = sqlite3_column_int64(st, GP_TURN_STARTED - 1);
-    return column_text(st, GP_ID - 1, r->id, sizeof r->id) &&
-           column_text(st, GP_START_FEN - 1, r->start_fen, sizeof r->start_fen) &&
-           column_text(st, GP_MODE - 1, r->mode, sizeof r->mode) &&
-           column_text(st, GP_TIME_TYPE - 1, r->time_type, sizeof r->time_type) &&
-           column_text(st, GP_RESULT - 1, r->result, sizeof r->result) &&
-           column_text(st, GP_TERMINATION - 1, r->termination, sizeof r->termination) &&
-           column_hash(st, GP_SECRET_WHITE - 1, r->secret_hash[0]) &&
-           column_hash(st, GP_SECRET_BLACK - 1, r->secret_hash[1]) &&
-           column_hash(st, GP_INVITE_HASH - 1, r->invite_hash) &&
-           column_text(st, GP_LEVEL - 1, r->level, sizeof r->level);
-}
-
-/* Reads the moves of game id into *moves (grown as needed); -1 on a bad row or no memory. */
-static int read_moves(sqlite3_stmt *st, const char *id, StoredMove **moves, int *cap, char *err, size_t err_size) {
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    int count = 0, rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (count == *cap) {
-            int grown = *cap ? *cap * 2 : 256;
-            StoredMove *more = realloc(*moves, (size_t)grown * sizeof **moves);
-            if (!more) {
-                set_err(err, err_size, "out of memory");
-                count = -1;
-                break;
-            }
-            *moves = more;
-            *cap = grown;
-        }
-        StoredMove *m = &(*moves)[count];
-        memset(m, 0, sizeof *m);
-        if (sqlite3_column_int(st, 0) != count || !column_text(st, 1, m->uci, sizeof m->uci)) {
-            set_err(err, err_size, "game %s: bad stored move at ply %d", id, count);
-            count = -1;
-            break;
-        }
-        m->at_ms = sqlite3_column_int64(st, 2);
-        count++;
-    }
-    if (count >= 0 && rc != SQLITE_DONE) {
-        set_err(err, err_size, "reading the moves of game %s: %s", id, sqlite3_errmsg(sqlite3_db_handle(st)));
-        count = -1;
-    }
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    return count;
-}
-
-/* A read connection of its own, so loading never waits for (or disturbs) the writer. */
-static bool sqlite_load(Store *store, StoreEachGame each, void *ctx, char *err, size_t err_size) {
-    SqliteStore *s = (SqliteStore *)store;
-    sqlite3 *db = open_connection(s->path, err, err_size);
-    if (!db)
-        return false;
-    sqlite3_stmt *games = NULL, *moves_st = NULL;
-    StoredMove *moves = NULL;
-    int cap = 0;
-    bool ok = exec_sql(db, "PRAGMA query_only = ON; BEGIN", "load", err, err_size);
-    if (ok && (sqlite3_prepare_v2(db, SQL_SELECT_GAMES, -1, &games, NULL) != SQLITE_OK ||
-               sqlite3_prepare_v2(db, SQL_SELECT_MOVES, -1, &moves_st, NULL) != SQLITE_OK)) {
-        set_err(err, err_size, "load: %s", sqlite3_errmsg(db));
-        ok = false;
-    }
-    int rc = SQLITE_DONE;
-    while (ok && (rc = sqlite3_step(games)) == SQLITE_ROW) {
-        GameRecord record;
-        if (!read_record(games, &record)) {
-            const unsigned char *id = sqlite3_column_text(games, GP_ID - 1);
-            set_err(err, err_size, "game %.40s: a stored field does not fit", id ? (const char *)id : "?");
-            ok = false;
-            break;
-        }
-        int count = read_moves(moves_st, record.id, &moves, &cap, err, err_size);
-        if (count < 0) {
-            ok = false;
-            break;
-        }
-        each(ctx, &record, moves, count);
-    }
-    if (ok && rc != SQLITE_DONE) {
-        set_err(err, err_size, "load: %s", sqlite3_errmsg(db));
-        ok = false;
-    }
-    sqlite3_finalize(games);
-    sqlite3_finalize(moves_st);
-    free(moves);
-    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL); /* ends the read transaction */
-    sqlite3_close(db);
-    return ok;
-}
-
-/* Opens the loop's read connection and its statements once. */
-static bool read_ready(SqliteStore *s, char *err, size_t err_size) {
-    if (s->read_db)
-        return true;
-    s->read_db = open_connection(s->path, err, err_size);
-    if (!s->read_db)
-        return false;
-    if (!exec_sql(s->read_db, "PRAGMA query_only = ON", "read connection", err, err_size) ||
-        sqlite3_prepare_v3(s->read_db, SQL_SELECT_GAME, -1, SQLITE_PREPARE_PERSISTENT, &s->read_game, NULL) !=
-            SQLITE_OK ||
-        sqlite3_prepare_v3(s->read_db, SQL_SELECT_MOVES, -1, SQLITE_PREPARE_PERSISTENT, &s->read_moves, NULL) !=
-            SQLITE_OK ||
-        sqlite3_prepare_v3(s->read_db, SQL_SELECT_RECENT, -1, SQLITE_PREPARE_PERSISTENT, &s->read_recent, NULL) !=
-            SQLITE_OK) {
-        if (s->read_db && err && !err[0])
-            set_err(err, err_size, "read connection: %s", sqlite3_errmsg(s->read_db));
-        return false;
-    }
-    return true;
-}
-
-/* Steps st (a game query, bound) and hands each row with its moves to each; count or -1. All rows
- * come from one read transaction, so a game and its moves match. */
-static int read_games(SqliteStore *s, sqlite3_stmt *st, StoreEachGame each, void *ctx, char *err, size_t err_size) {
-    int count = 0, rc;
-    if (sqlite3_exec(s->read_db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-        set_err(err, err_size, "read: %s", sqlite3_errmsg(s->read_db));
-        sqlite3_reset(st);
-        return -1;
-    }
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        GameRecord record;
-        if (!read_record(st, &record)) {
-            set_err(err, err_size, "a stored game field does not fit");
-            count = -1;
-            break;
-        }
-        int moves = read_moves(s->read_moves, record.id, &s->read_buf, &s->read_cap, err, err_size);
-        if (moves < 0) {
-            count = -1;
-            break;
-        }
-        each(ctx, &record, s->read_buf, moves);
-        count++;
-    }
-    if (count >= 0 && rc != SQLITE_DONE) {
-        set_err(err, err_size, "read: %s", sqlite3_errmsg(s->read_db));
-        count = -1;
-    }
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    sqlite3_exec(s->read_db, "COMMIT", NULL, NULL, NULL);
-    return count;
-}
-
-static int sqlite_get(Store *store, const char *id, StoreEachGame each, void *ctx, char *err, size_t err_size) {
-    SqliteStore *s = (SqliteStore *)store;
-    if (!read_ready(s, err, err_size))
-        return -1;
-    sqlite3_bind_text(s->read_game, 1, id, -1, SQLITE_TRANSIENT);
-    int n = read_games(s, s->read_game, each, ctx, err, err_size);
-    return n < 0 ? -1 : n > 0;
-}
-
-static int sqlite_recent(Store *store, int max, StoreEachGame each, void *ctx, char *err, size_t err_size) {
-    SqliteStore *s = (SqliteStore *)store;
-    if (!read_ready(s, err, err_size))
-        return -1;
-    sqlite3_bind_int(s->read_recent, 1, max);
-    return read_games(s, s->read_recent, each, ctx, err, err_size);
-}
+/* ---- open and close ---- */
 
 /* Stops the threads (the writer after everything queued) and frees the store. */
 static void free_store(SqliteStore *s) {
+    store_backup_server_stop(s->backup);
     pthread_mutex_lock(&s->mutex);
     s->stopping = true;
     pthread_cond_signal(&s->cond);
@@ -761,19 +450,21 @@ static void free_store(SqliteStore *s) {
     pthread_mutex_unlock(&s->mutex);
     if (s->checkpointer_started)
         pthread_join(s->checkpointer, NULL);
+    for (int i = 0; i < s->checkers_started; i++)
+        pthread_join(s->checkers[i], NULL);
     sqlite3_close(s->checkpoint_db);
-    sqlite3_finalize(s->read_game);
-    sqlite3_finalize(s->read_moves);
-    sqlite3_finalize(s->read_recent);
-    sqlite3_close(s->read_db);
-    free(s->read_buf);
+    store_read_close(s);
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(s->stmt[i]);
     /* The last connection to close checkpoints the WAL completely and removes it. */
     sqlite3_close(s->db);
+    if (s->registered)
+        store_open_files_set(s->db_dev, s->db_ino, false);
+    pthread_cond_destroy(&s->check_cond);
     pthread_cond_destroy(&s->checkpoint_cond);
     pthread_cond_destroy(&s->cond);
     pthread_mutex_destroy(&s->mutex);
+    free(s->wal_path);
     free(s->path);
     free(s);
 }
@@ -783,9 +474,9 @@ static void free_store(SqliteStore *s) {
 static void sqlite_close(Store *store) { free_store((SqliteStore *)store); }
 
 static const StoreVtbl sqlite_vtbl = {
-    .load = sqlite_load,
-    .get = sqlite_get,
-    .recent = sqlite_recent,
+    .load = store_read_load,
+    .get = store_read_get,
+    .recent = store_read_recent,
     .submit = sqlite_submit,
     .take_done = sqlite_take_done,
     .close = sqlite_close,
@@ -801,39 +492,96 @@ static bool start_thread(pthread_t *thread, void *(*main_fn)(void *), SqliteStor
     int rc = pthread_create(thread, NULL, main_fn, s);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc != 0) {
-        set_err(err, err_size, "cannot start the store's %s thread: %s", what, strerror(rc));
+        store_set_err(err, err_size, "cannot start the store's %s thread: %s", what, strerror(rc));
         return false;
     }
     return true;
 }
 
+/* A write past a file-size limit (ulimit -f) must fail with EFBIG, which the store reports and
+ * recovers from, rather than kill the server with SIGXFSZ. Left alone when someone set a handler. */
+static void ignore_sigxfsz(void) {
+    struct sigaction old;
+    if (sigaction(SIGXFSZ, NULL, &old) == 0 && old.sa_handler == SIG_DFL) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = SIG_IGN;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGXFSZ, &sa, NULL);
+    }
+}
+
+/* Everything that must hold before the database is served: the file is this process's alone, its WAL
+ * intact, its pages sound, and it can be written. */
+static bool open_checked(SqliteStore *s, char *err, size_t err_size) {
+    struct stat st;
+    if (stat(s->path, &st) == 0) {
+        if (store_open_in_process(s->path)) {
+            store_set_err(err, err_size, "the database %s is already open in this process", s->path);
+            return false;
+        }
+        if (!store_check_not_held(s->path, err, err_size) || !store_check_wal(s->path, err, err_size))
+            return false;
+    }
+    s->db = store_open_connection(s->path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err, err_size);
+    if (!s->db || !store_check_not_read_only(s->db, s->path, err, err_size))
+        return false;
+    if (!store_enable_wal(s->db, err, err_size)) {
+        int rc = sqlite3_errcode(s->db) & 0xff;
+        if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT)
+            store_check_integrity(s->db, s->path, NULL, err, err_size); /* the refusal that says what to do */
+        return false;
+    }
+    if (!store_check_start(s, err, err_size) || !store_migrate(s->db, err, err_size) ||
+        !store_check_writable(s->db, s->path, err, err_size))
+        return false;
+    /* The files every batch compares against: the WAL exists from the write above until close. */
+    struct stat wal;
+    if (stat(s->path, &st) != 0 || stat(s->wal_path, &wal) != 0) {
+        store_set_err(err, err_size, "cannot find %s or its WAL after opening it: %s", s->path, strerror(errno));
+        return false;
+    }
+    s->db_dev = st.st_dev;
+    s->db_ino = st.st_ino;
+    s->wal_dev = wal.st_dev;
+    s->wal_ino = wal.st_ino;
+    s->registered = store_open_files_set(st.st_dev, st.st_ino, true);
+    return true;
+}
+
 Store *store_sqlite_open(const char *path, void (*wake)(void *), void *wake_ctx, char *err, size_t err_size) {
     if (!path || !*path) {
-        set_err(err, err_size, "no database path");
+        store_set_err(err, err_size, "no database path");
         return NULL;
     }
     if (!make_parent_dirs(path, err, err_size))
         return NULL;
+    ignore_sigxfsz();
     SqliteStore *s = calloc(1, sizeof *s);
-    if (!s || !(s->path = strdup(path))) {
+    size_t len = strlen(path);
+    if (!s || !(s->path = strdup(path)) || !(s->wal_path = malloc(len + 5))) {
+        if (s)
+            free(s->path);
         free(s);
-        set_err(err, err_size, "out of memory");
+        store_set_err(err, err_size, "out of memory");
         return NULL;
     }
+    snprintf(s->wal_path, len + 5, "%s-wal", path);
     s->base.vtbl = &sqlite_vtbl;
     s->wake = wake;
     s->wake_ctx = wake_ctx;
     pthread_mutex_init(&s->mutex, NULL);
     pthread_cond_init(&s->cond, NULL);
     pthread_cond_init(&s->checkpoint_cond, NULL);
+    pthread_cond_init(&s->check_cond, NULL);
 
-    bool ok = (s->db = open_connection(path, err, err_size)) != NULL && enable_wal(s->db, err, err_size) &&
-              migrate(s->db, err, err_size) && (s->checkpoint_db = open_connection(path, err, err_size)) != NULL;
+    bool ok = open_checked(s, err, err_size) &&
+              (s->checkpoint_db = store_open_connection(path, SQLITE_OPEN_READWRITE, err, err_size)) != NULL;
     if (ok)
         sqlite3_wal_hook(s->db, on_wal_commit, s);
     for (int i = 0; ok && i < ST_COUNT; i++) {
         if (sqlite3_prepare_v3(s->db, writer_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->stmt[i], NULL) != SQLITE_OK) {
-            set_err(err, err_size, "preparing \"%.40s\": %s", writer_sql[i], sqlite3_errmsg(s->db));
+            store_set_err(err, err_size, "preparing \"%.40s\": %s", writer_sql[i], sqlite3_errmsg(s->db));
             ok = false;
         }
     }
@@ -844,5 +592,6 @@ Store *store_sqlite_open(const char *path, void (*wake)(void *), void *wake_ctx,
         free_store(s);
         return NULL;
     }
+    s->backup = store_backup_server_start(path);
     return &s->base;
 }

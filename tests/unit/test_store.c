@@ -1,286 +1,16 @@
 /* The SQLite store against a real database file in a fresh temporary folder: schema and migrations,
- * round trips through close and reopen, ordering and group commit under many queued ops, a failing op
+ * round trips through close and reopen, load / get / recent, ordering and group commit under many queued ops, a failing op
  * rolled back alone inside its batch, and durability of acknowledged ops across a SIGKILL. */
 #define _XOPEN_SOURCE 700 /* mkdtemp, nftw, fdopen, kill */
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "store_fixture.h"
 
-#include <errno.h>
-#include <ftw.h>
-#include <pthread.h>
 #include <signal.h>
-#include <sqlite3.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "store.h"
-
 /* The number of migration steps in store_sqlite.c: bump it when a step is appended. */
-#define EXPECTED_SCHEMA_VERSION 2
-
-/* Only guards against a hung writer; no assertion depends on how long anything takes. */
-#define HANG_GUARD_SECONDS 120
-
-typedef struct TestDir {
-    char root[256];
-    char db[320];
-} TestDir;
-
-/* The wake callback's side: counts calls and, while the gate is closed, holds the writer thread
- * inside wake() so that everything submitted meanwhile lands in the next batch. */
-typedef struct Waker {
-    pthread_mutex_t mutex;
-    pthread_cond_t cond;
-    unsigned long calls;
-    bool gate_closed;
-} Waker;
-
-static void waker_init(Waker *w) {
-    pthread_mutex_init(&w->mutex, NULL);
-    pthread_cond_init(&w->cond, NULL);
-    w->calls = 0;
-    w->gate_closed = false;
-}
-
-static void waker_destroy(Waker *w) {
-    pthread_cond_destroy(&w->cond);
-    pthread_mutex_destroy(&w->mutex);
-}
-
-static void on_wake(void *ctx) {
-    Waker *w = ctx;
-    pthread_mutex_lock(&w->mutex);
-    w->calls++;
-    pthread_cond_broadcast(&w->cond);
-    while (w->gate_closed)
-        pthread_cond_wait(&w->cond, &w->mutex);
-    pthread_mutex_unlock(&w->mutex);
-}
-
-static void waker_set_gate(Waker *w, bool closed) {
-    pthread_mutex_lock(&w->mutex);
-    w->gate_closed = closed;
-    pthread_cond_broadcast(&w->cond);
-    pthread_mutex_unlock(&w->mutex);
-}
-
-static unsigned long waker_calls(Waker *w) {
-    pthread_mutex_lock(&w->mutex);
-    unsigned long calls = w->calls;
-    pthread_mutex_unlock(&w->mutex);
-    return calls;
-}
-
-/* Waits (without spinning) until the waker's call count differs from seen; false on the hang guard. */
-static bool waker_wait_change(Waker *w, unsigned long seen) {
-    struct timespec deadline;
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_sec += HANG_GUARD_SECONDS;
-    bool changed = true;
-    pthread_mutex_lock(&w->mutex);
-    while (w->calls == seen) {
-        if (pthread_cond_timedwait(&w->cond, &w->mutex, &deadline) == ETIMEDOUT) {
-            changed = w->calls != seen;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&w->mutex);
-    return changed;
-}
-
-/* Takes finished ops until at least want have come back (whole take_done lists, at most max);
- * out receives them in the order take_done gave them. Returns how many came back: less than want
- * only if the writer hung, more than max (with the excess dropped) if more came back than expected. */
-static int collect_some(Store *store, Waker *w, StoreOp **out, int want, int max) {
-    int got = 0;
-    while (got < want) {
-        /* Read the count before taking: a batch finishing after take_done changes it. */
-        unsigned long seen = waker_calls(w);
-        for (StoreOp *op = store_take_done(store); op; op = op->next) {
-            if (got < max)
-                out[got] = op;
-            got++;
-        }
-        if (got < want && !waker_wait_change(w, seen))
-            break;
-    }
-    return got;
-}
-
-static int collect(Store *store, Waker *w, StoreOp **out, int want) { return collect_some(store, w, out, want, want); }
-
-static void make_record(GameRecord *r, int n) {
-    memset(r, 0, sizeof *r);
-    snprintf(r->id, sizeof r->id, "g%011d", n);
-    r->created_ms = 1700000000000 + (int64_t)n * 1000;
-    r->updated_ms = r->created_ms + 5;
-    if (n % 2)
-        snprintf(r->start_fen, sizeof r->start_fen, "%s",
-                 "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
-    snprintf(r->mode, sizeof r->mode, "%s", n % 2 ? "local" : n % 4 == 2 ? "computer" : "friend");
-    if (n % 4 == 2)
-        snprintf(r->level, sizeof r->level, "%s", "club");
-    snprintf(r->time_type, sizeof r->time_type, "%s", n % 2 ? "correspondence" : "live");
-    r->minutes = 5 + n;
-    r->increment = 3;
-    r->days = n % 2 ? 2 : 0;
-    for (int i = 0; i < STORE_HASH_LEN; i++) {
-        r->secret_hash[0][i] = (unsigned char)(n * 7 + i + 1);
-        if (n % 2 == 0)
-            r->secret_hash[1][i] = (unsigned char)(n * 11 + i * 3 + 2);
-        if (n % 3 == 0)
-            r->invite_hash[i] = (unsigned char)(0xA0 ^ i);
-    }
-    r->invite_color = n % 3 == 0 ? 1 : -1;
-    r->draw_offer = -1;
-    r->clock_ms[0] = 300000 - n;
-    r->clock_ms[1] = 299000;
-    r->turn_started_ms = r->created_ms + 1;
-}
-
-/* A distinct, reproducible move text for each ply. */
-static StoredMove move_for(int ply) {
-    StoredMove m;
-    memset(&m, 0, sizeof m);
-    snprintf(m.uci, sizeof m.uci, "%c%c%c%c", 'a' + ply % 8, '1' + ply / 8 % 8, 'a' + ply / 3 % 8, '1' + ply % 7);
-    m.at_ms = 1700000000000 + (int64_t)ply * 1234;
-    return m;
-}
-
-static void set_create(StoreOp *op, int n) {
-    memset(op, 0, sizeof *op);
-    op->create = true;
-    make_record(&op->record, n);
-}
-
-static void set_append(StoreOp *op, int n, int ply) {
-    memset(op, 0, sizeof *op);
-    op->append = true;
-    snprintf(op->record.id, sizeof op->record.id, "g%011d", n);
-    op->ply = ply;
-    op->move = move_for(ply);
-}
-
-static void assert_records_equal(const GameRecord *a, const GameRecord *b) {
-    assert_string_equal(a->id, b->id);
-    assert_int_equal(a->created_ms, b->created_ms);
-    assert_int_equal(a->updated_ms, b->updated_ms);
-    assert_string_equal(a->start_fen, b->start_fen);
-    assert_string_equal(a->mode, b->mode);
-    assert_string_equal(a->time_type, b->time_type);
-    assert_int_equal(a->minutes, b->minutes);
-    assert_int_equal(a->increment, b->increment);
-    assert_int_equal(a->days, b->days);
-    assert_memory_equal(a->secret_hash, b->secret_hash, sizeof a->secret_hash);
-    assert_memory_equal(a->invite_hash, b->invite_hash, sizeof a->invite_hash);
-    assert_int_equal(a->invite_color, b->invite_color);
-    assert_string_equal(a->result, b->result);
-    assert_string_equal(a->termination, b->termination);
-    assert_int_equal(a->draw_offer, b->draw_offer);
-    assert_int_equal(a->clock_ms[0], b->clock_ms[0]);
-    assert_int_equal(a->clock_ms[1], b->clock_ms[1]);
-    assert_int_equal(a->turn_started_ms, b->turn_started_ms);
-    assert_string_equal(a->level, b->level);
-}
-
-/* What load() handed out, copied. */
-typedef struct Loaded {
-    int count;
-    GameRecord records[64];
-    StoredMove *moves[64];
-    int move_count[64];
-} Loaded;
-
-static void on_game(void *ctx, const GameRecord *record, const StoredMove *moves, int count) {
-    Loaded *l = ctx;
-    assert_true(l->count < 64);
-    l->records[l->count] = *record;
-    l->moves[l->count] = malloc(sizeof *moves * (size_t)(count ? count : 1));
-    assert_non_null(l->moves[l->count]);
-    if (count)
-        memcpy(l->moves[l->count], moves, sizeof *moves * (size_t)count);
-    l->move_count[l->count] = count;
-    l->count++;
-}
-
-static void loaded_free(Loaded *l) {
-    for (int i = 0; i < l->count; i++)
-        free(l->moves[i]);
-    free(l);
-}
-
-/* Opens the store at db, loads everything, closes it again. */
-static Loaded *reopen_and_load(const char *db) {
-    char err[256] = "";
-    Waker w;
-    waker_init(&w);
-    Store *store = store_sqlite_open(db, on_wake, &w, err, sizeof err);
-    if (!store)
-        fail_msg("reopen: %s", err);
-    Loaded *l = calloc(1, sizeof *l);
-    assert_non_null(l);
-    if (!store_load(store, on_game, l, err, sizeof err))
-        fail_msg("load: %s", err);
-    store_close(store);
-    waker_destroy(&w);
-    return l;
-}
-
-static void assert_moves(const StoredMove *moves, int count) {
-    for (int ply = 0; ply < count; ply++) {
-        StoredMove want = move_for(ply);
-        assert_string_equal(moves[ply].uci, want.uci);
-        assert_int_equal(moves[ply].at_ms, want.at_ms);
-    }
-}
-
-/* ---- fixture ---- */
-
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-    (void)sb, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static int setup(void **state) {
-    TestDir *d = calloc(1, sizeof *d);
-    if (!d)
-        return -1;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(d->root, sizeof d->root, "%s/schach-store-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(d->root)) {
-        free(d);
-        return -1;
-    }
-    /* The store creates the missing folders itself. */
-    snprintf(d->db, sizeof d->db, "%s/data/deeper/games.db", d->root);
-    *state = d;
-    return 0;
-}
-
-static int teardown(void **state) {
-    TestDir *d = *state;
-    int rc = nftw(d->root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-    free(d);
-    return rc;
-}
-
-static int raw_int(sqlite3 *db, const char *sql) {
-    sqlite3_stmt *st = NULL;
-    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    int v = sqlite3_column_int(st, 0);
-    sqlite3_finalize(st);
-    return v;
-}
+#define EXPECTED_SCHEMA_VERSION 4
 
 /* ---- tests ---- */
 
@@ -331,16 +61,6 @@ static void test_open_creates_folder_and_schema(void **state) {
     assert_null(store_sqlite_open(d->db, on_wake, &w, err, sizeof err));
     assert_non_null(strstr(err, "newer"));
     waker_destroy(&w);
-}
-
-/* Opens the store at path with w (initialised here) as its wake-up; fails the test when it cannot. */
-static Store *open_with_waker(const char *path, Waker *w) {
-    char err[256] = "";
-    waker_init(w);
-    Store *store = store_sqlite_open(path, on_wake, w, err, sizeof err);
-    if (!store)
-        fail_msg("open: %s", err);
-    return store;
 }
 
 /* A database of schema version 1 (before games against the computer) is migrated in place: its
@@ -451,14 +171,93 @@ static void test_round_trip(void **state) {
     assert_true(waker_calls(&w) >= 1);
     waker_destroy(&w);
 
+    /* Game 2 is finished: load() leaves it on disk, get() reads it. */
     Loaded *l = reopen_and_load(d->db);
-    assert_int_equal(l->count, 2);
+    assert_int_equal(l->count, 1);
+    assert_records_equal(&l->records[0], &ops[1].record);
+    assert_int_equal(l->move_count[0], 0);
+    loaded_free(l);
+    store = open_with_waker(d->db, &w);
+    l = calloc(1, sizeof *l);
+    assert_non_null(l);
+    char err[256] = "";
+    assert_int_equal(store_get(store, final2->id, on_game, l, err, sizeof err), 1);
+    assert_int_equal(l->count, 1);
     assert_records_equal(&l->records[0], final2);
     assert_int_equal(l->move_count[0], 7);
     assert_moves(l->moves[0], 7);
-    assert_records_equal(&l->records[1], &ops[1].record);
-    assert_int_equal(l->move_count[1], 0);
     loaded_free(l);
+    store_close(store);
+    waker_destroy(&w);
+}
+
+/* Sets op to finish game n with result at updated_ms. */
+static void set_finish(StoreOp *op, int n, const char *result, int64_t updated_ms) {
+    memset(op, 0, sizeof *op);
+    op->update = true;
+    make_record(&op->record, n);
+    snprintf(op->record.result, sizeof op->record.result, "%s", result);
+    snprintf(op->record.termination, sizeof op->record.termination, "%s", "resignation");
+    op->record.updated_ms = updated_ms;
+}
+
+/* load() hands out the games in play only (oldest first), get() any game by id and 0 for an unknown
+ * one, recent() the finished games with the newest update first, at most max of them. */
+static void test_load_get_recent(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    enum { GAMES = 6 };
+    StoreOp ops[GAMES + 4], *back[GAMES + 4];
+    int n = 0;
+    for (int g = 0; g < GAMES; g++)
+        set_create(&ops[n++], 40 + g);
+    set_append(&ops[n++], 41, 0);
+    /* Finished in an order that is neither creation nor id order. */
+    set_finish(&ops[n++], 41, "1-0", 1800000000300);
+    set_finish(&ops[n++], 43, "0-1", 1800000000100);
+    set_finish(&ops[n++], 44, "1/2-1/2", 1800000000200);
+    for (int i = 0; i < n; i++)
+        store_submit(store, &ops[i]);
+    assert_int_equal(collect(store, &w, back, n), n);
+    for (int i = 0; i < n; i++)
+        if (!ops[i].ok)
+            fail_msg("op %d: %s", i, ops[i].error);
+    store_close(store);
+    waker_destroy(&w);
+
+    Loaded *l = reopen_and_load(d->db);
+    assert_int_equal(l->count, 3);
+    assert_string_equal(l->records[0].id, ops[0].record.id);
+    assert_string_equal(l->records[1].id, ops[2].record.id);
+    assert_string_equal(l->records[2].id, ops[5].record.id);
+    loaded_free(l);
+
+    store = open_with_waker(d->db, &w);
+    char err[256] = "";
+    l = calloc(1, sizeof *l);
+    assert_non_null(l);
+    assert_int_equal(store_recent(store, 10, on_game, l, err, sizeof err), 3);
+    assert_records_equal(&l->records[0], &ops[GAMES + 1].record); /* 41, updated last */
+    assert_int_equal(l->move_count[0], 1);
+    assert_moves(l->moves[0], 1);
+    assert_records_equal(&l->records[1], &ops[GAMES + 3].record); /* 44 */
+    assert_records_equal(&l->records[2], &ops[GAMES + 2].record); /* 43 */
+    loaded_free(l);
+    l = calloc(1, sizeof *l);
+    assert_non_null(l);
+    assert_int_equal(store_recent(store, 2, on_game, l, err, sizeof err), 2);
+    assert_string_equal(l->records[1].id, ops[GAMES + 3].record.id);
+    assert_int_equal(store_get(store, ops[GAMES + 2].record.id, on_game, l, err, sizeof err), 1); /* finished */
+    assert_int_equal(store_get(store, ops[0].record.id, on_game, l, err, sizeof err), 1);         /* in play */
+    assert_int_equal(l->count, 4);
+    assert_records_equal(&l->records[2], &ops[GAMES + 2].record);
+    assert_records_equal(&l->records[3], &ops[0].record);
+    assert_int_equal(store_get(store, "nosuchgame00", on_game, l, err, sizeof err), 0);
+    assert_int_equal(l->count, 4);
+    loaded_free(l);
+    store_close(store);
+    waker_destroy(&w);
 }
 
 /* Single ops, each awaited before the next: one batch, one wake each. */
@@ -614,11 +413,13 @@ static void test_failing_op_rolled_back_alone(void **state) {
     assert_false(barrier.ok);
     assert_true(ops[0].ok);
     assert_false(ops[1].ok);
+    assert_false(ops[1].fault); /* the op's own failure, not the storage's */
     assert_non_null(strstr(ops[1].error, "ply 0"));
     assert_true(ops[2].ok);
     assert_false(ops[3].ok);
     assert_true(strlen(ops[3].error) > 0);
     assert_false(ops[4].ok);
+    assert_false(ops[4].fault);
     assert_non_null(strstr(ops[4].error, "UNIQUE"));
     assert_false(ops[5].ok);
     assert_true(ops[6].ok);
@@ -784,6 +585,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_migration_from_version_1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_fails_with_message, setup, teardown),
         cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_load_get_recent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wake_once_per_batch, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_ops_in_order, setup, teardown),
         cmocka_unit_test_setup_teardown(test_batches_group, setup, teardown),

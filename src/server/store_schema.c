@@ -1,0 +1,103 @@
+/* The SQLite store's schema: versioned migrations (PRAGMA user_version) and WAL mode. */
+#include "store_sqlite_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The schema, one step per version: step i brings user_version from i to i+1 in one transaction.
+ * Never edit a step that has shipped; append a new one. */
+static const char *const store_migrations[] = {
+    "CREATE TABLE games ("
+    "  id TEXT PRIMARY KEY NOT NULL,"
+    "  created_ms INTEGER NOT NULL,"
+    "  updated_ms INTEGER NOT NULL,"
+    "  start_fen TEXT NOT NULL,"
+    "  mode TEXT NOT NULL,"
+    "  time_type TEXT NOT NULL,"
+    "  minutes INTEGER NOT NULL,"
+    "  increment INTEGER NOT NULL,"
+    "  days INTEGER NOT NULL,"
+    "  secret_hash_white BLOB,"
+    "  secret_hash_black BLOB,"
+    "  invite_hash BLOB,"
+    "  invite_color INTEGER NOT NULL,"
+    "  result TEXT NOT NULL,"
+    "  termination TEXT NOT NULL,"
+    "  draw_offer INTEGER NOT NULL,"
+    "  clock_white_ms INTEGER NOT NULL,"
+    "  clock_black_ms INTEGER NOT NULL,"
+    "  turn_started_ms INTEGER NOT NULL"
+    ");"
+    /* Finished games by age: what a clean-up of old games walks. */
+    "CREATE INDEX games_finished_by_update ON games(updated_ms) WHERE result <> '';"
+    "CREATE TABLE moves ("
+    "  game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+    "  ply INTEGER NOT NULL CHECK (ply >= 0),"
+    "  uci TEXT NOT NULL,"
+    "  at_ms INTEGER NOT NULL,"
+    "  PRIMARY KEY (game_id, ply)"
+    ") WITHOUT ROWID;",
+    /* 2: games against the computer name the engine level they play at ("" for other games). */
+    "ALTER TABLE games ADD COLUMN level TEXT NOT NULL DEFAULT '';",
+    /* 3: start-up reads only the games in play, whatever the number of finished ones. */
+    "CREATE INDEX games_in_play ON games(created_ms, id) WHERE result = '';",
+    /* 4: facts about the store itself; start-up writes one (opened_ms) to prove the database, its WAL
+     * and their folder are writable before anything is acknowledged. */
+    "CREATE TABLE store_meta (key TEXT PRIMARY KEY NOT NULL, value) WITHOUT ROWID;",
+};
+#define STORE_SCHEMA_VERSION ((int)(sizeof store_migrations / sizeof store_migrations[0]))
+
+/* Runs a statement that returns one integer row (PRAGMA user_version). */
+static bool query_int(sqlite3 *db, const char *sql, int *out, char *err, size_t err_size) {
+    sqlite3_stmt *st = NULL;
+    bool ok = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
+    if (ok)
+        *out = sqlite3_column_int(st, 0);
+    else
+        store_set_err(err, err_size, "%s: %s", sql, sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return ok;
+}
+
+/* WAL lets load() read while the writer commits and makes each commit one sequential log write. */
+bool store_enable_wal(sqlite3 *db, char *err, size_t err_size) {
+    sqlite3_stmt *st = NULL;
+    bool ok = false;
+    if (sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+        const char *mode = (const char *)sqlite3_column_text(st, 0);
+        ok = mode && strcmp(mode, "wal") == 0;
+        if (!ok)
+            store_set_err(err, err_size, "the database cannot use WAL mode (journal mode stays %s)", mode ? mode : "?");
+    } else {
+        store_set_err(err, err_size, "PRAGMA journal_mode = WAL: %s", sqlite3_errmsg(db));
+    }
+    sqlite3_finalize(st);
+    return ok;
+}
+
+/* Brings the schema up to STORE_SCHEMA_VERSION, one transaction per step. */
+bool store_migrate(sqlite3 *db, char *err, size_t err_size) {
+    int version = 0;
+    if (!query_int(db, "PRAGMA user_version", &version, err, err_size))
+        return false;
+    if (version > STORE_SCHEMA_VERSION) {
+        store_set_err(err, err_size, "the database has schema version %d, newer than this program's %d", version,
+                      STORE_SCHEMA_VERSION);
+        return false;
+    }
+    for (; version < STORE_SCHEMA_VERSION; version++) {
+        char what[64], bump[64];
+        snprintf(what, sizeof what, "schema migration %d", version + 1);
+        snprintf(bump, sizeof bump, "PRAGMA user_version = %d", version + 1);
+        /* user_version lives in the database header, so it commits or rolls back with the step. */
+        if (!store_exec(db, "BEGIN IMMEDIATE", what, err, err_size))
+            return false;
+        if (!store_exec(db, store_migrations[version], what, err, err_size) ||
+            !store_exec(db, bump, what, err, err_size) || !store_exec(db, "COMMIT", what, err, err_size)) {
+            sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+            return false;
+        }
+    }
+    return true;
+}
