@@ -54,6 +54,9 @@ static void print_serve_help(Lang lang) {
                   "  --lang L            language of messages: de or en\n"
                   "  --log-format F      the log on stderr: text (default) or json, one line per event\n"
                   "  --cache-games N     finished games kept in memory (default %d)\n"
+                  "  --check-limit MB    a database up to MB is checked whole (PRAGMA quick_check) before\n"
+                  "                      the server listens (default 128); a larger one in the background,\n"
+                  "                      and a damage found then stops every write and stored read\n"
                   "\n"
                   "Limits (0 turns a per-address limit off):\n"
                   "  --max-connections N              all connections together (default: the open-files\n"
@@ -81,6 +84,9 @@ static void print_serve_help(Lang lang) {
                   "  --log-format F      das Protokoll auf stderr: text (Vorgabe) oder json, eine Zeile\n"
                   "                      je Ereignis\n"
                   "  --cache-games N     beendete Partien im Speicher (Vorgabe %d)\n"
+                  "  --check-limit MB    eine Datenbank bis MB wird vor dem Lauschen ganz geprüft (PRAGMA\n"
+                  "                      quick_check, Vorgabe 128); eine größere im Hintergrund, und ein\n"
+                  "                      dabei gefundener Schaden stoppt jedes Schreiben und Lesen\n"
                   "\n"
                   "Grenzen (0 schaltet eine Grenze je Adresse ab):\n"
                   "  --max-connections N              alle Verbindungen zusammen (Vorgabe: die Grenze\n"
@@ -204,6 +210,7 @@ typedef struct ServeOptions {
     const char *listen, *db, *web, *log_format;
     HttpServerConfig http;
     int cache_games;
+    int check_limit_mb; /* databases up to this are checked whole before listening */
     bool no_limits;
     bool max_connections_given;
 } ServeOptions;
@@ -238,6 +245,7 @@ static int parse_options(int argc, char **argv, Lang lang, ServeOptions *o) {
         {"--max-requests-per-minute", &l->requests_per_minute},
         {"--max-subscriptions", &o->http.ws_subscriptions},
         {"--cache-games", &o->cache_games},
+        {"--check-limit", &o->check_limit_mb},
     };
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *v = NULL;
@@ -330,6 +338,7 @@ static bool set_up(Running *r, const ServeOptions *o, const char *db, Lang lang)
         cli_errorf("serve: %s", err);
         return false;
     }
+    store_sqlite_set_check_limit((long long)o->check_limit_mb * 1024 * 1024);
     r->store = store_sqlite_open(db, http_server_wake, r->http, why, sizeof why);
     if (!r->store) {
         cli_errorf(CLI_TR(lang, "serve: database %s: %s", "serve: Datenbank %s: %s"), db, why);
@@ -375,6 +384,7 @@ int cmd_serve(int argc, char **argv, Lang lang) {
     }
     ServeOptions o = {.listen = "127.0.0.1:8080",
                       .cache_games = SERVICE_CACHE_DEFAULT,
+                      .check_limit_mb = 128,
                       .http = {.lang = lang,
                                .limits = {.connections_per_address = LIMITS_CONNECTIONS_PER_ADDRESS,
                                           .creates_per_minute = LIMITS_CREATES_PER_MINUTE,

@@ -107,6 +107,12 @@ struct Store {
  * owner only). NULL with err filled on failure. */
 Store *store_sqlite_open(const char *path, void (*wake)(void *), void *wake_ctx, char *err, size_t err_size);
 
+/* Databases up to bytes (default 128 MB) are checked completely (PRAGMA quick_check) before
+ * store_sqlite_open returns; larger ones in the background while the server serves (start-up time
+ * must not grow with the finished games), and a damage found then refuses every write and every read
+ * of a stored game from that moment on, logged as "storage_damaged". Set before opening. */
+void store_sqlite_set_check_limit(long long bytes);
+
 /* An online, consistent copy of the database at db_path into dest (SQLite's backup API): through the
  * running server's socket when a server holds the database, else directly. dest is written to a
  * temporary file beside it, synced and renamed, so it is either the complete copy or untouched

@@ -116,6 +116,8 @@ typedef struct SqliteStore {
     pthread_cond_t check_cond; /* signalled when check_state leaves STORE_CHECK_RUNNING */
     int check_state;           /* StoreCheckState */
     int check_parts_left;      /* checker threads still running */
+    bool check_background;     /* too large to wait for: nobody waits, a damage found refuses from then on */
+    int64_t check_started_ms;  /* monotonic, for the log line when a background check passes */
     char check_error[600];     /* why the database was found damaged */
 } SqliteStore;
 
@@ -163,16 +165,22 @@ bool store_check_wal(const char *path, char *err, size_t err_size);
  * NULL: false with the first problem and what to do. */
 bool store_check_integrity(sqlite3 *db, const char *path, const char *table, char *err, size_t err_size);
 /* Databases up to this size (file and WAL) get a whole quick_check before the store opens. Larger ones
- * (a million finished games are about 300 MB; quick_check reads about 250 MB a second on one core) are
- * checked table by table (each table with its indexes) on STORE_CHECK_THREADS threads, overlapping
- * the migrations and the server's set-up; load() and the writer wait for the result. */
+ * are checked table by table (each table with its indexes) on STORE_CHECK_THREADS threads, overlapping
+ * the migrations and the server's set-up. Up to store_sqlite_set_check_limit's size load() and the
+ * writer wait for the result; above it (quick_check reads about 200 MB a second on one core here, and
+ * a million finished games of 60 plies are 2.3 GB) the check runs on in the background at the lowest
+ * priority while the server serves, and a damage it finds then refuses every write and every read of
+ * a stored game from that moment on. */
 #define STORE_CHECK_SYNC_BYTES (64LL * 1024 * 1024)
 /* Checks s->path whole before returning when it is small, else starts the checker threads (after
  * s->db holds the database). false, with the refusal in err, when the database is damaged. */
 bool store_check_start(SqliteStore *s, char *err, size_t err_size);
-/* Waits until the checker threads are done: 0 when the database passed (or was checked already), -1
- * with the refusal in err when it is damaged. */
+/* Waits until the checker threads are done (a background check is not waited for): 0 when the
+ * database passed, was checked already or is still being checked in the background, -1 with the
+ * refusal in err when it was found damaged. */
 int store_check_wait(SqliteStore *s, char *err, size_t err_size);
+/* CLOCK_MONOTONIC in milliseconds. */
+int64_t store_monotonic_ms(void);
 /* false, with a message, when SQLite opened the database read-only (it does so silently when the file
  * is not writable). */
 bool store_check_not_read_only(sqlite3 *db, const char *path, char *err, size_t err_size);

@@ -120,6 +120,22 @@ server_stop
 halve_moves_cells "$tmp/rot.db"
 expect_refusal "bit-rot in a page" "damaged \(PRAGMA quick_check.*schach backup" "$tmp/rot.db"
 
+# --- The same database checked in the background (--check-limit 0: a database too large to check
+# before listening): the server starts, finds the damage, says so, and from then on refuses writes.
+SCHACH_STORE_CHECK_DELAY_MS=1000 server_start "$tmp/rot.db" --check-limit 0
+for ((i = 0; i < 600; i++)); do
+    grep -q 'storage_damaged' "$SERVER_ERR" && break
+    sleep 0.05
+done
+grep -q 'storage_check_background' "$SERVER_ERR" || fail "no storage_check_background line: $(cat "$SERVER_ERR")"
+grep -q 'storage_damaged.*quick_check' "$SERVER_ERR" || fail "background check: no storage_damaged line: $(cat "$SERVER_ERR")"
+status=$(curl -s -o "$tmp/bg.json" -w '%{http_code}' -H 'content-type: application/json' \
+    -d '{"mode":"friend","color":"white","time":{"type":"none"}}' "$SCHACH_URL/api/games")
+[ "$status" = 503 ] && grep -q '"storage"' "$tmp/bg.json" ||
+    fail "background check: a new game in a damaged database answered $status $(cat "$tmp/bg.json")"
+server_alive || fail "background check: the server died: $(cat "$SERVER_ERR")"
+server_stop
+
 # --- The same in a database over 64 MB, whose tables are checked in parallel while the server sets up.
 sqlite3 "$tmp/bigrot.db" "CREATE TABLE padding (b BLOB);
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 700)
