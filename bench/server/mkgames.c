@@ -123,8 +123,8 @@ int main(int argc, char **argv) {
                            "INSERT INTO games (id, created_ms, updated_ms, start_fen, mode, time_type, minutes,"
                            " increment, days, secret_hash_white, secret_hash_black, invite_hash, invite_color,"
                            " result, termination, draw_offer, clock_white_ms, clock_black_ms, turn_started_ms,"
-                           " level) VALUES (?1, ?2, ?3, '', 'local', 'none', 0, 0, 0, ?4, ?5, NULL, -1, ?6, ?7,"
-                           " -1, 0, 0, 0, '')",
+                           " level, plies) VALUES (?1, ?2, ?3, '', 'local', 'none', 0, 0, 0, ?4, ?5, NULL, -1, ?6,"
+                           " ?7, -1, 0, 0, 0, '', ?8)",
                            -1, &game, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "INSERT INTO moves (game_id, ply, uci, at_ms) VALUES (?1, ?2, ?3, ?4)", -1, &move,
                            NULL) != SQLITE_OK)
@@ -152,6 +152,7 @@ int main(int argc, char **argv) {
         sqlite3_bind_blob(game, 5, black, STORE_HASH_LEN, SQLITE_STATIC);
         sqlite3_bind_text(game, 6, over ? result : "", -1, SQLITE_STATIC);
         sqlite3_bind_text(game, 7, over ? "resignation" : "", -1, SQLITE_STATIC);
+        sqlite3_bind_int(game, 8, over ? l->count : 0);
         if (sqlite3_step(game) != SQLITE_DONE) {
             if (sqlite3_errcode(db) == SQLITE_CONSTRAINT) { /* an id drawn twice: draw again */
                 sqlite3_reset(game);

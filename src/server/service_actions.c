@@ -96,6 +96,7 @@ static SvcGame *create_build(Req *r, const CreateSpec *s, SvcPending *p) {
         rec->clock_ms[WHITE] = rec->clock_ms[BLACK] = (int64_t)rec->minutes * 60000;
     rec->draw_offer = -1;
     rec->invite_color = -1;
+    rec->plies = 0;
     Color color = strcmp(s->color, "black") == 0   ? BLACK
                   : strcmp(s->color, "white") == 0 ? WHITE
                                                    : (Color)secret_random_below(2);
@@ -185,6 +186,7 @@ uint64_t svc_action_join(Req *r, SvcGame *g) {
     p->op.update = true;
     p->op.record = g->rec;
     p->op.record.updated_ms = svc_now(r->svc);
+    p->op.record.plies = g->game.ply_count;
     secret_new(p->secret, p->op.record.secret_hash[color]);
     memset(p->op.record.invite_hash, 0, STORE_HASH_LEN);
     p->op.record.invite_color = -1;

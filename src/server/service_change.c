@@ -95,6 +95,7 @@ bool svc_change_prepare(SvcPending *p, int64_t now, SchError *err) {
         outcome_to_record(g, &rec);
     }
     rec.draw_offer = svc_is_over(g) ? -1 : g->game.draw_offer;
+    rec.plies = g->game.ply_count; /* what a read of the row checks the stored moves against */
     snapshot_restore(g, &before);
 
     memset(&p->op, 0, sizeof p->op);

@@ -37,6 +37,9 @@ typedef struct GameRecord {
     int64_t clock_ms[2];                          /* live: time left per Color when the current turn began */
     int64_t turn_started_ms;                      /* when the current turn's time began, 0 while not running */
     char level[16];                               /* mode "computer": the engine level's id, else "" */
+    int plies; /* the game's ply count when this row was written (-1: unknown, an older row). A read
+                * checks the moves against it: exactly as many for a finished game, at least as many
+                * for one in play; anything else is damage, and the read fails. */
 } GameRecord;
 
 typedef struct StoredMove {

@@ -50,6 +50,7 @@ static bool read_record(sqlite3_stmt *st, GameRecord *r) {
     r->clock_ms[0] = sqlite3_column_int64(st, GP_CLOCK_WHITE - 1);
     r->clock_ms[1] = sqlite3_column_int64(st, GP_CLOCK_BLACK - 1);
     r->turn_started_ms = sqlite3_column_int64(st, GP_TURN_STARTED - 1);
+    r->plies = sqlite3_column_int(st, GP_PLIES - 1);
     return column_text(st, GP_ID - 1, r->id, sizeof r->id) &&
            column_text(st, GP_START_FEN - 1, r->start_fen, sizeof r->start_fen) &&
            column_text(st, GP_MODE - 1, r->mode, sizeof r->mode) &&
@@ -62,8 +63,11 @@ static bool read_record(sqlite3_stmt *st, GameRecord *r) {
            column_text(st, GP_LEVEL - 1, r->level, sizeof r->level);
 }
 
-/* Reads the moves of game id into *moves (grown as needed); -1 on a bad row or no memory. */
-static int read_moves(sqlite3_stmt *st, const char *id, StoredMove **moves, int *cap, char *err, size_t err_size) {
+/* Reads the moves of the game of rec into *moves (grown as needed); -1 on a bad row, no memory, or a
+ * count that does not fit the ply count its row was written at (damage SQLite did not notice). */
+static int read_moves(sqlite3_stmt *st, const GameRecord *rec, StoredMove **moves, int *cap, char *err,
+                      size_t err_size) {
+    const char *id = rec->id;
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
     int count = 0, rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -90,6 +94,13 @@ static int read_moves(sqlite3_stmt *st, const char *id, StoredMove **moves, int 
     }
     if (count >= 0 && rc != SQLITE_DONE) {
         store_set_err(err, err_size, "reading the moves of game %s: %s", id, sqlite3_errmsg(sqlite3_db_handle(st)));
+        count = -1;
+    }
+    if (count >= 0 && rec->plies >= 0 && (rec->result[0] ? count != rec->plies : count < rec->plies)) {
+        store_set_err(err, err_size,
+                      "the database is damaged: game %s has %d moves stored, but its row was written at ply %d."
+                      " Restore it from a backup made with `schach backup`",
+                      id, count, rec->plies);
         count = -1;
     }
     sqlite3_reset(st);
@@ -125,7 +136,7 @@ bool store_read_load(Store *store, StoreEachGame each, void *ctx, char *err, siz
             ok = false;
             break;
         }
-        int count = read_moves(moves_st, record.id, &moves, &cap, err, err_size);
+        int count = read_moves(moves_st, &record, &moves, &cap, err, err_size);
         if (count < 0) {
             ok = false;
             break;
@@ -181,8 +192,10 @@ static int read_games(SqliteStore *s, sqlite3_stmt *st, StoreEachGame each, void
             count = -1;
             break;
         }
-        int moves = read_moves(s->read_moves, record.id, &s->read_buf, &s->read_cap, err, err_size);
+        int moves = read_moves(s->read_moves, &record, &s->read_buf, &s->read_cap, err, err_size);
         if (moves < 0) {
+            static LogLimiter read_fault_log;
+            log_event_limited(&read_fault_log, LOG_ERROR, "storage_fault", "path", s->path, "error", err, (char *)NULL);
             count = -1;
             break;
         }

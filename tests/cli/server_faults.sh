@@ -136,6 +136,33 @@ status=$(curl -s -o "$tmp/bg.json" -w '%{http_code}' -H 'content-type: applicati
 server_alive || fail "background check: the server died: $(cat "$SERVER_ERR")"
 server_stop
 
+# --- Moves lost where no check of the file sees it (rows gone, the pages sound): a finished game
+# was served cut short; its row knows its length, so now every read of it fails and says so (a read
+# while running answers 503 storage: unit.store, unit.service_storage).
+require_command jq
+server_start "$tmp/cut.db"
+created=$(curl -fsS -H 'content-type: application/json' -d '{"mode":"local","time":{"type":"none"}}' \
+    "$SCHACH_URL/api/games")
+id=$(jq -r .id <<<"$created")
+white=$(jq -r .secrets.white <<<"$created")
+black=$(jq -r .secrets.black <<<"$created")
+ply=0
+for mv in e4 e5 Nf3 Nc6 Bb5 a6; do
+    secret=$white
+    ((ply % 2)) && secret=$black
+    curl -fsS -o /dev/null -H 'content-type: application/json' \
+        -d "{\"secret\":\"$secret\",\"ply\":$ply,\"move\":\"$mv\"}" "$SCHACH_URL/api/games/$id/move" ||
+        fail "cut: move $mv"
+    ply=$((ply + 1))
+done
+curl -fsS -o /dev/null -H 'content-type: application/json' -d "{\"secret\":\"$white\"}" \
+    "$SCHACH_URL/api/games/$id/resign" || fail "cut: resign"
+server_stop
+sqlite3 "$tmp/cut.db" "DELETE FROM moves WHERE game_id = '$id' AND ply >= 3" || fail "cut: delete"
+# Start-up reads it (it is among the recently finished games): the database is refused.
+expect_refusal "a finished game cut short" "damaged: game $id has 3 moves stored, but its row was written at ply 6" \
+    "$tmp/cut.db"
+
 # --- The same in a database over 64 MB, whose tables are checked in parallel while the server sets up.
 sqlite3 "$tmp/bigrot.db" "CREATE TABLE padding (b BLOB);
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 700)

@@ -138,6 +138,7 @@ static inline void make_record(GameRecord *r, int n) {
             r->invite_hash[i] = (unsigned char)(0xA0 ^ i);
     }
     r->invite_color = n % 3 == 0 ? 1 : -1;
+    r->plies = -1; /* unknown, as in rows from before schema 5: no check of the move count */
     r->draw_offer = -1;
     r->clock_ms[0] = 300000 - n;
     r->clock_ms[1] = 299000;

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 /* The number of migration steps in store_sqlite.c: bump it when a step is appended. */
-#define EXPECTED_SCHEMA_VERSION 4
+#define EXPECTED_SCHEMA_VERSION 5
 
 /* ---- tests ---- */
 
@@ -159,6 +159,7 @@ static void test_round_trip(void **state) {
     memset(final2->invite_hash, 0, sizeof final2->invite_hash);
     final2->invite_color = -1;
     final2->turn_started_ms = 0;
+    final2->plies = 7;
     for (int i = 0; i < n; i++)
         store_submit(store, &ops[i]);
     assert_int_equal(collect(store, &w, back, n), n);
@@ -186,6 +187,24 @@ static void test_round_trip(void **state) {
     assert_records_equal(&l->records[0], final2);
     assert_int_equal(l->move_count[0], 7);
     assert_moves(l->moves[0], 7);
+    loaded_free(l);
+    store_close(store);
+    waker_destroy(&w);
+
+    /* Damage SQLite does not see (here: a move row gone) no longer serves the game cut short: its row
+     * says it ended at ply 7, so the read fails (the server answers 503 storage). */
+    sqlite3 *raw = NULL;
+    assert_int_equal(sqlite3_open(d->db, &raw), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(raw, "DELETE FROM moves WHERE game_id = 'g00000000002' AND ply = 6", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(raw);
+    store = open_with_waker(d->db, &w);
+    l = calloc(1, sizeof *l);
+    assert_non_null(l);
+    err[0] = '\0';
+    assert_int_equal(store_get(store, final2->id, on_game, l, err, sizeof err), -1);
+    assert_non_null(strstr(err, "damaged: game g00000000002 has 6 moves stored, but its row was written at ply 7"));
+    assert_int_equal(l->count, 0);
     loaded_free(l);
     store_close(store);
     waker_destroy(&w);
