@@ -10,14 +10,23 @@
 void ws_handshake_init(WsHandshake *h) {
     h->line_blank = true;
     h->at_end = false;
+    h->armed = false;
+    h->matched = 0;
 }
+
+static const char TOKEN[] = "websocket"; /* no letter repeats its first: a mismatch restarts at 0 or 1 */
 
 size_t ws_handshake_take(WsHandshake *h, const void *data, size_t len) {
     const unsigned char *p = data;
     for (size_t i = 0; i < len; i++) {
         unsigned char c = p[i];
+        if (!h->armed) {
+            unsigned char lower = c >= 'A' && c <= 'Z' ? (unsigned char)(c | 0x20) : c;
+            h->matched = lower == (unsigned char)TOKEN[h->matched] ? (uint8_t)(h->matched + 1) : lower == 'w';
+            h->armed = h->matched == sizeof TOKEN - 1;
+        }
         if (c == '\n') {
-            if (h->line_blank) {
+            if (h->line_blank && h->armed) {
                 h->at_end = true; /* line_blank stays: the next byte starts a line */
                 return i + 1;
             }

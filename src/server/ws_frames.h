@@ -22,16 +22,24 @@
 
 /* A head ends with an empty line. libwebsockets 4.1 takes "\r\n\r\n", "\n\n", "\r\n\n" and "\n\r\n"
  * for one; the scanner splits after every line feed that ends a line of nothing but carriage returns
- * (a superset: splitting where lws does not end a head costs one more read, nothing else). */
+ * (a superset: splitting where lws does not end a head costs one more read, nothing else).
+ *
+ * Only once "websocket" (in any case) has been seen on the connection: every handshake lws accepts
+ * has it (Sec-WebSocket-Key is required, and a header name cannot be folded), ordinary requests do
+ * not. So ordinary requests are handed out as they come; otherwise a client that frames a body in a
+ * way lws and the server read differently (Content-Length: -1) would have its body read as a request
+ * of its own before the server answered the first. */
 typedef struct WsHandshake {
     bool line_blank; /* only CRs since the last LF (or since the start) */
     bool at_end;     /* the last byte taken ended such a line */
+    bool armed;      /* "websocket" was seen: split at empty lines from here on */
+    uint8_t matched; /* bytes of "websocket" matched so far */
 } WsHandshake;
 
 /* A fresh connection: at the start of a line. */
 void ws_handshake_init(WsHandshake *h);
-/* How many of the len bytes to take now: up to and including the first LF that ends a blank line,
- * else all of them. Advances h over the bytes it returns. */
+/* How many of the len bytes to take now: once armed, up to and including the first LF that ends a
+ * blank line, else all of them. Advances h over the bytes it returns. */
 size_t ws_handshake_take(WsHandshake *h, const void *data, size_t len);
 
 /* ---- client frames --------------------------------------------------------------------------- */

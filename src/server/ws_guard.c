@@ -24,13 +24,20 @@ enum {
     GUARD_HANDSHAKE, /* HTTP: hand out request heads up to their end */
     GUARD_FRAMES,    /* WebSocket: every byte through WsFrames */
     GUARD_FAILED,    /* broken framing: drained, nothing handed out */
+    GUARD_PLAIN,     /* HTTP that split too often: straight through, can no longer become a WebSocket */
 };
+
+/* Each read cut short at an empty line costs the loop one more turn; a client could make every byte
+ * one (a body of line feeds). After this many on one connection it is read as it comes. Every
+ * WebSocket handshake needs one at most; browsers open a new connection for each WebSocket. */
+enum { GUARD_SHORT_READS_MAX = 64 };
 
 /* cmd_serve.c keeps connections below a million; a descriptor beyond the table is refused. */
 enum { GUARD_TABLE_MIN = 1024, GUARD_TABLE_MAX = 1 << 20 };
 
 typedef struct GuardSlot {
     _Atomic uint8_t mode;
+    uint8_t short_reads; /* reads cut short at an empty line (GUARD_HANDSHAKE) */
     WsHandshake head;
     WsFrames frames;
     void *owner;
@@ -73,6 +80,7 @@ bool ws_guard_track(int fd) {
         return false;
     ws_handshake_init(&s->head);
     ws_frames_init(&s->frames);
+    s->short_reads = 0;
     s->owner = NULL;
     atomic_store_explicit(&s->mode, GUARD_HANDSHAKE, memory_order_release);
     return true;
@@ -107,6 +115,10 @@ static ssize_t handshake_recv(GuardSlot *s, int fd, void *buf, size_t len, int f
         return n;
     WsHandshake next = s->head;
     size_t take = ws_handshake_take(&next, buf, (size_t)n);
+    if (take < (size_t)n && ++s->short_reads > GUARD_SHORT_READS_MAX) {
+        atomic_store_explicit(&s->mode, GUARD_PLAIN, memory_order_relaxed);
+        return recvfrom(fd, buf, len, flags, NULL, NULL);
+    }
     ssize_t got = recvfrom(fd, buf, take, flags, NULL, NULL);
     if (got == (ssize_t)take)
         s->head = next;

@@ -32,12 +32,13 @@ function frame(payload, { masked = true, opcode = 1 } = {}) {
 // frames (unmasked, as a server sends them): text messages as JSON into inbox, a Close frame's code
 // into closeCode; ended is true once the server closed the TCP connection.
 class RawClient {
-  static open(extra = Buffer.alloc(0)) {
+  // before: bytes sent ahead of the handshake in the same write (a request of its own).
+  static open(extra = Buffer.alloc(0), before = Buffer.alloc(0)) {
     const url = new URL(BASE);
     const c = new RawClient();
     return new Promise((resolve, reject) => {
       c.sock = net.connect(Number(url.port), url.hostname, () => {
-        c.sock.write(Buffer.concat([handshake(), extra]));
+        c.sock.write(Buffer.concat([before, handshake(), extra]));
       });
       c.sock.on('data', (d) => c.receive(d));
       c.sock.on('error', () => {});
@@ -63,6 +64,14 @@ class RawClient {
       if (end < 0) return;
       const head = this.buf.subarray(0, end).toString('latin1');
       this.buf = this.buf.subarray(end + 4);
+      const length = /content-length: *(\d+)/i.exec(head);
+      if (!/^HTTP\/1\.1 101/.test(head) && length && /^HTTP\/1\.1 200/.test(head)) {
+        // The answer to a request sent ahead of the handshake: skip its body, read on.
+        if (this.buf.length < Number(length[1])) { this.buf = Buffer.concat([Buffer.from(head + '\r\n\r\n', 'latin1'), this.buf]); return; }
+        this.buf = this.buf.subarray(Number(length[1]));
+        this.receive(Buffer.alloc(0));
+        return;
+      }
       if (!/^HTTP\/1\.1 101/.test(head)) { this.ready.reject(new Error(`no upgrade: ${head}`)); return; }
       this.upgraded = true;
       this.ready.resolve(this);
@@ -177,6 +186,23 @@ await runTests({
       assert.ok(!c.inbox.some((m) => m.id === 1), 'no pong to the unmasked ping');
     } finally {
       c.destroy();
+    }
+  },
+
+  async 'after a request on the same connection: masked frames answered, an unmasked one refused'() {
+    const before = Buffer.from('GET /api/levels HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1');
+    const good = await RawClient.open(frame(ping(1)), before);
+    try {
+      await good.pong(1);
+    } finally {
+      good.destroy();
+    }
+    const bad = await RawClient.open(Buffer.concat([frame(ping(2), { masked: false }), frame(ping(3))]), before);
+    try {
+      await bad.refused('unmasked ping after a request');
+      for (const id of [2, 3]) assert.ok(!bad.inbox.some((m) => m.id === id), `no pong ${id}`);
+    } finally {
+      bad.destroy();
     }
   },
 

@@ -87,14 +87,16 @@ static void test_head_ends(void **state) {
         size_t take;
         bool at_end;
     } cases[] = {
-        {"GET /ws HTTP/1.1\r\nHost: x\r\n\r\nFRAMES", 29, true},
-        {"GET /ws HTTP/1.1\nHost: x\n\nFRAMES", 26, true},
-        {"GET /ws HTTP/1.1\r\nHost: x\n\r\nFRAMES", 28, true},
-        {"GET /ws HTTP/1.1\r\nHost: x\r\n\nFRAMES", 28, true},
-        {"GET /ws HTTP/1.1\r\nHost: x\r\n\r\r\nFRAMES", 30, true}, /* lws goes on here: one more read */
-        {"GET /ws HTTP/1.1\r\nHost: x\r\n", 27, false},            /* no end yet: all of it */
-        {"GET /ws HTTP/1.1\r\nHost: x\r\n\r", 28, false},
-        {"\r\nGET", 2, true}, /* an empty line first */
+        {"GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n\r\nFRAMES", 40, true},
+        {"GET /ws HTTP/1.1\nUpgrade: websocket\n\nFRAMES", 37, true},
+        {"GET /ws HTTP/1.1\r\nUpgrade: websocket\n\r\nFRAMES", 39, true},
+        {"GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n\nFRAMES", 39, true},
+        {"GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n\r\r\nFRAMES", 41, true}, /* lws goes on: one more read */
+        {"GET /ws HTTP/1.1\r\nSec-WebSocket-Key: k\r\n\r\nFRAMES", 42, true},
+        {"GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n", 38, false}, /* no end yet: all of it */
+        {"GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n\r", 39, false},
+        {"GET /api HTTP/1.1\r\nHost: x\r\n\r\nBODY\n\nMORE", 40, false}, /* no "websocket": as it comes */
+        {"GET /api HTTP/1.1\r\nHost: websockex\r\n\r\nBODY", 42, false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         WsHandshake h;
@@ -109,18 +111,28 @@ static void test_head_end_across_reads(void **state) {
     (void)state;
     WsHandshake h;
     ws_handshake_init(&h);
-    const char *a = "GET /ws HTTP/1.1\r\nHost: x\r\n\r";
+    /* The token itself cut in two, then the empty line cut in two. */
+    const char *a = "GET /ws HTTP/1.1\r\nUpgrade: webs", *b = "ocket\r\n\r";
     assert_int_equal(ws_handshake_take(&h, a, strlen(a)), strlen(a));
+    assert_false(h.armed);
+    assert_int_equal(ws_handshake_take(&h, b, strlen(b)), strlen(b));
+    assert_true(h.armed);
     assert_false(h.at_end);
     assert_int_equal(ws_handshake_take(&h, "\nXY", 3), 1);
     assert_true(h.at_end);
-    /* A body without empty lines goes out whole; an empty line inside one splits it (harmless). */
+    /* Armed, a body without empty lines goes out whole; an empty line inside one splits it. */
     assert_int_equal(ws_handshake_take(&h, "{\"a\":1}", 7), 7);
     assert_false(h.at_end);
     assert_int_equal(ws_handshake_take(&h, "x\n\ny", 4), 3);
     assert_true(h.at_end);
     assert_int_equal(ws_handshake_take(&h, "", 0), 0);
     assert_true(h.at_end);
+    /* "wwebsocket" and "WEBSOCKET" are found too. */
+    for (int k = 0; k < 2; k++) {
+        ws_handshake_init(&h);
+        const char *t = k ? "x: WEBSOCKET\n\nz" : "x: wwebsocket\n\nz";
+        assert_int_equal(ws_handshake_take(&h, t, strlen(t)), strlen(t) - 1);
+    }
 }
 
 /* ---- WsFrames ---------------------------------------------------------------------------------- */
@@ -322,6 +334,35 @@ static void test_guard_refuses_unchecked_bytes(void **state) {
     close(sv[1]);
 }
 
+/* A body of line feeds would cut every read to one byte: after 64 short reads the connection is read
+ * as it comes (and can no longer become a WebSocket). */
+static void test_guard_bounds_short_reads(void **state) {
+    (void)state;
+    int sv[2], owner = 0;
+    pair(sv);
+    assert_true(ws_guard_init(on_violation));
+    assert_true(ws_guard_track(sv[0]));
+    static char out[1000];
+    memset(out, '\n', sizeof out);
+    memcpy(out, "Sec-WebSocket-Key: k\n", 21);
+    send_all(sv[1], out, sizeof out);
+    char buf[4096];
+    size_t got = 0;
+    int reads = 0;
+    while (got < sizeof out) {
+        ssize_t n = recv(sv[0], buf, sizeof buf, 0);
+        assert_true(n > 0);
+        got += (size_t)n;
+        reads++;
+    }
+    assert_int_equal(got, sizeof out);
+    assert_int_equal(reads, 64 + 1);
+    assert_false(ws_guard_websocket(sv[0], &owner));
+    ws_guard_forget(sv[0]);
+    close(sv[0]);
+    close(sv[1]);
+}
+
 static void test_guard_leaves_others_alone(void **state) {
     (void)state;
     int sv[2];
@@ -362,6 +403,7 @@ int main(void) {
         cmocka_unit_test(test_error_names),
         cmocka_unit_test(test_guard_checks_frames),
         cmocka_unit_test(test_guard_refuses_unchecked_bytes),
+        cmocka_unit_test(test_guard_bounds_short_reads),
         cmocka_unit_test(test_guard_leaves_others_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
