@@ -11,10 +11,11 @@
  * pass straight through after one table lookup; that covers every descriptor of the store's writer,
  * the computer's workers and any other thread.
  *
- * For an accepted connection (ws_guard_track, from the connection filter) it hands lws the bytes of
- * HTTP request heads only up to the empty line that ends each one (peeking first; ws_frames.h), so
- * that when lws takes a head as a WebSocket handshake it holds no byte beyond it (a connection whose
- * reads had to be cut short more than 64 times is read as it comes and can no longer upgrade). From
+ * For an accepted connection (ws_guard_track, from the connection filter) it peeks at what came and,
+ * once "websocket" was seen on it, hands lws the bytes only up to the empty line that ends a request
+ * head (ws_frames.h), so that when lws takes a head as a WebSocket handshake it holds no byte beyond
+ * it (a connection whose reads had to be cut short more than 64 times is read as it comes and can no
+ * longer upgrade). Ordinary HTTP costs one peek per read. From
  * ws_guard_websocket on (LWS_CALLBACK_ESTABLISHED) every byte read is walked by WsFrames; at the
  * first frame a server must fail, that read and all later ones hand lws nothing (EAGAIN, the data is
  * drained so the loop does not spin) and on_violation tells the connection's owner, which closes it
