@@ -44,7 +44,7 @@ class RawClient {
       c.sock.on('error', () => {});
       c.sock.on('close', () => { c.ended = true; c.wake(); });
       c.ready = { resolve, reject };
-      setTimeout(() => reject(new Error('no answer to the handshake within 15 s')), 15000);
+      setTimeout(() => reject(new Error('no answer to the handshake within 15 s')), 15000).unref();
     });
   }
 
