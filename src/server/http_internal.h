@@ -29,6 +29,7 @@
 #include "log.h"
 #include "service.h"
 #include "store.h"
+#include "ws_guard.h"
 
 enum {
     MAX_REQUEST = 16 * 1024,      /* HTTP bodies and WebSocket messages (docs/api.md) */
@@ -108,9 +109,10 @@ struct WsConn {
     char client[LIMITS_ADDRESS_MAX];
     Lang lang;
     bool open;
-    bool dead;        /* dropped (too slow): nothing more is queued, lws kills it asynchronously */
-    bool close_after; /* close once the queue is written (after a too_large error) */
-    bool closing;     /* close reason set: the next writeable returns -1 */
+    bool dead;           /* dropped (too slow): nothing more is queued, lws kills it asynchronously */
+    bool close_after;    /* close once the queue is written (after a too_large error) */
+    bool closing;        /* close reason set: the next writeable returns -1 */
+    bool protocol_error; /* the client broke the framing (ws_guard.h): closed with 1002, nothing read */
     WsMsg *head, *tail;
     size_t queued_bytes;
     int queued_msgs;
@@ -180,6 +182,8 @@ void http_static(HttpConn *c, const char *path);
 
 /* http_ws.c */
 int ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len);
+/* ws_guard's callback: the client of the WsConn owner sent a frame a server must fail. */
+void ws_frame_violation(void *owner, WsFrameError why);
 
 /* http_messages.c */
 void local_message(const char *key, Lang lang, const char **code, const char **text);

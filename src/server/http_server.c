@@ -176,7 +176,13 @@ void http_log_limit(struct HttpServer *srv, const char *kind, const char *addres
 
 int http_filter_connection(struct HttpServer *srv, void *args) {
     const struct lws_filter_network_conn_args *a = args;
-    if (!srv || !srv->limits || !a)
+    /* Every connection's frames are checked (ws_guard.h), or it is not served at all. */
+    if (!a || !ws_guard_track(a->accept_fd)) {
+        if (srv)
+            http_log_limit(srv, "descriptors", "?");
+        return 1;
+    }
+    if (!srv || !srv->limits)
         return 0;
     /* A filtered connection that lws then failed to adopt: give its count back. */
     limits_close(srv->limits, srv->accepted);
@@ -269,6 +275,11 @@ HttpServer *http_server_new(const HttpServerConfig *cfg, char *err, size_t err_s
             srv->ntrusted++;
     srv->limits = limits_new(&cfg->limits);
     if (!srv->limits) {
+        fail(err, err_size, lang, "out of memory", "kein Speicher");
+        http_server_free(srv);
+        return NULL;
+    }
+    if (!ws_guard_init(ws_frame_violation)) {
         fail(err, err_size, lang, "out of memory", "kein Speicher");
         http_server_free(srv);
         return NULL;

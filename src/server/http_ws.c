@@ -5,6 +5,10 @@
  * A client that stops reading is dropped once its queue is over the limit: lws_set_timeout with
  * LWS_TO_KILL_ASYNC closes it on the loop's next turn without waiting for a writeable callback (which
  * never comes while the client's receive window is full), whatever state the socket is in.
+ *
+ * A client that breaks the framing (an unmasked frame above all, which libwebsockets 4.1 would take)
+ * is caught by ws_guard.c before lws parses the frame: it calls ws_frame_violation, and the
+ * connection is closed with 1002 (protocol error) without reading anything more from it.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -13,6 +17,8 @@
 #include <string.h>
 
 #include "http_internal.h"
+
+enum { PROTOCOL_ERROR_CLOSE_S = 3 }; /* a client that broke the framing is gone within this */
 
 static void ws_free_queue(WsConn *c) {
     while (c->head) {
@@ -37,9 +43,24 @@ static void ws_drop(WsConn *c, const char *why) {
     lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
 }
 
+/* The client broke the framing: nothing more is read or queued; the next writeable sends Close 1002,
+ * and the timeout ends the connection should the client not even take that. */
+static void ws_protocol_error(WsConn *c, const char *why) {
+    if (!c->open || c->protocol_error)
+        return;
+    log_event_limited(&c->srv->log_dropped, LOG_WARN, "client_dropped", "address", c->client, "reason", why,
+                      (char *)NULL);
+    c->protocol_error = true;
+    ws_free_queue(c);
+    lws_callback_on_writable(c->wsi);
+    lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, PROTOCOL_ERROR_CLOSE_S);
+}
+
+void ws_frame_violation(void *owner, WsFrameError why) { ws_protocol_error(owner, ws_frame_error_name(why)); }
+
 /* Queues one text message. */
 static void ws_enqueue(WsConn *c, const char *text, size_t len) {
-    if (!c->open || c->dead || c->closing)
+    if (!c->open || c->dead || c->closing || c->protocol_error)
         return;
     if (c->queued_msgs >= WS_QUEUE_MAX_MSGS || c->queued_bytes + len > WS_QUEUE_MAX_BYTES) {
         ws_drop(c, "slow");
@@ -301,7 +322,7 @@ static void rx_release(WsConn *c) {
  * comes in one piece, the usual case, is handled where lws holds it; one in pieces is copied into a
  * buffer that is freed again once the message is complete, so an idle connection holds none. */
 static void ws_receive(WsConn *c, struct lws *wsi, const void *in, size_t len) {
-    if (c->dead || c->closing || c->close_after)
+    if (c->dead || c->closing || c->close_after || c->protocol_error)
         return;
     bool last = lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0;
     if (!c->in_message) {
@@ -343,6 +364,11 @@ static void ws_receive(WsConn *c, struct lws *wsi, const void *in, size_t len) {
 }
 
 static int ws_writeable(WsConn *c, struct lws *wsi) {
+    if (c->protocol_error) {
+        static const char why[] = "protocol error";
+        lws_close_reason(wsi, LWS_CLOSE_STATUS_PROTOCOL_ERR, (unsigned char *)why, sizeof why - 1);
+        return -1;
+    }
     if (c->dead || c->closing)
         return -1;
     WsMsg *m = c->head;
@@ -415,6 +441,12 @@ int ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, v
             http_client_key(srv, wsi, c->client, sizeof c->client);
             bool fixed;
             c->lang = request_lang(wsi, &fixed);
+            /* From here on ws_guard checks every frame. A WebSocket inside HTTP/2 (RFC 8441) shares
+             * its descriptor with other streams and cannot be checked: refused. */
+            if (lws_get_network_wsi(wsi) != wsi)
+                ws_protocol_error(c, "websocket_over_http2");
+            else if (!ws_guard_websocket(lws_get_socket_fd(wsi), c))
+                ws_protocol_error(c, "unchecked_frames");
             return 0;
         }
         case LWS_CALLBACK_RECEIVE:
@@ -423,6 +455,8 @@ int ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, v
             return 0;
         case LWS_CALLBACK_SERVER_WRITEABLE: return c && c->open ? ws_writeable(c, wsi) : 0;
         case LWS_CALLBACK_CLOSED:
+            if (lws_get_network_wsi(wsi) == wsi)
+                ws_guard_forget(lws_get_socket_fd(wsi));
             if (c)
                 ws_closed(c);
             return 0;
