@@ -227,7 +227,8 @@ static void setup_vhost_tables(struct HttpServer *srv) {
     srv->protocols[1] = (struct lws_protocols){.name = "schach",
                                                .callback = ws_callback,
                                                .per_session_data_size = sizeof(WsConn),
-                                               .rx_buffer_size = WS_RX_BUFFER};
+                                               .rx_buffer_size = WS_RX_BUFFER,
+                                               .tx_packet_size = WS_TX_PACKET};
     /* protocols[2] stays zero: the terminator. */
 
     /* "default": a WebSocket that names no subprotocol gets "schach". */
