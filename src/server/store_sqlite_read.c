@@ -121,7 +121,7 @@ bool store_read_load(Store *store, StoreEachGame each, void *ctx, char *err, siz
     sqlite3_stmt *games = NULL, *moves_st = NULL;
     StoredMove *moves = NULL;
     int cap = 0;
-    bool ok = store_exec(db, "PRAGMA query_only = ON; BEGIN", "load", err, err_size);
+    bool ok = store_exec(db, "BEGIN", "load", err, err_size);
     if (ok && (sqlite3_prepare_v2(db, SQL_SELECT_GAMES, -1, &games, NULL) != SQLITE_OK ||
                sqlite3_prepare_v2(db, SQL_SELECT_MOVES, -1, &moves_st, NULL) != SQLITE_OK)) {
         store_set_err(err, err_size, "load: %s", sqlite3_errmsg(db));
@@ -162,15 +162,15 @@ static bool read_ready(SqliteStore *s, char *err, size_t err_size) {
     s->read_db = store_open_connection(s->path, SQLITE_OPEN_READONLY, err, err_size);
     if (!s->read_db)
         return false;
-    if (!store_exec(s->read_db, "PRAGMA query_only = ON", "read connection", err, err_size) ||
-        sqlite3_prepare_v3(s->read_db, SQL_SELECT_GAME, -1, SQLITE_PREPARE_PERSISTENT, &s->read_game, NULL) !=
+    if (sqlite3_prepare_v3(s->read_db, SQL_SELECT_GAME, -1, SQLITE_PREPARE_PERSISTENT, &s->read_game, NULL) !=
             SQLITE_OK ||
         sqlite3_prepare_v3(s->read_db, SQL_SELECT_MOVES, -1, SQLITE_PREPARE_PERSISTENT, &s->read_moves, NULL) !=
             SQLITE_OK ||
         sqlite3_prepare_v3(s->read_db, SQL_SELECT_RECENT, -1, SQLITE_PREPARE_PERSISTENT, &s->read_recent, NULL) !=
             SQLITE_OK) {
-        if (s->read_db && err && !err[0])
-            store_set_err(err, err_size, "read connection: %s", sqlite3_errmsg(s->read_db));
+        store_set_err(err, err_size, "read connection: %s", sqlite3_errmsg(s->read_db));
+        /* Not half open: the next read tries again from the start. */
+        store_read_close(s);
         return false;
     }
     return true;
