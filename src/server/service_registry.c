@@ -248,12 +248,20 @@ typedef struct ReadCtx {
     char err[256];
 } ReadCtx;
 
+/* The game of one stored record, built for a read; NULL when an earlier record of the read failed or
+ * this one cannot be replayed (then rc->failed, with the reason in rc->err). */
+static SvcGame *read_build(ReadCtx *rc, const GameRecord *record, const StoredMove *moves, int count) {
+    if (rc->failed)
+        return NULL;
+    SvcGame *g = svc_game_build(record, moves, count, rc->err, sizeof rc->err);
+    rc->failed = !g;
+    return g;
+}
+
 static void read_one(void *ctx, const GameRecord *record, const StoredMove *moves, int count) {
     ReadCtx *rc = ctx;
-    if (rc->failed || rc->game)
-        return;
-    rc->game = svc_game_build(record, moves, count, rc->err, sizeof rc->err);
-    rc->failed = !rc->game;
+    if (!rc->game)
+        rc->game = read_build(rc, record, moves, count);
 }
 
 SvcGame *svc_fetch(Service *svc, const char *id, SvcError *err) {
@@ -310,13 +318,9 @@ void svc_recent_insert(Service *svc, const SvcGame *g) { recent_put(svc, svc_sum
 
 static void load_recent(void *ctx, const GameRecord *record, const StoredMove *moves, int count) {
     ReadCtx *rc = ctx;
-    if (rc->failed)
+    SvcGame *g = read_build(rc, record, moves, count);
+    if (!g)
         return;
-    SvcGame *g = svc_game_build(record, moves, count, rc->err, sizeof rc->err);
-    if (!g) {
-        rc->failed = true;
-        return;
-    }
     recent_put(rc->svc, svc_summary_json(g), record->updated_ms);
     svc_game_free(g); /* the summary is all the list needs */
 }
@@ -348,13 +352,9 @@ void svc_timer_update(Service *svc, SvcGame *g) {
 
 static void load_in_play(void *ctx, const GameRecord *record, const StoredMove *moves, int count) {
     ReadCtx *rc = ctx;
-    if (rc->failed)
+    SvcGame *g = read_build(rc, record, moves, count);
+    if (!g)
         return;
-    SvcGame *g = svc_game_build(record, moves, count, rc->err, sizeof rc->err);
-    if (!g) {
-        rc->failed = true;
-        return;
-    }
     if (!svc_register(rc->svc, g)) {
         snprintf(rc->err, sizeof rc->err, "out of memory loading games");
         svc_game_free(g);
