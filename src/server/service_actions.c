@@ -334,19 +334,31 @@ uint64_t svc_action_move(Req *r, SvcGame *g) {
 /* ------------------------------------------------------------------------------------------------ */
 /* draw, claim, resign, abort */
 
-uint64_t svc_action_draw(Req *r, SvcGame *g) {
-    static const Field fields[] = {{"secret", 's', false}, {"action", 's', true}};
-    json_t *body = svc_body_parse(r, fields, 2);
-    if (!body)
-        return r->ticket;
-    const char *secret = NULL, *action = NULL;
+/* Reads a body of a "secret" and, unless member is NULL, one required string member into *value; the
+ * strings live as long as *body. false after answering the error. */
+static bool secret_body(Req *r, const char *member, json_t **body, const char **secret, const char **value) {
+    const Field fields[] = {{"secret", 's', false}, {member, 's', true}};
+    *body = svc_body_parse(r, fields, member ? 2 : 1);
+    if (!*body)
+        return false;
+    *secret = NULL;
     Envelope env = {0};
     json_error_t jerr;
-    if (json_unpack_ex(body, &jerr, 0, "{s?s, s:s, " ENVELOPE_FMT, "secret", &secret, "action", &action,
-                       ENVELOPE_ARGS(env)) != 0) {
-        svc_unpack_failed(r, body, &jerr);
-        return r->ticket;
+    int rc = member ? json_unpack_ex(*body, &jerr, 0, "{s?s, s:s, " ENVELOPE_FMT, "secret", secret, member, value,
+                                     ENVELOPE_ARGS(env))
+                    : json_unpack_ex(*body, &jerr, 0, "{s?s, " ENVELOPE_FMT, "secret", secret, ENVELOPE_ARGS(env));
+    if (rc != 0) {
+        svc_unpack_failed(r, *body, &jerr);
+        return false;
     }
+    return true;
+}
+
+uint64_t svc_action_draw(Req *r, SvcGame *g) {
+    json_t *body;
+    const char *secret, *action;
+    if (!secret_body(r, "action", &body, &secret, &action))
+        return r->ticket;
     DrawAction d = strcmp(action, "offer") == 0     ? DRAW_OFFER
                    : strcmp(action, "accept") == 0  ? DRAW_ACCEPT
                    : strcmp(action, "decline") == 0 ? DRAW_DECLINE
@@ -369,18 +381,10 @@ uint64_t svc_action_draw(Req *r, SvcGame *g) {
 }
 
 uint64_t svc_action_claim(Req *r, SvcGame *g) {
-    static const Field fields[] = {{"secret", 's', false}, {"kind", 's', true}};
-    json_t *body = svc_body_parse(r, fields, 2);
-    if (!body)
+    json_t *body;
+    const char *secret, *kind_name;
+    if (!secret_body(r, "kind", &body, &secret, &kind_name))
         return r->ticket;
-    const char *secret = NULL, *kind_name = NULL;
-    Envelope env = {0};
-    json_error_t jerr;
-    if (json_unpack_ex(body, &jerr, 0, "{s?s, s:s, " ENVELOPE_FMT, "secret", &secret, "kind", &kind_name,
-                       ENVELOPE_ARGS(env)) != 0) {
-        svc_unpack_failed(r, body, &jerr);
-        return r->ticket;
-    }
     int kind = claim_kind(kind_name);
     if (kind < 0) {
         json_decref(body);
@@ -404,17 +408,10 @@ uint64_t svc_action_claim(Req *r, SvcGame *g) {
 }
 
 uint64_t svc_action_secret_only(Req *r, SvcGame *g, ChangeKind kind) {
-    static const Field fields[] = {{"secret", 's', false}};
-    json_t *body = svc_body_parse(r, fields, 1);
-    if (!body)
+    json_t *body;
+    const char *secret;
+    if (!secret_body(r, NULL, &body, &secret, NULL))
         return r->ticket;
-    const char *secret = NULL;
-    Envelope env = {0};
-    json_error_t jerr;
-    if (json_unpack_ex(body, &jerr, 0, "{s?s, " ENVELOPE_FMT, "secret", &secret, ENVELOPE_ARGS(env)) != 0) {
-        svc_unpack_failed(r, body, &jerr);
-        return r->ticket;
-    }
     int color = change_check(r, g, secret);
     json_decref(body);
     if (color < 0)
