@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "http_internal.h"
+#include "monotonic.h"
 
 static void http_reset(HttpConn *c) {
     if (c->waiting && c->srv && c->srv->service)
@@ -232,7 +233,7 @@ static bool refuse_bad_framing(HttpConn *c, struct lws *wsi, long *length) {
 /* The request and creation rates of the client's address. true when over a limit (429 decided). */
 static bool over_rate(HttpConn *c) {
     struct HttpServer *srv = c->srv;
-    int64_t now = http_now_ms();
+    int64_t now = monotonic_ms();
     int wait = limits_take(srv->limits, c->client, LIMIT_REQUEST, now);
     const char *key = "rate", *kind = "requests";
     if (!wait && c->api && c->action == ACTION_CREATE && !c->route_status) {

@@ -19,18 +19,13 @@
 #include <time.h>
 
 #include "http_internal.h"
+#include "monotonic.h"
 
 #ifndef SCHACH_WEB_DIR
 #define SCHACH_WEB_DIR "web"
 #endif
 
 enum { SWEEP_US = 10 * 1000 * 1000 };
-
-int64_t http_now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* ---- libwebsockets' own log ------------------------------------------------------------------ */
 
@@ -69,7 +64,7 @@ void http_schedule_timer(struct HttpServer *srv) {
 /* Forgets idle addresses now and then, so the table does not grow with every address ever seen. */
 static void sweep_fired(lws_sorted_usec_list_t *sul) {
     struct HttpServer *srv = (struct HttpServer *)(void *)((char *)sul - offsetof(struct HttpServer, sweep));
-    limits_sweep(srv->limits, http_now_ms());
+    limits_sweep(srv->limits, monotonic_ms());
     lws_sul_schedule(srv->context, 0, &srv->sweep, sweep_fired, SWEEP_US);
 }
 
@@ -192,7 +187,7 @@ int http_filter_connection(struct HttpServer *srv, void *args) {
     if (!limits_key_from_sockaddr(sa, key, sizeof key))
         snprintf(key, sizeof key, "?");
     bool proxy = srv->ntrusted && sockaddr_text(sa, text, sizeof text) && is_trusted(srv, text);
-    LimitsOpen r = limits_open(srv->limits, key, !proxy, http_now_ms(), &srv->accepted);
+    LimitsOpen r = limits_open(srv->limits, key, !proxy, monotonic_ms(), &srv->accepted);
     if (r == LIMITS_OPEN_OK)
         return 0;
     http_log_limit(srv,

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "http_internal.h"
+#include "monotonic.h"
 
 enum { PROTOCOL_ERROR_CLOSE_S = 3 }; /* a client that broke the framing is gone within this */
 
@@ -232,7 +233,7 @@ static void ws_change(WsConn *c, json_t *msg, json_t *id, ServiceAction action, 
 
 /* Over the client's request rate: an error with the seconds to wait. true when refused. */
 static bool ws_over_rate(WsConn *c, json_t *id) {
-    int wait = limits_take(c->srv->limits, c->client, LIMIT_REQUEST, http_now_ms());
+    int wait = limits_take(c->srv->limits, c->client, LIMIT_REQUEST, monotonic_ms());
     if (!wait)
         return false;
     http_log_limit(c->srv, "requests", c->client);

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, gmtime_r */
 
 #include "log.h"
+#include "monotonic.h"
 
 #include <jansson.h>
 #include <pthread.h>
@@ -39,12 +40,6 @@ void log_set_output(FILE *out) {
 
 static const char *level_name(LogLevel level) {
     return level == LOG_ERROR ? "error" : level == LOG_WARN ? "warn" : "info";
-}
-
-static int64_t monotonic_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* UTC with milliseconds, ISO 8601. */

@@ -16,6 +16,7 @@
 #define _DEFAULT_SOURCE         /* syscall(SYS_gettid): a checker thread lowers its own priority */
 
 #include "store_sqlite_internal.h"
+#include "monotonic.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -406,7 +407,7 @@ static void *checker_main(void *arg) {
         s->check_state = STORE_CHECK_OK;
         if (s->check_background) {
             char ms[32];
-            snprintf(ms, sizeof ms, "%lld", (long long)(store_monotonic_ms() - s->check_started_ms));
+            snprintf(ms, sizeof ms, "%lld", (long long)(monotonic_ms() - s->check_started_ms));
             log_event(LOG_INFO, "storage_checked", "path", s->path, "ms", ms, (char *)NULL);
         }
     }
@@ -424,18 +425,12 @@ static long long check_limit_bytes = 128LL * 1024 * 1024;
 
 void store_sqlite_set_check_limit(long long bytes) { check_limit_bytes = bytes < 0 ? 0 : bytes; }
 
-int64_t store_monotonic_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 bool store_check_start(SqliteStore *s, char *err, size_t err_size) {
     long long bytes = file_bytes(s->path) + file_bytes(s->wal_path);
     if (bytes <= STORE_CHECK_SYNC_BYTES && bytes <= check_limit_bytes)
         return store_check_integrity(s->db, s->path, NULL, err, err_size);
     s->check_background = bytes > check_limit_bytes;
-    s->check_started_ms = store_monotonic_ms();
+    s->check_started_ms = monotonic_ms();
     if (s->check_background) {
         char mb[32];
         snprintf(mb, sizeof mb, "%lld", bytes / (1024 * 1024));

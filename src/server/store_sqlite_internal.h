@@ -180,8 +180,6 @@ bool store_check_start(SqliteStore *s, char *err, size_t err_size);
  * database passed, was checked already or is still being checked in the background, -1 with the
  * refusal in err when it was found damaged. */
 int store_check_wait(SqliteStore *s, char *err, size_t err_size);
-/* CLOCK_MONOTONIC in milliseconds. */
-int64_t store_monotonic_ms(void);
 /* false, with a message, when SQLite opened the database read-only (it does so silently when the file
  * is not writable). */
 bool store_check_not_read_only(sqlite3 *db, const char *path, char *err, size_t err_size);
