@@ -205,16 +205,7 @@ HARNESS json_t *request(Env *e, ServiceAction action, const char *game, const ch
     return j;
 }
 
-HARNESS const char *str(const json_t *j, const char *path) {
-    /* "a.b.c" through objects */
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", path);
-    const json_t *cur = j;
-    for (char *tok = strtok(buf, "."); tok && cur; tok = strtok(NULL, "."))
-        cur = json_object_get(cur, tok);
-    return json_string_value(cur);
-}
-
+/* The member at "a.b.c" through objects, or NULL. */
 HARNESS const json_t *get(const json_t *j, const char *path) {
     char buf[128];
     snprintf(buf, sizeof buf, "%s", path);
@@ -223,6 +214,8 @@ HARNESS const json_t *get(const json_t *j, const char *path) {
         cur = json_object_get(cur, tok);
     return cur;
 }
+
+HARNESS const char *str(const json_t *j, const char *path) { return json_string_value(get(j, path)); }
 
 HARNESS void expect_error(json_t *j, const char *code) {
     assert_non_null(j);

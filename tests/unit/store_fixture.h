@@ -115,6 +115,14 @@ static inline int collect(Store *store, Waker *w, StoreOp **out, int want) {
     return collect_some(store, w, out, want, want);
 }
 
+/* Submits op and waits until it comes back, alone. */
+static inline void submit_and_wait(Store *store, Waker *w, StoreOp *op) {
+    StoreOp *back[1];
+    store_submit(store, op);
+    assert_int_equal(collect(store, w, back, 1), 1);
+    assert_ptr_equal(back[0], op);
+}
+
 static inline void make_record(GameRecord *r, int n) {
     memset(r, 0, sizeof *r);
     snprintf(r->id, sizeof r->id, "g%011d", n);

@@ -23,10 +23,9 @@ static void test_open_creates_folder_and_schema(void **state) {
     if (!store)
         fail_msg("open: %s", err);
     assert_null(store_take_done(store));
-    StoreOp op, *back[1];
+    StoreOp op;
     set_create(&op, 1);
-    store_submit(store, &op);
-    assert_int_equal(collect(store, &w, back, 1), 1);
+    submit_and_wait(store, &w, &op);
     assert_true(op.ok);
     store_close(store);
 
@@ -97,11 +96,10 @@ static void test_migration_from_version_1(void **state) {
 
     Waker w;
     Store *store = open_with_waker(d->db, &w);
-    StoreOp op, *back[1];
+    StoreOp op;
     set_create(&op, 2); /* a computer game */
     assert_string_equal(op.record.level, "club");
-    store_submit(store, &op);
-    assert_int_equal(collect(store, &w, back, 1), 1);
+    submit_and_wait(store, &w, &op);
     assert_true(op.ok);
     store_close(store);
     waker_destroy(&w);
@@ -489,15 +487,13 @@ static void test_wal_checkpointed_while_open(void **state) {
     Store *store = open_with_waker(d->db, &w);
     off_t before = file_size(d->db);
     enum { PLIES = 1500 };
-    StoreOp op, *back[1];
+    StoreOp op;
     set_create(&op, 30);
-    store_submit(store, &op);
-    assert_int_equal(collect(store, &w, back, 1), 1);
+    submit_and_wait(store, &w, &op);
     assert_true(op.ok);
     for (int ply = 0; ply < PLIES; ply++) {
         set_append(&op, 30, ply);
-        store_submit(store, &op);
-        assert_int_equal(collect(store, &w, back, 1), 1);
+        submit_and_wait(store, &w, &op);
         if (!op.ok)
             fail_msg("ply %d: %s", ply, op.error);
     }

@@ -213,10 +213,9 @@ static void test_second_open_refused(void **state) {
     char err[512] = "";
     assert_null(store_sqlite_open(d->db, NULL, NULL, err, sizeof err));
     assert_non_null(strstr(err, "already open"));
-    StoreOp op, *back[1];
+    StoreOp op;
     set_create(&op, 60);
-    store_submit(store, &op);
-    assert_int_equal(collect(store, &w, back, 1), 1);
+    submit_and_wait(store, &w, &op);
     assert_true(op.ok);
     char shm[400];
     snprintf(shm, sizeof shm, "%s-shm", d->db);
@@ -250,16 +249,14 @@ static void test_deleted_database_fails_writes(void **state) {
     FILE *log = log_capture();
     Waker w;
     Store *store = open_with_waker(d->db, &w);
-    StoreOp op, *back[1];
+    StoreOp op;
     set_create(&op, 70);
-    store_submit(store, &op);
-    assert_int_equal(collect(store, &w, back, 1), 1);
+    submit_and_wait(store, &w, &op);
     assert_true(op.ok);
     assert_int_equal(unlink(d->db), 0);
     for (int ply = 0; ply < 2; ply++) {
         set_append(&op, 70, ply);
-        store_submit(store, &op);
-        assert_int_equal(collect(store, &w, back, 1), 1);
+        submit_and_wait(store, &w, &op);
         assert_false(op.ok);
         assert_true(op.fault);
         assert_non_null(strstr(op.error, "was deleted"));
@@ -278,10 +275,9 @@ static void test_write_fault_recovers(void **state) {
     FILE *log = log_capture();
     Waker w;
     Store *store = open_with_waker(d->db, &w);
-    StoreOp op, *back[1];
+    StoreOp op;
     set_create(&op, 80);
-    store_submit(store, &op);
-    assert_int_equal(collect(store, &w, back, 1), 1);
+    submit_and_wait(store, &w, &op);
     assert_true(op.ok);
     char wal[400];
     snprintf(wal, sizeof wal, "%s-wal", d->db);
@@ -293,15 +289,13 @@ static void test_write_fault_recovers(void **state) {
     low.rlim_cur = (rlim_t)st.st_size;
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &low), 0);
     set_append(&op, 80, 0);
-    store_submit(store, &op);
-    assert_int_equal(collect(store, &w, back, 1), 1);
+    submit_and_wait(store, &w, &op);
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
     assert_false(op.ok);
     assert_true(op.fault);
     assert_true(log_has(log, "storage_fault"));
     set_append(&op, 80, 0);
-    store_submit(store, &op);
-    assert_int_equal(collect(store, &w, back, 1), 1);
+    submit_and_wait(store, &w, &op);
     if (!op.ok)
         fail_msg("after the fault: %s", op.error);
     assert_true(log_has(log, "storage_recovered"));
@@ -332,10 +326,9 @@ static int raw_count(const char *path, const char *sql) {
 static void backup_both_ways(const char *db, const char *dest) {
     Waker w;
     Store *store = open_with_waker(db, &w);
-    StoreOp op, *back[1];
+    StoreOp op;
     set_create(&op, 90);
-    store_submit(store, &op);
-    assert_int_equal(collect(store, &w, back, 1), 1);
+    submit_and_wait(store, &w, &op);
     assert_true(op.ok);
     char err[1024] = "";
     if (!store_sqlite_backup(db, dest, err, sizeof err))
@@ -344,8 +337,7 @@ static void backup_both_ways(const char *db, const char *dest) {
     assert_false(store_sqlite_backup(db, db, err, sizeof err)); /* never over the database itself */
     assert_non_null(strstr(err, "database itself"));
     set_create(&op, 91);
-    store_submit(store, &op);
-    assert_int_equal(collect(store, &w, back, 1), 1);
+    submit_and_wait(store, &w, &op);
     store_close(store);
     waker_destroy(&w);
     char sock[600];
