@@ -1,6 +1,7 @@
 // Helpers of the server integration tests: HTTP through fetch, WebSocket through ws, and the games
 // the tests play. The server's URL comes from SCHACH_URL (tests/server/server.bash starts it).
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import WebSocket from 'ws';
 
 export const BASE = process.env.SCHACH_URL;
@@ -64,6 +65,27 @@ export async function playMoves(g, moves) {
     state = body.state;
   }
   return state;
+}
+
+// The bytes of a WebSocket handshake on /ws, for tests that speak the protocol on a raw socket.
+export function rawHandshake() {
+  return Buffer.from('GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+    `Sec-WebSocket-Key: ${crypto.randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n` +
+    'Sec-WebSocket-Protocol: schach\r\n\r\n', 'latin1');
+}
+
+// One client frame (FIN set), for raw sockets: text unless opcode says otherwise, masked unless masked
+// is false; payload is bytes, a string or an object sent as JSON.
+export function clientFrame(payload, { masked = true, opcode = 1 } = {}) {
+  const data = Buffer.isBuffer(payload) ? payload : Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload));
+  const head = [0x80 | opcode];
+  const m = masked ? 0x80 : 0;
+  if (data.length < 126) head.push(m | data.length);
+  else if (data.length < 65536) head.push(m | 126, data.length >> 8, data.length & 0xff);
+  else throw new Error('frame too long for this test');
+  const key = masked ? crypto.randomBytes(4) : Buffer.alloc(0);
+  const body = masked ? Buffer.from(data.map((b, i) => b ^ key[i % 4])) : data;
+  return Buffer.concat([Buffer.from(head), key, body]);
 }
 
 // A WebSocket client that keeps every message and lets a test wait for one that matches.

@@ -3,9 +3,8 @@
 // others. A slow client is made by pausing its socket (nothing more is read from the kernel) while it
 // asks for the full state again and again; its server-side connection must leave ESTABLISHED.
 import { execFileSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import net from 'node:net';
-import { api, assert, BASE, friendGame, runTests, WsClient } from './lib.mjs';
+import { api, assert, BASE, clientFrame, friendGame, rawHandshake, runTests, WsClient } from './lib.mjs';
 
 const port = new URL(BASE).port;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -34,22 +33,8 @@ function stubbornClient() {
     };
     sock.on('data', onData);
     sock.on('error', () => {});
-    sock.write(`GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-      `Sec-WebSocket-Key: ${crypto.randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n` +
-      'Sec-WebSocket-Protocol: schach\r\n\r\n');
+    sock.write(rawHandshake());
   });
-}
-
-// One masked text frame (payload under 126 bytes).
-function frame(text) {
-  const payload = Buffer.from(text);
-  const mask = crypto.randomBytes(4);
-  const out = Buffer.alloc(6 + payload.length);
-  out[0] = 0x81;
-  out[1] = 0x80 | payload.length;
-  mask.copy(out, 2);
-  for (let i = 0; i < payload.length; i++) out[6 + i] = payload[i] ^ mask[i % 4];
-  return out;
 }
 
 // The bytes waiting in the kernel on the server's side of that connection (0 when it is gone).
@@ -76,7 +61,7 @@ await runTests({
     // Each subscribe sends the whole state again. First a trickle, so the server's queue drains into
     // the kernel until the socket's buffers are full (its Send-Q stops growing) and it is no longer
     // writeable; then a burst over the queue's limit: the case the old server never closed.
-    const subscribe = frame(JSON.stringify({ type: 'subscribe', game: g.id }));
+    const subscribe = clientFrame(JSON.stringify({ type: 'subscribe', game: g.id }));
     const trickle = Buffer.concat(Array(4).fill(subscribe));
     let last = -1, still = 0;
     for (let i = 0; i < 4000 && still < 5 && slow.some(({ localPort }) => established(localPort)); i++) {

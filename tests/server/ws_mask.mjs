@@ -3,30 +3,10 @@
 // WebSocket on a raw socket, so they can send what a browser never would: unmasked frames, frames in
 // the same write as the handshake, frames split across writes. Masked frames must still work in every
 // one of these shapes, and nothing of an unmasked frame may reach the game.
-import crypto from 'node:crypto';
 import net from 'node:net';
-import { api, assert, BASE, friendGame, getState, runTests, WsClient } from './lib.mjs';
+import { api, assert, BASE, clientFrame, friendGame, getState, rawHandshake, runTests, WsClient } from './lib.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function handshake() {
-  return Buffer.from('GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
-    `Sec-WebSocket-Key: ${crypto.randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n` +
-    'Sec-WebSocket-Protocol: schach\r\n\r\n', 'latin1');
-}
-
-// One client frame (FIN set): text unless opcode says otherwise, masked unless masked is false.
-function frame(payload, { masked = true, opcode = 1 } = {}) {
-  const data = Buffer.isBuffer(payload) ? payload : Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload));
-  const head = [0x80 | opcode];
-  const m = masked ? 0x80 : 0;
-  if (data.length < 126) head.push(m | data.length);
-  else if (data.length < 65536) head.push(m | 126, data.length >> 8, data.length & 0xff);
-  else throw new Error('frame too long for this test');
-  const key = masked ? crypto.randomBytes(4) : Buffer.alloc(0);
-  const body = masked ? Buffer.from(data.map((b, i) => b ^ key[i % 4])) : data;
-  return Buffer.concat([Buffer.from(head), key, body]);
-}
 
 // A WebSocket client on a raw socket. It reads the server's answer to the handshake and then its
 // frames (unmasked, as a server sends them): text messages as JSON into inbox, a Close frame's code
@@ -38,7 +18,7 @@ class RawClient {
     const c = new RawClient();
     return new Promise((resolve, reject) => {
       c.sock = net.connect(Number(url.port), url.hostname, () => {
-        c.sock.write(Buffer.concat([before, handshake(), extra]));
+        c.sock.write(Buffer.concat([before, rawHandshake(), extra]));
       });
       c.sock.on('data', (d) => c.receive(d));
       c.sock.on('error', () => {});
@@ -138,12 +118,12 @@ await runTests({
   async 'masked frames are answered (short, 16-bit length, split across writes)'() {
     const c = await RawClient.open();
     try {
-      c.write(frame(ping(1)));
+      c.write(clientFrame(ping(1)));
       await c.pong(1);
       const long = 'x'.repeat(300);
-      c.write(frame(ping(long)));
+      c.write(clientFrame(ping(long)));
       await c.pong(long);
-      const f = frame(ping(3));
+      const f = clientFrame(ping(3));
       for (const part of [f.subarray(0, 1), f.subarray(1, 3), f.subarray(3, 7), f.subarray(7)]) {
         c.write(part);
         await sleep(30);
@@ -156,7 +136,7 @@ await runTests({
   },
 
   async 'masked frames in the same write as the handshake are answered'() {
-    const c = await RawClient.open(Buffer.concat([frame(ping(1)), frame(ping(2))]));
+    const c = await RawClient.open(Buffer.concat([clientFrame(ping(1)), clientFrame(ping(2))]));
     try {
       await c.pong(1);
       await c.pong(2);
@@ -168,9 +148,9 @@ await runTests({
   async 'an unmasked frame closes the connection'() {
     const c = await RawClient.open();
     try {
-      c.write(frame(ping(1)));
+      c.write(clientFrame(ping(1)));
       await c.pong(1);
-      c.write(frame(ping(2), { masked: false }));
+      c.write(clientFrame(ping(2), { masked: false }));
       await c.refused('unmasked ping');
       assert.ok(!c.inbox.some((m) => m.id === 2), 'no pong to the unmasked ping');
     } finally {
@@ -180,7 +160,7 @@ await runTests({
   },
 
   async 'an unmasked frame in the same write as the handshake closes the connection'() {
-    const c = await RawClient.open(frame(ping(1), { masked: false }));
+    const c = await RawClient.open(clientFrame(ping(1), { masked: false }));
     try {
       await c.refused('unmasked ping with the handshake');
       assert.ok(!c.inbox.some((m) => m.id === 1), 'no pong to the unmasked ping');
@@ -191,13 +171,13 @@ await runTests({
 
   async 'after a request on the same connection: masked frames answered, an unmasked one refused'() {
     const before = Buffer.from('GET /api/levels HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1');
-    const good = await RawClient.open(frame(ping(1)), before);
+    const good = await RawClient.open(clientFrame(ping(1)), before);
     try {
       await good.pong(1);
     } finally {
       good.destroy();
     }
-    const bad = await RawClient.open(Buffer.concat([frame(ping(2), { masked: false }), frame(ping(3))]), before);
+    const bad = await RawClient.open(Buffer.concat([clientFrame(ping(2), { masked: false }), clientFrame(ping(3))]), before);
     try {
       await bad.refused('unmasked ping after a request');
       for (const id of [2, 3]) assert.ok(!bad.inbox.some((m) => m.id === id), `no pong ${id}`);
@@ -209,7 +189,7 @@ await runTests({
   async 'an unmasked frame after masked ones in one write closes the connection'() {
     const c = await RawClient.open();
     try {
-      c.write(Buffer.concat([frame(ping(1)), frame(ping(2)), frame(ping(3), { masked: false }), frame(ping(4))]));
+      c.write(Buffer.concat([clientFrame(ping(1)), clientFrame(ping(2)), clientFrame(ping(3), { masked: false }), clientFrame(ping(4))]));
       await c.refused('unmasked ping after masked ones');
       for (const id of [3, 4]) assert.ok(!c.inbox.some((m) => m.id === id), `no pong ${id}`);
     } finally {
@@ -220,7 +200,7 @@ await runTests({
   async 'an unmasked frame whose header arrives in pieces closes the connection'() {
     const c = await RawClient.open();
     try {
-      const f = frame(ping(1), { masked: false });
+      const f = clientFrame(ping(1), { masked: false });
       c.write(f.subarray(0, 1));
       await sleep(50);
       c.write(f.subarray(1));
@@ -235,7 +215,7 @@ await runTests({
     const g = await friendGame();
     const c = await RawClient.open();
     try {
-      c.write(frame({ type: 'move', game: g.id, secret: g.white, ply: 0, move: 'e4', id: 7 }, { masked: false }));
+      c.write(clientFrame({ type: 'move', game: g.id, secret: g.white, ply: 0, move: 'e4', id: 7 }, { masked: false }));
       await c.refused('unmasked move');
       assert.ok(!c.inbox.some((m) => m.id === 7), 'no answer to the unmasked move');
     } finally {
@@ -243,7 +223,7 @@ await runTests({
     }
     assert.equal((await getState(g.id)).ply, 0, 'the unmasked move was not played');
     // The same move, masked, is played.
-    const ok = await RawClient.open(frame({ type: 'move', game: g.id, secret: g.white, ply: 0, move: 'e4', id: 8 }));
+    const ok = await RawClient.open(clientFrame({ type: 'move', game: g.id, secret: g.white, ply: 0, move: 'e4', id: 8 }));
     try {
       await ok.until(() => ok.inbox.some((m) => m.type === 'ack' && m.id === 8), 'ack of the masked move');
     } finally {
@@ -254,16 +234,16 @@ await runTests({
 
   async 'other protocol errors close the connection: reserved bits, reserved opcode, long or fragmented ping'() {
     const bad = {
-      'RSV1 without an extension': (() => { const f = frame(ping(1)); f[0] |= 0x40; return f; })(),
-      'opcode 3': frame(ping(1), { opcode: 3 }),
-      'ping with 126 bytes': frame(Buffer.alloc(126, 0x61), { opcode: 9 }),
-      'fragmented ping': (() => { const f = frame(Buffer.from('ab'), { opcode: 9 }); f[0] &= 0x7f; return f; })(),
-      'continuation without a start': frame(ping(1), { opcode: 0 }),
+      'RSV1 without an extension': (() => { const f = clientFrame(ping(1)); f[0] |= 0x40; return f; })(),
+      'opcode 3': clientFrame(ping(1), { opcode: 3 }),
+      'ping with 126 bytes': clientFrame(Buffer.alloc(126, 0x61), { opcode: 9 }),
+      'fragmented ping': (() => { const f = clientFrame(Buffer.from('ab'), { opcode: 9 }); f[0] &= 0x7f; return f; })(),
+      'continuation without a start': clientFrame(ping(1), { opcode: 0 }),
     };
     for (const [what, bytes] of Object.entries(bad)) {
       const c = await RawClient.open();
       try {
-        c.write(Buffer.concat([bytes, frame(ping(2))]));
+        c.write(Buffer.concat([bytes, clientFrame(ping(2))]));
         await c.refused(what);
         assert.ok(!c.inbox.some((m) => m.id === 2), `${what}: nothing after it is answered`);
       } finally {
