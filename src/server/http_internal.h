@@ -161,8 +161,6 @@ struct HttpServer {
 
 /* http_server.c */
 void http_schedule_timer(struct HttpServer *srv);
-/* The address key of the peer of wsi into key; "?" when unknown. */
-void http_peer_key(struct lws *wsi, char *key, size_t size);
 /* The client's key: the peer's, or from X-Forwarded-For when the peer is a trusted proxy. */
 void http_client_key(struct HttpServer *srv, struct lws *wsi, char *key, size_t size);
 /* The loop woke up (store, computer or http_server_stop). */

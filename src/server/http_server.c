@@ -114,12 +114,6 @@ static bool peer_of(struct lws *wsi, struct sockaddr_storage *ss) {
     return getpeername(lws_get_socket_fd(wsi), (struct sockaddr *)ss, &len) == 0;
 }
 
-void http_peer_key(struct lws *wsi, char *key, size_t size) {
-    struct sockaddr_storage ss;
-    if (!peer_of(wsi, &ss) || !limits_key_from_sockaddr((struct sockaddr *)&ss, key, size))
-        snprintf(key, size, "?");
-}
-
 /* X-Forwarded-For from a trusted proxy: the rightmost address that is not a trusted proxy itself
  * (everything left of it was written by the client and proves nothing). false when there is none. */
 static bool forwarded_key(const struct HttpServer *srv, struct lws *wsi, char *key, size_t size) {
