@@ -16,6 +16,7 @@
 
 #include "error.h"
 #include "position.h"
+#include "winnable.h"
 
 typedef enum { RESULT_NONE = 0, RESULT_WHITE_WINS, RESULT_BLACK_WINS, RESULT_DRAW } Result;
 
@@ -31,8 +32,10 @@ typedef enum {
     TERM_RESIGNATION,
     TERM_AGREEMENT,
     TERM_TIME_FORFEIT,
-    TERM_TIMEOUT_INSUFFICIENT, /* flag fell, but the opponent cannot mate (6.9): draw */
+    TERM_TIMEOUT_INSUFFICIENT, /* flag fell, but the opponent's material cannot mate (6.9): draw */
     TERM_ABANDONED,
+    TERM_DEAD_POSITION,        /* neither side can mate by any series of legal moves, though material could (5.2.2) */
+    TERM_TIMEOUT_UNWINNABLE,   /* flag fell; the opponent has mating material but no series of moves mates (6.9) */
     TERM_NB
 } Termination;
 
@@ -40,6 +43,7 @@ typedef struct Outcome {
     Result result;
     Termination termination;
     Color winner; /* meaningful for RESULT_WHITE_WINS / RESULT_BLACK_WINS only */
+    int reason;   /* WinReason (winnable.h) behind TERM_DEAD_POSITION / TERM_TIMEOUT_UNWINNABLE, else 0 */
 } Outcome;
 
 /* Claims available to the player to move, as bits. */
@@ -69,9 +73,16 @@ typedef struct Game {
     GamePly *plies;     /* history, plies[0] is the first move */
     int ply_count;
     int ply_capacity;
-    Outcome outcome; /* RESULT_NONE while the game goes on */
-    int draw_offer;  /* -1 none, else the Color that offered a draw still standing */
+    Outcome outcome;   /* RESULT_NONE while the game goes on */
+    int draw_offer;    /* -1 none, else the Color that offered a draw still standing */
+    bool defer_dead;   /* the caller runs the full dead-position analysis itself (game_defer_dead_analysis) */
+    bool dead_pending; /* the quick pass could not settle the current position; see game_dead_pending */
 } Game;
+
+/* Node budgets of the analyses a game runs: the full dead-position analysis after a move whose
+ * position the quick pass could not settle, and the 6.9 analysis at a flag fall. */
+#define GAME_DEAD_NODES 20000
+#define GAME_FLAG_NODES 200000
 
 /* Starts a game from the standard position. */
 void game_init(Game *g);
@@ -117,8 +128,24 @@ bool game_resign(Game *g, Color color, SchError *err);
 bool game_offer_draw(Game *g, Color color, SchError *err);
 bool game_accept_draw(Game *g, Color color, SchError *err);
 bool game_decline_draw(Game *g, Color color, SchError *err);
-/* color's flag fell: a loss, or a draw when the opponent cannot mate by any series of legal moves. */
+/* color's flag fell: a loss, or a draw when the opponent cannot mate by any series of legal moves
+ * (6.9), decided by the full analysis (GAME_FLAG_NODES); where it is undetermined the flag loses. */
 bool game_time_forfeit(Game *g, Color color, SchError *err);
+/* The same with the opponent's winnability already decided by the caller (can_checkmate of the
+ * current position for !color, e.g. on a worker thread). */
+bool game_time_forfeit_judged(Game *g, Color color, const WinResult *opponent, SchError *err);
+
+/* Dead positions (5.2.2). After every move (and at game_init_fen) the game runs the quick analysis;
+ * when it finds a locked structure it cannot settle, the game runs the full analysis with
+ * GAME_DEAD_NODES itself — unless the caller deferred it: then game_dead_pending() is true and the
+ * caller runs dead_position() on a copy of the position where it likes (a worker thread) and hands
+ * the result to game_settle_dead(). */
+void game_defer_dead_analysis(Game *g, bool defer);
+static inline bool game_dead_pending(const Game *g) { return g->dead_pending && g->outcome.result == RESULT_NONE; }
+/* res: dead_position()'s two results for the position after `ply_count` plies of this game. When
+ * both are unwinnable the game ends (TERM_DEAD_POSITION) — also when moves were played since, as a
+ * dead position stays dead; returns true then. Clears the pending flag when ply_count is current. */
+bool game_settle_dead(Game *g, int ply_count, const WinResult res[2]);
 /* color abandons the game (leaves, does not come back): the opponent wins. */
 bool game_abandon(Game *g, Color color, SchError *err);
 /* accept/decline/resign/offer/forfeit/abandon fail with GAME_ERR_OVER once the game is over;
@@ -131,19 +158,15 @@ uint64_t game_repetition_key(const Position *pos);
 /* Repetition key of the position after `index` plies (0: the start, ply_count: now). */
 uint64_t game_key_at(const Game *g, int index);
 
-/* Dead position by material: K v K, K+N v K, K+B v K, kings with bishops all on one square colour. */
+/* Dead position by material alone: K v K, K+N v K, K+B v K, kings with bishops all on one square
+ * colour. Thin wrapper: win_material_insufficient (winnable.h) for both colours. */
 bool pos_insufficient_material(const Position *pos);
-/* Whether color has, by material, any chance to checkmate (used when the opponent's flag falls, 6.9).
- * The rule lichess uses: pawns, rooks or queens can; a lone knight only when the opponent has more
- * than king and queens, several knights can; bishops unless all bishops on the board stand on one
- * square colour with no pawns and no knights on the board; a bare king cannot. */
-bool pos_can_mate(const Position *pos, Color color);
 
 /* Names: "1-0", "0-1", "1/2-1/2", "*". */
 const char *result_string(Result r);
 /* Machine name of a termination: "checkmate", "stalemate", "insufficient_material",
  * "fivefold_repetition", "seventyfive_moves", "threefold_repetition", "fifty_moves", "resignation",
- * "agreement", "time_forfeit", "timeout_insufficient_material", "abandoned"; NULL for TERM_NONE. */
+ * "agreement", "time_forfeit", "timeout_insufficient_material", "abandoned", "dead_position", "timeout_unwinnable"; NULL for TERM_NONE. */
 const char *termination_name(Termination t);
 /* One sentence for people, e.g. "Checkmate – White wins 1-0" / "Schachmatt – Weiß gewinnt 1:0". */
 size_t outcome_describe(const Outcome *o, Lang lang, char *buf, size_t size);

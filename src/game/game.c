@@ -9,6 +9,7 @@
 
 #include "schach/fen.h"
 #include "schach/movegen.h"
+#include "schach/winnable.h"
 
 /* Halfmove clock values of the 50- and 75-move rules. */
 #define FIFTY_MOVE_PLIES       100
@@ -34,7 +35,37 @@ static void set_outcome(Game *g, Result r, Termination t) {
     g->outcome.result = r;
     g->outcome.termination = t;
     g->outcome.winner = r == RESULT_BLACK_WINS ? BLACK : WHITE;
+    g->outcome.reason = 0;
     g->draw_offer = -1;
+    g->dead_pending = false;
+}
+
+/* The reason to show for a dead position: the one of the side that had mating material. */
+static int dead_reason(const WinResult res[2]) {
+    for (int c = 0; c < 2; c++)
+        if (res[c].reason != WIN_REASON_BARE_KING && res[c].reason != WIN_REASON_MATERIAL)
+            return (int)res[c].reason;
+    return (int)res[WHITE].reason;
+}
+
+/* 5.2.2 beyond material: the quick analysis, then the full one with a small budget when the quick
+ * pass found a locked structure it could not settle (or leaves that to the caller). */
+static void decide_dead(Game *g) {
+    static const WinLimits quick = {true, 0};
+    static const WinLimits full = {false, GAME_DEAD_NODES};
+    WinResult res[2];
+    Winnability v = dead_position(&g->pos, &quick, NULL, res);
+    if (v == WIN_UNDETERMINED && (res[WHITE].blockade || res[BLACK].blockade)) {
+        if (g->defer_dead) {
+            g->dead_pending = true;
+            return;
+        }
+        v = dead_position(&g->pos, &full, NULL, res);
+    }
+    if (v == WIN_UNWINNABLE) {
+        set_outcome(g, RESULT_DRAW, TERM_DEAD_POSITION);
+        g->outcome.reason = dead_reason(res);
+    }
 }
 
 static void set_win(Game *g, Color winner, Termination t) {
@@ -63,6 +94,7 @@ int game_repetitions(const Game *g) {
  * game at once (5.1.1, 5.2.1), and 9.6 lets a checkmate on the last move take precedence. */
 static void decide_automatic(Game *g) {
     const Position *pos = &g->pos;
+    g->dead_pending = false;
     if (!gen_has_legal_move(pos)) {
         if (pos_in_check(pos))
             set_win(g, (Color)!pos_turn(pos), TERM_CHECKMATE);
@@ -74,7 +106,23 @@ static void decide_automatic(Game *g) {
         set_outcome(g, RESULT_DRAW, TERM_FIVEFOLD_REPETITION);
     } else if (pos->halfmove >= SEVENTYFIVE_MOVE_PLIES) {
         set_outcome(g, RESULT_DRAW, TERM_SEVENTYFIVE_MOVES);
+    } else {
+        decide_dead(g);
     }
+}
+
+void game_defer_dead_analysis(Game *g, bool defer) { g->defer_dead = defer; }
+
+bool game_settle_dead(Game *g, int ply_count, const WinResult res[2]) {
+    if (ply_count == g->ply_count)
+        g->dead_pending = false;
+    if (game_over(g) || ply_count < 0 || ply_count > g->ply_count)
+        return false;
+    if (res[WHITE].verdict != WIN_UNWINNABLE || res[BLACK].verdict != WIN_UNWINNABLE)
+        return false;
+    set_outcome(g, RESULT_DRAW, TERM_DEAD_POSITION);
+    g->outcome.reason = dead_reason(res);
+    return true;
 }
 
 static void init_from(Game *g, const Position *start) {
@@ -84,8 +132,10 @@ static void init_from(Game *g, const Position *start) {
     g->plies = NULL;
     g->ply_count = 0;
     g->ply_capacity = 0;
-    g->outcome = (Outcome){RESULT_NONE, TERM_NONE, WHITE};
+    g->outcome = (Outcome){RESULT_NONE, TERM_NONE, WHITE, 0};
     g->draw_offer = -1;
+    g->defer_dead = false;
+    g->dead_pending = false;
 }
 
 void game_init(Game *g) {
@@ -173,7 +223,7 @@ bool game_play(Game *g, Move m, SchError *err) {
 
 static bool automatic_ending(Termination t) {
     return t == TERM_CHECKMATE || t == TERM_STALEMATE || t == TERM_INSUFFICIENT_MATERIAL ||
-           t == TERM_FIVEFOLD_REPETITION || t == TERM_SEVENTYFIVE_MOVES;
+           t == TERM_DEAD_POSITION || t == TERM_FIVEFOLD_REPETITION || t == TERM_SEVENTYFIVE_MOVES;
 }
 
 bool game_undo(Game *g) {
@@ -183,8 +233,11 @@ bool game_undo(Game *g) {
         return false;
     const GamePly *ply = &g->plies[--g->ply_count];
     pos_unmake(&g->pos, ply->move, &ply->undo);
-    g->outcome = (Outcome){RESULT_NONE, TERM_NONE, WHITE};
+    g->outcome = (Outcome){RESULT_NONE, TERM_NONE, WHITE, 0};
     g->draw_offer = -1;
+    /* The position before was not dead (or the game would have ended there); whether it still
+     * waits for the caller's full analysis is the caller's to ask again after an undo. */
+    g->dead_pending = false;
     return true;
 }
 
@@ -312,10 +365,25 @@ bool game_time_forfeit(Game *g, Color color, SchError *err) {
     assert(color == WHITE || color == BLACK);
     if (game_over(g))
         return err_set(err, GAME_ERR_OVER, NULL, NULL, NULL);
-    Color opponent = (Color)!color;
-    if (pos_can_mate(&g->pos, opponent))
-        set_win(g, opponent, TERM_TIME_FORFEIT);
-    else
+    static const WinLimits full = {false, GAME_FLAG_NODES};
+    WinResult opponent;
+    can_checkmate(&g->pos, (Color)!color, &full, NULL, &opponent);
+    return game_time_forfeit_judged(g, color, &opponent, err);
+}
+
+bool game_time_forfeit_judged(Game *g, Color color, const WinResult *opponent, SchError *err) {
+    assert(color == WHITE || color == BLACK);
+    if (game_over(g))
+        return err_set(err, GAME_ERR_OVER, NULL, NULL, NULL);
+    /* Where the analysis could not decide, the flag loses (6.9 asks for proof the opponent cannot
+     * mate). */
+    if (opponent->verdict != WIN_UNWINNABLE) {
+        set_win(g, (Color)!color, TERM_TIME_FORFEIT);
+    } else if (opponent->reason == WIN_REASON_BARE_KING || opponent->reason == WIN_REASON_MATERIAL) {
         set_outcome(g, RESULT_DRAW, TERM_TIMEOUT_INSUFFICIENT);
+    } else {
+        set_outcome(g, RESULT_DRAW, TERM_TIMEOUT_UNWINNABLE);
+        g->outcome.reason = (int)opponent->reason;
+    }
     return true;
 }

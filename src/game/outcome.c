@@ -1,5 +1,6 @@
 /* Outcomes for machines (result strings, termination names) and for people (English, German). */
 #include "schach/game.h"
+#include "schach/winnable.h"
 
 #include <stdio.h>
 
@@ -26,6 +27,8 @@ const char *termination_name(Termination t) {
         [TERM_TIME_FORFEIT] = "time_forfeit",
         [TERM_TIMEOUT_INSUFFICIENT] = "timeout_insufficient_material",
         [TERM_ABANDONED] = "abandoned",
+        [TERM_DEAD_POSITION] = "dead_position",
+        [TERM_TIMEOUT_UNWINNABLE] = "timeout_unwinnable",
     };
     return t > TERM_NONE && t < TERM_NB ? names[t] : NULL;
 }
@@ -99,7 +102,42 @@ static void lead_words(const Outcome *o, Lang lang, char *buf, size_t size) {
     }
 }
 
+/* Draws by a dead position or by 6.9 without a material reason: the sentence names the reason. */
+static bool unwinnable_sentence(const Outcome *o, Lang lang, char *buf, size_t size, size_t *len) {
+    bool de = lang == LANG_DE;
+    bool known = o->reason > WIN_REASON_NONE && o->reason < WIN_REASON_NB;
+    const char *why = known ? win_reason_text((WinReason)o->reason, lang) : NULL;
+    int n;
+    if (o->termination == TERM_DEAD_POSITION) {
+        if (why)
+            n = snprintf(buf, size, de ? "Remis: tote Stellung – %s, kein Matt ist mehr möglich"
+                                       : "Draw: dead position – %s, no checkmate is possible any more",
+                         why);
+        else
+            n = snprintf(buf, size, "%s",
+                         de ? "Remis: tote Stellung – kein Matt ist mehr möglich"
+                            : "Draw: dead position – no checkmate is possible any more");
+    } else if (o->termination == TERM_TIMEOUT_UNWINNABLE) {
+        if (why)
+            n = snprintf(buf, size,
+                         de ? "Zeit überschritten, aber der Gegner kann nicht mehr mattsetzen (%s) – remis"
+                            : "Time ran out, but the opponent cannot checkmate (%s) – draw",
+                         why);
+        else
+            n = snprintf(buf, size, "%s",
+                         de ? "Zeit überschritten, aber der Gegner kann nicht mehr mattsetzen – remis"
+                            : "Time ran out, but the opponent cannot checkmate – draw");
+    } else {
+        return false;
+    }
+    *len = n < 0 ? 0 : (size_t)n;
+    return true;
+}
+
 size_t outcome_describe(const Outcome *o, Lang lang, char *buf, size_t size) {
+    size_t len;
+    if (o->result == RESULT_DRAW && unwinnable_sentence(o, lang, buf, size, &len))
+        return len;
     const char *sentence = o->result == RESULT_DRAW ? draw_sentence(o->termination, lang) : NULL;
     if (sentence)
         return (size_t)snprintf(buf, size, "%s", sentence);

@@ -80,7 +80,8 @@ static const char *termination_value(Termination t) {
     switch (t) {
         case TERM_NONE: return NULL;
         case TERM_TIME_FORFEIT:
-        case TERM_TIMEOUT_INSUFFICIENT: return "time forfeit";
+        case TERM_TIMEOUT_INSUFFICIENT:
+        case TERM_TIMEOUT_UNWINNABLE: return "time forfeit";
         case TERM_ABANDONED: return "abandoned";
         default: return "normal";
     }

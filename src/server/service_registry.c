@@ -200,7 +200,7 @@ static void restore_outcome(SvcGame *g) {
     }
     if (game_over(&g->game))
         return;
-    Outcome o = {RESULT_DRAW, termination_parse(rec->termination), WHITE};
+    Outcome o = {RESULT_DRAW, termination_parse(rec->termination), WHITE, 0};
     if (strcmp(rec->result, "1-0") == 0)
         o.result = RESULT_WHITE_WINS;
     else if (strcmp(rec->result, "0-1") == 0) {
