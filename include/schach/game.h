@@ -34,8 +34,8 @@ typedef enum {
     TERM_TIME_FORFEIT,
     TERM_TIMEOUT_INSUFFICIENT, /* flag fell, but the opponent's material cannot mate (6.9): draw */
     TERM_ABANDONED,
-    TERM_DEAD_POSITION,        /* neither side can mate by any series of legal moves, though material could (5.2.2) */
-    TERM_TIMEOUT_UNWINNABLE,   /* flag fell; the opponent has mating material but no series of moves mates (6.9) */
+    TERM_DEAD_POSITION,      /* neither side can mate by any series of legal moves, though material could (5.2.2) */
+    TERM_TIMEOUT_UNWINNABLE, /* flag fell; the opponent has mating material but no series of moves mates (6.9) */
     TERM_NB
 } Termination;
 
@@ -81,7 +81,7 @@ typedef struct Game {
 
 /* Node budgets of the analyses a game runs: the full dead-position analysis after a move whose
  * position the quick pass could not settle, and the 6.9 analysis at a flag fall. */
-#define GAME_DEAD_NODES 20000
+#define GAME_DEAD_NODES 100000
 #define GAME_FLAG_NODES 200000
 
 /* Starts a game from the standard position. */

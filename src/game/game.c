@@ -222,8 +222,8 @@ bool game_play(Game *g, Move m, SchError *err) {
 }
 
 static bool automatic_ending(Termination t) {
-    return t == TERM_CHECKMATE || t == TERM_STALEMATE || t == TERM_INSUFFICIENT_MATERIAL ||
-           t == TERM_DEAD_POSITION || t == TERM_FIVEFOLD_REPETITION || t == TERM_SEVENTYFIVE_MOVES;
+    return t == TERM_CHECKMATE || t == TERM_STALEMATE || t == TERM_INSUFFICIENT_MATERIAL || t == TERM_DEAD_POSITION ||
+           t == TERM_FIVEFOLD_REPETITION || t == TERM_SEVENTYFIVE_MOVES;
 }
 
 bool game_undo(Game *g) {

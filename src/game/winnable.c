@@ -23,15 +23,33 @@ bool win_material_insufficient(const Position *pos, Color color) {
         return false; /* a pawn may promote to anything, or block a flight square */
     Bitboard knights = pos->by_type[KNIGHT], bishops = pos->by_type[BISHOP];
     /* One knight mates only when an enemy man blocks a flight square. */
-    if (our_men == (ours & knights) && !bb_more_than_one(our_men))
-        return !their_men;
+    if (our_men == (ours & knights) && !bb_more_than_one(our_men) && !their_men)
+        return true;
     /* Bishops on one colour: the mated king stands on that colour, so its orthogonal neighbours are
      * of the other colour; a bishop never attacks them and one king cannot cover two of them
      * without standing next to the mated king, so enemy men would have to block them, and men
      * that stand only on the bishops' colour never can. */
     if (our_men == (ours & bishops)) {
         Bitboard all_bishops = our_men | (their_men & bishops);
-        return their_men == (their_men & bishops) && one_square_colour(all_bishops);
+        if (their_men == (their_men & bishops) && one_square_colour(all_bishops))
+            return true;
+    }
+    /* One minor piece against a lone queen (or, for a bishop, a lone rook or queen). The mate
+     * would be a check by that piece, nothing can pin or uncover a check, and the king covers at
+     * most one of the mated king's orthogonal neighbours without standing next to it:
+     * - bishop: those neighbours are of the other colour, so the enemy rook or queen must block
+     *   one and the king cover the other, which leaves the mated king in a corner with its rook or
+     *   queen orthogonally next to the diagonal neighbour the check passes (or the bishop stands
+     *   on): it captures the bishop or interposes there.
+     * - knight: in a corner, with the check from b3 or c2 (seen from a1), the queen on a2, b1 or b2
+     *   always reaches the knight; on an edge or in the middle the king, the queen and the knight
+     *   cannot take all five or eight flight squares (a knight never attacks the two edge
+     *   neighbours of the square it checks).
+     * So no series of moves mates. */
+    if (!bb_more_than_one(our_men) && !bb_more_than_one(their_men) && their_men) {
+        Bitboard heavy = pos->by_type[QUEEN] | ((our_men & bishops) ? pos->by_type[ROOK] : 0);
+        if ((our_men & (knights | bishops)) && (their_men & heavy))
+            return true;
     }
     return false;
 }
@@ -48,12 +66,9 @@ const char *win_verdict_name(Winnability verdict) {
 
 const char *win_reason_name(WinReason reason) {
     static const char *const names[WIN_REASON_NB] = {
-        [WIN_REASON_CHECKMATED] = "checkmated",
-        [WIN_REASON_STALEMATE] = "stalemate",
-        [WIN_REASON_BARE_KING] = "bare_king",
-        [WIN_REASON_MATERIAL] = "insufficient_material",
-        [WIN_REASON_LOCKED] = "locked_pawns",
-        [WIN_REASON_TRAPPED] = "trapped_pieces",
+        [WIN_REASON_CHECKMATED] = "checkmated",       [WIN_REASON_STALEMATE] = "stalemate",
+        [WIN_REASON_BARE_KING] = "bare_king",         [WIN_REASON_MATERIAL] = "insufficient_material",
+        [WIN_REASON_LOCKED] = "locked_pawns",         [WIN_REASON_TRAPPED] = "trapped_pieces",
         [WIN_REASON_EXHAUSTED] = "no_mate_reachable",
     };
     return reason > WIN_REASON_NONE && reason < WIN_REASON_NB ? names[reason] : NULL;
@@ -96,6 +111,8 @@ WinWork *win_work_new(size_t tt_bytes) {
     }
     w->mask = entries - 1;
     w->generation = 0;
+    w->frames = NULL;
+    w->moves = NULL;
     return w;
 }
 
@@ -103,6 +120,8 @@ void win_work_free(WinWork *work) {
     if (!work)
         return;
     free(work->table);
+    free(work->frames);
+    free(work->moves);
     free(work);
 }
 
@@ -128,6 +147,20 @@ static WinWork *thread_work(void) {
 
 /* ---- the verdict ------------------------------------------------------------------------------- */
 
+/* The line is legal from pos and ends with color's opponent checkmated. */
+static bool proof_holds(const Position *pos, Color color, const WinResult *r) {
+    if (r->line_len < 0 || r->line_len > WIN_LINE_MAX)
+        return false;
+    Position p = *pos;
+    for (int i = 0; i < r->line_len; i++) {
+        if (!gen_is_legal(&p, r->line[i]))
+            return false;
+        Undo u;
+        pos_make(&p, r->line[i], &u);
+    }
+    return pos_turn(&p) != color && p.checkers && !gen_has_legal_move(&p);
+}
+
 static Winnability finish(WinResult *r, Winnability v, WinReason why) {
     r->verdict = v;
     r->reason = v == WIN_UNWINNABLE ? why : WIN_REASON_NONE;
@@ -136,8 +169,7 @@ static Winnability finish(WinResult *r, Winnability v, WinReason why) {
     return v;
 }
 
-Winnability can_checkmate(const Position *pos, Color color, const WinLimits *limits, WinWork *work,
-                          WinResult *out) {
+Winnability can_checkmate(const Position *pos, Color color, const WinLimits *limits, WinWork *work, WinResult *out) {
     WinResult local;
     WinResult *r = out ? out : &local;
     memset(r, 0, offsetof(WinResult, line));
@@ -167,7 +199,12 @@ Winnability can_checkmate(const Position *pos, Color color, const WinLimits *lim
     uint64_t budget = limits->quick ? WIN_QUICK_NODES : (limits->nodes ? limits->nodes : WIN_DEFAULT_NODES);
     if (!limits->quick && !work)
         work = thread_work();
+    if (!limits->quick && !work)
+        return finish(r, WIN_UNDETERMINED, WIN_REASON_NONE); /* out of memory */
     v = win_search(pos, color, budget, limits->quick ? NULL : work, r, &why);
+    /* A proof is only a proof once replayed. */
+    if (v == WIN_WINNABLE && !proof_holds(pos, color, r))
+        v = WIN_UNDETERMINED;
     return finish(r, v, why);
 }
 
