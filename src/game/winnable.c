@@ -34,23 +34,25 @@ bool win_material_insufficient(const Position *pos, Color color) {
         if (their_men == (their_men & bishops) && one_square_colour(all_bishops))
             return true;
     }
-    /* One minor piece against a lone queen (or, for a bishop, a lone rook or queen). The mate
-     * would be a check by that piece, nothing can pin or uncover a check, and the king covers at
-     * most one of the mated king's orthogonal neighbours without standing next to it:
-     * - bishop: those neighbours are of the other colour, so the enemy rook or queen must block
-     *   one and the king cover the other, which leaves the mated king in a corner with its rook or
-     *   queen orthogonally next to the diagonal neighbour the check passes (or the bishop stands
-     *   on): it captures the bishop or interposes there.
-     * - knight: in a corner, with the check from b3 or c2 (seen from a1), the queen on a2, b1 or b2
-     *   always reaches the knight; on an edge or in the middle the king, the queen and the knight
-     *   cannot take all five or eight flight squares (a knight never attacks the two edge
-     *   neighbours of the square it checks).
+    /* A knight against a lone queen, or one bishop against rooks and queens only. The mate would
+     * be a single check by that piece (nothing else of ours can check, pin or uncover), and our
+     * king never covers two orthogonal neighbours of the mated king without standing next to it.
+     * - Bishop: let d be the diagonal neighbour of the mated king on the checking line (or the
+     *   bishop's own square). Both orthogonal neighbours next to d are of the other colour, so
+     *   the bishop never covers them and our king covers at most one: an enemy man must stand on
+     *   the other, and a rook or queen there takes the bishop on d or interposes on d.
+     * - Knight against a queen: a checking knight attacks only squares of the mated king's colour,
+     *   never its orthogonal neighbours; our king covers at most one of those and the queen
+     *   blocks one more, which is enough only in a corner (seen from a1: a2 and b1, with b2 empty
+     *   as a flight square our king or knight covers). Then the knight checks from b3 or c2 and
+     *   the queen on a2 or b1 always reaches it (diagonally next to it, or through b2).
      * So no series of moves mates. */
-    if (!bb_more_than_one(our_men) && !bb_more_than_one(their_men) && their_men) {
-        Bitboard heavy = pos->by_type[QUEEN] | ((our_men & bishops) ? pos->by_type[ROOK] : 0);
-        if ((our_men & (knights | bishops)) && (their_men & heavy))
-            return true;
-    }
+    Bitboard heavy = pos->by_type[ROOK] | pos->by_type[QUEEN];
+    if (their_men && !bb_more_than_one(our_men) && (our_men & bishops) && their_men == (their_men & heavy))
+        return true;
+    if (our_men == (our_men & knights) && !bb_more_than_one(our_men) && their_men && !bb_more_than_one(their_men) &&
+        (their_men & pos->by_type[QUEEN]))
+        return true;
     return false;
 }
 

@@ -228,22 +228,32 @@ static void pick(Move *moves, int *scores, int i, int n) {
     scores[best] = s;
 }
 
-/* The corner L's king is led to: the nearest, or the nearest of the bishops' colour when W's only
- * men are bishops on one colour (a bishop checks a corner king only on its own colour). */
+/* The corner L's king is led to: the nearest of the right colour. A bishop checks a corner king
+ * only on its own colour, so when W's men are bishops of one colour the corner is of that colour;
+ * L's own bishops block flight squares only of their colour, which are the orthogonal neighbours
+ * of a corner of the other colour. */
 static Square pick_corner(const Position *pos, Color W) {
     Square k = pos_king(pos, (Color)!W);
     Bitboard corners = bb_square(SQ_A1) | bb_square(SQ_H1) | bb_square(SQ_A8) | bb_square(SQ_H8);
-    Bitboard men = pos->by_color[W] & ~pos->by_type[KING];
-    if (men && men == (men & pos->by_type[BISHOP])) {
-        if (!(men & BB_DARK_SQUARES))
-            corners &= BB_LIGHT_SQUARES;
-        else if (!(men & BB_LIGHT_SQUARES))
-            corners &= BB_DARK_SQUARES;
+    Bitboard ours = pos->by_color[W] & ~pos->by_type[KING], theirs = pos->by_color[!W] & ~pos->by_type[KING];
+    Bitboard wanted = corners;
+    if (ours && ours == (ours & pos->by_type[BISHOP])) {
+        if (!(ours & BB_DARK_SQUARES))
+            wanted &= BB_LIGHT_SQUARES;
+        else if (!(ours & BB_LIGHT_SQUARES))
+            wanted &= BB_DARK_SQUARES;
+    } else if (theirs && theirs == (theirs & pos->by_type[BISHOP])) {
+        if (!(theirs & BB_DARK_SQUARES))
+            wanted &= BB_DARK_SQUARES;
+        else if (!(theirs & BB_LIGHT_SQUARES))
+            wanted &= BB_LIGHT_SQUARES;
     }
+    if (!wanted)
+        wanted = corners;
     Square best = SQ_A1;
     int best_d = 99;
-    while (corners) {
-        Square c = bb_pop(&corners);
+    while (wanted) {
+        Square c = bb_pop(&wanted);
         if (distance(c, k) < best_d) {
             best_d = distance(c, k);
             best = c;
