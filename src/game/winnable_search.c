@@ -429,11 +429,19 @@ Winnability win_search(const Position *pos, Color color, uint64_t budget, WinWor
     if (run_short(&S, pos, SHORT_DEPTH, r)) {
         v = WIN_WINNABLE;
     } else {
-        /* Locked structures: the exhaustive search first, with half of what is left — there it is
-         * the likeliest proof of UNWINNABLE and a fair helpmate search too. Small open worlds:
-         * the dives first, the exhaustive search with what they leave. */
-        if (r->blockade)
-            v = run_exhaustive(&S, pos, S.nodes + (budget - S.nodes) / 2, r, why);
+        /* Locked structures: a tenth of the budget for dives (a king that can take a pawn opens
+         * the position, and then the exhaustive search is hopeless while a dive finds the mate
+         * at once), then half of what is left for the exhaustive search — the likeliest proof of
+         * UNWINNABLE — and the rest for dives again. Small open worlds: dives first, then the
+         * exhaustive search with what they leave. */
+        if (r->blockade) {
+            S.budget = S.nodes + (budget - S.nodes) / 10;
+            S.abort = false;
+            if (run_dives(&S, pos, r))
+                v = WIN_WINNABLE;
+            if (v == WIN_UNDETERMINED)
+                v = run_exhaustive(&S, pos, S.nodes + (budget - S.nodes) / 2, r, why);
+        }
         if (v == WIN_UNDETERMINED && S.nodes < budget) {
             S.budget = r->blockade ? budget : S.nodes + (budget - S.nodes) * 3 / 4;
             S.abort = false;
