@@ -171,6 +171,11 @@ Winnability win_exhaust(const Position *root, Color W, uint64_t budget, WinWork 
             complete = false;
             break;
         }
+        if (depth + 1 >= (int)WIN_FRAMES || used + SCHACH_MAX_MOVES > WIN_MOVES) {
+            complete = false; /* too deep for the stack: this line stays unexplored */
+            pos_unmake(&pos, m, &f->undo);
+            continue;
+        }
         int n = gen_moves(&pos, GEN_ALL, w->moves + used);
         bool stop = false;
         if (n == 0) {
@@ -182,10 +187,6 @@ Winnability win_exhaust(const Position *root, Color W, uint64_t budget, WinWork 
             stop = true; /* the game is over here */
         } else {
             stop = dead_end(&pos, W, changes);
-        }
-        if (!stop && (depth + 1 >= (int)WIN_FRAMES || used + (uint32_t)n > WIN_MOVES)) {
-            complete = false; /* too deep for the stack: this line stays unexplored */
-            stop = true;
         }
         if (stop) {
             pos_unmake(&pos, m, &f->undo);
