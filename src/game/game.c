@@ -51,12 +51,14 @@ static int dead_reason(const WinResult res[2]) {
 /* 5.2.2 beyond material: the quick analysis, then the full one with a small budget when the quick
  * pass found a locked structure it could not settle (or leaves that to the caller). */
 static void decide_dead(Game *g) {
+    if (g->dead_mode == GAME_DEAD_MATERIAL_ONLY)
+        return;
     static const WinLimits quick = {true, 0};
     static const WinLimits full = {false, GAME_DEAD_NODES};
     WinResult res[2];
     Winnability v = dead_position(&g->pos, &quick, NULL, res);
     if (v == WIN_UNDETERMINED && (res[WHITE].blockade || res[BLACK].blockade)) {
-        if (g->defer_dead) {
+        if (g->dead_mode == GAME_DEAD_DEFER) {
             g->dead_pending = true;
             return;
         }
@@ -111,7 +113,18 @@ static void decide_automatic(Game *g) {
     }
 }
 
-void game_defer_dead_analysis(Game *g, bool defer) { g->defer_dead = defer; }
+void game_set_dead_mode(Game *g, GameDeadMode mode) {
+    g->dead_mode = (uint8_t)mode;
+    g->dead_pending = false;
+    if (mode == GAME_DEAD_MATERIAL_ONLY && g->outcome.termination == TERM_DEAD_POSITION) {
+        g->outcome = (Outcome){RESULT_NONE, TERM_NONE, WHITE, 0};
+        g->draw_offer = -1;
+    }
+}
+
+void game_defer_dead_analysis(Game *g, bool defer) {
+    game_set_dead_mode(g, defer ? GAME_DEAD_DEFER : GAME_DEAD_INLINE);
+}
 
 bool game_settle_dead(Game *g, int ply_count, const WinResult res[2]) {
     if (ply_count == g->ply_count)
@@ -134,7 +147,7 @@ static void init_from(Game *g, const Position *start) {
     g->ply_capacity = 0;
     g->outcome = (Outcome){RESULT_NONE, TERM_NONE, WHITE, 0};
     g->draw_offer = -1;
-    g->defer_dead = false;
+    g->dead_mode = GAME_DEAD_INLINE;
     g->dead_pending = false;
 }
 
