@@ -143,9 +143,10 @@ bool game_time_forfeit_judged(Game *g, Color color, const WinResult *opponent, S
  * GAME_DEAD_MATERIAL_ONLY ends games by material alone, for readers of recorded games that go on
  * past a dead position (pgn reading; `schach pgn check` reports where the position died). */
 typedef enum { GAME_DEAD_INLINE = 0, GAME_DEAD_DEFER, GAME_DEAD_MATERIAL_ONLY } GameDeadMode;
-/* Applies from the next move on. Switching to GAME_DEAD_MATERIAL_ONLY also reopens a game that the
- * dead-position analysis of its current position ended. */
+/* Applies from the next move on. */
 void game_set_dead_mode(Game *g, GameDeadMode mode);
+/* game_init_fen with a dead-position mode that already applies to the starting position. */
+bool game_init_fen_mode(Game *g, const char *fen, GameDeadMode mode, SchError *err);
 /* game_set_dead_mode(g, defer ? GAME_DEAD_DEFER : GAME_DEAD_INLINE). */
 void game_defer_dead_analysis(Game *g, bool defer);
 static inline bool game_dead_pending(const Game *g) { return g->dead_pending && g->outcome.result == RESULT_NONE; }

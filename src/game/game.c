@@ -116,10 +116,6 @@ static void decide_automatic(Game *g) {
 void game_set_dead_mode(Game *g, GameDeadMode mode) {
     g->dead_mode = (uint8_t)mode;
     g->dead_pending = false;
-    if (mode == GAME_DEAD_MATERIAL_ONLY && g->outcome.termination == TERM_DEAD_POSITION) {
-        g->outcome = (Outcome){RESULT_NONE, TERM_NONE, WHITE, 0};
-        g->draw_offer = -1;
-    }
 }
 
 void game_defer_dead_analysis(Game *g, bool defer) {
@@ -158,14 +154,19 @@ void game_init(Game *g) {
     init_from(g, &start);
 }
 
-bool game_init_fen(Game *g, const char *fen, SchError *err) {
+bool game_init_fen_mode(Game *g, const char *fen, GameDeadMode mode, SchError *err) {
     game_init(g);
     Position start;
     if (!fen_parse(&start, fen, err))
         return false;
     init_from(g, &start);
+    g->dead_mode = (uint8_t)mode;
     decide_automatic(g);
     return true;
+}
+
+bool game_init_fen(Game *g, const char *fen, SchError *err) {
+    return game_init_fen_mode(g, fen, GAME_DEAD_INLINE, err);
 }
 
 void game_free(Game *g) {
