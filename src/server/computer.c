@@ -87,9 +87,17 @@ static void on_info(const EngineInfo *info, void *ctx) {
         engine_stop(w->engine);
 }
 
-static void run_search(Engine *e, ComputerJob *job, Worker *w) {
-    set_skill(e, job->skill);
-    job->result = engine_search(e, &job->game, &job->limits, w ? on_info : NULL, w);
+static void run_job(Engine *e, ComputerJob *job, Worker *w) {
+    static const WinLimits dead = {false, GAME_DEAD_NODES};
+    static const WinLimits flag = {false, GAME_FLAG_NODES};
+    switch (job->kind) {
+        case JOB_SEARCH:
+            set_skill(e, job->skill);
+            job->result = engine_search(e, &job->game, &job->limits, w ? on_info : NULL, w);
+            break;
+        case JOB_DEAD: dead_position(game_position(&job->game), &dead, NULL, job->win); break;
+        case JOB_FLAG: can_checkmate(game_position(&job->game), (Color)!job->flagged, &flag, NULL, &job->win[0]); break;
+    }
 }
 
 /* Waits up to ms for a cancel or shutdown (under the mutex); true when the job may go on. */
@@ -127,7 +135,7 @@ static void *worker_main(void *arg) {
         pthread_mutex_unlock(&c->mutex);
 
         if (go)
-            run_search(w->engine, job, w);
+            run_job(w->engine, job, w);
 
         pthread_mutex_lock(&c->mutex);
         w->running = NULL;
@@ -209,7 +217,7 @@ void computer_submit(Computer *c, ComputerJob *job) {
     job->next = NULL;
     job->cancelled = false;
     if (c->threads == 0) {
-        run_search(c->sync_engine, job, NULL);
+        run_job(c->sync_engine, job, NULL);
         pthread_mutex_lock(&c->mutex);
         done_append(c, job);
         pthread_mutex_unlock(&c->mutex);

@@ -1,6 +1,7 @@
 /* schach serve: the computer player's thinking, off the event loop.
  *
- * A small pool of worker threads, each with an Engine of its own, takes search jobs from one FIFO
+ * A small pool of worker threads, each with an Engine of its own, takes jobs (searches, and the rules'
+ * analyses of dead positions and flag falls) from one FIFO
  * queue and hands finished jobs back through take_done(); after each finished job it calls the wake
  * function (the server passes the one the store uses, lws_cancel_service), exactly like the store's
  * writer. The pool knows nothing of games or the service: a job is a copy of a Game, limits and a
@@ -20,8 +21,18 @@
 #include "schach/game.h"
 #include "store.h"
 
+/* What a job asks: the computer's move, or one of the rules' analyses that must not run on the
+ * event loop (FIDE 5.2.2 dead position, 6.9 flag fall; winnable.h), bounded by their node budgets. */
+typedef enum {
+    JOB_SEARCH = 0, /* engine_search: result */
+    JOB_DEAD,       /* dead_position of the game's position, GAME_DEAD_NODES: win[WHITE], win[BLACK] */
+    JOB_FLAG        /* can_checkmate of !flagged in the game's position, GAME_FLAG_NODES: win[0] */
+} ComputerJobKind;
+
 /* One search. The caller fills the inputs; the pool owns the job from submit until take_done. */
 typedef struct ComputerJob {
+    ComputerJobKind kind;
+    Color flagged;                  /* JOB_FLAG: whose flag fell */
     uint64_t serial;                /* the caller's name for the job (never 0) */
     char game_id[STORE_ID_LEN + 1]; /* which game it is for */
     int ply;                        /* the game's ply count when the job was made */
@@ -31,6 +42,7 @@ typedef struct ComputerJob {
     int delay_ms; /* testing: wait this long before searching (cut short by cancel) */
     /* Filled by the worker: */
     EngineResult result;
+    WinResult win[2];
     bool cancelled; /* computer_cancel or shutdown cut it short: the result means nothing */
     struct ComputerJob *next;
 } ComputerJob;

@@ -57,9 +57,17 @@ bool svc_change_run(SvcGame *g, SvcPending *p, SchError *err) {
         case CH_RESIGN: return game_resign(game, p->color, err);
         case CH_ABORT: g->aborted = true; return true;
         case CH_TIMEOUT:
-            if (strcmp(g->rec.time_type, "live") == 0)
-                return game_time_forfeit(game, turn, err);
+            if (strcmp(g->rec.time_type, "live") == 0) {
+                /* Judged on a worker before this change was made (svc_flag_judged). */
+                WinResult opponent = {.verdict = (Winnability)p->flag_verdict, .reason = (WinReason)p->flag_reason};
+                return game_time_forfeit_judged(game, turn, &opponent, err);
+            }
             return game_abandon(game, turn, err);
+        case CH_DEAD: {
+            WinResult res[2] = {{.verdict = WIN_UNWINNABLE, .reason = (WinReason)p->dead_reason[WHITE]},
+                                {.verdict = WIN_UNWINNABLE, .reason = (WinReason)p->dead_reason[BLACK]}};
+            return game_settle_dead(game, p->dead_ply, res);
+        }
     }
     return false;
 }
@@ -179,10 +187,15 @@ bool svc_time_is_up(const SvcGame *g, int64_t now) {
 }
 
 void svc_timeout_start(Service *svc, SvcGame *g, int64_t now) {
+    bool live = strcmp(g->rec.time_type, "live") == 0;
+    if (live && !svc_flag_judged(svc, g, now))
+        return; /* the 6.9 analysis runs on a worker and calls again */
     SvcPending *p = svc_pending_new(NULL, g, CH_TIMEOUT, pos_turn(game_position(&g->game)));
     SchError err;
     if (!p)
         return;
+    p->flag_verdict = g->flag_verdict;
+    p->flag_reason = g->flag_reason;
     if (!svc_change_prepare(p, now, &err)) {
         free(p);
         g->flag_retry_ms = now + 1000;

@@ -33,6 +33,7 @@ static void created(Service *svc, SvcPending *p) {
     char *reply = state ? create_reply(p, state, &len) : NULL;
     svc_send_text(p->reply, p->ctx, 201, reply, len, g->game.ply_count, false, false);
     free(state);
+    svc_rules_poke(svc, g);    /* a position from a FEN may be dead */
     svc_computer_poke(svc, g); /* it may have the first move */
 }
 
@@ -69,6 +70,7 @@ void svc_commit_apply(Service *svc, SvcPending *p) {
     svc_send_text(p->reply, p->ctx, 200, reply, len, g->game.ply_count, false, p->claim_rejected);
     svc_broadcast(svc, g, state);
     free(state);
+    svc_rules_poke(svc, g);
     svc_computer_poke(svc, g);
     svc_touch(svc, g); /* a game that just ended may go to the cache */
 }
@@ -83,6 +85,7 @@ void svc_commit_failed(Service *svc, SvcPending *p) {
     }
     svc_send_json(p->reply, p->ctx, svc_error_status(SVC_E_STORAGE), svc_error_json(SVC_E_STORAGE, p->lang, NULL));
     if (p->kind != CH_CREATE) {
+        svc_rules_poke(svc, p->game);
         svc_computer_poke(svc, p->game); /* its own change failed: it thinks again */
         svc_touch(svc, p->game);
     }

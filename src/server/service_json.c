@@ -29,8 +29,13 @@ static json_t *outcome_json(const SvcGame *g) {
                      : o->result == RESULT_BLACK_WINS ? json_string("black")
                                                       : json_null();
     const char *term = termination_name(o->termination);
-    return json_pack("{s:s, s:s, s:o}", "result", result_string(o->result), "termination", term ? term : "unknown",
-                     "winner", winner);
+    json_t *j = json_pack("{s:s, s:s, s:o}", "result", result_string(o->result), "termination", term ? term : "unknown",
+                          "winner", winner);
+    /* Why a dead position (or a 6.9 draw beyond material) is one; only those endings have a reason. */
+    const char *reason = win_reason_name((WinReason)o->reason);
+    if (j && reason)
+        json_object_set_new(j, "reason", json_string(reason));
+    return j;
 }
 
 /* origin -> targets of every legal move; castling also as king-onto-rook, which is how chessground

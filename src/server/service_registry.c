@@ -16,6 +16,8 @@ SvcGame *svc_game_new(void) {
     SvcGame *g = calloc(1, sizeof *g);
     if (g) {
         game_init(&g->game);
+        /* The full dead-position analysis runs on a worker (service_rules.c). */
+        game_set_dead_mode(&g->game, GAME_DEAD_DEFER);
         g->computer = -1;
     }
     return g;
@@ -222,7 +224,10 @@ SvcGame *svc_game_build(const GameRecord *record, const StoredMove *moves, int c
     g->computer = svc_computer_color(record);
     SchError e;
     err_clear(&e);
-    if (record->start_fen[0] && !game_init_fen(&g->game, record->start_fen, &e)) {
+    /* Stored moves are replayed as they were played: a game an older server let go on past a dead
+     * position reads back whole (svc_rules_loaded then ends it). */
+    game_set_dead_mode(&g->game, GAME_DEAD_MATERIAL_ONLY);
+    if (record->start_fen[0] && !game_init_fen_mode(&g->game, record->start_fen, GAME_DEAD_MATERIAL_ONLY, &e)) {
         snprintf(err, err_size, "game %s: stored start position is invalid", record->id);
         svc_game_free(g);
         return NULL;
@@ -238,6 +243,7 @@ SvcGame *svc_game_build(const GameRecord *record, const StoredMove *moves, int c
         svc_moves_append(g, &before, m);
     }
     restore_outcome(g);
+    svc_rules_loaded(g);
     return g;
 }
 
