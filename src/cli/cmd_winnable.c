@@ -183,7 +183,7 @@ static int run_stdin(const Options *o, WinWork *work) {
     size_t cap = 0;
     ssize_t n;
     int status = CLI_OK;
-    while ((n = getline(&line, &cap, stdin)) >= 0) {
+    for (int number = 1; (n = getline(&line, &cap, stdin)) >= 0; number++) {
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t'))
             line[--n] = '\0';
         char *text = line;
@@ -198,6 +198,7 @@ static int run_stdin(const Options *o, WinWork *work) {
         err_clear(&err);
         /* A line too long to be a FEN is parsed as it is, for its error. */
         bool ok = fen_parse(&pos, strlen(text) < 400 ? fen : text, &err);
+        err.line = number; /* the line of the input, not of the FEN */
         if (!(ok ? answer(text, &pos, o, work) : report_bad(text, &err, o))) {
             status = CLI_FAIL;
             break;
@@ -267,6 +268,7 @@ int cmd_winnable(int argc, char **argv, Lang lang) {
         err_clear(&err);
         if (!fen_parse(&pos, fen, &err)) {
             char msg[256];
+            err.line = 0; /* a FEN is one line: the column says enough */
             cli_format_error(&err, lang, msg, sizeof msg);
             cli_errorf(CLI_TR(lang, "invalid FEN: %s", "ungültige FEN: %s"), msg);
             status = CLI_FAIL;

@@ -78,6 +78,32 @@ json_check "stdin bad line" '.fen == "not a fen" and (.error|test("fields"))'
 out=$(sed -n 4p "$tmp/out")
 json_check "stdin four fields" '.fen == "8/8/8/4k1n1/8/8/8/3QK3 w - -" and .black.verdict == "unwinnable"'
 
+out=$(sed -n 3p "$tmp/out")
+json_check "stdin keeps order" '.fen == "8/8/k7/p1p1p1p1/P1P1P1P1/8/8/K1B5 w - - 0 1" and .dead == false'
+# The same input as text: one line per position, errors with the line of the input.
+"$SCHACH" winnable --quick <"$tmp/in" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect_rc "stdin text" 0
+[ "$(wc -l <"$tmp/out")" -eq 4 ] || fail "stdin text: want 4 lines, got: $(cat "$tmp/out")"
+grep -q "^not a fen: error: line 3, column 1: " "$tmp/out" || fail "stdin text: bad line: $(cat "$tmp/out")"
+grep -q "^$WALL: White cannot checkmate .*; dead position: draw$" "$tmp/out" || fail "stdin text: wall: $(cat "$tmp/out")"
+"$SCHACH" winnable --lang de --color white <"$tmp/in" >"$tmp/out" 2>"$tmp/err"
+grep -q "^not a fen: Fehler: Zeile 3, Spalte 1: " "$tmp/out" || fail "stdin German: bad line: $(cat "$tmp/out")"
+grep -q "^8/8/8/4k1n1/8/8/8/3QK3 w - -: Weiß kann mattsetzen (Hilfsmatt: [a-h1-8 ]*)$" "$tmp/out" ||
+    fail "stdin German --color white: $(cat "$tmp/out")"
+grep -q "Schwarz" "$tmp/out" && fail "stdin German --color white names Black: $(cat "$tmp/out")"
+# Each line is answered before the next is read: a pipe that stays open gets its answer.
+coproc WIN { "$SCHACH" winnable --json --quick; }
+echo "$WALL" >&"${WIN[1]}"
+if read -t 10 -r answer <&"${WIN[0]}"; then
+    out=$answer
+    json_check "answer at once" '.dead == true'
+else
+    fail "no answer while standard input stays open"
+fi
+eval "exec ${WIN[1]}>&-"
+wait "$WIN_PID"
+
 # Text in both languages.
 run winnable "$WALL"
 expect_rc "text" 0
@@ -91,6 +117,10 @@ grep -q "tote Stellung: remis" <<<"$out" || fail "German dead: $out"
 run winnable "not a fen"
 expect_rc "bad FEN argument" 1
 grep -q "invalid FEN" <<<"$err" || fail "bad FEN argument: $err"
+run winnable --json "8/8/8/8/8/8/8/8 w - - 0 1"
+expect_rc "FEN argument without kings" 1
+[ -z "$out" ] || fail "FEN argument without kings: output: $out"
+grep -q "invalid FEN: column 1: .*no king" <<<"$err" || fail "FEN argument without kings: $err"
 run winnable --color red "$WALL"
 expect_rc "bad --color" 2
 run winnable --nodes 0 "$WALL"
