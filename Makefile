@@ -8,6 +8,7 @@
 #                      3. libFuzzer build in build-fuzz/ (clang) + a short run of every harness
 #   make bench         perft speed of schach, and of Stockfish when it is installed
 #   make bench-server  schach serve under load: moves per second, latency, 10,000 WebSockets
+#   make bench-winnable  dead-position analysis on real-game positions: time per position, verdicts
 #   make bench-strength  schach match against GNU Chess, Ethereal and Stockfish (hours)
 #   make bench-levels    the Elo of the levels for people, against Stockfish's UCI_Elo (about 1.5 h)
 #   make bench-threads   time to depth with Threads 1 and 2 (lazy SMP)
@@ -41,7 +42,7 @@ CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all build web run bench-server bench-strength bench-levels bench-threads test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
+.PHONY: all build web run bench-server bench-winnable bench-strength bench-levels bench-threads test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
 
 all: build
 
@@ -97,6 +98,9 @@ test-fuzz: fuzz
 
 bench: build
 	bash bench/perft.sh ./$(BUILD)/schach
+
+bench-winnable: build
+	bash bench/winnable.sh ./$(BUILD)/bench/winnable/schach_winbench
 
 bench-server: build web
 	bash bench/server.sh ./$(BUILD)/schach ./$(BUILD)/bench/server/schach_loadgen
