@@ -94,15 +94,19 @@ grep -q "^8/8/8/4k1n1/8/8/8/3QK3 w - -: Weiß kann mattsetzen (Hilfsmatt: [a-h1-
 grep -q "Schwarz" "$tmp/out" && fail "stdin German --color white names Black: $(cat "$tmp/out")"
 # Each line is answered before the next is read: a pipe that stays open gets its answer.
 coproc WIN { "$SCHACH" winnable --json --quick; }
-echo "$WALL" >&"${WIN[1]}"
-if read -t 10 -r answer <&"${WIN[0]}"; then
+win_pid=$WIN_PID win_in=${WIN[1]:-} win_out=${WIN[0]:-}
+# (A program that is gone already leaves no pipe; writing to a closed one fails instead of ending
+# the script.)
+trap '' PIPE
+if [ -n "$win_in" ] && echo "$WALL" 2>/dev/null >&"$win_in" && read -t 10 -r answer <&"$win_out"; then
     out=$answer
     json_check "answer at once" '.dead == true'
 else
     fail "no answer while standard input stays open"
 fi
-eval "exec ${WIN[1]}>&-"
-wait "$WIN_PID"
+trap - PIPE
+[ -n "$win_in" ] && eval "exec $win_in>&-"
+wait "$win_pid" 2>/dev/null
 
 # Text in both languages.
 run winnable "$WALL"
