@@ -120,7 +120,8 @@ static void test_flag_fall_judged(void **state) {
     }
 }
 
-/* A stored game an older server let go on past a dead position is read back whole and ended. */
+/* A game in play survives a restart and still hands its locked positions to the workers: the move
+ * that locks the wall after the restart ends the game. */
 static void test_loaded_dead_game_ends(void **state) {
     Env *e = *state;
     Game2 g;
