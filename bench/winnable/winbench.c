@@ -94,17 +94,6 @@ static double seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static bool proof_mates(const Position *start, Color color, const WinResult *r) {
-    Position pos = *start;
-    for (int i = 0; i < r->line_len; i++) {
-        if (!gen_is_legal(&pos, r->line[i]))
-            return false;
-        Undo u;
-        pos_make(&pos, r->line[i], &u);
-    }
-    return pos_in_check(&pos) && !gen_has_legal_move(&pos) && pos_turn(&pos) != color;
-}
-
 typedef struct Figures {
     double total, worst;
     int verdicts[3];
@@ -130,7 +119,7 @@ static void measure(const Set *set, const WinLimits *limits, WinWork *work, Figu
         for (int c = 0; c < 2; c++) {
             fig->verdicts[res[c].verdict]++;
             fig->nodes += res[c].nodes;
-            if (res[c].verdict == WIN_WINNABLE && !proof_mates(pos, (Color)c, &res[c]))
+            if (res[c].verdict == WIN_WINNABLE && !win_proof_valid(pos, (Color)c, &res[c]))
                 fig->bad_proofs++;
         }
     }

@@ -78,6 +78,10 @@ void win_work_free(WinWork *work);
  * Fills *out (may be NULL) and returns its verdict. */
 Winnability can_checkmate(const Position *pos, Color color, const WinLimits *limits, WinWork *work, WinResult *out);
 
+/* Whether r holds a proof for color: its line is legal from pos and ends with color's opponent
+ * checkmated (can_checkmate checks every proof with this before it returns it). */
+bool win_proof_valid(const Position *pos, Color color, const WinResult *r);
+
 /* The dead-position test (5.2.2): WIN_UNWINNABLE when neither colour can checkmate (dead),
  * WIN_WINNABLE when one of them can, else WIN_UNDETERMINED. res (may be NULL) receives both colours'
  * results, res[WHITE] and res[BLACK]; a colour not analysed (because the other was already

@@ -149,8 +149,7 @@ static WinWork *thread_work(void) {
 
 /* ---- the verdict ------------------------------------------------------------------------------- */
 
-/* The line is legal from pos and ends with color's opponent checkmated. */
-static bool proof_holds(const Position *pos, Color color, const WinResult *r) {
+bool win_proof_valid(const Position *pos, Color color, const WinResult *r) {
     if (r->line_len < 0 || r->line_len > WIN_LINE_MAX)
         return false;
     Position p = *pos;
@@ -205,7 +204,7 @@ Winnability can_checkmate(const Position *pos, Color color, const WinLimits *lim
         return finish(r, WIN_UNDETERMINED, WIN_REASON_NONE); /* out of memory */
     v = win_search(pos, color, budget, limits->quick ? NULL : work, r, &why);
     /* A proof is only a proof once replayed. */
-    if (v == WIN_WINNABLE && !proof_holds(pos, color, r))
+    if (v == WIN_WINNABLE && !win_proof_valid(pos, color, r))
         v = WIN_UNDETERMINED;
     return finish(r, v, why);
 }

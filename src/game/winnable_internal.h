@@ -68,7 +68,6 @@ Winnability win_exhaust(const Position *pos, Color color, uint64_t budget, WinWo
 
 /* Helpmate search, then (for closed positions, when work is given) an exhaustive search of every
  * reachable position; at most budget nodes in all. Fills r->line/line_len and r->nodes. */
-Winnability win_search(const Position *pos, Color color, uint64_t budget, WinWork *work, WinResult *r,
-                       WinReason *why);
+Winnability win_search(const Position *pos, Color color, uint64_t budget, WinWork *work, WinResult *r, WinReason *why);
 
 #endif

@@ -34,6 +34,22 @@ grep -q "Game over: Draw: dead position – the pawns are locked" "$tmp/out" || 
 run pgn check --json dead.pgn
 json_check "play saved" '.plies == 1 and .result == "1/2-1/2" and .termination == "dead_position" and .dead_at_ply == 1'
 
+# schach play --pgn continues a recorded game: reading lets games go on past a dead position, but the
+# game at the terminal ends there — at the next move, or at once when the file's game is dead already.
+printf '[Event "lock"]\n[SetUp "1"]\n[FEN "%s"]\n\n*\n' "$LOCKING" >"$tmp/lock.pgn"
+printf 'g4\nfen\n' | "$SCHACH" play --pgn "$tmp/lock.pgn" >"$tmp/out" 2>"$tmp/err"
+grep -q "Game over: Draw: dead position – the pawns are locked" "$tmp/out" || fail "play --pgn, g4: $(tail -5 "$tmp/out")"
+printf '[Event "on"]\n[SetUp "1"]\n[FEN "%s"]\n[Result "1-0"]\n\n1. g4 Kb6 1-0\n' "$LOCKING" >"$tmp/on.pgn"
+printf 'Kb2\nundo\nfen\nundo\nfen\n' | "$SCHACH" play --lang de --pgn "$tmp/on.pgn" >"$tmp/out" 2>"$tmp/err"
+grep -q "Die Datei nennt das Ergebnis 1-0, aber die Stellung war schon tot: remis" "$tmp/err" ||
+    fail "play --pgn past a dead position: the file's result: $(cat "$tmp/err")"
+grep -q "^Partie beendet: Remis: tote Stellung – die Bauernketten sind blockiert" "$tmp/out" ||
+    fail "play --pgn past a dead position: $(head -30 "$tmp/out")"
+grep -q "^> Kb2$" "$tmp/out" && grep -q "^die Partie ist bereits beendet$" "$tmp/out" || fail "play --pgn past a dead position: Kb2 was played: $(cat "$tmp/out")"
+# undo steps back through the dead positions to the last one that lived.
+grep -q "^8/8/k7/p1p1p1p1/P1P1P1P1/8/8/K7 b - - 0 1$" "$tmp/out" || fail "play: first undo: $(grep '^8/' "$tmp/out")"
+grep -q "^$LOCKING$" "$tmp/out" || fail "play: second undo: $(grep '^8/' "$tmp/out")"
+
 # schach pgn check audits recorded games: a game that went on after the wall locked and was then
 # "won" on time; K+N v K+Q won on time by the knight (it can never mate); K+N v K+R won on time (a
 # helpmate exists: the win stands).

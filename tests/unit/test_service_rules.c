@@ -13,24 +13,6 @@ static void workers_on(Env *e) {
         fail_msg("computer: %s", err);
 }
 
-/* The state once it has an outcome (wake-ups from the worker and the store delivered meanwhile). */
-static json_t *wait_for_end(Env *e, const char *id) {
-    double deadline = monotonic_seconds() + WAIT_SECONDS;
-    for (;;) {
-        unsigned seen = wakes_now(e);
-        service_on_wake(e->svc);
-        char *text = state_text(e, id);
-        json_t *j = json_loads(text, 0, NULL);
-        free(text);
-        if (!json_is_null(get(j, "outcome")))
-            return j;
-        json_decref(j);
-        if (monotonic_seconds() > deadline)
-            fail_msg("the game did not end within %d s", WAIT_SECONDS);
-        wait_wake_after(e, seen);
-    }
-}
-
 /* A wall of kings and pawns the move g4 locks: the quick pass proves it at once, in the request. */
 static void test_dead_at_once(void **state) {
     Env *e = *state;
