@@ -106,14 +106,10 @@ const STRINGS = {
     end_time_forfeit: 'Zeitüberschreitung – {winner} gewinnt',
     end_timeout_insufficient_material: 'Zeitüberschreitung von {flagged} – Remis, {other} kann nicht mehr mattsetzen',
     end_abandoned: 'Zugfrist überschritten – {winner} gewinnt',
-    end_dead_position: 'Remis: tote Stellung – {reason}, kein Matt ist mehr möglich',
-    end_timeout_unwinnable: 'Zeitüberschreitung von {flagged} – Remis, {other} kann nicht mehr mattsetzen ({reason})',
-    reason_locked_pawns: 'die Bauernketten sind blockiert, keine Figur kann durchbrechen',
-    reason_trapped_pieces: 'die Figuren sind eingesperrt und erreichen den König nie',
-    reason_no_mate_reachable: 'keine erreichbare Stellung ist Matt',
-    reason_insufficient_material: 'das Material reicht nicht zum Matt',
-    reason_bare_king: 'nur der König ist übrig',
-    reason_unknown: 'keine Zugfolge führt mehr zum Matt',
+    // Dead positions and 6.9 draws beyond material show the server's words (outcome.text_de), which
+    // name the reason; these only stand in when a state has none.
+    end_dead_position: 'Remis: tote Stellung – kein Matt ist mehr möglich',
+    end_timeout_unwinnable: 'Zeitüberschreitung von {flagged} – Remis, {other} kann nicht mehr mattsetzen',
     end_aborted: 'Partie abgebrochen',
     end_unknown: 'Partie beendet ({result})',
   },
@@ -220,14 +216,8 @@ const STRINGS = {
     end_time_forfeit: 'Time forfeit – {winner} wins',
     end_timeout_insufficient_material: '{flagged} ran out of time – draw, {other} cannot mate',
     end_abandoned: 'Move deadline missed – {winner} wins',
-    end_dead_position: 'Draw: dead position – {reason}, no checkmate is possible any more',
-    end_timeout_unwinnable: '{flagged} ran out of time – draw, {other} cannot mate ({reason})',
-    reason_locked_pawns: 'the pawns are locked and no piece can break through',
-    reason_trapped_pieces: 'the pieces are trapped and can never reach the king',
-    reason_no_mate_reachable: 'no position any series of moves reaches is checkmate',
-    reason_insufficient_material: 'the material cannot checkmate',
-    reason_bare_king: 'only the king is left',
-    reason_unknown: 'no series of moves can lead to checkmate',
+    end_dead_position: 'Draw: dead position – no checkmate is possible any more',
+    end_timeout_unwinnable: '{flagged} ran out of time – draw, {other} cannot mate',
     end_aborted: 'Game aborted',
     end_unknown: 'Game over ({result})',
   },
@@ -297,13 +287,15 @@ export function outcomeText(state) {
     result: outcome.result,
     flagged: colorName(flagged),
     other: colorName(flagged === 'white' ? 'black' : 'white'),
-    // Why a dead position is dead (FIDE 5.2.2, 6.9), from the rules core's reason names.
-    reason: t('reason_' + (outcome.reason && 'reason_' + outcome.reason in STRINGS.en ? outcome.reason : 'unknown')),
   };
   if (winner) {
     params.winner = colorName(winner);
     params.loser = colorName(loser);
   }
+  // Why a position is dead (FIDE 5.2.2, 6.9) is the rules core's to say: its sentence comes with the
+  // state in both languages (libschach's outcome_describe).
+  const words = current === 'de' ? outcome.text_de : outcome.text;
+  if (outcome.reason && words) return words;
   const key = 'end_' + outcome.termination;
   if (!(key in STRINGS.en)) return t('end_unknown', params);
   if (outcome.termination === 'resignation' && !winner) return t('end_unknown', params);

@@ -16,10 +16,12 @@ typedef struct Snapshot {
     Outcome outcome;
     int draw_offer;
     bool aborted;
+    bool dead_pending; /* a tried move sets it for its own position (service_rules.c reads it) */
 } Snapshot;
 
 static Snapshot snapshot_take(const SvcGame *g) {
-    return (Snapshot){g->game.pos, g->game.ply_count, g->game.outcome, g->game.draw_offer, g->aborted};
+    return (Snapshot){g->game.pos,        g->game.ply_count, g->game.outcome,
+                      g->game.draw_offer, g->aborted,        g->game.dead_pending};
 }
 
 static void snapshot_restore(SvcGame *g, const Snapshot *s) {
@@ -28,6 +30,7 @@ static void snapshot_restore(SvcGame *g, const Snapshot *s) {
     g->game.outcome = s->outcome;
     g->game.draw_offer = s->draw_offer;
     g->aborted = s->aborted;
+    g->game.dead_pending = s->dead_pending;
 }
 
 bool svc_change_run(SvcGame *g, SvcPending *p, SchError *err) {
@@ -79,6 +82,8 @@ static void outcome_to_record(const SvcGame *g, GameRecord *rec) {
     } else if (game_over(&g->game)) {
         snprintf(rec->result, sizeof rec->result, "%s", result_string(g->game.outcome.result));
         snprintf(rec->termination, sizeof rec->termination, "%s", termination_name(g->game.outcome.termination));
+        const char *reason = win_reason_name((WinReason)g->game.outcome.reason);
+        snprintf(rec->reason, sizeof rec->reason, "%s", reason ? reason : "");
     }
 }
 

@@ -122,8 +122,9 @@ int64_t service_next_timer_ms(Service *svc) {
     int64_t now = svc_now(svc), best = -1;
     for (SvcGame *g = svc->timers; g; g = g->timer_next) {
         int64_t left;
-        if (g->pending || !svc_expiry(g, now, &left))
-            continue; /* a committing change reschedules when it comes back */
+        /* A committing change reschedules when it comes back, a 6.9 verdict when it is back. */
+        if (g->pending || g->flag_job || !svc_expiry(g, now, &left))
+            continue;
         if (left < g->flag_retry_ms - now)
             left = g->flag_retry_ms - now;
         if (left < 0)
@@ -138,7 +139,7 @@ void service_on_timer(Service *svc) {
     svc_enter(svc);
     int64_t now = svc_now(svc);
     for (SvcGame *g = svc->timers; g; g = g->timer_next)
-        if (!g->pending && now >= g->flag_retry_ms && svc_time_is_up(g, now))
+        if (!g->pending && !g->flag_job && now >= g->flag_retry_ms && svc_time_is_up(g, now))
             svc_timeout_start(svc, g, now);
     svc_leave(svc);
 }

@@ -188,8 +188,17 @@ static Termination termination_parse(const char *name) {
     return TERM_NONE;
 }
 
-/* Endings the rules do not derive from the moves (claims, resignation, agreement, time, abort)
- * come from the record. */
+/* The WinReason a stored reason names (WIN_REASON_NONE for "" and for a name this program does not
+ * know). */
+static int reason_parse(const char *name) {
+    for (int r = WIN_REASON_NONE + 1; r < WIN_REASON_NB; r++)
+        if (win_reason_name((WinReason)r) && strcmp(win_reason_name((WinReason)r), name) == 0)
+            return r;
+    return WIN_REASON_NONE;
+}
+
+/* Endings the rules do not derive from the moves (claims, resignation, agreement, time, abort, and
+ * the dead positions and 6.9 draws the workers decided, with their reasons) come from the record. */
 static void restore_outcome(SvcGame *g) {
     const GameRecord *rec = &g->rec;
     if (!rec->result[0]) {
@@ -202,7 +211,7 @@ static void restore_outcome(SvcGame *g) {
     }
     if (game_over(&g->game))
         return;
-    Outcome o = {RESULT_DRAW, termination_parse(rec->termination), WHITE, 0};
+    Outcome o = {RESULT_DRAW, termination_parse(rec->termination), WHITE, reason_parse(rec->reason)};
     if (strcmp(rec->result, "1-0") == 0)
         o.result = RESULT_WHITE_WINS;
     else if (strcmp(rec->result, "0-1") == 0) {
@@ -297,6 +306,7 @@ SvcGame *svc_fetch(Service *svc, const char *id, SvcError *err) {
     /* A game in play is in memory from the start; one found here was stored while memory ran out. */
     if (!svc_is_over(g)) {
         svc_timer_update(svc, g);
+        svc_rules_poke(svc, g);
         svc_computer_poke(svc, g);
     }
     return g;

@@ -50,6 +50,10 @@ void svc_rules_poke(Service *svc, SvcGame *g) {
         return;
     }
     settle_dead(svc, g);
+    /* A 6.9 verdict that came back while another change was on its way ends the game now. */
+    int64_t now = svc_now(svc);
+    if (g->flag_judged && g->flag_ply == g->game.ply_count && !g->pending && svc_time_is_up(g, now))
+        svc_timeout_start(svc, g, now);
     if (!game_dead_pending(&g->game) || g->dead_job || g->dead_ready)
         return;
     /* Asked once per position: the flag goes down whether or not the answer is dead. */
@@ -61,10 +65,9 @@ void svc_rules_poke(Service *svc, SvcGame *g) {
         dead_verdict(svc, g, g->game.ply_count, res);
         return;
     }
-    ComputerJob *job = computer_job_new(&g->game);
+    ComputerJob *job = computer_rules_job_new(JOB_DEAD, game_position(&g->game));
     if (!job)
         return; /* out of memory: the game plays on, as when the analysis is undetermined */
-    job->kind = JOB_DEAD;
     job->serial = ++svc->next_job;
     snprintf(job->game_id, sizeof job->game_id, "%s", g->rec.id);
     job->ply = g->game.ply_count;
@@ -110,19 +113,17 @@ bool svc_flag_judged(Service *svc, SvcGame *g, int64_t now) {
         flag_verdict(g, g->game.ply_count, &r);
         return true;
     }
-    ComputerJob *job = computer_job_new(&g->game);
+    ComputerJob *job = computer_rules_job_new(JOB_FLAG, game_position(&g->game));
     if (!job) {
-        g->flag_retry_ms = now + 1000;
+        g->flag_retry_ms = now + 1000; /* out of memory: the timer tries again in a second */
         return false;
     }
-    job->kind = JOB_FLAG;
     job->flagged = flagged;
     job->serial = ++svc->next_job;
     snprintf(job->game_id, sizeof job->game_id, "%s", g->rec.id);
     job->ply = g->game.ply_count;
+    /* The timers leave g alone until the verdict is back (service_next_timer_ms). */
     g->flag_job = job->serial;
-    /* Should the answer be lost, the timer asks again in a second. */
-    g->flag_retry_ms = now + 1000;
     computer_submit(svc->computer, job);
     return false;
 }
