@@ -8,7 +8,7 @@
 #                      3. libFuzzer build in build-fuzz/ (clang) + a short run of every harness
 #   make bench         perft speed of schach, and of Stockfish when it is installed
 #   make bench-server  schach serve under load: moves per second, latency, 10,000 WebSockets
-#   make bench-winnable  can_checkmate on real-game positions: microseconds, verdicts (quick and full)
+#   make bench-winnable  dead-position analysis on real-game positions: time per position, verdicts
 #   make bench-strength  schach match against GNU Chess, Ethereal and Stockfish (hours)
 #   make bench-levels    the Elo of the levels for people, against Stockfish's UCI_Elo (about 1.5 h)
 #   make bench-threads   time to depth with Threads 1 and 2 (lazy SMP)
@@ -99,11 +99,11 @@ test-fuzz: fuzz
 bench: build
 	bash bench/perft.sh ./$(BUILD)/schach
 
-bench-server: build web
-	bash bench/server.sh ./$(BUILD)/schach ./$(BUILD)/bench/server/schach_loadgen
-
 bench-winnable: build
 	bash bench/winnable.sh ./$(BUILD)/bench/winnable/schach_winbench
+
+bench-server: build web
+	bash bench/server.sh ./$(BUILD)/schach ./$(BUILD)/bench/server/schach_loadgen
 
 # Playing strength against Debian's engines (hours; GAMES, TC, CONCURRENCY, ELOS: see the script).
 bench-strength: build

@@ -1,13 +1,13 @@
 /* libFuzzer harness for the winnability analysis (can_checkmate, dead_position).
  *
- * Input: three control bytes, then a FEN. Byte 0 chooses the colour (bit 0), quick or full mode
- * (bit 1) and whether dead_position runs too (bit 2); bytes 1-2 the node budget, 1..MAX_BUDGET, so
- * every run stays fast. A FEN that fen_parse rejects ends the run. Checks: no crash; the position
- * is not changed; the verdict, reason and line are well formed; every WIN_WINNABLE proof replays
- * with the rules core to checkmate by that colour; the same question asked again, with another
- * work area, gets the same answer (verdict, reason, line, nodes); quick and full mode never
- * contradict each other; dead_position agrees with the colours' answers.
- * Build with -DSCHACH_FUZZ=ON (clang); see fuzz/CMakeLists.txt. */
+ * Input: two control bytes, then a FEN. Byte 0 chooses the colour (bit 0) and quick or full mode
+ * (bit 1); byte 1 the node budget, 1 + 8 * byte 1 (at most 2,041, so every run stays fast). A FEN
+ * that fen_parse rejects ends the run. Checks: no crash; the position is not changed; the verdict,
+ * reason and line are well formed; every WIN_WINNABLE proof replays with the rules core to
+ * checkmate by that colour; WIN_UNWINNABLE is never given where a helpmate of one or two plies
+ * exists; the same question asked again, with another work area, gets the same answer (verdict,
+ * reason, line, nodes); quick and full mode never contradict each other; dead_position agrees with
+ * the colours' answers. Build with -DSCHACH_FUZZ=ON (clang); see fuzz/CMakeLists.txt. */
 #include "schach/error.h"
 #include "schach/fen.h"
 #include "schach/movegen.h"
@@ -23,8 +23,26 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define INPUT_MAX  256
-#define MAX_BUDGET 2000
+#define INPUT_MAX 256
+
+/* Whether color mates in at most plies (every move of both sides tried). */
+static bool helpmate_within(Position *pos, Color color, int plies) {
+    Move moves[SCHACH_MAX_MOVES];
+    int n = gen_moves(pos, GEN_ALL, moves);
+    if (n == 0)
+        return pos_in_check(pos) && pos_turn(pos) != color;
+    if (plies == 0)
+        return false;
+    for (int i = 0; i < n; i++) {
+        Undo u;
+        pos_make(pos, moves[i], &u);
+        bool mate = helpmate_within(pos, color, plies - 1);
+        pos_unmake(pos, moves[i], &u);
+        if (mate)
+            return true;
+    }
+    return false;
+}
 
 static bool same_position(const Position *a, const Position *b) {
     return memcmp(a->by_type, b->by_type, sizeof a->by_type) == 0 &&
@@ -48,6 +66,9 @@ static void check_result(const Position *start, Color color, const WinResult *r,
         CHECK(r->reason > WIN_REASON_NONE && r->reason < WIN_REASON_NB, "reason %d for %s (%s)", (int)r->reason, fen,
               mode);
         CHECK(win_reason_name(r->reason) != NULL, "no name for reason %d", (int)r->reason);
+        Position pos = *start;
+        CHECK(!helpmate_within(&pos, color, 2), "%s unwinnable for %s, but a helpmate of at most 2 plies exists: %s",
+              mode, color == WHITE ? "white" : "black", fen);
     } else {
         CHECK(r->reason == WIN_REASON_NONE, "reason %d with verdict %s for %s (%s)", (int)r->reason,
               win_verdict_name(r->verdict), fen, mode);
@@ -79,14 +100,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         CHECK(work_a && work_b, "win_work_new failed");
         initialised = true;
     }
-    if (size < 3 || size > INPUT_MAX + 3)
+    if (size < 2 || size > INPUT_MAX)
         return 0;
     Color color = (Color)(data[0] & 1);
-    bool quick = data[0] & 2, dead = data[0] & 4;
-    uint64_t budget = 1 + ((uint64_t)data[1] | (uint64_t)data[2] << 8) % MAX_BUDGET;
+    bool quick = data[0] & 2;
+    uint64_t budget = 1 + (uint64_t)data[1] * 8;
     char fen[INPUT_MAX + 1];
-    memcpy(fen, data + 3, size - 3);
-    fen[size - 3] = '\0';
+    memcpy(fen, data + 2, size - 2);
+    fen[size - 2] = '\0';
 
     Position pos;
     SchError err;
@@ -117,27 +138,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           "quick and full mode disagree about %s: %s and %s", fen, win_verdict_name(first.verdict),
           win_verdict_name(switched.verdict));
 
-    if (dead) {
-        WinResult res[2];
-        Winnability d = dead_position(&pos, &limits, work_a, res);
-        CHECK(same_position(&pos, &before), "dead_position changed the position %s", fen);
-        for (int c = 0; c < 2; c++)
-            check_result(&pos, (Color)c, &res[c], fen, "dead_position");
-        if (d == WIN_WINNABLE)
-            CHECK(res[WHITE].verdict == WIN_WINNABLE || res[BLACK].verdict == WIN_WINNABLE,
-                  "dead_position says winnable about %s, neither colour's result does", fen);
-        else if (d == WIN_UNWINNABLE)
-            CHECK(res[WHITE].verdict == WIN_UNWINNABLE && res[BLACK].verdict == WIN_UNWINNABLE,
-                  "dead_position says dead about %s, the colours' results do not", fen);
-        else
-            CHECK(res[WHITE].verdict != WIN_WINNABLE && res[BLACK].verdict != WIN_WINNABLE &&
-                      (res[WHITE].verdict == WIN_UNDETERMINED || res[BLACK].verdict == WIN_UNDETERMINED),
-                  "dead_position undetermined about %s, the colours' results say otherwise", fen);
-        /* A colour it decided gets can_checkmate's answer (one left undetermined may not have been
-         * analysed, because the other colour could already mate). */
-        if (res[color].verdict != WIN_UNDETERMINED)
-            CHECK(same_result(&res[color], &first), "dead_position and can_checkmate disagree about %s for %s", fen,
-                  color == WHITE ? "white" : "black");
-    }
+    /* dead_position agrees with the colours. */
+    WinResult res[2];
+    Winnability d = dead_position(&pos, &limits, work_a, res);
+    CHECK(same_position(&pos, &before), "dead_position changed the position %s", fen);
+    for (int c = 0; c < 2; c++)
+        check_result(&pos, (Color)c, &res[c], fen, "dead_position");
+    if (d == WIN_WINNABLE)
+        CHECK(res[WHITE].verdict == WIN_WINNABLE || res[BLACK].verdict == WIN_WINNABLE,
+              "dead_position says winnable about %s, neither colour's result does", fen);
+    else if (d == WIN_UNWINNABLE)
+        CHECK(res[WHITE].verdict == WIN_UNWINNABLE && res[BLACK].verdict == WIN_UNWINNABLE,
+              "dead_position says dead about %s, the colours' results do not", fen);
+    else
+        CHECK(res[WHITE].verdict != WIN_WINNABLE && res[BLACK].verdict != WIN_WINNABLE &&
+                  (res[WHITE].verdict == WIN_UNDETERMINED || res[BLACK].verdict == WIN_UNDETERMINED),
+              "dead_position undetermined about %s, the colours' results say otherwise", fen);
+    /* A colour it decided gets can_checkmate's answer (one left undetermined may not have been
+     * analysed, because the other colour could already mate). */
+    if (res[color].verdict != WIN_UNDETERMINED)
+        CHECK(same_result(&res[color], &first), "dead_position and can_checkmate disagree about %s for %s", fen,
+              color == WHITE ? "white" : "black");
     return 0;
 }

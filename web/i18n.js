@@ -106,6 +106,10 @@ const STRINGS = {
     end_time_forfeit: 'Zeitüberschreitung – {winner} gewinnt',
     end_timeout_insufficient_material: 'Zeitüberschreitung von {flagged} – Remis, {other} kann nicht mehr mattsetzen',
     end_abandoned: 'Zugfrist überschritten – {winner} gewinnt',
+    // Dead positions and 6.9 draws beyond material show the server's words (outcome.text_de), which
+    // name the reason; these only stand in when a state has none.
+    end_dead_position: 'Remis: tote Stellung – kein Matt ist mehr möglich',
+    end_timeout_unwinnable: 'Zeitüberschreitung von {flagged} – Remis, {other} kann nicht mehr mattsetzen',
     end_aborted: 'Partie abgebrochen',
     end_unknown: 'Partie beendet ({result})',
   },
@@ -212,6 +216,8 @@ const STRINGS = {
     end_time_forfeit: 'Time forfeit – {winner} wins',
     end_timeout_insufficient_material: '{flagged} ran out of time – draw, {other} cannot mate',
     end_abandoned: 'Move deadline missed – {winner} wins',
+    end_dead_position: 'Draw: dead position – no checkmate is possible any more',
+    end_timeout_unwinnable: '{flagged} ran out of time – draw, {other} cannot mate',
     end_aborted: 'Game aborted',
     end_unknown: 'Game over ({result})',
   },
@@ -286,6 +292,10 @@ export function outcomeText(state) {
     params.winner = colorName(winner);
     params.loser = colorName(loser);
   }
+  // Why a position is dead (FIDE 5.2.2, 6.9) is the rules core's to say: its sentence comes with the
+  // state in both languages (libschach's outcome_describe).
+  const words = current === 'de' ? outcome.text_de : outcome.text;
+  if (outcome.reason && words) return words;
   const key = 'end_' + outcome.termination;
   if (!(key in STRINGS.en)) return t('end_unknown', params);
   if (outcome.termination === 'resignation' && !winner) return t('end_unknown', params);

@@ -34,8 +34,8 @@ typedef enum {
     TERM_TIME_FORFEIT,
     TERM_TIMEOUT_INSUFFICIENT, /* flag fell, but the opponent's material cannot mate (6.9): draw */
     TERM_ABANDONED,
-    TERM_DEAD_POSITION,        /* neither side can mate by any series of legal moves, though material could (5.2.2) */
-    TERM_TIMEOUT_UNWINNABLE,   /* flag fell; the opponent has mating material but no series of moves mates (6.9) */
+    TERM_DEAD_POSITION,      /* neither side can mate by any series of legal moves, though material could (5.2.2) */
+    TERM_TIMEOUT_UNWINNABLE, /* flag fell; the opponent has mating material but no series of moves mates (6.9) */
     TERM_NB
 } Termination;
 
@@ -75,13 +75,13 @@ typedef struct Game {
     int ply_capacity;
     Outcome outcome;   /* RESULT_NONE while the game goes on */
     int draw_offer;    /* -1 none, else the Color that offered a draw still standing */
-    bool defer_dead;   /* the caller runs the full dead-position analysis itself (game_defer_dead_analysis) */
+    uint8_t dead_mode; /* GameDeadMode: who decides dead positions beyond material */
     bool dead_pending; /* the quick pass could not settle the current position; see game_dead_pending */
 } Game;
 
 /* Node budgets of the analyses a game runs: the full dead-position analysis after a move whose
  * position the quick pass could not settle, and the 6.9 analysis at a flag fall. */
-#define GAME_DEAD_NODES 20000
+#define GAME_DEAD_NODES 100000
 #define GAME_FLAG_NODES 200000
 
 /* Starts a game from the standard position. */
@@ -137,9 +137,17 @@ bool game_time_forfeit_judged(Game *g, Color color, const WinResult *opponent, S
 
 /* Dead positions (5.2.2). After every move (and at game_init_fen) the game runs the quick analysis;
  * when it finds a locked structure it cannot settle, the game runs the full analysis with
- * GAME_DEAD_NODES itself — unless the caller deferred it: then game_dead_pending() is true and the
- * caller runs dead_position() on a copy of the position where it likes (a worker thread) and hands
- * the result to game_settle_dead(). */
+ * GAME_DEAD_NODES itself (GAME_DEAD_INLINE, the default) — unless the caller deferred it
+ * (GAME_DEAD_DEFER): then game_dead_pending() is true and the caller runs dead_position() on a copy
+ * of the position where it likes (a worker thread) and hands the result to game_settle_dead().
+ * GAME_DEAD_MATERIAL_ONLY ends games by material alone, for readers of recorded games that go on
+ * past a dead position (pgn reading; `schach pgn check` reports where the position died). */
+typedef enum { GAME_DEAD_INLINE = 0, GAME_DEAD_DEFER, GAME_DEAD_MATERIAL_ONLY } GameDeadMode;
+/* Applies from the next move on. */
+void game_set_dead_mode(Game *g, GameDeadMode mode);
+/* game_init_fen with a dead-position mode that already applies to the starting position. */
+bool game_init_fen_mode(Game *g, const char *fen, GameDeadMode mode, SchError *err);
+/* game_set_dead_mode(g, defer ? GAME_DEAD_DEFER : GAME_DEAD_INLINE). */
 void game_defer_dead_analysis(Game *g, bool defer);
 static inline bool game_dead_pending(const Game *g) { return g->dead_pending && g->outcome.result == RESULT_NONE; }
 /* res: dead_position()'s two results for the position after `ply_count` plies of this game. When

@@ -36,18 +36,18 @@ typedef enum { WIN_UNDETERMINED = 0, WIN_WINNABLE, WIN_UNWINNABLE } Winnability;
 /* Why a colour cannot checkmate. */
 typedef enum {
     WIN_REASON_NONE = 0,
-    WIN_REASON_CHECKMATED,  /* that colour is checkmated: the game is over */
-    WIN_REASON_STALEMATE,   /* the side to move is stalemated: the game is over */
-    WIN_REASON_BARE_KING,   /* only the king is left: a king never gives check */
-    WIN_REASON_MATERIAL,    /* insufficient material: K+N v K, bishops that can never cover the king's escape */
-    WIN_REASON_LOCKED,      /* the pawns are locked and no piece can break through to the enemy king */
-    WIN_REASON_TRAPPED,     /* the pieces that could give check are trapped and can never reach the king */
-    WIN_REASON_EXHAUSTED,   /* every position any series of moves can reach was examined: none is mate */
+    WIN_REASON_CHECKMATED, /* that colour is checkmated: the game is over */
+    WIN_REASON_STALEMATE,  /* the side to move is stalemated: the game is over */
+    WIN_REASON_BARE_KING,  /* only the king is left: a king never gives check */
+    WIN_REASON_MATERIAL,   /* insufficient material: K+N v K, bishops that can never cover the king's escape */
+    WIN_REASON_LOCKED,     /* the pawns are locked and no piece can break through to the enemy king */
+    WIN_REASON_TRAPPED,    /* the pieces that could give check are trapped and can never reach the king */
+    WIN_REASON_EXHAUSTED,  /* every position any series of moves can reach was examined: none is mate */
     WIN_REASON_NB
 } WinReason;
 
 /* Longest helpmate line a result holds (plies). */
-#define WIN_LINE_MAX 160
+#define WIN_LINE_MAX 256
 
 /* Node budget of the full mode when limits.nodes is 0. */
 #define WIN_DEFAULT_NODES 200000
@@ -59,11 +59,11 @@ typedef struct WinLimits {
 
 typedef struct WinResult {
     Winnability verdict;
-    WinReason reason;          /* WIN_UNWINNABLE: why; else WIN_REASON_NONE */
-    int line_len;              /* WIN_WINNABLE: plies in line (0 when the opponent is already mated) */
-    Move line[WIN_LINE_MAX];   /* WIN_WINNABLE: the helpmate, legal moves from the position */
-    uint64_t nodes;            /* positions visited */
-    bool blockade;             /* quick mode, undetermined: the pawns are (nearly) locked, so the full
+    WinReason reason;        /* WIN_UNWINNABLE: why; else WIN_REASON_NONE */
+    int line_len;            /* WIN_WINNABLE: plies in line (0 when the opponent is already mated) */
+    Move line[WIN_LINE_MAX]; /* WIN_WINNABLE: the helpmate, legal moves from the position */
+    uint64_t nodes;          /* positions visited */
+    bool blockade;           /* quick mode, undetermined: the pawns are (nearly) locked, so the full
                                 * analysis may settle what the quick one could not */
 } WinResult;
 
@@ -76,8 +76,11 @@ void win_work_free(WinWork *work);
 /* Whether color can still checkmate in pos (pos must be a legal position, e.g. from fen_parse).
  * limits may be NULL (full mode, default budget); work may be NULL (the thread's own area).
  * Fills *out (may be NULL) and returns its verdict. */
-Winnability can_checkmate(const Position *pos, Color color, const WinLimits *limits, WinWork *work,
-                          WinResult *out);
+Winnability can_checkmate(const Position *pos, Color color, const WinLimits *limits, WinWork *work, WinResult *out);
+
+/* Whether r holds a proof for color: its line is legal from pos and ends with color's opponent
+ * checkmated (can_checkmate checks every proof with this before it returns it). */
+bool win_proof_valid(const Position *pos, Color color, const WinResult *r);
 
 /* The dead-position test (5.2.2): WIN_UNWINNABLE when neither colour can checkmate (dead),
  * WIN_WINNABLE when one of them can, else WIN_UNDETERMINED. res (may be NULL) receives both colours'

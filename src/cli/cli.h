@@ -76,5 +76,7 @@ int cmd_uci(int argc, char **argv, Lang lang);
 int cmd_bench(int argc, char **argv, Lang lang);
 /* schach match (cmd_match.c): games between two UCI engines, with Elo. */
 int cmd_match(int argc, char **argv, Lang lang);
+/* schach winnable (cmd_winnable.c): whether each side can still checkmate (dead positions, 6.9). */
+int cmd_winnable(int argc, char **argv, Lang lang);
 
 #endif

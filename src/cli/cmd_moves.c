@@ -24,7 +24,8 @@ static void print_help(Lang lang) {
                  "                (e2-e4, Ng1-f3) or SAN with English or German letters (Nf3, Sf3);\n"
                  "                move numbers (\"1.\") are skipped\n"
                  "  --json        print one JSON object: fen, turn, check, moves (uci, san, san_de),\n"
-                 "                outcome (null or result and termination), claims\n"
+                 "                outcome (null or result, termination and, for a dead position,\n"
+                 "                reason), claims\n"
                  "  --lang L      language of messages and piece letters: de or en\n"
                  "\n"
                  "An invalid FEN or a move that is not legal is an error (exit status 1).\n",
@@ -40,7 +41,8 @@ static void print_help(Lang lang) {
                  "                (e2-e4, Sg1-f3) oder SAN mit deutschen oder englischen Buchstaben;\n"
                  "                Zugnummern (\"1.\") werden übersprungen\n"
                  "  --json        ein JSON-Objekt ausgeben: fen, turn, check, moves (uci, san, san_de),\n"
-                 "                outcome (null oder result und termination), claims\n"
+                 "                outcome (null oder result, termination und, bei toter Stellung,\n"
+                 "                reason), claims\n"
                  "  --lang L      Sprache der Meldungen und Figurenbuchstaben: de oder en\n"
                  "\n"
                  "Eine ungültige FEN oder ein nicht legaler Zug ist ein Fehler (Rückgabewert 1).\n"),
@@ -158,11 +160,15 @@ static int print_json(const Game *g, const MoveEntry *moves, int count, int clai
         json_array_append_new(
             list, json_pack("{s:s, s:s, s:s}", "uci", moves[i].uci, "san", moves[i].san, "san_de", moves[i].san_de));
     json_object_set_new(o, "moves", list);
-    if (game_over(g))
-        json_object_set_new(o, "outcome",
-                            json_pack("{s:s, s:s?}", "result", result_string(g->outcome.result), "termination",
-                                      termination_name(g->outcome.termination)));
-    else
+    if (game_over(g)) {
+        json_t *outcome = json_pack("{s:s, s:s?}", "result", result_string(g->outcome.result), "termination",
+                                    termination_name(g->outcome.termination));
+        /* Why a dead position is dead (the other endings need no reason). */
+        const char *reason = win_reason_name((WinReason)g->outcome.reason);
+        if (reason)
+            json_object_set_new(outcome, "reason", json_string(reason));
+        json_object_set_new(o, "outcome", outcome);
+    } else
         json_object_set_new(o, "outcome", json_null());
     json_object_set_new(o, "claims", cli_claims_json(claims));
     return cli_print_json(o) ? CLI_OK : CLI_FAIL;

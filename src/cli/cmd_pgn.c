@@ -1,4 +1,5 @@
 /* schach pgn check / convert: replays PGN files by the rules, reports or rewrites every game. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,13 +46,20 @@ static void print_check_help(Lang lang) {
                  "\n"
                  "  --json    one JSON object per game and line:\n"
                  "            {\"game\": 1, \"plies\": 45, \"result\": \"1-0\", \"termination\": \"checkmate\",\n"
-                 "             \"claims\": [], \"error\": null}\n"
+                 "             \"reason\": null, \"claims\": [], \"dead_at_ply\": null,\n"
+                 "             \"result_contradicts_6_9\": null, \"error\": null}\n"
                  "            result: the rules' result when a rule ended the game (checkmate,\n"
-                 "            stalemate, insufficient material, fivefold repetition, 75 moves),\n"
-                 "            else the result marker of the PGN (\"1-0\" after a resignation), null for \"*\".\n"
+                 "            stalemate, dead position, fivefold repetition, 75 moves), else the\n"
+                 "            result marker of the PGN (\"1-0\" after a resignation), null for \"*\".\n"
                  "            termination: the rule that ended the game (checkmate, stalemate,\n"
-                 "            insufficient_material, fivefold_repetition, seventyfive_moves) or null.\n"
+                 "            insufficient_material, dead_position, fivefold_repetition,\n"
+                 "            seventyfive_moves) or null; reason: why a dead position is dead.\n"
                  "            claims: threefold_repetition, fifty_moves available at the end.\n"
+                 "            dead_at_ply: the ply (0: the start) from which no series of moves could\n"
+                 "            mate any more (FIDE 5.2.2: the game was drawn there, whatever followed),\n"
+                 "            or null. result_contradicts_6_9: for a win on time (Termination tag\n"
+                 "            with \"time\"), true when the winner could not have checkmated by any\n"
+                 "            series of moves (FIDE 6.9: a draw), else false; null for other games.\n"
                  "            error: null or {\"line\", \"column\", \"message\"}.\n"
                  "            With several files each object also has \"file\".\n"
                  "  --lang L  language of messages: de or en\n"
@@ -67,13 +75,20 @@ static void print_check_help(Lang lang) {
                  "\n"
                  "  --json    ein JSON-Objekt je Partie und Zeile:\n"
                  "            {\"game\": 1, \"plies\": 45, \"result\": \"1-0\", \"termination\": \"checkmate\",\n"
-                 "             \"claims\": [], \"error\": null}\n"
+                 "             \"reason\": null, \"claims\": [], \"dead_at_ply\": null,\n"
+                 "             \"result_contradicts_6_9\": null, \"error\": null}\n"
                  "            result: das Ergebnis der Regeln, wenn eine Regel die Partie beendet hat\n"
-                 "            (Matt, Patt, ungenügendes Material, fünffache Wiederholung, 75 Züge),\n"
-                 "            sonst das Ergebnis am Ende der PGN (\"1-0\" nach Aufgabe), null bei \"*\".\n"
+                 "            (Matt, Patt, tote Stellung, fünffache Wiederholung, 75 Züge), sonst das\n"
+                 "            Ergebnis am Ende der PGN (\"1-0\" nach Aufgabe), null bei \"*\".\n"
                  "            termination: die Regel, die die Partie beendet hat (checkmate, stalemate,\n"
-                 "            insufficient_material, fivefold_repetition, seventyfive_moves) oder null.\n"
+                 "            insufficient_material, dead_position, fivefold_repetition,\n"
+                 "            seventyfive_moves) oder null; reason: warum eine Stellung tot ist.\n"
                  "            claims: threefold_repetition, fifty_moves, am Ende reklamierbar.\n"
+                 "            dead_at_ply: der Halbzug (0: der Anfang), ab dem keine Zugfolge mehr\n"
+                 "            mattsetzen konnte (FIDE 5.2.2: dort war die Partie remis, was auch\n"
+                 "            folgte), oder null. result_contradicts_6_9: bei Gewinn durch Zeit\n"
+                 "            (Termination-Tag mit \"time\") true, wenn der Gewinner durch keine Zugfolge\n"
+                 "            hätte mattsetzen können (FIDE 6.9: remis), sonst false; null bei anderen.\n"
                  "            error: null oder {\"line\", \"column\", \"message\"}.\n"
                  "            Bei mehreren Dateien hat jedes Objekt auch \"file\".\n"
                  "  --lang L  Sprache der Meldungen: de oder en\n"
@@ -105,6 +120,7 @@ static void print_convert_help(Lang lang) {
 
 typedef struct PgnOptions {
     Lang lang;
+    WinWork *work; /* pgn check: the analyses' work area */
     bool json;
     bool several_files; /* name the file in every report */
     int games;
@@ -161,26 +177,102 @@ static bool for_each_game(const char *file, GameHandler handle, PgnOptions *opt)
     return ok;
 }
 
-/* The result pgn check reports: the rules' when they ended the game, else the PGN's marker. */
-static const char *reported_result(const PgnGame *pg) {
+/* What pgn check finds out beyond the moves: where the position died (5.2.2), and whether a win on
+ * time is one the winner could never have mated for (6.9). */
+typedef struct Audit {
+    int dead_at_ply;     /* -1: never */
+    Outcome dead;        /* the draw the rules gave at dead_at_ply */
+    int contradicts_6_9; /* -1: not a time forfeit; 0 or 1 */
+} Audit;
+
+/* Whether the game's Termination tag tells of a time forfeit ("time forfeit", "X won on time"). */
+static bool time_forfeit_tag(const PgnGame *pg) {
+    const char *t = pgn_tag(pg, "Termination");
+    if (!t)
+        return false;
+    for (const char *p = t; *p; p++) {
+        size_t k = 0;
+        while (k < 4 && p[k] && tolower((unsigned char)p[k]) == "time"[k])
+            k++;
+        if (k == 4)
+            return true;
+    }
+    return false;
+}
+
+static void audit_game(const PgnGame *pg, WinWork *work, Audit *a) {
+    static const WinLimits quick = {true, 0};
+    static const WinLimits full = {false, GAME_DEAD_NODES};
+    static const WinLimits flag = {false, GAME_FLAG_NODES};
+    const Game *g = &pg->game;
+    a->dead_at_ply = -1;
+    a->dead = (Outcome){RESULT_DRAW, TERM_DEAD_POSITION, WHITE, 0};
+    Position pos = g->start;
+    for (int ply = 0; ply <= g->ply_count; ply++) {
+        WinResult res[2];
+        Winnability v = dead_position(&pos, &quick, NULL, res);
+        if (v == WIN_UNDETERMINED && (res[WHITE].blockade || res[BLACK].blockade))
+            v = dead_position(&pos, &full, work, res);
+        if (v == WIN_UNWINNABLE) {
+            a->dead_at_ply = ply;
+            bool material = pos_insufficient_material(&pos);
+            a->dead.termination = material ? TERM_INSUFFICIENT_MATERIAL : TERM_DEAD_POSITION;
+            WinReason why = res[WHITE].reason;
+            if (why == WIN_REASON_BARE_KING || why == WIN_REASON_MATERIAL)
+                why = res[BLACK].reason;
+            a->dead.reason = material ? 0 : (int)why;
+            break;
+        }
+        if (ply < g->ply_count) {
+            Undo u;
+            pos_make(&pos, g->plies[ply].move, &u);
+        }
+    }
+    a->contradicts_6_9 = -1;
+    bool decisive = pg->result == RESULT_WHITE_WINS || pg->result == RESULT_BLACK_WINS;
+    if (decisive && time_forfeit_tag(pg)) {
+        Color winner = pg->result == RESULT_WHITE_WINS ? WHITE : BLACK;
+        a->contradicts_6_9 = can_checkmate(&g->pos, winner, &flag, work, NULL) == WIN_UNWINNABLE;
+    }
+}
+
+/* The ending the rules decided: the game's own, or the dead position pgn check found (the moves
+ * after it were played on a board whose game was already drawn). */
+static const Outcome *rules_outcome(const PgnGame *pg, const Audit *a) {
     if (game_over(&pg->game))
-        return result_string(pg->game.outcome.result);
+        return &pg->game.outcome;
+    return a->dead_at_ply >= 0 ? &a->dead : NULL;
+}
+
+/* The result pgn check reports: the rules' when they ended the game, else the PGN's marker. */
+static const char *reported_result(const PgnGame *pg, const Audit *a) {
+    const Outcome *o = rules_outcome(pg, a);
+    if (o)
+        return result_string(o->result);
     return pg->result != RESULT_NONE ? result_string(pg->result) : NULL;
 }
 
 static bool check_json(const char *file, PgnGame *pg, int number, const SchError *err, PgnOptions *opt) {
     const Game *g = &pg->game;
-    const char *result = reported_result(pg);
-    int claims = game_over(g) ? 0 : game_claims(g);
+    Audit a;
+    audit_game(pg, opt->work, &a);
+    const char *result = reported_result(pg, &a);
+    const Outcome *ended = rules_outcome(pg, &a);
+    int claims = ended ? 0 : game_claims(g);
     json_t *o = json_object();
     if (opt->several_files)
         json_object_set_new(o, "file", cli_json_string(file));
     json_object_set_new(o, "game", json_integer(number));
     json_object_set_new(o, "plies", json_integer(g->ply_count));
     json_object_set_new(o, "result", result ? json_string(result) : json_null());
-    const char *term = game_over(g) ? termination_name(g->outcome.termination) : NULL;
+    const char *term = ended ? termination_name(ended->termination) : NULL;
     json_object_set_new(o, "termination", term ? json_string(term) : json_null());
+    const char *reason = ended ? win_reason_name((WinReason)ended->reason) : NULL;
+    json_object_set_new(o, "reason", reason ? json_string(reason) : json_null());
     json_object_set_new(o, "claims", cli_claims_json(claims));
+    json_object_set_new(o, "dead_at_ply", a.dead_at_ply >= 0 ? json_integer(a.dead_at_ply) : json_null());
+    json_object_set_new(o, "result_contradicts_6_9",
+                        a.contradicts_6_9 >= 0 ? json_boolean(a.contradicts_6_9) : json_null());
     if (err) {
         char msg[256];
         err_format(err, opt->lang, msg, sizeof msg);
@@ -207,17 +299,29 @@ static bool check_text(const char *file, PgnGame *pg, int number, const SchError
         printf(CLI_TR(lang, "error: %s\n", "Fehler: %s\n"), msg);
         return true;
     }
-    const char *result = reported_result(pg);
-    if (game_over(g)) {
+    Audit a;
+    audit_game(pg, opt->work, &a);
+    const char *result = reported_result(pg, &a);
+    const Outcome *ended = rules_outcome(pg, &a);
+    if (ended) {
         char text[256];
-        outcome_describe(&g->outcome, lang, text, sizeof text);
+        outcome_describe(ended, lang, text, sizeof text);
         printf("%s", text);
+        if (!game_over(g))
+            printf(CLI_TR(lang, " (from ply %d on; %d plies were played after it)",
+                          " (ab Halbzug %d; danach wurden noch %d Halbzüge gespielt)"),
+                   a.dead_at_ply, g->ply_count - a.dead_at_ply);
     } else if (result) {
         printf(CLI_TR(lang, "%s (not decided by the rules)", "%s (nicht durch die Regeln entschieden)"), result);
     } else {
         printf("%s", CLI_TR(lang, "game goes on", "Partie läuft"));
     }
-    int claims = game_over(g) ? 0 : game_claims(g);
+    if (a.contradicts_6_9 == 1)
+        printf(
+            ", %s",
+            CLI_TR(lang, "the win on time contradicts FIDE 6.9: the winner could not checkmate",
+                   "der Gewinn durch Zeitüberschreitung widerspricht FIDE 6.9: der Gewinner konnte nicht mattsetzen"));
+    int claims = ended ? 0 : game_claims(g);
     if (claims & CLAIM_THREEFOLD)
         printf(", %s", CLI_TR(lang, "threefold repetition can be claimed", "dreifache Wiederholung reklamierbar"));
     if (claims & CLAIM_FIFTY)
@@ -254,7 +358,7 @@ static int run_files(int argc, char **argv, Lang lang, bool convert) {
             print_check_help(lang);
         return CLI_OK;
     }
-    PgnOptions opt = {lang, false, false, 0, 0};
+    PgnOptions opt = {lang, NULL, false, false, 0, 0};
     int files = 0;
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
@@ -271,6 +375,10 @@ static int run_files(int argc, char **argv, Lang lang, bool convert) {
         return cli_usage(lang, name, "%s", CLI_TR(lang, "no FILE given", "keine DATEI angegeben"));
     opt.several_files = files > 1;
     GameHandler handle = convert ? convert_game : opt.json ? check_json : check_text;
+    if (!convert && !(opt.work = win_work_new(0))) {
+        cli_errorf("%s", CLI_TR(lang, "out of memory", "kein Speicher mehr"));
+        return CLI_FAIL;
+    }
     bool ok = true;
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
@@ -281,6 +389,7 @@ static int run_files(int argc, char **argv, Lang lang, bool convert) {
     }
     if (!convert && !opt.json)
         printf(CLI_TR(lang, "%d games, %d with errors\n", "%d Partien, %d mit Fehlern\n"), opt.games, opt.errors);
+    win_work_free(opt.work);
     return ok ? CLI_OK : CLI_FAIL;
 }
 

@@ -304,10 +304,27 @@ static void set_default_tags(PgnGame *pg) {
     pgn_set_tag(pg, "Date", date);
 }
 
+/* A game played here ends at a dead position (5.2.2), also one read from a PGN file: reading keeps
+ * recorded games going past dead positions (GAME_DEAD_MATERIAL_ONLY), so the position on the board is
+ * judged now, as the game would have judged it after its last move, and every move from here on. */
+static void judge_dead_positions(Game *g) {
+    static const WinLimits quick = {true, 0};
+    static const WinLimits full = {false, GAME_DEAD_NODES};
+    game_set_dead_mode(g, GAME_DEAD_INLINE);
+    if (game_over(g))
+        return;
+    WinResult res[2];
+    Winnability v = dead_position(&g->pos, &quick, NULL, res);
+    if (v == WIN_UNDETERMINED && (res[WHITE].blockade || res[BLACK].blockade))
+        dead_position(&g->pos, &full, NULL, res);
+    game_settle_dead(g, g->ply_count, res);
+}
+
 /* A new game from the standard position or fen; false (message printed, *pg untouched) on a bad FEN. */
 static bool new_game(PgnGame *pg, const char *fen, Lang lang, FILE *out) {
     PgnGame fresh;
     pgn_game_init(&fresh);
+    game_set_dead_mode(&fresh.game, GAME_DEAD_INLINE); /* pgn_game_init prepares for reading */
     if (fen) {
         SchError err;
         err_clear(&err);
@@ -375,7 +392,15 @@ static bool load_game(PgnGame *pg, const char *file, Lang lang, FILE *out) {
         pgn_game_free(&last);
         return false;
     }
-    if (!game_over(&last.game) && last.result != RESULT_NONE) {
+    judge_dead_positions(&last.game);
+    if (game_over(&last.game) && last.result != RESULT_NONE && last.result != last.game.outcome.result) {
+        /* Only a dead position the reader let pass can disagree with the file's result. */
+        fprintf(out,
+                CLI_TR(lang, "The file gives the result %s, but the position was already dead: a draw.\n",
+                       "Die Datei nennt das Ergebnis %s, aber die Stellung war schon tot: remis.\n"),
+                result_string(last.result));
+        last.result = RESULT_NONE;
+    } else if (!game_over(&last.game) && last.result != RESULT_NONE) {
         fprintf(out,
                 CLI_TR(lang, "The file gives the result %s, but the rules do not end the game there; play goes on.\n",
                        "Die Datei nennt das Ergebnis %s, aber nach den Regeln ist die Partie dort nicht beendet; "
@@ -737,6 +762,7 @@ static void cmd_undo(Play *p) {
     /* Against the computer, its reply goes too: else it would at once play again. */
     Color turn = pos_turn(&g->pos);
     bool two = p->players[turn].computer && !p->players[!turn].computer && g->ply_count > 0 && game_undo(g);
+    judge_dead_positions(g);   /* a loaded game may have gone on past a dead position */
     pgn_trim_comments(&p->pg); /* a loaded game's comments on the moves taken back go with them */
     puts(two ? CLI_TR(p->lang, "Two moves taken back: yours and the computer's reply.",
                       "Zwei Züge zurückgenommen: Ihr Zug und die Antwort des Computers.")

@@ -33,6 +33,8 @@ static const Command commands[] = {
     {"bench", cmd_bench, "search benchmark; its node count is the signature of the search",
      "Suchbenchmark; seine Knotenzahl ist die Signatur der Suche"},
     {"match", cmd_match, "games between two UCI engines, with Elo", "Partien zwischen zwei UCI-Engines, mit Elo"},
+    {"winnable", cmd_winnable, "can a side still checkmate? dead positions and flag falls (FIDE 5.2.2, 6.9)",
+     "kann eine Seite noch mattsetzen? tote Stellungen und Zeitüberschreitung (FIDE 5.2.2, 6.9)"},
 };
 
 static void print_usage(FILE *out, Lang lang) {
@@ -41,7 +43,7 @@ static void print_usage(FILE *out, Lang lang) {
                  "Aufruf: schach [--lang de|en] BEFEHL [OPTIONEN]\n        schach --help | --version\n\nBefehle:\n"),
           out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-7s %s\n", commands[i].name, CLI_TR(lang, commands[i].summary_en, commands[i].summary_de));
+        fprintf(out, "  %-8s %s\n", commands[i].name, CLI_TR(lang, commands[i].summary_en, commands[i].summary_de));
     fputs(CLI_TR(lang,
                  "\nEvery command has --help. --lang chooses the language of messages and piece letters;\n"
                  "without it, LC_ALL, LC_MESSAGES or LANG starting with \"de\" choose German.\n"

@@ -487,7 +487,10 @@ static void cmd_setoption(Uci *u, const Tokens *t, size_t i) {
 
 /* ---- position ---------------------------------------------------------------------------------- */
 
-/* Plays m, also after an automatic ending that leaves legal moves: the GUI is the arbiter. */
+/* Plays m, also after an automatic ending that leaves legal moves: the GUI is the arbiter. The game
+ * decides dead positions by material only (GAME_DEAD_MATERIAL_ONLY): the full analysis after each
+ * replayed move of a locked position would cost milliseconds per ply on every "position" command,
+ * time the engine's clock pays, and the search needs none of it. */
 static bool play_on(Game *g, Move m, SchError *err) {
     if (game_over(g))
         memset(&g->outcome, 0, sizeof g->outcome);
@@ -504,6 +507,7 @@ static bool position_base(Uci *u, Game *g, const Tokens *t, size_t i, size_t end
             return false;
         }
         game_init(g);
+        game_set_dead_mode(g, GAME_DEAD_MATERIAL_ONLY);
         return true;
     }
     if (i >= end || strcasecmp(t->v[i], "fen")) {
@@ -518,7 +522,7 @@ static bool position_base(Uci *u, Game *g, const Tokens *t, size_t i, size_t end
     }
     SchError err;
     err_clear(&err);
-    bool ok = game_init_fen(g, fen, &err);
+    bool ok = game_init_fen_mode(g, fen, GAME_DEAD_MATERIAL_ONLY, &err);
     if (!ok) {
         char msg[256];
         err_format(&err, LANG_EN, msg, sizeof msg);

@@ -51,12 +51,14 @@ static int dead_reason(const WinResult res[2]) {
 /* 5.2.2 beyond material: the quick analysis, then the full one with a small budget when the quick
  * pass found a locked structure it could not settle (or leaves that to the caller). */
 static void decide_dead(Game *g) {
+    if (g->dead_mode == GAME_DEAD_MATERIAL_ONLY)
+        return;
     static const WinLimits quick = {true, 0};
     static const WinLimits full = {false, GAME_DEAD_NODES};
     WinResult res[2];
     Winnability v = dead_position(&g->pos, &quick, NULL, res);
     if (v == WIN_UNDETERMINED && (res[WHITE].blockade || res[BLACK].blockade)) {
-        if (g->defer_dead) {
+        if (g->dead_mode == GAME_DEAD_DEFER) {
             g->dead_pending = true;
             return;
         }
@@ -111,7 +113,14 @@ static void decide_automatic(Game *g) {
     }
 }
 
-void game_defer_dead_analysis(Game *g, bool defer) { g->defer_dead = defer; }
+void game_set_dead_mode(Game *g, GameDeadMode mode) {
+    g->dead_mode = (uint8_t)mode;
+    g->dead_pending = false;
+}
+
+void game_defer_dead_analysis(Game *g, bool defer) {
+    game_set_dead_mode(g, defer ? GAME_DEAD_DEFER : GAME_DEAD_INLINE);
+}
 
 bool game_settle_dead(Game *g, int ply_count, const WinResult res[2]) {
     if (ply_count == g->ply_count)
@@ -134,7 +143,7 @@ static void init_from(Game *g, const Position *start) {
     g->ply_capacity = 0;
     g->outcome = (Outcome){RESULT_NONE, TERM_NONE, WHITE, 0};
     g->draw_offer = -1;
-    g->defer_dead = false;
+    g->dead_mode = GAME_DEAD_INLINE;
     g->dead_pending = false;
 }
 
@@ -145,14 +154,19 @@ void game_init(Game *g) {
     init_from(g, &start);
 }
 
-bool game_init_fen(Game *g, const char *fen, SchError *err) {
+bool game_init_fen_mode(Game *g, const char *fen, GameDeadMode mode, SchError *err) {
     game_init(g);
     Position start;
     if (!fen_parse(&start, fen, err))
         return false;
     init_from(g, &start);
+    g->dead_mode = (uint8_t)mode;
     decide_automatic(g);
     return true;
+}
+
+bool game_init_fen(Game *g, const char *fen, SchError *err) {
+    return game_init_fen_mode(g, fen, GAME_DEAD_INLINE, err);
 }
 
 void game_free(Game *g) {
@@ -222,8 +236,8 @@ bool game_play(Game *g, Move m, SchError *err) {
 }
 
 static bool automatic_ending(Termination t) {
-    return t == TERM_CHECKMATE || t == TERM_STALEMATE || t == TERM_INSUFFICIENT_MATERIAL ||
-           t == TERM_DEAD_POSITION || t == TERM_FIVEFOLD_REPETITION || t == TERM_SEVENTYFIVE_MOVES;
+    return t == TERM_CHECKMATE || t == TERM_STALEMATE || t == TERM_INSUFFICIENT_MATERIAL || t == TERM_DEAD_POSITION ||
+           t == TERM_FIVEFOLD_REPETITION || t == TERM_SEVENTYFIVE_MOVES;
 }
 
 bool game_undo(Game *g) {

@@ -110,8 +110,9 @@ static bool unwinnable_sentence(const Outcome *o, Lang lang, char *buf, size_t s
     int n;
     if (o->termination == TERM_DEAD_POSITION) {
         if (why)
-            n = snprintf(buf, size, de ? "Remis: tote Stellung – %s, kein Matt ist mehr möglich"
-                                       : "Draw: dead position – %s, no checkmate is possible any more",
+            n = snprintf(buf, size,
+                         de ? "Remis: tote Stellung – %s, kein Matt ist mehr möglich"
+                            : "Draw: dead position – %s, no checkmate is possible any more",
                          why);
         else
             n = snprintf(buf, size, "%s",

@@ -23,16 +23,36 @@ bool win_material_insufficient(const Position *pos, Color color) {
         return false; /* a pawn may promote to anything, or block a flight square */
     Bitboard knights = pos->by_type[KNIGHT], bishops = pos->by_type[BISHOP];
     /* One knight mates only when an enemy man blocks a flight square. */
-    if (our_men == (ours & knights) && !bb_more_than_one(our_men))
-        return !their_men;
+    if (our_men == (ours & knights) && !bb_more_than_one(our_men) && !their_men)
+        return true;
     /* Bishops on one colour: the mated king stands on that colour, so its orthogonal neighbours are
      * of the other colour; a bishop never attacks them and one king cannot cover two of them
      * without standing next to the mated king, so enemy men would have to block them, and men
      * that stand only on the bishops' colour never can. */
     if (our_men == (ours & bishops)) {
         Bitboard all_bishops = our_men | (their_men & bishops);
-        return their_men == (their_men & bishops) && one_square_colour(all_bishops);
+        if (their_men == (their_men & bishops) && one_square_colour(all_bishops))
+            return true;
     }
+    /* A knight against a lone queen, or one bishop against rooks and queens only. The mate would
+     * be a single check by that piece (nothing else of ours can check, pin or uncover), and our
+     * king never covers two orthogonal neighbours of the mated king without standing next to it.
+     * - Bishop: let d be the diagonal neighbour of the mated king on the checking line (or the
+     *   bishop's own square). Both orthogonal neighbours next to d are of the other colour, so
+     *   the bishop never covers them and our king covers at most one: an enemy man must stand on
+     *   the other, and a rook or queen there takes the bishop on d or interposes on d.
+     * - Knight against a queen: a checking knight attacks only squares of the mated king's colour,
+     *   never its orthogonal neighbours; our king covers at most one of those and the queen
+     *   blocks one more, which is enough only in a corner (seen from a1: a2 and b1, with b2 empty
+     *   as a flight square our king or knight covers). Then the knight checks from b3 or c2 and
+     *   the queen on a2 or b1 always reaches it (diagonally next to it, or through b2).
+     * So no series of moves mates. */
+    Bitboard heavy = pos->by_type[ROOK] | pos->by_type[QUEEN];
+    if (their_men && !bb_more_than_one(our_men) && (our_men & bishops) && their_men == (their_men & heavy))
+        return true;
+    if (our_men == (our_men & knights) && !bb_more_than_one(our_men) && their_men && !bb_more_than_one(their_men) &&
+        (their_men & pos->by_type[QUEEN]))
+        return true;
     return false;
 }
 
@@ -48,12 +68,9 @@ const char *win_verdict_name(Winnability verdict) {
 
 const char *win_reason_name(WinReason reason) {
     static const char *const names[WIN_REASON_NB] = {
-        [WIN_REASON_CHECKMATED] = "checkmated",
-        [WIN_REASON_STALEMATE] = "stalemate",
-        [WIN_REASON_BARE_KING] = "bare_king",
-        [WIN_REASON_MATERIAL] = "insufficient_material",
-        [WIN_REASON_LOCKED] = "locked_pawns",
-        [WIN_REASON_TRAPPED] = "trapped_pieces",
+        [WIN_REASON_CHECKMATED] = "checkmated",       [WIN_REASON_STALEMATE] = "stalemate",
+        [WIN_REASON_BARE_KING] = "bare_king",         [WIN_REASON_MATERIAL] = "insufficient_material",
+        [WIN_REASON_LOCKED] = "locked_pawns",         [WIN_REASON_TRAPPED] = "trapped_pieces",
         [WIN_REASON_EXHAUSTED] = "no_mate_reachable",
     };
     return reason > WIN_REASON_NONE && reason < WIN_REASON_NB ? names[reason] : NULL;
@@ -96,6 +113,8 @@ WinWork *win_work_new(size_t tt_bytes) {
     }
     w->mask = entries - 1;
     w->generation = 0;
+    w->frames = NULL;
+    w->moves = NULL;
     return w;
 }
 
@@ -103,6 +122,8 @@ void win_work_free(WinWork *work) {
     if (!work)
         return;
     free(work->table);
+    free(work->frames);
+    free(work->moves);
     free(work);
 }
 
@@ -128,6 +149,19 @@ static WinWork *thread_work(void) {
 
 /* ---- the verdict ------------------------------------------------------------------------------- */
 
+bool win_proof_valid(const Position *pos, Color color, const WinResult *r) {
+    if (r->line_len < 0 || r->line_len > WIN_LINE_MAX)
+        return false;
+    Position p = *pos;
+    for (int i = 0; i < r->line_len; i++) {
+        if (!gen_is_legal(&p, r->line[i]))
+            return false;
+        Undo u;
+        pos_make(&p, r->line[i], &u);
+    }
+    return pos_turn(&p) != color && p.checkers && !gen_has_legal_move(&p);
+}
+
 static Winnability finish(WinResult *r, Winnability v, WinReason why) {
     r->verdict = v;
     r->reason = v == WIN_UNWINNABLE ? why : WIN_REASON_NONE;
@@ -136,8 +170,7 @@ static Winnability finish(WinResult *r, Winnability v, WinReason why) {
     return v;
 }
 
-Winnability can_checkmate(const Position *pos, Color color, const WinLimits *limits, WinWork *work,
-                          WinResult *out) {
+Winnability can_checkmate(const Position *pos, Color color, const WinLimits *limits, WinWork *work, WinResult *out) {
     WinResult local;
     WinResult *r = out ? out : &local;
     memset(r, 0, offsetof(WinResult, line));
@@ -167,7 +200,12 @@ Winnability can_checkmate(const Position *pos, Color color, const WinLimits *lim
     uint64_t budget = limits->quick ? WIN_QUICK_NODES : (limits->nodes ? limits->nodes : WIN_DEFAULT_NODES);
     if (!limits->quick && !work)
         work = thread_work();
+    if (!limits->quick && !work)
+        return finish(r, WIN_UNDETERMINED, WIN_REASON_NONE); /* out of memory */
     v = win_search(pos, color, budget, limits->quick ? NULL : work, r, &why);
+    /* A proof is only a proof once replayed. */
+    if (v == WIN_WINNABLE && !win_proof_valid(pos, color, r))
+        v = WIN_UNDETERMINED;
     return finish(r, v, why);
 }
 

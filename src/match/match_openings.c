@@ -34,6 +34,18 @@ static bool fail_oom(char *why, size_t size, Lang lang) {
     return false;
 }
 
+/* Whether a game started from o is over before the engines move. Reading a PGN ends games by
+ * material only (recorded games may go on past a dead position), so the line is replayed as a
+ * match game replays it, which also ends it at a dead position (5.2.2). */
+static bool opening_ends_game(const Opening *o) {
+    Game g;
+    if (!openings_start_game(o, &g))
+        return true;
+    bool over = game_over(&g);
+    game_free(&g);
+    return over;
+}
+
 bool openings_parse_pgn(OpeningSet *set, const char *text, size_t len, Lang lang, char *why, size_t why_size) {
     memset(set, 0, sizeof *set);
     SchError err;
@@ -58,6 +70,11 @@ bool openings_parse_pgn(OpeningSet *set, const char *text, size_t len, Lang lang
             ok = false;
         } else if (!append(set, &pg.game)) {
             ok = fail_oom(why, why_size, lang);
+        } else if (opening_ends_game(&set->items[set->count - 1])) {
+            snprintf(why, why_size,
+                     TR(lang, "game %d: the opening line ends the game", "Partie %d: die Eröffnung beendet die Partie"),
+                     pg.number);
+            ok = false;
         }
         pgn_game_free(&pg);
         err_clear(&err);

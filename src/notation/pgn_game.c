@@ -16,6 +16,9 @@ static char *copy_text(const char *s) {
 void pgn_game_init(PgnGame *g) {
     memset(g, 0, sizeof *g);
     game_init(&g->game);
+    /* Recorded games may go on past a dead position no site detected; reading keeps every move
+     * (schach pgn check reports where the position died). */
+    game_set_dead_mode(&g->game, GAME_DEAD_MATERIAL_ONLY);
     g->result = RESULT_NONE;
 }
 

@@ -464,7 +464,7 @@ static bool start_position(Parse *p) {
     SchError why;
     err_clear(&why);
     game_free(&p->g->game);
-    if (game_init_fen(&p->g->game, fen, &why))
+    if (game_init_fen_mode(&p->g->game, fen, GAME_DEAD_MATERIAL_ONLY, &why)) /* as in pgn_game_init */
         return true;
     char en[SCHACH_ERR_ARG_MAX], de[SCHACH_ERR_ARG_MAX];
     err_format(&why, LANG_EN, en, sizeof en);

@@ -1,5 +1,6 @@
-/* The computer player's worker pool (computer.h): one mutex guards the queue, the done list and which
- * job each worker runs; searches run outside it. Stopping a search is engine_stop, which may come
+/* The computer player's worker pool (computer.h): one mutex guards the queues, the done list and which
+ * job each worker runs; searches and analyses run outside it. The engines' workers take searches,
+ * one worker of its own (no engine) takes the rules' analyses, so a verdict never waits for a search. Stopping a search is engine_stop, which may come
  * before the worker's engine_search has begun (the search clears its stop flag when it starts), so a
  * worker also asks for the stop again from the search's progress callback, and shutdown repeats
  * engine_stop until every worker has left. */
@@ -22,7 +23,7 @@ typedef struct Worker {
     struct Computer *c;
     pthread_t thread;
     bool started;
-    Engine *engine;
+    Engine *engine;       /* NULL for the rules worker */
     ComputerJob *running; /* under the mutex */
     atomic_bool stop;     /* the running job should end now */
 } Worker;
@@ -30,13 +31,15 @@ typedef struct Worker {
 struct Computer {
     int threads; /* 0: synchronous */
     Worker workers[COMPUTER_MAX_THREADS];
+    Worker rules; /* the analyses' worker (threads > 0) */
     Engine *sync_engine;
     void (*wake)(void *);
     void *wake_ctx;
 
     pthread_mutex_t mutex;
-    pthread_cond_t cond; /* queued work, a cancelled delay, or stopping */
-    ComputerJob *queue_head, *queue_tail;
+    pthread_cond_t cond;                  /* queued work, a cancelled delay, or stopping */
+    ComputerJob *queue_head, *queue_tail; /* searches */
+    ComputerJob *rules_head, *rules_tail; /* analyses (JOB_DEAD, JOB_FLAG), in the order submitted */
     ComputerJob *done_head, *done_tail;
     int alive; /* workers that have not left their loop */
     bool stopping;
@@ -50,6 +53,16 @@ ComputerJob *computer_job_new(const Game *game) {
         free(job);
         return NULL;
     }
+    return job;
+}
+
+ComputerJob *computer_rules_job_new(ComputerJobKind kind, const Position *pos) {
+    ComputerJob *job = calloc(1, sizeof *job);
+    if (!job)
+        return NULL;
+    /* Only the position: the analyses need no history, so nothing is copied per ply. */
+    job->kind = kind;
+    job->game.pos = *pos;
     return job;
 }
 
@@ -87,9 +100,17 @@ static void on_info(const EngineInfo *info, void *ctx) {
         engine_stop(w->engine);
 }
 
-static void run_search(Engine *e, ComputerJob *job, Worker *w) {
-    set_skill(e, job->skill);
-    job->result = engine_search(e, &job->game, &job->limits, w ? on_info : NULL, w);
+static void run_job(Engine *e, ComputerJob *job, Worker *w) {
+    static const WinLimits dead = {false, GAME_DEAD_NODES};
+    static const WinLimits flag = {false, GAME_FLAG_NODES};
+    switch (job->kind) {
+        case JOB_SEARCH:
+            set_skill(e, job->skill);
+            job->result = engine_search(e, &job->game, &job->limits, w ? on_info : NULL, w);
+            break;
+        case JOB_DEAD: dead_position(game_position(&job->game), &dead, NULL, job->win); break;
+        case JOB_FLAG: can_checkmate(game_position(&job->game), (Color)!job->flagged, &flag, NULL, &job->win[0]); break;
+    }
 }
 
 /* Waits up to ms for a cancel or shutdown (under the mutex); true when the job may go on. */
@@ -108,26 +129,34 @@ static bool delay_job(Computer *c, Worker *w, ComputerJob *job, int ms) {
     return !c->stopping && !atomic_load(&w->stop) && !job->cancelled;
 }
 
+/* Under the mutex: the queue w takes its jobs from (searches for an engine's worker, analyses for
+ * the rules worker), as pointers to its head and tail. */
+static ComputerJob **queue_of(Computer *c, const Worker *w, ComputerJob ***tail) {
+    *tail = w->engine ? &c->queue_tail : &c->rules_tail;
+    return w->engine ? &c->queue_head : &c->rules_head;
+}
+
 static void *worker_main(void *arg) {
     Worker *w = arg;
     Computer *c = w->c;
+    ComputerJob **tail, **head = queue_of(c, w, &tail);
     pthread_mutex_lock(&c->mutex);
     for (;;) {
-        while (!c->queue_head && !c->stopping)
+        while (!*head && !c->stopping)
             pthread_cond_wait(&c->cond, &c->mutex);
         if (c->stopping)
             break;
-        ComputerJob *job = c->queue_head;
-        c->queue_head = job->next;
-        if (!c->queue_head)
-            c->queue_tail = NULL;
+        ComputerJob *job = *head;
+        *head = job->next;
+        if (!*head)
+            *tail = NULL;
         w->running = job;
         atomic_store(&w->stop, false);
         bool go = job->delay_ms <= 0 || delay_job(c, w, job, job->delay_ms);
         pthread_mutex_unlock(&c->mutex);
 
         if (go)
-            run_search(w->engine, job, w);
+            run_job(w->engine, job, w);
 
         pthread_mutex_lock(&c->mutex);
         w->running = NULL;
@@ -198,6 +227,12 @@ Computer *computer_start(int threads, size_t hash_mb, void (*wake)(void *), void
         if (ok)
             c->alive++;
     }
+    if (ok && threads > 0) {
+        c->rules.c = c;
+        ok = start_worker(&c->rules, err, err_size);
+        if (ok)
+            c->alive++;
+    }
     if (!ok) {
         computer_free(c);
         return NULL;
@@ -209,7 +244,7 @@ void computer_submit(Computer *c, ComputerJob *job) {
     job->next = NULL;
     job->cancelled = false;
     if (c->threads == 0) {
-        run_search(c->sync_engine, job, NULL);
+        run_job(c->sync_engine, job, NULL);
         pthread_mutex_lock(&c->mutex);
         done_append(c, job);
         pthread_mutex_unlock(&c->mutex);
@@ -218,11 +253,13 @@ void computer_submit(Computer *c, ComputerJob *job) {
         return;
     }
     pthread_mutex_lock(&c->mutex);
-    if (c->queue_tail)
-        c->queue_tail->next = job;
+    bool search = job->kind == JOB_SEARCH;
+    ComputerJob **head = search ? &c->queue_head : &c->rules_head, **tail = search ? &c->queue_tail : &c->rules_tail;
+    if (*tail)
+        (*tail)->next = job;
     else
-        c->queue_head = job;
-    c->queue_tail = job;
+        *head = job;
+    *tail = job;
     pthread_cond_broadcast(&c->cond);
     pthread_mutex_unlock(&c->mutex);
 }
@@ -298,9 +335,12 @@ void computer_free(Computer *c) {
         if (c->workers[i].engine)
             engine_free(c->workers[i].engine);
     }
+    if (c->rules.started) /* it ends its analysis first: bounded by the analysis's node budget */
+        pthread_join(c->rules.thread, NULL);
     if (c->sync_engine)
         engine_free(c->sync_engine);
     free_list(c->queue_head);
+    free_list(c->rules_head);
     free_list(c->done_head);
     pthread_cond_destroy(&c->cond);
     pthread_mutex_destroy(&c->mutex);

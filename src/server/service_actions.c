@@ -62,7 +62,7 @@ static SvcGame *create_build(Req *r, const CreateSpec *s, SvcPending *p) {
         SchError err;
         err_clear(&err);
         char message[256];
-        if (!game_init_fen(&g->game, s->fen, &err)) {
+        if (!game_init_fen_mode(&g->game, s->fen, GAME_DEAD_DEFER, &err)) {
             err_format(&err, r->lang, message, sizeof message);
             svc_reply_error(r, SVC_E_FEN, message);
             return NULL;

@@ -16,10 +16,12 @@ typedef struct Snapshot {
     Outcome outcome;
     int draw_offer;
     bool aborted;
+    bool dead_pending; /* a tried move sets it for its own position (service_rules.c reads it) */
 } Snapshot;
 
 static Snapshot snapshot_take(const SvcGame *g) {
-    return (Snapshot){g->game.pos, g->game.ply_count, g->game.outcome, g->game.draw_offer, g->aborted};
+    return (Snapshot){g->game.pos,        g->game.ply_count, g->game.outcome,
+                      g->game.draw_offer, g->aborted,        g->game.dead_pending};
 }
 
 static void snapshot_restore(SvcGame *g, const Snapshot *s) {
@@ -28,6 +30,7 @@ static void snapshot_restore(SvcGame *g, const Snapshot *s) {
     g->game.outcome = s->outcome;
     g->game.draw_offer = s->draw_offer;
     g->aborted = s->aborted;
+    g->game.dead_pending = s->dead_pending;
 }
 
 bool svc_change_run(SvcGame *g, SvcPending *p, SchError *err) {
@@ -57,9 +60,17 @@ bool svc_change_run(SvcGame *g, SvcPending *p, SchError *err) {
         case CH_RESIGN: return game_resign(game, p->color, err);
         case CH_ABORT: g->aborted = true; return true;
         case CH_TIMEOUT:
-            if (strcmp(g->rec.time_type, "live") == 0)
-                return game_time_forfeit(game, turn, err);
+            if (strcmp(g->rec.time_type, "live") == 0) {
+                /* Judged on a worker before this change was made (svc_flag_judged). */
+                WinResult opponent = {.verdict = (Winnability)p->flag_verdict, .reason = (WinReason)p->flag_reason};
+                return game_time_forfeit_judged(game, turn, &opponent, err);
+            }
             return game_abandon(game, turn, err);
+        case CH_DEAD: {
+            WinResult res[2] = {{.verdict = WIN_UNWINNABLE, .reason = (WinReason)p->dead_reason[WHITE]},
+                                {.verdict = WIN_UNWINNABLE, .reason = (WinReason)p->dead_reason[BLACK]}};
+            return game_settle_dead(game, p->dead_ply, res);
+        }
     }
     return false;
 }
@@ -71,6 +82,8 @@ static void outcome_to_record(const SvcGame *g, GameRecord *rec) {
     } else if (game_over(&g->game)) {
         snprintf(rec->result, sizeof rec->result, "%s", result_string(g->game.outcome.result));
         snprintf(rec->termination, sizeof rec->termination, "%s", termination_name(g->game.outcome.termination));
+        const char *reason = win_reason_name((WinReason)g->game.outcome.reason);
+        snprintf(rec->reason, sizeof rec->reason, "%s", reason ? reason : "");
     }
 }
 
@@ -179,10 +192,15 @@ bool svc_time_is_up(const SvcGame *g, int64_t now) {
 }
 
 void svc_timeout_start(Service *svc, SvcGame *g, int64_t now) {
+    bool live = strcmp(g->rec.time_type, "live") == 0;
+    if (live && !svc_flag_judged(svc, g, now))
+        return; /* the 6.9 analysis runs on a worker and calls again */
     SvcPending *p = svc_pending_new(NULL, g, CH_TIMEOUT, pos_turn(game_position(&g->game)));
     SchError err;
     if (!p)
         return;
+    p->flag_verdict = g->flag_verdict;
+    p->flag_reason = g->flag_reason;
     if (!svc_change_prepare(p, now, &err)) {
         free(p);
         g->flag_retry_ms = now + 1000;

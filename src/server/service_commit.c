@@ -33,6 +33,7 @@ static void created(Service *svc, SvcPending *p) {
     char *reply = state ? create_reply(p, state, &len) : NULL;
     svc_send_text(p->reply, p->ctx, 201, reply, len, g->game.ply_count, false, false);
     free(state);
+    svc_rules_poke(svc, g);    /* a position from a FEN may be dead */
     svc_computer_poke(svc, g); /* it may have the first move */
 }
 
@@ -69,6 +70,7 @@ void svc_commit_apply(Service *svc, SvcPending *p) {
     svc_send_text(p->reply, p->ctx, 200, reply, len, g->game.ply_count, false, p->claim_rejected);
     svc_broadcast(svc, g, state);
     free(state);
+    svc_rules_poke(svc, g);
     svc_computer_poke(svc, g);
     svc_touch(svc, g); /* a game that just ended may go to the cache */
 }
@@ -83,6 +85,7 @@ void svc_commit_failed(Service *svc, SvcPending *p) {
     }
     svc_send_json(p->reply, p->ctx, svc_error_status(SVC_E_STORAGE), svc_error_json(SVC_E_STORAGE, p->lang, NULL));
     if (p->kind != CH_CREATE) {
+        svc_rules_poke(svc, p->game);
         svc_computer_poke(svc, p->game); /* its own change failed: it thinks again */
         svc_touch(svc, p->game);
     }
@@ -119,8 +122,9 @@ int64_t service_next_timer_ms(Service *svc) {
     int64_t now = svc_now(svc), best = -1;
     for (SvcGame *g = svc->timers; g; g = g->timer_next) {
         int64_t left;
-        if (g->pending || !svc_expiry(g, now, &left))
-            continue; /* a committing change reschedules when it comes back */
+        /* A committing change reschedules when it comes back, a 6.9 verdict when it is back. */
+        if (g->pending || g->flag_job || !svc_expiry(g, now, &left))
+            continue;
         if (left < g->flag_retry_ms - now)
             left = g->flag_retry_ms - now;
         if (left < 0)
@@ -135,7 +139,7 @@ void service_on_timer(Service *svc) {
     svc_enter(svc);
     int64_t now = svc_now(svc);
     for (SvcGame *g = svc->timers; g; g = g->timer_next)
-        if (!g->pending && now >= g->flag_retry_ms && svc_time_is_up(g, now))
+        if (!g->pending && !g->flag_job && now >= g->flag_retry_ms && svc_time_is_up(g, now))
             svc_timeout_start(svc, g, now);
     svc_leave(svc);
 }

@@ -87,6 +87,10 @@ void svc_computer_poke(Service *svc, SvcGame *g) {
 }
 
 void svc_computer_result(Service *svc, const ComputerJob *job) {
+    if (job->kind != JOB_SEARCH) {
+        svc_rules_result(svc, job);
+        return;
+    }
     /* Only games in play have searches, and they stay in memory: a game not found has none. */
     SvcGame *g = svc_find(svc, job->game_id);
     if (!g || g->job != job->serial)
@@ -119,8 +123,10 @@ bool service_computer_start(Service *svc, const ServiceComputerConfig *cfg, void
     /* After a restart: whatever the computer was doing when the server stopped, it does again. */
     svc_enter(svc);
     for (uint32_t i = 0; i < svc->slot_count; i++)
-        if (svc->slots[i])
+        if (svc->slots[i]) {
+            svc_rules_poke(svc, svc->slots[i]);
             svc_computer_poke(svc, svc->slots[i]);
+        }
     svc_leave(svc);
     return true;
 }

@@ -84,6 +84,17 @@ typedef struct SvcGame {
     EngineResult result;
     bool has_score; /* score: the computer's latest evaluation, from its point of view */
     int score;
+    /* The rules' analyses on the workers (service_rules.c): a dead position (5.2.2) after a move
+     * whose locked structure the quick pass could not settle, and the 6.9 verdict at a flag fall. */
+    uint64_t dead_job;      /* serial of the dead-position analysis under way, 0 when none */
+    bool dead_ready;        /* dead_verdict holds a dead position, waiting for the game's change */
+    int dead_ply;           /* the ply count it was analysed at */
+    uint8_t dead_reason[2]; /* WinReason per colour */
+    uint64_t flag_job;      /* serial of the 6.9 analysis under way, 0 when none */
+    bool flag_judged;       /* flag_verdict answers the flag fall at flag_ply */
+    int flag_ply;
+    uint8_t flag_verdict; /* Winnability of the side with time */
+    uint8_t flag_reason;  /* its WinReason */
 } SvcGame;
 
 /* One finished game of the recent list: its summary, without the game. */
@@ -92,7 +103,7 @@ typedef struct SvcRecent {
     int64_t updated_ms;
 } SvcRecent;
 
-typedef enum { CH_CREATE, CH_JOIN, CH_MOVE, CH_DRAW, CH_CLAIM, CH_RESIGN, CH_ABORT, CH_TIMEOUT } ChangeKind;
+typedef enum { CH_CREATE, CH_JOIN, CH_MOVE, CH_DRAW, CH_CLAIM, CH_RESIGN, CH_ABORT, CH_TIMEOUT, CH_DEAD } ChangeKind;
 typedef enum { DRAW_OFFER, DRAW_ACCEPT, DRAW_DECLINE } DrawAction;
 
 /* A change on its way through the store; op must stay first so a returned StoreOp leads back here. */
@@ -100,17 +111,20 @@ typedef struct SvcPending {
     StoreOp op;
     ChangeKind kind;
     SvcGame *game;
-    Color color;                      /* who acts */
-    Move move;                        /* CH_MOVE */
-    int claim;                        /* CH_MOVE with a claim, CH_CLAIM: CLAIM_* bits (0: any), -1: none */
-    DrawAction draw;                  /* CH_DRAW */
-    bool claim_rejected;              /* CH_MOVE: the claim with the move was incorrect */
-    bool by_computer;                 /* the computer player's own change */
-    Lang lang;                        /* of the requester, for a storage error */
-    char secret[SVC_SECRET_LEN + 1];  /* CH_CREATE, CH_JOIN: the new secret of color */
-    char secret2[SVC_SECRET_LEN + 1]; /* CH_CREATE local: the other side's */
-    char invite[SVC_SECRET_LEN + 1];  /* CH_CREATE friend: the invitation */
-    ServiceReply reply;               /* NULL: nobody waits (cancelled, or a timer's change) */
+    Color color;                       /* who acts */
+    Move move;                         /* CH_MOVE */
+    int claim;                         /* CH_MOVE with a claim, CH_CLAIM: CLAIM_* bits (0: any), -1: none */
+    DrawAction draw;                   /* CH_DRAW */
+    bool claim_rejected;               /* CH_MOVE: the claim with the move was incorrect */
+    bool by_computer;                  /* the computer player's own change */
+    int dead_ply;                      /* CH_DEAD: the ply count the position was found dead at */
+    uint8_t dead_reason[2];            /* CH_DEAD: WinReason per colour */
+    uint8_t flag_verdict, flag_reason; /* CH_TIMEOUT of a live game: the 6.9 verdict (winnable.h) */
+    Lang lang;                         /* of the requester, for a storage error */
+    char secret[SVC_SECRET_LEN + 1];   /* CH_CREATE, CH_JOIN: the new secret of color */
+    char secret2[SVC_SECRET_LEN + 1];  /* CH_CREATE local: the other side's */
+    char invite[SVC_SECRET_LEN + 1];   /* CH_CREATE friend: the invitation */
+    ServiceReply reply;                /* NULL: nobody waits (cancelled, or a timer's change) */
     void *ctx;
     uint64_t ticket;
     struct SvcPending *prev, *next; /* the service's list of changes in the store */
@@ -328,6 +342,19 @@ void svc_commit_failed(Service *svc, SvcPending *p);
 void svc_computer_poke(Service *svc, SvcGame *g);
 /* A search came back: kept for its game when the game still waits for it, else dropped. */
 void svc_computer_result(Service *svc, const ComputerJob *job);
+
+/* service_rules.c: the rules' analyses off the event loop. */
+/* Starts what g waits for: the full dead-position analysis of its position, or the change that ends
+ * it as dead once that analysis came back. Call whenever g may have changed (like svc_computer_poke). */
+void svc_rules_poke(Service *svc, SvcGame *g);
+/* A game read from the store: from now on its dead positions are deferred to the workers; a game in
+ * play whose position is dead by the rules (an older server let it go on) is ended at the next poke. */
+void svc_rules_loaded(SvcGame *g);
+/* A JOB_DEAD or JOB_FLAG came back. */
+void svc_rules_result(Service *svc, const ComputerJob *job);
+/* A live game's flag fell: true when the 6.9 verdict for its position is at hand (in g->flag_*);
+ * otherwise the analysis is started (once) and svc_timeout_start is called again when it is done. */
+bool svc_flag_judged(Service *svc, SvcGame *g, int64_t now);
 
 /* --- service_clock.c: clocks and deadlines (docs/api.md "Clocks") --- */
 

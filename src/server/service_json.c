@@ -19,9 +19,18 @@ static json_t *time_json(const GameRecord *rec) {
     return json_pack("{s:s}", "type", "none");
 }
 
+/* The ending in words, English and German: libschach's own sentence (outcome_describe), which names
+ * the reason of a dead position or a 6.9 draw. Every subscriber gets the same state, so both. */
+static json_t *outcome_words(const Outcome *o, Lang lang) {
+    char text[256];
+    outcome_describe(o, lang, text, sizeof text);
+    return json_string(text);
+}
+
 static json_t *outcome_json(const SvcGame *g) {
     if (g->aborted)
-        return json_pack("{s:s, s:s, s:n}", "result", "*", "termination", "aborted", "winner");
+        return json_pack("{s:s, s:s, s:n, s:n, s:s, s:s}", "result", "*", "termination", "aborted", "winner", "reason",
+                         "text", "Game aborted", "text_de", "Partie abgebrochen");
     const Outcome *o = &g->game.outcome;
     if (o->result == RESULT_NONE)
         return json_null();
@@ -29,8 +38,11 @@ static json_t *outcome_json(const SvcGame *g) {
                      : o->result == RESULT_BLACK_WINS ? json_string("black")
                                                       : json_null();
     const char *term = termination_name(o->termination);
-    return json_pack("{s:s, s:s, s:o}", "result", result_string(o->result), "termination", term ? term : "unknown",
-                     "winner", winner);
+    /* Why a dead position (or a 6.9 draw beyond material) is one; null for every other ending. */
+    const char *reason = win_reason_name((WinReason)o->reason);
+    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "result", result_string(o->result), "termination",
+                     term ? term : "unknown", "winner", winner, "reason", reason ? json_string(reason) : json_null(),
+                     "text", outcome_words(o, LANG_EN), "text_de", outcome_words(o, LANG_DE));
 }
 
 /* origin -> targets of every legal move; castling also as king-onto-rook, which is how chessground

@@ -16,6 +16,8 @@ SvcGame *svc_game_new(void) {
     SvcGame *g = calloc(1, sizeof *g);
     if (g) {
         game_init(&g->game);
+        /* The full dead-position analysis runs on a worker (service_rules.c). */
+        game_set_dead_mode(&g->game, GAME_DEAD_DEFER);
         g->computer = -1;
     }
     return g;
@@ -186,8 +188,17 @@ static Termination termination_parse(const char *name) {
     return TERM_NONE;
 }
 
-/* Endings the rules do not derive from the moves (claims, resignation, agreement, time, abort)
- * come from the record. */
+/* The WinReason a stored reason names (WIN_REASON_NONE for "" and for a name this program does not
+ * know). */
+static int reason_parse(const char *name) {
+    for (int r = WIN_REASON_NONE + 1; r < WIN_REASON_NB; r++)
+        if (win_reason_name((WinReason)r) && strcmp(win_reason_name((WinReason)r), name) == 0)
+            return r;
+    return WIN_REASON_NONE;
+}
+
+/* Endings the rules do not derive from the moves (claims, resignation, agreement, time, abort, and
+ * the dead positions and 6.9 draws the workers decided, with their reasons) come from the record. */
 static void restore_outcome(SvcGame *g) {
     const GameRecord *rec = &g->rec;
     if (!rec->result[0]) {
@@ -200,7 +211,7 @@ static void restore_outcome(SvcGame *g) {
     }
     if (game_over(&g->game))
         return;
-    Outcome o = {RESULT_DRAW, termination_parse(rec->termination), WHITE, 0};
+    Outcome o = {RESULT_DRAW, termination_parse(rec->termination), WHITE, reason_parse(rec->reason)};
     if (strcmp(rec->result, "1-0") == 0)
         o.result = RESULT_WHITE_WINS;
     else if (strcmp(rec->result, "0-1") == 0) {
@@ -222,7 +233,10 @@ SvcGame *svc_game_build(const GameRecord *record, const StoredMove *moves, int c
     g->computer = svc_computer_color(record);
     SchError e;
     err_clear(&e);
-    if (record->start_fen[0] && !game_init_fen(&g->game, record->start_fen, &e)) {
+    /* Stored moves are replayed as they were played: a game an older server let go on past a dead
+     * position reads back whole (svc_rules_loaded then ends it). */
+    game_set_dead_mode(&g->game, GAME_DEAD_MATERIAL_ONLY);
+    if (record->start_fen[0] && !game_init_fen_mode(&g->game, record->start_fen, GAME_DEAD_MATERIAL_ONLY, &e)) {
         snprintf(err, err_size, "game %s: stored start position is invalid", record->id);
         svc_game_free(g);
         return NULL;
@@ -238,6 +252,7 @@ SvcGame *svc_game_build(const GameRecord *record, const StoredMove *moves, int c
         svc_moves_append(g, &before, m);
     }
     restore_outcome(g);
+    svc_rules_loaded(g);
     return g;
 }
 
@@ -291,6 +306,7 @@ SvcGame *svc_fetch(Service *svc, const char *id, SvcError *err) {
     /* A game in play is in memory from the start; one found here was stored while memory ran out. */
     if (!svc_is_over(g)) {
         svc_timer_update(svc, g);
+        svc_rules_poke(svc, g);
         svc_computer_poke(svc, g);
     }
     return g;

@@ -33,6 +33,7 @@ typedef struct GameRecord {
     int invite_color;                             /* Color the invitation is for, -1 when none */
     char result[8];                               /* "1-0", "0-1", "1/2-1/2", "" while the game goes on */
     char termination[40];                         /* termination name, "" while the game goes on */
+    char reason[32];                              /* dead_position, timeout_unwinnable: win_reason_name, else "" */
     int draw_offer;                               /* -1 none, else the Color whose offer stands */
     int64_t clock_ms[2];                          /* live: time left per Color when the current turn began */
     int64_t turn_started_ms;                      /* when the current turn's time began, 0 while not running */

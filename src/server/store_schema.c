@@ -49,6 +49,10 @@ static const char *const store_migrations[] = {
      * a game of 117 plies with 54 and no error. Costs nothing per move: the row is written anyway when
      * a game ends, and at every move of a game with a clock. */
     "ALTER TABLE games ADD COLUMN plies INTEGER NOT NULL DEFAULT -1;",
+    /* 6: why a dead position or a 6.9 draw is one (winnable.h's reason name, e.g. "locked_pawns"; ""
+     * for every other ending): it comes from an analysis with a budget, too dear to run again when a
+     * finished game is read. */
+    "ALTER TABLE games ADD COLUMN reason TEXT NOT NULL DEFAULT '';",
 };
 #define STORE_SCHEMA_VERSION ((int)(sizeof store_migrations / sizeof store_migrations[0]))
 

@@ -33,12 +33,13 @@
 
 static const char SQL_INSERT_GAME[] =
     "INSERT INTO games (" STORE_GAME_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
-    " ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)";
+    " ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)";
 static const char SQL_UPDATE_GAME[] =
     "UPDATE games SET created_ms = ?2, updated_ms = ?3, start_fen = ?4, mode = ?5, time_type = ?6,"
     " minutes = ?7, increment = ?8, days = ?9, secret_hash_white = ?10, secret_hash_black = ?11,"
     " invite_hash = ?12, invite_color = ?13, result = ?14, termination = ?15, draw_offer = ?16,"
-    " clock_white_ms = ?17, clock_black_ms = ?18, turn_started_ms = ?19, level = ?20, plies = ?21 WHERE id = ?1";
+    " clock_white_ms = ?17, clock_black_ms = ?18, turn_started_ms = ?19, level = ?20, plies = ?21,"
+    " reason = ?22 WHERE id = ?1";
 /* Inserts only when ply is the next one, so a gap (a lost move) is refused like a duplicate. */
 static const char SQL_APPEND_MOVE[] = "INSERT INTO moves (game_id, ply, uci, at_ms) SELECT ?1, ?2, ?3, ?4"
                                       " WHERE ?2 = (SELECT coalesce(max(ply) + 1, 0) FROM moves WHERE game_id = ?1)";
@@ -176,6 +177,7 @@ static int bind_record(sqlite3_stmt *st, const GameRecord *r) {
     rc |= sqlite3_bind_int64(st, GP_TURN_STARTED, r->turn_started_ms);
     rc |= sqlite3_bind_text(st, GP_LEVEL, r->level, -1, SQLITE_STATIC);
     rc |= sqlite3_bind_int(st, GP_PLIES, r->plies);
+    rc |= sqlite3_bind_text(st, GP_REASON, r->reason, -1, SQLITE_STATIC);
     return rc;
 }
 

@@ -29,7 +29,7 @@
 #define STORE_GAME_COLUMNS                                                                                             \
     "id, created_ms, updated_ms, start_fen, mode, time_type, minutes, increment, days, secret_hash_white,"             \
     " secret_hash_black, invite_hash, invite_color, result, termination, draw_offer, clock_white_ms,"                  \
-    " clock_black_ms, turn_started_ms, level, plies"
+    " clock_black_ms, turn_started_ms, level, plies, reason"
 
 /* Parameter numbers of a game row in the INSERT and UPDATE statements; a SELECT of STORE_GAME_COLUMNS
  * has them as column numbers + 1. */
@@ -55,6 +55,7 @@ enum GameParam {
     GP_TURN_STARTED,
     GP_LEVEL,
     GP_PLIES,
+    GP_REASON,
 };
 
 /* The writer's statements, prepared once. */

@@ -60,7 +60,8 @@ static bool read_record(sqlite3_stmt *st, GameRecord *r) {
            column_hash(st, GP_SECRET_WHITE - 1, r->secret_hash[0]) &&
            column_hash(st, GP_SECRET_BLACK - 1, r->secret_hash[1]) &&
            column_hash(st, GP_INVITE_HASH - 1, r->invite_hash) &&
-           column_text(st, GP_LEVEL - 1, r->level, sizeof r->level);
+           column_text(st, GP_LEVEL - 1, r->level, sizeof r->level) &&
+           column_text(st, GP_REASON - 1, r->reason, sizeof r->reason);
 }
 
 /* Reads the moves of the game of rec into *moves (grown as needed); -1 on a bad row, no memory, or a

@@ -10,9 +10,9 @@ json_lines_check() {
 }
 
 
-CLASSICS='[{"game":1,"plies":45,"result":"1-0","termination":"checkmate","claims":[],"error":null},
-           {"game":2,"plies":47,"result":"1-0","termination":"checkmate","claims":[],"error":null},
-           {"game":3,"plies":33,"result":"1-0","termination":"checkmate","claims":[],"error":null}]'
+CLASSICS='[{"game":1,"plies":45,"result":"1-0","termination":"checkmate","reason":null,"claims":[],"dead_at_ply":null,"result_contradicts_6_9":null,"error":null},
+           {"game":2,"plies":47,"result":"1-0","termination":"checkmate","reason":null,"claims":[],"dead_at_ply":null,"result_contradicts_6_9":null,"error":null},
+           {"game":3,"plies":33,"result":"1-0","termination":"checkmate","reason":null,"claims":[],"dead_at_ply":null,"result_contradicts_6_9":null,"error":null}]'
 
 for file in classics.pgn classics-de.pgn; do
     run pgn check --json "$DATA/$file"
@@ -59,10 +59,10 @@ PGN
 run pgn check --json "$tmp/mixed.pgn"
 expect_rc "mixed" 1
 json_lines_check "mixed: five games" 'length == 5 and map(.game) == [1,2,3,4,5]'
-json_lines_check "mixed: good" '.[0] == {"game":1,"plies":4,"result":"1-0","termination":null,"claims":[],"error":null}'
+json_lines_check "mixed: good" '.[0] == {"game":1,"plies":4,"result":"1-0","termination":null,"reason":null,"claims":[],"dead_at_ply":null,"result_contradicts_6_9":null,"error":null}'
 json_lines_check "mixed: illegal" '.[1].error.line == 9 and .[1].error.column == 13 and .[1].plies == 2 and (.[1].error.message|length) > 0'
-json_lines_check "mixed: resigned" '.[2] == {"game":3,"plies":2,"result":"0-1","termination":null,"claims":[],"error":null}'
-json_lines_check "mixed: unfinished" '.[3] == {"game":4,"plies":1,"result":null,"termination":null,"claims":[],"error":null}'
+json_lines_check "mixed: resigned" '.[2] == {"game":3,"plies":2,"result":"0-1","termination":null,"reason":null,"claims":[],"dead_at_ply":null,"result_contradicts_6_9":null,"error":null}'
+json_lines_check "mixed: unfinished" '.[3] == {"game":4,"plies":1,"result":null,"termination":null,"reason":null,"claims":[],"dead_at_ply":null,"result_contradicts_6_9":null,"error":null}'
 json_lines_check "mixed: repetition" '.[4].claims == ["threefold_repetition"] and .[4].result == null'
 run pgn check "$tmp/mixed.pgn"
 expect_rc "mixed text" 1

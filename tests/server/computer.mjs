@@ -109,7 +109,10 @@ if (cmd === 'hold') {
         const resigned = await request(me, { type: 'resign', game: g.id, secret: g.secret });
         assert.equal(resigned.type, 'ack');
         const end = await getState(g.id);
-        assert.deepEqual(end.outcome, { result: '0-1', termination: 'resignation', winner: 'black' });
+        assert.deepEqual(end.outcome, {
+          result: '0-1', termination: 'resignation', winner: 'black', reason: null,
+          text: 'White resigns – Black wins 0-1', text_de: 'Weiß gibt auf – Schwarz gewinnt 0:1',
+        });
       }
       me.close();
       spectator.close();

@@ -15,7 +15,10 @@ await runTests({
       'Bc4', 'Nbc6', 'e1h1', 'Bh3', 'Qxd8', 'Re8', 'Qxe8#'];
     const state = await playMoves(g, moves);
     assert.equal(state.ply, moves.length);
-    assert.deepEqual(state.outcome, { result: '1-0', termination: 'checkmate', winner: 'white' });
+    assert.deepEqual(state.outcome, {
+      result: '1-0', termination: 'checkmate', winner: 'white', reason: null,
+      text: 'Checkmate – White wins 1-0', text_de: 'Schachmatt – Weiß gewinnt 1:0',
+    });
     assert.deepEqual(state.legal, {});
     assert.equal(state.check, true);
     const sans = state.moves.map((m) => m.san);
@@ -51,7 +54,10 @@ await runTests({
     r = expectOk(await api('POST', `/api/games/${g.id}/draw`, { secret: g.white, action: 'offer' }), 'offer 2');
     assert.equal(r.state.draw_offer, 'white');
     r = expectOk(await api('POST', `/api/games/${g.id}/draw`, { secret: g.black, action: 'accept' }), 'accept');
-    assert.deepEqual(r.state.outcome, { result: '1/2-1/2', termination: 'agreement', winner: null });
+    assert.deepEqual(r.state.outcome, {
+      result: '1/2-1/2', termination: 'agreement', winner: null, reason: null,
+      text: 'Draw by agreement', text_de: 'Remis durch Vereinbarung',
+    });
     finished.push(g.id);
   },
 
@@ -59,7 +65,10 @@ await runTests({
     const g = await friendGame();
     await playMoves(g, ['d4', 'd5', 'c4']);
     const r = expectOk(await api('POST', `/api/games/${g.id}/resign`, { secret: g.black }), 'resign');
-    assert.deepEqual(r.state.outcome, { result: '1-0', termination: 'resignation', winner: 'white' });
+    assert.deepEqual(r.state.outcome, {
+      result: '1-0', termination: 'resignation', winner: 'white', reason: null,
+      text: 'Black resigns – White wins 1-0', text_de: 'Schwarz gibt auf – Weiß gewinnt 1:0',
+    });
     finished.push(g.id);
   },
 
@@ -91,7 +100,10 @@ await runTests({
     assert.equal(typeof c.secrets.black, 'string');
     assert.equal(c.state.mode, 'local');
     const state = await playMoves({ id: c.id, white: c.secrets.white, black: c.secrets.black }, ['f3', 'e5', 'g4', 'Qh4#']);
-    assert.deepEqual(state.outcome, { result: '0-1', termination: 'checkmate', winner: 'black' });
+    assert.deepEqual(state.outcome, {
+      result: '0-1', termination: 'checkmate', winner: 'black', reason: null,
+      text: 'Checkmate – Black wins 0-1', text_de: 'Schachmatt – Schwarz gewinnt 0:1',
+    });
     finished.push(c.id);
   },
 

@@ -52,7 +52,10 @@ await runTests({
     // The oldest games are still there, read from the store.
     const oldest = ids[0];
     const state = expectOk(await api('GET', `/api/games/${oldest}`), 'state of the oldest game');
-    assert.deepEqual(state.outcome, { result: '0-1', termination: 'resignation', winner: 'black' });
+    assert.deepEqual(state.outcome, {
+      result: '0-1', termination: 'resignation', winner: 'black', reason: null,
+      text: 'White resigns – Black wins 0-1', text_de: 'Weiß gibt auf – Schwarz gewinnt 0:1',
+    });
     const pgn = await api('GET', `/api/games/${oldest}/pgn`);
     assert.equal(pgn.status, 200);
     assert.match(pgn.text, /\[Result "0-1"\]/);

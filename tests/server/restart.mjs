@@ -21,7 +21,10 @@ async function checkSurvived(g, acked) {
 async function finish(g) {
   const state = await getState(g.id);
   const end = await playMoves(g, OPERA.slice(state.ply));
-  assert.deepEqual(end.outcome, { result: '1-0', termination: 'checkmate', winner: 'white' });
+  assert.deepEqual(end.outcome, {
+    result: '1-0', termination: 'checkmate', winner: 'white', reason: null,
+    text: 'Checkmate – White wins 1-0', text_de: 'Schachmatt – Weiß gewinnt 1:0',
+  });
 }
 
 if (cmd === 'play') {

@@ -38,7 +38,10 @@ await runTests({
       }
     }
     const end = (await api('GET', `/api/games/${g.id}`)).json;
-    assert.deepEqual(end.outcome, { result: '1-0', termination: 'checkmate', winner: 'white' });
+    assert.deepEqual(end.outcome, {
+      result: '1-0', termination: 'checkmate', winner: 'white', reason: null,
+      text: 'Checkmate – White wins 1-0', text_de: 'Schachmatt – Weiß gewinnt 1:0',
+    });
     for (const c of [white, black, spectator]) c.close();
   },
 
@@ -74,7 +77,10 @@ await runTests({
     a = await request(white, { type: 'draw', game: g.id, secret: g.white, action: 'accept' });
     assert.equal(a.type, 'ack');
     const s = await black.next((m) => m.type === 'state' && m.state.outcome, 'the end seen');
-    assert.deepEqual(s.state.outcome, { result: '1/2-1/2', termination: 'agreement', winner: null });
+    assert.deepEqual(s.state.outcome, {
+      result: '1/2-1/2', termination: 'agreement', winner: null, reason: null,
+      text: 'Draw by agreement', text_de: 'Remis durch Vereinbarung',
+    });
     a = await request(white, { type: 'resign', game: g.id, secret: g.white });
     assert.equal(a.error.code, 'game_over');
     white.close();

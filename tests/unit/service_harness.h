@@ -237,6 +237,28 @@ HARNESS char *state_text(Env *e, const char *id) {
     return r.body;
 }
 
+/* The state once the game has reached ply or ended (the workers' results and the store's commits
+ * delivered meanwhile). */
+HARNESS json_t *wait_for_ply(Env *e, const char *id, int ply) {
+    double deadline = monotonic_seconds() + WAIT_SECONDS;
+    for (;;) {
+        unsigned seen = wakes_now(e);
+        service_on_wake(e->svc);
+        char *text = state_text(e, id);
+        json_t *j = json_loads(text, 0, NULL);
+        free(text);
+        if (json_integer_value(get(j, "ply")) >= ply || !json_is_null(get(j, "outcome")))
+            return j;
+        json_decref(j);
+        if (monotonic_seconds() > deadline)
+            fail_msg("the game did not reach ply %d within %d s", ply, WAIT_SECONDS);
+        wait_wake_after(e, seen);
+    }
+}
+
+/* Delivers wake-ups until the game has an outcome. */
+HARNESS json_t *wait_for_end(Env *e, const char *id) { return wait_for_ply(e, id, 100000); }
+
 typedef struct Game2 {
     char id[16];
     char secret[2][64]; /* white, black */

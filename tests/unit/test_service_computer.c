@@ -27,24 +27,6 @@ static int computer_game(Env *e, const char *body, Game2 *g) {
     return color;
 }
 
-/* The state once the game has reached ply (the computer's searches and commits delivered meanwhile). */
-static json_t *wait_for_ply(Env *e, const char *id, int ply) {
-    double deadline = monotonic_seconds() + WAIT_SECONDS;
-    for (;;) {
-        unsigned seen = wakes_now(e);
-        service_on_wake(e->svc);
-        char *text = state_text(e, id);
-        json_t *j = json_loads(text, 0, NULL);
-        free(text);
-        if (json_integer_value(get(j, "ply")) >= ply || !json_is_null(get(j, "outcome")))
-            return j;
-        json_decref(j);
-        if (monotonic_seconds() > deadline)
-            fail_msg("the game did not reach ply %d within %d s", ply, WAIT_SECONDS);
-        wait_wake_after(e, seen);
-    }
-}
-
 /* The first legal move of a state (a queen for a promotion), as UCI. */
 static void first_legal(const json_t *state, char out[8]) {
     const char *from;
@@ -57,9 +39,6 @@ static void first_legal(const json_t *state, char out[8]) {
     }
     fail_msg("no legal move");
 }
-
-/* Delivers wake-ups until the game has an outcome. */
-static json_t *wait_for_end(Env *e, const char *id) { return wait_for_ply(e, id, 100000); }
 
 static void test_computer_create_validation(void **state) {
     Env *e = *state;

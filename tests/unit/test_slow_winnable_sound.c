@@ -22,24 +22,23 @@
 #include "helpmate_oracle.h"
 #include "schach/fen.h"
 
-/* Positions per family; the search goes at least MIN_DEPTH plies deep and deeper while the
- * positions it visited so far stay under DEEPEN_NODES (node counts, not time: every run is the
- * same), at most MAX_DEPTH. */
+/* Positions per family. The search goes MIN_DEPTH plies deep, and one ply deeper at a time while
+ * the next depth promises to stay under its node budget (estimated from the growth of the last
+ * one: node counts, not time, so every run is the same), at most MAX_DEPTH: with DEEP_NODES where
+ * the analysis says unwinnable (where soundness is at stake), with SAMPLE_NODES where the full mode
+ * leaves the question open and on every SAMPLE-th position (to check the search against the
+ * analysis's proofs). Where both modes prove a helpmate the search is not needed. */
 #ifndef RANDOM_POSITIONS
-#define RANDOM_POSITIONS 1600
+#define RANDOM_POSITIONS 2200
 #endif
 #ifndef WALL_POSITIONS
 #define WALL_POSITIONS 800
 #endif
-#ifndef MIN_DEPTH
-#define MIN_DEPTH 3
-#endif
-#ifndef MAX_DEPTH
-#define MAX_DEPTH 6
-#endif
-#ifndef DEEPEN_NODES
-#define DEEPEN_NODES 10000
-#endif
+#define MIN_DEPTH    4
+#define MAX_DEPTH    8
+#define DEEP_NODES   150000
+#define SAMPLE_NODES 15000
+#define SAMPLE       4
 /* The full mode's budget here: enough for the short helpmates these positions have. */
 #define FULL_NODES 50000
 
@@ -165,25 +164,30 @@ static bool plainly_insufficient(const Position *pos, Color c) {
 typedef struct Counts {
     int positions, answers;
     int full[3], quick[3]; /* by Winnability */
-    int helpmates, proofs, material, undetermined_with_helpmate, repeated;
+    int helpmates, proofs, material, undetermined_with_helpmate, repeated, searched, unwinnable_searched;
     int depth[MAX_DEPTH + 1]; /* answers by the depth the search completed */
     uint64_t oracle_nodes;
 } Counts;
 
-/* The search, deepened one ply at a time while it stays cheap: returns the length of a shortest
- * helpmate (or -1) and the depth it completed in *depth. */
-static int search_helpmate(const Position *start, Color c, Move *line, int *depth, uint64_t *nodes) {
+/* The search, deepened one ply at a time while the next depth promises to stay within budget
+ * nodes: returns the length of a shortest helpmate (or -1) and the depth it completed in *depth. */
+static int search_helpmate(const Position *start, Color c, uint64_t budget, Move *line, int *depth, uint64_t *nodes) {
     Position pos = *start;
-    uint64_t used = 0;
+    uint64_t used = 0, last = 1, before = 1;
     for (int d = 0; d <= MAX_DEPTH; d++) {
         int len = -1;
-        bool found = oracle_dfs(&pos, c, d, 0, line, &len, &used);
+        uint64_t spent = 0;
+        bool found = oracle_dfs(&pos, c, d, 0, line, &len, &spent);
+        used += spent;
         *depth = d;
         if (found) {
             *nodes += used;
             return len;
         }
-        if (d >= MIN_DEPTH && used > DEEPEN_NODES)
+        before = last;
+        last = spent;
+        /* The next depth costs about spent * (spent / before) nodes. */
+        if (d >= MIN_DEPTH && (double)spent * (double)spent / (double)before > (double)budget)
             break;
     }
     *nodes += used;
@@ -219,26 +223,6 @@ static void check_position(const char *fen, const Position *pos, WinWork *work, 
             fail_msg("%s: %s: quick says %s, full says %s", fen, side, win_verdict_name(rq.verdict),
                      win_verdict_name(rf->verdict));
 
-        Move line[MAX_DEPTH];
-        int depth;
-        int found = search_helpmate(pos, c, line, &depth, &k->oracle_nodes);
-        k->depth[depth]++;
-        if (found >= 0) {
-            char text[64];
-            oracle_line_text(line, found, text, sizeof text);
-            k->helpmates++;
-            if (rq.verdict == WIN_UNWINNABLE || rf->verdict == WIN_UNWINNABLE)
-                fail_msg("%s: %s has the helpmate %s, but the analysis says unwinnable (quick: %s, full: %s/%s)", fen,
-                         side, text, win_verdict_name(rq.verdict), win_verdict_name(rf->verdict),
-                         win_reason_name(rf->reason) ? win_reason_name(rf->reason) : "-");
-            if (rf->verdict == WIN_UNDETERMINED)
-                k->undetermined_with_helpmate++;
-        }
-        if (rf->verdict == WIN_WINNABLE && rf->line_len <= depth && (found < 0 || found > rf->line_len))
-            fail_msg(
-                "%s: the analysis proves a %d-ply helpmate by %s the search (depth %d) missed: the search is wrong",
-                fen, rf->line_len, side, depth);
-
         bool plain = plainly_insufficient(pos, c), lib = win_material_insufficient(pos, c);
         if (plain) {
             k->material++;
@@ -248,8 +232,38 @@ static void check_position(const char *fen, const Position *pos, WinWork *work, 
                 fail_msg("%s: %s cannot mate by material, but quick says %s and full %s", fen, side,
                          win_verdict_name(rq.verdict), win_verdict_name(rf->verdict));
         }
+
+        /* The search: thorough where the analysis says unwinnable, a sample elsewhere. */
+        bool unwinnable = rq.verdict == WIN_UNWINNABLE || rf->verdict == WIN_UNWINNABLE;
+        bool sampled = rf->verdict == WIN_UNDETERMINED || k->positions % SAMPLE == 0;
+        if (!unwinnable && !sampled)
+            continue;
+        Move line[MAX_DEPTH];
+        int depth;
+        int found = search_helpmate(pos, c, unwinnable ? DEEP_NODES : SAMPLE_NODES, line, &depth, &k->oracle_nodes);
+        k->searched++;
+        k->unwinnable_searched += unwinnable;
+        k->depth[depth]++;
+        if (found >= 0) {
+            char text[64];
+            oracle_line_text(line, found, text, sizeof text);
+            k->helpmates++;
+            if (rq.verdict == WIN_UNWINNABLE || rf->verdict == WIN_UNWINNABLE)
+                fail_msg("%s: %s has the helpmate %s, but the analysis says unwinnable (quick: %s, full: %s/%s)", fen,
+                         side, text, win_verdict_name(rq.verdict), win_verdict_name(rf->verdict),
+                         win_reason_name(rf->reason) ? win_reason_name(rf->reason) : "-");
+            if (rf->verdict == WIN_UNDETERMINED) {
+                k->undetermined_with_helpmate++;
+                print_message("full mode (%d nodes) undetermined, yet %s has the %d-ply helpmate %s: %s\n", FULL_NODES,
+                              side, found, text, fen);
+            }
+        }
         if ((plain || lib) && found >= 0)
             fail_msg("%s: %s has a helpmate, yet material is said to be insufficient", fen, side);
+        if (rf->verdict == WIN_WINNABLE && rf->line_len <= depth && (found < 0 || found > rf->line_len))
+            fail_msg(
+                "%s: the analysis proves a %d-ply helpmate by %s the search (depth %d) missed: the search is wrong",
+                fen, rf->line_len, side, depth);
     }
 
     /* Asked again (every fourth position, to save time), the answers are the same; dead_position
@@ -283,9 +297,10 @@ static void print_counts(const char *family, const Counts *k) {
                   k->full[WIN_UNWINNABLE], k->full[WIN_UNDETERMINED]);
     print_message("  quick: %d winnable, %d unwinnable, %d undetermined\n", k->quick[WIN_WINNABLE],
                   k->quick[WIN_UNWINNABLE], k->quick[WIN_UNDETERMINED]);
-    print_message("  search: %d helpmates found (%d of them left undetermined by the full mode), %llu nodes; "
-                  "depth completed:",
-                  k->helpmates, k->undetermined_with_helpmate, (unsigned long long)k->oracle_nodes);
+    print_message("  search: %d answers searched (%d of them unwinnable), %d helpmates found (%d of them left "
+                  "undetermined by the full mode), %llu nodes; depth completed:",
+                  k->searched, k->unwinnable_searched, k->helpmates, k->undetermined_with_helpmate,
+                  (unsigned long long)k->oracle_nodes);
     for (int d = MIN_DEPTH; d <= MAX_DEPTH; d++)
         print_message(" %d plies %d,", d, k->depth[d]);
     print_message("\n  %d proofs replayed, %d material cases, %d positions asked twice\n", k->proofs, k->material,
@@ -313,9 +328,11 @@ static void test_random_sparse(void **state) {
     run_family("kings and 1-4 men", random_sparse, RANDOM_POSITIONS, &k);
     /* The test did something: the searches found helpmates and the material rules applied. */
     assert_int_equal(k.positions, RANDOM_POSITIONS);
-    assert_true(k.helpmates >= RANDOM_POSITIONS / 4);
+    assert_true(k.unwinnable_searched >= RANDOM_POSITIONS / 4 && k.searched >= RANDOM_POSITIONS / 2);
+    assert_true(k.helpmates >= RANDOM_POSITIONS / 20);
     assert_true(k.material >= 50);
     assert_true(k.full[WIN_UNWINNABLE] >= k.material);
+    assert_true(k.proofs >= RANDOM_POSITIONS);
 }
 
 static void test_random_walls(void **state) {
@@ -323,8 +340,9 @@ static void test_random_walls(void **state) {
     Counts k = {0};
     run_family("locked pawn walls, kings anywhere, 0-2 pieces", random_wall, WALL_POSITIONS, &k);
     assert_int_equal(k.positions, WALL_POSITIONS);
+    assert_true(k.unwinnable_searched >= 20 && k.searched >= WALL_POSITIONS / 2);
     assert_true(k.helpmates >= 20);
-    assert_true(k.full[WIN_UNWINNABLE] >= 0);
+    assert_true(k.proofs >= WALL_POSITIONS);
 }
 
 /* ---- census of checkmates with small material ------------------------------------------------ */

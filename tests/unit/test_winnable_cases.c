@@ -23,7 +23,8 @@
 #include "schach/fen.h"
 
 #define MAX_WORDS 200
-/* Most positions an unwinnable label's independent proof by exhaustion may visit. */
+/* Most positions an unwinnable label's independent proof by exhaustion may visit (a twentieth of it
+ * for labels not marked "exhaustive", where the attempt is a bonus). */
 #define EXHAUST_LIMIT 200000
 
 typedef struct Label {
@@ -31,6 +32,7 @@ typedef struct Label {
     bool winnable;
     bool quick;           /* unwinnable: the quick mode must say so too */
     bool open;            /* unwinnable: the full mode may leave it undetermined */
+    bool exhaustive;      /* unwinnable: every reachable position must be visited (and none is mate) */
     char reasons[160];    /* unwinnable: accepted reason names separated by '|' */
     Move line[MAX_WORDS]; /* winnable: the helpmate of the label */
     int line_len;
@@ -100,6 +102,8 @@ static bool parse_label(char *field, const Position *pos, int lineno, Label labe
             l->quick = true;
         else if (strcmp(w[i], "or-undetermined") == 0)
             l->open = true;
+        else if (strcmp(w[i], "exhaustive") == 0)
+            l->exhaustive = true;
         else
             fail_msg("line %d: unknown word \"%s\" in an unwinnable label", lineno, w[i]);
     }
@@ -152,9 +156,12 @@ static void check_label(const char *fen, const Position *pos, Color c, const Lab
     /* Where the reachable positions are few (closed positions), visit them all: an independent proof
      * of the label. */
     size_t visited = 0;
-    int exhaust = oracle_exhaust(pos, c, EXHAUST_LIMIT, &visited);
+    int exhaust = oracle_exhaust(pos, c, l->exhaustive ? EXHAUST_LIMIT : EXHAUST_LIMIT / 20, &visited);
     if (exhaust == 1)
         fail_msg("%s: %s is labelled unwinnable, but a checkmate is reachable (the label is wrong)", fen, side);
+    if (l->exhaustive && exhaust != 0)
+        fail_msg("%s: %s: more than %d positions are reachable, the label's proof by exhaustion does not hold", fen,
+                 side, EXHAUST_LIMIT);
     t->exhausted += exhaust == 0;
     if (rf.verdict == WIN_UNDETERMINED && l->open) {
         t->open_left++;

@@ -1,0 +1,206 @@
+/* The exhaustive search: every position reachable from the root by legal moves of both sides,
+ * each visited once (the transposition table remembers it). Finishing without meeting a checkmate
+ * of the would-be loser proves that none exists: UNWINNABLE. It is practical where the reachable
+ * world is small — locked pawn structures, few men — and a budget bounds it everywhere else.
+ *
+ * Depth-first with an explicit stack in the work area, so lines may run as deep as the reachable
+ * world (tens of thousands of plies) without recursion. A position is not expanded further when
+ * the game is over there (mate of the would-be winner, stalemate), when the would-be winner's
+ * material can never mate, or, after a capture or pawn move, when the static analysis shows the
+ * new structure locked for good: none of these can lead to the mate sought.
+ *
+ * The mate the search meets may lie deep. Its line is then shortened before it becomes the proof:
+ * from each position of the line, the move that jumps furthest ahead along the line is taken.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schach/movegen.h"
+#include "winnable_internal.h"
+
+static bool ensure_stack(WinWork *w) {
+    if (!w->frames)
+        w->frames = malloc(WIN_FRAMES * sizeof *w->frames);
+    if (!w->moves)
+        w->moves = malloc(WIN_MOVES * sizeof *w->moves);
+    return w->frames && w->moves;
+}
+
+/* A capture, pawn move, promotion, castling or en passant: the kind of move after which the
+ * structure may have locked (or cannot come back). */
+static bool irreversible(const Position *pos, Move m) {
+    return move_kind(m) != MOVE_NORMAL || pos_piece_on(pos, move_to(m)) != NO_PIECE ||
+           piece_type(pos_piece_on(pos, move_from(m))) == PAWN;
+}
+
+/* Whether nothing reachable from pos (just entered) can be the mate sought. */
+static bool dead_end(const Position *pos, Color W, bool after_irreversible) {
+    if (win_material_insufficient(pos, W))
+        return true;
+    if (after_irreversible) {
+        WinReason why;
+        bool blockade;
+        if (win_static(pos, W, &why, &blockade) == WIN_UNWINNABLE)
+            return true;
+    }
+    return false;
+}
+
+/* Index of key among the line's position keys (sorted copy in order[]), or -1. */
+typedef struct KeyIndex {
+    uint64_t key;
+    int index;
+} KeyIndex;
+
+static int key_compare(const void *a, const void *b) {
+    uint64_t x = ((const KeyIndex *)a)->key, y = ((const KeyIndex *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+static int find_index(const KeyIndex *order, int n, uint64_t key) {
+    int lo = 0, hi = n - 1, best = -1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (order[mid].key < key) {
+            lo = mid + 1;
+        } else if (order[mid].key > key) {
+            hi = mid - 1;
+        } else {
+            /* Keys along a line are distinct (each position is visited once). */
+            best = order[mid].index;
+            break;
+        }
+    }
+    return best;
+}
+
+/* Writes a line from root to the mate at the end of the stack's line (depth plies) into r,
+ * shortened by jumps ahead. The frames' keys are the positions before each move; the mate
+ * position's key is mate_key. Reuses the move buffer beyond `used` as scratch. */
+static bool shorten(const Position *root, WinWork *w, int depth, uint64_t mate_key, uint32_t used, WinResult *r) {
+    if (depth <= WIN_LINE_MAX) {
+        for (int i = 0; i < depth; i++)
+            r->line[i] = w->moves[w->frames[i].first + w->frames[i].next - 1];
+        r->line_len = depth;
+        return true;
+    }
+    size_t need = (size_t)(depth + 1) * sizeof(KeyIndex);
+    if ((size_t)(WIN_MOVES - used) * sizeof(Move) < need)
+        return false;
+    KeyIndex *order = (KeyIndex *)(void *)(w->moves + used + (8 - used % 8) % 8);
+    if ((size_t)((Move *)(void *)(order + depth + 1) - w->moves) > WIN_MOVES)
+        return false;
+    for (int i = 0; i < depth; i++)
+        order[i] = (KeyIndex){w->frames[i].key, i};
+    order[depth] = (KeyIndex){mate_key, depth};
+    qsort(order, (size_t)depth + 1, sizeof *order, key_compare);
+    Position pos = *root;
+    int at = 0, len = 0;
+    while (at < depth) {
+        if (len == WIN_LINE_MAX)
+            return false;
+        Move moves[SCHACH_MAX_MOVES];
+        int n = gen_moves(&pos, GEN_ALL, moves);
+        Move best = MOVE_NONE;
+        int best_at = at;
+        for (int i = 0; i < n; i++) {
+            Undo u;
+            pos_make(&pos, moves[i], &u);
+            int j = find_index(order, depth + 1, pos.key);
+            pos_unmake(&pos, moves[i], &u);
+            if (j > best_at) {
+                best_at = j;
+                best = moves[i];
+            }
+        }
+        if (best == MOVE_NONE)
+            return false;
+        Undo u;
+        pos_make(&pos, best, &u);
+        r->line[len++] = best;
+        at = best_at;
+    }
+    r->line_len = len;
+    return true;
+}
+
+Winnability win_exhaust(const Position *root, Color W, uint64_t budget, WinWork *w, WinResult *r, uint64_t *nodes) {
+    if (!ensure_stack(w))
+        return WIN_UNDETERMINED;
+    win_tt_new_stage(w);
+    Position pos = *root;
+    win_tt_store(w, pos.key, 0);
+    uint64_t spent = 0;
+    int depth = 0;
+    uint32_t used = 0;
+    bool complete = true;
+    Winnability verdict = WIN_UNDETERMINED;
+
+    /* Enter the root. */
+    if (dead_end(&pos, W, true)) {
+        *nodes += 1;
+        return WIN_UNWINNABLE;
+    }
+    WinFrame *f = &w->frames[0];
+    f->key = pos.key;
+    f->first = 0;
+    f->count = (uint16_t)gen_moves(&pos, GEN_ALL, w->moves);
+    f->next = 0;
+    used = f->count;
+
+    while (depth >= 0) {
+        f = &w->frames[depth];
+        if (f->next == f->count) {
+            /* Every move of this position tried: back up. */
+            used = f->first;
+            if (--depth >= 0) {
+                WinFrame *up = &w->frames[depth];
+                pos_unmake(&pos, w->moves[up->first + up->next - 1], &up->undo);
+            }
+            continue;
+        }
+        Move m = w->moves[f->first + f->next++];
+        bool changes = irreversible(&pos, m);
+        pos_make(&pos, m, &f->undo);
+        if (win_tt_seen(w, pos.key, 0)) {
+            pos_unmake(&pos, m, &f->undo);
+            continue;
+        }
+        win_tt_store(w, pos.key, 0);
+        if (++spent > budget) {
+            complete = false;
+            break;
+        }
+        if (depth + 1 >= (int)WIN_FRAMES || used + SCHACH_MAX_MOVES > WIN_MOVES) {
+            complete = false; /* too deep for the stack: this line stays unexplored */
+            pos_unmake(&pos, m, &f->undo);
+            continue;
+        }
+        int n = gen_moves(&pos, GEN_ALL, w->moves + used);
+        bool stop = false;
+        if (n == 0) {
+            if (pos.checkers && pos_turn(&pos) != W) {
+                verdict = shorten(root, w, depth + 1, pos.key, used, r) ? WIN_WINNABLE : WIN_UNDETERMINED;
+                complete = false;
+                break;
+            }
+            stop = true; /* the game is over here */
+        } else {
+            stop = dead_end(&pos, W, changes);
+        }
+        if (stop) {
+            pos_unmake(&pos, m, &f->undo);
+            continue;
+        }
+        WinFrame *down = &w->frames[++depth];
+        down->key = pos.key;
+        down->first = used;
+        down->count = (uint16_t)n;
+        down->next = 0;
+        used += (uint32_t)n;
+    }
+    *nodes += spent;
+    if (verdict == WIN_WINNABLE)
+        return verdict;
+    return complete ? WIN_UNWINNABLE : WIN_UNDETERMINED;
+}
