@@ -188,6 +188,12 @@ void service_set_cache_max(Service *svc, int games) {
     svc_leave(svc); /* trims to the new size */
 }
 
+void service_metrics(const Service *svc, ServiceMetrics *out) { *out = svc->metrics; }
+
+Store *service_store(Service *svc) { return svc->store; }
+
+int service_pending_count(const Service *svc) { return svc->pending_count; }
+
 void service_stats(const Service *svc, ServiceStats *out) {
     memset(out, 0, sizeof *out);
     out->games_in_memory = (int)svc->game_count;

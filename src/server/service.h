@@ -42,6 +42,21 @@ typedef struct ServiceStats {
 } ServiceStats;
 void service_stats(const Service *svc, ServiceStats *out);
 
+/* What the service has done so far, for GET /metrics (counters only grow). */
+typedef struct ServiceMetrics {
+    uint64_t moves_committed;   /* moves (people's and the computer's) committed by this node */
+    uint64_t changes_committed; /* every committed change, moves included */
+    uint64_t conflicts;         /* changes another node got in first (409 stale_ply, or a timer's no-op) */
+    uint64_t refreshes;         /* games read again because the store was ahead of the copy in memory */
+    uint64_t notices;           /* announcements of other nodes' commits handled */
+    StoreHistogram move_ms;     /* a move request from its arrival to its committed answer */
+} ServiceMetrics;
+void service_metrics(const Service *svc, ServiceMetrics *out);
+/* The store the service writes through (for /healthz and /metrics). */
+Store *service_store(Service *svc);
+/* Changes handed to the store and not yet back: a draining server waits until this is 0. */
+int service_pending_count(const Service *svc);
+
 /* Frees the service (not the store). Pending replies are dropped without being called; writes still
  * in flight are waited for (taken back from the store), so call this before store_close(). */
 void service_free(Service *svc);

@@ -160,10 +160,12 @@ void svc_pending_submit(Service *svc, SvcPending *p) {
     if (svc->pending)
         svc->pending->prev = p;
     svc->pending = p;
+    svc->pending_count++;
     store_submit(svc->store, &p->op);
 }
 
 void svc_pending_unlink(Service *svc, SvcPending *p) {
+    svc->pending_count--;
     if (p->prev)
         p->prev->next = p->next;
     else

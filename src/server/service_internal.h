@@ -154,6 +154,8 @@ struct Service {
     Computer *computer; /* the computer player's workers; NULL until service_computer_start */
     ServiceComputerConfig computer_cfg;
     uint64_t next_job; /* serial of the last search handed to the workers */
+    ServiceMetrics metrics;
+    int pending_count; /* changes in the store (the list svc->pending) */
 };
 
 /* One request being answered. */

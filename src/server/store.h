@@ -1,11 +1,18 @@
-/* schach serve: durable storage of games, behind an interface so another backend (PostgreSQL with
- * libpq and LISTEN/NOTIFY, for several server processes) can follow.
+/* schach serve: durable storage of games, behind one interface with two backends: SQLite (one server
+ * process, store_sqlite*.c) and PostgreSQL (several server processes on one database, store_pg*.c).
  *
  * Threads: the event loop submits write operations; one writer thread per store commits them in
  * batches (group commit: one transaction, one fsync, for everything queued meanwhile) and hands
  * them back through take_done(); after each batch it calls the wake function (the server passes one
  * that calls lws_cancel_service, so the loop picks the results up). Nothing is acknowledged to a
  * player before its operation comes back with ok == true.
+ *
+ * Several servers on one database: every game row carries a version (rev) that each committed change
+ * of the game raises by one. A change names the version it was made on (base_rev); the store applies
+ * it only when the row is still at that version, so of two nodes that change one game at once exactly
+ * one succeeds and the other's op comes back with conflict set (nothing written). After each commit
+ * the PostgreSQL store announces the changed games (id and new rev) to every node (NOTIFY); a node
+ * reads them with take_notices() and refreshes its copies that are behind.
  */
 #ifndef SCHACH_SERVER_STORE_H
 #define SCHACH_SERVER_STORE_H
@@ -41,6 +48,9 @@ typedef struct GameRecord {
     int plies; /* the game's ply count when this row was written (-1: unknown, an older row). A read
                 * checks the moves against it: exactly as many for a finished game, at least as many
                 * for one in play; anything else is damage, and the read fails. */
+    int64_t rev; /* the row's version: 1 when created, one more with every committed change (update,
+                  * append or both in one op). Set by the store: reads fill it, a committed op gets the
+                  * new value in record.rev; what a writer puts here is ignored. */
 } GameRecord;
 
 typedef struct StoredMove {
@@ -48,17 +58,33 @@ typedef struct StoredMove {
     int64_t at_ms; /* when it was played */
 } StoredMove;
 
-/* A write. The owner fills it and keeps it alive until it comes back from take_done(). */
+/* The longest node name (StoreOp.node, store_pg_open). */
+#define STORE_NODE_LEN 40
+
+/* A write. The owner fills it and keeps it alive until it comes back from take_done(). Kinds combine
+ * as create alone, update and/or append, or claim alone. */
 typedef struct StoreOp {
-    bool create;       /* insert record (a new game) */
-    bool update;       /* replace the game's row with record */
+    bool create;       /* insert record (a new game, rev 1) */
+    bool update;       /* replace the game's row with record (all but id, created_ms and rev) */
     bool append;       /* add move as ply number `ply` (0-based) of game record.id */
+    bool claim;        /* take the lease on work for game record.id (the computer's search): until
+                        * lease_until_ms nobody else's claim succeeds; a claim by the node that holds
+                        * the lease renews it. Changes neither rev nor anything else of the game. */
     GameRecord record; /* record.id names the game for every kind */
     int ply;
     StoredMove move;
+    /* update, append, claim: the rev this op was made on. The op is applied only while the stored row
+     * is at exactly this rev (else conflict); 0 applies it whatever the rev (copies, tests). */
+    int64_t base_rev;
+    char node[STORE_NODE_LEN + 1]; /* claim: who claims (the node's name) */
+    int64_t now_ms;                /* claim: the time a lease is compared with */
+    int64_t lease_until_ms;        /* claim: until when the lease holds once taken */
     /* Filled by the store: */
     bool ok;
-    bool fault; /* when !ok: the storage failed (disk, file deleted or replaced), not the op itself */
+    bool fault;    /* when !ok: the storage failed (disk, file deleted or replaced, connection lost),
+                    * not the op itself; a commit whose outcome is unknown is a fault too */
+    bool conflict; /* when !ok: the game's stored rev is not base_rev (another node changed it), or a
+                    * claim found the lease held by another node; nothing was written */
     char error[128];
     /* Owned by whoever holds the op: */
     void *user;
@@ -69,6 +95,45 @@ typedef struct Store Store;
 
 /* Called once per game by load(), get() and recent(): the record and its moves in order. */
 typedef void (*StoreEachGame)(void *ctx, const GameRecord *record, const StoredMove *moves, int count);
+
+/* A change another node (or this one) committed, as announced after its commit. */
+typedef struct StoreNotice {
+    char id[STORE_ID_LEN + 1]; /* the game; "" for a resync notice */
+    int64_t rev;               /* the game's rev after the change */
+    int ply;                   /* its ply count after the change */
+    bool resync; /* the announcements may have been missed (the store lost its connection and got it
+                  * back): every game in memory must be compared with the store (revs()) */
+    int64_t sent_ms; /* wall-clock time the announcing node committed it (for the NOTIFY lag) */
+    struct StoreNotice *next;
+} StoreNotice;
+
+/* Called by revs() once per game found: its id and stored rev. */
+typedef void (*StoreEachRev)(void *ctx, const char *id, int64_t rev);
+
+/* What a store has done so far, for GET /metrics. Counters only grow. */
+#define STORE_HIST_BUCKETS 12 /* upper bounds in ms: STORE_HIST_BOUNDS_MS, the last one is +Inf */
+#define STORE_HIST_BOUNDS_MS {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, -1}
+typedef struct StoreHistogram {
+    uint64_t counts[STORE_HIST_BUCKETS]; /* per bucket, not cumulative */
+    uint64_t count;
+    double sum_ms;
+} StoreHistogram;
+typedef struct StoreStats {
+    const char *backend;    /* "sqlite" or "postgresql" */
+    bool connected;         /* the database answers (always true for SQLite once open) */
+    uint64_t queue_depth;   /* ops submitted and not yet in a batch */
+    uint64_t batches;       /* transactions committed */
+    uint64_t ops_committed; /* ops that came back ok */
+    uint64_t ops_failed;    /* ops that came back !ok (conflicts included) */
+    uint64_t conflicts;     /* of those, conflicts */
+    uint64_t notices;       /* announcements of other nodes received */
+    uint64_t reconnects;    /* connections to the database opened again after a loss */
+    StoreHistogram commit_ms; /* time of each batch's transaction, BEGIN to COMMIT returned */
+    StoreHistogram notice_lag_ms; /* from the announcing commit to its receipt here (others' only) */
+} StoreStats;
+
+/* Adds one observation of ms to h (not thread-safe: the caller holds the lock that guards h). */
+void store_histogram_add(StoreHistogram *h, double ms);
 
 typedef struct StoreVtbl {
     /* Reads every game still in play (result ""), at start-up: finished games stay on disk and are
@@ -89,6 +154,22 @@ typedef struct StoreVtbl {
      * and never touched again once it returns: close before freeing ops still in flight. No submit
      * once close began; wake may still be called during close. */
     void (*close)(Store *store);
+    /* Announcements of committed changes received since the last call, oldest first, linked by next,
+     * to be freed by the caller (store_notices_free); NULL when none (always, for SQLite). The store
+     * calls wake when new ones arrive. */
+    StoreNotice *(*take_notices)(Store *store);
+    /* The stored rev of each of the count games in ids that exists: each(ctx, id, rev), on the calling
+     * thread. Returns how many were found, or -1 with err filled. */
+    int (*revs)(Store *store, const char *const *ids, int count, StoreEachRev each, void *ctx, char *err,
+                size_t err_size);
+    /* Whether the database answers now (GET /healthz). May block for a short while (a round trip). */
+    bool (*ping)(Store *store);
+    /* Fills *out (thread-safe). */
+    void (*stats)(Store *store, StoreStats *out);
+    /* Every game, in play or finished, in the order of creation, in pages: each called per game; after
+     * is the id of the last game of the previous page ("" first). Returns the number read (less than
+     * max at the end), or -1 with err filled. On the calling thread (schach db copy). */
+    int (*scan)(Store *store, const char *after, int max, StoreEachGame each, void *ctx, char *err, size_t err_size);
 } StoreVtbl;
 
 struct Store {
@@ -135,5 +216,39 @@ static inline int store_recent(Store *s, int max, StoreEachGame each, void *ctx,
 static inline void store_submit(Store *s, StoreOp *op) { s->vtbl->submit(s, op); }
 static inline StoreOp *store_take_done(Store *s) { return s->vtbl->take_done(s); }
 static inline void store_close(Store *s) { s->vtbl->close(s); }
+static inline StoreNotice *store_take_notices(Store *s) { return s->vtbl->take_notices(s); }
+static inline int store_revs(Store *s, const char *const *ids, int count, StoreEachRev each, void *ctx, char *err,
+                             size_t n) {
+    return s->vtbl->revs(s, ids, count, each, ctx, err, n);
+}
+static inline bool store_ping(Store *s) { return s->vtbl->ping(s); }
+static inline void store_stats(Store *s, StoreStats *out) { s->vtbl->stats(s, out); }
+static inline int store_scan(Store *s, const char *after, int max, StoreEachGame each, void *ctx, char *err, size_t n) {
+    return s->vtbl->scan(s, after, max, each, ctx, err, n);
+}
+
+/* Frees a list take_notices returned. */
+void store_notices_free(StoreNotice *list);
+
+/* Opens the PostgreSQL store on conninfo (a libpq connection string or postgresql:// URI): applies the
+ * same versioned migrations as SQLite (under an advisory lock, so nodes starting together migrate
+ * once), prepares the writer's statements, starts the writer thread (group commit, synchronous_commit
+ * on: a batch is reported only after PostgreSQL committed it) and a listener thread that LISTENs for
+ * the changes every node announces after its commits. node names this server in leases and in its
+ * own announcements (NULL: host name and process id). Lost connections are opened again: meanwhile
+ * writes fail with fault set and reads fail; after the listener's connection came back, a resync
+ * notice says that announcements may have been missed. NULL with err filled when the database cannot
+ * be reached or migrated. */
+Store *store_pg_open(const char *conninfo, const char *node, void (*wake)(void *), void *wake_ctx, char *err,
+                     size_t err_size);
+
+/* Which backend a --db argument names: "postgresql://…", "postgres://…" or "postgresql:" followed by
+ * a libpq key=value string is PostgreSQL (*conninfo points at the URI or after the "postgresql:"
+ * prefix); "sqlite:PATH" or a plain path is SQLite (*conninfo points at the path). */
+typedef enum { STORE_KIND_SQLITE, STORE_KIND_POSTGRESQL } StoreKind;
+StoreKind store_kind_of(const char *db, const char **conninfo);
+
+/* Opens whichever backend db names (store_kind_of), SQLite with store_sqlite_open. */
+Store *store_open(const char *db, const char *node, void (*wake)(void *), void *wake_ctx, char *err, size_t err_size);
 
 #endif
