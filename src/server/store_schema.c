@@ -53,6 +53,13 @@ static const char *const store_migrations[] = {
      * for every other ending): it comes from an analysis with a budget, too dear to run again when a
      * finished game is read. */
     "ALTER TABLE games ADD COLUMN reason TEXT NOT NULL DEFAULT '';",
+    /* 7: several servers on one database (PostgreSQL has the same steps): rev counts the committed
+     * changes of a game, so a change made on an outdated copy is refused instead of overwriting a
+     * newer one; lease_node and lease_until_ms say which server thinks for the computer in a game,
+     * and until when. */
+    "ALTER TABLE games ADD COLUMN rev INTEGER NOT NULL DEFAULT 1;"
+    "ALTER TABLE games ADD COLUMN lease_node TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN lease_until_ms INTEGER NOT NULL DEFAULT 0;",
 };
 #define STORE_SCHEMA_VERSION ((int)(sizeof store_migrations / sizeof store_migrations[0]))
 

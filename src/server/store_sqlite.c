@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /* Checkpoints (copying the WAL back into the database file, with an fsync of its own) run on a
  * thread and connection of their own once the WAL holds this many pages, so a commit never waits
@@ -44,6 +45,13 @@ static const char SQL_UPDATE_GAME[] =
 static const char SQL_APPEND_MOVE[] = "INSERT INTO moves (game_id, ply, uci, at_ms) SELECT ?1, ?2, ?3, ?4"
                                       " WHERE ?2 = (SELECT coalesce(max(ply) + 1, 0) FROM moves WHERE game_id = ?1)";
 
+/* Every change of a game raises its rev; with a base rev only while the row is still at it, so a change
+ * made on an outdated copy is refused (store.h). */
+static const char SQL_BUMP_REV[] =
+    "UPDATE games SET rev = rev + 1 WHERE id = ?1 AND (?2 = 0 OR rev = ?2) RETURNING rev";
+static const char SQL_CLAIM[] = "UPDATE games SET lease_node = ?2, lease_until_ms = ?3 WHERE id = ?1"
+                                " AND (?4 = 0 OR rev = ?4) AND (lease_until_ms < ?5 OR lease_node = ?2 OR lease_node = '')";
+
 /* clang-format off */
 static const char *const writer_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
@@ -55,6 +63,9 @@ static const char *const writer_sql[ST_COUNT] = {
     [ST_INSERT_GAME] = SQL_INSERT_GAME,
     [ST_UPDATE_GAME] = SQL_UPDATE_GAME,
     [ST_APPEND_MOVE] = SQL_APPEND_MOVE,
+    [ST_BUMP_REV] = SQL_BUMP_REV,
+    [ST_CLAIM] = SQL_CLAIM,
+    [ST_GAME_EXISTS] = "SELECT 1 FROM games WHERE id = ?1",
 };
 /* clang-format on */
 
@@ -205,19 +216,84 @@ static void op_fail(StoreOp *op, sqlite3 *db, const char *what) {
     snprintf(op->error, sizeof op->error, "%s of game %s: %s", what, op->record.id, sqlite3_errmsg(db));
 }
 
+/* Whether game id has a row; -1 when the query failed. */
+static int game_exists(SqliteStore *s, const char *id) {
+    sqlite3_stmt *st = s->stmt[ST_GAME_EXISTS];
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* A refused rev check or claim: a conflict when the game exists, else "no such game". */
+static bool op_refused(SqliteStore *s, StoreOp *op, const char *what) {
+    int exists = game_exists(s, op->record.id);
+    if (exists < 0) {
+        op_fail(op, s->db, what);
+    } else if (exists) {
+        op->conflict = true;
+        snprintf(op->error, sizeof op->error, "%s of game %s: the game changed since rev %lld", what, op->record.id,
+                 (long long)op->base_rev);
+    } else {
+        snprintf(op->error, sizeof op->error, "%s of game %s: no such game", what, op->record.id);
+    }
+    return false;
+}
+
+/* Raises the game's rev (checking base_rev) into op->record.rev. */
+static bool bump_rev(SqliteStore *s, StoreOp *op) {
+    sqlite3_stmt *st = s->stmt[ST_BUMP_REV];
+    int rc = sqlite3_bind_text(st, 1, op->record.id, -1, SQLITE_STATIC);
+    rc |= sqlite3_bind_int64(st, 2, op->base_rev);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    int64_t rev = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    int done = rc == SQLITE_ROW ? sqlite3_step(st) : rc;
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (rc == SQLITE_ROW && done == SQLITE_DONE) {
+        op->record.rev = rev;
+        return true;
+    }
+    if (rc == SQLITE_DONE)
+        return op_refused(s, op, "change");
+    op_fail(op, s->db, "change");
+    return false;
+}
+
+static bool claim_lease(SqliteStore *s, StoreOp *op) {
+    sqlite3_stmt *st = s->stmt[ST_CLAIM];
+    int rc = sqlite3_bind_text(st, 1, op->record.id, -1, SQLITE_STATIC);
+    rc |= sqlite3_bind_text(st, 2, op->node, -1, SQLITE_STATIC);
+    rc |= sqlite3_bind_int64(st, 3, op->lease_until_ms);
+    rc |= sqlite3_bind_int64(st, 4, op->base_rev);
+    rc |= sqlite3_bind_int64(st, 5, op->now_ms);
+    if (!run_bound(st, rc)) {
+        op_fail(op, s->db, "claim");
+        return false;
+    }
+    return sqlite3_changes(s->db) == 1 || op_refused(s, op, "claim");
+}
+
 /* Runs the writes of one op (inside its savepoint); false with op->error filled on failure. */
 static bool apply_op(SqliteStore *s, StoreOp *op) {
+    if (op->claim && !op->create && !op->update && !op->append)
+        return claim_lease(s, op);
     if (!op->create && !op->update && !op->append) {
         snprintf(op->error, sizeof op->error, "operation on game %s names no write", op->record.id);
         return false;
     }
     if (op->create) {
+        op->record.rev = 1;
         sqlite3_stmt *st = s->stmt[ST_INSERT_GAME];
         if (!run_bound(st, bind_record(st, &op->record))) {
             op_fail(op, s->db, "create");
             return false;
         }
     }
+    if ((op->update || op->append) && !op->create && !bump_rev(s, op))
+        return false;
     if (op->update) {
         sqlite3_stmt *st = s->stmt[ST_UPDATE_GAME];
         if (!run_bound(st, bind_record(st, &op->record))) {
@@ -270,6 +346,7 @@ static bool run_batch(SqliteStore *s, StoreOp *batch, char *why, size_t why_size
     for (StoreOp *op = batch; op; op = op->next) {
         op->error[0] = '\0';
         op->fault = false;
+        op->conflict = false;
         if (!run_stmt(s->stmt[ST_SAVEPOINT])) {
             op_fail(op, db, "savepoint");
         } else {
@@ -376,6 +453,24 @@ static void *checkpointer_main(void *arg) {
     return NULL;
 }
 
+/* Counts a finished batch into the metrics (under the store's mutex). */
+static void count_batch(StoreStats *st, const StoreOp *batch, double ms) {
+    bool committed = false;
+    for (const StoreOp *op = batch; op; op = op->next) {
+        committed |= op->ok;
+        if (op->ok) {
+            st->ops_committed++;
+        } else {
+            st->ops_failed++;
+            st->conflicts += op->conflict;
+        }
+    }
+    if (committed) {
+        st->batches++;
+        store_histogram_add(&st->commit_ms, ms);
+    }
+}
+
 static void *writer_main(void *arg) {
     SqliteStore *s = arg;
     /* Nothing is committed (or acknowledged) before the database passed its check. */
@@ -389,11 +484,16 @@ static void *writer_main(void *arg) {
         StoreOp *batch = s->queue_head;
         StoreOp *last = s->queue_tail;
         s->queue_head = s->queue_tail = NULL;
+        s->queued = 0;
         pthread_mutex_unlock(&s->mutex);
 
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         write_batch(s, batch);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
 
         pthread_mutex_lock(&s->mutex);
+        count_batch(&s->stats, batch, (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
         if (s->done_tail)
             s->done_tail->next = batch;
         else
@@ -422,6 +522,7 @@ static void sqlite_submit(Store *store, StoreOp *op) {
     else
         s->queue_head = op;
     s->queue_tail = op;
+    s->queued++;
     pthread_cond_signal(&s->cond);
     pthread_mutex_unlock(&s->mutex);
 }
@@ -476,6 +577,31 @@ static void free_store(SqliteStore *s) {
  * (their owner keeps them and may free them once close() returned). */
 static void sqlite_close(Store *store) { free_store((SqliteStore *)store); }
 
+/* One process holds an SQLite database: nobody else commits, so there is nothing to announce. */
+static StoreNotice *sqlite_take_notices(Store *store) {
+    (void)store;
+    return NULL;
+}
+
+/* The database answers unless a check found it damaged (then every write and stored read fails). */
+static bool sqlite_ping(Store *store) {
+    SqliteStore *s = (SqliteStore *)store;
+    pthread_mutex_lock(&s->mutex);
+    bool ok = s->check_state != STORE_CHECK_DAMAGED;
+    pthread_mutex_unlock(&s->mutex);
+    return ok;
+}
+
+static void sqlite_stats(Store *store, StoreStats *out) {
+    SqliteStore *s = (SqliteStore *)store;
+    pthread_mutex_lock(&s->mutex);
+    *out = s->stats;
+    out->queue_depth = s->queued;
+    out->connected = s->check_state != STORE_CHECK_DAMAGED;
+    pthread_mutex_unlock(&s->mutex);
+    out->backend = "sqlite";
+}
+
 static const StoreVtbl sqlite_vtbl = {
     .load = store_read_load,
     .get = store_read_get,
@@ -483,6 +609,11 @@ static const StoreVtbl sqlite_vtbl = {
     .submit = sqlite_submit,
     .take_done = sqlite_take_done,
     .close = sqlite_close,
+    .take_notices = sqlite_take_notices,
+    .revs = store_read_revs,
+    .ping = sqlite_ping,
+    .stats = sqlite_stats,
+    .scan = store_read_scan,
 };
 
 /* The store's threads run with every signal blocked, so the process's signals (SIGINT, SIGTERM) reach

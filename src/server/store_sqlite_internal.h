@@ -31,6 +31,9 @@
     " secret_hash_black, invite_hash, invite_color, result, termination, draw_offer, clock_white_ms,"                  \
     " clock_black_ms, turn_started_ms, level, plies, reason"
 
+/* What reads select: the row's columns and its rev (column GP_REV - 1). */
+#define STORE_GAME_SELECT STORE_GAME_COLUMNS ", rev"
+
 /* Parameter numbers of a game row in the INSERT and UPDATE statements; a SELECT of STORE_GAME_COLUMNS
  * has them as column numbers + 1. */
 enum GameParam {
@@ -56,6 +59,7 @@ enum GameParam {
     GP_LEVEL,
     GP_PLIES,
     GP_REASON,
+    GP_REV, /* reads only */
 };
 
 /* The writer's statements, prepared once. */
@@ -69,6 +73,9 @@ enum {
     ST_INSERT_GAME,
     ST_UPDATE_GAME,
     ST_APPEND_MOVE,
+    ST_BUMP_REV,
+    ST_CLAIM,
+    ST_GAME_EXISTS,
     ST_COUNT
 };
 
@@ -121,6 +128,8 @@ typedef struct SqliteStore {
     bool check_background;     /* too large to wait for: nobody waits, a damage found refuses from then on */
     int64_t check_started_ms;  /* monotonic, for the log line when a background check passes */
     char check_error[600];     /* why the database was found damaged */
+    StoreStats stats;          /* the counters of store_stats (backend and queue_depth set on reading) */
+    uint64_t queued;           /* ops in queue_head..queue_tail */
 } SqliteStore;
 
 typedef enum { STORE_CHECK_OK, STORE_CHECK_RUNNING, STORE_CHECK_DAMAGED } StoreCheckState;
@@ -146,6 +155,10 @@ bool store_migrate(sqlite3 *db, char *err, size_t err_size);
 bool store_read_load(Store *store, StoreEachGame each, void *ctx, char *err, size_t err_size);
 int store_read_get(Store *store, const char *id, StoreEachGame each, void *ctx, char *err, size_t err_size);
 int store_read_recent(Store *store, int max, StoreEachGame each, void *ctx, char *err, size_t err_size);
+int store_read_revs(Store *store, const char *const *ids, int count, StoreEachRev each, void *ctx, char *err,
+                    size_t err_size);
+int store_read_scan(Store *store, const char *after, int max, StoreEachGame each, void *ctx, char *err,
+                    size_t err_size);
 /* Closes the loop's read connection (at close). */
 void store_read_close(SqliteStore *s);
 

@@ -7,10 +7,12 @@
 #include <string.h>
 
 static const char SQL_SELECT_GAMES[] =
-    "SELECT " STORE_GAME_COLUMNS " FROM games INDEXED BY games_in_play WHERE result = '' ORDER BY created_ms, id";
-static const char SQL_SELECT_GAME[] = "SELECT " STORE_GAME_COLUMNS " FROM games WHERE id = ?1";
-static const char SQL_SELECT_RECENT[] = "SELECT " STORE_GAME_COLUMNS " FROM games INDEXED BY games_finished_by_update"
+    "SELECT " STORE_GAME_SELECT " FROM games INDEXED BY games_in_play WHERE result = '' ORDER BY created_ms, id";
+static const char SQL_SELECT_GAME[] = "SELECT " STORE_GAME_SELECT " FROM games WHERE id = ?1";
+static const char SQL_SELECT_RECENT[] = "SELECT " STORE_GAME_SELECT " FROM games INDEXED BY games_finished_by_update"
                                         " WHERE result <> '' ORDER BY updated_ms DESC LIMIT ?1";
+static const char SQL_SELECT_REV[] = "SELECT rev FROM games WHERE id = ?1";
+static const char SQL_SELECT_SCAN[] = "SELECT " STORE_GAME_SELECT " FROM games WHERE id > ?1 ORDER BY id LIMIT ?2";
 static const char SQL_SELECT_MOVES[] = "SELECT ply, uci, at_ms FROM moves WHERE game_id = ?1 ORDER BY ply";
 
 /* Copies a text column into a fixed field; false when it does not fit. */
@@ -51,6 +53,7 @@ static bool read_record(sqlite3_stmt *st, GameRecord *r) {
     r->clock_ms[1] = sqlite3_column_int64(st, GP_CLOCK_BLACK - 1);
     r->turn_started_ms = sqlite3_column_int64(st, GP_TURN_STARTED - 1);
     r->plies = sqlite3_column_int(st, GP_PLIES - 1);
+    r->rev = sqlite3_column_int64(st, GP_REV - 1);
     return column_text(st, GP_ID - 1, r->id, sizeof r->id) &&
            column_text(st, GP_START_FEN - 1, r->start_fen, sizeof r->start_fen) &&
            column_text(st, GP_MODE - 1, r->mode, sizeof r->mode) &&
@@ -228,6 +231,50 @@ int store_read_recent(Store *store, int max, StoreEachGame each, void *ctx, char
         return -1;
     sqlite3_bind_int(s->read_recent, 1, max);
     return read_games(s, s->read_recent, each, ctx, err, err_size);
+}
+
+int store_read_revs(Store *store, const char *const *ids, int count, StoreEachRev each, void *ctx, char *err,
+                    size_t err_size) {
+    SqliteStore *s = (SqliteStore *)store;
+    if (store_check_wait(s, err, err_size) != 0 || !read_ready(s, err, err_size))
+        return -1;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->read_db, SQL_SELECT_REV, -1, &st, NULL) != SQLITE_OK) {
+        store_set_err(err, err_size, "revs: %s", sqlite3_errmsg(s->read_db));
+        return -1;
+    }
+    int found = 0;
+    for (int i = 0; i < count && found >= 0; i++) {
+        sqlite3_bind_text(st, 1, ids[i], -1, SQLITE_STATIC);
+        int rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            each(ctx, ids[i], sqlite3_column_int64(st, 0));
+            found++;
+        } else if (rc != SQLITE_DONE) {
+            store_set_err(err, err_size, "revs: %s", sqlite3_errmsg(s->read_db));
+            found = -1;
+        }
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    return found;
+}
+
+int store_read_scan(Store *store, const char *after, int max, StoreEachGame each, void *ctx, char *err,
+                    size_t err_size) {
+    SqliteStore *s = (SqliteStore *)store;
+    if (store_check_wait(s, err, err_size) != 0 || !read_ready(s, err, err_size))
+        return -1;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->read_db, SQL_SELECT_SCAN, -1, &st, NULL) != SQLITE_OK) {
+        store_set_err(err, err_size, "scan: %s", sqlite3_errmsg(s->read_db));
+        return -1;
+    }
+    sqlite3_bind_text(st, 1, after ? after : "", -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, max);
+    int n = read_games(s, st, each, ctx, err, err_size);
+    sqlite3_finalize(st);
+    return n;
 }
 
 void store_read_close(SqliteStore *s) {
