@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "http_server.h"
@@ -40,7 +41,7 @@ static void on_signal(int sig) {
 
 static void print_serve_help(Lang lang) {
     printf(CLI_TR(lang,
-                  "Usage: schach serve [--listen HOST:PORT] [--db FILE] [--web DIR] [--lang de|en] [limits]\n"
+                  "Usage: schach serve [--listen HOST:PORT] [--db FILE|URI] [--web DIR] [--lang de|en] [limits]\n"
                   "\n"
                   "Serves the browser UI, the HTTP API and the WebSocket (docs/api.md): people play chess\n"
                   "with each other in the browser, every rule enforced by the server. Runs until\n"
@@ -49,7 +50,11 @@ static void print_serve_help(Lang lang) {
                   "  --listen HOST:PORT  address to listen on (default 127.0.0.1:8080; port 0 picks a\n"
                   "                      free port; IPv6 as [::1]:8080)\n"
                   "  --db FILE           the SQLite database (default $XDG_DATA_HOME/schach/schach.db,\n"
-                  "                      else ~/.local/share/schach/schach.db)\n"
+                  "                      else ~/.local/share/schach/schach.db; also sqlite:FILE)\n"
+                  "  --db postgresql://USER@HOST:PORT/DB\n"
+                  "                      a PostgreSQL database that several servers share (a libpq URI,\n"
+                  "                      or postgresql: followed by libpq's key=value settings)\n"
+                  "  --node NAME         this server's name among several (default: host name and pid)\n"
                   "  --web DIR           the browser UI (default %s)\n"
                   "  --lang L            language of messages: de or en\n"
                   "  --log-format F      the log on stderr: text (default) or json, one line per event\n"
@@ -69,7 +74,7 @@ static void print_serve_help(Lang lang) {
                   "  --trust-proxy ADDR               a reverse proxy at ADDR names the client in\n"
                   "                                   X-Forwarded-For (repeatable)\n"
                   "  --no-limits                      no per-address limits at all (benchmarks)\n",
-                  "Aufruf: schach serve [--listen HOST:PORT] [--db DATEI] [--web ORDNER] [--lang de|en] [Grenzen]\n"
+                  "Aufruf: schach serve [--listen HOST:PORT] [--db DATEI|URI] [--web ORDNER] [--lang de|en] [Grenzen]\n"
                   "\n"
                   "Liefert die Browser-Oberfläche, die HTTP-API und den WebSocket (docs/api.md): Menschen\n"
                   "spielen im Browser gegeneinander, jede Regel prüft der Server. Läuft bis zur\n"
@@ -78,7 +83,11 @@ static void print_serve_help(Lang lang) {
                   "  --listen HOST:PORT  Adresse (Vorgabe 127.0.0.1:8080; Port 0 wählt einen freien\n"
                   "                      Port; IPv6 als [::1]:8080)\n"
                   "  --db DATEI          die SQLite-Datenbank (Vorgabe $XDG_DATA_HOME/schach/schach.db,\n"
-                  "                      sonst ~/.local/share/schach/schach.db)\n"
+                  "                      sonst ~/.local/share/schach/schach.db; auch sqlite:DATEI)\n"
+                  "  --db postgresql://NUTZER@HOST:PORT/DB\n"
+                  "                      eine PostgreSQL-Datenbank, die sich mehrere Server teilen (eine\n"
+                  "                      libpq-URI oder postgresql: gefolgt von libpq-Einstellungen)\n"
+                  "  --node NAME         der Name dieses Servers unter mehreren (Vorgabe: Rechnername und PID)\n"
                   "  --web ORDNER        die Browser-Oberfläche (Vorgabe %s)\n"
                   "  --lang L            Sprache der Meldungen: de oder en\n"
                   "  --log-format F      das Protokoll auf stderr: text (Vorgabe) oder json, eine Zeile\n"
@@ -207,7 +216,7 @@ static void computer_config(ServiceComputerConfig *c) {
 }
 
 typedef struct ServeOptions {
-    const char *listen, *db, *web, *log_format;
+    const char *listen, *db, *web, *log_format, *node;
     HttpServerConfig http;
     int cache_games;
     int check_limit_mb; /* databases up to this are checked whole before listening */
@@ -263,6 +272,7 @@ static int parse_options(int argc, char **argv, Lang lang, ServeOptions *o) {
                    (r = cli_option(argc, argv, &i, "--db", &v)) != 0 ||
                    (r = cli_option(argc, argv, &i, "--web", &v)) != 0 ||
                    (r = cli_option(argc, argv, &i, "--log-format", &v)) != 0 ||
+                   (r = cli_option(argc, argv, &i, "--node", &v)) != 0 ||
                    (r = cli_option(argc, argv, &i, "--trust-proxy", &v)) != 0) {
             if (r < 0 || !*v)
                 return cli_usage(lang, "serve", CLI_TR(lang, "%s needs a value", "%s braucht einen Wert"), opt);
@@ -274,6 +284,8 @@ static int parse_options(int argc, char **argv, Lang lang, ServeOptions *o) {
                 o->web = v;
             else if (!strncmp(opt, "--log-format", 12))
                 o->log_format = v;
+            else if (!strncmp(opt, "--node", 6))
+                o->node = v;
             else if (o->http.ntrusted < HTTP_MAX_TRUSTED_PROXIES)
                 o->http.trusted_proxies[o->http.ntrusted++] = v;
         } else if ((r = cli_option(argc, argv, &i, "--lang", &v)) != 0) {
@@ -330,6 +342,19 @@ static void teardown(Running *r) {
     http_server_free(r->http);
 }
 
+/* This node's name among several: --node, else host name and process id. */
+static void default_node(const char *given, char *out, size_t size) {
+    if (given && *given) {
+        snprintf(out, size, "%s", given);
+        return;
+    }
+    char host[64] = "node";
+    if (gethostname(host, sizeof host) != 0)
+        snprintf(host, sizeof host, "node");
+    host[sizeof host - 1] = '\0';
+    snprintf(out, size, "%.30s:%ld", host, (long)getpid());
+}
+
 static bool set_up(Running *r, const ServeOptions *o, const char *db, Lang lang) {
     char err[512], why[256] = "";
     memset(r, 0, sizeof *r);
@@ -339,9 +364,15 @@ static bool set_up(Running *r, const ServeOptions *o, const char *db, Lang lang)
         return false;
     }
     store_sqlite_set_check_limit((long long)o->check_limit_mb * 1024 * 1024);
-    r->store = store_sqlite_open(db, http_server_wake, r->http, why, sizeof why);
+    const char *conninfo;
+    bool shared = store_kind_of(db, &conninfo) == STORE_KIND_POSTGRESQL;
+    char node[STORE_NODE_LEN + 1];
+    default_node(o->node, node, sizeof node);
+    r->store = store_open(db, node, http_server_wake, r->http, why, sizeof why);
     if (!r->store) {
-        cli_errorf(CLI_TR(lang, "serve: database %s: %s", "serve: Datenbank %s: %s"), db, why);
+        char shown[512];
+        store_describe(db, shown, sizeof shown);
+        cli_errorf(CLI_TR(lang, "serve: database %s: %s", "serve: Datenbank %s: %s"), shown, why);
         return false;
     }
     r->service = service_create(r->store, NULL, NULL, why, sizeof why);
@@ -349,6 +380,8 @@ static bool set_up(Running *r, const ServeOptions *o, const char *db, Lang lang)
         cli_errorf(CLI_TR(lang, "serve: loading the games: %s", "serve: Partien laden: %s"), why);
         return false;
     }
+    if (shared) /* other nodes may change the games: leases, refreshes, retries (service.h) */
+        service_set_cluster(r->service, node);
     service_set_cache_max(r->service, o->cache_games);
     ServiceComputerConfig computer;
     computer_config(&computer);
@@ -364,7 +397,9 @@ static bool set_up(Running *r, const ServeOptions *o, const char *db, Lang lang)
     return true;
 }
 
-static void log_start(const Running *r, const ServeOptions *o, const char *db, const char *url) {
+static void log_start(const Running *r, const ServeOptions *o, const char *db_arg, const char *url) {
+    char db[512];
+    store_describe(db_arg, db, sizeof db); /* never a password in the log */
     ServiceStats stats;
     service_stats(r->service, &stats);
     char games[16], maxc[16];

@@ -76,7 +76,7 @@ char *svc_with_state(const Service *svc, const SvcGame *g, json_t *obj, size_t *
 /* ------------------------------------------------------------------------------------------------ */
 /* Requests */
 
-static uint64_t handle_game(Req *r, SvcGame *g) {
+uint64_t svc_handle_game(Req *r, SvcGame *g) {
     switch (r->in->action) {
         case ACTION_JOIN: return svc_action_join(r, g);
         case ACTION_STATE: return svc_action_state(r, g);
@@ -102,7 +102,7 @@ static uint64_t handle(Req *r) {
     SvcGame *g = svc_fetch(r->svc, r->in->game, &e);
     if (!g)
         return svc_reply_error(r, e, NULL);
-    uint64_t ticket = handle_game(r, g);
+    uint64_t ticket = svc_handle_game(r, g);
     svc_touch(r->svc, g);
     return ticket;
 }
@@ -174,7 +174,7 @@ void service_free(Service *svc) {
             svc_pending_unlink(svc, p);
             if (p->kind == CH_CREATE)
                 svc_game_free(p->game);
-            free(p);
+            svc_pending_free(p);
             op = next;
         }
     }

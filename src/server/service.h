@@ -57,6 +57,12 @@ Store *service_store(Service *svc);
 /* Changes handed to the store and not yet back: a draining server waits until this is 0. */
 int service_pending_count(const Service *svc);
 
+/* Several servers share the store (PostgreSQL): node names this one in leases. Turns on the leases on
+ * the computer's thinking, and keeps each change's request so that one another node got in first can
+ * be handled once more on the refreshed game. Call before service_computer_start. */
+void service_set_cluster(Service *svc, const char *node);
+/* Announcements of other nodes' commits (store_take_notices) are handled in service_on_wake. */
+
 /* Frees the service (not the store). Pending replies are dropped without being called; writes still
  * in flight are waited for (taken back from the store), so call this before store_close(). */
 void service_free(Service *svc);

@@ -143,7 +143,7 @@ uint64_t svc_action_create(Req *r) {
         return svc_reply_error(r, SVC_E_INTERNAL, NULL);
     }
     if (!create_build(r, &spec, p)) {
-        free(p);
+        svc_pending_free(p);
         svc_game_free(g);
         json_decref(body);
         return r->ticket;
@@ -277,6 +277,14 @@ static uint64_t move_repeated(Req *r, SvcGame *g, Color color, const char *text)
     return r->ticket;
 }
 
+/* The player names a later ply than this copy has: another node committed a move this one has not heard
+ * of yet. Reads the game again; false when the store cannot be read. */
+static bool ahead_refresh(Service *svc, SvcGame *g) {
+    if (g->store_rev <= g->rec.rev)
+        g->store_rev = g->rec.rev + 1;
+    return svc_refresh(svc, g);
+}
+
 uint64_t svc_action_move(Req *r, SvcGame *g) {
     static const Field fields[] = {
         {"secret", 's', false}, {"ply", 'i', true}, {"move", 's', true}, {"claim", 's', false}};
@@ -301,6 +309,8 @@ uint64_t svc_action_move(Req *r, SvcGame *g) {
         svc_reply_error(r, SVC_E_VALUE, "ply");
     else if ((color = actor_check(r, g, secret)) < 0) {
         /* answered */
+    } else if (ply > g->game.ply_count && r->svc->cluster && !ahead_refresh(r->svc, g)) {
+        svc_reply_error(r, SVC_E_READ, NULL);
     } else if (ply == g->game.ply_count - 1)
         ticket = move_repeated(r, g, (Color)color, text);
     else if (ply != g->game.ply_count)
@@ -319,7 +329,7 @@ uint64_t svc_action_move(Req *r, SvcGame *g) {
             err_format(&err, r->lang, message, sizeof message);
             svc_reply_error(r, SVC_E_ILLEGAL, message);
         } else if (!p || !svc_moves_reserve(g)) {
-            free(p);
+            svc_pending_free(p);
             svc_reply_error(r, SVC_E_INTERNAL, NULL);
         } else {
             p->move = m;

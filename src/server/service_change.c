@@ -1,10 +1,13 @@
 /* Changes of a game on their way through the store, and who hears of them. A change is tried on the
  * live game and put back at once (snapshot), so the game in memory shows only what is committed; it
  * is replayed when the store hands the committed operation back (service_commit.c). */
+#define _POSIX_C_SOURCE 200809L /* strdup, clock_gettime */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "monotonic.h"
 #include "service_internal.h"
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -38,7 +41,8 @@ bool svc_change_run(SvcGame *g, SvcPending *p, SchError *err) {
     Color turn = pos_turn(game_position(game));
     switch (p->kind) {
         case CH_CREATE:
-        case CH_JOIN: return true;
+        case CH_JOIN:
+        case CH_LEASE: return true;
         case CH_MOVE:
             if (p->claim < 0)
                 return game_play(game, p->move, err);
@@ -147,13 +151,31 @@ SvcPending *svc_pending_new(Req *r, SvcGame *g, ChangeKind kind, Color color) {
         p->ctx = r->ctx;
         p->ticket = r->ticket;
         p->lang = r->lang;
+        p->started_ms = monotonic_ms();
+        p->retries = r->svc->retry_depth;
+        if (r->svc->cluster && r->in->body && kind != CH_CREATE) {
+            /* Kept to be handled again should another node change the game first; without it (no
+             * memory) such a change is answered 409 stale_ply. */
+            p->body = strdup(r->in->body);
+            p->action = r->in->action;
+            p->lang_explicit = r->in->lang_explicit;
+        }
     }
     return p;
+}
+
+void svc_pending_free(SvcPending *p) {
+    if (!p)
+        return;
+    free(p->body);
+    free(p);
 }
 
 void svc_pending_submit(Service *svc, SvcPending *p) {
     p->op.user = p;
     if (p->kind != CH_CREATE)
+        p->op.base_rev = p->game->rec.rev; /* refused if another node changed the game meanwhile */
+    if (p->kind != CH_CREATE && p->kind != CH_LEASE)
         p->game->pending = p;
     p->prev = NULL;
     p->next = svc->pending;
@@ -181,7 +203,7 @@ uint64_t svc_change_start(Req *r, SvcPending *p) {
                      : err.code == GAME_ERR_NO_CLAIM ? SVC_E_NO_CLAIM
                      : err.code == GAME_ERR_OVER     ? SVC_E_GAME_OVER
                                                      : SVC_E_INTERNAL;
-        free(p);
+        svc_pending_free(p);
         return svc_reply_error(r, e, NULL);
     }
     svc_pending_submit(r->svc, p);
@@ -204,7 +226,7 @@ void svc_timeout_start(Service *svc, SvcGame *g, int64_t now) {
     p->flag_verdict = g->flag_verdict;
     p->flag_reason = g->flag_reason;
     if (!svc_change_prepare(p, now, &err)) {
-        free(p);
+        svc_pending_free(p);
         g->flag_retry_ms = now + 1000;
         return;
     }

@@ -2,10 +2,13 @@
  * tried before, and nothing changed the game since: one change per game is in flight), answered and
  * broadcast; a failed one leaves the game as it was and answers 503 storage. Also the timers that end
  * games whose time ran out. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "monotonic.h"
 #include "service_internal.h"
 
 static char *create_reply(const SvcPending *p, const char *state, size_t *len) {
@@ -23,6 +26,8 @@ static char *create_reply(const SvcPending *p, const char *state, size_t *len) {
 static void created(Service *svc, SvcPending *p) {
     SvcGame *g = p->game;
     size_t len = 0;
+    g->rec.rev = p->op.record.rev;
+    g->store_rev = g->rec.rev;
     if (!svc_register(svc, g)) {
         /* Stored but not shown until the next start; the requester hears of the failure. */
         svc_send_json(p->reply, p->ctx, 500, svc_error_json(SVC_E_INTERNAL, p->lang, NULL));
@@ -45,6 +50,12 @@ void svc_commit_apply(Service *svc, SvcPending *p) {
     SvcGame *g = p->game;
     size_t len = 0;
     bool was_over = svc_is_over(g);
+    svc->metrics.changes_committed++;
+    if (p->kind == CH_MOVE) {
+        svc->metrics.moves_committed++;
+        if (p->started_ms)
+            store_histogram_add(&svc->metrics.move_ms, (double)(monotonic_ms() - p->started_ms));
+    }
     Position before = g->game.pos;
     SchError err;
     err_clear(&err);
@@ -52,6 +63,8 @@ void svc_commit_apply(Service *svc, SvcPending *p) {
     if (p->kind == CH_MOVE)
         svc_moves_append(g, &before, p->move); /* room reserved when the move was accepted */
     g->rec = p->op.record;
+    if (g->store_rev < g->rec.rev)
+        g->store_rev = g->rec.rev;
     g->pending = NULL;
     svc_timer_update(svc, g);
     if (!was_over && svc_is_over(g))
@@ -82,6 +95,10 @@ void svc_commit_failed(Service *svc, SvcPending *p) {
         p->game->pending = NULL;
         if (p->kind == CH_TIMEOUT)
             p->game->flag_retry_ms = svc_now(svc) + 1000;
+        /* A commit whose outcome is unknown (the connection broke during COMMIT) may have happened:
+         * with other nodes about, the copy is read again before it is used. */
+        if (svc->cluster && p->game->store_rev <= p->game->rec.rev)
+            p->game->store_rev = p->game->rec.rev + 1;
     }
     svc_send_json(p->reply, p->ctx, svc_error_status(SVC_E_STORAGE), svc_error_json(SVC_E_STORAGE, p->lang, NULL));
     if (p->kind != CH_CREATE) {
@@ -105,12 +122,21 @@ void service_on_wake(Service *svc) {
         StoreOp *next = op->next;
         SvcPending *p = op->user;
         svc_pending_unlink(svc, p);
-        if (op->ok)
+        if (p->kind == CH_LEASE)
+            svc_lease_done(svc, p);
+        else if (op->ok)
             svc_commit_apply(svc, p);
+        else if (op->conflict && p->kind != CH_CREATE)
+            svc_commit_conflict(svc, p);
         else
             svc_commit_failed(svc, p);
-        free(p);
+        svc_pending_free(p);
         op = next;
+    }
+    StoreNotice *notices = store_take_notices(svc->store);
+    if (notices) {
+        svc_notices(svc, notices);
+        store_notices_free(notices);
     }
     svc_leave(svc);
 }
@@ -122,6 +148,11 @@ int64_t service_next_timer_ms(Service *svc) {
     int64_t now = svc_now(svc), best = -1;
     for (SvcGame *g = svc->timers; g; g = g->timer_next) {
         int64_t left;
+        if (g->claim_retry_ms && !g->claiming) { /* another node held the computer's lease */
+            left = g->claim_retry_ms - now < 0 ? 0 : g->claim_retry_ms - now;
+            if (best < 0 || left < best)
+                best = left;
+        }
         /* A committing change reschedules when it comes back, a 6.9 verdict when it is back. */
         if (g->pending || g->flag_job || !svc_expiry(g, now, &left))
             continue;
@@ -138,8 +169,21 @@ int64_t service_next_timer_ms(Service *svc) {
 void service_on_timer(Service *svc) {
     svc_enter(svc);
     int64_t now = svc_now(svc);
-    for (SvcGame *g = svc->timers; g; g = g->timer_next)
-        if (!g->pending && !g->flag_job && now >= g->flag_retry_ms && svc_time_is_up(g, now))
-            svc_timeout_start(svc, g, now);
+    SvcGame *next;
+    for (SvcGame *g = svc->timers; g; g = next) {
+        next = g->timer_next; /* a refresh or a retry may take g out of the list */
+        if (g->claim_retry_ms && !g->claiming && now >= g->claim_retry_ms) {
+            g->claim_retry_ms = 0;
+            svc_timer_update(svc, g);
+            svc_computer_poke(svc, g);
+            continue;
+        }
+        if (g->pending || g->flag_job || now < g->flag_retry_ms || !svc_time_is_up(g, now))
+            continue;
+        /* Another node may have moved in this game: a flag falls only on the copy the store has. */
+        if (svc_game_stale(g) && (!svc_refresh(svc, g) || !svc_time_is_up(g, now)))
+            continue;
+        svc_timeout_start(svc, g, now);
+    }
     svc_leave(svc);
 }

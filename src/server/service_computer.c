@@ -35,7 +35,7 @@ static bool computer_change(Service *svc, SvcGame *g, ChangeKind kind, Move move
     p->draw = draw;
     SchError err;
     if (!svc_change_prepare(p, svc_now(svc), &err)) {
-        free(p);
+        svc_pending_free(p);
         return false;
     }
     svc_pending_submit(svc, p);
@@ -72,6 +72,10 @@ void svc_computer_poke(Service *svc, SvcGame *g) {
     }
     if (g->pending)
         return; /* called again when that change comes back */
+    if (svc_game_stale(g)) {
+        svc_refresh(svc, g); /* another node changed the game: it pokes again once it has read it */
+        return;
+    }
     Color turn = pos_turn(game_position(&g->game));
     if ((int)turn != g->computer) {
         if (g->game.draw_offer == !g->computer)
@@ -82,7 +86,7 @@ void svc_computer_poke(Service *svc, SvcGame *g) {
         computer_act(svc, g);
         return;
     }
-    if (!g->job)
+    if (!g->job && svc_lease_held(svc, g))
         computer_think(svc, g);
 }
 

@@ -95,6 +95,11 @@ typedef struct SvcGame {
     int flag_ply;
     uint8_t flag_verdict; /* Winnability of the side with time */
     uint8_t flag_reason;  /* its WinReason */
+    /* Several servers on one store (service_cluster.c): */
+    int64_t store_rev;      /* the highest rev this node heard the store has (> rec.rev: the copy is behind) */
+    int64_t lease_rev;      /* the rev at which this node holds the lease on the computer's thinking, 0: none */
+    bool claiming;          /* a claim of that lease is in the store */
+    int64_t claim_retry_ms; /* another node held the lease: ask again from then on (0: no retry due) */
 } SvcGame;
 
 /* One finished game of the recent list: its summary, without the game. */
@@ -103,7 +108,18 @@ typedef struct SvcRecent {
     int64_t updated_ms;
 } SvcRecent;
 
-typedef enum { CH_CREATE, CH_JOIN, CH_MOVE, CH_DRAW, CH_CLAIM, CH_RESIGN, CH_ABORT, CH_TIMEOUT, CH_DEAD } ChangeKind;
+typedef enum {
+    CH_CREATE,
+    CH_JOIN,
+    CH_MOVE,
+    CH_DRAW,
+    CH_CLAIM,
+    CH_RESIGN,
+    CH_ABORT,
+    CH_TIMEOUT,
+    CH_DEAD,
+    CH_LEASE /* not a change: the claim of the lease on the computer's thinking (service_cluster.c) */
+} ChangeKind;
 typedef enum { DRAW_OFFER, DRAW_ACCEPT, DRAW_DECLINE } DrawAction;
 
 /* A change on its way through the store; op must stay first so a returned StoreOp leads back here. */
@@ -127,6 +143,13 @@ typedef struct SvcPending {
     ServiceReply reply;                /* NULL: nobody waits (cancelled, or a timer's change) */
     void *ctx;
     uint64_t ticket;
+    int64_t started_ms; /* monotonic time the request arrived (the move latency of the metrics) */
+    /* Several servers: the request again, so a change another node got in first can be tried once
+     * more on the refreshed game (service_cluster.c). NULL body: not kept. */
+    ServiceAction action;
+    char *body;
+    bool lang_explicit;
+    int retries;
     struct SvcPending *prev, *next; /* the service's list of changes in the store */
 } SvcPending;
 
@@ -155,6 +178,10 @@ struct Service {
     ServiceComputerConfig computer_cfg;
     uint64_t next_job; /* serial of the last search handed to the workers */
     ServiceMetrics metrics;
+    /* Several servers on one store (service_cluster.c): */
+    bool cluster;                  /* other nodes may change the games: leases, refreshes, retries */
+    char node[STORE_NODE_LEN + 1]; /* this node's name in leases */
+    int retry_depth;               /* > 0 while a refused change's request is handled once more */
     int pending_count; /* changes in the store (the list svc->pending) */
 };
 
@@ -329,6 +356,33 @@ uint64_t svc_action_state(Req *r, SvcGame *g);
 uint64_t svc_action_pgn(Req *r, SvcGame *g);
 uint64_t svc_action_list(Req *r);
 uint64_t svc_action_recent(Req *r);
+
+/* --- service.c --- */
+
+/* Handles r for game g (a game action) as service_handle does after finding the game. */
+uint64_t svc_handle_game(Req *r, SvcGame *g);
+/* Frees a change and what it holds. */
+void svc_pending_free(SvcPending *p);
+
+/* --- service_cluster.c: several servers on one store --- */
+
+/* Whether the store is known to be ahead of g's copy in memory. */
+bool svc_game_stale(const SvcGame *g);
+/* Reads g again from the store and, when the store is ahead, replaces the copy in memory (clocks,
+ * subscribers and the registry's links stay), tells the subscribers and pokes the computer and the
+ * rules. false when the read failed (g stays as it was). Not while a change of g is in the store. */
+bool svc_refresh(Service *svc, SvcGame *g);
+/* The store refused p as made on an outdated copy: the game is refreshed and p's request handled once
+ * more on it (a move already played by the same request answers as a duplicate), or answered 409
+ * stale_ply. */
+void svc_commit_conflict(Service *svc, SvcPending *p);
+/* Announcements of other nodes' commits: copies behind the store are marked, watched ones refreshed. */
+void svc_notices(Service *svc, StoreNotice *list);
+/* The computer may think in g now: true when this node holds the lease for g's rev (or there is only
+ * one node); otherwise a claim is started (or a retry scheduled) and false returned. */
+bool svc_lease_held(Service *svc, SvcGame *g);
+/* A claim came back from the store. */
+void svc_lease_done(Service *svc, SvcPending *p);
 
 /* --- service_commit.c: committed or failed writes --- */
 

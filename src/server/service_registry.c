@@ -33,7 +33,8 @@ void svc_game_free(SvcGame *g) {
 }
 
 bool svc_game_pinned(const SvcGame *g) {
-    return !svc_is_over(g) || g->sub_count > 0 || g->pending || g->job || g->has_result || g->broadcasting > 0;
+    return !svc_is_over(g) || g->sub_count > 0 || g->pending || g->job || g->has_result || g->broadcasting > 0 ||
+           g->claiming;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -281,6 +282,10 @@ static void read_one(void *ctx, const GameRecord *record, const StoredMove *move
 
 SvcGame *svc_fetch(Service *svc, const char *id, SvcError *err) {
     SvcGame *g = svc_find(svc, id);
+    if (g && svc_game_stale(g) && !g->pending && !svc_refresh(svc, g)) {
+        *err = SVC_E_READ; /* another node changed it, and the store cannot be read now */
+        return NULL;
+    }
     if (g)
         return g;
     *err = SVC_E_NOT_FOUND;
@@ -298,6 +303,7 @@ SvcGame *svc_fetch(Service *svc, const char *id, SvcError *err) {
     if (found == 0 || !rc.game)
         return NULL;
     g = rc.game;
+    g->store_rev = g->rec.rev;
     if (!svc_register(svc, g)) {
         svc_game_free(g);
         *err = SVC_E_INTERNAL;
@@ -345,7 +351,7 @@ static void load_recent(void *ctx, const GameRecord *record, const StoredMove *m
 /* Timers, start and end */
 
 void svc_timer_update(Service *svc, SvcGame *g) {
-    bool running = svc_clock_running(g);
+    bool running = svc_clock_running(g) || g->claim_retry_ms > 0;
     if (running == g->in_timer_list)
         return;
     if (running) {

@@ -28,7 +28,7 @@ static void settle_dead(Service *svc, SvcGame *g) {
     memcpy(p->dead_reason, g->dead_reason, sizeof p->dead_reason);
     SchError err;
     if (!svc_change_prepare(p, svc_now(svc), &err)) {
-        free(p);
+        svc_pending_free(p);
         return;
     }
     svc_pending_submit(svc, p);

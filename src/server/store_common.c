@@ -1,5 +1,6 @@
 /* What both store backends share: choosing a backend from a --db argument, histograms for the
  * metrics, and the notice list. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,63 @@ Store *store_open(const char *db, const char *node, void (*wake)(void *), void *
     if (store_kind_of(db, &conninfo) == STORE_KIND_POSTGRESQL)
         return store_pg_open(conninfo, node, wake, wake_ctx, err, err_size);
     return store_sqlite_open(conninfo, wake, wake_ctx, err, err_size);
+}
+
+void store_describe(const char *db, char *out, size_t size) {
+    const char *conninfo;
+    if (store_kind_of(db, &conninfo) == STORE_KIND_SQLITE || size == 0) {
+        snprintf(out, size, "%s", db);
+        return;
+    }
+    size_t n = 0;
+    const char *p = db;
+    const char *scheme = strstr(db, "://");
+    if (scheme) {
+        /* scheme://user:password@host...: the part between the first ':' after the scheme and '@' goes. */
+        const char *auth = scheme + 3;
+        const char *at = strchr(auth, '@');
+        const char *slash = strchr(auth, '/');
+        const char *colon = strchr(auth, ':');
+        if (at && (!slash || at < slash) && colon && colon < at) {
+            snprintf(out, size, "%.*s%s", (int)(colon - db), db, at);
+        } else {
+            snprintf(out, size, "%s", db);
+        }
+        /* ...?password=...&... */
+        char *q = strstr(out, "password=");
+        if (q) {
+            char *end = strchr(q, '&');
+            memmove(q, end ? end + 1 : q + strlen(q), strlen(end ? end + 1 : q + strlen(q)) + 1);
+        }
+        return;
+    }
+    /* key=value pairs: every password=VALUE pair is left out. */
+    while (*p && n + 1 < size) {
+        if (strncmp(p, "password", 8) == 0) {
+            const char *eq = p + 8;
+            while (*eq == ' ')
+                eq++;
+            if (*eq == '=') {
+                eq++;
+                while (*eq == ' ')
+                    eq++;
+                if (*eq == '\'') {
+                    for (eq++; *eq && *eq != '\''; eq++)
+                        if (*eq == '\\' && eq[1])
+                            eq++;
+                    if (*eq)
+                        eq++;
+                } else {
+                    while (*eq && *eq != ' ')
+                        eq++;
+                }
+                p = eq;
+                continue;
+            }
+        }
+        out[n++] = *p++;
+    }
+    out[n] = '\0';
 }
 
 void store_histogram_add(StoreHistogram *h, double ms) {
