@@ -67,9 +67,10 @@ typedef struct StoreOp {
     bool create;       /* insert record (a new game, rev 1) */
     bool update;       /* replace the game's row with record (all but id, created_ms and rev) */
     bool append;       /* add move as ply number `ply` (0-based) of game record.id */
-    bool claim;        /* take the lease on work for game record.id (the computer's search): until
-                        * lease_until_ms nobody else's claim succeeds; a claim by the node that holds
-                        * the lease renews it. Changes neither rev nor anything else of the game. */
+    bool claim;        /* take the lease on work for game record.id (the computer's search) at its
+                        * current rev: until lease_until_ms, or until the rev changes, nobody else's
+                        * claim succeeds; a claim by the node that holds the lease renews it. Changes
+                        * neither rev nor anything else of the game. */
     GameRecord record; /* record.id names the game for every kind */
     int ply;
     StoredMove move;

@@ -55,10 +55,11 @@ static const char *const store_migrations[] = {
     "ALTER TABLE games ADD COLUMN reason TEXT NOT NULL DEFAULT '';",
     /* 7: several servers on one database (PostgreSQL has the same steps): rev counts the committed
      * changes of a game, so a change made on an outdated copy is refused instead of overwriting a
-     * newer one; lease_node and lease_until_ms say which server thinks for the computer in a game,
-     * and until when. */
+     * newer one; lease_node, lease_rev and lease_until_ms say which server thinks for the computer
+     * in a game, at which rev, and until when (a lease ends early when the game moves on). */
     "ALTER TABLE games ADD COLUMN rev INTEGER NOT NULL DEFAULT 1;"
     "ALTER TABLE games ADD COLUMN lease_node TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN lease_rev INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN lease_until_ms INTEGER NOT NULL DEFAULT 0;",
 };
 #define STORE_SCHEMA_VERSION ((int)(sizeof store_migrations / sizeof store_migrations[0]))

@@ -49,8 +49,10 @@ static const char SQL_APPEND_MOVE[] = "INSERT INTO moves (game_id, ply, uci, at_
  * made on an outdated copy is refused (store.h). */
 static const char SQL_BUMP_REV[] =
     "UPDATE games SET rev = rev + 1 WHERE id = ?1 AND (?2 = 0 OR rev = ?2) RETURNING rev";
-static const char SQL_CLAIM[] = "UPDATE games SET lease_node = ?2, lease_until_ms = ?3 WHERE id = ?1"
-                                " AND (?4 = 0 OR rev = ?4) AND (lease_until_ms < ?5 OR lease_node = ?2 OR lease_node = '')";
+/* A lease holds for the rev it was taken at: once the game moved on, anyone may claim it again. */
+static const char SQL_CLAIM[] =
+    "UPDATE games SET lease_node = ?2, lease_rev = rev, lease_until_ms = ?3 WHERE id = ?1 AND (?4 = 0 OR rev = ?4)"
+    " AND (lease_until_ms < ?5 OR lease_node = ?2 OR lease_node = '' OR lease_rev <> rev)";
 
 /* clang-format off */
 static const char *const writer_sql[ST_COUNT] = {
