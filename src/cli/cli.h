@@ -69,6 +69,8 @@ int cmd_pgn(int argc, char **argv, Lang lang);
 int cmd_serve(int argc, char **argv, Lang lang);
 /* schach backup --db PATH FILE (cmd_backup.c): an online, consistent copy of the server's database. */
 int cmd_backup(int argc, char **argv, Lang lang);
+/* schach db copy --from DB --to DB (cmd_db.c): every game of one store into another. */
+int cmd_db(int argc, char **argv, Lang lang);
 /* schach uci (cmd_uci.c): the UCI protocol on standard input and output until quit or end of input. */
 int cmd_uci(int argc, char **argv, Lang lang);
 /* schach bench [DEPTH] (cmd_bench.c): the engine's fixed benchmark; the last line is

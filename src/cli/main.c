@@ -28,6 +28,8 @@ static const Command commands[] = {
      "am Terminal gegen eine Person oder den Computer spielen, jede Regel erklärt"},
     {"serve", cmd_serve, "play in the browser (web server)", "im Browser spielen (Webserver)"},
     {"backup", cmd_backup, "copy the server's database while it runs", "die Datenbank des Servers im Betrieb sichern"},
+    {"db", cmd_db, "copy a site's games into another database (db copy)",
+     "die Partien einer Seite in eine andere Datenbank kopieren (db copy)"},
     {"uci", cmd_uci, "speak UCI: schach as an engine for chess GUIs",
      "UCI sprechen: schach als Engine für Schachoberflächen"},
     {"bench", cmd_bench, "search benchmark; its node count is the signature of the search",
