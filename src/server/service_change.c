@@ -122,6 +122,10 @@ bool svc_change_prepare(SvcPending *p, int64_t now, SchError *err) {
         p->op.ply = ply;
         uci_write(p->move, p->op.move.uci, sizeof p->op.move.uci);
         p->op.move.at_ms = now;
+        /* A plain move is all another node needs to replay it on its copy (service_cluster.c): the
+         * rest of the row follows from the move and its time, as it did here. */
+        if (p->claim < 0)
+            snprintf(p->op.note, sizeof p->op.note, "m %s %lld", p->op.move.uci, (long long)now);
         /* A plain move writes only the move, unless it changed what the row holds. */
         p->op.update = strcmp(rec.result, g->rec.result) != 0 || rec.draw_offer != g->rec.draw_offer ||
                        rec.turn_started_ms != g->rec.turn_started_ms ||

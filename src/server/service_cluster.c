@@ -187,6 +187,36 @@ static void resync(Service *svc) {
     }
 }
 
+/* Another node's plain move, announced with its note ("m UCI AT_MS"), played on this copy when it is at
+ * the rev the move was made on: the same change as there (svc_change_prepare with the move's time gives
+ * the same row), without reading the game. false when the copy is not right for it. */
+static bool replay_move(Service *svc, SvcGame *g, const StoreNotice *n) {
+    char uci[8];
+    long long at;
+    if (g->pending || n->rev != g->rec.rev + 1 || n->ply != g->game.ply_count + 1 || svc_is_over(g) ||
+        sscanf(n->note, "m %7s %lld", uci, &at) != 2)
+        return false;
+    SchError err;
+    err_clear(&err);
+    Move m = uci_parse(game_position(&g->game), uci, &err);
+    if (m == MOVE_NONE || !svc_moves_reserve(g))
+        return false;
+    SvcPending *p = svc_pending_new(NULL, g, CH_MOVE, pos_turn(game_position(&g->game)));
+    if (!p)
+        return false;
+    p->move = m;
+    p->replayed = true;
+    if (!svc_change_prepare(p, (int64_t)at, &err)) {
+        svc_pending_free(p);
+        return false;
+    }
+    p->op.record.rev = n->rev;
+    drop_jobs(svc, g); /* what was under way here was for the position before the move */
+    svc_commit_apply(svc, p);
+    svc_pending_free(p);
+    return true;
+}
+
 void svc_notices(Service *svc, StoreNotice *list) {
     bool again = false;
     for (StoreNotice *n = list; n; n = n->next) {
@@ -198,6 +228,8 @@ void svc_notices(Service *svc, StoreNotice *list) {
         if (!g || n->rev <= g->rec.rev)
             continue; /* not here, or this node's own commit */
         svc->metrics.notices++;
+        if (replay_move(svc, g, n))
+            continue;
         if (n->rev > g->store_rev)
             g->store_rev = n->rev;
         /* Watchers hear of the change now; any other copy is read when it is next used. */

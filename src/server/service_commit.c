@@ -50,8 +50,8 @@ void svc_commit_apply(Service *svc, SvcPending *p) {
     SvcGame *g = p->game;
     size_t len = 0;
     bool was_over = svc_is_over(g);
-    svc->metrics.changes_committed++;
-    if (p->kind == CH_MOVE) {
+    svc->metrics.changes_committed += !p->replayed;
+    if (p->kind == CH_MOVE && !p->replayed) {
         svc->metrics.moves_committed++;
         if (p->started_ms)
             store_histogram_add(&svc->metrics.move_ms, (double)(monotonic_ms() - p->started_ms));

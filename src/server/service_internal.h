@@ -133,6 +133,7 @@ typedef struct SvcPending {
     DrawAction draw;                   /* CH_DRAW */
     bool claim_rejected;               /* CH_MOVE: the claim with the move was incorrect */
     bool by_computer;                  /* the computer player's own change */
+    bool replayed;                     /* another node's committed move, replayed here from its note */
     int dead_ply;                      /* CH_DEAD: the ply count the position was found dead at */
     uint8_t dead_reason[2];            /* CH_DEAD: WinReason per colour */
     uint8_t flag_verdict, flag_reason; /* CH_TIMEOUT of a live game: the 6.9 verdict (winnable.h) */

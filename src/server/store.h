@@ -58,8 +58,9 @@ typedef struct StoredMove {
     int64_t at_ms; /* when it was played */
 } StoredMove;
 
-/* The longest node name (StoreOp.node, store_pg_open). */
+/* The longest node name (StoreOp.node, store_pg_open), and the longest note of a change. */
 #define STORE_NODE_LEN 40
+#define STORE_NOTE_LEN 48
 
 /* A write. The owner fills it and keeps it alive until it comes back from take_done(). Kinds combine
  * as create alone, update and/or append, or claim alone. */
@@ -80,6 +81,10 @@ typedef struct StoreOp {
     char node[STORE_NODE_LEN + 1]; /* claim: who claims (the node's name) */
     int64_t now_ms;                /* claim: the time a lease is compared with */
     int64_t lease_until_ms;        /* claim: until when the lease holds once taken */
+    /* What the change was, in words the other nodes can replay without reading the game (the
+     * service's business: "m e2e4 1763800000000" for a plain move at that time); appended to the
+     * announcement of the commit, "" for none. */
+    char note[STORE_NOTE_LEN + 1];
     /* Filled by the store: */
     bool ok;
     bool fault;    /* when !ok: the storage failed (disk, file deleted or replaced, connection lost),
@@ -99,12 +104,13 @@ typedef void (*StoreEachGame)(void *ctx, const GameRecord *record, const StoredM
 
 /* A change another node (or this one) committed, as announced after its commit. */
 typedef struct StoreNotice {
-    char id[STORE_ID_LEN + 1]; /* the game; "" for a resync notice */
-    int64_t rev;               /* the game's rev after the change */
-    int ply;                   /* its ply count after the change */
-    bool resync;               /* the announcements may have been missed (the store lost its connection and got it
+    char id[STORE_ID_LEN + 1];     /* the game; "" for a resync notice */
+    int64_t rev;                   /* the game's rev after the change */
+    int ply;                       /* its ply count after the change */
+    bool resync;                   /* the announcements may have been missed (the store lost its connection and got it
                   * back): every game in memory must be compared with the store (revs()) */
-    int64_t sent_ms;           /* wall-clock time the announcing node committed it (for the NOTIFY lag) */
+    int64_t sent_ms;               /* wall-clock time the announcing node committed it (for the NOTIFY lag) */
+    char note[STORE_NOTE_LEN + 1]; /* the op's note ("" when it had none) */
     struct StoreNotice *next;
 } StoreNotice;
 
