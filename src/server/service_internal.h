@@ -182,7 +182,7 @@ struct Service {
     bool cluster;                  /* other nodes may change the games: leases, refreshes, retries */
     char node[STORE_NODE_LEN + 1]; /* this node's name in leases */
     int retry_depth;               /* > 0 while a refused change's request is handled once more */
-    int pending_count; /* changes in the store (the list svc->pending) */
+    int pending_count;             /* changes in the store (the list svc->pending) */
 };
 
 /* One request being answered. */

@@ -45,7 +45,7 @@ typedef struct GameRecord {
     int64_t clock_ms[2];                          /* live: time left per Color when the current turn began */
     int64_t turn_started_ms;                      /* when the current turn's time began, 0 while not running */
     char level[16];                               /* mode "computer": the engine level's id, else "" */
-    int plies; /* the game's ply count when this row was written (-1: unknown, an older row). A read
+    int plies;   /* the game's ply count when this row was written (-1: unknown, an older row). A read
                 * checks the moves against it: exactly as many for a finished game, at least as many
                 * for one in play; anything else is damage, and the read fails. */
     int64_t rev; /* the row's version: 1 when created, one more with every committed change (update,
@@ -102,9 +102,9 @@ typedef struct StoreNotice {
     char id[STORE_ID_LEN + 1]; /* the game; "" for a resync notice */
     int64_t rev;               /* the game's rev after the change */
     int ply;                   /* its ply count after the change */
-    bool resync; /* the announcements may have been missed (the store lost its connection and got it
+    bool resync;               /* the announcements may have been missed (the store lost its connection and got it
                   * back): every game in memory must be compared with the store (revs()) */
-    int64_t sent_ms; /* wall-clock time the announcing node committed it (for the NOTIFY lag) */
+    int64_t sent_ms;           /* wall-clock time the announcing node committed it (for the NOTIFY lag) */
     struct StoreNotice *next;
 } StoreNotice;
 
@@ -113,23 +113,24 @@ typedef void (*StoreEachRev)(void *ctx, const char *id, int64_t rev);
 
 /* What a store has done so far, for GET /metrics. Counters only grow. */
 #define STORE_HIST_BUCKETS 12 /* upper bounds in ms: STORE_HIST_BOUNDS_MS, the last one is +Inf */
-#define STORE_HIST_BOUNDS_MS {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, -1}
+#define STORE_HIST_BOUNDS_MS                                                                                           \
+    { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, -1 }
 typedef struct StoreHistogram {
     uint64_t counts[STORE_HIST_BUCKETS]; /* per bucket, not cumulative */
     uint64_t count;
     double sum_ms;
 } StoreHistogram;
 typedef struct StoreStats {
-    const char *backend;    /* "sqlite" or "postgresql" */
-    bool connected;         /* the database answers (always true for SQLite once open) */
-    uint64_t queue_depth;   /* ops submitted and not yet in a batch */
-    uint64_t batches;       /* transactions committed */
-    uint64_t ops_committed; /* ops that came back ok */
-    uint64_t ops_failed;    /* ops that came back !ok (conflicts included) */
-    uint64_t conflicts;     /* of those, conflicts */
-    uint64_t notices;       /* announcements of other nodes received */
-    uint64_t reconnects;    /* connections to the database opened again after a loss */
-    StoreHistogram commit_ms; /* time of each batch's transaction, BEGIN to COMMIT returned */
+    const char *backend;          /* "sqlite" or "postgresql" */
+    bool connected;               /* the database answers (always true for SQLite once open) */
+    uint64_t queue_depth;         /* ops submitted and not yet in a batch */
+    uint64_t batches;             /* transactions committed */
+    uint64_t ops_committed;       /* ops that came back ok */
+    uint64_t ops_failed;          /* ops that came back !ok (conflicts included) */
+    uint64_t conflicts;           /* of those, conflicts */
+    uint64_t notices;             /* announcements of other nodes received */
+    uint64_t reconnects;          /* connections to the database opened again after a loss */
+    StoreHistogram commit_ms;     /* time of each batch's transaction, BEGIN to COMMIT returned */
     StoreHistogram notice_lag_ms; /* from the announcing commit to its receipt here (others' only) */
 } StoreStats;
 
