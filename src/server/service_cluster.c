@@ -133,8 +133,9 @@ void svc_commit_conflict(Service *svc, SvcPending *p) {
     if (g->store_rev <= g->rec.rev)
         g->store_rev = g->rec.rev + 1;
     bool fresh = svc_refresh(svc, g);
-    if (p->reply && p->body && fresh && p->retries < 2) {
-        /* The request once more, on the game as it is now: the same answers as on one node. */
+    if (p->body && fresh && p->retries < 2) {
+        /* The request once more, on the game as it is now: the same answers as on one node. Also when
+         * nobody waits for the answer any more: a cancelled request's change still happens. */
         ServiceRequest req = {.action = p->action,
                               .game = g->rec.id,
                               .body = p->body,

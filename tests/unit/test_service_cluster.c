@@ -657,6 +657,30 @@ static void test_fault_after_commit(void **state) {
     assert_int_equal(stored(c, g.id).count, 1);
 }
 
+/* A request whose requester went away while its change was refused by the store: the change still
+ * happens (service.h), it is handled once more without an answer. */
+static void test_cancelled_conflict_still_happens(void **state) {
+    Cluster *c = *state;
+    Game2 g;
+    cl_new_game(c, A, A, "{}", &g);
+    json_decref(cl_state(c, B, g.id));
+    char body_a[256], body_b[256];
+    Reply ra, rb;
+    cl_send_move(c, A, &g, 0, "e4", body_a, sizeof body_a, &ra);
+    snprintf(body_b, sizeof body_b, "{\"secret\":\"%s\"}", g.secret[1]);
+    uint64_t ticket = cl_send(c, B, ACTION_RESIGN, g.id, body_b, &rb);
+    service_cancel(c->svc[B], ticket);
+    cl_settle(c, A, &ra);
+    free(ra.body);
+    cl_drain(c);
+    assert_int_equal(rb.calls, 0);
+    Stored s = stored(c, g.id);
+    assert_string_equal(s.rec.result, "1-0");
+    assert_string_equal(s.rec.termination, "resignation");
+    cl_drain(c);
+    all_agree(c, g.id);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_any_node_serves_any_game, setup2, teardown_cluster),
@@ -669,6 +693,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_resync, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_fault_marks_stale, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_fault_after_commit, setup2, teardown_cluster),
+        cmocka_unit_test_setup_teardown(test_cancelled_conflict_still_happens, setup2, teardown_cluster),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
