@@ -216,8 +216,16 @@ bool svc_lease_held(Service *svc, SvcGame *g) {
     if (!svc->cluster || g->lease_rev == g->rec.rev)
         return true;
     int64_t now = svc_now(svc);
-    if (g->claiming || svc_game_stale(g) || now < g->claim_retry_ms)
+    if (g->claiming || svc_game_stale(g))
         return false;
+    /* Another node held the lease at this rev: ask again later. A lease ends when the game moves on,
+     * so on a later rev the claim goes out now. */
+    if (now < g->claim_retry_ms && g->claim_retry_rev == g->rec.rev)
+        return false;
+    if (g->claim_retry_ms) {
+        g->claim_retry_ms = 0;
+        svc_timer_update(svc, g);
+    }
     SvcPending *p = svc_pending_new(NULL, g, CH_LEASE, (Color)(g->computer < 0 ? WHITE : g->computer));
     if (!p)
         return false;
@@ -245,6 +253,7 @@ void svc_lease_done(Service *svc, SvcPending *p) {
     } else {
         /* Held by another node, or the game moved on: ask again later, and read it again now. */
         g->claim_retry_ms = svc_now(svc) + (p->op.conflict ? LEASE_RETRY_MS : 1000);
+        g->claim_retry_rev = p->op.base_rev;
         if (p->op.conflict && g->store_rev <= g->rec.rev)
             g->store_rev = g->rec.rev + 1;
     }

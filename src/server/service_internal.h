@@ -96,10 +96,11 @@ typedef struct SvcGame {
     uint8_t flag_verdict; /* Winnability of the side with time */
     uint8_t flag_reason;  /* its WinReason */
     /* Several servers on one store (service_cluster.c): */
-    int64_t store_rev;      /* the highest rev this node heard the store has (> rec.rev: the copy is behind) */
-    int64_t lease_rev;      /* the rev at which this node holds the lease on the computer's thinking, 0: none */
-    bool claiming;          /* a claim of that lease is in the store */
-    int64_t claim_retry_ms; /* another node held the lease: ask again from then on (0: no retry due) */
+    int64_t store_rev;       /* the highest rev this node heard the store has (> rec.rev: the copy is behind) */
+    int64_t lease_rev;       /* the rev at which this node holds the lease on the computer's thinking, 0: none */
+    bool claiming;           /* a claim of that lease is in the store */
+    int64_t claim_retry_ms;  /* another node held the lease: ask again from then on (0: no retry due) */
+    int64_t claim_retry_rev; /* the rev claim_retry_ms waits at: on another rev, a claim goes out at once */
 } SvcGame;
 
 /* One finished game of the recent list: its summary, without the game. */

@@ -681,6 +681,93 @@ static void test_cancelled_conflict_still_happens(void **state) {
     all_agree(c, g.id);
 }
 
+/* A game against the computer on both nodes: the node that holds the lease thinks and moves, once;
+ * the other one's claim is refused and it does not think. Once the game moved on, the other node
+ * may take the lease. */
+static void test_lease_one_thinker(void **state) {
+    Cluster *c = *state;
+    computers_on(c);
+    json_t *j =
+        cl_request(c, A, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":\"club\",\"color\":\"white\"}", 201);
+    Game2 g;
+    snprintf(g.id, sizeof g.id, "%s", str(j, "id"));
+    snprintf(g.secret[0], sizeof g.secret[0], "%s", str(j, "secret"));
+    json_decref(j);
+    Events ev = {0};
+    service_subscribe(c->svc[B], g.id, on_event, &ev); /* B holds it and hears of every change */
+
+    cl_move(c, A, &g, 0, "e4");
+    cl_drain(c);
+    Stored s = stored(c, g.id);
+    assert_int_equal(s.count, 2); /* the computer answered, once */
+    assert_int_equal(node(c, A)->claims_ok, 1);
+    assert_int_equal(node(c, B)->claims_ok, 0);
+    assert_int_equal(node(c, B)->claims_refused, 1);
+    assert_int_equal(node(c, B)->submits, 1); /* the claim, nothing else: B did not move */
+    assert_int_equal(metrics(c, A).moves_committed, 2);
+    assert_int_equal(metrics(c, B).moves_committed, 0);
+    json_t *msg = json_loads(ev.last, 0, NULL);
+    assert_int_equal(json_integer_value(get(msg, "state.ply")), 2);
+    json_decref(msg);
+
+    /* The next move on B: B claims at the new rev, which A's old lease does not cover, and thinks. */
+    cl_move(c, B, &g, 2, "d4");
+    cl_drain(c);
+    s = stored(c, g.id);
+    assert_int_equal(s.count, 4);
+    assert_int_equal(node(c, B)->claims_ok, 1);
+    assert_int_equal(metrics(c, B).moves_committed, 2);
+    assert_int_equal(metrics(c, A).moves_committed, 2);
+    all_agree(c, g.id);
+    free(ev.last);
+}
+
+/* The node that took the lease is gone (it never wakes again): the other node asks again every few
+ * seconds and takes over once the lease ran out, so the game waits no longer than the lease. */
+static void test_lease_expires_when_holder_is_gone(void **state) {
+    Cluster *c = *state;
+    computers_on(c);
+    json_t *j =
+        cl_request(c, A, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":\"club\",\"color\":\"white\"}", 201);
+    Game2 g;
+    snprintf(g.id, sizeof g.id, "%s", str(j, "id"));
+    snprintf(g.secret[0], sizeof g.secret[0], "%s", str(j, "secret"));
+    json_decref(j);
+    Events ev = {0};
+    service_subscribe(c->svc[B], g.id, on_event, &ev);
+    cl_move(c, A, &g, 0, "e4"); /* A claims the lease in the same wake-up, and is never woken again */
+    cl_wait_done(c, A);         /* A's claim is through */
+    assert_int_equal(node(c, A)->claims_ok, 1);
+    service_on_wake(c->svc[B]); /* the announcement: B reads the game and claims */
+    cl_wait_done(c, B);
+    service_on_wake(c->svc[B]);
+    assert_int_equal(node(c, B)->claims_refused, 1);
+    assert_int_equal(service_next_timer_ms(c->svc[B]), 5000);
+    for (int i = 0; i < 2; i++) { /* asked again while A's lease holds: refused */
+        c->now += 5000;
+        service_on_timer(c->svc[B]);
+        cl_wait_done(c, B);
+        service_on_wake(c->svc[B]);
+        assert_int_equal(node(c, B)->claims_refused, 2 + i);
+    }
+    c->now += 600000; /* far beyond any search's time plus the slack */
+    service_on_timer(c->svc[B]);
+    for (int n = 0; n < 100 && stored(c, g.id).count < 2; n++) {
+        unsigned seen = shared_wakes(&c->sh);
+        service_on_wake(c->svc[B]);
+        if (!node(c, B)->done_head && stored(c, g.id).count < 2)
+            cl_wait_after(c, seen);
+    }
+    service_on_wake(c->svc[B]);
+    assert_int_equal(node(c, B)->claims_ok, 1);
+    assert_int_equal(stored(c, g.id).count, 2);
+    assert_int_equal(metrics(c, B).moves_committed, 1);
+    json_t *msg = json_loads(ev.last, 0, NULL);
+    assert_int_equal(json_integer_value(get(msg, "state.ply")), 2);
+    json_decref(msg);
+    free(ev.last);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_any_node_serves_any_game, setup2, teardown_cluster),
@@ -694,6 +781,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_fault_marks_stale, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_fault_after_commit, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_cancelled_conflict_still_happens, setup2, teardown_cluster),
+        cmocka_unit_test_setup_teardown(test_lease_one_thinker, setup2, teardown_cluster),
+        cmocka_unit_test_setup_teardown(test_lease_expires_when_holder_is_gone, setup2, teardown_cluster),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
