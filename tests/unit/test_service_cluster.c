@@ -768,6 +768,43 @@ static void test_lease_expires_when_holder_is_gone(void **state) {
     free(ev.last);
 }
 
+/* A watcher on B whose own change is in the store when the announcement of a later change by A
+ * arrives: once B's change is back, the watcher gets A's change too. */
+static void test_watcher_notice_during_own_change(void **state) {
+    Cluster *c = *state;
+    Game2 g;
+    cl_new_game(c, A, A, "{}", &g);
+    Events ev = {0};
+    service_subscribe(c->svc[B], g.id, on_event, &ev);
+    char body[256];
+    Reply rb;
+    /* B's move goes into the store; A plays the answer on top of it before B has seen its own commit. */
+    cl_send_move(c, B, &g, 0, "e4", body, sizeof body, &rb);
+    node(c, B)->hold_notices = true;
+    cl_wait_done(c, B);
+    cl_move(c, A, &g, 1, "e5"); /* A reads the game again: the ply is later than its copy */
+    /* B hears of A's move while its own is still on its way (its result not taken yet): the store's
+     * listener and writer are threads of their own, so the announcement may come first. */
+    StoreOp *mine = node(c, B)->done_head;
+    node(c, B)->done_head = node(c, B)->done_tail = NULL;
+    assert_non_null(mine);
+    node(c, B)->hold_notices = false;
+    service_on_wake(c->svc[B]);
+    assert_int_equal(rb.calls, 0);
+    node(c, B)->done_head = node(c, B)->done_tail = mine;
+    service_on_wake(c->svc[B]);
+    assert_int_equal(rb.calls, 1);
+    assert_int_equal(rb.status, 200);
+    free(rb.body);
+    assert_int_equal(ev.count, 3); /* at subscribing, B's move, A's move */
+    json_t *msg = json_loads(ev.last, 0, NULL);
+    assert_int_equal(json_integer_value(get(msg, "state.ply")), 2);
+    json_decref(msg);
+    free(ev.last);
+    cl_drain(c);
+    all_agree(c, g.id);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_any_node_serves_any_game, setup2, teardown_cluster),
@@ -783,6 +820,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cancelled_conflict_still_happens, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_lease_one_thinker, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_lease_expires_when_holder_is_gone, setup2, teardown_cluster),
+        cmocka_unit_test_setup_teardown(test_watcher_notice_during_own_change, setup2, teardown_cluster),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
