@@ -141,7 +141,7 @@ void svc_commit_conflict(Service *svc, SvcPending *p) {
                               .body = p->body,
                               .lang = p->lang,
                               .lang_explicit = p->lang_explicit};
-        Req r = {svc, &req, p->lang, p->reply, p->ctx, p->ticket};
+        Req r = {svc, &req, p->lang, p->reply, p->ctx, p->ticket, true};
         svc->retry_depth = p->retries + 1;
         svc_handle_game(&r, g);
         svc->retry_depth = 0;
@@ -207,6 +207,30 @@ void svc_notices(Service *svc, StoreNotice *list) {
     }
     if (again)
         resync(svc);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Refusals made on a copy that may be behind */
+
+bool svc_catch_up(Service *svc, SvcGame *g) {
+    if (!svc->cluster || g->pending)
+        return false;
+    int64_t rev = g->rec.rev;
+    const char *id = g->rec.id;
+    char err[256];
+    if (!svc_game_stale(g) && store_revs(svc->store, &id, 1, mark_rev, svc, err, sizeof err) < 0)
+        return false; /* the store cannot say: the copy's answer stands */
+    return svc_game_stale(g) && svc_refresh(svc, g) && g->rec.rev > rev;
+}
+
+bool svc_handled_again(Req *r, SvcGame *g) {
+    if (r->caught_up)
+        return false;
+    r->caught_up = true;
+    if (!svc_catch_up(r->svc, g))
+        return false;
+    svc_handle_game(r, g);
+    return true;
 }
 
 /* ------------------------------------------------------------------------------------------------ */

@@ -805,6 +805,117 @@ static void test_watcher_notice_during_own_change(void **state) {
     all_agree(c, g.id);
 }
 
+/* A draw offered on A is accepted on B, which has not heard of the offer yet; and declined likewise. */
+static void test_draw_across_nodes(void **state) {
+    Cluster *c = *state;
+    Game2 g;
+    cl_new_game(c, A, A, "{}", &g);
+    json_decref(cl_state(c, B, g.id));
+    node(c, B)->hold_notices = true;
+    json_decref(cl_action(c, A, &g, ACTION_DRAW, 0, ",\"action\":\"offer\"", 200));
+    json_t *j = cl_action(c, B, &g, ACTION_DRAW, 1, ",\"action\":\"accept\"", 200);
+    assert_string_equal(str(j, "state.outcome.result"), "1/2-1/2");
+    assert_string_equal(str(j, "state.outcome.termination"), "agreement");
+    json_decref(j);
+    node(c, B)->hold_notices = false;
+    cl_drain(c);
+    all_agree(c, g.id);
+
+    /* Offered on B, which A has not heard of, declined on A; then the game goes on. */
+    Game2 h;
+    cl_new_game(c, A, A, "{}", &h);
+    json_decref(cl_state(c, B, h.id));
+    node(c, A)->hold_notices = true;
+    json_decref(cl_action(c, B, &h, ACTION_DRAW, 1, ",\"action\":\"offer\"", 200));
+    j = cl_action(c, A, &h, ACTION_DRAW, 0, ",\"action\":\"decline\"", 200);
+    assert_true(json_is_null(get(j, "state.outcome")));
+    assert_true(json_is_null(get(j, "state.draw_offer")));
+    json_decref(j);
+    cl_move(c, A, &h, 0, "d4");
+    node(c, A)->hold_notices = false;
+    cl_drain(c);
+    all_agree(c, h.id);
+}
+
+/* The secret of a side is given out on the node that took the join; another node that has not heard
+ * of the join yet still knows that player by it. */
+static void test_secret_from_another_node(void **state) {
+    Cluster *c = *state;
+    hold(c, true);
+    Game2 g;
+    cl_new_game(c, A, B, "{}", &g);
+    cl_move(c, B, &g, 0, "e4");
+    cl_move(c, A, &g, 1, "e5"); /* Black's secret: A never heard of the join */
+    Game2 h;
+    cl_new_game(c, A, B, "{}", &h);
+    json_t *j = cl_action(c, A, &h, ACTION_RESIGN, 1, NULL, 200);
+    assert_string_equal(str(j, "state.outcome.result"), "1-0");
+    json_decref(j);
+    /* A secret nobody was given is still refused, also while an invitation is open. */
+    json_t *k = cl_request(c, A, ACTION_CREATE, NULL, "{}", 201);
+    char body[128];
+    snprintf(body, sizeof body, "{\"secret\":\"%s\"}", "nobody-was-given-this-secret-000000000000000");
+    expect_error(cl_request(c, B, ACTION_RESIGN, str(k, "id"), body, 403), "bad_secret");
+    json_decref(k);
+    hold(c, false);
+    cl_drain(c);
+    all_agree(c, g.id);
+    all_agree(c, h.id);
+}
+
+/* A threefold repetition completed on A is claimed on B, which has not heard of the last move yet (on
+ * its copy it is not even the claimant's turn). */
+static void test_claim_across_nodes(void **state) {
+    Cluster *c = *state;
+    Game2 g;
+    cl_new_game(c, A, A, "{}", &g);
+    static const char *const moves[] = {"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"};
+    for (int ply = 0; ply < 7; ply++)
+        cl_move(c, B, &g, ply, moves[ply]);
+    node(c, B)->hold_notices = true;
+    cl_move(c, A, &g, 7, moves[7]);
+    json_t *j = cl_action(c, B, &g, ACTION_CLAIM, 0, ",\"kind\":\"threefold\"", 200);
+    assert_string_equal(str(j, "state.outcome.result"), "1/2-1/2");
+    assert_string_equal(str(j, "state.outcome.termination"), "threefold_repetition");
+    assert_int_equal(json_integer_value(get(j, "state.ply")), 8);
+    json_decref(j);
+    /* Without a repetition, the claim is still refused (after one look at the store). */
+    Game2 h;
+    cl_new_game(c, A, A, "{}", &h);
+    unsigned revs = node(c, B)->revs_calls;
+    expect_error(cl_action(c, B, &h, ACTION_CLAIM, 0, ",\"kind\":\"threefold\"", 409), "no_claim");
+    assert_int_equal(node(c, B)->revs_calls, revs + 1);
+    node(c, B)->hold_notices = false;
+    cl_drain(c);
+    all_agree(c, g.id);
+}
+
+/* A live game whose flag fell on B's copy, but not on the game the store has (White moved on A in
+ * time): Black's draw offer on B is taken, not answered game_over. */
+static void test_request_on_stale_flag(void **state) {
+    Cluster *c = *state;
+    Game2 g;
+    cl_new_game(c, A, A, "{\"time\":{\"type\":\"live\",\"minutes\":1,\"increment\":0}}", &g);
+    cl_move(c, A, &g, 0, "e4");
+    cl_move(c, A, &g, 1, "e5");
+    json_decref(cl_state(c, B, g.id));
+    node(c, B)->hold_notices = true;
+    c->now += 59000;
+    cl_move(c, A, &g, 2, "Nf3");
+    c->now += 1500;
+    json_t *j = cl_action(c, B, &g, ACTION_DRAW, 1, ",\"action\":\"offer\"", 200);
+    assert_true(json_is_null(get(j, "state.outcome")));
+    assert_string_equal(str(j, "state.draw_offer"), "black");
+    json_decref(j);
+    cl_drain(c);
+    Stored s = stored(c, g.id);
+    assert_string_equal(s.rec.result, "");
+    assert_int_equal(s.rec.draw_offer, 1);
+    node(c, B)->hold_notices = false;
+    cl_drain(c);
+    all_agree(c, g.id);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_any_node_serves_any_game, setup2, teardown_cluster),
@@ -821,6 +932,10 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_lease_one_thinker, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_lease_expires_when_holder_is_gone, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_watcher_notice_during_own_change, setup2, teardown_cluster),
+        cmocka_unit_test_setup_teardown(test_draw_across_nodes, setup2, teardown_cluster),
+        cmocka_unit_test_setup_teardown(test_secret_from_another_node, setup2, teardown_cluster),
+        cmocka_unit_test_setup_teardown(test_claim_across_nodes, setup2, teardown_cluster),
+        cmocka_unit_test_setup_teardown(test_request_on_stale_flag, setup2, teardown_cluster),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
