@@ -916,6 +916,45 @@ static void test_request_on_stale_flag(void **state) {
     all_agree(c, g.id);
 }
 
+/* A game against the computer ends on A while B waits to ask for the lease again: B's copy, read
+ * again and finished, leaves the timers, and may leave memory once nobody watches it. */
+static void test_finished_game_leaves_lease_timer(void **state) {
+    Cluster *c = *state;
+    computers_on(c);
+    service_set_cache_max(c->svc[B], 0); /* finished games nothing holds leave B's memory at once */
+    json_t *j =
+        cl_request(c, A, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":\"club\",\"color\":\"white\"}", 201);
+    Game2 g;
+    snprintf(g.id, sizeof g.id, "%s", str(j, "id"));
+    snprintf(g.secret[0], sizeof g.secret[0], "%s", str(j, "secret"));
+    json_decref(j);
+    Events ev = {0};
+    uint64_t sub = service_subscribe(c->svc[B], g.id, on_event, &ev);
+    cl_move(c, A, &g, 0, "e4"); /* A claims the lease */
+    cl_wait_done(c, A);
+    service_on_wake(c->svc[B]); /* B reads the move and claims too: refused */
+    cl_wait_done(c, B);
+    service_on_wake(c->svc[B]);
+    assert_int_equal(node(c, B)->claims_refused, 1);
+    assert_int_equal(service_next_timer_ms(c->svc[B]), 5000);
+    /* The person resigns on A before A's computer moved. */
+    json_decref(cl_action(c, A, &g, ACTION_RESIGN, 0, NULL, 200));
+    service_on_wake(c->svc[B]);
+    json_t *msg = json_loads(ev.last, 0, NULL);
+    assert_string_equal(str(msg, "state.outcome.termination"), "resignation");
+    json_decref(msg);
+    free(ev.last);
+    service_unsubscribe(c->svc[B], sub);
+    ServiceStats st;
+    service_stats(c->svc[B], &st);
+    assert_int_equal(st.games_in_memory, 0);
+    assert_int_equal(service_next_timer_ms(c->svc[B]), -1);
+    c->now += 10000;
+    service_on_timer(c->svc[B]);
+    cl_drain(c);
+    assert_int_equal(stored(c, g.id).count, 1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_any_node_serves_any_game, setup2, teardown_cluster),
@@ -931,6 +970,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cancelled_conflict_still_happens, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_lease_one_thinker, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_lease_expires_when_holder_is_gone, setup2, teardown_cluster),
+        cmocka_unit_test_setup_teardown(test_finished_game_leaves_lease_timer, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_watcher_notice_during_own_change, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_draw_across_nodes, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_secret_from_another_node, setup2, teardown_cluster),
