@@ -679,6 +679,31 @@ static void test_cancelled_conflict_still_happens(void **state) {
     assert_string_equal(s.rec.termination, "resignation");
     cl_drain(c);
     all_agree(c, g.id);
+
+    /* Cancelled after the refusal, while the change is in the store once more: still no answer. */
+    Game2 h;
+    cl_new_game(c, A, A, "{}", &h);
+    json_decref(cl_state(c, B, h.id));
+    cl_send_move(c, A, &h, 0, "e4", body_a, sizeof body_a, &ra);
+    snprintf(body_b, sizeof body_b, "{\"secret\":\"%s\"}", h.secret[1]);
+    ticket = cl_send(c, B, ACTION_RESIGN, h.id, body_b, &rb);
+    cl_wait_done(c, B);
+    assert_int_equal(node(c, B)->conflicts, 2);
+    service_on_wake(c->svc[B]); /* the refusal: handled once more, in the store again */
+    assert_int_equal(rb.calls, 0);
+    assert_int_equal(service_pending_count(c->svc[B]), 1);
+    service_cancel(c->svc[B], ticket);
+    cl_drain(c);
+    assert_int_equal(rb.calls, 0);
+    assert_string_equal(stored(c, h.id).rec.termination, "resignation");
+    free(ra.body);
+
+    /* A change still in the store when the service is freed: taken back and freed with its request. */
+    Game2 k;
+    cl_new_game(c, A, A, "{}", &k);
+    json_decref(cl_state(c, B, k.id));
+    cl_send_move(c, A, &k, 0, "e4", body_a, sizeof body_a, &ra);
+    cl_send_move(c, B, &k, 0, "d4", body_b, sizeof body_b, &rb);
 }
 
 /* A game against the computer on both nodes: the node that holds the lease thinks and moves, once;
