@@ -108,7 +108,7 @@ static uint64_t handle(Req *r) {
 }
 
 uint64_t service_handle(Service *svc, const ServiceRequest *req, ServiceReply reply, void *ctx) {
-    Req r = {svc, req, req->lang, reply, ctx, ++svc->next_ticket};
+    Req r = {svc, req, req->lang, reply, ctx, ++svc->next_ticket, false};
     if (r.ticket == 0)
         r.ticket = ++svc->next_ticket;
     svc_enter(svc);

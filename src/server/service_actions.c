@@ -210,7 +210,9 @@ static int secret_color(const SvcGame *g, const char *secret) {
 static int actor_check(Req *r, SvcGame *g, const char *secret) {
     int color = secret_color(g, secret);
     if (color < 0) {
-        svc_reply_error(r, SVC_E_BAD_SECRET, NULL);
+        /* While an invitation is open here, another node may have given the side out already. */
+        if (g->rec.invite_color < 0 || !svc_handled_again(r, g))
+            svc_reply_error(r, SVC_E_BAD_SECRET, NULL);
         return -1;
     }
     if (g->pending) {
@@ -229,6 +231,8 @@ static bool running_check(Req *r, SvcGame *g) {
     }
     int64_t now = svc_now(r->svc);
     if (svc_time_is_up(g, now)) {
+        if (svc_handled_again(r, g))
+            return false; /* another node took a move in time that this copy had not heard of */
         if (now >= g->flag_retry_ms)
             svc_timeout_start(r->svc, g, now);
         svc_reply_error(r, SVC_E_GAME_OVER, NULL);
@@ -382,7 +386,7 @@ uint64_t svc_action_draw(Req *r, SvcGame *g) {
     if (color < 0)
         return r->ticket;
     if (d != DRAW_OFFER && g->game.draw_offer != !color)
-        return svc_reply_error(r, SVC_E_NO_OFFER, NULL);
+        return svc_handled_again(r, g) ? r->ticket : svc_reply_error(r, SVC_E_NO_OFFER, NULL);
     SvcPending *p = svc_pending_new(r, g, CH_DRAW, (Color)color);
     if (!p)
         return svc_reply_error(r, SVC_E_INTERNAL, NULL);
@@ -405,11 +409,11 @@ uint64_t svc_action_claim(Req *r, SvcGame *g) {
     if (color < 0)
         return r->ticket;
     if ((Color)color != pos_turn(game_position(&g->game)))
-        return svc_reply_error(r, SVC_E_NOT_YOUR_TURN, NULL);
+        return svc_handled_again(r, g) ? r->ticket : svc_reply_error(r, SVC_E_NOT_YOUR_TURN, NULL);
     /* An incorrect claim would count as a draw offer (9.1.2.4); here it is refused and changes nothing. */
     int holds = game_claims(&g->game);
     if (!(holds & (kind ? kind : CLAIM_THREEFOLD | CLAIM_FIFTY)))
-        return svc_reply_error(r, SVC_E_NO_CLAIM, NULL);
+        return svc_handled_again(r, g) ? r->ticket : svc_reply_error(r, SVC_E_NO_CLAIM, NULL);
     SvcPending *p = svc_pending_new(r, g, CH_CLAIM, (Color)color);
     if (!p)
         return svc_reply_error(r, SVC_E_INTERNAL, NULL);

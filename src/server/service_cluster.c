@@ -133,14 +133,15 @@ void svc_commit_conflict(Service *svc, SvcPending *p) {
     if (g->store_rev <= g->rec.rev)
         g->store_rev = g->rec.rev + 1;
     bool fresh = svc_refresh(svc, g);
-    if (p->reply && p->body && fresh && p->retries < 2) {
-        /* The request once more, on the game as it is now: the same answers as on one node. */
+    if (p->body && fresh && p->retries < 2) {
+        /* The request once more, on the game as it is now: the same answers as on one node. Also when
+         * nobody waits for the answer any more: a cancelled request's change still happens. */
         ServiceRequest req = {.action = p->action,
                               .game = g->rec.id,
                               .body = p->body,
                               .lang = p->lang,
                               .lang_explicit = p->lang_explicit};
-        Req r = {svc, &req, p->lang, p->reply, p->ctx, p->ticket};
+        Req r = {svc, &req, p->lang, p->reply, p->ctx, p->ticket, true};
         svc->retry_depth = p->retries + 1;
         svc_handle_game(&r, g);
         svc->retry_depth = 0;
@@ -241,14 +242,46 @@ void svc_notices(Service *svc, StoreNotice *list) {
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* Refusals made on a copy that may be behind */
+
+bool svc_catch_up(Service *svc, SvcGame *g) {
+    if (!svc->cluster || g->pending)
+        return false;
+    int64_t rev = g->rec.rev;
+    const char *id = g->rec.id;
+    char err[256];
+    if (!svc_game_stale(g) && store_revs(svc->store, &id, 1, mark_rev, svc, err, sizeof err) < 0)
+        return false; /* the store cannot say: the copy's answer stands */
+    return svc_game_stale(g) && svc_refresh(svc, g) && g->rec.rev > rev;
+}
+
+bool svc_handled_again(Req *r, SvcGame *g) {
+    if (r->caught_up)
+        return false;
+    r->caught_up = true;
+    if (!svc_catch_up(r->svc, g))
+        return false;
+    svc_handle_game(r, g);
+    return true;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 /* The lease on the computer's thinking */
 
 bool svc_lease_held(Service *svc, SvcGame *g) {
     if (!svc->cluster || g->lease_rev == g->rec.rev)
         return true;
     int64_t now = svc_now(svc);
-    if (g->claiming || svc_game_stale(g) || now < g->claim_retry_ms)
+    if (g->claiming || svc_game_stale(g))
         return false;
+    /* Another node held the lease at this rev: ask again later. A lease ends when the game moves on,
+     * so on a later rev the claim goes out now. */
+    if (now < g->claim_retry_ms && g->claim_retry_rev == g->rec.rev)
+        return false;
+    if (g->claim_retry_ms) {
+        g->claim_retry_ms = 0;
+        svc_timer_update(svc, g);
+    }
     SvcPending *p = svc_pending_new(NULL, g, CH_LEASE, (Color)(g->computer < 0 ? WHITE : g->computer));
     if (!p)
         return false;
@@ -276,6 +309,7 @@ void svc_lease_done(Service *svc, SvcPending *p) {
     } else {
         /* Held by another node, or the game moved on: ask again later, and read it again now. */
         g->claim_retry_ms = svc_now(svc) + (p->op.conflict ? LEASE_RETRY_MS : 1000);
+        g->claim_retry_rev = p->op.base_rev;
         if (p->op.conflict && g->store_rev <= g->rec.rev)
             g->store_rev = g->rec.rev + 1;
     }

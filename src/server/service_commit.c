@@ -85,6 +85,10 @@ void svc_commit_apply(Service *svc, SvcPending *p) {
     free(state);
     svc_rules_poke(svc, g);
     svc_computer_poke(svc, g);
+    /* Another node's later change was announced while this one was in the store (the announcement
+     * only marked the copy then): watchers hear of it now, not at the game's next request. */
+    if (svc_game_stale(g) && !g->pending && g->sub_count > 0)
+        svc_refresh(svc, g);
     svc_touch(svc, g); /* a game that just ended may go to the cache */
 }
 

@@ -96,10 +96,11 @@ typedef struct SvcGame {
     uint8_t flag_verdict; /* Winnability of the side with time */
     uint8_t flag_reason;  /* its WinReason */
     /* Several servers on one store (service_cluster.c): */
-    int64_t store_rev;      /* the highest rev this node heard the store has (> rec.rev: the copy is behind) */
-    int64_t lease_rev;      /* the rev at which this node holds the lease on the computer's thinking, 0: none */
-    bool claiming;          /* a claim of that lease is in the store */
-    int64_t claim_retry_ms; /* another node held the lease: ask again from then on (0: no retry due) */
+    int64_t store_rev;       /* the highest rev this node heard the store has (> rec.rev: the copy is behind) */
+    int64_t lease_rev;       /* the rev at which this node holds the lease on the computer's thinking, 0: none */
+    bool claiming;           /* a claim of that lease is in the store */
+    int64_t claim_retry_ms;  /* another node held the lease: ask again from then on (0: no retry due) */
+    int64_t claim_retry_rev; /* the rev claim_retry_ms waits at: on another rev, a claim goes out at once */
 } SvcGame;
 
 /* One finished game of the recent list: its summary, without the game. */
@@ -194,6 +195,7 @@ typedef struct Req {
     ServiceReply reply;
     void *ctx;
     uint64_t ticket;
+    bool caught_up; /* the game was compared with the store for this request already (svc_handled_again) */
 } Req;
 
 /* --- service_messages.c: errors in English and German --- */
@@ -373,6 +375,15 @@ bool svc_game_stale(const SvcGame *g);
  * subscribers and the registry's links stay), tells the subscribers and pokes the computer and the
  * rules. false when the read failed (g stays as it was). Not while a change of g is in the store. */
 bool svc_refresh(Service *svc, SvcGame *g);
+/* Whether another node changed g since this copy was read: the store is asked for g's rev (one small
+ * read) and, when it is ahead, g is read again. true when g changed. Not while a change of g is in
+ * the store; false on a single node. */
+bool svc_catch_up(Service *svc, SvcGame *g);
+/* Before r is refused for what this node knows of g (no draw offer, not the player's turn, an unknown
+ * secret, time up): when another node changed g meanwhile (svc_catch_up), r is handled once more on
+ * the game read again and true returned (r is answered then); false: the refusal stands. Asks the
+ * store once per request. */
+bool svc_handled_again(Req *r, SvcGame *g);
 /* The store refused p as made on an outdated copy: the game is refreshed and p's request handled once
  * more on it (a move already played by the same request answers as a duplicate), or answered 409
  * stale_ply. */

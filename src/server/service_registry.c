@@ -351,6 +351,9 @@ static void load_recent(void *ctx, const GameRecord *record, const StoredMove *m
 /* Timers, start and end */
 
 void svc_timer_update(Service *svc, SvcGame *g) {
+    /* A finished game is never in the list: the cache may free it (unregister does not look here). */
+    if (svc_is_over(g))
+        g->claim_retry_ms = 0;
     bool running = svc_clock_running(g) || g->claim_retry_ms > 0;
     if (running == g->in_timer_list)
         return;

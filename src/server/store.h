@@ -104,11 +104,12 @@ typedef void (*StoreEachGame)(void *ctx, const GameRecord *record, const StoredM
 
 /* A change another node (or this one) committed, as announced after its commit. */
 typedef struct StoreNotice {
-    char id[STORE_ID_LEN + 1];     /* the game; "" for a resync notice */
-    int64_t rev;                   /* the game's rev after the change */
-    int ply;                       /* its ply count after the change */
-    bool resync;                   /* the announcements may have been missed (the store lost its connection and got it
-                  * back): every game in memory must be compared with the store (revs()) */
+    char id[STORE_ID_LEN + 1]; /* the game; "" for a resync notice */
+    int64_t rev;               /* the game's rev after the change */
+    int ply;                   /* its ply count after the change */
+    /* resync: the announcements may have been missed (the store lost its connection and got it back):
+     * every game in memory must be compared with the store (revs()) */
+    bool resync;
     int64_t sent_ms;               /* wall-clock time the announcing node committed it (for the NOTIFY lag) */
     char note[STORE_NOTE_LEN + 1]; /* the op's note ("" when it had none) */
     struct StoreNotice *next;
