@@ -1,5 +1,5 @@
 /* The PostgreSQL store's parts, shared by its files: store_pg.c (open, close, connections, the queues),
- * store_pg_writer.c (the writer thread), store_pg_read.c (reads on the event loop's connection),
+ * store_pg_writer.c (the writer thread), store_pg_ops.c (each op as one statement), store_pg_read.c (reads on the event loop's connection),
  * store_pg_listen.c (the listener thread and its notices) and store_pg_schema.c (migrations). Not for
  * the rest of the server: store.h is the interface. */
 #ifndef SCHACH_SERVER_STORE_PG_INTERNAL_H
@@ -129,10 +129,37 @@ void store_pg_queue_resync(PgStore *s);
 /* Wall-clock milliseconds (what notices carry). */
 int64_t store_pg_wall_ms(void);
 
-/* ---- store_pg_writer.c ---- */
+/* ---- store_pg_ops.c: the writer's statements ---- */
+
+enum {
+    PG_W_BEGIN,
+    PG_W_COMMIT,
+    PG_W_ROLLBACK,
+    PG_W_CREATE,
+    PG_W_UPDATE,
+    PG_W_APPEND,
+    PG_W_CLAIM,
+    PG_W_NOTIFY,
+    PG_W_COUNT
+};
 
 /* Prepares the writer's statements on conn; false with err filled. */
 bool store_pg_prepare_writer(PGconn *conn, char *err, size_t err_size);
+/* Which statement op needs (PG_W_CREATE ... PG_W_CLAIM); -1, with op->error filled, when it names no
+ * write or a claim together with another write. */
+int store_pg_op_stmt(StoreOp *op);
+/* "create", "update", "append" or "claim", for messages. */
+const char *store_pg_stmt_kind(int stmt);
+/* Send a statement (into the pipeline): op's, BEGIN / COMMIT / ROLLBACK, an announcement. */
+bool store_pg_send_op(PGconn *conn, int stmt, const StoreOp *op);
+bool store_pg_send_plain(PGconn *conn, int stmt);
+bool store_pg_send_notify(PGconn *conn, const char *payload);
+/* Reads the answer row of op's statement: op->ok with the game's new rev and ply count, or op->error
+ * (and op->conflict) saying why it did not apply. */
+void store_pg_take_answer(StoreOp *op, int stmt, const PGresult *res, int64_t *new_rev, int *plies_after);
+
+/* ---- store_pg_writer.c ---- */
+
 void *store_pg_writer_main(void *arg);
 
 /* ---- store_pg_read.c ---- */
