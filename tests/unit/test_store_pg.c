@@ -251,6 +251,63 @@ static void test_connect_error_message(void **state) {
     assert_null(strstr(err, "s3cretpw"));
 }
 
+/* An op that raises an error (text that is not UTF-8: PostgreSQL refuses it) among others in one batch:
+ * the transaction is rolled back and run again without it, so it fails alone, and the ops before it
+ * are applied once, not twice. */
+static void test_erroring_op_fails_alone(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    StoreOp barrier, ops[6], *back[7];
+    set_create(&barrier, 120);
+    set_create(&ops[0], 121);
+    set_append(&ops[1], 121, 0);
+    memset(&ops[2], 0, sizeof ops[2]);
+    ops[2].update = true;
+    make_record(&ops[2].record, 121);
+    snprintf(ops[2].record.level, sizeof ops[2].record.level, "%s", "bad\xff");
+    set_append(&ops[3], 121, 1);
+    set_create(&ops[4], 122);
+    set_append(&ops[5], 120, 0);
+    /* One batch: the writer is held in wake after the barrier's. */
+    waker_set_gate(&w, true);
+    unsigned long seen = waker_calls(&w);
+    store_submit(store, &barrier);
+    assert_true(waker_wait_change(&w, seen));
+    for (int i = 0; i < 6; i++)
+        store_submit(store, &ops[i]);
+    waker_set_gate(&w, false);
+    assert_int_equal(collect(store, &w, back, 7), 7);
+    assert_true(barrier.ok);
+    for (int i = 0; i < 6; i++) {
+        if (i == 2)
+            continue;
+        if (!ops[i].ok)
+            fail_msg("op %d: %s", i, ops[i].error);
+    }
+    assert_false(ops[2].ok);
+    assert_false(ops[2].fault);
+    assert_false(ops[2].conflict);
+    assert_non_null(strstr(ops[2].error, "update of game g00000000121: invalid byte sequence"));
+    assert_int_equal(ops[3].record.rev, 3);
+    assert_int_equal(ops[5].record.rev, 2);
+    StoreStats stats;
+    store_stats(store, &stats);
+    assert_int_equal(stats.batches, 2);
+    store_close(store);
+    waker_destroy(&w);
+
+    Loaded *l = reopen_and_load(d->db);
+    assert_int_equal(l->count, 3);
+    assert_string_equal(l->records[1].id, "g00000000121");
+    assert_int_equal(l->records[1].rev, 3);
+    assert_string_equal(l->records[1].level, "");
+    assert_int_equal(l->move_count[1], 2);
+    assert_moves(l->moves[1], 2);
+    assert_int_equal(l->move_count[0], 1);
+    loaded_free(l);
+}
+
 /* ---- two nodes ---- */
 
 /* Waits (without spinning on the database) until count sessions of this database wait for a lock. */
@@ -591,6 +648,7 @@ int main(void) {
         PG_TEST(test_scan_pages),
         PG_TEST(test_revs_lookup),
         /* several nodes */
+        PG_TEST(test_erroring_op_fails_alone),
         PG_TEST(test_race_same_append_with_rev),
         PG_TEST(test_race_same_append_without_rev),
         PG_TEST(test_notices_between_nodes),
