@@ -307,6 +307,8 @@ static void write_batch(PgStore *s, Slot *slots, int n) {
             log_event(LOG_INFO, "storage_recovered", "database", s->where, (char *)NULL);
         s->faulted = false;
     } else {
+        if (!why[0])
+            snprintf(why, sizeof why, "%s", "the batch failed");
         char msg[2 * sizeof slots[0].op->error];
         snprintf(msg, sizeof msg, "storage: %s%s", why,
                  r == RUN_UNKNOWN ? " (the connection broke during COMMIT: its outcome is unknown)" : "");

@@ -10,14 +10,18 @@
 
 #include "store_cases.h"
 
+#include <fcntl.h>
 #include <libpq-fe.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define EXPECTED_SCHEMA_VERSION 7
 
-static char pg_dir[256];  /* the cluster's folder */
-static char pg_base[256]; /* its URI up to the database name: postgresql://schach@127.0.0.1:PORT/ */
-static int pg_databases;  /* created so far */
+static char pg_dir[256];     /* the cluster's folder */
+static char pg_base[256];    /* its URI up to the database name: postgresql://schach@127.0.0.1:PORT/ */
+static int pg_databases;     /* created so far */
+static int watchdog_fd = -1; /* the write end of the watchdog's pipe */
+static pid_t watchdog_pid;
 
 /* ---- the cluster ---- */
 
@@ -44,11 +48,50 @@ static void pg_temp_or_fail(const char *command) {
         fail_msg("scripts/pg-temp %s failed", command);
 }
 
+/* A process that outlives this one if it dies without cleaning up (a crash, an abort, a timeout, a
+ * SIGKILL): when the pipe closes without the word that all is done, it stops the cluster and removes
+ * its folder, so no PostgreSQL is left running on the machine. */
+static bool start_watchdog(void) {
+    int fds[2];
+    if (pipe(fds) != 0)
+        return false;
+    fflush(NULL);
+    watchdog_pid = fork();
+    if (watchdog_pid < 0)
+        return false;
+    if (watchdog_pid == 0) {
+        close(fds[1]);
+        char word;
+        if (read(fds[0], &word, 1) == 1)
+            _exit(0); /* the group teardown cleaned up */
+        char cmd[800];
+        snprintf(cmd, sizeof cmd, "'%s/scripts/pg-temp' kill '%s' >/dev/null 2>&1; rm -rf '%s'", SCHACH_SOURCE_DIR,
+                 pg_dir, pg_dir);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[0]);
+    /* Nothing started from here on may hold the pipe open (the server's processes least of all). */
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    watchdog_fd = fds[1];
+    return true;
+}
+
+static void stop_watchdog(void) {
+    if (watchdog_fd < 0)
+        return;
+    if (write(watchdog_fd, "x", 1) != 1)
+        perror("watchdog");
+    close(watchdog_fd);
+    waitpid(watchdog_pid, NULL, 0);
+    watchdog_fd = -1;
+}
+
 static int group_setup(void **state) {
     (void)state;
     const char *tmp = getenv("TMPDIR");
     snprintf(pg_dir, sizeof pg_dir, "%s/schach-pg-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(pg_dir))
+    if (!mkdtemp(pg_dir) || !start_watchdog())
         return -1;
     char uri[256];
     if (!pg_temp("start", uri, sizeof uri) || strncmp(uri, "postgresql://", 13) != 0) {
@@ -65,6 +108,7 @@ static int group_teardown(void **state) {
     (void)state;
     bool stopped = pg_temp("stop", NULL, 0);
     int rc = nftw(pg_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    stop_watchdog();
     return stopped && rc == 0 ? 0 : -1;
 }
 
@@ -153,9 +197,23 @@ static int pg_setup(void **state) {
     return ok ? 0 : -1;
 }
 
+/* Drops the test's database, ending the connections of whatever a failed test left open: those stores'
+ * threads can never connect again, so they never call their wake function, whose waker lived on the
+ * failed test's stack. */
 static int pg_teardown(void **state) {
-    free(*state);
-    return 0;
+    TestDir *d = *state;
+    char admin[300], sql[128];
+    snprintf(admin, sizeof admin, "%sschach", pg_base);
+    snprintf(sql, sizeof sql, "DROP DATABASE %s WITH (FORCE)", strrchr(d->db, '/') + 1);
+    PGconn *conn = PQconnectdb(admin);
+    PGresult *res = PQexec(conn, sql);
+    bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+    if (!ok)
+        fprintf(stderr, "%s: %s", sql, PQerrorMessage(conn));
+    PQclear(res);
+    PQfinish(conn);
+    free(d);
+    return ok ? 0 : -1;
 }
 
 /* ---- the schema ---- */
