@@ -1,6 +1,8 @@
-/* The fixture of the store's unit tests (test_store.c, test_store_checks.c): a fresh temporary folder
- * per test, a wake callback that lets a test hold the writer between batches, records and moves that
- * differ per game and ply, and what load(), get() and recent() hand out, copied. */
+/* The fixture of the store's unit tests (test_store.c, test_store_checks.c, test_store_pg.c): a fresh
+ * temporary folder (or PostgreSQL database) per test, a wake callback that lets a test hold the writer
+ * between batches, records and moves that differ per game and ply, and what load(), get() and recent()
+ * hand out, copied. Stores are opened through fixture_open: SQLite unless the test program sets
+ * fixture_open_fn, so the bodies in store_cases.h run against either backend. */
 #ifndef SCHACH_TESTS_STORE_FIXTURE_H
 #define SCHACH_TESTS_STORE_FIXTURE_H
 
@@ -227,12 +229,40 @@ static inline void loaded_free(Loaded *l) {
     free(l);
 }
 
+/* How a test program opens a store on where (TestDir.db: a path, or a conninfo) with w as its wake-up;
+ * NULL with err filled on failure. NULL here: SQLite at the path. */
+typedef Store *(*FixtureOpenFn)(const char *where, Waker *w, char *err, size_t err_size);
+static FixtureOpenFn fixture_open_fn;
+/* Deletes the move at ply of game id behind the store's back (damage the database does not notice). */
+typedef void (*FixtureDropMoveFn)(const char *where, const char *id, int ply);
+static FixtureDropMoveFn fixture_drop_move_fn;
+
+static inline Store *fixture_open(const char *where, Waker *w, char *err, size_t err_size) {
+    if (fixture_open_fn)
+        return fixture_open_fn(where, w, err, err_size);
+    return store_sqlite_open(where, on_wake, w, err, err_size);
+}
+
+static inline void fixture_drop_move(const char *where, const char *id, int ply) {
+    if (fixture_drop_move_fn) {
+        fixture_drop_move_fn(where, id, ply);
+        return;
+    }
+    sqlite3 *raw = NULL;
+    char sql[128];
+    snprintf(sql, sizeof sql, "DELETE FROM moves WHERE game_id = '%s' AND ply = %d", id, ply);
+    assert_int_equal(sqlite3_open(where, &raw), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(raw, sql, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_changes(raw), 1);
+    sqlite3_close(raw);
+}
+
 /* Opens the store at db, loads everything, closes it again. */
 static inline Loaded *reopen_and_load(const char *db) {
     char err[256] = "";
     Waker w;
     waker_init(&w);
-    Store *store = store_sqlite_open(db, on_wake, &w, err, sizeof err);
+    Store *store = fixture_open(db, &w, err, sizeof err);
     if (!store)
         fail_msg("reopen: %s", err);
     Loaded *l = calloc(1, sizeof *l);
@@ -295,7 +325,7 @@ static inline int raw_int(sqlite3 *db, const char *sql) {
 static inline Store *open_with_waker(const char *path, Waker *w) {
     char err[256] = "";
     waker_init(w);
-    Store *store = store_sqlite_open(path, on_wake, w, err, sizeof err);
+    Store *store = fixture_open(path, w, err, sizeof err);
     if (!store)
         fail_msg("open: %s", err);
     return store;

@@ -1,0 +1,125 @@
+/* The PostgreSQL store's schema: the same versioned steps as SQLite's (store_schema.c), one to one
+ * by version number, in PostgreSQL's types. The version lives in the table schach_schema (one row). */
+#include "store_pg_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Step i brings the version from i to i+1 in one transaction. Never edit a step that has shipped;
+ * append a new one, and the same step to SQLite's list. */
+static const char *const pg_migrations[] = {
+    /* 1: games and their moves. */
+    "CREATE TABLE games ("
+    "  id TEXT PRIMARY KEY,"
+    "  created_ms BIGINT NOT NULL,"
+    "  updated_ms BIGINT NOT NULL,"
+    "  start_fen TEXT NOT NULL,"
+    "  mode TEXT NOT NULL,"
+    "  time_type TEXT NOT NULL,"
+    "  minutes INTEGER NOT NULL,"
+    "  increment INTEGER NOT NULL,"
+    "  days INTEGER NOT NULL,"
+    "  secret_hash_white BYTEA,"
+    "  secret_hash_black BYTEA,"
+    "  invite_hash BYTEA,"
+    "  invite_color INTEGER NOT NULL,"
+    "  result TEXT NOT NULL,"
+    "  termination TEXT NOT NULL,"
+    "  draw_offer INTEGER NOT NULL,"
+    "  clock_white_ms BIGINT NOT NULL,"
+    "  clock_black_ms BIGINT NOT NULL,"
+    "  turn_started_ms BIGINT NOT NULL"
+    ");"
+    "CREATE INDEX games_finished_by_update ON games(updated_ms) WHERE result <> '';"
+    "CREATE TABLE moves ("
+    "  game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+    "  ply INTEGER NOT NULL CHECK (ply >= 0),"
+    "  uci TEXT NOT NULL,"
+    "  at_ms BIGINT NOT NULL,"
+    "  PRIMARY KEY (game_id, ply)"
+    ");",
+    /* 2: the engine level of games against the computer. */
+    "ALTER TABLE games ADD COLUMN level TEXT NOT NULL DEFAULT '';",
+    /* 3: start-up reads only the games in play. */
+    "CREATE INDEX games_in_play ON games(created_ms, id) WHERE result = '';",
+    /* 4: facts about the store itself. */
+    "CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT);",
+    /* 5: the ply count a row was written at (-1: before this step), checked by reads. */
+    "ALTER TABLE games ADD COLUMN plies INTEGER NOT NULL DEFAULT -1;",
+    /* 6: why a dead position or a 6.9 draw is one. */
+    "ALTER TABLE games ADD COLUMN reason TEXT NOT NULL DEFAULT '';",
+    /* 7: the row's version (every committed change raises it) and the lease on the game's work.
+     * From here on every move rewrites its game's row (rev): room left on each page lets PostgreSQL
+     * put the new version beside the old one (a HOT update, no new index entries) when no indexed
+     * column changed. */
+    "ALTER TABLE games ADD COLUMN rev BIGINT NOT NULL DEFAULT 1;"
+    "ALTER TABLE games ADD COLUMN lease_node TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN lease_until_ms BIGINT NOT NULL DEFAULT 0;"
+    "ALTER TABLE games SET (fillfactor = 80);",
+};
+#define PG_SCHEMA_VERSION ((int)(sizeof pg_migrations / sizeof pg_migrations[0]))
+
+int store_pg_schema_version(void) { return PG_SCHEMA_VERSION; }
+
+/* Runs sql inside the open transaction; on failure rolls it back and fills err with what. */
+static bool step_exec(PGconn *conn, const char *sql, const char *what, char *err, size_t err_size) {
+    char why[300];
+    if (store_pg_exec(conn, sql, why, sizeof why))
+        return true;
+    store_pg_set_err(err, err_size, "%s: %s", what, why);
+    PQclear(PQexec(conn, "ROLLBACK"));
+    return false;
+}
+
+/* The version under the migration lock, in a transaction that is left open; -1 on failure. */
+static int locked_version(PGconn *conn, char *err, size_t err_size) {
+    char sql[160];
+    snprintf(sql, sizeof sql, "BEGIN; SELECT pg_advisory_xact_lock(%lld)", (long long)STORE_PG_MIGRATION_LOCK);
+    if (!step_exec(conn, sql, "schema migration", err, err_size))
+        return -1;
+    PGresult *res = PQexec(conn, "SELECT version FROM schach_schema");
+    int version = -1;
+    if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0)) {
+        version = atoi(PQgetvalue(res, 0, 0));
+    } else {
+        char why[300];
+        store_pg_set_err(err, err_size, "reading the schema version: %s",
+                         PQresultStatus(res) == PGRES_TUPLES_OK ? "schach_schema does not hold one row"
+                                                                : store_pg_message(conn, res, why, sizeof why));
+        PQclear(PQexec(conn, "ROLLBACK"));
+    }
+    PQclear(res);
+    return version;
+}
+
+bool store_pg_migrate(PGconn *conn, char *err, size_t err_size) {
+    /* The version table itself, once: under the lock, so two nodes never both create it. */
+    char sql[400];
+    snprintf(sql, sizeof sql,
+             "BEGIN; SELECT pg_advisory_xact_lock(%lld);"
+             " CREATE TABLE IF NOT EXISTS schach_schema (version INTEGER NOT NULL);"
+             " INSERT INTO schach_schema SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM schach_schema); COMMIT",
+             (long long)STORE_PG_MIGRATION_LOCK);
+    if (!step_exec(conn, sql, "creating the schema version table", err, err_size))
+        return false;
+    /* Each step in its own transaction, the version read again under the lock each time: another node
+     * may have applied steps meanwhile. */
+    for (;;) {
+        int version = locked_version(conn, err, err_size);
+        if (version < 0)
+            return false;
+        if (version > PG_SCHEMA_VERSION) {
+            PQclear(PQexec(conn, "ROLLBACK"));
+            store_pg_set_err(err, err_size, "the database has schema version %d, newer than this program's %d", version,
+                             PG_SCHEMA_VERSION);
+            return false;
+        }
+        if (version == PG_SCHEMA_VERSION)
+            return step_exec(conn, "COMMIT", "schema migration", err, err_size);
+        char what[64];
+        snprintf(what, sizeof what, "schema migration %d", version + 1);
+        snprintf(sql, sizeof sql, "UPDATE schach_schema SET version = %d; COMMIT", version + 1);
+        if (!step_exec(conn, pg_migrations[version], what, err, err_size) || !step_exec(conn, sql, what, err, err_size))
+            return false;
+    }
+}

@@ -1,0 +1,632 @@
+/* The store's tests that hold for every backend, against the interface alone: test_store.c runs them
+ * on SQLite, test_store_pg.c on PostgreSQL. Each test's TestDir.db names its (fresh, empty) database:
+ * a file path or a conninfo, whatever the fixture's opener takes (store_fixture.h). */
+#ifndef SCHACH_TESTS_STORE_CASES_H
+#define SCHACH_TESTS_STORE_CASES_H
+
+#include "store_fixture.h"
+
+/* A test program may leave out cases its backend does not support yet (SQLite: the row versions,
+ * leases, scan and revs of schema 7), so none of them is an unused-function warning. */
+#define STORE_CASE static __attribute__((unused)) void
+
+STORE_CASE test_round_trip(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+
+    /* Game 2 starts with a move in the same op; game 3 has no moves. */
+    StoreOp ops[12], *back[12];
+    int n = 0;
+    set_create(&ops[n++], 2);
+    ops[n - 1].append = true;
+    ops[n - 1].ply = 0;
+    ops[n - 1].move = move_for(0);
+    set_create(&ops[n++], 3);
+    for (int ply = 1; ply < 6; ply++)
+        set_append(&ops[n++], 2, ply);
+    /* The outcome: an update together with the last move. */
+    set_append(&ops[n++], 2, 6);
+    ops[n - 1].update = true;
+    make_record(&ops[n - 1].record, 2);
+    GameRecord *final2 = &ops[n - 1].record;
+    snprintf(final2->result, sizeof final2->result, "%s", "1-0");
+    snprintf(final2->termination, sizeof final2->termination, "%s", "checkmate");
+    final2->updated_ms += 60000;
+    final2->draw_offer = 1;
+    memset(final2->invite_hash, 0, sizeof final2->invite_hash);
+    final2->invite_color = -1;
+    final2->turn_started_ms = 0;
+    final2->plies = 7;
+    for (int i = 0; i < n; i++)
+        store_submit(store, &ops[i]);
+    assert_int_equal(collect(store, &w, back, n), n);
+    for (int i = 0; i < n; i++) {
+        assert_ptr_equal(back[i], &ops[i]);
+        if (!ops[i].ok)
+            fail_msg("op %d: %s", i, ops[i].error);
+    }
+    store_close(store);
+    assert_true(waker_calls(&w) >= 1);
+    waker_destroy(&w);
+
+    /* Game 2 is finished: load() leaves it on disk, get() reads it. */
+    Loaded *l = reopen_and_load(d->db);
+    assert_int_equal(l->count, 1);
+    assert_records_equal(&l->records[0], &ops[1].record);
+    assert_int_equal(l->move_count[0], 0);
+    loaded_free(l);
+    store = open_with_waker(d->db, &w);
+    l = calloc(1, sizeof *l);
+    assert_non_null(l);
+    char err[256] = "";
+    assert_int_equal(store_get(store, final2->id, on_game, l, err, sizeof err), 1);
+    assert_int_equal(l->count, 1);
+    assert_records_equal(&l->records[0], final2);
+    assert_int_equal(l->move_count[0], 7);
+    assert_moves(l->moves[0], 7);
+    loaded_free(l);
+    store_close(store);
+    waker_destroy(&w);
+
+    /* Damage the database does not see (here: a move row gone) no longer serves the game cut short: its
+     * row says it ended at ply 7, so the read fails (the server answers 503 storage). */
+    fixture_drop_move(d->db, final2->id, 6);
+    store = open_with_waker(d->db, &w);
+    l = calloc(1, sizeof *l);
+    assert_non_null(l);
+    err[0] = '\0';
+    assert_int_equal(store_get(store, final2->id, on_game, l, err, sizeof err), -1);
+    assert_non_null(strstr(err, "damaged: game g00000000002 has 6 moves stored, but its row was written at ply 7"));
+    assert_int_equal(l->count, 0);
+    loaded_free(l);
+    store_close(store);
+    waker_destroy(&w);
+}
+
+/* Sets op to finish game n with result at updated_ms. */
+static inline void set_finish(StoreOp *op, int n, const char *result, int64_t updated_ms) {
+    memset(op, 0, sizeof *op);
+    op->update = true;
+    make_record(&op->record, n);
+    snprintf(op->record.result, sizeof op->record.result, "%s", result);
+    snprintf(op->record.termination, sizeof op->record.termination, "%s", "resignation");
+    op->record.updated_ms = updated_ms;
+}
+
+/* load() hands out the games in play only (oldest first), get() any game by id and 0 for an unknown
+ * one, recent() the finished games with the newest update first, at most max of them. */
+STORE_CASE test_load_get_recent(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    enum { GAMES = 6 };
+    StoreOp ops[GAMES + 4], *back[GAMES + 4];
+    int n = 0;
+    for (int g = 0; g < GAMES; g++)
+        set_create(&ops[n++], 40 + g);
+    set_append(&ops[n++], 41, 0);
+    /* Finished in an order that is neither creation nor id order. */
+    set_finish(&ops[n++], 41, "1-0", 1800000000300);
+    set_finish(&ops[n++], 43, "0-1", 1800000000100);
+    set_finish(&ops[n++], 44, "1/2-1/2", 1800000000200);
+    for (int i = 0; i < n; i++)
+        store_submit(store, &ops[i]);
+    assert_int_equal(collect(store, &w, back, n), n);
+    for (int i = 0; i < n; i++)
+        if (!ops[i].ok)
+            fail_msg("op %d: %s", i, ops[i].error);
+    store_close(store);
+    waker_destroy(&w);
+
+    Loaded *l = reopen_and_load(d->db);
+    assert_int_equal(l->count, 3);
+    assert_string_equal(l->records[0].id, ops[0].record.id);
+    assert_string_equal(l->records[1].id, ops[2].record.id);
+    assert_string_equal(l->records[2].id, ops[5].record.id);
+    loaded_free(l);
+
+    store = open_with_waker(d->db, &w);
+    char err[256] = "";
+    l = calloc(1, sizeof *l);
+    assert_non_null(l);
+    assert_int_equal(store_recent(store, 10, on_game, l, err, sizeof err), 3);
+    assert_records_equal(&l->records[0], &ops[GAMES + 1].record); /* 41, updated last */
+    assert_int_equal(l->move_count[0], 1);
+    assert_moves(l->moves[0], 1);
+    assert_records_equal(&l->records[1], &ops[GAMES + 3].record); /* 44 */
+    assert_records_equal(&l->records[2], &ops[GAMES + 2].record); /* 43 */
+    loaded_free(l);
+    l = calloc(1, sizeof *l);
+    assert_non_null(l);
+    assert_int_equal(store_recent(store, 2, on_game, l, err, sizeof err), 2);
+    assert_string_equal(l->records[1].id, ops[GAMES + 3].record.id);
+    assert_int_equal(store_get(store, ops[GAMES + 2].record.id, on_game, l, err, sizeof err), 1); /* finished */
+    assert_int_equal(store_get(store, ops[0].record.id, on_game, l, err, sizeof err), 1);         /* in play */
+    assert_int_equal(l->count, 4);
+    assert_records_equal(&l->records[2], &ops[GAMES + 2].record);
+    assert_records_equal(&l->records[3], &ops[0].record);
+    assert_int_equal(store_get(store, "nosuchgame00", on_game, l, err, sizeof err), 0);
+    assert_int_equal(l->count, 4);
+    loaded_free(l);
+    store_close(store);
+    waker_destroy(&w);
+}
+
+/* Single ops, each awaited before the next: one batch, one wake each. */
+STORE_CASE test_wake_once_per_batch(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    StoreOp ops[5], *back[1];
+    set_create(&ops[0], 4);
+    for (int i = 1; i < 5; i++)
+        set_append(&ops[i], 4, i - 1);
+    for (int i = 0; i < 5; i++) {
+        store_submit(store, &ops[i]);
+        assert_int_equal(collect(store, &w, back, 1), 1);
+        assert_ptr_equal(back[0], &ops[i]);
+        assert_true(ops[i].ok);
+    }
+    assert_null(store_take_done(store));
+    store_close(store); /* joins the writer: every wake has returned */
+    assert_int_equal(waker_calls(&w), 5);
+    waker_destroy(&w);
+}
+
+#define MANY_GAMES 10
+#define MANY_PLIES 100
+#define MANY_OPS   (MANY_GAMES + MANY_GAMES * MANY_PLIES)
+
+/* 1010 ops, submitted in two waves while the writer commits: all ok, back in submission order. */
+STORE_CASE test_many_ops_in_order(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    StoreOp *ops = calloc(MANY_OPS, sizeof *ops);
+    StoreOp **back = calloc(MANY_OPS, sizeof *back);
+    assert_non_null(ops);
+    assert_non_null(back);
+    int n = 0;
+    for (int g = 0; g < MANY_GAMES; g++)
+        set_create(&ops[n++], 100 + g);
+    for (int ply = 0; ply < MANY_PLIES; ply++)
+        for (int g = 0; g < MANY_GAMES; g++)
+            set_append(&ops[n++], 100 + g, ply);
+    assert_int_equal(n, MANY_OPS);
+
+    int half = MANY_OPS / 2;
+    for (int i = 0; i < half; i++)
+        store_submit(store, &ops[i]);
+    int got = collect_some(store, &w, back, 100, MANY_OPS);
+    for (int i = half; i < MANY_OPS; i++)
+        store_submit(store, &ops[i]);
+    got += collect(store, &w, back + got, MANY_OPS - got);
+    assert_int_equal(got, MANY_OPS);
+    for (int i = 0; i < MANY_OPS; i++) {
+        assert_ptr_equal(back[i], &ops[i]);
+        if (!ops[i].ok)
+            fail_msg("op %d: %s", i, ops[i].error);
+    }
+    assert_null(store_take_done(store));
+    store_close(store);
+    assert_true(waker_calls(&w) >= 1);
+    waker_destroy(&w);
+
+    Loaded *l = reopen_and_load(d->db);
+    assert_int_equal(l->count, MANY_GAMES);
+    for (int g = 0; g < MANY_GAMES; g++) {
+        assert_records_equal(&l->records[g], &ops[g].record);
+        assert_int_equal(l->move_count[g], MANY_PLIES);
+        assert_moves(l->moves[g], MANY_PLIES);
+    }
+    loaded_free(l);
+    free(back);
+    free(ops);
+}
+
+/* 1000 ops queued while the writer is held inside the first batch's wake: they can form at most two
+ * batches, so one batch carries at least 500 ops (one wake per batch). */
+STORE_CASE test_batches_group(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    enum { N = 1000 };
+    StoreOp *ops = calloc(N, sizeof *ops);
+    StoreOp **back = calloc(N, sizeof *back);
+    assert_non_null(ops);
+    assert_non_null(back);
+    set_create(&ops[0], 7);
+    for (int i = 1; i < N; i++)
+        set_append(&ops[i], 7, i - 1);
+
+    waker_set_gate(&w, true);
+    for (int i = 0; i < N; i++)
+        store_submit(store, &ops[i]);
+    waker_set_gate(&w, false);
+    assert_int_equal(collect(store, &w, back, N), N);
+    for (int i = 0; i < N; i++) {
+        assert_ptr_equal(back[i], &ops[i]);
+        if (!ops[i].ok)
+            fail_msg("op %d: %s", i, ops[i].error);
+    }
+    store_close(store);
+    unsigned long batches = waker_calls(&w);
+    assert_true(batches >= 1 && batches <= 2);
+    assert_true(N / batches > 1);
+    waker_destroy(&w);
+
+    Loaded *l = reopen_and_load(d->db);
+    assert_int_equal(l->count, 1);
+    assert_int_equal(l->move_count[0], N - 1);
+    assert_moves(l->moves[0], N - 1);
+    loaded_free(l);
+    free(back);
+    free(ops);
+}
+
+/* In one batch: a duplicate ply, an update combined with a duplicate ply, and a second create of a
+ * game fail alone (each rolled back whole); the ops around them commit. */
+STORE_CASE test_failing_op_rolled_back_alone(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    StoreOp first[2], *back[2];
+    set_create(&first[0], 8);
+    set_append(&first[1], 8, 0);
+    store_submit(store, &first[0]);
+    store_submit(store, &first[1]);
+    assert_int_equal(collect(store, &w, back, 2), 2);
+    assert_true(first[0].ok && first[1].ok);
+
+    StoreOp ops[7];
+    set_append(&ops[0], 8, 1); /* ok */
+    set_append(&ops[1], 8, 0); /* duplicate ply */
+    ops[1].move.at_ms = 42;
+    snprintf(ops[1].move.uci, sizeof ops[1].move.uci, "%s", "h7h8q");
+    set_append(&ops[2], 8, 2); /* ok: follows ply 1 */
+    set_append(&ops[3], 8, 1); /* duplicate again, with an update that must not stay */
+    ops[3].update = true;
+    make_record(&ops[3].record, 8);
+    snprintf(ops[3].record.result, sizeof ops[3].record.result, "%s", "0-1");
+    set_create(&ops[4], 8);    /* the game exists */
+    set_append(&ops[5], 8, 9); /* a gap */
+    set_create(&ops[6], 9);    /* ok */
+    /* Held in wake: the seven ops form at most two batches, and every failing one shares its batch with
+     * an op that commits. */
+    waker_set_gate(&w, true);
+    StoreOp barrier;
+    set_append(&barrier, 8, 1000); /* a gap, fails too */
+    store_submit(store, &barrier);
+    for (int i = 0; i < 7; i++)
+        store_submit(store, &ops[i]);
+    waker_set_gate(&w, false);
+    StoreOp *all[8];
+    assert_int_equal(collect(store, &w, all, 8), 8);
+    assert_false(barrier.ok);
+    assert_true(ops[0].ok);
+    assert_false(ops[1].ok);
+    assert_false(ops[1].fault); /* the op's own failure, not the storage's */
+    assert_non_null(strstr(ops[1].error, "ply 0"));
+    assert_true(ops[2].ok);
+    assert_false(ops[3].ok);
+    assert_true(strlen(ops[3].error) > 0);
+    assert_false(ops[4].ok);
+    assert_false(ops[4].fault);
+    assert_non_null(strstr(ops[4].error, "create of game g00000000008")); /* the backend's words follow */
+    assert_false(ops[5].ok);
+    assert_true(ops[6].ok);
+    store_close(store);
+    waker_destroy(&w);
+
+    Loaded *l = reopen_and_load(d->db);
+    assert_int_equal(l->count, 2);
+    assert_records_equal(&l->records[0], &first[0].record); /* result still "" */
+    assert_int_equal(l->move_count[0], 3);
+    assert_moves(l->moves[0], 3);
+    assert_records_equal(&l->records[1], &ops[6].record);
+    loaded_free(l);
+}
+
+/* An update of a game that does not exist fails; so does an op that names no write. */
+STORE_CASE test_update_missing_game(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    StoreOp ops[2], *back[2];
+    memset(ops, 0, sizeof ops);
+    ops[0].update = true;
+    make_record(&ops[0].record, 11);
+    make_record(&ops[1].record, 11);
+    store_submit(store, &ops[0]);
+    store_submit(store, &ops[1]);
+    assert_int_equal(collect(store, &w, back, 2), 2);
+    assert_false(ops[0].ok);
+    assert_non_null(strstr(ops[0].error, "no such game"));
+    assert_false(ops[1].ok);
+    assert_true(strlen(ops[1].error) > 0);
+    store_close(store);
+    waker_destroy(&w);
+}
+
+/* ---- row versions, leases, scan and revs (the interface of several servers on one database) ---- */
+
+/* Reads game n through get(); fails the test when it is not there. */
+static inline Loaded *get_game(Store *store, int n) {
+    char id[STORE_ID_LEN + 1], err[256] = "";
+    snprintf(id, sizeof id, "g%011d", n);
+    Loaded *l = calloc(1, sizeof *l);
+    assert_non_null(l);
+    if (store_get(store, id, on_game, l, err, sizeof err) != 1)
+        fail_msg("get %s: %s", id, err);
+    return l;
+}
+
+/* create gives rev 1, every update and append one more (both in one op: one more); an op made on a rev
+ * that is no longer the stored one conflicts and writes nothing; base_rev 0 applies whatever the rev. */
+STORE_CASE test_rev_counts_and_conflicts(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    StoreOp op;
+    set_create(&op, 60);
+    op.record.rev = 99; /* ignored: the store sets it */
+    submit_and_wait(store, &w, &op);
+    assert_true(op.ok);
+    assert_int_equal(op.record.rev, 1);
+
+    memset(&op, 0, sizeof op);
+    op.update = true;
+    make_record(&op.record, 60);
+    op.record.updated_ms += 10;
+    op.base_rev = 1;
+    submit_and_wait(store, &w, &op);
+    assert_true(op.ok);
+    assert_int_equal(op.record.rev, 2);
+
+    set_append(&op, 60, 0);
+    op.base_rev = 2;
+    submit_and_wait(store, &w, &op);
+    assert_true(op.ok);
+    assert_int_equal(op.record.rev, 3);
+
+    StoreOp both;
+    set_append(&both, 60, 1);
+    both.update = true;
+    make_record(&both.record, 60);
+    both.record.updated_ms += 20;
+    both.record.plies = 2;
+    both.base_rev = 3;
+    submit_and_wait(store, &w, &both);
+    assert_true(both.ok);
+    assert_int_equal(both.record.rev, 4);
+
+    set_append(&op, 60, 2);
+    op.base_rev = 0;
+    submit_and_wait(store, &w, &op);
+    assert_true(op.ok);
+    assert_int_equal(op.record.rev, 5);
+
+    /* Stale: made on rev 3. Neither the move nor the row may change. */
+    StoreOp stale;
+    set_append(&stale, 60, 3);
+    stale.base_rev = 3;
+    submit_and_wait(store, &w, &stale);
+    assert_false(stale.ok);
+    assert_true(stale.conflict);
+    assert_false(stale.fault);
+    StoreOp stale_update;
+    memset(&stale_update, 0, sizeof stale_update);
+    stale_update.update = true;
+    make_record(&stale_update.record, 60);
+    snprintf(stale_update.record.result, sizeof stale_update.record.result, "%s", "0-1");
+    stale_update.base_rev = 4;
+    submit_and_wait(store, &w, &stale_update);
+    assert_false(stale_update.ok);
+    assert_true(stale_update.conflict);
+
+    /* A plain failure is no conflict: the right rev, the wrong ply. */
+    StoreOp gap;
+    set_append(&gap, 60, 7);
+    gap.base_rev = 5;
+    submit_and_wait(store, &w, &gap);
+    assert_false(gap.ok);
+    assert_false(gap.conflict);
+    assert_false(gap.fault);
+
+    Loaded *l = get_game(store, 60);
+    assert_int_equal(l->count, 1);
+    assert_int_equal(l->records[0].rev, 5);
+    assert_records_equal(&l->records[0], &both.record);
+    assert_int_equal(l->move_count[0], 3);
+    assert_moves(l->moves[0], 3);
+    loaded_free(l);
+    store_close(store);
+    waker_destroy(&w);
+
+    /* What load() reads carries the rev too. */
+    l = reopen_and_load(d->db);
+    assert_int_equal(l->count, 1);
+    assert_int_equal(l->records[0].rev, 5);
+    loaded_free(l);
+}
+
+static inline void set_claim(StoreOp *op, int n, const char *node, int64_t now_ms, int64_t until_ms) {
+    memset(op, 0, sizeof *op);
+    op->claim = true;
+    snprintf(op->record.id, sizeof op->record.id, "g%011d", n);
+    snprintf(op->node, sizeof op->node, "%s", node);
+    op->now_ms = now_ms;
+    op->lease_until_ms = until_ms;
+}
+
+/* The first claim wins; another node's conflicts until the lease expired; the holder renews. Claims
+ * change no rev. Times are the ops' own (now_ms), so nothing sleeps. */
+STORE_CASE test_claim_leases(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    StoreOp op;
+    set_create(&op, 61);
+    submit_and_wait(store, &w, &op);
+    assert_true(op.ok);
+
+    set_claim(&op, 61, "node-a", 1000, 2000);
+    submit_and_wait(store, &w, &op);
+    assert_true(op.ok);
+    set_claim(&op, 61, "node-b", 1500, 2500);
+    submit_and_wait(store, &w, &op);
+    assert_false(op.ok);
+    assert_true(op.conflict);
+    assert_false(op.fault);
+    set_claim(&op, 61, "node-a", 1500, 3000); /* renewed */
+    submit_and_wait(store, &w, &op);
+    assert_true(op.ok);
+    set_claim(&op, 61, "node-b", 2500, 4000); /* node-a's first lease would have expired, the renewal holds */
+    submit_and_wait(store, &w, &op);
+    assert_true(op.conflict);
+    set_claim(&op, 61, "node-b", 3001, 4000);
+    submit_and_wait(store, &w, &op);
+    assert_true(op.ok);
+    set_claim(&op, 61, "node-a", 3500, 5000);
+    submit_and_wait(store, &w, &op);
+    assert_true(op.conflict);
+
+    /* A claim made on a rev that is gone conflicts; on the right one it applies. */
+    set_claim(&op, 61, "node-b", 3500, 5000);
+    op.base_rev = 7;
+    submit_and_wait(store, &w, &op);
+    assert_true(op.conflict);
+    set_claim(&op, 61, "node-b", 3500, 5000);
+    op.base_rev = 1;
+    submit_and_wait(store, &w, &op);
+    assert_true(op.ok);
+    assert_int_equal(op.record.rev, 1);
+
+    /* No such game: a failure, no conflict. */
+    set_claim(&op, 62, "node-a", 1, 2);
+    submit_and_wait(store, &w, &op);
+    assert_false(op.ok);
+    assert_false(op.conflict);
+
+    Loaded *l = get_game(store, 61);
+    assert_int_equal(l->records[0].rev, 1);
+    loaded_free(l);
+    store_close(store);
+    waker_destroy(&w);
+}
+
+/* Pages through every game, in play or finished, each once, with its moves. */
+STORE_CASE test_scan_pages(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    enum { GAMES = 25 };
+    StoreOp ops[GAMES * 2], *back[GAMES * 2];
+    int n = 0;
+    for (int g = 0; g < GAMES; g++) {
+        set_create(&ops[n], 200 + g);
+        if (g % 3 == 0) { /* with a first move */
+            ops[n].append = true;
+            ops[n].ply = 0;
+            ops[n].move = move_for(0);
+        }
+        n++;
+    }
+    for (int g = 0; g < GAMES; g += 4) {
+        memset(&ops[n], 0, sizeof ops[n]);
+        ops[n].update = true;
+        make_record(&ops[n].record, 200 + g);
+        snprintf(ops[n].record.result, sizeof ops[n].record.result, "%s", "1-0");
+        n++;
+    }
+    for (int i = 0; i < n; i++)
+        store_submit(store, &ops[i]);
+    assert_int_equal(collect(store, &w, back, n), n);
+    for (int i = 0; i < n; i++)
+        if (!ops[i].ok)
+            fail_msg("op %d: %s", i, ops[i].error);
+
+    Loaded *l = calloc(1, sizeof *l);
+    assert_non_null(l);
+    char after[STORE_ID_LEN + 1] = "", err[256] = "";
+    int pages = 0, got;
+    do {
+        int before = l->count;
+        got = store_scan(store, after, 10, on_game, l, err, sizeof err);
+        if (got < 0)
+            fail_msg("scan: %s", err);
+        assert_int_equal(l->count - before, got);
+        if (got > 0)
+            snprintf(after, sizeof after, "%s", l->records[l->count - 1].id);
+        pages++;
+        assert_true(pages <= 4);
+    } while (got == 10);
+    assert_int_equal(l->count, GAMES);
+    assert_int_equal(pages, 3);
+    for (int g = 0; g < GAMES; g++) {
+        GameRecord want;
+        make_record(&want, 200 + g);
+        if (g % 4 == 0)
+            snprintf(want.result, sizeof want.result, "%s", "1-0");
+        assert_records_equal(&l->records[g], &want);
+        assert_int_equal(l->move_count[g], g % 3 == 0 ? 1 : 0);
+        assert_moves(l->moves[g], l->move_count[g]);
+    }
+    loaded_free(l);
+    store_close(store);
+    waker_destroy(&w);
+}
+
+typedef struct RevsSeen {
+    int count;
+    char ids[8][STORE_ID_LEN + 1];
+    int64_t revs[8];
+} RevsSeen;
+
+static inline void on_rev(void *ctx, const char *id, int64_t rev) {
+    RevsSeen *r = ctx;
+    assert_true(r->count < 8);
+    snprintf(r->ids[r->count], sizeof r->ids[r->count], "%s", id);
+    r->revs[r->count++] = rev;
+}
+
+static inline int64_t seen_rev(const RevsSeen *r, const char *id) {
+    for (int i = 0; i < r->count; i++)
+        if (strcmp(r->ids[i], id) == 0)
+            return r->revs[i];
+    return -1;
+}
+
+/* The stored rev of each game asked for that exists. */
+STORE_CASE test_revs_lookup(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    StoreOp ops[5], *back[5];
+    set_create(&ops[0], 70);
+    set_create(&ops[1], 71);
+    set_append(&ops[2], 71, 0);
+    set_append(&ops[3], 71, 1);
+    set_create(&ops[4], 72);
+    for (int i = 0; i < 5; i++)
+        store_submit(store, &ops[i]);
+    assert_int_equal(collect(store, &w, back, 5), 5);
+    for (int i = 0; i < 5; i++)
+        assert_true(ops[i].ok);
+    const char *ids[] = {"g00000000071", "nosuchgame00", "g00000000070", "with\"quote\\"};
+    RevsSeen seen = {0};
+    char err[256] = "";
+    int found = store_revs(store, ids, 4, on_rev, &seen, err, sizeof err);
+    if (found < 0)
+        fail_msg("revs: %s", err);
+    assert_int_equal(found, 2);
+    assert_int_equal(seen.count, 2);
+    assert_int_equal(seen_rev(&seen, "g00000000071"), 3);
+    assert_int_equal(seen_rev(&seen, "g00000000070"), 1);
+    assert_int_equal(store_revs(store, ids, 0, on_rev, &seen, err, sizeof err), 0);
+    store_close(store);
+    waker_destroy(&w);
+}
+
+#endif
