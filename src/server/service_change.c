@@ -147,6 +147,8 @@ SvcPending *svc_pending_new(Req *r, SvcGame *g, ChangeKind kind, Color color) {
         p->ctx = r->ctx;
         p->ticket = r->ticket;
         p->lang = r->lang;
+        if (kind == CH_MOVE)
+            p->arrived_ms = svc_monotonic_ms();
     }
     return p;
 }

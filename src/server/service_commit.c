@@ -37,7 +37,18 @@ static void created(Service *svc, SvcPending *p) {
     svc_computer_poke(svc, g); /* it may have the first move */
 }
 
+/* Counts a committed change for GET /metrics; a person's move with its time from arrival to answer. */
+static void count_commit(Service *svc, const SvcPending *p) {
+    svc->metrics.changes_committed++;
+    if (p->kind != CH_MOVE)
+        return;
+    svc->metrics.moves_committed++;
+    if (p->arrived_ms > 0)
+        store_histogram_add(&svc->metrics.move_ms, svc_monotonic_ms() - p->arrived_ms);
+}
+
 void svc_commit_apply(Service *svc, SvcPending *p) {
+    count_commit(svc, p);
     if (p->kind == CH_CREATE) {
         created(svc, p);
         return;
