@@ -391,6 +391,7 @@ static void *writer_main(void *arg) {
         s->queue_head = s->queue_tail = NULL;
         pthread_mutex_unlock(&s->mutex);
 
+        store_test_commit_delay();
         write_batch(s, batch);
 
         pthread_mutex_lock(&s->mutex);
