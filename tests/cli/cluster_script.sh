@@ -53,7 +53,11 @@ out=$("$cluster" start 2>&1) || fail "second start: $out"
 [[ $(grep -c 'runs (pid' <<<"$out") == 2 ]] || fail "the second start did not leave the nodes alone: $out"
 out=$("$cluster" status) || fail "status is not 0 with everything up: $out"
 [[ $(grep -c ' up ' <<<"$out") == 3 ]] || fail "status: $out"
-grep -q "127.0.0.1:$((base + 1))" "$CLUSTER_DIR/haproxy.cfg" || fail "no server line for node1 in the generated config"
+for i in 1 2; do
+    grep -qx "    server node$i 127.0.0.1:$((base + i))" "$CLUSTER_DIR/haproxy.cfg" || fail "no server line for node$i"
+done
+[[ $(grep -c '^    server node[12]-unchecked .* backup no-check$' "$CLUSTER_DIR/haproxy.cfg") == 2 ]] ||
+    fail "not one unchecked backup line per node: $(grep server "$CLUSTER_DIR/haproxy.cfg")"
 ! grep -qE '# cluster: [a-z]+$' "$CLUSTER_DIR/haproxy.cfg" || fail "markers left in the generated config"
 
 # Round robin, /metrics only on the nodes themselves.
