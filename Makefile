@@ -2,6 +2,9 @@
 #
 #   make, make build   release build in build/ with gcc
 #   make run           install missing Debian packages, build, run RUN_CMD
+#   make run-cluster   install and build like make run, then a cluster on loopback in the background
+#                      (scripts/cluster): PostgreSQL, NODES schach serve nodes, HAProxy on PORT (8080)
+#   make stop-cluster  stops it (the nodes drain)
 #   make test          1. release build (gcc) + every CTest test (unit, slow, cli)
 #                      2. ASan+UBSan debug build in build-asan/ (clang, portable: magic
 #                         bitboards instead of PEXT) + the unit tests
@@ -15,7 +18,8 @@
 #   make asan | fuzz | test-release | test-asan | test-fuzz | deps | format | clean | help
 #
 # Variables: WERROR=1 makes warnings errors (the default when CI is set, e.g. CI=true),
-# JOBS (default 2), FUZZ_SECONDS per harness (default 15), RUN_CMD.
+# JOBS (default 2), FUZZ_SECONDS per harness (default 15), RUN_CMD; for the cluster NODES (3),
+# PORT (8080) and CLUSTER_DIR ($XDG_DATA_HOME/schach/cluster).
 
 JOBS         ?= 2
 BUILD        ?= build
@@ -42,7 +46,7 @@ CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all build web run bench-server bench-winnable bench-strength bench-levels bench-threads test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
+.PHONY: all build web run run-cluster stop-cluster bench-server bench-winnable bench-strength bench-levels bench-threads test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
 
 all: build
 
@@ -60,6 +64,17 @@ run:
 	bash scripts/install-deps
 	$(MAKE) --no-print-directory build web
 	$(RUN_CMD)
+
+# Several nodes on one PostgreSQL behind HAProxy, on loopback, in the background (scripts/cluster;
+# NODES, PORT and CLUSTER_DIR reach it through the environment). Running it again starts what is not
+# running; make stop-cluster stops HAProxy, the nodes (they drain) and PostgreSQL.
+run-cluster:
+	bash scripts/install-deps
+	$(MAKE) --no-print-directory build web
+	SCHACH=$${SCHACH:-$(CURDIR)/$(BUILD)/schach} bash scripts/cluster start
+
+stop-cluster:
+	bash scripts/cluster stop
 
 deps:
 	bash scripts/install-deps

@@ -1,10 +1,16 @@
 // The WebSocket connection to /ws (subprotocol "schach"): subscribes to one game, reconnects with
 // backoff after a loss and subscribes again (the server then sends the full state), and sends
-// requests with an id so their ack or error finds the caller.
+// requests with an id so their ack or error finds the caller. A server that drains (it is being
+// stopped or restarted) closes with 1001, going away, after answering everything in flight: then the
+// page reconnects at once, through the load balancer to another server.
 import { ApiError } from './api.js';
 import { lang, t } from './i18n.js';
 
 const MAX_BACKOFF_MS = 10000;
+// After 1001 the page reconnects within this: at once, but the pages a draining server closes
+// together do not all arrive in the same millisecond.
+const GOING_AWAY_SPREAD_MS = 250;
+const CLOSE_GOING_AWAY = 1001;
 const REQUEST_TIMEOUT_MS = 8000;
 
 export class Live {
@@ -39,15 +45,24 @@ export class Live {
       ws.send(JSON.stringify({ type: 'subscribe', game: this.game }));
     };
     ws.onmessage = (ev) => this.receive(ev.data);
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
       // Requests in flight get no answer on a dead socket: their callers fall back to HTTP.
       for (const [, p] of this.pending) p.reject(new ApiError('network', t('network_error'), 0));
       this.pending.clear();
       this.onStatus('disconnected');
-      this.retry();
+      if (ev && ev.code === CLOSE_GOING_AWAY) this.reconnectSoon();
+      else this.retry();
     };
+  }
+
+  /** The server went away on purpose: another one takes over now, so no backoff (should that fail,
+   *  the next close backs off as usual). */
+  reconnectSoon() {
+    if (this.closed) return;
+    this.backoff = 500;
+    setTimeout(() => this.connect(), Math.random() * GOING_AWAY_SPREAD_MS);
   }
 
   retry() {

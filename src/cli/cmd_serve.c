@@ -33,9 +33,15 @@ enum { FD_RESERVE = 64 };
 /* The running server, for the signal handler (a signal cannot carry a pointer). */
 static HttpServer *running_server;
 
+/* SIGTERM (a service manager, a cluster script) drains: new connections go elsewhere, what is in
+ * flight is answered, WebSockets are told 1001 (going away). SIGINT (Ctrl-C) stops at once, also in
+ * the middle of a drain; either way every acknowledged move is in the database. */
 static void on_signal(int sig) {
-    (void)sig;
-    if (running_server)
+    if (!running_server)
+        return;
+    if (sig == SIGTERM)
+        http_server_drain(running_server);
+    else
         http_server_stop(running_server);
 }
 
@@ -45,7 +51,9 @@ static void print_serve_help(Lang lang) {
                   "\n"
                   "Serves the browser UI, the HTTP API and the WebSocket (docs/api.md): people play chess\n"
                   "with each other in the browser, every rule enforced by the server. Runs until\n"
-                  "interrupted (Ctrl-C, SIGTERM); every acknowledged move is in the database.\n"
+                  "interrupted: SIGTERM drains (stops listening, answers what is in flight, closes\n"
+                  "WebSockets with 1001), Ctrl-C stops at once; every acknowledged move is in the\n"
+                  "database.\n"
                   "\n"
                   "  --listen HOST:PORT  address to listen on (default 127.0.0.1:8080; port 0 picks a\n"
                   "                      free port; IPv6 as [::1]:8080)\n"
@@ -78,7 +86,9 @@ static void print_serve_help(Lang lang) {
                   "\n"
                   "Liefert die Browser-Oberfläche, die HTTP-API und den WebSocket (docs/api.md): Menschen\n"
                   "spielen im Browser gegeneinander, jede Regel prüft der Server. Läuft bis zur\n"
-                  "Unterbrechung (Strg-C, SIGTERM); jeder bestätigte Zug steht in der Datenbank.\n"
+                  "Unterbrechung: SIGTERM beendet geordnet (nimmt keine Verbindungen mehr an,\n"
+                  "beantwortet Laufendes, schließt WebSockets mit 1001), Strg-C sofort; jeder\n"
+                  "bestätigte Zug steht in der Datenbank.\n"
                   "\n"
                   "  --listen HOST:PORT  Adresse (Vorgabe 127.0.0.1:8080; Port 0 wählt einen freien\n"
                   "                      Port; IPv6 als [::1]:8080)\n"

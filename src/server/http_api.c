@@ -18,6 +18,8 @@
 static void http_reset(HttpConn *c) {
     if (c->waiting && c->srv && c->srv->service)
         service_cancel(c->srv->service, c->ticket);
+    if (c->busy && c->srv)
+        c->srv->http_busy--;
     free(c->ids);
     free(c->body);
     free(c->resp);
@@ -252,6 +254,8 @@ static int http_begin(struct HttpServer *srv, HttpConn *c, struct lws *wsi) {
     c->srv = srv;
     c->wsi = wsi;
     http_reset(c);
+    c->busy = true;
+    srv->http_busy++;
     http_client_key(srv, wsi, c->client, sizeof c->client);
     char *uri = NULL;
     int ulen = 0;
@@ -275,6 +279,8 @@ static int http_begin(struct HttpServer *srv, HttpConn *c, struct lws *wsi) {
         http_refuse(c, 413, "too_large");
         return 0;
     }
+    if (!c->api && http_ops(c, method, path, length))
+        return 0; /* /healthz, /metrics: no rate limit (the balancer and the scraper ask all the time) */
     if (c->api) {
         http_route(c, method, path);
     } else {
@@ -361,8 +367,12 @@ static int http_write_headers(HttpConn *c, struct lws *wsi) {
                                            end)) {
         return -1;
     }
-    if (c->api && add_header(wsi, "cache-control:", "no-store", &p, end))
+    if ((c->api || c->ops) && add_header(wsi, "cache-control:", "no-store", &p, end))
         return -1;
+    /* A draining server closes every connection after its answer: the client's next request opens a
+     * new connection, which the balancer gives to another node. */
+    if (http_draining(c->srv))
+        c->close_after = true;
     if (c->action == ACTION_PGN && c->status == 200) {
         char disp[80];
         snprintf(disp, sizeof disp, "attachment; filename=\"schach-%s.pgn\"", c->game);

@@ -6,6 +6,9 @@
  *   http_static.c    static files from the web folder (GET/HEAD only, confined by realpath)
  *   http_ws.c        the WebSocket: messages, subscriptions, the send queue and slow clients
  *   http_messages.c  the transport's own messages (English and German) and language choice
+ *   http_ops.c       for operators: GET /healthz (for the load balancer) and GET /metrics (Prometheus)
+ *   http_drain.c     the graceful stop on SIGTERM: no new connections, what is in flight finished,
+ *                    WebSockets closed with 1001 (going away)
  *
  * One lws context with one vhost; protocol 0 ("http") gets every HTTP request through one callback
  * mount at "/", protocol 1 ("schach") is the WebSocket (also the default for clients naming none).
@@ -54,6 +57,8 @@ typedef struct HttpConn {
     char client[LIMITS_ADDRESS_MAX]; /* the client's address key (X-Forwarded-For from a trusted proxy) */
     /* the request */
     bool api;         /* under /api: no-store, JSON errors */
+    bool ops;         /* /healthz or /metrics: no-store, no rate limit */
+    bool busy;        /* a request is being answered (counted in srv->http_busy until its answer is out) */
     bool head;        /* HEAD: the headers of the GET answer, no body */
     bool post;        /* waits for the body before it is handled */
     bool refused;     /* answered already (bad framing, limits): the body changes nothing */
@@ -117,6 +122,9 @@ struct WsConn {
     bool close_after;    /* close once the queue is written (after a too_large error) */
     bool closing;        /* close reason set: the next writeable returns -1 */
     bool protocol_error; /* the client broke the framing (ws_guard.h): closed with 1002, nothing read */
+    bool going_away;     /* the server drains: Close 1001 once the queue is written, nothing more read */
+    /* The server's list of open WebSockets (srv->ws_open). */
+    WsConn *prev_open, *next_open;
     WsMsg *head, *tail;
     size_t queued_bytes;
     int queued_msgs;
@@ -157,7 +165,23 @@ struct HttpServer {
     struct lws_http_mount mount;
     LimitsEntry *accepted; /* counted by the connection filter, not yet tied to its wsi */
     LogLimiter log_limit_hit, log_dropped;
+    /* For GET /metrics and the drain: */
+    WsConn *ws_open; /* every open WebSocket */
+    int websockets;  /* ... and how many */
+    int http_busy;   /* HTTP requests begun whose answer is not written yet */
+    /* /healthz asks the store at most every HEALTH_CACHE_MS (no rate limit protects it). */
+    int64_t health_checked_ms;
+    bool health_ok;
+    int listen_fd; /* the vhost's listening socket (found by http_server_listen), -1: unknown */
+    /* The drain (http_drain.c): asked for by a signal handler, run on the loop. */
+    volatile sig_atomic_t drain_requested;
+    int drain_phase; /* DRAIN_* */
+    int64_t drain_started_ms, drain_closing_ms;
+    ev_timer drain_timer;
 };
+
+/* Where a drain stands (HttpServer.drain_phase). */
+enum { DRAIN_NONE, DRAIN_WAITING, DRAIN_CLOSING, DRAIN_DONE };
 
 /* http_server.c */
 void http_schedule_timer(struct HttpServer *srv);
@@ -185,6 +209,21 @@ void http_static(HttpConn *c, const char *path);
 int ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len);
 /* ws_guard's callback: the client of the WsConn owner sent a frame a server must fail. */
 void ws_frame_violation(void *owner, WsFrameError why);
+
+/* http_ops.c: answers GET/HEAD /healthz and /metrics; false when path is neither (nothing done). */
+bool http_ops(HttpConn *c, int method, const char *path, long body_length);
+
+/* http_drain.c */
+/* On the loop, after a wake-up: starts the drain that http_server_drain asked for. */
+void http_drain_check(struct HttpServer *srv);
+/* Stops the drain's timer (before the loop is destroyed). */
+void http_drain_stop(struct HttpServer *srv);
+/* Whether the server drains (also once it is done, until the loop stops). */
+static inline bool http_draining(const struct HttpServer *srv) { return srv->drain_phase != DRAIN_NONE; }
+
+/* http_ws.c: open WebSockets, for the drain */
+/* Closes every open WebSocket with 1001 (going away) once its queued messages are written. */
+void ws_close_all_going_away(struct HttpServer *srv);
 
 /* http_messages.c */
 void local_message(const char *key, Lang lang, const char **code, const char **text);

@@ -11,6 +11,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,7 @@ void http_on_wake(struct HttpServer *srv) {
         ev_break(srv->loop, EVBREAK_ALL);
         return;
     }
+    http_drain_check(srv);
     if (srv->service) {
         service_on_wake(srv->service);
         http_schedule_timer(srv);
@@ -245,6 +247,7 @@ HttpServer *http_server_new(const HttpServerConfig *cfg, char *err, size_t err_s
         return NULL;
     }
     pthread_mutex_init(&srv->wake_lock, NULL);
+    srv->listen_fd = -1;
     const char *web = cfg->web_dir ? cfg->web_dir : SCHACH_WEB_DIR;
     struct stat st;
     if (stat(web, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(web, srv->web_dir)) {
@@ -301,6 +304,42 @@ HttpServer *http_server_new(const HttpServerConfig *cfg, char *err, size_t err_s
     return srv;
 }
 
+/* The descriptor of the vhost's listening socket, which lws does not tell (the drain closes it): the
+ * one TCP socket that listens on our port and belongs to lws. -1 when none is found. */
+static int find_listen_fd(struct HttpServer *srv) {
+    DIR *d = opendir("/proc/self/fd");
+    int found = -1, fd = -1;
+    for (;;) {
+        if (d) {
+            struct dirent *e = readdir(d);
+            if (!e)
+                break;
+            if (e->d_name[0] < '0' || e->d_name[0] > '9')
+                continue;
+            fd = atoi(e->d_name);
+        } else if (++fd >= 1024) {
+            break; /* no /proc: at start-up the descriptors are few and low */
+        }
+        int listening = 0;
+        socklen_t len = sizeof listening;
+        struct sockaddr_storage ss;
+        socklen_t sslen = sizeof ss;
+        if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) != 0 || !listening ||
+            getsockname(fd, (struct sockaddr *)&ss, &sslen) != 0)
+            continue;
+        int port = ss.ss_family == AF_INET    ? ntohs(((struct sockaddr_in *)(void *)&ss)->sin_port)
+                   : ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)(void *)&ss)->sin6_port)
+                                              : -1;
+        if (port == srv->port && wsi_from_fd(srv->context, fd)) {
+            found = fd;
+            break;
+        }
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
 bool http_server_listen(HttpServer *srv, Service *svc, char *err, size_t err_size) {
     srv->service = svc;
     struct lws_context_creation_info info;
@@ -324,6 +363,7 @@ bool http_server_listen(HttpServer *srv, Service *svc, char *err, size_t err_siz
         return false;
     }
     srv->port = lws_get_vhost_listen_port(srv->vhost);
+    srv->listen_fd = find_listen_fd(srv);
     lws_sul_schedule(srv->context, 0, &srv->sweep, sweep_fired, SWEEP_US);
     return true;
 }
@@ -357,6 +397,7 @@ void http_server_close(HttpServer *srv) {
     if (srv->context) {
         lws_sul_cancel(&srv->timer);
         lws_sul_cancel(&srv->sweep);
+        http_drain_stop(srv);
         /* Closes the listening socket and every connection; their close callbacks still see the
          * service, so pending replies are cancelled and subscriptions ended. */
         lws_context_destroy(srv->context);

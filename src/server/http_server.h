@@ -6,7 +6,7 @@
  *     srv = http_server_new(&cfg)            the loop, nothing listens yet
  *     store_sqlite_open(.., http_server_wake, srv, ..), service_create, service_computer_start
  *     http_server_listen(srv, service)        only now the port accepts connections
- *     http_server_run(srv)                    until http_server_stop
+ *     http_server_run(srv)                    until http_server_stop or a drain's end
  *     http_server_close(srv); service_free; store_close; http_server_free(srv)
  *
  * Everything but the store's writer and the computer's workers runs on the thread that calls
@@ -52,6 +52,10 @@ int http_server_port(const HttpServer *srv);
 int http_server_run(HttpServer *srv);
 /* Makes http_server_run return soon. Safe from a signal handler and from any thread. */
 void http_server_stop(HttpServer *srv);
+/* Makes http_server_run return gracefully (docs/api.md "Draining"): stops listening at once, finishes
+ * and answers what is in flight (at most 10 s), closes the WebSockets with 1001 (going away), then
+ * returns. Safe from a signal handler and from any thread; http_server_stop still cuts it short. */
+void http_server_drain(HttpServer *srv);
 /* Closes every connection (their pending replies are cancelled in the service) and the loop. The
  * service must still exist; afterwards the transport never calls it again. */
 void http_server_close(HttpServer *srv);

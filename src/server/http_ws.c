@@ -323,7 +323,9 @@ static void rx_release(WsConn *c) {
  * comes in one piece, the usual case, is handled where lws holds it; one in pieces is copied into a
  * buffer that is freed again once the message is complete, so an idle connection holds none. */
 static void ws_receive(WsConn *c, struct lws *wsi, const void *in, size_t len) {
-    if (c->dead || c->closing || c->close_after || c->protocol_error)
+    /* going_away: the close is decided; a message the client sends meanwhile is not carried out (it
+     * sees the close before any answer, so it knows, and sends it again after reconnecting). */
+    if (c->dead || c->closing || c->close_after || c->protocol_error || c->going_away)
         return;
     bool last = lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0;
     if (!c->in_message) {
@@ -374,6 +376,11 @@ static int ws_writeable(WsConn *c, struct lws *wsi) {
         return -1;
     WsMsg *m = c->head;
     if (!m) {
+        if (c->going_away) {
+            static const char why[] = "server going away";
+            lws_close_reason(wsi, LWS_CLOSE_STATUS_GOINGAWAY, (unsigned char *)why, sizeof why - 1);
+            return -1;
+        }
         if (c->close_after) {
             static const char why[] = "message too large";
             lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, (unsigned char *)why, sizeof why - 1);
@@ -391,15 +398,51 @@ static int ws_writeable(WsConn *c, struct lws *wsi) {
     free(m);
     if (!ok)
         return -1;
-    if (c->head || c->close_after)
+    if (c->head || c->close_after || c->going_away)
         lws_callback_on_writable(wsi);
     return 0;
+}
+
+/* The server's list of open WebSockets: counted for GET /metrics, closed together by a drain. */
+static void ws_link(WsConn *c) {
+    struct HttpServer *srv = c->srv;
+    c->prev_open = NULL;
+    c->next_open = srv->ws_open;
+    if (srv->ws_open)
+        srv->ws_open->prev_open = c;
+    srv->ws_open = c;
+    srv->websockets++;
+}
+
+static void ws_unlink(WsConn *c) {
+    struct HttpServer *srv = c->srv;
+    if (c->prev_open)
+        c->prev_open->next_open = c->next_open;
+    else
+        srv->ws_open = c->next_open;
+    if (c->next_open)
+        c->next_open->prev_open = c->prev_open;
+    c->prev_open = c->next_open = NULL;
+    srv->websockets--;
+}
+
+static void ws_going_away(WsConn *c) {
+    if (c->going_away)
+        return;
+    c->going_away = true;
+    lws_callback_on_writable(c->wsi);
+}
+
+void ws_close_all_going_away(struct HttpServer *srv) {
+    for (WsConn *c = srv->ws_open; c; c = c->next_open)
+        ws_going_away(c);
 }
 
 static void ws_closed(WsConn *c) {
     if (!c->open)
         return;
     c->open = false;
+    ws_unlink(c);
     Service *svc = c->srv->service;
     for (int i = 0; i < c->nsubs; i++)
         if (svc)
@@ -439,6 +482,10 @@ int ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, v
             c->srv = srv;
             c->wsi = wsi;
             c->open = true;
+            ws_link(c);
+            /* A handshake that was under way when the drain began to close the WebSockets. */
+            if (srv->drain_phase >= DRAIN_CLOSING)
+                ws_going_away(c);
             http_client_key(srv, wsi, c->client, sizeof c->client);
             bool fixed;
             c->lang = request_lang(wsi, &fixed);

@@ -194,6 +194,12 @@ Store *service_store(Service *svc) { return svc->store; }
 
 int service_pending_count(const Service *svc) { return svc->pending_count; }
 
+double svc_monotonic_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
 void service_stats(const Service *svc, ServiceStats *out) {
     memset(out, 0, sizeof *out);
     out->games_in_memory = (int)svc->game_count;

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "monotonic.h"
 #include "service_internal.h"
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -155,7 +154,6 @@ SvcPending *svc_pending_new(Req *r, SvcGame *g, ChangeKind kind, Color color) {
         p->ctx = r->ctx;
         p->ticket = r->ticket;
         p->lang = r->lang;
-        p->started_ms = monotonic_ms();
         p->retries = r->svc->retry_depth;
         if (r->svc->cluster && r->in->body && kind != CH_CREATE) {
             /* Kept to be handled again should another node change the game first; without it (no
@@ -164,6 +162,8 @@ SvcPending *svc_pending_new(Req *r, SvcGame *g, ChangeKind kind, Color color) {
             p->action = r->in->action;
             p->lang_explicit = r->in->lang_explicit;
         }
+        if (kind == CH_MOVE)
+            p->arrived_ms = svc_monotonic_ms();
     }
     return p;
 }

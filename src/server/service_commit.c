@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "monotonic.h"
 #include "service_internal.h"
 
 static char *create_reply(const SvcPending *p, const char *state, size_t *len) {
@@ -42,7 +41,20 @@ static void created(Service *svc, SvcPending *p) {
     svc_computer_poke(svc, g); /* it may have the first move */
 }
 
+/* Counts a committed change for GET /metrics; a person's move with its time from arrival to answer. */
+static void count_commit(Service *svc, const SvcPending *p) {
+    if (p->replayed)
+        return; /* another node's move, committed there */
+    svc->metrics.changes_committed++;
+    if (p->kind != CH_MOVE)
+        return;
+    svc->metrics.moves_committed++;
+    if (p->arrived_ms > 0)
+        store_histogram_add(&svc->metrics.move_ms, svc_monotonic_ms() - p->arrived_ms);
+}
+
 void svc_commit_apply(Service *svc, SvcPending *p) {
+    count_commit(svc, p);
     if (p->kind == CH_CREATE) {
         created(svc, p);
         return;
@@ -50,12 +62,6 @@ void svc_commit_apply(Service *svc, SvcPending *p) {
     SvcGame *g = p->game;
     size_t len = 0;
     bool was_over = svc_is_over(g);
-    svc->metrics.changes_committed += !p->replayed;
-    if (p->kind == CH_MOVE && !p->replayed) {
-        svc->metrics.moves_committed++;
-        if (p->started_ms)
-            store_histogram_add(&svc->metrics.move_ms, (double)(monotonic_ms() - p->started_ms));
-    }
     Position before = g->game.pos;
     SchError err;
     err_clear(&err);

@@ -145,13 +145,13 @@ typedef struct SvcPending {
     ServiceReply reply;                /* NULL: nobody waits (cancelled, or a timer's change) */
     void *ctx;
     uint64_t ticket;
-    int64_t started_ms; /* monotonic time the request arrived (the move latency of the metrics) */
     /* Several servers: the request again, so a change another node got in first can be tried once
      * more on the refreshed game (service_cluster.c). NULL body: not kept. */
     ServiceAction action;
     char *body;
     bool lang_explicit;
     int retries;
+    double arrived_ms;              /* CH_MOVE asked for by a request: when it arrived (svc_monotonic_ms), else 0 */
     struct SvcPending *prev, *next; /* the service's list of changes in the store */
 } SvcPending;
 
@@ -242,6 +242,8 @@ json_t *svc_error_json(SvcError e, Lang lang, const char *arg);
 /* --- service.c: time and replies --- */
 
 int64_t svc_now(const Service *svc);
+/* Milliseconds of CLOCK_MONOTONIC with their fraction, for the latencies of the metrics. */
+double svc_monotonic_ms(void);
 bool svc_is_over(const SvcGame *g);
 /* Calls reply, when somebody waits for it, with the answer's parts. */
 void svc_deliver(ServiceReply reply, void *ctx, int status, const char *type, const char *body, size_t len, int ply,

@@ -144,6 +144,11 @@ typedef struct StoreStats {
 /* Adds one observation of ms to h (not thread-safe: the caller holds the lock that guards h). */
 void store_histogram_add(StoreHistogram *h, double ms);
 
+/* Tests: SCHACH_STORE_COMMIT_DELAY_MS (1 to 60000) holds each batch back that long before its
+ * transaction, so that a test can act while a change is surely in flight (a drain, a crash). The
+ * writer threads call it; without the variable it returns at once. */
+void store_test_commit_delay(void);
+
 typedef struct StoreVtbl {
     /* Reads every game still in play (result ""), at start-up: finished games stay on disk and are
      * read one at a time by get(). false with err filled on failure. */

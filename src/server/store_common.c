@@ -1,8 +1,11 @@
 /* What both store backends share: choosing a backend from a --db argument, histograms for the
- * metrics, and the notice list. */
+ * metrics, the notice list, and the tests' commit delay. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "store.h"
 
@@ -100,5 +103,14 @@ void store_notices_free(StoreNotice *list) {
         StoreNotice *next = list->next;
         free(list);
         list = next;
+    }
+}
+
+void store_test_commit_delay(void) {
+    const char *v = getenv("SCHACH_STORE_COMMIT_DELAY_MS");
+    long ms = v ? strtol(v, NULL, 10) : 0;
+    if (ms > 0 && ms <= 60000) {
+        struct timespec pause = {ms / 1000, (ms % 1000) * 1000000L};
+        nanosleep(&pause, NULL);
     }
 }

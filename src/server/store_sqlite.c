@@ -489,6 +489,7 @@ static void *writer_main(void *arg) {
         s->queued = 0;
         pthread_mutex_unlock(&s->mutex);
 
+        store_test_commit_delay();
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         write_batch(s, batch);

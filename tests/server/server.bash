@@ -51,6 +51,7 @@ server_start() {
     SERVER_RUNS=$((SERVER_RUNS + 1))
     SERVER_OUT=$tmp/server.$SERVER_RUNS.out
     SERVER_ERR=$tmp/server.$SERVER_RUNS.err
+    : >"$SERVER_OUT" # read below before the server may have opened it
     "${SERVER_WRAP[@]}" "$SCHACH" serve --listen "${SERVER_LISTEN:-127.0.0.1:0}" --db "$db" "$@" >"$SERVER_OUT" 2>"$SERVER_ERR" &
     SERVER_PID=$!
     local i
