@@ -15,7 +15,7 @@
 #include "store.h"
 
 /* The channel every node announces its commits on, and the payload's layout:
- * "<id> <rev> <ply> <sent_ms> <node>". */
+ * "<id> <rev> <ply> <sent_ms> <node>\t<note>" (the op's note, store.h; node names have no tab). */
 #define STORE_PG_CHANNEL "schach_games"
 
 /* Taken (per transaction) by every schema migration step, so nodes starting together migrate once. */

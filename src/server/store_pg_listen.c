@@ -59,10 +59,14 @@ bool store_pg_parse_payload(const char *payload, StoreNotice *n, char *node) {
     if (!parse_number(&p, 1, INT64_MAX, &rev) || !parse_number(&p, 0, 1000000, &ply) ||
         !parse_number(&p, 0, INT64_MAX, &sent))
         return false;
-    size_t node_len = strlen(p);
-    if (node_len == 0 || node_len > STORE_NODE_LEN)
+    const char *tab = strchr(p, '\t');
+    size_t node_len = tab ? (size_t)(tab - p) : strlen(p);
+    if (node_len == 0 || node_len > STORE_NODE_LEN || (tab && strlen(tab + 1) > STORE_NOTE_LEN))
         return false;
-    memcpy(node, p, node_len + 1);
+    memcpy(node, p, node_len);
+    node[node_len] = '\0';
+    if (tab)
+        memcpy(n->note, tab + 1, strlen(tab + 1) + 1);
     n->rev = rev;
     n->ply = (int)ply;
     n->sent_ms = sent;

@@ -57,12 +57,14 @@ static const char SQL_APPEND[] =
                    " m AS (INSERT INTO moves (game_id, ply, uci, at_ms) SELECT $1, $3, $4, $5 FROM u)"
                    " SELECT (SELECT rev FROM u), (SELECT rev FROM l), (SELECT next FROM n)";
 
-/* The lease: free, expired, or this node's already (a renewal). The rev stays. */
+/* The lease: free, expired, taken at an older rev (the game moved on), or this node's already (a
+ * renewal). The rev stays. */
 static const char SQL_CLAIM[] =
     "WITH l AS (SELECT rev FROM games WHERE id = $1 FOR UPDATE),"
-    " u AS (UPDATE games SET lease_node = $3, lease_until_ms = $5 FROM l"
+    " u AS (UPDATE games SET lease_node = $3, lease_rev = games.rev, lease_until_ms = $5 FROM l"
     "  WHERE games.id = $1 AND ($2 = 0 OR l.rev = $2)"
-    "  AND (games.lease_until_ms < $4 OR games.lease_node = $3 OR games.lease_node = '') RETURNING games.rev)"
+    "  AND (games.lease_until_ms < $4 OR games.lease_node = $3 OR games.lease_node = ''"
+    "       OR games.lease_rev <> games.rev) RETURNING games.rev)"
     " SELECT (SELECT rev FROM u), (SELECT rev FROM l), 0";
 
 typedef struct WriterStmt {

@@ -48,12 +48,14 @@ static const char *const pg_migrations[] = {
     "ALTER TABLE games ADD COLUMN plies INTEGER NOT NULL DEFAULT -1;",
     /* 6: why a dead position or a 6.9 draw is one. */
     "ALTER TABLE games ADD COLUMN reason TEXT NOT NULL DEFAULT '';",
-    /* 7: the row's version (every committed change raises it) and the lease on the game's work.
+    /* 7: the row's version (every committed change raises it) and the lease on the game's work (which
+     * node, for which rev: it ends when the game moves on, and until when).
      * From here on every move rewrites its game's row (rev): room left on each page lets PostgreSQL
      * put the new version beside the old one (a HOT update, no new index entries) when no indexed
      * column changed. */
     "ALTER TABLE games ADD COLUMN rev BIGINT NOT NULL DEFAULT 1;"
     "ALTER TABLE games ADD COLUMN lease_node TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN lease_rev BIGINT NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN lease_until_ms BIGINT NOT NULL DEFAULT 0;"
     "ALTER TABLE games SET (fillfactor = 80);",
 };
