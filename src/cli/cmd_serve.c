@@ -307,6 +307,17 @@ static int parse_options(int argc, char **argv, Lang lang, ServeOptions *o) {
     return -1;
 }
 
+/* A node's name goes into leases and announcements: plain characters only. */
+static bool node_name_ok(const char *name) {
+    size_t n = strlen(name);
+    if (n == 0 || n > STORE_NODE_LEN)
+        return false;
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("._:-", *p)))
+            return false;
+    return true;
+}
+
 /* Checks what the options say; returns -1 when fine, else the exit status of a usage error. */
 static int check_options(Lang lang, ServeOptions *o, char *host, size_t host_size) {
     LogFormat format;
@@ -325,6 +336,11 @@ static int check_options(Lang lang, ServeOptions *o, char *host, size_t host_siz
                                     "--trust-proxy erwartet eine IP-Adresse, nicht '%s'"),
                              o->http.trusted_proxies[i]);
     }
+    if (o->node && !node_name_ok(o->node))
+        return cli_usage(lang, "serve",
+                         CLI_TR(lang, "--node wants up to %d letters, digits and . _ : -, not '%s'",
+                                "--node erwartet bis zu %d Buchstaben, Ziffern und . _ : -, nicht '%s'"),
+                         STORE_NODE_LEN, o->node);
     if (!parse_listen(o->listen, host, host_size, &o->http.port))
         return cli_usage(lang, "serve",
                          CLI_TR(lang, "--listen wants HOST:PORT, e.g. 127.0.0.1:8080, not '%s'",
