@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "store.h"
@@ -177,6 +178,13 @@ static bool page_write(Page *p, Waiter *w) {
 static int copy(const char *from, const char *to, Lang lang) {
     char err[512] = "", shown[512];
     Waiter w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+    const char *path;
+    struct stat st;
+    if (store_kind_of(from, &path) == STORE_KIND_SQLITE && stat(path, &st) != 0) {
+        /* Opening would create an empty database: a mistyped source is an error, not zero games. */
+        cli_errorf(CLI_TR(lang, "db copy: %s: no such database", "db copy: %s: keine solche Datenbank"), path);
+        return CLI_FAIL;
+    }
     Store *src = store_open(from, "schach-db-copy", NULL, NULL, err, sizeof err);
     if (!src) {
         store_describe(from, shown, sizeof shown);
