@@ -363,6 +363,7 @@ void *store_pg_writer_main(void *arg) {
         s->counters.queue_depth -= (uint64_t)n;
         pthread_mutex_unlock(&s->mutex);
 
+        store_test_commit_delay(); /* tests: hold the batch back, as the SQLite writer does */
         write_batch(s, slots, n);
 
         pthread_mutex_lock(&s->mutex);

@@ -5,7 +5,6 @@
 set -u
 source "$(dirname "$0")/lib/common.bash"
 cli_init "$@"
-require_command sqlite3
 source "$(dirname "$0")/../server/server.bash"
 server_setup
 
@@ -23,7 +22,7 @@ ATTACK_SYMLINKS=1 GAMES_FILE=$tmp/games run_node attack.mjs
 server_stop
 
 want=$(cat "$tmp/games" 2>/dev/null || echo missing)
-have=$(sqlite3 "$tmp/x.db" 'SELECT count(*) FROM games' 2>&1)
+have=$(server_db_query 'SELECT count(*) FROM games')
 [ "$have" = "$want" ] || fail "the database holds $have games, the test created $want on purpose"
 
 cli_finish server_attack

@@ -134,7 +134,9 @@ const limited = {
     for (const name of Object.keys(types)) assert.ok(name.startsWith('schach_'), `${name}: prefix`);
     assert.equal(values.schach_draining, 0);
     assert.equal(values.schach_store_up, 1);
-    assert.equal(values['schach_store_info{backend="sqlite"}'] ?? values['schach_store_info{backend="unknown"}'], 1,
+    // The backend the test runs against (tests/server/server.bash, SCHACH_TEST_BACKEND).
+    const backend = process.env.SCHACH_TEST_BACKEND === 'postgresql' ? 'postgresql' : 'sqlite';
+    assert.equal(values[`schach_store_info{backend="${backend}"}`] ?? values['schach_store_info{backend="unknown"}'], 1,
       'store_info names the backend');
   },
 };

@@ -41,18 +41,67 @@ server_cleanup() {
         wait "$SERVER_PID" 2>/dev/null
         SERVER_PID=
     fi
+    if [ -n "$SERVER_PG_DIR" ]; then
+        bash "$SERVER_TEST_DIR/../../scripts/pg-temp" stop "$SERVER_PG_DIR" >/dev/null 2>&1
+        rm -rf "$SERVER_PG_DIR"
+        SERVER_PG_DIR=
+    fi
 }
 
-# server_start DB [ARGS...]: starts schach serve on 127.0.0.1 port 0 (or $SERVER_LISTEN) with database DB and waits
-# (up to 30 s) for the URL it prints; sets SCHACH_URL (exported for node) and SERVER_PID.
+# The backend the API tests run against: SCHACH_TEST_BACKEND=postgresql (CTest's cli.pg.* tests) gives
+# every database a test names by its path a PostgreSQL database of its own, in one PostgreSQL started
+# for the test on loopback (scripts/pg-temp): the same path means the same database, so restarts find
+# their games. Anything else: the path is the SQLite file.
+SERVER_PG_DIR=
+SERVER_PG_URI=
+server_db() {
+    local path=$1
+    if [ "${SCHACH_TEST_BACKEND:-sqlite}" != postgresql ]; then
+        SERVER_DB=$path
+        return 0
+    fi
+    if [ -z "$SERVER_PG_DIR" ]; then
+        # pg-temp hands its folder to an unprivileged user when run as root: not under the private $tmp.
+        SERVER_PG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/schach-pg-XXXXXX")
+        chmod 755 "$SERVER_PG_DIR"
+        SERVER_PG_URI=$(bash "$SERVER_TEST_DIR/../../scripts/pg-temp" start "$SERVER_PG_DIR") || {
+            echo "FAIL: scripts/pg-temp could not start PostgreSQL: $(tail -5 "$SERVER_PG_DIR/postgres.log" 2>/dev/null)" >&2
+            exit 1
+        }
+    fi
+    local name
+    name=t_$(basename "$path" | tr -c 'a-zA-Z0-9\n' _ | tr 'A-Z' 'a-z')_$(printf '%s' "$path" | cksum | cut -d' ' -f1)
+    if [ "$(psql -X -A -t -q "$SERVER_PG_URI" -c "SELECT count(*) FROM pg_database WHERE datname = '$name'")" = 0 ]; then
+        psql -X -q "$SERVER_PG_URI" -c "CREATE DATABASE $name" >/dev/null || { echo "FAIL: CREATE DATABASE $name" >&2; exit 1; }
+    fi
+    SERVER_DB=${SERVER_PG_URI%/*}/$name
+    # A node of a deployment has a name of its own that it keeps over restarts (scripts/cluster: nodeI),
+    # so a restarted node takes back at once the leases it held (docs/api.md, "several servers").
+    SERVER_BACKEND_ARGS=(--node test-node)
+}
+SERVER_BACKEND_ARGS=()
+
+# server_db_query SQL: runs SQL on the database of the last server_start (SQLite file or PostgreSQL
+# database), one row a line, columns separated by |.
+server_db_query() {
+    case $SERVER_DB in
+        postgresql:*) psql -X -A -t -q "$SERVER_DB" -c "$1" 2>&1 ;;
+        *) sqlite3 "$SERVER_DB" "$1" 2>&1 ;;
+    esac
+}
+
+# server_start DB [ARGS...]: starts schach serve on 127.0.0.1 port 0 (or $SERVER_LISTEN) with database DB (a
+# path; see server_db for PostgreSQL) and waits (up to 30 s) for the URL it prints; sets SCHACH_URL
+# (exported for node), SERVER_PID and SERVER_DB (what --db was).
 server_start() {
-    local db=$1
+    server_db "$1"
+    local db=$SERVER_DB
     shift
     SERVER_RUNS=$((SERVER_RUNS + 1))
     SERVER_OUT=$tmp/server.$SERVER_RUNS.out
     SERVER_ERR=$tmp/server.$SERVER_RUNS.err
     : >"$SERVER_OUT" # read below before the server may have opened it
-    "${SERVER_WRAP[@]}" "$SCHACH" serve --listen "${SERVER_LISTEN:-127.0.0.1:0}" --db "$db" "$@" >"$SERVER_OUT" 2>"$SERVER_ERR" &
+    "${SERVER_WRAP[@]}" "$SCHACH" serve --listen "${SERVER_LISTEN:-127.0.0.1:0}" --db "$db" "${SERVER_BACKEND_ARGS[@]}" "$@" >"$SERVER_OUT" 2>"$SERVER_ERR" &
     SERVER_PID=$!
     local i
     for ((i = 0; i < 600; i++)); do
