@@ -1,0 +1,110 @@
+/* Glicko-2 (src/server/glicko2.c) against the worked example of Glickman's "Example of the Glicko-2
+ * system": a player of 1500 (RD 200, volatility 0.06, tau 0.5) beats a 1400 (RD 30) and loses to a 1550
+ * (RD 100) and a 1700 (RD 300); the paper's result is 1464.06, RD 151.52, volatility 0.05999. Then the
+ * game-by-game use with its bounds, and inputs that are refused. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "glicko2.h"
+
+#define assert_near(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
+
+static void the_papers_example(void **state) {
+    (void)state;
+    Glicko2 player = {1500, 200, 0.06}, out;
+    Glicko2Result games[] = {{1400, 30, 1}, {1550, 100, 0}, {1700, 300, 0}};
+    assert_true(glicko2_rate_period(&player, games, 3, 0.5, &out));
+    /* The paper rounds its intermediate values; unrounded arithmetic gives 1464.0507, 151.5165,
+     * 0.059996 (as other implementations do). */
+    assert_near(out.rating, 1464.06, 0.015);
+    assert_near(out.rd, 151.52, 0.005);
+    assert_near(out.volatility, 0.05999, 0.00001);
+}
+
+static void a_period_without_games_widens_the_deviation(void **state) {
+    (void)state;
+    Glicko2 player = {1500, 200, 0.06}, out;
+    assert_true(glicko2_rate_period(&player, NULL, 0, 0.5, &out));
+    assert_near(out.rating, 1500, 1e-9);
+    /* phi* = sqrt(phi^2 + sigma^2) on the Glicko-2 scale. */
+    assert_near(out.rd, sqrt(pow(200 / 173.7178, 2) + 0.06 * 0.06) * 173.7178, 1e-9);
+    assert_near(out.volatility, 0.06, 1e-12);
+}
+
+static void one_game_moves_both_players_the_right_way(void **state) {
+    (void)state;
+    Glicko2 a = glicko2_new(), b = glicko2_new(), a2, b2;
+    Glicko2Result vs_b = {b.rating, b.rd, 1}, vs_a = {a.rating, a.rd, 0};
+    assert_true(glicko2_rate_game(&a, &vs_b, 0, &a2));
+    assert_true(glicko2_rate_game(&b, &vs_a, 0, &b2));
+    assert_true(a2.rating > 1500 && b2.rating < 1500);
+    /* Equal players: what one wins the other loses. */
+    assert_near(a2.rating - 1500, 1500 - b2.rating, 1e-6);
+    assert_true(a2.rd < 350 && b2.rd < 350);
+    assert_true(glicko2_provisional(&a2));
+    /* A draw between equals changes neither rating. */
+    Glicko2Result draw = {1500, 350, 0.5};
+    assert_true(glicko2_rate_game(&a, &draw, 0, &a2));
+    assert_near(a2.rating, 1500, 1e-6);
+    /* Beating a stronger player gains more than beating a weaker one. */
+    Glicko2 strong_win, weak_win;
+    Glicko2Result strong = {1800, 80, 1}, weak = {1200, 80, 1};
+    assert_true(glicko2_rate_game(&a, &strong, 0, &strong_win));
+    assert_true(glicko2_rate_game(&a, &weak, 0, &weak_win));
+    assert_true(strong_win.rating > weak_win.rating);
+}
+
+static void bounds_and_idle_periods(void **state) {
+    (void)state;
+    /* Many games against settled opponents: the deviation settles where each game's information
+     * balances the volatility's growth (about 60 here), the rating is no longer provisional. */
+    Glicko2 g = glicko2_new();
+    for (int i = 0; i < 400; i++) {
+        Glicko2Result r = {1500, 50, i % 2 ? 1.0 : 0.0};
+        assert_true(glicko2_rate_game(&g, &r, 0, &g));
+    }
+    assert_true(g.rd >= GLICKO2_MIN_RD && g.rd < 70);
+    assert_false(glicko2_provisional(&g));
+    assert_true(g.volatility <= GLICKO2_MAX_VOLATILITY);
+    /* A long absence brings the deviation back towards the newcomer's, never past it. */
+    Glicko2 back;
+    Glicko2Result r = {1500, 50, 0.5};
+    assert_true(glicko2_rate_game(&g, &r, 1000000, &back));
+    assert_true(back.rd <= GLICKO2_DEFAULT_RD && back.rd > g.rd);
+}
+
+static void bad_inputs_are_refused(void **state) {
+    (void)state;
+    Glicko2 ok = glicko2_new(), out = {1, 2, 3};
+    Glicko2Result good = {1500, 100, 1};
+    Glicko2Result bad_score = {1500, 100, 1.5}, nan_rating = {NAN, 100, 1}, zero_rd = {1500, 0, 1};
+    assert_false(glicko2_rate_game(&ok, &bad_score, 0, &out));
+    assert_false(glicko2_rate_game(&ok, &nan_rating, 0, &out));
+    assert_false(glicko2_rate_game(&ok, &zero_rd, 0, &out));
+    Glicko2 inf = {INFINITY, 100, 0.06}, no_vol = {1500, 100, 0};
+    assert_false(glicko2_rate_game(&inf, &good, 0, &out));
+    assert_false(glicko2_rate_game(&no_vol, &good, 0, &out));
+    assert_false(glicko2_rate_period(&ok, &good, 1, 0, &out));
+    assert_near(out.rating, 1, 0); /* untouched */
+    /* Extreme but valid ratings stay finite. */
+    Glicko2 high = {4000, 45, 0.1};
+    Glicko2Result low = {-1000, 350, 0};
+    assert_true(glicko2_rate_game(&high, &low, 0, &out));
+    assert_true(isfinite(out.rating) && out.rating < 4000);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(the_papers_example),
+        cmocka_unit_test(a_period_without_games_widens_the_deviation),
+        cmocka_unit_test(one_game_moves_both_players_the_right_way),
+        cmocka_unit_test(bounds_and_idle_periods),
+        cmocka_unit_test(bad_inputs_are_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
