@@ -87,10 +87,12 @@ typedef struct StoreOp {
     char note[STORE_NOTE_LEN + 1];
     /* Filled by the store: */
     bool ok;
-    bool fault;    /* when !ok: the storage failed (disk, file deleted or replaced, connection lost),
+    bool fault;     /* when !ok: the storage failed (disk, file deleted or replaced, connection lost),
                     * not the op itself; a commit whose outcome is unknown is a fault too */
-    bool conflict; /* when !ok: the game's stored rev is not base_rev (another node changed it), or a
+    bool conflict;  /* when !ok: the game's stored rev is not base_rev (another node changed it), or a
                     * claim found the lease held by another node; nothing was written */
+    bool uncertain; /* when fault: the outcome is unknown (the connection broke after COMMIT was sent), so
+                     * the change may have been committed after all; a fault without it changed nothing */
     char error[128];
     /* Owned by whoever holds the op: */
     void *user;

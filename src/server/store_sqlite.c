@@ -349,6 +349,7 @@ static bool run_batch(SqliteStore *s, StoreOp *batch, char *why, size_t why_size
         op->error[0] = '\0';
         op->fault = false;
         op->conflict = false;
+        op->uncertain = false; /* a failed SQLite COMMIT was rolled back */
         if (!run_stmt(s->stmt[ST_SAVEPOINT])) {
             op_fail(op, db, "savepoint");
         } else {

@@ -34,6 +34,7 @@ typedef struct NodeStore {
     StoreNotice *notice_head, *notice_tail; /* announcements of the other nodes' commits */
     bool hold_notices;                      /* take_notices hands nothing out while set */
     int fail_submits;                       /* the next this many submits fail with fault set */
+    bool fail_uncertain;                    /* ... and with uncertain set (broken during COMMIT) */
     /* What the node did through its store: */
     unsigned gets, revs_calls;
     unsigned submits, committed, conflicts, faults;
@@ -162,6 +163,7 @@ static inline void shared_submit(Store *s, StoreOp *op) {
         op->ok = false;
         op->fault = true;
         op->conflict = false;
+        op->uncertain = node->fail_uncertain;
         snprintf(op->error, sizeof op->error, "storage: injected fault");
         node->faults++;
         shared_done_append(node, op);

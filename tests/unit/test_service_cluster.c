@@ -605,14 +605,15 @@ static void test_resync(void **state) {
     free(ev.last);
 }
 
-/* A storage fault in cluster mode: the commit's outcome is unknown, so the copy is read again before it
- * is next used. */
+/* A storage fault in cluster mode whose outcome is unknown (the connection broke during COMMIT): the
+ * copy is read again before it is next used. */
 static void test_fault_marks_stale(void **state) {
     Cluster *c = *state;
     Game2 g;
     cl_new_game(c, A, A, "{}", &g);
     json_decref(cl_state(c, B, g.id));
     node(c, B)->fail_submits = 1;
+    node(c, B)->fail_uncertain = true;
     char body[256];
     Reply r;
     cl_send_move(c, B, &g, 0, "e4", body, sizeof body, &r);
@@ -626,6 +627,31 @@ static void test_fault_marks_stale(void **state) {
     assert_int_equal(node(c, B)->gets, gets + 1);
     json_decref(cl_state(c, B, g.id));
     assert_int_equal(node(c, B)->gets, gets + 1); /* once */
+    cl_move(c, B, &g, 0, "e4");
+    assert_int_equal(stored(c, g.id).count, 1);
+}
+
+/* A fault that surely changed nothing (the database could not be reached): the copy stays in use, so
+ * a node whose database is away still serves the games it holds (their states, their watchers) without
+ * a read that would fail; the move is refused and can be made again. */
+static void test_fault_before_commit_keeps_copy(void **state) {
+    Cluster *c = *state;
+    Game2 g;
+    cl_new_game(c, A, A, "{}", &g);
+    json_decref(cl_state(c, B, g.id));
+    node(c, B)->fail_submits = 1;
+    char body[256];
+    Reply r;
+    cl_send_move(c, B, &g, 0, "e4", body, sizeof body, &r);
+    cl_settle(c, B, &r);
+    assert_int_equal(r.status, 503);
+    expect_error(reply_json(&r), "storage");
+    free(r.body);
+    unsigned gets = node(c, B)->gets;
+    json_t *j = cl_state(c, B, g.id);
+    assert_int_equal(json_integer_value(get(j, "ply")), 0);
+    json_decref(j);
+    assert_int_equal(node(c, B)->gets, gets); /* served from memory */
     cl_move(c, B, &g, 0, "e4");
     assert_int_equal(stored(c, g.id).count, 1);
 }
@@ -645,6 +671,7 @@ static void test_fault_after_commit(void **state) {
     assert_true(op->ok);
     op->ok = false;
     op->fault = true;
+    op->uncertain = true;
     snprintf(op->error, sizeof op->error, "storage: connection lost during COMMIT");
     cl_settle(c, B, &r);
     assert_int_equal(r.status, 503);
@@ -992,6 +1019,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_resync, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_fault_marks_stale, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_fault_after_commit, setup2, teardown_cluster),
+        cmocka_unit_test_setup_teardown(test_fault_before_commit_keeps_copy, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_cancelled_conflict_still_happens, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_lease_one_thinker, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_lease_expires_when_holder_is_gone, setup2, teardown_cluster),

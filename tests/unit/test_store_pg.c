@@ -570,6 +570,7 @@ static void test_database_restart(void **state) {
     assert_false(op.ok);
     assert_true(op.fault);
     assert_false(op.conflict);
+    assert_false(op.uncertain); /* nothing reached a database: surely not committed */
     assert_non_null(strstr(op.error, "storage"));
     assert_false(store_ping(a));
     StoreStats stats;
