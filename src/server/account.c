@@ -1,0 +1,104 @@
+/* User names and password hashes (account.h). */
+#include "account.h"
+
+#include <string.h>
+
+static bool is_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+AccountCheck account_name_check(const char *name) {
+    if (!name)
+        return ACCOUNT_NAME_LENGTH;
+    size_t n = strlen(name);
+    if (n < ACCOUNT_NAME_MIN || n > ACCOUNT_NAME_MAX)
+        return ACCOUNT_NAME_LENGTH;
+    for (size_t i = 0; i < n; i++)
+        if (!is_alnum(name[i]) && name[i] != '_' && name[i] != '-')
+            return ACCOUNT_NAME_CHARACTERS;
+    /* Separators only between letters and digits: "-x-", "a__b" and the like look like other names. */
+    if (!is_alnum(name[0]) || !is_alnum(name[n - 1]))
+        return ACCOUNT_NAME_EDGE;
+    for (size_t i = 1; i < n; i++)
+        if (!is_alnum(name[i]) && !is_alnum(name[i - 1]))
+            return ACCOUNT_NAME_EDGE;
+    return ACCOUNT_OK;
+}
+
+bool account_name_key(const char *name, char key[ACCOUNT_NAME_MAX + 1]) {
+    if (account_name_check(name) != ACCOUNT_OK)
+        return false;
+    size_t i = 0;
+    for (; name[i]; i++)
+        key[i] = (name[i] >= 'A' && name[i] <= 'Z') ? (char)(name[i] - 'A' + 'a') : name[i];
+    key[i] = '\0';
+    return true;
+}
+
+/* Characters of UTF-8 text: bytes that do not continue a sequence. */
+static size_t characters(const char *s, size_t len) {
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return n;
+}
+
+AccountCheck account_password_check(const char *password, size_t len, const char *name) {
+    if (!password)
+        return ACCOUNT_PASSWORD_NUL;
+    if (memchr(password, '\0', len))
+        return ACCOUNT_PASSWORD_NUL;
+    if (len > ACCOUNT_PASSWORD_MAX || characters(password, len) < ACCOUNT_PASSWORD_MIN)
+        return ACCOUNT_PASSWORD_LENGTH;
+    if (name && strlen(name) == len) {
+        size_t i = 0;
+        for (; i < len; i++) {
+            char a = password[i], b = name[i];
+            if (a >= 'A' && a <= 'Z')
+                a = (char)(a - 'A' + 'a');
+            if (b >= 'A' && b <= 'Z')
+                b = (char)(b - 'A' + 'a');
+            if (a != b)
+                break;
+        }
+        if (i == len)
+            return ACCOUNT_PASSWORD_IS_NAME;
+    }
+    return ACCOUNT_OK;
+}
+
+bool account_password_hash(const char *password, size_t len, char out[ACCOUNT_HASH_LEN]) {
+    if (sodium_init() < 0)
+        return false;
+    return crypto_pwhash_str(out, password, len, crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                             crypto_pwhash_MEMLIMIT_INTERACTIVE) == 0;
+}
+
+bool account_password_verify(const char hash[ACCOUNT_HASH_LEN], const char *password, size_t len) {
+    if (sodium_init() < 0 || !memchr(hash, '\0', ACCOUNT_HASH_LEN))
+        return false;
+    return crypto_pwhash_str_verify(hash, password, len) == 0;
+}
+
+const char *account_check_text(AccountCheck check, bool german) {
+    switch (check) {
+        case ACCOUNT_OK: return german ? "in Ordnung" : "fine";
+        case ACCOUNT_NAME_LENGTH:
+            return german ? "Der Benutzername muss 3 bis 20 Zeichen lang sein."
+                          : "The user name must be 3 to 20 characters long.";
+        case ACCOUNT_NAME_CHARACTERS:
+            return german ? "Der Benutzername darf nur Buchstaben (a–z), Ziffern, _ und - enthalten."
+                          : "The user name may contain only letters (a–z), digits, _ and -.";
+        case ACCOUNT_NAME_EDGE:
+            return german ? "_ und - dürfen nur zwischen Buchstaben oder Ziffern stehen."
+                          : "_ and - may only stand between letters or digits.";
+        case ACCOUNT_PASSWORD_LENGTH:
+            return german ? "Das Passwort muss mindestens 8 Zeichen lang sein (höchstens 256 Byte)."
+                          : "The password must be at least 8 characters long (at most 256 bytes).";
+        case ACCOUNT_PASSWORD_NUL:
+            return german ? "Das Passwort darf kein NUL-Zeichen enthalten."
+                          : "The password must not contain a NUL character.";
+        case ACCOUNT_PASSWORD_IS_NAME:
+            return german ? "Das Passwort darf nicht der Benutzername sein."
+                          : "The password must not be the user name.";
+    }
+    return "?";
+}
