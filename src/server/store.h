@@ -186,6 +186,8 @@ typedef struct StoreVtbl {
      * is the id of the last game of the previous page ("" first). Returns the number read (less than
      * max at the end), or -1 with err filled. On the calling thread (schach db copy). */
     int (*scan)(Store *store, const char *after, int max, StoreEachGame each, void *ctx, char *err, size_t err_size);
+    /* A connection for accounts (store_accounts.h); NULL in stores made for tests. */
+    struct StoreAccounts *(*accounts_open)(Store *store, char *err, size_t err_size);
 } StoreVtbl;
 
 struct Store {

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "store.h"
+#include "store_accounts.h"
 
 static bool has_prefix(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
@@ -113,4 +114,12 @@ void store_test_commit_delay(void) {
         struct timespec pause = {ms / 1000, (ms % 1000) * 1000000L};
         nanosleep(&pause, NULL);
     }
+}
+
+StoreAccounts *store_accounts_open(Store *store, char *err, size_t err_size) {
+    if (!store->vtbl->accounts_open) {
+        snprintf(err, err_size, "%s", "this store keeps no accounts");
+        return NULL;
+    }
+    return store->vtbl->accounts_open(store, err, err_size);
 }

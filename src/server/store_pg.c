@@ -278,6 +278,7 @@ static const StoreVtbl pg_vtbl = {
     .ping = store_pg_ping,
     .stats = pg_stats,
     .scan = store_pg_scan,
+    .accounts_open = store_pg_accounts_open,
 };
 
 /* ---- open ---- */

@@ -112,6 +112,8 @@ typedef struct PgStore {
 /* ---- store_pg.c ---- */
 
 void store_pg_set_err(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* store_accounts.h's connection for accounts (store_pg_accounts.c). */
+struct StoreAccounts *store_pg_accounts_open(Store *store, char *err, size_t err_size);
 /* A connection with the store's defaults (connect_timeout, keepalives, application name; anything the
  * conninfo says wins) and the session settings of role. NULL with err filled ("cannot connect to
  * PostgreSQL at ...: why"; never the conninfo itself, which may hold a password). */

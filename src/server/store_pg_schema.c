@@ -58,6 +58,20 @@ static const char *const pg_migrations[] = {
     "ALTER TABLE games ADD COLUMN lease_rev BIGINT NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN lease_until_ms BIGINT NOT NULL DEFAULT 0;"
     "ALTER TABLE games SET (fillfactor = 80);",
+    /* 8: accounts and their sessions (store_accounts.h). */
+    "CREATE TABLE accounts ("
+    "  key TEXT PRIMARY KEY,"
+    "  name TEXT NOT NULL,"
+    "  password_hash TEXT NOT NULL,"
+    "  created_ms BIGINT NOT NULL"
+    ");"
+    "CREATE TABLE sessions ("
+    "  token_hash BYTEA PRIMARY KEY,"
+    "  account_key TEXT NOT NULL REFERENCES accounts(key) ON DELETE CASCADE,"
+    "  created_ms BIGINT NOT NULL,"
+    "  expires_ms BIGINT NOT NULL"
+    ");"
+    "CREATE INDEX sessions_by_account ON sessions(account_key, expires_ms);",
 };
 #define PG_SCHEMA_VERSION ((int)(sizeof pg_migrations / sizeof pg_migrations[0]))
 

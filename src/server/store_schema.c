@@ -61,6 +61,21 @@ static const char *const store_migrations[] = {
     "ALTER TABLE games ADD COLUMN lease_node TEXT NOT NULL DEFAULT '';"
     "ALTER TABLE games ADD COLUMN lease_rev INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN lease_until_ms INTEGER NOT NULL DEFAULT 0;",
+    /* 8: accounts (optional for players) and their sessions (store_accounts.h): the name's key in lower
+     * case, the name as typed, the password's Argon2id string; a session only as its token's hash. */
+    "CREATE TABLE accounts ("
+    "  key TEXT PRIMARY KEY NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  password_hash TEXT NOT NULL,"
+    "  created_ms INTEGER NOT NULL"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE sessions ("
+    "  token_hash BLOB PRIMARY KEY NOT NULL,"
+    "  account_key TEXT NOT NULL REFERENCES accounts(key) ON DELETE CASCADE,"
+    "  created_ms INTEGER NOT NULL,"
+    "  expires_ms INTEGER NOT NULL"
+    ") WITHOUT ROWID;"
+    "CREATE INDEX sessions_by_account ON sessions(account_key, expires_ms);",
 };
 #define STORE_SCHEMA_VERSION ((int)(sizeof store_migrations / sizeof store_migrations[0]))
 

@@ -618,6 +618,7 @@ static const StoreVtbl sqlite_vtbl = {
     .ping = sqlite_ping,
     .stats = sqlite_stats,
     .scan = store_read_scan,
+    .accounts_open = store_sqlite_accounts_open,
 };
 
 /* The store's threads run with every signal blocked, so the process's signals (SIGINT, SIGTERM) reach

@@ -137,6 +137,8 @@ typedef enum { STORE_CHECK_OK, STORE_CHECK_RUNNING, STORE_CHECK_DAMAGED } StoreC
 /* ---- helpers (store_sqlite.c) ---- */
 
 void store_set_err(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* store_accounts.h's connection for accounts (store_sqlite_accounts.c). */
+struct StoreAccounts *store_sqlite_accounts_open(Store *store, char *err, size_t err_size);
 bool store_exec(sqlite3 *db, const char *sql, const char *what, char *err, size_t err_size);
 /* A connection through STORE_VFS with the settings every connection of the store needs; flags as for
  * sqlite3_open_v2 (SQLITE_OPEN_NOMUTEX is added; SQLITE_OPEN_READONLY gives a read-write connection

@@ -4,6 +4,7 @@
 #ifndef SCHACH_TESTS_STORE_CASES_H
 #define SCHACH_TESTS_STORE_CASES_H
 
+#include "store_accounts.h"
 #include "store_fixture.h"
 
 /* A test program may leave out cases its backend does not support yet (SQLite: the row versions,
@@ -625,6 +626,77 @@ STORE_CASE test_revs_lookup(void **state) {
     assert_int_equal(seen_rev(&seen, "g00000000071"), 3);
     assert_int_equal(seen_rev(&seen, "g00000000070"), 1);
     assert_int_equal(store_revs(store, ids, 0, on_rev, &seen, err, sizeof err), 0);
+    store_close(store);
+    waker_destroy(&w);
+}
+
+/* Accounts and sessions (store_accounts.h): a name is taken whatever its case, a session finds its
+ * account until it expires or is ended, a new password ends the other sessions, and everything is
+ * still there after the store was closed and opened again (each call committed before it returned). */
+STORE_CASE test_accounts_and_sessions(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    char err[256] = "";
+    StoreAccounts *a = store_accounts_open(store, err, sizeof err);
+    if (!a)
+        fail_msg("accounts_open: %s", err);
+    AccountRow row = {.key = "magnus",
+                      .name = "Magnus",
+                      .password_hash = "$argon2id$v=19$m=65536,t=2,p=1$x$y",
+                      .created_ms = 1700000000000};
+    assert_int_equal(a->vtbl->create(a, &row, err, sizeof err), SA_OK);
+    AccountRow again = row;
+    snprintf(again.name, sizeof again.name, "%s", "MAGNUS");
+    assert_int_equal(a->vtbl->create(a, &again, err, sizeof err), SA_TAKEN);
+    AccountRow got;
+    assert_int_equal(a->vtbl->get(a, "magnus", &got, err, sizeof err), SA_OK);
+    assert_string_equal(got.name, "Magnus");
+    assert_string_equal(got.password_hash, row.password_hash);
+    assert_true(got.created_ms == row.created_ms);
+    assert_int_equal(a->vtbl->get(a, "nobody", &got, err, sizeof err), SA_NOT_FOUND);
+
+    unsigned char s1[STORE_HASH_LEN], s2[STORE_HASH_LEN], s3[STORE_HASH_LEN];
+    memset(s1, 1, sizeof s1);
+    memset(s2, 2, sizeof s2);
+    memset(s3, 3, sizeof s3);
+    s1[0] = 0; /* binary, with a NUL inside */
+    int64_t now = 1700000001000;
+    assert_int_equal(a->vtbl->session_create(a, "magnus", s1, now, now + 1000, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->session_create(a, "magnus", s2, now, now + 100000, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->session_create(a, "magnus", s3, now, now + 100000, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->session_create(a, "nobody", s3, now, now + 1000, err, sizeof err), SA_NOT_FOUND);
+    memset(&got, 0, sizeof got);
+    assert_int_equal(a->vtbl->session_get(a, s1, now + 999, &got, err, sizeof err), SA_OK);
+    assert_string_equal(got.key, "magnus");
+    assert_string_equal(got.name, "Magnus");
+    assert_int_equal(a->vtbl->session_get(a, s1, now + 1000, &got, err, sizeof err), SA_NOT_FOUND); /* expired */
+    assert_int_equal(a->vtbl->session_delete(a, s2, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->session_delete(a, s2, err, sizeof err), SA_NOT_FOUND);
+    assert_int_equal(a->vtbl->session_get(a, s2, now, &got, err, sizeof err), SA_NOT_FOUND);
+    store_accounts_close(a);
+    store_close(store);
+    waker_destroy(&w);
+
+    /* Durable: another store on the same database sees all of it; a new password ends the other
+     * sessions but the one kept. */
+    store = open_with_waker(d->db, &w);
+    a = store_accounts_open(store, err, sizeof err);
+    assert_non_null(a);
+    assert_int_equal(a->vtbl->session_get(a, s3, now, &got, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->session_create(a, "magnus", s2, now, now + 100000, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->set_password(a, "magnus", "$argon2id$new", s3, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->session_get(a, s2, now, &got, err, sizeof err), SA_NOT_FOUND);
+    assert_int_equal(a->vtbl->session_get(a, s3, now, &got, err, sizeof err), SA_OK);
+    assert_string_equal(got.password_hash, "$argon2id$new");
+    assert_int_equal(a->vtbl->set_password(a, "magnus", "$argon2id$newer", NULL, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->session_get(a, s3, now, &got, err, sizeof err), SA_NOT_FOUND);
+    assert_int_equal(a->vtbl->set_password(a, "nobody", "$argon2id$x", NULL, err, sizeof err), SA_NOT_FOUND);
+    /* A session of an expired and a live one: creating one clears the account's expired sessions. */
+    assert_int_equal(a->vtbl->session_create(a, "magnus", s1, now, now + 10, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->session_create(a, "magnus", s2, now + 20, now + 100000, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->session_delete(a, s1, err, sizeof err), SA_NOT_FOUND);
+    store_accounts_close(a);
     store_close(store);
     waker_destroy(&w);
 }

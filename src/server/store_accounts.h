@@ -1,0 +1,71 @@
+/* Accounts and their sessions in the store (issue 13): a connection of their own, apart from the games'
+ * writer and reads, used by one thread at a time — the server's accounts worker, which also hashes
+ * passwords, so nothing here ever runs on the event loop. Every call is synchronous and durable: it
+ * returns once the database committed (SQLite synchronous=FULL, PostgreSQL synchronous_commit on).
+ *
+ * A name is stored twice: as its key (lower case, the primary key: names are one whatever the case)
+ * and as its owner typed it. A password only as its Argon2id string (account.h), a session only as
+ * the hash of its token (secret.c), so the database never holds anything a reader could log in with. */
+#ifndef SCHACH_SERVER_STORE_ACCOUNTS_H
+#define SCHACH_SERVER_STORE_ACCOUNTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store.h"
+
+#define STORE_ACCOUNT_NAME_LEN  20  /* account.h's ACCOUNT_NAME_MAX */
+#define STORE_PASSWORD_HASH_LEN 127 /* crypto_pwhash_STRBYTES - 1 */
+
+typedef struct AccountRow {
+    char key[STORE_ACCOUNT_NAME_LEN + 1];  /* lower case */
+    char name[STORE_ACCOUNT_NAME_LEN + 1]; /* as its owner typed it */
+    char password_hash[STORE_PASSWORD_HASH_LEN + 1];
+    int64_t created_ms;
+} AccountRow;
+
+/* What a call came to. */
+typedef enum {
+    SA_OK,
+    SA_NOT_FOUND, /* no such account or session (or an expired session) */
+    SA_TAKEN,     /* create: the name (whatever its case) has an account already */
+    SA_FAULT      /* the database failed; err says how; nothing changed */
+} StoreAccountResult;
+
+typedef struct StoreAccounts StoreAccounts;
+
+typedef struct StoreAccountsVtbl {
+    void (*close)(StoreAccounts *a);
+    /* Inserts the account; SA_TAKEN when its key exists. */
+    StoreAccountResult (*create)(StoreAccounts *a, const AccountRow *row, char *err, size_t err_size);
+    /* Reads the account with this key. */
+    StoreAccountResult (*get)(StoreAccounts *a, const char *key, AccountRow *out, char *err, size_t err_size);
+    /* Replaces the password hash and ends every session of the account but keep (a hash, or NULL: all). */
+    StoreAccountResult (*set_password)(StoreAccounts *a, const char *key, const char *password_hash,
+                                       const unsigned char keep[STORE_HASH_LEN], char *err, size_t err_size);
+    /* Stores a new session of the account until expires_ms; also removes the account's expired ones. */
+    StoreAccountResult (*session_create)(StoreAccounts *a, const char *key, const unsigned char hash[STORE_HASH_LEN],
+                                         int64_t now_ms, int64_t expires_ms, char *err, size_t err_size);
+    /* The account of a session that has not expired at now_ms. */
+    StoreAccountResult (*session_get)(StoreAccounts *a, const unsigned char hash[STORE_HASH_LEN], int64_t now_ms,
+                                      AccountRow *out, char *err, size_t err_size);
+    /* Ends the session (SA_NOT_FOUND when there was none). */
+    StoreAccountResult (*session_delete)(StoreAccounts *a, const unsigned char hash[STORE_HASH_LEN], char *err,
+                                         size_t err_size);
+} StoreAccountsVtbl;
+
+struct StoreAccounts {
+    const StoreAccountsVtbl *vtbl;
+};
+
+/* A connection for accounts to the store's database; NULL with err filled on failure. Close it before
+ * the store. */
+StoreAccounts *store_accounts_open(Store *store, char *err, size_t err_size);
+
+static inline void store_accounts_close(StoreAccounts *a) {
+    if (a)
+        a->vtbl->close(a);
+}
+
+#endif
