@@ -355,12 +355,14 @@ typedef struct Running {
     HttpServer *http;
     Store *store;
     Service *service;
+    Accounts *accounts;
 } Running;
 
 static void teardown(Running *r) {
     /* Connections first (their close callbacks still use the service), then the service, which
      * waits for the store's writes in flight, then the store; the transport's wake target last. */
     http_server_close(r->http);
+    accounts_free(r->accounts);
     if (r->service)
         service_free(r->service);
     if (r->store)
@@ -416,6 +418,14 @@ static bool set_up(Running *r, const ServeOptions *o, const char *db, Lang lang)
         cli_errorf(CLI_TR(lang, "serve: computer player: %s", "serve: Computerspieler: %s"), why);
         return false;
     }
+    /* Accounts: a worker thread of their own with their own connection; it wakes the loop too. */
+    AccountsConfig accounts = {.address_limits = !o->no_limits};
+    r->accounts = accounts_create(r->store, &accounts, NULL, NULL, http_server_wake, r->http, why, sizeof why);
+    if (!r->accounts) {
+        cli_errorf(CLI_TR(lang, "serve: accounts: %s", "serve: Konten: %s"), why);
+        return false;
+    }
+    http_server_set_accounts(r->http, r->accounts);
     if (!http_server_listen(r->http, r->service, err, sizeof err)) {
         cli_errorf("serve: %s", err);
         return false;

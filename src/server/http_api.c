@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <strings.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,9 @@
 #include "monotonic.h"
 
 static void http_reset(HttpConn *c) {
-    if (c->waiting && c->srv && c->srv->service)
+    if (c->waiting && c->srv && c->account && c->srv->accounts)
+        accounts_cancel(c->srv->accounts, c->ticket);
+    else if (c->waiting && c->srv && c->srv->service)
         service_cancel(c->srv->service, c->ticket);
     if (c->busy && c->srv)
         c->srv->http_busy--;
@@ -99,8 +102,45 @@ static char *body_with_lang(const HttpConn *c) {
     return out;
 }
 
+static void account_reply(void *ctx, const AccountsAnswer *a) {
+    HttpConn *c = ctx;
+    c->waiting = false;
+    c->ticket = 0;
+    c->retry_after = a->retry_after;
+    snprintf(c->set_cookie, sizeof c->set_cookie, "%s", a->set_cookie ? a->set_cookie : "");
+    http_set_response(c, a->status, "application/json", a->body, a->len);
+}
+
+/* An accounts request: the checks of the transport (origin, content type), then accounts.h. */
+static void account_dispatch(HttpConn *c) {
+    if (c->foreign_origin) {
+        http_error(c, 403, "bad_origin");
+        return;
+    }
+    if (c->post && !c->json_body) {
+        http_error(c, 415, "content_type");
+        return;
+    }
+    AccountsRequest req = {
+        .action = c->account_action,
+        .body = c->body ? c->body : (c->post ? "" : NULL),
+        .token = c->session[0] ? c->session : NULL,
+        .address = c->client,
+        .lang = c->lang,
+        .secure = c->secure,
+    };
+    c->waiting = true;
+    uint64_t ticket = accounts_handle(c->srv->accounts, &req, account_reply, c);
+    if (c->waiting)
+        c->ticket = ticket;
+}
+
 static void http_dispatch(HttpConn *c) {
     struct HttpServer *srv = c->srv;
+    if (c->account && srv->accounts) {
+        account_dispatch(c);
+        return;
+    }
     if (!srv->service) {
         http_error(c, 500, "internal");
         return;
@@ -130,6 +170,37 @@ static void route_fail(HttpConn *c, int status, const char *code) {
     c->route_code = code;
 }
 
+/* The accounts' paths (accounts.h): true when rest is one of them (routed, or refused with 405). */
+static bool account_route(HttpConn *c, int method, const char *rest) {
+    static const struct {
+        const char *path;
+        int method;
+        AccountsAction action;
+    } routes[] = {
+        {"accounts", LWSHUMETH_POST, ACCOUNTS_SIGNUP},
+        {"session", LWSHUMETH_POST, ACCOUNTS_LOGIN},
+        {"session", LWSHUMETH_DELETE, ACCOUNTS_LOGOUT},
+        {"me", LWSHUMETH_GET, ACCOUNTS_ME},
+        {"me", LWSHUMETH_HEAD, ACCOUNTS_ME},
+        {"account/password", LWSHUMETH_POST, ACCOUNTS_PASSWORD},
+    };
+    bool known = false;
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
+        if (strcmp(rest, routes[i].path) != 0)
+            continue;
+        known = true;
+        if (method == routes[i].method) {
+            c->account = true;
+            c->account_action = routes[i].action;
+            c->post = method == LWSHUMETH_POST;
+            return true;
+        }
+    }
+    if (known)
+        route_fail(c, 405, "method");
+    return known;
+}
+
 /* Maps method and path under /api to an action; fills route_status/route_code when there is none.
  * HEAD is routed like GET. */
 static void http_route(HttpConn *c, int method, const char *path) {
@@ -140,6 +211,8 @@ static void http_route(HttpConn *c, int method, const char *path) {
         route_fail(c, 404, "no_path");
         return;
     }
+    if (c->srv->accounts && account_route(c, method, rest))
+        return;
     static const struct {
         const char *path;
         ServiceAction get, post; /* ACTION_LEVELS + 1: not allowed */
@@ -250,6 +323,39 @@ static bool over_rate(HttpConn *c) {
     return true;
 }
 
+/* Copies header token t into buf (size bytes); false when it is absent, empty or longer. */
+static bool header(struct lws *wsi, enum lws_token_indexes t, char *buf, int size) {
+    int len = lws_hdr_total_length(wsi, t);
+    return len > 0 && len < size && lws_hdr_copy(wsi, buf, size, t) == len;
+}
+
+/* What an accounts request needs of its headers, read while they are there: a JSON body, whether
+ * it came from this site's pages (an Origin, when there is one, names the Host it was sent to:
+ * browsers send it with every POST and DELETE, so another site's page cannot act with the visitor's
+ * cookie), HTTPS (from a trusted proxy's X-Forwarded-Proto), and the session token. */
+static void account_headers(HttpConn *c, struct lws *wsi) {
+    char buf[4096], host[300];
+    c->json_body = header(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, buf, sizeof buf) &&
+                   strncasecmp(buf, "application/json", 16) == 0 &&
+                   (buf[16] == '\0' || buf[16] == ';' || buf[16] == ' ');
+    static const char proto[] = "x-forwarded-proto:";
+    c->secure = http_peer_trusted(c->srv, wsi) &&
+                lws_hdr_custom_copy(wsi, buf, (int)sizeof buf, proto, (int)sizeof proto - 1) == 5 &&
+                strcasecmp(buf, "https") == 0;
+    if (header(wsi, WSI_TOKEN_ORIGIN, buf, sizeof buf)) {
+        const char *rest = !strncasecmp(buf, "https://", 8)  ? buf + 8
+                           : !strncasecmp(buf, "http://", 7) ? buf + 7
+                                                             : NULL;
+        c->foreign_origin = !rest || !header(wsi, WSI_TOKEN_HOST, host, sizeof host) || strcasecmp(rest, host) != 0;
+    } else if (lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) > 0) {
+        c->foreign_origin = true; /* too long to be ours */
+    }
+    c->session[0] = '\0';
+    if (header(wsi, WSI_TOKEN_HTTP_COOKIE, buf, sizeof buf) &&
+        !accounts_cookie_token(buf, c->session, sizeof c->session))
+        c->session[0] = '\0';
+}
+
 static int http_begin(struct HttpServer *srv, HttpConn *c, struct lws *wsi) {
     c->srv = srv;
     c->wsi = wsi;
@@ -283,6 +389,8 @@ static int http_begin(struct HttpServer *srv, HttpConn *c, struct lws *wsi) {
         return 0; /* /healthz, /metrics: no rate limit (the balancer and the scraper ask all the time) */
     if (c->api) {
         http_route(c, method, path);
+        if (c->account)
+            account_headers(c, wsi);
     } else {
         c->post = length > 0;
         if (method != LWSHUMETH_GET && method != LWSHUMETH_HEAD) {
@@ -379,7 +487,9 @@ static int http_write_headers(HttpConn *c, struct lws *wsi) {
         if (add_header(wsi, "content-disposition:", disp, &p, end))
             return -1;
     }
-    if (c->status == 429) {
+    if (c->set_cookie[0] && add_header(wsi, "set-cookie:", c->set_cookie, &p, end))
+        return -1;
+    if (c->status == 429 || (c->status == 503 && c->retry_after > 0)) {
         snprintf(num, sizeof num, "%d", c->retry_after > 0 ? c->retry_after : 1);
         if (add_header(wsi, "retry-after:", num, &p, end))
             return -1;

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "http_server.h"
+#include "accounts.h"
 #include "client_limits.h"
 #include "log.h"
 #include "service.h"
@@ -67,6 +68,13 @@ typedef struct HttpConn {
     int retry_after; /* 429: seconds for Retry-After */
     bool allow_get;  /* 405 on a static path: Allow: GET, HEAD */
     ServiceAction action;
+    bool account;                  /* an accounts request (accounts.h) instead of the service's */
+    AccountsAction account_action; /* ... which one */
+    bool json_body;                /* Content-Type: application/json */
+    bool foreign_origin;           /* an Origin header that is not this site's */
+    bool secure;                   /* the page was served over HTTPS (X-Forwarded-Proto from a trusted proxy) */
+    char session[64];              /* the session token of the Cookie header, "" for none */
+    char set_cookie[200];          /* the answer's Set-Cookie value, "" for none */
     char game[STORE_ID_LEN + 1];
     char *ids;       /* list: the ids= query argument */
     bool lang_fixed; /* ?lang= given: it beats a "lang" in the body */
@@ -145,7 +153,8 @@ struct HttpServer {
      * close frame of a connection the server closes.) */
     struct ev_loop *loop;
     struct lws_vhost *vhost;
-    Service *service; /* NULL until http_server_listen and after http_server_close */
+    Service *service;   /* NULL until http_server_listen and after http_server_close */
+    Accounts *accounts; /* NULL when the server keeps no accounts, and after http_server_close */
     Limits *limits;
     int ws_subscriptions;
     char trusted[HTTP_MAX_TRUSTED_PROXIES][LIMITS_ADDRESS_MAX]; /* canonical addresses */
@@ -186,6 +195,8 @@ enum { DRAIN_NONE, DRAIN_WAITING, DRAIN_CLOSING, DRAIN_DONE };
 /* http_server.c */
 void http_schedule_timer(struct HttpServer *srv);
 /* The client's key: the peer's, or from X-Forwarded-For when the peer is a trusted proxy. */
+/* The peer is one of the trusted proxies (its X-Forwarded-* headers count). */
+bool http_peer_trusted(struct HttpServer *srv, struct lws *wsi);
 void http_client_key(struct HttpServer *srv, struct lws *wsi, char *key, size_t size);
 /* The loop woke up (store, computer or http_server_stop). */
 void http_on_wake(struct HttpServer *srv);

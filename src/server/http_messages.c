@@ -39,6 +39,10 @@ static const struct {
      "Zu viele Abonnements auf dieser Verbindung."},
     {"pending", "busy", "Too many requests are waiting; try again.",
      "Zu viele Anfragen warten; bitte erneut versuchen."},
+    {"bad_origin", "bad_origin", "This request did not come from this site's pages.",
+     "Diese Anfrage kam nicht von den Seiten dieser Website."},
+    {"content_type", "content_type", "Requests about accounts must be sent as application/json.",
+     "Anfragen zu Konten müssen als application/json gesendet werden."},
     {"internal", "storage", "The server ran out of memory; nothing changed.",
      "Dem Server fehlt Speicher; nichts wurde geändert."},
 };

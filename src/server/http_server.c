@@ -85,11 +85,15 @@ void http_on_wake(struct HttpServer *srv) {
         return;
     }
     http_drain_check(srv);
+    if (srv->accounts)
+        accounts_on_wake(srv->accounts);
     if (srv->service) {
         service_on_wake(srv->service);
         http_schedule_timer(srv);
     }
 }
+
+void http_server_set_accounts(HttpServer *srv, Accounts *a) { srv->accounts = a; }
 
 /* ---- client addresses and connection limits ---------------------------------------------------- */
 
@@ -159,6 +163,13 @@ void http_client_key(struct HttpServer *srv, struct lws *wsi, char *key, size_t 
         return;
     if (!limits_key_from_sockaddr((struct sockaddr *)&ss, key, size))
         snprintf(key, size, "?");
+}
+
+bool http_peer_trusted(struct HttpServer *srv, struct lws *wsi) {
+    struct sockaddr_storage ss;
+    char text[LIMITS_ADDRESS_MAX];
+    return srv->ntrusted && peer_of(wsi, &ss) && sockaddr_text((struct sockaddr *)&ss, text, sizeof text) &&
+           is_trusted(srv, text);
 }
 
 void http_log_limit(struct HttpServer *srv, const char *kind, const char *address) {
@@ -408,6 +419,7 @@ void http_server_close(HttpServer *srv) {
         srv->loop = NULL;
     }
     srv->service = NULL;
+    srv->accounts = NULL;
 }
 
 void http_server_free(HttpServer *srv) {

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "accounts.h"
 #include "client_limits.h"
 #include "schach/types.h"
 #include "service.h"
@@ -44,6 +45,9 @@ HttpServer *http_server_new(const HttpServerConfig *cfg, char *err, size_t err_s
 /* Wakes the loop so it calls service_on_wake. Safe from any thread from http_server_new until
  * http_server_free, also before the loop runs and after http_server_close (then it does nothing). */
 void http_server_wake(void *srv);
+/* Serves the accounts API (/api/accounts, /api/session, /api/me, /api/account/password) with a; call
+ * before http_server_listen. Without it those paths answer 404. */
+void http_server_set_accounts(HttpServer *srv, Accounts *a);
 /* Starts listening and serving svc. false with err filled (cannot bind). */
 bool http_server_listen(HttpServer *srv, Service *svc, char *err, size_t err_size);
 /* The port actually listened on (the chosen one when cfg->port was 0). */

@@ -3,7 +3,7 @@
 
 #include <sodium.h>
 
-#include "service_internal.h"
+#include "secret.h"
 
 bool secret_init(void) {
     /* sodium_init is safe to call again: it returns 1 when already initialised. */
@@ -14,10 +14,10 @@ void secret_hash(const char *text, unsigned char hash[STORE_HASH_LEN]) {
     crypto_generichash(hash, STORE_HASH_LEN, (const unsigned char *)text, strlen(text), NULL, 0);
 }
 
-void secret_new(char out[SVC_SECRET_LEN + 1], unsigned char hash[STORE_HASH_LEN]) {
+void secret_new(char out[SECRET_LEN + 1], unsigned char hash[STORE_HASH_LEN]) {
     unsigned char raw[32];
     randombytes_buf(raw, sizeof raw);
-    sodium_bin2base64(out, SVC_SECRET_LEN + 1, raw, sizeof raw, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+    sodium_bin2base64(out, SECRET_LEN + 1, raw, sizeof raw, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
     sodium_memzero(raw, sizeof raw);
     secret_hash(out, hash);
 }

@@ -36,10 +36,11 @@
 #include "schach/game.h"
 #include "schach/notation.h"
 #include "service.h"
+#include "secret.h"
 #include "store.h"
 
 #define SVC_BODY_MAX   (16 * 1024) /* bigger request bodies are refused (413) */
-#define SVC_SECRET_LEN 43          /* base64url of 32 bytes without padding */
+#define SVC_SECRET_LEN SECRET_LEN  /* base64url of 32 bytes without padding */
 #define SVC_RECENT_MAX 20          /* finished games ACTION_RECENT lists */
 #define SVC_LIST_MAX   100         /* ids one list request may name */
 #define SVC_DAY_MS     86400000LL
@@ -484,21 +485,6 @@ void svc_computer_name(const EngineLevel *level, Lang lang, char *out, size_t si
 /* GET /api/levels: {"levels":[{id, name, name_de, elo}, ...]}. New reference. */
 json_t *svc_levels_json(void);
 
-/* --- secret.c: random secrets, ids and their hashes (libsodium) --- */
-
-/* Initialises libsodium once; false when it cannot. */
-bool secret_init(void);
-/* A new secret (SVC_SECRET_LEN characters + NUL) and its hash. */
-void secret_new(char out[SVC_SECRET_LEN + 1], unsigned char hash[STORE_HASH_LEN]);
-/* The hash a secret text is stored as. */
-void secret_hash(const char *text, unsigned char hash[STORE_HASH_LEN]);
-/* Whether text hashes to stored, in constant time; false for an all-zero (unused) stored hash. */
-bool secret_matches(const char *text, const unsigned char stored[STORE_HASH_LEN]);
-/* Whether a stored hash is in use (someone holds that side / an invitation is open). */
-bool secret_is_set(const unsigned char hash[STORE_HASH_LEN]);
-/* len random URL-safe characters plus NUL into out. */
-void secret_random_id(char *out, size_t len);
-/* A uniformly random integer below bound. */
-uint32_t secret_random_below(uint32_t bound);
+/* --- secret.c: secret.h --- */
 
 #endif

@@ -1,0 +1,361 @@
+/* Accounts on the event loop: requests checked, limited and queued; the worker's answers sent
+ * (accounts.h). The worker itself is in accounts_worker.c. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
+#include "accounts_internal.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sodium.h>
+
+#include "secret.h"
+
+/* ---- messages ---- */
+
+typedef struct AccMessage {
+    int status;
+    const char *code, *en, *de;
+} AccMessage;
+
+static const AccMessage messages[ACC_E_COUNT] = {
+    [ACC_E_BAD_JSON] = {400, "bad_json", "The request is not a JSON object.", "Die Anfrage ist kein JSON-Objekt."},
+    [ACC_E_BAD_REQUEST] = {400, "bad_request", "The request needs exactly the members %s, as strings.",
+                           "Die Anfrage braucht genau die Felder %s, als Zeichenketten."},
+    [ACC_E_BAD_NAME] = {400, "bad_username", "%s", "%s"},
+    [ACC_E_BAD_PASSWORD] = {400, "bad_password", "%s", "%s"},
+    [ACC_E_BAD_LOGIN] = {401, "bad_login", "The user name or the password is wrong.",
+                         "Benutzername oder Passwort ist falsch."},
+    [ACC_E_BAD_PASSWORD_NOW] = {403, "bad_password", "The current password is wrong.",
+                                "Das bisherige Passwort ist falsch."},
+    [ACC_E_NOT_LOGGED_IN] = {401, "not_logged_in", "You are not logged in.", "Du bist nicht angemeldet."},
+    [ACC_E_TAKEN] = {409, "username_taken", "This user name is taken.", "Dieser Benutzername ist vergeben."},
+    [ACC_E_RATE] = {429, "rate_limited", "Too many attempts; please wait a minute.",
+                    "Zu viele Versuche; bitte warte eine Minute."},
+    [ACC_E_BUSY] = {503, "busy", "The server is busy; please try again in a moment.",
+                    "Der Server ist ausgelastet; bitte versuche es gleich noch einmal."},
+    [ACC_E_STORAGE] = {503, "storage", "The account could not be read or saved; nothing was changed.",
+                       "Das Konto konnte nicht gelesen oder gespeichert werden; es wurde nichts geändert."},
+    [ACC_E_INTERNAL] = {500, "internal", "The server ran out of memory; nothing was changed.",
+                        "Dem Server ist der Speicher ausgegangen; es wurde nichts geändert."},
+};
+
+int accounts_error_status(AccError e) { return messages[e].status; }
+
+char *accounts_error_json(AccError e, Lang lang, const char *arg) {
+    const AccMessage *m = &messages[e];
+    char text[300];
+    snprintf(text, sizeof text, lang == LANG_DE ? m->de : m->en, arg ? arg : "");
+    json_t *o = json_pack("{s:{s:s,s:s}}", "error", "code", m->code, "message", text);
+    char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    return s;
+}
+
+/* ---- the clock ---- */
+
+static int64_t real_now(void *ctx) {
+    (void)ctx;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t accounts_now(Accounts *a) { return a->now(a->clock_ctx); }
+
+/* ---- answering ---- */
+
+static void send_answer(AccountsReply reply, void *ctx, int status, const char *body, const char *cookie,
+                        int retry_after) {
+    static const char oom[] = "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}";
+    AccountsAnswer ans = {status, body ? body : oom, body ? strlen(body) : sizeof oom - 1, cookie, retry_after};
+    if (!body)
+        ans.status = 500;
+    reply(ctx, &ans);
+}
+
+static uint64_t answer_error(Accounts *a, AccountsReply reply, void *ctx, AccError e, Lang lang, const char *arg,
+                             int retry_after) {
+    char *body = accounts_error_json(e, lang, arg);
+    send_answer(reply, ctx, accounts_error_status(e), body, NULL, retry_after);
+    free(body);
+    return ++a->next_ticket;
+}
+
+/* ---- requests ---- */
+
+bool accounts_cookie_token(const char *cookie, char *out, size_t size) {
+    static const char name[] = ACCOUNTS_COOKIE "=";
+    for (const char *p = cookie; p && *p;) {
+        while (*p == ' ' || *p == ';')
+            p++;
+        const char *end = strchr(p, ';');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len > sizeof name - 1 && memcmp(p, name, sizeof name - 1) == 0) {
+            const char *v = p + sizeof name - 1;
+            size_t vlen = len - (sizeof name - 1);
+            while (vlen && v[vlen - 1] == ' ')
+                vlen--;
+            if (vlen != ACC_TOKEN_LEN || vlen >= size)
+                return false;
+            for (size_t i = 0; i < vlen; i++) {
+                char c = v[i];
+                if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                      c == '_'))
+                    return false;
+            }
+            memcpy(out, v, vlen);
+            out[vlen] = '\0';
+            return true;
+        }
+        p = end ? end + 1 : p + len;
+    }
+    return false;
+}
+
+/* Reads exactly the members names (strings; "lang" is allowed beside them) of body into out. */
+static bool read_members(const char *body, const char *const *names, int n, const char **out, json_t **root,
+                         AccError *e) {
+    *root = body ? json_loads(body, JSON_REJECT_DUPLICATES, NULL) : NULL;
+    if (!json_is_object(*root)) {
+        *e = ACC_E_BAD_JSON;
+        return false;
+    }
+    const char *key;
+    json_t *value;
+    int found = 0;
+    json_object_foreach(*root, key, value) {
+        int i = 0;
+        while (i < n && strcmp(key, names[i]) != 0)
+            i++;
+        if (i == n) {
+            if (strcmp(key, "lang") == 0 && json_is_string(value))
+                continue;
+            *e = ACC_E_BAD_REQUEST;
+            return false;
+        }
+        if (!json_is_string(value)) {
+            *e = ACC_E_BAD_REQUEST;
+            return false;
+        }
+        out[i] = json_string_value(value);
+        found++;
+    }
+    if (found != n) {
+        *e = ACC_E_BAD_REQUEST;
+        return false;
+    }
+    return true;
+}
+
+/* Takes a token of the limit for key; the seconds to wait, 0 when allowed. */
+static int take(Accounts *a, Limits *l, const char *prefix, const char *key) {
+    char k[LIMITS_ADDRESS_MAX + 8];
+    snprintf(k, sizeof k, "%s%s", prefix, key ? key : "");
+    int64_t now = accounts_now(a);
+    if (now - a->last_sweep_ms > 10000) {
+        limits_sweep(a->login_limits, now);
+        limits_sweep(a->signup_limits, now);
+        a->last_sweep_ms = now;
+    }
+    return limits_take(l, k, LIMIT_CREATE, now);
+}
+
+static AccJob *job_new(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx) {
+    AccJob *j = calloc(1, sizeof *j);
+    if (!j)
+        return NULL;
+    j->action = req->action;
+    j->lang = req->lang;
+    j->secure = req->secure;
+    j->reply = reply;
+    j->ctx = ctx;
+    j->ticket = ++a->next_ticket;
+    j->has_session = req->token && strlen(req->token) == ACC_TOKEN_LEN;
+    if (j->has_session)
+        secret_hash(req->token, j->session_hash);
+    return j;
+}
+
+uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx) {
+    static const char *const credentials[] = {"username", "password"};
+    static const char *const change[] = {"password", "new_password"};
+    const char *v[2] = {NULL, NULL};
+    json_t *root = NULL;
+    AccError e = ACC_E_COUNT;
+    const char *arg = NULL;
+    int wait = 0;
+    char key[ACCOUNT_NAME_MAX + 1] = "";
+    bool needs_body =
+        req->action == ACCOUNTS_SIGNUP || req->action == ACCOUNTS_LOGIN || req->action == ACCOUNTS_PASSWORD;
+    if (needs_body) {
+        const char *const *names = req->action == ACCOUNTS_PASSWORD ? change : credentials;
+        if (!read_members(req->body, names, 2, v, &root, &e)) {
+            arg = req->action == ACCOUNTS_PASSWORD ? "password, new_password" : "username, password";
+        } else if (req->action == ACCOUNTS_SIGNUP) {
+            AccountCheck c = account_name_check(v[0]);
+            if (c != ACCOUNT_OK) {
+                e = ACC_E_BAD_NAME;
+                arg = account_check_text(c, req->lang == LANG_DE);
+            } else if ((c = account_password_check(v[1], strlen(v[1]), v[0])) != ACCOUNT_OK) {
+                e = ACC_E_BAD_PASSWORD;
+                arg = account_check_text(c, req->lang == LANG_DE);
+            } else if (a->cfg.address_limits && (wait = take(a, a->signup_limits, "a:", req->address)) != 0) {
+                e = ACC_E_RATE;
+            }
+        } else if (req->action == ACCOUNTS_LOGIN) {
+            /* A name that cannot exist still counts against the address, and is refused like a
+             * wrong password after the worker's hash (no hint which names exist). */
+            bool valid = account_name_key(v[0], key);
+            if ((a->cfg.address_limits && (wait = take(a, a->login_limits, "a:", req->address)) != 0) ||
+                (valid && (wait = take(a, a->login_limits, "n:", key)) != 0))
+                e = ACC_E_RATE;
+        } else {
+            AccountCheck c = account_password_check(v[1], strlen(v[1]), NULL);
+            if (c != ACCOUNT_OK) {
+                e = ACC_E_BAD_PASSWORD;
+                arg = account_check_text(c, req->lang == LANG_DE);
+            } else if (a->cfg.address_limits && (wait = take(a, a->login_limits, "a:", req->address)) != 0) {
+                e = ACC_E_RATE;
+            }
+        }
+    }
+    if (e != ACC_E_COUNT) {
+        /* arg may point into root: answer before freeing it. */
+        uint64_t t = answer_error(a, reply, ctx, e, req->lang, arg, wait);
+        json_decref(root);
+        return t;
+    }
+    bool has_token = req->token && strlen(req->token) == ACC_TOKEN_LEN;
+    if (!has_token &&
+        (req->action == ACCOUNTS_ME || req->action == ACCOUNTS_LOGOUT || req->action == ACCOUNTS_PASSWORD)) {
+        json_decref(root);
+        if (req->action == ACCOUNTS_LOGOUT) {
+            /* Logged out already: say so, and clear whatever cookie the browser has. */
+            char cookie[200];
+            accounts_clear_cookie(req->secure, cookie, sizeof cookie);
+            send_answer(reply, ctx, 200, "{}", cookie, 0);
+            return ++a->next_ticket;
+        }
+        return answer_error(a, reply, ctx, ACC_E_NOT_LOGGED_IN, req->lang, NULL, 0);
+    }
+    AccJob *j = job_new(a, req, reply, ctx);
+    if (!j) {
+        json_decref(root);
+        return answer_error(a, reply, ctx, ACC_E_INTERNAL, req->lang, NULL, 0);
+    }
+    if (req->action == ACCOUNTS_PASSWORD) {
+        /* Both checked above: the current one is at most as long as any account's, or it cannot match. */
+        j->password_len = strlen(v[0]);
+        if (j->password_len > ACCOUNT_PASSWORD_MAX) {
+            j->password_len = 0;
+            j->never_matches = true;
+        }
+        memcpy(j->password, v[0], j->password_len);
+        j->new_password_len = strlen(v[1]);
+        memcpy(j->new_password, v[1], j->new_password_len);
+    } else if (needs_body) {
+        snprintf(j->username, sizeof j->username, "%s", v[0]);
+        snprintf(j->key, sizeof j->key, "%s", key);
+        /* A login's password may be of any length: it is compared, never stored; one too long for any
+         * account simply does not match. A signup's was checked above. */
+        j->password_len = strlen(v[1]);
+        if (j->password_len > ACCOUNT_PASSWORD_MAX) {
+            j->password_len = 0;
+            j->never_matches = true;
+        }
+        memcpy(j->password, v[1], j->password_len);
+    }
+    json_decref(root);
+    if (!accounts_worker_submit(a, j)) {
+        uint64_t t = j->ticket;
+        accounts_job_free(j);
+        answer_error(a, reply, ctx, ACC_E_BUSY, req->lang, NULL, 1);
+        return t;
+    }
+    return j->ticket;
+}
+
+void accounts_cancel(Accounts *a, uint64_t ticket) { accounts_worker_cancel(a, ticket); }
+
+void accounts_set_cookie(const char *token, bool secure, char *out, size_t size) {
+    snprintf(out, size, "%s=%s; Path=/; Max-Age=%d; HttpOnly; SameSite=Lax%s", ACCOUNTS_COOKIE, token,
+             ACCOUNTS_SESSION_DAYS * 86400, secure ? "; Secure" : "");
+}
+
+void accounts_clear_cookie(bool secure, char *out, size_t size) {
+    snprintf(out, size, "%s=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax%s", ACCOUNTS_COOKIE, secure ? "; Secure" : "");
+}
+
+void accounts_on_wake(Accounts *a) {
+    for (AccJob *j = accounts_worker_take_done(a); j;) {
+        AccJob *next = j->next;
+        if (!j->cancelled) {
+            const char *arg = j->error == ACC_E_BAD_PASSWORD ? account_check_text(j->why, j->lang == LANG_DE) : NULL;
+            char *body = j->error != ACC_E_COUNT ? accounts_error_json(j->error, j->lang, arg) : j->body;
+            send_answer(j->reply, j->ctx, j->error != ACC_E_COUNT ? accounts_error_status(j->error) : j->status, body,
+                        j->cookie[0] ? j->cookie : NULL, 0);
+            if (body != j->body)
+                free(body);
+        }
+        accounts_job_free(j);
+        j = next;
+    }
+}
+
+Accounts *accounts_create(Store *store, const AccountsConfig *cfg, AccountsClock now, void *clock_ctx,
+                          void (*wake)(void *), void *wake_ctx, char *err, size_t err_size) {
+    Accounts *a = calloc(1, sizeof *a);
+    if (!a) {
+        snprintf(err, err_size, "%s", "out of memory");
+        return NULL;
+    }
+    pthread_mutex_init(&a->mutex, NULL);
+    pthread_cond_init(&a->cond, NULL);
+    a->cfg = cfg ? *cfg : (AccountsConfig){.address_limits = true};
+    a->now = now ? now : real_now;
+    a->clock_ctx = clock_ctx;
+    a->wake = wake;
+    a->wake_ctx = wake_ctx;
+    /* Two tables of token buckets (client_limits.h, its "creates" kind): attempts per address ("a:")
+     * and per name ("n:") in one, sign-ups per address in the other. */
+    LimitsConfig logins = {.max_connections = 1, .creates_per_minute = ACCOUNTS_LOGINS_PER_MINUTE};
+    LimitsConfig signups = {.max_connections = 1, .creates_per_minute = ACCOUNTS_SIGNUPS_PER_MINUTE};
+    a->login_limits = limits_new(&logins);
+    a->signup_limits = limits_new(&signups);
+    if (!a->login_limits || !a->signup_limits) {
+        snprintf(err, err_size, "%s", "out of memory");
+        accounts_free(a);
+        return NULL;
+    }
+    a->db = store_accounts_open(store, err, err_size);
+    if (!a->db || !accounts_worker_start(a, err, err_size)) {
+        accounts_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+void accounts_free(Accounts *a) {
+    if (!a)
+        return;
+    accounts_worker_stop(a);
+    store_accounts_close(a->db);
+    limits_free(a->login_limits);
+    limits_free(a->signup_limits);
+    pthread_mutex_destroy(&a->mutex);
+    pthread_cond_destroy(&a->cond);
+    free(a);
+}
+
+void accounts_job_free(AccJob *j) {
+    if (!j)
+        return;
+    sodium_memzero(j->password, sizeof j->password);
+    sodium_memzero(j->new_password, sizeof j->new_password);
+    free(j->body);
+    free(j);
+}

@@ -1,0 +1,90 @@
+/* schach serve: accounts, optional for players (docs/api.md "Accounts"). Sign up, log in, log out,
+ * change the password, and who is logged in (GET /api/me).
+ *
+ * Passwords are hashed with Argon2id (account.h), which costs tens of milliseconds and 64 MiB on
+ * purpose; so every request that touches a password or the database runs on a worker thread of its
+ * own, one at a time (memory stays bounded, the event loop never waits), and comes back through the
+ * wake function like the store's results. The queue is bounded: beyond it a request is answered 503
+ * busy at once. Login attempts are limited per address and per name (a password cannot be guessed
+ * faster than that, whatever the number of addresses), and a failed login takes as long as one with
+ * an unknown name (the hash is computed anyway), so the answer does not tell which names exist.
+ *
+ * A session is a random token in a cookie (HttpOnly, SameSite=Lax, Secure over HTTPS), stored only as
+ * its hash, valid for ACCOUNTS_SESSION_DAYS.
+ *
+ * Everything but the worker runs on the event loop's thread.
+ */
+#ifndef SCHACH_SERVER_ACCOUNTS_H
+#define SCHACH_SERVER_ACCOUNTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schach/types.h"
+#include "store.h"
+
+#define ACCOUNTS_COOKIE             "schach_session"
+#define ACCOUNTS_SESSION_DAYS       30
+#define ACCOUNTS_QUEUE_MAX          64 /* requests waiting for the worker */
+#define ACCOUNTS_LOGINS_PER_MINUTE  10 /* failed or not, per name and per address */
+#define ACCOUNTS_SIGNUPS_PER_MINUTE 5  /* per address */
+
+typedef struct Accounts Accounts;
+
+typedef int64_t (*AccountsClock)(void *ctx);
+
+typedef struct AccountsConfig {
+    /* Login and sign-up attempts limited per address too (ACCOUNTS_*_PER_MINUTE); false as with
+     * `schach serve --no-limits`. The limit per name always holds. */
+    bool address_limits;
+} AccountsConfig;
+
+/* Opens the store's accounts connection and starts the worker. cfg NULL: the defaults above; now NULL:
+ * real time. NULL with err filled on failure. */
+Accounts *accounts_create(Store *store, const AccountsConfig *cfg, AccountsClock now, void *clock_ctx,
+                          void (*wake)(void *), void *wake_ctx, char *err, size_t err_size);
+/* Stops the worker (the request it runs is finished; queued ones are dropped unanswered) and closes
+ * the connection. */
+void accounts_free(Accounts *a);
+
+typedef enum {
+    ACCOUNTS_SIGNUP,   /* POST /api/accounts {"username","password"} -> 201 + cookie */
+    ACCOUNTS_LOGIN,    /* POST /api/session {"username","password"} -> 200 + cookie */
+    ACCOUNTS_LOGOUT,   /* DELETE /api/session -> 200, the cookie cleared */
+    ACCOUNTS_ME,       /* GET /api/me -> 200 {"username",...} or 401 */
+    ACCOUNTS_PASSWORD, /* POST /api/account/password {"password","new_password"} -> 200 */
+} AccountsAction;
+
+typedef struct AccountsRequest {
+    AccountsAction action;
+    const char *body;    /* the JSON body (NUL-terminated), NULL for none */
+    const char *token;   /* the session token from the Cookie header (accounts_cookie_token), NULL for none */
+    const char *address; /* the client's address key (client_limits.h), for the login limits */
+    Lang lang;
+    bool secure; /* the page was served over HTTPS: the cookie gets Secure */
+} AccountsRequest;
+
+typedef struct AccountsAnswer {
+    int status;
+    const char *body; /* JSON */
+    size_t len;
+    const char *set_cookie; /* a Set-Cookie value, or NULL */
+    int retry_after;        /* seconds, for 429 and 503 busy; 0 otherwise */
+} AccountsAnswer;
+
+typedef void (*AccountsReply)(void *ctx, const AccountsAnswer *answer);
+
+/* Handles req: answers at once (a refusal) or after the worker ran it. Returns a ticket (never 0) for
+ * accounts_cancel while the reply is outstanding. */
+uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx);
+/* The requester went away: the reply will not be called (what the request does still happens). */
+void accounts_cancel(Accounts *a, uint64_t ticket);
+/* The loop woke up: answers the requests the worker finished. */
+void accounts_on_wake(Accounts *a);
+
+/* The session token in a Cookie header (ACCOUNTS_COOKIE=...), copied into out; false when there is
+ * none or it is malformed. */
+bool accounts_cookie_token(const char *cookie, char *out, size_t size);
+
+#endif

@@ -1,0 +1,101 @@
+/* The accounts' parts, shared by accounts.c (the event loop's side) and accounts_worker.c (the worker
+ * thread). Not for the rest of the server: accounts.h is the interface. */
+#ifndef SCHACH_SERVER_ACCOUNTS_INTERNAL_H
+#define SCHACH_SERVER_ACCOUNTS_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "account.h"
+#include "accounts.h"
+#include "client_limits.h"
+#include "secret.h"
+#include "store_accounts.h"
+
+#define ACC_TOKEN_LEN SECRET_LEN
+
+typedef enum {
+    ACC_E_BAD_JSON,
+    ACC_E_BAD_REQUEST,
+    ACC_E_BAD_NAME,
+    ACC_E_BAD_PASSWORD,
+    ACC_E_BAD_LOGIN,
+    ACC_E_BAD_PASSWORD_NOW,
+    ACC_E_NOT_LOGGED_IN,
+    ACC_E_TAKEN,
+    ACC_E_RATE,
+    ACC_E_BUSY,
+    ACC_E_STORAGE,
+    ACC_E_INTERNAL,
+    ACC_E_COUNT /* none */
+} AccError;
+
+/* One request on its way to the worker and back. */
+typedef struct AccJob {
+    AccountsAction action;
+    Lang lang;
+    bool secure;
+    AccountsReply reply;
+    void *ctx;
+    uint64_t ticket;
+    bool cancelled; /* the requester went away (set on the loop, read on the loop) */
+    /* In: */
+    char username[ACCOUNT_NAME_MAX + 1]; /* signup, login: as typed */
+    char key[ACCOUNT_NAME_MAX + 1];      /* login: the name's key ("" when it cannot be a name) */
+    char password[ACCOUNT_PASSWORD_MAX];
+    size_t password_len;
+    bool never_matches; /* login: a password longer than any account's */
+    char new_password[ACCOUNT_PASSWORD_MAX];
+    size_t new_password_len;
+    bool has_session;
+    unsigned char session_hash[STORE_HASH_LEN];
+    /* Out (the worker's): */
+    AccError error;   /* ACC_E_COUNT: success, status and body say what */
+    AccountCheck why; /* ACC_E_BAD_PASSWORD: which rule */
+    int status;
+    char *body;       /* JSON, malloc'd */
+    char cookie[200]; /* a Set-Cookie value, "" for none */
+    struct AccJob *next;
+} AccJob;
+
+struct Accounts {
+    AccountsClock now;
+    void *clock_ctx;
+    void (*wake)(void *);
+    void *wake_ctx;
+    uint64_t next_ticket;
+    AccountsConfig cfg;
+    Limits *login_limits, *signup_limits;
+    int64_t last_sweep_ms;
+    StoreAccounts *db; /* the worker's alone once it runs */
+
+    pthread_t thread;
+    bool thread_started;
+    char dummy_hash[ACCOUNT_HASH_LEN]; /* the worker's: what an unknown name's password is checked against */
+    pthread_mutex_t mutex;             /* guards everything below */
+    pthread_cond_t cond;
+    AccJob *queue_head, *queue_tail;
+    int queued;
+    AccJob *running;
+    AccJob *done_head, *done_tail;
+    bool stopping;
+};
+
+/* accounts.c */
+int64_t accounts_now(Accounts *a);
+int accounts_error_status(AccError e);
+char *accounts_error_json(AccError e, Lang lang, const char *arg);
+void accounts_set_cookie(const char *token, bool secure, char *out, size_t size);
+void accounts_clear_cookie(bool secure, char *out, size_t size);
+void accounts_job_free(AccJob *j);
+
+/* accounts_worker.c */
+bool accounts_worker_start(Accounts *a, char *err, size_t err_size);
+void accounts_worker_stop(Accounts *a);
+/* false when the queue is full (the job stays the caller's). */
+bool accounts_worker_submit(Accounts *a, AccJob *j);
+void accounts_worker_cancel(Accounts *a, uint64_t ticket);
+AccJob *accounts_worker_take_done(Accounts *a);
+
+#endif

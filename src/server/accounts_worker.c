@@ -1,0 +1,271 @@
+/* The accounts' worker thread: password hashes and the store's accounts connection, one request at a
+ * time (accounts.h says why). */
+#define _POSIX_C_SOURCE 200809L /* pthread_sigmask, sigfillset */
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "accounts_internal.h"
+#include "log.h"
+
+static void set_body(AccJob *j, int status, json_t *o) {
+    j->status = status;
+    j->body = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    if (!j->body)
+        j->error = ACC_E_INTERNAL;
+}
+
+static void fail(AccJob *j, AccError e, const char *why) {
+    j->error = e;
+    if (e == ACC_E_STORAGE && why)
+        log_event(LOG_ERROR, "accounts_storage", "error", why, (char *)NULL);
+}
+
+/* A new session for key: the token goes into the job's cookie, only its hash into the store. */
+static bool new_session(Accounts *a, AccJob *j, const char *key) {
+    char token[ACC_TOKEN_LEN + 1], err[300] = "";
+    unsigned char hash[STORE_HASH_LEN];
+    secret_new(token, hash);
+    int64_t now = accounts_now(a);
+    StoreAccountResult r = a->db->vtbl->session_create(
+        a->db, key, hash, now, now + (int64_t)ACCOUNTS_SESSION_DAYS * 86400000, err, sizeof err);
+    if (r != SA_OK) {
+        sodium_memzero(token, sizeof token);
+        fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_BAD_LOGIN, err);
+        return false;
+    }
+    accounts_set_cookie(token, j->secure, j->cookie, sizeof j->cookie);
+    sodium_memzero(token, sizeof token);
+    return true;
+}
+
+static void signup(Accounts *a, AccJob *j) {
+    AccountRow row = {.created_ms = accounts_now(a)};
+    char err[300] = "";
+    if (!account_name_key(j->username, row.key)) {
+        fail(j, ACC_E_BAD_NAME, NULL);
+        return;
+    }
+    snprintf(row.name, sizeof row.name, "%s", j->username);
+    char hash[ACCOUNT_HASH_LEN];
+    if (!account_password_hash(j->password, j->password_len, hash)) {
+        fail(j, ACC_E_INTERNAL, NULL);
+        return;
+    }
+    snprintf(row.password_hash, sizeof row.password_hash, "%s", hash);
+    StoreAccountResult r = a->db->vtbl->create(a->db, &row, err, sizeof err);
+    if (r != SA_OK) {
+        fail(j, r == SA_TAKEN ? ACC_E_TAKEN : ACC_E_STORAGE, err);
+        return;
+    }
+    if (new_session(a, j, row.key))
+        set_body(j, 201, json_pack("{s:s}", "username", row.name));
+}
+
+static void login(Accounts *a, AccJob *j) {
+    AccountRow row;
+    char err[300] = "";
+    StoreAccountResult r = j->key[0] ? a->db->vtbl->get(a->db, j->key, &row, err, sizeof err) : SA_NOT_FOUND;
+    if (r == SA_FAULT) {
+        fail(j, ACC_E_STORAGE, err);
+        return;
+    }
+    /* An unknown name costs the same hash as a known one: the time does not tell which names exist. */
+    const char *hash = r == SA_OK ? row.password_hash : a->dummy_hash;
+    bool match = account_password_verify(hash, j->password, j->password_len) && r == SA_OK && !j->never_matches;
+    if (!match) {
+        fail(j, ACC_E_BAD_LOGIN, NULL);
+        return;
+    }
+    if (new_session(a, j, row.key))
+        set_body(j, 200, json_pack("{s:s}", "username", row.name));
+}
+
+static void logout(Accounts *a, AccJob *j) {
+    char err[300] = "";
+    StoreAccountResult r = a->db->vtbl->session_delete(a->db, j->session_hash, err, sizeof err);
+    if (r == SA_FAULT) {
+        fail(j, ACC_E_STORAGE, err);
+        return;
+    }
+    accounts_clear_cookie(j->secure, j->cookie, sizeof j->cookie);
+    set_body(j, 200, json_object());
+}
+
+/* The session's account; false (and the job's error set) when there is none. */
+static bool session_account(Accounts *a, AccJob *j, AccountRow *row) {
+    char err[300] = "";
+    StoreAccountResult r = a->db->vtbl->session_get(a->db, j->session_hash, accounts_now(a), row, err, sizeof err);
+    if (r == SA_OK)
+        return true;
+    fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NOT_LOGGED_IN, err);
+    if (r == SA_NOT_FOUND)
+        accounts_clear_cookie(j->secure, j->cookie, sizeof j->cookie);
+    return false;
+}
+
+static void me(Accounts *a, AccJob *j) {
+    AccountRow row;
+    if (session_account(a, j, &row))
+        set_body(j, 200, json_pack("{s:s,s:{},s:[]}", "username", row.name, "ratings", "playing"));
+}
+
+static void change_password(Accounts *a, AccJob *j) {
+    AccountRow row;
+    if (!session_account(a, j, &row))
+        return;
+    if (j->never_matches || !account_password_verify(row.password_hash, j->password, j->password_len)) {
+        fail(j, ACC_E_BAD_PASSWORD_NOW, NULL);
+        return;
+    }
+    AccountCheck c = account_password_check(j->new_password, j->new_password_len, row.name);
+    if (c != ACCOUNT_OK) {
+        j->why = c;
+        fail(j, ACC_E_BAD_PASSWORD, NULL);
+        return;
+    }
+    char hash[ACCOUNT_HASH_LEN], err[300] = "";
+    if (!account_password_hash(j->new_password, j->new_password_len, hash)) {
+        fail(j, ACC_E_INTERNAL, NULL);
+        return;
+    }
+    /* Every other session ends: whoever knew the old password is logged out everywhere else. */
+    StoreAccountResult r = a->db->vtbl->set_password(a->db, row.key, hash, j->session_hash, err, sizeof err);
+    if (r != SA_OK) {
+        fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NOT_LOGGED_IN, err);
+        return;
+    }
+    set_body(j, 200, json_pack("{s:s}", "username", row.name));
+}
+
+static void run(Accounts *a, AccJob *j) {
+    j->error = ACC_E_COUNT;
+    switch (j->action) {
+        case ACCOUNTS_SIGNUP: signup(a, j); break;
+        case ACCOUNTS_LOGIN: login(a, j); break;
+        case ACCOUNTS_LOGOUT: logout(a, j); break;
+        case ACCOUNTS_ME: me(a, j); break;
+        case ACCOUNTS_PASSWORD: change_password(a, j); break;
+    }
+    sodium_memzero(j->password, sizeof j->password);
+    sodium_memzero(j->new_password, sizeof j->new_password);
+}
+
+static void *worker_main(void *arg) {
+    Accounts *a = arg;
+    pthread_mutex_lock(&a->mutex);
+    for (;;) {
+        while (!a->queue_head && !a->stopping)
+            pthread_cond_wait(&a->cond, &a->mutex);
+        if (a->stopping)
+            break;
+        AccJob *j = a->queue_head;
+        a->queue_head = j->next;
+        if (!a->queue_head)
+            a->queue_tail = NULL;
+        a->queued--;
+        j->next = NULL;
+        a->running = j;
+        pthread_mutex_unlock(&a->mutex);
+        run(a, j);
+        pthread_mutex_lock(&a->mutex);
+        a->running = NULL;
+        if (a->done_tail)
+            a->done_tail->next = j;
+        else
+            a->done_head = j;
+        a->done_tail = j;
+        pthread_mutex_unlock(&a->mutex);
+        a->wake(a->wake_ctx);
+        pthread_mutex_lock(&a->mutex);
+    }
+    pthread_mutex_unlock(&a->mutex);
+    return NULL;
+}
+
+bool accounts_worker_start(Accounts *a, char *err, size_t err_size) {
+    if (sodium_init() < 0) {
+        snprintf(err, err_size, "%s", "libsodium cannot be initialised");
+        return false;
+    }
+    char random[SECRET_LEN + 1];
+    secret_random_id(random, 32);
+    if (!account_password_hash(random, strlen(random), a->dummy_hash)) {
+        snprintf(err, err_size, "%s", "cannot hash a password (out of memory?)");
+        return false;
+    }
+    /* Every signal blocked: the process's signals reach the event loop's thread. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(&a->thread, NULL, worker_main, a);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        snprintf(err, err_size, "cannot start the accounts thread: %s", strerror(rc));
+        return false;
+    }
+    a->thread_started = true;
+    return true;
+}
+
+static void free_list(AccJob *j) {
+    while (j) {
+        AccJob *next = j->next;
+        accounts_job_free(j);
+        j = next;
+    }
+}
+
+void accounts_worker_stop(Accounts *a) {
+    if (a->thread_started) {
+        pthread_mutex_lock(&a->mutex);
+        a->stopping = true;
+        pthread_cond_signal(&a->cond);
+        pthread_mutex_unlock(&a->mutex);
+        pthread_join(a->thread, NULL);
+        a->thread_started = false;
+    }
+    free_list(a->queue_head);
+    free_list(a->done_head);
+    a->queue_head = a->queue_tail = a->done_head = a->done_tail = NULL;
+}
+
+bool accounts_worker_submit(Accounts *a, AccJob *j) {
+    pthread_mutex_lock(&a->mutex);
+    bool room = a->queued < ACCOUNTS_QUEUE_MAX && !a->stopping;
+    if (room) {
+        j->next = NULL;
+        if (a->queue_tail)
+            a->queue_tail->next = j;
+        else
+            a->queue_head = j;
+        a->queue_tail = j;
+        a->queued++;
+        pthread_cond_signal(&a->cond);
+    }
+    pthread_mutex_unlock(&a->mutex);
+    return room;
+}
+
+void accounts_worker_cancel(Accounts *a, uint64_t ticket) {
+    pthread_mutex_lock(&a->mutex);
+    AccJob *lists[] = {a->queue_head, a->running, a->done_head};
+    for (int i = 0; i < 3; i++)
+        for (AccJob *j = lists[i]; j; j = i == 1 ? NULL : j->next)
+            if (j->ticket == ticket)
+                j->cancelled = true;
+    pthread_mutex_unlock(&a->mutex);
+}
+
+AccJob *accounts_worker_take_done(Accounts *a) {
+    pthread_mutex_lock(&a->mutex);
+    AccJob *j = a->done_head;
+    a->done_head = a->done_tail = NULL;
+    pthread_mutex_unlock(&a->mutex);
+    return j;
+}

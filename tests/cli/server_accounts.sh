@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Accounts in schach serve (tests/server/accounts.mjs): sign up, log in, log out, who am I, password
+# changes, every bad input refused with nothing changed; then the login and sign-up limits on a server
+# with its limits on; and what the database holds: no password and no session token in plain text.
+set -u
+source "$(dirname "$0")/lib/common.bash"
+cli_init "$@"
+source "$(dirname "$0")/../server/server.bash"
+server_setup
+
+server_start "$tmp/x.db" "${SERVER_NO_LIMITS[@]}"
+run_node accounts.mjs
+run_node accounts.mjs dump "$tmp/stored.json"
+server_stop
+
+# The database: Argon2id strings and token hashes only.
+name=$(jq -r .name "$tmp/stored.json")
+password=$(jq -r .password "$tmp/stored.json")
+token=$(jq -r .token "$tmp/stored.json")
+key=$(tr 'A-Z' 'a-z' <<<"$name")
+stored=$(server_db_query "SELECT name, password_hash FROM accounts WHERE key = '$key'")
+[[ $stored == "$name|\$argon2id\$"* ]] || fail "the account is not stored with an Argon2id hash: $stored"
+all=$(server_db_query "SELECT * FROM accounts")$(server_db_query "SELECT * FROM sessions")
+grep -qF "$password" <<<"$all" && fail "the database holds a password in plain text"
+grep -qF "$token" <<<"$all" && fail "the database holds a session token in plain text"
+[[ $(server_db_query "SELECT count(*) FROM sessions") -ge 1 ]] || fail "no sessions stored"
+
+# The limits, on a server with them on (X-Forwarded-For from loopback names the clients).
+server_start "$tmp/y.db" --trust-proxy 127.0.0.1
+run_node accounts.mjs limits
+server_stop
+
+cli_finish server_accounts

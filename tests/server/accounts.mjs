@@ -1,0 +1,304 @@
+// Accounts over HTTP (docs/api.md "Accounts"): sign up, log in, who am I, log out, change the password,
+// and every bad input answered with the right status and nothing changed.
+//
+//   node accounts.mjs            the API (the server runs with --no-limits: limits per name only)
+//   node accounts.mjs limits     the limits per name and per address (a server with its limits on)
+//   node accounts.mjs dump FILE  writes the names and passwords used, for the shell's look into the database
+import fs from 'node:fs';
+import { api, assert, BASE, expectError, expectOk, runTests } from './lib.mjs';
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+// A request with a cookie jar of one session token.
+async function call(method, path, body, { token, headers = {} } = {}) {
+  const h = { ...headers };
+  if (token) h.cookie = `schach_session=${token}`;
+  return api(method, path, body, { headers: h });
+}
+
+// The session token and flags of a Set-Cookie answer.
+function sessionCookie(r, what) {
+  const c = r.headers.get('set-cookie');
+  assert.ok(c, `${what}: no Set-Cookie`);
+  const m = /^schach_session=([A-Za-z0-9_-]*);/.exec(c);
+  assert.ok(m, `${what}: not the session cookie: ${c}`);
+  const flags = c.split(';').map((s) => s.trim().toLowerCase());
+  assert.ok(flags.includes('httponly'), `${what}: HttpOnly: ${c}`);
+  assert.ok(flags.includes('samesite=lax'), `${what}: SameSite=Lax: ${c}`);
+  assert.ok(flags.includes('path=/'), `${what}: Path=/: ${c}`);
+  assert.ok(!flags.includes('secure'), `${what}: Secure over plain HTTP: ${c}`);
+  return m[1];
+}
+
+let n = 0;
+const fresh = (prefix = 'user') => `${prefix}${process.pid % 10000}x${++n}`;
+
+async function signup(username, password = 'correct horse battery') {
+  const r = await api('POST', '/api/accounts', { username, password });
+  const body = expectOk(r, `sign up ${username}`, 201);
+  assert.deepEqual(body, { username });
+  return sessionCookie(r, 'sign up');
+}
+
+async function login(username, password) {
+  return api('POST', '/api/session', { username, password });
+}
+
+async function me(token) {
+  return call('GET', '/api/me', undefined, { token });
+}
+
+// Nothing of a refused sign-up: the name is free, logging in with it fails.
+async function expectNoAccount(username, password) {
+  expectError(await login(username, password), 401, 'bad_login', `no account ${username}`);
+}
+
+const used = [];
+
+const tests = {
+  async 'sign up: 201, the session cookie, and who am I'() {
+    const name = fresh('Magnus');
+    const token = await signup(name);
+    assert.equal(token.length, 43);
+    const body = expectOk(await me(token), 'me');
+    assert.deepEqual(body, { username: name, ratings: {}, playing: [] });
+    used.push({ name, password: 'correct horse battery', token });
+  },
+
+  async 'a name is taken whatever its case; the first account is untouched'() {
+    const name = fresh('Anna');
+    await signup(name, 'first password');
+    for (const other of [name, name.toUpperCase(), name.toLowerCase()]) {
+      const r = await api('POST', '/api/accounts', { username: other, password: 'second password' });
+      expectError(r, 409, 'username_taken', `sign up ${other}`);
+      assert.equal(r.headers.get('set-cookie'), null, 'no cookie for a refusal');
+    }
+    expectOk(await login(name.toLowerCase(), 'first password'), 'login in other case');
+    expectError(await login(name, 'second password'), 401, 'bad_login', 'the second password');
+  },
+
+  async 'two sign-ups of one name at once: exactly one account'() {
+    const name = fresh('Race');
+    const rs = await Promise.all([
+      api('POST', '/api/accounts', { username: name, password: 'password one' }),
+      api('POST', '/api/accounts', { username: name.toUpperCase(), password: 'password two' }),
+    ]);
+    const codes = rs.map((r) => r.status).sort();
+    assert.deepEqual(codes, [201, 409], rs.map((r) => r.text).join(' | '));
+    const winner = rs[0].status === 201 ? 'password one' : 'password two';
+    const loser = rs[0].status === 201 ? 'password two' : 'password one';
+    expectOk(await login(name, winner), 'the winner logs in');
+    expectError(await login(name, loser), 401, 'bad_login', 'the loser does not');
+  },
+
+  async 'bad names are refused and nothing is created'() {
+    const cases = ['ab', 'a'.repeat(21), 'with space', 'Jürgen', 'a.b', '<script>', "bob'--", '_abc', 'abc-', 'a__b', ''];
+    for (const username of cases) {
+      const r = await api('POST', '/api/accounts', { username, password: 'good password' });
+      expectError(r, 400, 'bad_username', `name ${JSON.stringify(username)}`);
+    }
+    await expectNoAccount('abc_', 'good password');
+    const de = await api('POST', '/api/accounts?lang=de', { username: 'x', password: 'good password', lang: 'de' });
+    expectError(de, 400, 'bad_username', 'German');
+    assert.match(de.json.error.message, /Benutzername/);
+  },
+
+  async 'bad passwords are refused and nothing is created'() {
+    const name = fresh('Pw');
+    for (const password of ['short', '1234567', name, name.toUpperCase(), 'x'.repeat(257)]) {
+      const r = await api('POST', '/api/accounts', { username: name, password });
+      expectError(r, 400, 'bad_password', `password of ${password.length}`);
+    }
+    // A NUL byte is not JSON text the server reads (as everywhere in the API).
+    expectError(await api('POST', '/api/accounts', { username: name, password: 'pass\u0000word' }), 400, 'bad_json', 'NUL');
+    await expectNoAccount(name, 'short');
+    // Eight characters of German are enough, whatever their bytes.
+    await signup(fresh('Umlaut'), 'äöüßäöüß');
+  },
+
+  async 'malformed requests: 400 and nothing changed'() {
+    const name = fresh('Json');
+    const bodies = [
+      'not json', '[]', '{}', JSON.stringify({ username: name }), JSON.stringify({ password: 'good password' }),
+      JSON.stringify({ username: name, password: 'good password', admin: true }),
+      JSON.stringify({ username: 5, password: 'good password' }),
+      JSON.stringify({ username: name, password: ['good password'] }),
+      `{"username":"${name}","username":"${name}x","password":"good password"}`,
+    ];
+    for (const body of bodies) {
+      const r = await api('POST', '/api/accounts', body);
+      assert.equal(r.status, 400, `${body}: ${r.status} ${r.text}`);
+      assert.ok(['bad_json', 'bad_request'].includes(r.json.error.code), r.text);
+      const l = await api('POST', '/api/session', body);
+      assert.equal(l.status, 400, `login ${body}: ${l.status} ${l.text}`);
+    }
+    await expectNoAccount(name, 'good password');
+  },
+
+  async 'wrong password and unknown name: the same 401'() {
+    const name = fresh('Login');
+    await signup(name, 'the right one');
+    const wrong = expectError(await login(name, 'the wrong one'), 401, 'bad_login', 'wrong password');
+    const unknown = expectError(await login(fresh('Nobody'), 'the right one'), 401, 'bad_login', 'unknown name');
+    const impossible = expectError(await login('no such name!', 'the right one'), 401, 'bad_login', 'impossible name');
+    assert.equal(wrong.message, unknown.message);
+    assert.equal(wrong.message, impossible.message);
+    expectError(await login(name, 'x'.repeat(5000)), 401, 'bad_login', 'a very long password');
+    const ok = await login(name, 'the right one');
+    expectOk(ok, 'login');
+    assert.deepEqual(ok.json, { username: name });
+    const token = sessionCookie(ok, 'login');
+    assert.equal(expectOk(await me(token), 'me').username, name);
+  },
+
+  async 'requests from another site and without JSON are refused and change nothing'() {
+    const name = fresh('Csrf');
+    const evil = { origin: 'http://evil.example', 'content-type': 'application/json' };
+    const body = JSON.stringify({ username: name, password: 'good password' });
+    let r = await api('POST', '/api/accounts', body, { headers: evil });
+    expectError(r, 403, 'bad_origin', 'sign up from another origin');
+    await expectNoAccount(name, 'good password');
+    r = await api('POST', '/api/accounts', body, { headers: { origin: 'null' } });
+    expectError(r, 403, 'bad_origin', 'opaque origin');
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx']) {
+      const res = await fetch(new URL('/api/accounts', BASE), { method: 'POST', body, headers: { 'content-type': type } });
+      assert.equal(res.status, 415, `${type}: ${res.status}`);
+      assert.equal((await res.json()).error.code, 'content_type');
+    }
+    await expectNoAccount(name, 'good password');
+    // Our own pages: the Origin names the host the request went to.
+    const own = new URL(BASE).origin;
+    r = await api('POST', '/api/accounts', body, { headers: { origin: own } });
+    expectOk(r, 'sign up from our own page', 201);
+    const token = sessionCookie(r, 'own page');
+    // A logged-in visitor lured to another site: the logout and the password change are refused.
+    r = await call('DELETE', '/api/session', undefined, { token, headers: { origin: 'https://evil.example' } });
+    expectError(r, 403, 'bad_origin', 'logout from another origin');
+    r = await call('POST', '/api/account/password', { password: 'good password', new_password: 'evil password' },
+      { token, headers: { origin: 'https://evil.example' } });
+    expectError(r, 403, 'bad_origin', 'password change from another origin');
+    expectOk(await me(token), 'still logged in');
+    expectOk(await login(name, 'good password'), 'old password still valid');
+  },
+
+  async 'missing and bad sessions: 401'() {
+    expectError(await me(undefined), 401, 'not_logged_in', 'no cookie');
+    expectError(await me('A'.repeat(43)), 401, 'not_logged_in', 'an unknown token');
+    expectError(await me('short'), 401, 'not_logged_in', 'a malformed token');
+    expectError(await call('GET', '/api/me', undefined, { headers: { cookie: 'other=1; schach_session=' } }), 401,
+      'not_logged_in', 'an empty token');
+    expectError(await call('POST', '/api/account/password', { password: 'a password', new_password: 'b password' }),
+      401, 'not_logged_in', 'password change without a session');
+    const r = await call('DELETE', '/api/session');
+    expectOk(r, 'logout without a session');
+    assert.match(r.headers.get('set-cookie'), /schach_session=;.*Max-Age=0/i);
+  },
+
+  async 'the cookie among others, and the methods'() {
+    const name = fresh('Cookie');
+    const token = await signup(name);
+    const r = await call('GET', '/api/me', undefined, { headers: { cookie: `a=b; schach_session=${token}; c=d` } });
+    assert.equal(expectOk(r, 'me among cookies').username, name);
+    for (const [method, path] of [['GET', '/api/accounts'], ['PUT', '/api/session'], ['GET', '/api/session'],
+      ['POST', '/api/me'], ['DELETE', '/api/me'], ['GET', '/api/account/password']]) {
+      const res = await call(method, path, method === 'GET' ? undefined : {}, { token });
+      assert.equal(res.status, 405, `${method} ${path}: ${res.status}`);
+    }
+  },
+
+  async 'logout ends the session, and only it'() {
+    const name = fresh('Logout');
+    const a = await signup(name, 'good password');
+    const second = await login(name, 'good password');
+    expectOk(second, 'second login');
+    const b = sessionCookie(second, 'second');
+    const r = await call('DELETE', '/api/session', undefined, { token: a });
+    expectOk(r, 'logout');
+    assert.match(r.headers.get('set-cookie'), /schach_session=;.*Max-Age=0/i);
+    expectError(await me(a), 401, 'not_logged_in', 'after logout');
+    expectOk(await me(b), 'the other browser stays logged in');
+    expectOk(await call('DELETE', '/api/session', undefined, { token: a }), 'logout twice');
+  },
+
+  async 'password change: the current one is checked, the other sessions end'() {
+    const name = fresh('Change');
+    const a = await signup(name, 'old password');
+    const b = sessionCookie(await login(name, 'old password'), 'second');
+    let r = await call('POST', '/api/account/password', { password: 'not the password', new_password: 'new password' },
+      { token: a });
+    expectError(r, 403, 'bad_password', 'wrong current password');
+    r = await call('POST', '/api/account/password', { password: 'old password', new_password: 'short' }, { token: a });
+    expectError(r, 400, 'bad_password', 'new password too short');
+    r = await call('POST', '/api/account/password', { password: 'old password', new_password: name }, { token: a });
+    expectError(r, 400, 'bad_password', 'new password is the name');
+    expectOk(await me(b), 'nothing changed yet');
+    r = await call('POST', '/api/account/password', { password: 'old password', new_password: 'new password' },
+      { token: a });
+    expectOk(r, 'change');
+    expectOk(await me(a), 'this session stays');
+    expectError(await me(b), 401, 'not_logged_in', 'the other session ended');
+    expectError(await login(name, 'old password'), 401, 'bad_login', 'old password');
+    expectOk(await login(name, 'new password'), 'new password');
+  },
+};
+
+const limits = {
+  async 'logins per name: the eleventh attempt in a minute is refused, whoever asks'() {
+    const name = fresh('Limit');
+    await signup(name, 'good password');
+    let refused = null;
+    for (let i = 0; i < 11 && !refused; i++) {
+      const r = await api('POST', '/api/session', { username: name, password: `guess ${i}` },
+        { headers: { 'x-forwarded-for': `10.0.0.${i}` } });
+      if (r.status === 429) refused = { i, r };
+      else expectError(r, 401, 'bad_login', `guess ${i}`);
+    }
+    assert.ok(refused, 'never limited');
+    assert.equal(refused.i, 10, `limited after ${refused.i}`);
+    expectError(refused.r, 429, 'rate_limited', 'limited');
+    assert.ok(Number(refused.r.headers.get('retry-after')) >= 1, 'Retry-After');
+    // Even the right password waits: a guesser cannot tell.
+    expectError(await login(name, 'good password'), 429, 'rate_limited', 'right password while limited');
+  },
+
+  async 'sign-ups per address: the sixth in a minute is refused, and creates nothing'() {
+    let refused = -1;
+    const names = [];
+    for (let i = 0; i < 6; i++) {
+      const name = fresh('Many');
+      names.push(name);
+      const r = await api('POST', '/api/accounts', { username: name, password: 'good password' });
+      if (r.status === 429) {
+        refused = i;
+        expectError(r, 429, 'rate_limited', 'sign-up limited');
+        break;
+      }
+      expectOk(r, `sign-up ${i}`, 201);
+    }
+    // Five a minute: the account the test before made counts too.
+    assert.ok(refused === 4 || refused === 5, `sign-ups limited at ${refused}`);
+    await expectNoAccount(names[refused], 'good password');
+  },
+
+  async 'logins per address: the eleventh attempt from one address is refused, whatever the names'() {
+    let refused = -1;
+    for (let i = 0; i < 11 && refused < 0; i++) {
+      const r = await api('POST', '/api/session', { username: fresh('Spray'), password: 'good password' },
+        { headers: { 'x-forwarded-for': '10.9.9.9' } });
+      if (r.status === 429) refused = i;
+      else expectError(r, 401, 'bad_login', `attempt ${i}`);
+    }
+    assert.equal(refused, 10, `limited at ${refused}`);
+  },
+};
+
+const mode = process.argv[2];
+if (mode === 'dump') {
+  await runTests({ async 'an account for the database check'() {
+    const name = fresh('Stored');
+    const token = await signup(name, 'Sizilianisch-Najdorf');
+    fs.writeFileSync(process.argv[3], JSON.stringify({ name, password: 'Sizilianisch-Najdorf', token }));
+  } });
+} else {
+  await runTests(mode === 'limits' ? limits : tests);
+}
