@@ -23,8 +23,9 @@
 
 #include "schach/types.h"
 
-#define STORE_ID_LEN   12 /* game ids: URL-safe characters */
-#define STORE_HASH_LEN 32 /* crypto_generichash output of a secret */
+#define STORE_ID_LEN      12 /* game ids: URL-safe characters */
+#define STORE_HASH_LEN    32 /* crypto_generichash output of a secret */
+#define STORE_ACCOUNT_LEN 20 /* an account's key (account.h: ACCOUNT_NAME_MAX) */
 
 /* One game's row: everything but the moves. */
 typedef struct GameRecord {
@@ -45,10 +46,15 @@ typedef struct GameRecord {
     int64_t clock_ms[2];                          /* live: time left per Color when the current turn began */
     int64_t turn_started_ms;                      /* when the current turn's time began, 0 while not running */
     char level[16];                               /* mode "computer": the engine level's id, else "" */
-    int plies;   /* the game's ply count when this row was written (-1: unknown, an older row). A read
+    int plies; /* the game's ply count when this row was written (-1: unknown, an older row). A read
                 * checks the moves against it: exactly as many for a finished game, at least as many
                 * for one in play; anything else is damage, and the read fails. */
-    int64_t rev; /* the row's version: 1 when created, one more with every committed change (update,
+    /* Accounts (schema 9): who plays each side, "" for nobody with an account, and the ratings. */
+    char account[2][STORE_ACCOUNT_LEN + 1]; /* per Color: the key of the account playing the side */
+    int rated;                              /* 1: the game changes the players' ratings, 0: casual */
+    int rating[2];                          /* rated: each side's rating when the game began (0 otherwise) */
+    int rating_diff[2]; /* rated: what the game's end changed each side's rating by (0 until then) */
+    int64_t rev;        /* the row's version: 1 when created, one more with every committed change (update,
                   * append or both in one op). Set by the store: reads fill it, a committed op gets the
                   * new value in record.rev; what a writer puts here is ignored. */
 } GameRecord;

@@ -15,7 +15,7 @@
 
 #include "store.h"
 
-#define STORE_ACCOUNT_NAME_LEN  20  /* account.h's ACCOUNT_NAME_MAX */
+#define STORE_ACCOUNT_NAME_LEN  STORE_ACCOUNT_LEN
 #define STORE_PASSWORD_HASH_LEN 127 /* crypto_pwhash_STRBYTES - 1 */
 
 typedef struct AccountRow {

@@ -25,7 +25,8 @@
 #define STORE_PG_GAME_COLUMNS                                                                                          \
     "id, created_ms, updated_ms, start_fen, mode, time_type, minutes, increment, days, secret_hash_white,"             \
     " secret_hash_black, invite_hash, invite_color, result, termination, draw_offer, clock_white_ms,"                  \
-    " clock_black_ms, turn_started_ms, level, plies, reason"
+    " clock_black_ms, turn_started_ms, level, plies, reason, account_white, account_black, rated, rating_white,"       \
+    " rating_black, rating_diff_white, rating_diff_black"
 
 /* Parameter numbers of a game row in the writer's statements; a SELECT of STORE_PG_GAME_COLUMNS has
  * them as column numbers + 1. */
@@ -52,7 +53,14 @@ enum PgGameParam {
     PGP_LEVEL,
     PGP_PLIES,
     PGP_REASON,
-    PGP_RECORD_COUNT = PGP_REASON
+    PGP_ACCOUNT_WHITE,
+    PGP_ACCOUNT_BLACK,
+    PGP_RATED,
+    PGP_RATING_WHITE,
+    PGP_RATING_BLACK,
+    PGP_RATING_DIFF_WHITE,
+    PGP_RATING_DIFF_BLACK,
+    PGP_RECORD_COUNT = PGP_RATING_DIFF_BLACK
 };
 
 /* How long a read on the event loop may take: the server cancels a statement after

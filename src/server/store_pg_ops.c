@@ -18,7 +18,8 @@
 
 #define RECORD_TYPES                                                                                                   \
     OID_TEXT, OID_INT8, OID_INT8, OID_TEXT, OID_TEXT, OID_TEXT, OID_INT4, OID_INT4, OID_INT4, OID_BYTEA, OID_BYTEA,    \
-        OID_BYTEA, OID_INT4, OID_TEXT, OID_TEXT, OID_INT4, OID_INT8, OID_INT8, OID_INT8, OID_TEXT, OID_INT4, OID_TEXT
+        OID_BYTEA, OID_INT4, OID_TEXT, OID_TEXT, OID_INT4, OID_INT8, OID_INT8, OID_INT8, OID_TEXT, OID_INT4, OID_TEXT, \
+        OID_TEXT, OID_TEXT, OID_INT4, OID_INT4, OID_INT4, OID_INT4, OID_INT4
 
 /* Every op statement answers one row: the game's rev after the op (NULL: not applied), its rev before
  * (NULL: no such game; the newest committed one, read under the row's lock) and the number of moves
@@ -27,9 +28,10 @@
 /* A new game, with its first move when the op appends one (that must be ply 0). */
 static const char SQL_CREATE[] =
     "WITH g AS (INSERT INTO games (" STORE_PG_GAME_COLUMNS ", rev)"
-    "  SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, 1"
-    "  WHERE NOT $23 OR $24 = 0 ON CONFLICT (id) DO NOTHING RETURNING rev),"
-    " m AS (INSERT INTO moves (game_id, ply, uci, at_ms) SELECT $1, $24, $25, $26 FROM g WHERE $23)"
+    "  SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,"
+    "  $23, $24, $25, $26, $27, $28, $29, 1"
+    "  WHERE NOT $30 OR $31 = 0 ON CONFLICT (id) DO NOTHING RETURNING rev),"
+    " m AS (INSERT INTO moves (game_id, ply, uci, at_ms) SELECT $1, $31, $32, $33 FROM g WHERE $30)"
     " SELECT (SELECT rev FROM g), NULL::bigint, 0";
 
 /* The row lock taken in l serialises the writers of all nodes on the game: one that waited for it reads
@@ -44,10 +46,12 @@ static const char SQL_UPDATE[] =
                    "  time_type = $6, minutes = $7, increment = $8, days = $9, secret_hash_white = $10,"
                    "  secret_hash_black = $11, invite_hash = $12, invite_color = $13, result = $14, termination = $15,"
                    "  draw_offer = $16, clock_white_ms = $17, clock_black_ms = $18, turn_started_ms = $19,"
-                   "  level = $20, plies = $21, reason = $22 FROM l, n"
-                   "  WHERE games.id = $1 AND ($23 = 0 OR l.rev = $23) AND (NOT $24 OR n.next = $25)"
+                   "  level = $20, plies = $21, reason = $22, account_white = $23, account_black = $24, rated = $25,"
+                   "  rating_white = $26, rating_black = $27, rating_diff_white = $28, rating_diff_black = $29"
+                   "  FROM l, n"
+                   "  WHERE games.id = $1 AND ($30 = 0 OR l.rev = $30) AND (NOT $31 OR n.next = $32)"
                    "  RETURNING games.rev),"
-                   " m AS (INSERT INTO moves (game_id, ply, uci, at_ms) SELECT $1, $25, $26, $27 FROM u WHERE $24)"
+                   " m AS (INSERT INTO moves (game_id, ply, uci, at_ms) SELECT $1, $32, $33, $34 FROM u WHERE $31)"
                    " SELECT (SELECT rev FROM u), (SELECT rev FROM l), (SELECT next FROM n)";
 
 /* A move, inserted only when ply is the next one (a gap is refused like a duplicate). */
@@ -70,7 +74,7 @@ static const char SQL_CLAIM[] =
 typedef struct WriterStmt {
     const char *name, *sql;
     int nparams;
-    Oid types[27];
+    Oid types[34];
 } WriterStmt;
 
 /* clang-format off */
@@ -78,8 +82,8 @@ static const WriterStmt writer_stmts[PG_W_COUNT] = {
     [PG_W_BEGIN] = {"schach_begin", "BEGIN", 0, {0}},
     [PG_W_COMMIT] = {"schach_commit", "COMMIT", 0, {0}},
     [PG_W_ROLLBACK] = {"schach_rollback", "ROLLBACK", 0, {0}},
-    [PG_W_CREATE] = {"schach_create", SQL_CREATE, 26, {RECORD_TYPES, OID_BOOL, OID_INT4, OID_TEXT, OID_INT8}},
-    [PG_W_UPDATE] = {"schach_update", SQL_UPDATE, 27, {RECORD_TYPES, OID_INT8, OID_BOOL, OID_INT4, OID_TEXT, OID_INT8}},
+    [PG_W_CREATE] = {"schach_create", SQL_CREATE, 33, {RECORD_TYPES, OID_BOOL, OID_INT4, OID_TEXT, OID_INT8}},
+    [PG_W_UPDATE] = {"schach_update", SQL_UPDATE, 34, {RECORD_TYPES, OID_INT8, OID_BOOL, OID_INT4, OID_TEXT, OID_INT8}},
     [PG_W_APPEND] = {"schach_append", SQL_APPEND, 5, {OID_TEXT, OID_INT8, OID_INT4, OID_TEXT, OID_INT8}},
     [PG_W_CLAIM] = {"schach_claim", SQL_CLAIM, 5, {OID_TEXT, OID_INT8, OID_TEXT, OID_INT8, OID_INT8}},
     [PG_W_NOTIFY] = {"schach_notify", "SELECT pg_notify('" STORE_PG_CHANNEL "', $1)", 1, {OID_TEXT}},
@@ -104,7 +108,7 @@ bool store_pg_prepare_writer(PGconn *conn, char *err, size_t err_size) {
 
 /* ---- parameters ---- */
 
-#define MAX_PARAMS 27
+#define MAX_PARAMS 34
 
 typedef struct Params {
     const char *values[MAX_PARAMS];
@@ -160,6 +164,13 @@ static void p_record(Params *p, const GameRecord *r) {
     p_text(p, r->level);
     p_int(p, r->plies);
     p_text(p, r->reason);
+    p_text(p, r->account[0]);
+    p_text(p, r->account[1]);
+    p_int(p, r->rated);
+    p_int(p, r->rating[0]);
+    p_int(p, r->rating[1]);
+    p_int(p, r->rating_diff[0]);
+    p_int(p, r->rating_diff[1]);
 }
 
 static bool send_stmt(PGconn *conn, int which, const Params *p) {

@@ -25,7 +25,8 @@
     "SELECT id, created_ms, updated_ms, start_fen, mode, time_type, minutes, increment, days,"                         \
     " encode(secret_hash_white, 'hex'), encode(secret_hash_black, 'hex'), encode(invite_hash, 'hex'),"                 \
     " invite_color, result, termination, draw_offer, clock_white_ms, clock_black_ms, turn_started_ms, level, plies,"   \
-    " reason, rev, (SELECT string_agg(ply || ',' || uci || ',' || at_ms, ' ' ORDER BY ply) FROM moves m"               \
+    " reason, account_white, account_black, rated, rating_white, rating_black, rating_diff_white,"                     \
+    " rating_diff_black, rev, (SELECT string_agg(ply || ',' || uci || ',' || at_ms, ' ' ORDER BY ply) FROM moves m"    \
     " WHERE m.game_id = g.id) FROM games g "
 #define COL_REV   PGP_RECORD_COUNT
 #define COL_MOVES (PGP_RECORD_COUNT + 1)
@@ -83,6 +84,11 @@ static bool read_record(const PGresult *res, GameRecord *r) {
     r->clock_ms[1] = column_int(res, PGP_CLOCK_BLACK - 1);
     r->turn_started_ms = column_int(res, PGP_TURN_STARTED - 1);
     r->plies = (int)column_int(res, PGP_PLIES - 1);
+    r->rated = (int)column_int(res, PGP_RATED - 1);
+    r->rating[0] = (int)column_int(res, PGP_RATING_WHITE - 1);
+    r->rating[1] = (int)column_int(res, PGP_RATING_BLACK - 1);
+    r->rating_diff[0] = (int)column_int(res, PGP_RATING_DIFF_WHITE - 1);
+    r->rating_diff[1] = (int)column_int(res, PGP_RATING_DIFF_BLACK - 1);
     r->rev = column_int(res, COL_REV);
     return copy_text(res, PGP_ID - 1, r->id, sizeof r->id) &&
            copy_text(res, PGP_START_FEN - 1, r->start_fen, sizeof r->start_fen) &&
@@ -94,7 +100,9 @@ static bool read_record(const PGresult *res, GameRecord *r) {
            copy_hash(res, PGP_SECRET_BLACK - 1, r->secret_hash[1]) &&
            copy_hash(res, PGP_INVITE_HASH - 1, r->invite_hash) &&
            copy_text(res, PGP_LEVEL - 1, r->level, sizeof r->level) &&
-           copy_text(res, PGP_REASON - 1, r->reason, sizeof r->reason);
+           copy_text(res, PGP_REASON - 1, r->reason, sizeof r->reason) &&
+           copy_text(res, PGP_ACCOUNT_WHITE - 1, r->account[0], sizeof r->account[0]) &&
+           copy_text(res, PGP_ACCOUNT_BLACK - 1, r->account[1], sizeof r->account[1]);
 }
 
 /* Where the moves of the games being read go. */

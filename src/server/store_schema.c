@@ -76,6 +76,17 @@ static const char *const store_migrations[] = {
     "  expires_ms INTEGER NOT NULL"
     ") WITHOUT ROWID;"
     "CREATE INDEX sessions_by_account ON sessions(account_key, expires_ms);",
+    /* 9: who plays a game with an account, rated or casual, and the ratings before and after; a
+     * player's games are found by the side's account, newest first. */
+    "ALTER TABLE games ADD COLUMN account_white TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN account_black TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN rating_white INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN rating_black INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN rating_diff_white INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN rating_diff_black INTEGER NOT NULL DEFAULT 0;"
+    "CREATE INDEX games_by_white_account ON games(account_white, created_ms) WHERE account_white <> '';"
+    "CREATE INDEX games_by_black_account ON games(account_black, created_ms) WHERE account_black <> '';",
 };
 #define STORE_SCHEMA_VERSION ((int)(sizeof store_migrations / sizeof store_migrations[0]))
 

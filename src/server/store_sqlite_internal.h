@@ -29,7 +29,8 @@
 #define STORE_GAME_COLUMNS                                                                                             \
     "id, created_ms, updated_ms, start_fen, mode, time_type, minutes, increment, days, secret_hash_white,"             \
     " secret_hash_black, invite_hash, invite_color, result, termination, draw_offer, clock_white_ms,"                  \
-    " clock_black_ms, turn_started_ms, level, plies, reason"
+    " clock_black_ms, turn_started_ms, level, plies, reason, account_white, account_black, rated, rating_white,"       \
+    " rating_black, rating_diff_white, rating_diff_black"
 
 /* What reads select: the row's columns and its rev (column GP_REV - 1). */
 #define STORE_GAME_SELECT STORE_GAME_COLUMNS ", rev"
@@ -59,6 +60,13 @@ enum GameParam {
     GP_LEVEL,
     GP_PLIES,
     GP_REASON,
+    GP_ACCOUNT_WHITE,
+    GP_ACCOUNT_BLACK,
+    GP_RATED,
+    GP_RATING_WHITE,
+    GP_RATING_BLACK,
+    GP_RATING_DIFF_WHITE,
+    GP_RATING_DIFF_BLACK,
     GP_REV, /* reads only */
 };
 

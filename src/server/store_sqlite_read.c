@@ -54,6 +54,11 @@ static bool read_record(sqlite3_stmt *st, GameRecord *r) {
     r->turn_started_ms = sqlite3_column_int64(st, GP_TURN_STARTED - 1);
     r->plies = sqlite3_column_int(st, GP_PLIES - 1);
     r->rev = sqlite3_column_int64(st, GP_REV - 1);
+    r->rated = sqlite3_column_int(st, GP_RATED - 1);
+    r->rating[0] = sqlite3_column_int(st, GP_RATING_WHITE - 1);
+    r->rating[1] = sqlite3_column_int(st, GP_RATING_BLACK - 1);
+    r->rating_diff[0] = sqlite3_column_int(st, GP_RATING_DIFF_WHITE - 1);
+    r->rating_diff[1] = sqlite3_column_int(st, GP_RATING_DIFF_BLACK - 1);
     return column_text(st, GP_ID - 1, r->id, sizeof r->id) &&
            column_text(st, GP_START_FEN - 1, r->start_fen, sizeof r->start_fen) &&
            column_text(st, GP_MODE - 1, r->mode, sizeof r->mode) &&
@@ -64,7 +69,9 @@ static bool read_record(sqlite3_stmt *st, GameRecord *r) {
            column_hash(st, GP_SECRET_BLACK - 1, r->secret_hash[1]) &&
            column_hash(st, GP_INVITE_HASH - 1, r->invite_hash) &&
            column_text(st, GP_LEVEL - 1, r->level, sizeof r->level) &&
-           column_text(st, GP_REASON - 1, r->reason, sizeof r->reason);
+           column_text(st, GP_REASON - 1, r->reason, sizeof r->reason) &&
+           column_text(st, GP_ACCOUNT_WHITE - 1, r->account[0], sizeof r->account[0]) &&
+           column_text(st, GP_ACCOUNT_BLACK - 1, r->account[1], sizeof r->account[1]);
 }
 
 /* Reads the moves of the game of rec into *moves (grown as needed); -1 on a bad row, no memory, or a

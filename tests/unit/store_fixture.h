@@ -155,6 +155,17 @@ static inline void make_record(GameRecord *r, int n) {
     r->clock_ms[0] = 300000 - n;
     r->clock_ms[1] = 299000;
     r->turn_started_ms = r->created_ms + 1;
+    if (n % 5 == 1) { /* players with accounts, rated with the ratings before and after */
+        snprintf(r->account[0], sizeof r->account[0], "white_%d", n);
+        snprintf(r->account[1], sizeof r->account[1], "black-%d", n);
+        r->rated = 1;
+        r->rating[0] = 1500 + n;
+        r->rating[1] = 1480 - n;
+        r->rating_diff[0] = -7;
+        r->rating_diff[1] = 7;
+    } else if (n % 5 == 2) { /* one side with an account, casual */
+        snprintf(r->account[1], sizeof r->account[1], "someone%d", n);
+    }
 }
 
 /* A distinct, reproducible move text for each ply. */
@@ -201,6 +212,13 @@ static inline void assert_records_equal(const GameRecord *a, const GameRecord *b
     assert_int_equal(a->clock_ms[1], b->clock_ms[1]);
     assert_int_equal(a->turn_started_ms, b->turn_started_ms);
     assert_string_equal(a->level, b->level);
+    assert_string_equal(a->account[0], b->account[0]);
+    assert_string_equal(a->account[1], b->account[1]);
+    assert_int_equal(a->rated, b->rated);
+    assert_int_equal(a->rating[0], b->rating[0]);
+    assert_int_equal(a->rating[1], b->rating[1]);
+    assert_int_equal(a->rating_diff[0], b->rating_diff[0]);
+    assert_int_equal(a->rating_diff[1], b->rating_diff[1]);
 }
 
 /* What load() handed out, copied. */
