@@ -25,6 +25,25 @@ typedef struct AccountRow {
     int64_t created_ms;
 } AccountRow;
 
+/* An open challenge in the lobby (schema 10). Its poster holds a secret whose hash is stored here; when
+ * someone accepts, the game is created with that hash as the poster's side's secret, so the poster
+ * plays on with the secret they already hold. */
+typedef struct SeekRow {
+    char id[STORE_ID_LEN + 1];
+    int64_t created_ms;
+    int64_t expires_ms;                  /* gone from the lobby after this */
+    char account[STORE_ACCOUNT_LEN + 1]; /* the poster's account key, "" for an anonymous poster */
+    char name[STORE_ACCOUNT_LEN + 1];    /* ... and its name as shown */
+    int rating;                          /* the poster's rating in the seek's category (0: none) */
+    int rated;                           /* 1: a rated game (both players need accounts) */
+    char color[8];                       /* the poster's side: "white", "black" or "random" */
+    char time_type[16];                  /* as GameRecord */
+    int minutes, increment, days;
+    unsigned char secret_hash[STORE_HASH_LEN];
+    char game_id[STORE_ID_LEN + 1]; /* the game once accepted, "" while open */
+    int poster_color;               /* once accepted: the Color the poster plays */
+} SeekRow;
+
 /* What a call came to. */
 typedef enum {
     SA_OK,
@@ -53,6 +72,21 @@ typedef struct StoreAccountsVtbl {
     /* Ends the session (SA_NOT_FOUND when there was none). */
     StoreAccountResult (*session_delete)(StoreAccounts *a, const unsigned char hash[STORE_HASH_LEN], char *err,
                                          size_t err_size);
+    /* The lobby. Stores a new seek (SA_TAKEN: the id exists). */
+    StoreAccountResult (*seek_create)(StoreAccounts *a, const SeekRow *seek, char *err, size_t err_size);
+    /* Up to max open seeks (not accepted, not expired at now_ms), oldest first; the count or -1. */
+    int (*seek_list)(StoreAccounts *a, int64_t now_ms, SeekRow *out, int max, char *err, size_t err_size);
+    /* One seek by id, open or accepted (not one that expired unaccepted). */
+    StoreAccountResult (*seek_get)(StoreAccounts *a, const char *id, int64_t now_ms, SeekRow *out, char *err,
+                                   size_t err_size);
+    /* Removes an open seek whose secret hashes to hash (SA_NOT_FOUND: none such). */
+    StoreAccountResult (*seek_cancel)(StoreAccounts *a, const char *id, const unsigned char hash[STORE_HASH_LEN],
+                                      int64_t now_ms, char *err, size_t err_size);
+    /* Accepts an open seek: in one transaction marks it taken by game->id with the poster's color and
+     * inserts the game's row (rev 1). SA_NOT_FOUND: it was accepted, cancelled or expired meanwhile
+     * (nothing written). */
+    StoreAccountResult (*seek_accept)(StoreAccounts *a, const char *id, int64_t now_ms, int poster_color,
+                                      const GameRecord *game, char *err, size_t err_size);
 } StoreAccountsVtbl;
 
 struct StoreAccounts {

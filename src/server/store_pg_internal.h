@@ -155,6 +155,16 @@ enum {
 
 /* Prepares the writer's statements on conn; false with err filled. */
 bool store_pg_prepare_writer(PGconn *conn, char *err, size_t err_size);
+/* Parameters of a statement (text, or binary for hashes), and a game record's as $1..$PGP_RECORD_COUNT. */
+#define STORE_PG_MAX_PARAMS 40
+typedef struct StorePgParams {
+    const char *values[STORE_PG_MAX_PARAMS];
+    int lengths[STORE_PG_MAX_PARAMS];
+    int formats[STORE_PG_MAX_PARAMS];
+    char numbers[STORE_PG_MAX_PARAMS][24];
+    int n;
+} StorePgParams;
+void store_pg_params_record(StorePgParams *p, const GameRecord *r);
 /* Which statement op needs (PG_W_CREATE ... PG_W_CLAIM); -1, with op->error filled, when it names no
  * write or a claim together with another write. */
 int store_pg_op_stmt(StoreOp *op);

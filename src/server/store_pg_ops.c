@@ -108,15 +108,7 @@ bool store_pg_prepare_writer(PGconn *conn, char *err, size_t err_size) {
 
 /* ---- parameters ---- */
 
-#define MAX_PARAMS 34
-
-typedef struct Params {
-    const char *values[MAX_PARAMS];
-    int lengths[MAX_PARAMS];
-    int formats[MAX_PARAMS];
-    char numbers[MAX_PARAMS][24];
-    int n;
-} Params;
+typedef StorePgParams Params;
 
 static void p_text(Params *p, const char *v) {
     p->values[p->n] = v;
@@ -141,7 +133,7 @@ static void p_hash(Params *p, const unsigned char *hash) {
     p->formats[p->n++] = 1;
 }
 
-static void p_record(Params *p, const GameRecord *r) {
+void store_pg_params_record(StorePgParams *p, const GameRecord *r) {
     p_text(p, r->id);
     p_int(p, r->created_ms);
     p_int(p, r->updated_ms);
@@ -217,14 +209,14 @@ bool store_pg_send_op(PGconn *conn, int stmt, const StoreOp *op) {
     p.n = 0;
     switch (stmt) {
         case PG_W_CREATE:
-            p_record(&p, &op->record);
+            store_pg_params_record(&p, &op->record);
             p_bool(&p, op->append);
             p_int(&p, op->ply);
             p_text(&p, op->move.uci);
             p_int(&p, op->move.at_ms);
             break;
         case PG_W_UPDATE:
-            p_record(&p, &op->record);
+            store_pg_params_record(&p, &op->record);
             p_int(&p, op->base_rev);
             p_bool(&p, op->append);
             p_int(&p, op->ply);

@@ -87,6 +87,25 @@ static const char *const store_migrations[] = {
     "ALTER TABLE games ADD COLUMN rating_diff_black INTEGER NOT NULL DEFAULT 0;"
     "CREATE INDEX games_by_white_account ON games(account_white, created_ms) WHERE account_white <> '';"
     "CREATE INDEX games_by_black_account ON games(account_black, created_ms) WHERE account_black <> '';",
+    /* 10: the lobby's open challenges (store_accounts.h SeekRow); open ones are listed by age. */
+    "CREATE TABLE seeks ("
+    "  id TEXT PRIMARY KEY NOT NULL,"
+    "  created_ms INTEGER NOT NULL,"
+    "  expires_ms INTEGER NOT NULL,"
+    "  account_key TEXT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  rating INTEGER NOT NULL,"
+    "  rated INTEGER NOT NULL,"
+    "  color TEXT NOT NULL,"
+    "  time_type TEXT NOT NULL,"
+    "  minutes INTEGER NOT NULL,"
+    "  increment INTEGER NOT NULL,"
+    "  days INTEGER NOT NULL,"
+    "  secret_hash BLOB NOT NULL,"
+    "  game_id TEXT NOT NULL DEFAULT '',"
+    "  poster_color INTEGER NOT NULL DEFAULT -1"
+    ") WITHOUT ROWID;"
+    "CREATE INDEX seeks_open ON seeks(created_ms) WHERE game_id = '';",
 };
 #define STORE_SCHEMA_VERSION ((int)(sizeof store_migrations / sizeof store_migrations[0]))
 

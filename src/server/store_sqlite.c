@@ -32,7 +32,7 @@
  * starts over once it has; past this size the writer checkpoints itself between batches. */
 #define STORE_CHECKPOINT_FORCE_PAGES 16000
 
-static const char SQL_INSERT_GAME[] =
+const char store_sqlite_insert_game_sql[] =
     "INSERT INTO games (" STORE_GAME_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
     " ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)";
 static const char SQL_UPDATE_GAME[] =
@@ -63,7 +63,7 @@ static const char *const writer_sql[ST_COUNT] = {
     [ST_SAVEPOINT] = "SAVEPOINT op",
     [ST_RELEASE] = "RELEASE op",
     [ST_ROLLBACK_TO] = "ROLLBACK TO op",
-    [ST_INSERT_GAME] = SQL_INSERT_GAME,
+    [ST_INSERT_GAME] = store_sqlite_insert_game_sql,
     [ST_UPDATE_GAME] = SQL_UPDATE_GAME,
     [ST_APPEND_MOVE] = SQL_APPEND_MOVE,
     [ST_BUMP_REV] = SQL_BUMP_REV,
@@ -168,7 +168,7 @@ static int bind_hash(sqlite3_stmt *st, int param, const unsigned char *hash) {
     return sqlite3_bind_blob(st, param, hash, STORE_HASH_LEN, SQLITE_STATIC);
 }
 
-static int bind_record(sqlite3_stmt *st, const GameRecord *r) {
+int store_sqlite_bind_record(sqlite3_stmt *st, const GameRecord *r) {
     /* The record lives until its op comes back, so SQLite need not copy the texts. */
     int rc = sqlite3_bind_text(st, GP_ID, r->id, -1, SQLITE_STATIC);
     rc |= sqlite3_bind_int64(st, GP_CREATED, r->created_ms);
@@ -297,7 +297,7 @@ static bool apply_op(SqliteStore *s, StoreOp *op) {
     if (op->create) {
         op->record.rev = 1;
         sqlite3_stmt *st = s->stmt[ST_INSERT_GAME];
-        if (!run_bound(st, bind_record(st, &op->record))) {
+        if (!run_bound(st, store_sqlite_bind_record(st, &op->record))) {
             op_fail(op, s->db, "create");
             return false;
         }
@@ -306,7 +306,7 @@ static bool apply_op(SqliteStore *s, StoreOp *op) {
         return false;
     if (op->update) {
         sqlite3_stmt *st = s->stmt[ST_UPDATE_GAME];
-        if (!run_bound(st, bind_record(st, &op->record))) {
+        if (!run_bound(st, store_sqlite_bind_record(st, &op->record))) {
             op_fail(op, s->db, "update");
             return false;
         }

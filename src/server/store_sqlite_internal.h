@@ -148,6 +148,9 @@ void store_set_err(char *err, size_t size, const char *fmt, ...) __attribute__((
 /* store_accounts.h's connection for accounts (store_sqlite_accounts.c). */
 struct StoreAccounts *store_sqlite_accounts_open(Store *store, char *err, size_t err_size);
 bool store_exec(sqlite3 *db, const char *sql, const char *what, char *err, size_t err_size);
+/* The INSERT of a game row (parameters as enum GameParam) and the binding of a record to it. */
+extern const char store_sqlite_insert_game_sql[];
+int store_sqlite_bind_record(sqlite3_stmt *st, const GameRecord *r);
 /* A connection through STORE_VFS with the settings every connection of the store needs; flags as for
  * sqlite3_open_v2 (SQLITE_OPEN_NOMUTEX is added; SQLITE_OPEN_READONLY gives a read-write connection
  * with PRAGMA query_only, see there). NULL with err filled on failure. */

@@ -701,4 +701,96 @@ STORE_CASE test_accounts_and_sessions(void **state) {
     waker_destroy(&w);
 }
 
+/* The lobby's seeks (store_accounts.h): listed while open and not expired, oldest first; cancelled only
+ * with the poster's secret; accepted once: the game's row appears with it, and a second accept, a
+ * cancel after it and an accept of an expired seek change nothing. */
+STORE_CASE test_seeks(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    char err[256] = "";
+    StoreAccounts *a = store_accounts_open(store, err, sizeof err);
+    if (!a)
+        fail_msg("accounts_open: %s", err);
+    int64_t now = 1700000000000;
+    SeekRow k[3];
+    for (int i = 0; i < 3; i++) {
+        memset(&k[i], 0, sizeof k[i]);
+        snprintf(k[i].id, sizeof k[i].id, "seek%08d", i);
+        k[i].created_ms = now + i;
+        k[i].expires_ms = now + (i == 2 ? 100 : 600000);
+        snprintf(k[i].account, sizeof k[i].account, "%s", i == 0 ? "magnus" : "");
+        snprintf(k[i].name, sizeof k[i].name, "%s", i == 0 ? "Magnus" : "");
+        k[i].rating = i == 0 ? 1712 : 0;
+        k[i].rated = i == 0;
+        snprintf(k[i].color, sizeof k[i].color, "%s", i == 1 ? "random" : "white");
+        snprintf(k[i].time_type, sizeof k[i].time_type, "%s", "live");
+        k[i].minutes = 5;
+        k[i].increment = 3;
+        memset(k[i].secret_hash, 0x40 + i, STORE_HASH_LEN);
+        k[i].secret_hash[0] = 0;
+        assert_int_equal(a->vtbl->seek_create(a, &k[i], err, sizeof err), SA_OK);
+    }
+    assert_int_equal(a->vtbl->seek_create(a, &k[0], err, sizeof err), SA_TAKEN);
+    SeekRow list[8];
+    assert_int_equal(a->vtbl->seek_list(a, now + 50, list, 8, err, sizeof err), 3);
+    assert_string_equal(list[0].id, "seek00000000");
+    assert_string_equal(list[0].name, "Magnus");
+    assert_int_equal(list[0].rating, 1712);
+    assert_int_equal(list[0].rated, 1);
+    assert_memory_equal(list[0].secret_hash, k[0].secret_hash, STORE_HASH_LEN);
+    assert_string_equal(list[1].color, "random");
+    assert_int_equal(a->vtbl->seek_list(a, now + 200, list, 8, err, sizeof err), 2); /* the third expired */
+    assert_int_equal(a->vtbl->seek_list(a, now + 200, list, 1, err, sizeof err), 1);
+
+    /* Cancel: only with the secret's hash. */
+    unsigned char wrong[STORE_HASH_LEN];
+    memset(wrong, 0x55, sizeof wrong);
+    assert_int_equal(a->vtbl->seek_cancel(a, "seek00000001", wrong, now + 200, err, sizeof err), SA_NOT_FOUND);
+    assert_int_equal(a->vtbl->seek_cancel(a, "seek00000001", k[1].secret_hash, now + 200, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->seek_cancel(a, "seek00000001", k[1].secret_hash, now + 200, err, sizeof err),
+                     SA_NOT_FOUND);
+    SeekRow got;
+    assert_int_equal(a->vtbl->seek_get(a, "seek00000001", now + 200, &got, err, sizeof err), SA_NOT_FOUND);
+
+    /* Accept: the game appears with the seek taken; once only. */
+    GameRecord g;
+    make_record(&g, 40);
+    memcpy(g.secret_hash[0], k[0].secret_hash, STORE_HASH_LEN);
+    assert_int_equal(a->vtbl->seek_accept(a, "seek00000000", now + 300, 0, &g, err, sizeof err), SA_OK);
+    GameRecord g2;
+    make_record(&g2, 41);
+    assert_int_equal(a->vtbl->seek_accept(a, "seek00000000", now + 301, 1, &g2, err, sizeof err), SA_NOT_FOUND);
+    assert_int_equal(a->vtbl->seek_accept(a, "seek00000002", now + 300, 0, &g2, err, sizeof err), SA_NOT_FOUND);
+    assert_int_equal(a->vtbl->seek_cancel(a, "seek00000000", k[0].secret_hash, now + 302, err, sizeof err),
+                     SA_NOT_FOUND);
+    assert_int_equal(a->vtbl->seek_get(a, "seek00000000", now + 10000000, &got, err, sizeof err), SA_OK);
+    assert_string_equal(got.game_id, g.id);
+    assert_int_equal(got.poster_color, 0);
+    assert_int_equal(a->vtbl->seek_list(a, now + 302, list, 8, err, sizeof err), 0);
+    store_accounts_close(a);
+    store_close(store);
+    waker_destroy(&w);
+
+    /* The game is a game like any other: loaded, with its rev and the poster's secret. */
+    Loaded *l = reopen_and_load(d->db);
+    int found = -1;
+    for (int i = 0; i < l->count; i++)
+        if (strcmp(l->records[i].id, g.id) == 0)
+            found = i;
+    if (g.result[0] == '\0') {
+        assert_true(found >= 0);
+        assert_records_equal(&l->records[found], &g);
+        assert_int_equal(l->records[found].rev, 1);
+    }
+    loaded_free(l);
+    store = open_with_waker(d->db, &w);
+    Loaded *one = calloc(1, sizeof *one);
+    assert_non_null(one);
+    assert_int_equal(store_get(store, g2.id, on_game, one, err, sizeof err), 0); /* never created */
+    loaded_free(one);
+    store_close(store);
+    waker_destroy(&w);
+}
+
 #endif
