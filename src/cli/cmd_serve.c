@@ -425,6 +425,7 @@ static bool set_up(Running *r, const ServeOptions *o, const char *db, Lang lang)
         cli_errorf(CLI_TR(lang, "serve: accounts: %s", "serve: Konten: %s"), why);
         return false;
     }
+    accounts_set_service(r->accounts, r->service);
     http_server_set_accounts(r->http, r->accounts);
     if (!http_server_listen(r->http, r->service, err, sizeof err)) {
         cli_errorf("serve: %s", err);

@@ -41,6 +41,18 @@ static const AccMessage messages[ACC_E_COUNT] = {
                        "Das Konto konnte nicht gelesen oder gespeichert werden; es wurde nichts geändert."},
     [ACC_E_INTERNAL] = {500, "internal", "The server ran out of memory; nothing was changed.",
                         "Dem Server ist der Speicher ausgegangen; es wurde nichts geändert."},
+    [ACC_E_NO_SEEK] =
+        {404, "no_seek", "This challenge is no longer open: someone accepted it, or it was withdrawn.",
+         "Diese Herausforderung ist nicht mehr offen: Jemand hat sie angenommen, oder sie wurde zurückgezogen."},
+    [ACC_E_OWN_SEEK] = {409, "own_seek", "You cannot accept your own challenge.",
+                        "Deine eigene Herausforderung kannst du nicht annehmen."},
+    [ACC_E_RATED_LOGIN] = {401, "not_logged_in", "Rated games need an account: please log in.",
+                           "Gewertete Partien brauchen ein Konto: Bitte melde dich an."},
+    [ACC_E_BAD_MEMBER] = {400, "bad_request", "The member '%s' is missing or has a value that is not allowed.",
+                          "Das Feld „%s“ fehlt oder hat einen unzulässigen Wert."},
+    [ACC_E_UNKNOWN] = {400, "bad_request", "The member '%s' is not known here.", "Das Feld „%s“ ist hier unbekannt."},
+    [ACC_E_BAD_SECRET] = {403, "bad_secret", "Only the one who posted this challenge can withdraw it.",
+                          "Nur wer diese Herausforderung gestellt hat, kann sie zurückziehen."},
 };
 
 int accounts_error_status(AccError e) { return messages[e].status; }
@@ -180,7 +192,30 @@ static AccJob *job_new(Accounts *a, const AccountsRequest *req, AccountsReply re
     return j;
 }
 
+/* A lobby request: checked here, the rest on the worker. */
+static uint64_t handle_seek(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx) {
+    AccJob *j = job_new(a, req, reply, ctx);
+    if (!j)
+        return answer_error(a, reply, ctx, ACC_E_INTERNAL, req->lang, NULL, 0);
+    AccError e = ACC_E_COUNT;
+    const char *arg = NULL;
+    if (!a->service && req->action == ACCOUNTS_SEEK_ACCEPT)
+        e = ACC_E_INTERNAL;
+    if (e != ACC_E_COUNT || !accounts_lobby_check(a, req, j, &e, &arg)) {
+        uint64_t t = answer_error(a, reply, ctx, e, req->lang, arg, 0);
+        accounts_job_free(j);
+        return t;
+    }
+    if (!accounts_worker_submit(a, j)) {
+        accounts_job_free(j);
+        return answer_error(a, reply, ctx, ACC_E_BUSY, req->lang, NULL, 1);
+    }
+    return j->ticket;
+}
+
 uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx) {
+    if (req->action >= ACCOUNTS_SEEKS)
+        return handle_seek(a, req, reply, ctx);
     static const char *const credentials[] = {"username", "password"};
     static const char *const change[] = {"password", "new_password"};
     const char *v[2] = {NULL, NULL};
@@ -279,7 +314,24 @@ uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply 
     return j->ticket;
 }
 
-void accounts_cancel(Accounts *a, uint64_t ticket) { accounts_worker_cancel(a, ticket); }
+void accounts_cancel(Accounts *a, uint64_t ticket) {
+    for (AccJob *j = a->in_service; j; j = j->next)
+        if (j->ticket == ticket && !j->cancelled) {
+            /* The service's answer will not come: the job leaves with the cancellation. */
+            j->cancelled = true;
+            service_cancel(a->service, j->service_ticket);
+            for (AccJob **p = &a->in_service; *p; p = &(*p)->next)
+                if (*p == j) {
+                    *p = j->next;
+                    break;
+                }
+            accounts_job_free(j);
+            return;
+        }
+    accounts_worker_cancel(a, ticket);
+}
+
+void accounts_set_service(Accounts *a, Service *svc) { a->service = svc; }
 
 void accounts_set_cookie(const char *token, bool secure, char *out, size_t size) {
     snprintf(out, size, "%s=%s; Path=/; Max-Age=%d; HttpOnly; SameSite=Lax%s", ACCOUNTS_COOKIE, token,
@@ -293,8 +345,15 @@ void accounts_clear_cookie(bool secure, char *out, size_t size) {
 void accounts_on_wake(Accounts *a) {
     for (AccJob *j = accounts_worker_take_done(a); j;) {
         AccJob *next = j->next;
+        if (!j->cancelled && j->action == ACCOUNTS_SEEK_ACCEPT && j->error == ACC_E_COUNT) {
+            accounts_lobby_finish(a, j); /* answered with the game's state; freed there */
+            j = next;
+            continue;
+        }
         if (!j->cancelled) {
-            const char *arg = j->error == ACC_E_BAD_PASSWORD ? account_check_text(j->why, j->lang == LANG_DE) : NULL;
+            const char *arg = j->error == ACC_E_BAD_PASSWORD ? account_check_text(j->why, j->lang == LANG_DE)
+                              : j->error == ACC_E_UNKNOWN    ? j->bad_member
+                                                             : NULL;
             char *body = j->error != ACC_E_COUNT ? accounts_error_json(j->error, j->lang, arg) : j->body;
             send_answer(j->reply, j->ctx, j->error != ACC_E_COUNT ? accounts_error_status(j->error) : j->status, body,
                         j->cookie[0] ? j->cookie : NULL, 0);
@@ -343,6 +402,12 @@ void accounts_free(Accounts *a) {
     if (!a)
         return;
     accounts_worker_stop(a);
+    while (a->in_service) {
+        AccJob *j = a->in_service;
+        a->in_service = j->next;
+        service_cancel(a->service, j->service_ticket);
+        accounts_job_free(j);
+    }
     store_accounts_close(a->db);
     limits_free(a->login_limits);
     limits_free(a->signup_limits);

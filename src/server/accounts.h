@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "schach/types.h"
+#include "service.h"
 #include "store.h"
 
 #define ACCOUNTS_COOKIE             "schach_session"
@@ -44,6 +45,9 @@ typedef struct AccountsConfig {
  * real time. NULL with err filled on failure. */
 Accounts *accounts_create(Store *store, const AccountsConfig *cfg, AccountsClock now, void *clock_ctx,
                           void (*wake)(void *), void *wake_ctx, char *err, size_t err_size);
+/* The games' service: a seek accepted becomes one of its games (read from the store, its state in the
+ * answer). Set before serving. */
+void accounts_set_service(Accounts *a, Service *svc);
 /* Stops the worker (the request it runs is finished; queued ones are dropped unanswered) and closes
  * the connection. */
 void accounts_free(Accounts *a);
@@ -54,11 +58,18 @@ typedef enum {
     ACCOUNTS_LOGOUT,   /* DELETE /api/session -> 200, the cookie cleared */
     ACCOUNTS_ME,       /* GET /api/me -> 200 {"username",...} or 401 */
     ACCOUNTS_PASSWORD, /* POST /api/account/password {"password","new_password"} -> 200 */
+    /* The lobby (docs/api.md "Lobby"): */
+    ACCOUNTS_SEEKS,       /* GET /api/seeks -> {"seeks":[...]} */
+    ACCOUNTS_SEEK_POST,   /* POST /api/seeks {"time","color","rated"} -> 201 {"id","secret"} */
+    ACCOUNTS_SEEK_GET,    /* GET /api/seeks/{id} -> {"seek","game","color"} */
+    ACCOUNTS_SEEK_CANCEL, /* DELETE /api/seeks/{id} {"secret"} -> 200 */
+    ACCOUNTS_SEEK_ACCEPT, /* POST /api/seeks/{id}/accept -> 200 {"id","color","secret","state"} */
 } AccountsAction;
 
 typedef struct AccountsRequest {
     AccountsAction action;
     const char *body;    /* the JSON body (NUL-terminated), NULL for none */
+    const char *seek;    /* the seek's id from the path, for the seek actions */
     const char *token;   /* the session token from the Cookie header (accounts_cookie_token), NULL for none */
     const char *address; /* the client's address key (client_limits.h), for the login limits */
     Lang lang;

@@ -3,6 +3,7 @@
 #ifndef SCHACH_SERVER_ACCOUNTS_INTERNAL_H
 #define SCHACH_SERVER_ACCOUNTS_INTERNAL_H
 
+#include <jansson.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,7 +29,13 @@ typedef enum {
     ACC_E_BUSY,
     ACC_E_STORAGE,
     ACC_E_INTERNAL,
-    ACC_E_COUNT /* none */
+    ACC_E_NO_SEEK,     /* 404: no open seek with this id (accepted, cancelled, expired) */
+    ACC_E_OWN_SEEK,    /* 409: accepting one's own seek */
+    ACC_E_RATED_LOGIN, /* 401: rated seeks need an account */
+    ACC_E_BAD_SECRET,  /* 403: cancel without the poster's secret */
+    ACC_E_BAD_MEMBER,  /* 400: a member missing or with a value not allowed */
+    ACC_E_UNKNOWN,     /* 400: a member not known here */
+    ACC_E_COUNT        /* none */
 } AccError;
 
 /* One request on its way to the worker and back. */
@@ -48,6 +55,14 @@ typedef struct AccJob {
     bool never_matches; /* login: a password longer than any account's */
     char new_password[ACCOUNT_PASSWORD_MAX];
     size_t new_password_len;
+    SeekRow seek;                              /* seek post: the new seek; get, cancel, accept: seek.id */
+    char seek_secret[SECRET_LEN + 1];          /* post: the poster's new secret; accept: the accepter's */
+    unsigned char cancel_hash[STORE_HASH_LEN]; /* cancel: the hash of the secret given */
+    int color;                                 /* accept: the accepter's Color */
+    char game_id[STORE_ID_LEN + 1];            /* accept: the game made */
+    uint64_t service_ticket;                   /* accept: the state request to the service, while it is out */
+    struct Accounts *owner;                    /* accept: while the service is asked */
+    char bad_member[40];                       /* ACC_E_UNKNOWN: which member */
     bool has_session;
     unsigned char session_hash[STORE_HASH_LEN];
     /* Out (the worker's): */
@@ -69,6 +84,8 @@ struct Accounts {
     Limits *login_limits, *signup_limits;
     int64_t last_sweep_ms;
     StoreAccounts *db; /* the worker's alone once it runs */
+    Service *service;
+    AccJob *in_service; /* accepted seeks whose game's state the service has not answered yet */
 
     pthread_t thread;
     bool thread_started;
@@ -90,8 +107,18 @@ void accounts_set_cookie(const char *token, bool secure, char *out, size_t size)
 void accounts_clear_cookie(bool secure, char *out, size_t size);
 void accounts_job_free(AccJob *j);
 
+/* accounts_lobby.c: the loop's checks of a seek request (true when the job may go to the worker; else
+ * *e says why), the worker's part, and the loop's last step of an accept (the game's state). */
+bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, AccError *e, const char **arg);
+void accounts_lobby_run(Accounts *a, AccJob *j);
+bool accounts_session_account(Accounts *a, AccJob *j, AccountRow *row, bool required);
+void accounts_lobby_finish(Accounts *a, AccJob *j);
+
 /* accounts_worker.c */
 bool accounts_worker_start(Accounts *a, char *err, size_t err_size);
+/* The worker's answers: an error (logged when it is the storage's), or a status with a JSON body. */
+void accounts_fail(AccJob *j, AccError e, const char *why);
+void accounts_set_body(AccJob *j, int status, json_t *o);
 void accounts_worker_stop(Accounts *a);
 /* false when the queue is full (the job stays the caller's). */
 bool accounts_worker_submit(Accounts *a, AccJob *j);

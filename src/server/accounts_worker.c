@@ -12,7 +12,7 @@
 #include "accounts_internal.h"
 #include "log.h"
 
-static void set_body(AccJob *j, int status, json_t *o) {
+void accounts_set_body(AccJob *j, int status, json_t *o) {
     j->status = status;
     j->body = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
@@ -20,7 +20,7 @@ static void set_body(AccJob *j, int status, json_t *o) {
         j->error = ACC_E_INTERNAL;
 }
 
-static void fail(AccJob *j, AccError e, const char *why) {
+void accounts_fail(AccJob *j, AccError e, const char *why) {
     j->error = e;
     if (e == ACC_E_STORAGE && why)
         log_event(LOG_ERROR, "accounts_storage", "error", why, (char *)NULL);
@@ -36,7 +36,7 @@ static bool new_session(Accounts *a, AccJob *j, const char *key) {
         a->db, key, hash, now, now + (int64_t)ACCOUNTS_SESSION_DAYS * 86400000, err, sizeof err);
     if (r != SA_OK) {
         sodium_memzero(token, sizeof token);
-        fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_BAD_LOGIN, err);
+        accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_BAD_LOGIN, err);
         return false;
     }
     accounts_set_cookie(token, j->secure, j->cookie, sizeof j->cookie);
@@ -48,23 +48,23 @@ static void signup(Accounts *a, AccJob *j) {
     AccountRow row = {.created_ms = accounts_now(a)};
     char err[300] = "";
     if (!account_name_key(j->username, row.key)) {
-        fail(j, ACC_E_BAD_NAME, NULL);
+        accounts_fail(j, ACC_E_BAD_NAME, NULL);
         return;
     }
     snprintf(row.name, sizeof row.name, "%s", j->username);
     char hash[ACCOUNT_HASH_LEN];
     if (!account_password_hash(j->password, j->password_len, hash)) {
-        fail(j, ACC_E_INTERNAL, NULL);
+        accounts_fail(j, ACC_E_INTERNAL, NULL);
         return;
     }
     snprintf(row.password_hash, sizeof row.password_hash, "%s", hash);
     StoreAccountResult r = a->db->vtbl->create(a->db, &row, err, sizeof err);
     if (r != SA_OK) {
-        fail(j, r == SA_TAKEN ? ACC_E_TAKEN : ACC_E_STORAGE, err);
+        accounts_fail(j, r == SA_TAKEN ? ACC_E_TAKEN : ACC_E_STORAGE, err);
         return;
     }
     if (new_session(a, j, row.key))
-        set_body(j, 201, json_pack("{s:s}", "username", row.name));
+        accounts_set_body(j, 201, json_pack("{s:s}", "username", row.name));
 }
 
 static void login(Accounts *a, AccJob *j) {
@@ -72,75 +72,81 @@ static void login(Accounts *a, AccJob *j) {
     char err[300] = "";
     StoreAccountResult r = j->key[0] ? a->db->vtbl->get(a->db, j->key, &row, err, sizeof err) : SA_NOT_FOUND;
     if (r == SA_FAULT) {
-        fail(j, ACC_E_STORAGE, err);
+        accounts_fail(j, ACC_E_STORAGE, err);
         return;
     }
     /* An unknown name costs the same hash as a known one: the time does not tell which names exist. */
     const char *hash = r == SA_OK ? row.password_hash : a->dummy_hash;
     bool match = account_password_verify(hash, j->password, j->password_len) && r == SA_OK && !j->never_matches;
     if (!match) {
-        fail(j, ACC_E_BAD_LOGIN, NULL);
+        accounts_fail(j, ACC_E_BAD_LOGIN, NULL);
         return;
     }
     if (new_session(a, j, row.key))
-        set_body(j, 200, json_pack("{s:s}", "username", row.name));
+        accounts_set_body(j, 200, json_pack("{s:s}", "username", row.name));
 }
 
 static void logout(Accounts *a, AccJob *j) {
     char err[300] = "";
     StoreAccountResult r = a->db->vtbl->session_delete(a->db, j->session_hash, err, sizeof err);
     if (r == SA_FAULT) {
-        fail(j, ACC_E_STORAGE, err);
+        accounts_fail(j, ACC_E_STORAGE, err);
         return;
     }
     accounts_clear_cookie(j->secure, j->cookie, sizeof j->cookie);
-    set_body(j, 200, json_object());
+    accounts_set_body(j, 200, json_object());
 }
 
-/* The session's account; false (and the job's error set) when there is none. */
-static bool session_account(Accounts *a, AccJob *j, AccountRow *row) {
+/* The session's account; false (and, when required, the job's error set) when there is none. */
+bool accounts_session_account(Accounts *a, AccJob *j, AccountRow *row, bool required) {
     char err[300] = "";
+    if (!j->has_session) {
+        if (required)
+            accounts_fail(j, ACC_E_NOT_LOGGED_IN, NULL);
+        return false;
+    }
     StoreAccountResult r = a->db->vtbl->session_get(a->db, j->session_hash, accounts_now(a), row, err, sizeof err);
     if (r == SA_OK)
         return true;
-    fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NOT_LOGGED_IN, err);
-    if (r == SA_NOT_FOUND)
+    if (r == SA_FAULT || required)
+        accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NOT_LOGGED_IN, err);
+    if (r == SA_NOT_FOUND && required)
         accounts_clear_cookie(j->secure, j->cookie, sizeof j->cookie);
     return false;
 }
 
 static void me(Accounts *a, AccJob *j) {
     AccountRow row;
-    if (session_account(a, j, &row))
-        set_body(j, 200, json_pack("{s:s,s:{},s:[]}", "username", row.name, "ratings", "playing"));
+    if (accounts_session_account(a, j, &row, true))
+        accounts_set_body(j, 200, json_pack("{s:s,s:{},s:[]}", "username", row.name, "ratings", "playing"));
 }
 
 static void change_password(Accounts *a, AccJob *j) {
     AccountRow row;
-    if (!session_account(a, j, &row))
+    if (!accounts_session_account(a, j, &row, true))
         return;
     if (j->never_matches || !account_password_verify(row.password_hash, j->password, j->password_len)) {
-        fail(j, ACC_E_BAD_PASSWORD_NOW, NULL);
+        accounts_fail(j, ACC_E_BAD_PASSWORD_NOW, NULL);
         return;
     }
     AccountCheck c = account_password_check(j->new_password, j->new_password_len, row.name);
     if (c != ACCOUNT_OK) {
         j->why = c;
-        fail(j, ACC_E_BAD_PASSWORD, NULL);
+        accounts_fail(j, ACC_E_BAD_PASSWORD, NULL);
         return;
     }
     char hash[ACCOUNT_HASH_LEN], err[300] = "";
     if (!account_password_hash(j->new_password, j->new_password_len, hash)) {
-        fail(j, ACC_E_INTERNAL, NULL);
+        accounts_fail(j, ACC_E_INTERNAL, NULL);
         return;
     }
     /* Every other session ends: whoever knew the old password is logged out everywhere else. */
     StoreAccountResult r = a->db->vtbl->set_password(a->db, row.key, hash, j->session_hash, err, sizeof err);
     if (r != SA_OK) {
-        fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NOT_LOGGED_IN, err);
+        accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NOT_LOGGED_IN, err);
         return;
     }
-    set_body(j, 200, json_pack("{s:s}", "username", row.name));
+    accounts_set_body(j, 200, json_pack("{s:s}", "username", row.name));
 }
 
 static void run(Accounts *a, AccJob *j) {
@@ -151,6 +157,11 @@ static void run(Accounts *a, AccJob *j) {
         case ACCOUNTS_LOGOUT: logout(a, j); break;
         case ACCOUNTS_ME: me(a, j); break;
         case ACCOUNTS_PASSWORD: change_password(a, j); break;
+        case ACCOUNTS_SEEKS:
+        case ACCOUNTS_SEEK_POST:
+        case ACCOUNTS_SEEK_GET:
+        case ACCOUNTS_SEEK_CANCEL:
+        case ACCOUNTS_SEEK_ACCEPT: accounts_lobby_run(a, j); break;
     }
     sodium_memzero(j->password, sizeof j->password);
     sodium_memzero(j->new_password, sizeof j->new_password);

@@ -125,6 +125,7 @@ static void account_dispatch(HttpConn *c) {
         .action = c->account_action,
         .body = c->body ? c->body : (c->post ? "" : NULL),
         .token = c->session[0] ? c->session : NULL,
+        .seek = c->seek[0] ? c->seek : NULL,
         .address = c->client,
         .lang = c->lang,
         .secure = c->secure,
@@ -185,6 +186,40 @@ static bool account_route(HttpConn *c, int method, const char *rest) {
         {"account/password", LWSHUMETH_POST, ACCOUNTS_PASSWORD},
     };
     bool known = false;
+    if (!strncmp(rest, "seeks", 5) && (rest[5] == '\0' || rest[5] == '/')) {
+        /* seeks, seeks/{id}, seeks/{id}/accept */
+        const char *id = rest[5] ? rest + 6 : NULL;
+        const char *slash = id ? strchr(id, '/') : NULL;
+        size_t idlen = id ? (slash ? (size_t)(slash - id) : strlen(id)) : 0;
+        if (id && (idlen == 0 || idlen > STORE_ID_LEN || (slash && strcmp(slash, "/accept") != 0))) {
+            route_fail(c, 404, "no_path");
+            return true;
+        }
+        AccountsAction act;
+        bool ok;
+        if (!id) {
+            ok = method == LWSHUMETH_GET || method == LWSHUMETH_HEAD || method == LWSHUMETH_POST;
+            act = method == LWSHUMETH_POST ? ACCOUNTS_SEEK_POST : ACCOUNTS_SEEKS;
+        } else if (slash) {
+            ok = method == LWSHUMETH_POST;
+            act = ACCOUNTS_SEEK_ACCEPT;
+        } else {
+            ok = method == LWSHUMETH_GET || method == LWSHUMETH_HEAD || method == LWSHUMETH_DELETE;
+            act = method == LWSHUMETH_DELETE ? ACCOUNTS_SEEK_CANCEL : ACCOUNTS_SEEK_GET;
+        }
+        if (!ok) {
+            route_fail(c, 405, "method");
+            return true;
+        }
+        if (id) {
+            memcpy(c->seek, id, idlen);
+            c->seek[idlen] = '\0';
+        }
+        c->account = true;
+        c->account_action = act;
+        c->post = method == LWSHUMETH_POST;
+        return true;
+    }
     for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
         if (strcmp(rest, routes[i].path) != 0)
             continue;

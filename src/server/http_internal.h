@@ -75,6 +75,7 @@ typedef struct HttpConn {
     bool secure;                   /* the page was served over HTTPS (X-Forwarded-Proto from a trusted proxy) */
     char session[64];              /* the session token of the Cookie header, "" for none */
     char set_cookie[200];          /* the answer's Set-Cookie value, "" for none */
+    char seek[STORE_ID_LEN + 1];   /* a seek's id from the path, "" for none */
     char game[STORE_ID_LEN + 1];
     char *ids;       /* list: the ids= query argument */
     bool lang_fixed; /* ?lang= given: it beats a "lang" in the body */
