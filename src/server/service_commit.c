@@ -106,8 +106,10 @@ void svc_commit_failed(Service *svc, SvcPending *p) {
         if (p->kind == CH_TIMEOUT)
             p->game->flag_retry_ms = svc_now(svc) + 1000;
         /* A commit whose outcome is unknown (the connection broke during COMMIT) may have happened:
-         * with other nodes about, the copy is read again before it is used. */
-        if (svc->cluster && p->game->store_rev <= p->game->rec.rev)
+         * with other nodes about, the copy is read again before it is used. One that surely did not
+         * happen (the database was unreachable) leaves the copy as current as it was: it can still be
+         * read and watched while the database is down. */
+        if (svc->cluster && p->op.unknown && p->game->store_rev <= p->game->rec.rev)
             p->game->store_rev = p->game->rec.rev + 1;
     }
     svc_send_json(p->reply, p->ctx, svc_error_status(SVC_E_STORAGE), svc_error_json(SVC_E_STORAGE, p->lang, NULL));

@@ -89,6 +89,8 @@ typedef struct StoreOp {
     bool ok;
     bool fault;    /* when !ok: the storage failed (disk, file deleted or replaced, connection lost),
                     * not the op itself; a commit whose outcome is unknown is a fault too */
+    bool unknown;  /* with fault: the outcome is unknown (the connection broke after COMMIT was sent), so
+                    * the op may have been committed; false when surely nothing was */
     bool conflict; /* when !ok: the game's stored rev is not base_rev (another node changed it), or a
                     * claim found the lease held by another node; nothing was written */
     char error[128];

@@ -192,7 +192,7 @@ void store_pg_queue_resync(PgStore *s) {
 
 static void pg_submit(Store *store, StoreOp *op) {
     PgStore *s = (PgStore *)store;
-    op->ok = op->fault = op->conflict = false;
+    op->ok = op->fault = op->unknown = op->conflict = false;
     op->error[0] = '\0';
     op->next = NULL;
     pthread_mutex_lock(&s->mutex);

@@ -268,7 +268,7 @@ static double elapsed_ms(const struct timespec *since) {
 static void write_batch(PgStore *s, Slot *slots, int n) {
     for (int i = 0; i < n; i++) {
         StoreOp *op = slots[i].op;
-        op->ok = op->fault = op->conflict = false;
+        op->ok = op->fault = op->unknown = op->conflict = false;
         op->error[0] = '\0';
         slots[i].stmt = store_pg_op_stmt(op);
         slots[i].active = slots[i].stmt >= 0;
@@ -316,6 +316,7 @@ static void write_batch(PgStore *s, Slot *slots, int n) {
             StoreOp *op = slots[i].op;
             op->ok = op->conflict = false;
             op->fault = true;
+            op->unknown = r == RUN_UNKNOWN;
             snprintf(op->error, sizeof op->error, "%s", msg);
         }
         s->faulted = true;

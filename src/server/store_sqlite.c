@@ -348,6 +348,7 @@ static bool run_batch(SqliteStore *s, StoreOp *batch, char *why, size_t why_size
     for (StoreOp *op = batch; op; op = op->next) {
         op->error[0] = '\0';
         op->fault = false;
+        op->unknown = false;
         op->conflict = false;
         if (!run_stmt(s->stmt[ST_SAVEPOINT])) {
             op_fail(op, db, "savepoint");

@@ -605,9 +605,10 @@ static void test_resync(void **state) {
     free(ev.last);
 }
 
-/* A storage fault in cluster mode: the commit's outcome is unknown, so the copy is read again before it
- * is next used. */
-static void test_fault_marks_stale(void **state) {
+/* A storage fault that surely committed nothing (the database could not be reached): the copy is as
+ * current as before, so it is not read again: while the database is down the game can still be read
+ * (docs/api.md "Several servers"; a read would fail then). Once the store works the move is played. */
+static void test_fault_keeps_copy(void **state) {
     Cluster *c = *state;
     Game2 g;
     cl_new_game(c, A, A, "{}", &g);
@@ -616,6 +617,33 @@ static void test_fault_marks_stale(void **state) {
     char body[256];
     Reply r;
     cl_send_move(c, B, &g, 0, "e4", body, sizeof body, &r);
+    cl_settle(c, B, &r);
+    assert_int_equal(r.status, 503);
+    expect_error(reply_json(&r), "storage");
+    unsigned gets = node(c, B)->gets;
+    json_t *j = cl_state(c, B, g.id);
+    assert_int_equal(json_integer_value(get(j, "ply")), 0);
+    json_decref(j);
+    assert_int_equal(node(c, B)->gets, gets); /* from memory */
+    cl_move(c, B, &g, 0, "e4");
+    assert_int_equal(stored(c, g.id).count, 1);
+}
+
+/* A storage fault whose commit's outcome is unknown (the connection broke during COMMIT) that did not
+ * commit: the copy is read again, once, before it is next used; then the move is played. */
+static void test_unknown_fault_marks_stale(void **state) {
+    Cluster *c = *state;
+    Game2 g;
+    cl_new_game(c, A, A, "{}", &g);
+    json_decref(cl_state(c, B, g.id));
+    node(c, B)->fail_submits = 1;
+    char body[256];
+    Reply r;
+    cl_send_move(c, B, &g, 0, "e4", body, sizeof body, &r);
+    cl_wait_done(c, B);
+    StoreOp *op = node(c, B)->done_head;
+    assert_true(op->fault);
+    op->unknown = true;
     cl_settle(c, B, &r);
     assert_int_equal(r.status, 503);
     expect_error(reply_json(&r), "storage");
@@ -645,6 +673,7 @@ static void test_fault_after_commit(void **state) {
     assert_true(op->ok);
     op->ok = false;
     op->fault = true;
+    op->unknown = true;
     snprintf(op->error, sizeof op->error, "storage: connection lost during COMMIT");
     cl_settle(c, B, &r);
     assert_int_equal(r.status, 503);
@@ -990,7 +1019,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_flag_falls_once, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_flag_on_stale_copy, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_resync, setup2, teardown_cluster),
-        cmocka_unit_test_setup_teardown(test_fault_marks_stale, setup2, teardown_cluster),
+        cmocka_unit_test_setup_teardown(test_fault_keeps_copy, setup2, teardown_cluster),
+        cmocka_unit_test_setup_teardown(test_unknown_fault_marks_stale, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_fault_after_commit, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_cancelled_conflict_still_happens, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_lease_one_thinker, setup2, teardown_cluster),

@@ -569,6 +569,7 @@ static void test_database_restart(void **state) {
     submit_and_wait(a, &wa, &op);
     assert_false(op.ok);
     assert_true(op.fault);
+    assert_false(op.unknown); /* nothing reached the database: surely not committed */
     assert_false(op.conflict);
     assert_non_null(strstr(op.error, "storage"));
     assert_false(store_ping(a));
