@@ -364,6 +364,7 @@ void *store_pg_writer_main(void *arg) {
         s->counters.queue_depth -= (uint64_t)n;
         pthread_mutex_unlock(&s->mutex);
 
+        store_test_commit_delay(); /* SCHACH_STORE_COMMIT_DELAY_MS, as for SQLite (docs/api.md "Draining") */
         write_batch(s, slots, n);
 
         pthread_mutex_lock(&s->mutex);
