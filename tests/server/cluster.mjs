@@ -240,3 +240,5 @@ await runTests({
     }
   },
 });
+// Open WebSockets of a failed test would keep the process alive.
+process.exit();
