@@ -74,6 +74,13 @@ async function proxyStates() {
   return Object.fromEntries(rows.filter((c) => c[0] === 'schach' && /^node\d$/.test(c[1])).map((c) => [c[1], c[17]]));
 }
 
+// Every node answers /healthz 200 (a test starts so, whatever an earlier one left behind).
+async function healthy() {
+  for (const base of [N1, N2, N3]) {
+    await until(async () => (await at(base, 'GET', '/healthz')).status === 200, `/healthz of ${base} is 200`, 60000);
+  }
+}
+
 function expectStorage(r, what) {
   assert.equal(r.status, 503, `${what}: want 503 storage, got ${r.status} ${r.text}`);
   assert.match(r.headers.get('content-type') || '', /^application\/json/, `${what}: content type`);
@@ -82,6 +89,7 @@ function expectStorage(r, what) {
 
 await runTests({
   async 'kill -9 of a node mid-game: the players go on through HAProxy, nothing acknowledged is lost'() {
+    await healthy();
     // Node 1 holds every commit 0.5 s, so that a move is surely in its store when it is killed.
     await cluster('node-kill', '1');
     await run(CLUSTER, ['node-start', '1'], { env: { ...process.env, SCHACH_STORE_COMMIT_DELAY_MS: '500' } });
@@ -133,6 +141,7 @@ await runTests({
   },
 
   async 'PostgreSQL down mid-game: 503 storage, then everything resumes and nothing acknowledged is lost'() {
+    await healthy();
     const g = await gameOn(N1, N2);
     const white = await subscribed(N1, g.id, 'white on node 1');
     const black = await subscribed(N2, g.id, 'black on node 2');
@@ -190,6 +199,7 @@ await runTests({
   },
 
   async 'SIGTERM drains a node: its client sees a reconnect and nothing else'() {
+    await healthy();
     // Node 3 holds every commit 1.5 s, so that a move is surely in its store when SIGTERM comes.
     await cluster('node-kill', '3');
     await run(CLUSTER, ['node-start', '3'], { env: { ...process.env, SCHACH_STORE_COMMIT_DELAY_MS: '1500' } });
