@@ -90,9 +90,10 @@ function expectStorage(r, what) {
 await runTests({
   async 'kill -9 of a node mid-game: the players go on through HAProxy, nothing acknowledged is lost'() {
     await healthy();
-    // Node 1 holds every commit 0.5 s, so that a move is surely in its store when it is killed.
+    // Node 1 holds every commit 1.5 s, so that a move is surely in its store when it is killed (the
+    // kill goes through scripts/cluster, a process of its own: a busy machine may take a while).
     await cluster('node-kill', '1');
-    await run(CLUSTER, ['node-start', '1'], { env: { ...process.env, SCHACH_STORE_COMMIT_DELAY_MS: '500' } });
+    await run(CLUSTER, ['node-start', '1'], { env: { ...process.env, SCHACH_STORE_COMMIT_DELAY_MS: '1500' } });
     const g = await gameOn(N1, N2);
     let white = await subscribed(N1, g.id, 'white on node 1');
     const black = await subscribed(N2, g.id, 'black on node 2');
