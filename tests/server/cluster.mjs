@@ -1,0 +1,244 @@
+// Three nodes on one PostgreSQL behind HAProxy (tests/cli/cluster_pg.sh starts them), as issue 12 names
+// the cluster's tests:
+//   - a whole game with every kind of move (captures, both castlings, en passant, a promotion and an
+//     under-promotion, checks, checkmate): White plays on node 1, Black on node 2, a spectator watches
+//     on node 3; the moves go alternately over HTTP and WebSocket; after each one every side (each on
+//     its own node) gets the new state over WebSocket with the right ply and FEN (computed by
+//     `schach moves`, not by the server); at the end every node and HAProxy give the same state and
+//     PGN, and PostgreSQL holds each move once;
+//   - the same ply sent to two nodes at once (HTTP, WebSocket, both): the same move is played once
+//     and the other request is a repeat (200, "duplicate": true), two different moves give one played
+//     and one 409 stale_ply; PostgreSQL has one row per ply and no commit beyond the moves played;
+//   - a live clock (1+0, the smallest the API allows) runs out while every node holds the game with its
+//     timer: it ends once, by time_forfeit, the same on every node, with exactly one commit after the
+//     last move in PostgreSQL.
+// The clock's minute runs while the other two tests play. Nothing depends on timing: every wait polls
+// with a generous deadline.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  assert, at, expectError, expectOk, FRONT, gameOn, gameRow, httpMove, moveRows, NODES, positionAfter,
+  subscribed, until, wsMove,
+} from './cluster_lib.mjs';
+import { runTests } from './lib.mjs';
+
+const [N1, N2, N3] = NODES;
+
+// Every kind of move, ending in checkmate (checked below against the rules core, not only assumed):
+// exd6 is en passant, O-O White's castling, O-O-O Black's, a8=Q+ a promotion with check, gxf1=N an
+// under-promotion that captures, Qxb7# the mate.
+const GAME = ['e4', 'e6', 'e5', 'd5', 'exd6', 'Bxd6', 'Nf3', 'Nc6', 'Be2', 'Bd7', 'O-O', 'Qe7', 'd4', 'O-O-O',
+  'b4', 'h5', 'b5', 'h4', 'b6', 'h3', 'bxa7', 'hxg2', 'a8=Q+', 'Nb8', 'Be3', 'gxf1=N', 'Ba6', 'Nxe3', 'Qxb7#'];
+
+// The fields every node must agree on.
+const essence = (s) => ({ id: s.id, ply: s.ply, fen: s.fen, turn: s.turn, check: s.check, moves: s.moves,
+  last_move: s.last_move, outcome: s.outcome, players: s.players, time: s.time, draw_offer: s.draw_offer });
+
+// The live clock's game is set up first, so that its minute runs out while the other tests play.
+async function clockSetup() {
+  const g = await gameOn(N1, N2, { type: 'live', minutes: 1, increment: 0 });
+  const watchers = [await subscribed(N1, g.id, 'clock white'), await subscribed(N2, g.id, 'clock black'),
+    await subscribed(N3, g.id, 'clock spectator')];
+  // Both sides move (White on node 1 over HTTP, Black on node 2 over WebSocket): the clock starts.
+  expectOk(await httpMove(N1, g, g.white, 0, 'e4'), 'clock game e4');
+  const ack = await wsMove(watchers[1], g, g.black, 1, 'e5');
+  assert.equal(ack.type, 'ack', JSON.stringify(ack));
+  for (const w of watchers) {
+    const s = (await w.state(g.id, 2, 'clock game at ply 2')).state;
+    assert.equal(s.clock.running, 'white', 'the clock runs for White after both first moves');
+    assert.equal(s.outcome, null);
+  }
+  return { g, watchers, rev: gameRow(g.id).rev, started: Date.now() };
+}
+const clockReady = clockSetup().then((v) => ({ v }), (e) => ({ e }));
+
+await runTests({
+  async 'the game setup has every kind of move'() {
+    // exd6: the en passant square is d6 before it, and it takes the pawn on d5.
+    const before = positionAfter(GAME.slice(0, 4)).fen.split(' ');
+    const after = positionAfter(GAME.slice(0, 5)).fen.split(' ');
+    assert.equal(before[3], 'd6', 'en passant possible before exd6');
+    const blackPawns = (board) => board.split('').filter((ch) => ch === 'p').length;
+    assert.equal(blackPawns(after[0]), blackPawns(before[0]) - 1, 'exd6 takes a pawn');
+    for (const m of ['O-O', 'O-O-O', 'a8=Q+', 'gxf1=N']) assert.ok(GAME.includes(m), m);
+    const end = positionAfter(GAME);
+    assert.equal(end.outcome?.termination, 'checkmate');
+  },
+
+  async 'a whole game: White on node 1, Black on node 2, a spectator on node 3'() {
+    const g = await gameOn(N1, N2);
+    const white = await subscribed(N1, g.id, 'white');
+    const black = await subscribed(N2, g.id, 'black');
+    const spectator = await subscribed(N3, g.id, 'spectator');
+    for (const c of [white, black, spectator]) assert.equal(c.first.ply, 0);
+    const rev0 = gameRow(g.id).rev;
+    const sides = [['white', white], ['black', black], ['spectator', spectator]];
+    let http = 0;
+    let ws = 0;
+    for (let ply = 0; ply < GAME.length; ply++) {
+      const move = GAME[ply];
+      const want = positionAfter(GAME.slice(0, ply + 1));
+      const [mover, base, secret] = ply % 2 === 0 ? [white, N1, g.white] : [black, N2, g.black];
+      // HTTP, WebSocket, WebSocket, HTTP, HTTP, …: both players use both.
+      if (((ply >> 1) + ply) % 2 === 1) {
+        ws++;
+        const ack = await wsMove(mover, g, secret, ply, move);
+        assert.equal(ack.type, 'ack', `${move}: ${JSON.stringify(ack)}`);
+        assert.equal(ack.ply, ply + 1, `${move}: ack ply`);
+        assert.equal(ack.duplicate, undefined, `${move}: not a repeat`);
+      } else {
+        http++;
+        const body = expectOk(await httpMove(base, g, secret, ply, move), `${move} at ply ${ply} over HTTP`);
+        assert.equal(body.state.ply, ply + 1);
+        assert.equal(body.state.fen, want.fen, `${move}: FEN of the answer`);
+        assert.equal(body.duplicate, undefined);
+      }
+      for (const [name, c] of sides) {
+        const s = (await c.state(g.id, ply + 1, `${name} after ${move} (ply ${ply + 1})`)).state;
+        assert.equal(s.fen, want.fen, `${name} after ${move}: FEN`);
+        assert.equal(s.check, want.check, `${name} after ${move}: check`);
+        assert.equal(s.turn, want.turn, `${name} after ${move}: turn`);
+        assert.equal(s.moves.length, ply + 1, `${name} after ${move}: moves`);
+        assert.equal(s.moves.at(-1).san, move, `${name} after ${move}: SAN`);
+      }
+    }
+    assert.ok(http >= 10 && ws >= 10, `moves over HTTP ${http}, over WebSocket ${ws}`);
+    // The last state everyone got: checkmate.
+    const finals = [];
+    for (const base of [N1, N2, N3, FRONT, FRONT, FRONT]) finals.push(expectOk(await at(base, 'GET', `/api/games/${g.id}`), `state at ${base}`));
+    for (const s of finals) assert.deepEqual(essence(s), essence(finals[0]), 'every node and HAProxy give the same state');
+    assert.equal(finals[0].ply, GAME.length);
+    assert.equal(finals[0].outcome.termination, 'checkmate');
+    assert.equal(finals[0].outcome.result, '1-0');
+    assert.deepEqual(finals[0].moves.map((m) => m.san), GAME);
+    const pgns = [];
+    for (const base of [N1, N2, N3, FRONT]) {
+      const r = await at(base, 'GET', `/api/games/${g.id}/pgn`);
+      assert.equal(r.status, 200, `PGN at ${base}`);
+      pgns.push(r.text);
+    }
+    for (const p of pgns) assert.equal(p, pgns[0], 'the same PGN everywhere');
+    assert.match(pgns[0], /\[Result "1-0"\]/);
+    assert.match(pgns[0], /\[Termination "normal"\]/);
+    const pgnFile = path.join(process.env.CLUSTER_DIR, `${g.id}.pgn`);
+    fs.writeFileSync(pgnFile, pgns[0]);
+    execFileSync(process.env.SCHACH, ['pgn', 'check', pgnFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const movetext = pgns[0].replace(/\[[^\]]*\]\s*/g, '');
+    for (const m of ['exd6', 'O-O ', 'O-O-O', 'a8=Q+', 'gxf1=N', 'Qxb7#', '1-0']) assert.ok(movetext.includes(m), `PGN has ${m}: ${movetext}`);
+    const row = gameRow(g.id);
+    assert.equal(row.result, '1-0');
+    assert.equal(row.termination, 'checkmate');
+    assert.equal(row.moves, GAME.length, 'one row per move in PostgreSQL');
+    assert.equal(row.distinctPlies, GAME.length);
+    assert.equal(row.maxPly, GAME.length - 1);
+    assert.equal(row.rev, rev0 + GAME.length, 'one commit per move, no more');
+    for (const c of [white, black, spectator]) c.close();
+  },
+
+  async 'the same ply sent to two nodes at once is played once'() {
+    const g = await gameOn(FRONT, FRONT);
+    const spectator = await subscribed(N3, g.id, 'spectator');
+    // Each player has a WebSocket on node 1 and one on node 2.
+    const sockets = {
+      white: [await subscribed(N1, g.id, 'white on 1'), await subscribed(N2, g.id, 'white on 2')],
+      black: [await subscribed(N1, g.id, 'black on 1'), await subscribed(N2, g.id, 'black on 2')],
+    };
+    const rev0 = gameRow(g.id).rev;
+    // Each round: the same move or two different ones, over HTTP, WebSocket or one of each.
+    const rounds = [['same', 'http', 'http'], ['different', 'http', 'http'], ['same', 'ws', 'ws'],
+      ['different', 'ws', 'ws'], ['same', 'http', 'ws'], ['different', 'ws', 'http']];
+    let state = spectator.first;
+    const played = [];
+    for (let i = 0; i < 12; i++) {
+      const [kind, via1, via2] = rounds[i % rounds.length];
+      const ply = state.ply;
+      const color = state.turn;
+      const secret = color === 'white' ? g.white : g.black;
+      // Two moves of the side to move, from the state's legal moves (the first two: no checkmate this early).
+      const legal = Object.entries(state.legal).flatMap(([from, tos]) => tos.map((to) => from + to)).sort();
+      const moves = kind === 'same' ? [legal[0], legal[0]] : [legal[0], legal[legal.length - 1]];
+      const send = (via, node, move) => (via === 'http'
+        ? httpMove(node === 1 ? N1 : N2, g, secret, ply, move).then((r) => ({ ok: r.status === 200, dup: r.json?.duplicate === true,
+          code: r.json?.error?.code, status: r.status, raw: r.text }))
+        : wsMove(sockets[color][node - 1], g, secret, ply, move).then((m) => ({ ok: m.type === 'ack', dup: m.duplicate === true,
+          code: m.error?.code, status: m.type === 'ack' ? 200 : 409, raw: JSON.stringify(m) })));
+      const answers = await Promise.all([send(via1, 1, moves[0]), send(via2, 2, moves[1])]);
+      const what = `round ${i} (${kind}, ${via1} on node 1, ${via2} on node 2, ply ${ply}): ${answers.map((a) => a.raw).join(' / ')}`;
+      let winner;
+      if (kind === 'same') {
+        assert.ok(answers.every((a) => a.ok), `both answered 200 (one as a repeat): ${what}`);
+        assert.equal(answers.filter((a) => a.dup).length, 1, `exactly one is a repeat: ${what}`);
+        winner = moves[0];
+      } else {
+        const ok = answers.filter((a) => a.ok);
+        assert.equal(ok.length, 1, `exactly one accepted: ${what}`);
+        assert.equal(ok[0].dup, false, what);
+        const loser = answers.find((a) => !a.ok);
+        assert.equal(loser.code, 'stale_ply', `the other is stale_ply: ${what}`);
+        assert.equal(loser.status, 409, what);
+        winner = moves[answers.indexOf(ok[0])];
+      }
+      const s = (await spectator.state(g.id, ply + 1, `spectator after ${what}`)).state;
+      assert.equal(s.last_move.slice(0, 4), winner.slice(0, 4), `the move played: ${what}`);
+      assert.equal(moveRows(g.id, ply), 1, `one row for ply ${ply}: ${what}`);
+      played.push(s.last_move);
+      state = s;
+    }
+    // No fork: every node and PostgreSQL have exactly the moves played, each once.
+    for (const base of [N1, N2, N3]) {
+      const s = expectOk(await at(base, 'GET', `/api/games/${g.id}`), `state at ${base}`);
+      assert.deepEqual(s.moves.map((m) => m.uci), played, `moves at ${base}`);
+    }
+    const row = gameRow(g.id);
+    assert.equal(row.moves, played.length);
+    assert.equal(row.distinctPlies, played.length);
+    assert.equal(row.rev, rev0 + played.length, 'one commit per move played: repeats and refusals wrote nothing');
+    // Nothing else reached the spectator: any state left is one of the moves' states, in order.
+    for (const m of spectator.inbox.filter((x) => x.type === 'state')) {
+      assert.deepEqual(m.state.moves.map((x) => x.uci), played.slice(0, m.state.ply), 'a state that forks');
+    }
+    for (const c of [spectator, ...sockets.white, ...sockets.black]) c.close();
+  },
+
+  async 'a live clock runs out on three nodes: the game ends once'() {
+    const ready = await clockReady;
+    if (ready.e) throw ready.e;
+    const { g, watchers, rev } = ready.v;
+    // White's minute runs out (generous deadline: the flag falls 60 s after Black's move).
+    const ends = [];
+    for (const [i, w] of watchers.entries()) {
+      const m = await w.next((x) => x.type === 'state' && x.game === g.id && x.state.outcome, `node ${i + 1}: the game's end`, 150000);
+      ends.push(m.state);
+    }
+    for (const s of ends) {
+      assert.equal(s.outcome.termination, 'time_forfeit', JSON.stringify(s.outcome));
+      assert.equal(s.outcome.result, '0-1');
+      assert.equal(s.outcome.winner, 'black');
+      assert.equal(s.ply, 2);
+      assert.equal(s.clock.white, 0, 'the flagged clock shows 0');
+      assert.deepEqual(s.outcome, ends[0].outcome);
+    }
+    // Every node says the same, and refuses a move now.
+    for (const base of [N1, N2, N3, FRONT]) {
+      const s = expectOk(await at(base, 'GET', `/api/games/${g.id}`), `state at ${base}`);
+      assert.deepEqual(s.outcome, ends[0].outcome, `outcome at ${base}`);
+      expectError(await httpMove(base, g, g.white, 2, 'Nf3'), 409, 'game_over', `a move at ${base} after the flag fell`);
+      const pgn = await at(base, 'GET', `/api/games/${g.id}/pgn`);
+      assert.match(pgn.text, /\[Result "0-1"\][^]*\[Termination "time forfeit"\]/, `PGN at ${base}: ${pgn.text}`);
+    }
+    // PostgreSQL: the result once — one commit after the last move, however many nodes tried.
+    const row = await until(() => { const r = gameRow(g.id); return r.result ? r : null; }, 'the result in PostgreSQL', 10000);
+    assert.equal(row.result, '0-1');
+    assert.equal(row.termination, 'time_forfeit');
+    assert.equal(row.moves, 2);
+    assert.equal(row.rev, rev + 1, 'exactly one commit ended the game');
+    // No watcher saw a second, different ending.
+    for (const w of watchers) {
+      for (const m of w.inbox.filter((x) => x.type === 'state' && x.state.outcome)) assert.deepEqual(m.state.outcome, ends[0].outcome);
+      w.close();
+    }
+  },
+});
+// Open WebSockets of a failed test would keep the process alive.
+process.exit();
