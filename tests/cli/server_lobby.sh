@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The lobby in schach serve (tests/server/lobby.mjs): seeks posted, listed, withdrawn and accepted,
+# exactly one game when several accept at once, rated seeks between accounts only, bad input refused
+# with nothing changed; and the row of a rated game made from a seek: both accounts, rated.
+set -u
+source "$(dirname "$0")/lib/common.bash"
+cli_init "$@"
+source "$(dirname "$0")/../server/server.bash"
+server_setup
+
+server_start "$tmp/x.db" "${SERVER_NO_LIMITS[@]}"
+run_node lobby.mjs
+run_node lobby.mjs rated "$tmp/rated.json"
+server_stop
+
+game=$(jq -r .game "$tmp/rated.json")
+white=$(jq -r .white "$tmp/rated.json" | tr 'A-Z' 'a-z')
+black=$(jq -r .black "$tmp/rated.json" | tr 'A-Z' 'a-z')
+row=$(server_db_query "SELECT account_white, account_black, rated, mode, time_type, minutes, increment FROM games WHERE id = '$game'")
+[[ $row == "$white|$black|1|friend|live|5|3" ]] || fail "the rated game's row: $row (want $white|$black|1|friend|live|5|3)"
+
+cli_finish server_lobby

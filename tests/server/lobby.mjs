@@ -1,0 +1,192 @@
+// The lobby over HTTP (docs/api.md "Lobby"): seeks posted, listed, withdrawn and accepted; the game an
+// accepted seek becomes, played with the poster's seek secret and the accepter's new one; every bad
+// input answered with the right status and nothing changed.
+//
+//   node lobby.mjs          the tests
+//   node lobby.mjs rated F  a rated game between two accounts; its id into F (the shell checks the row)
+import fs from 'node:fs';
+import { api, assert, expectError, expectOk, getState, runTests } from './lib.mjs';
+
+const LIVE = { type: 'live', minutes: 5, increment: 3 };
+let n = 0;
+const fresh = (p) => `${p}${process.pid % 10000}y${++n}`;
+
+async function account(prefix) {
+  const name = fresh(prefix);
+  const r = await api('POST', '/api/accounts', { username: name, password: 'good password' });
+  expectOk(r, `sign up ${name}`, 201);
+  const token = /schach_session=([^;]*)/.exec(r.headers.get('set-cookie'))[1];
+  return { name, cookie: `schach_session=${token}` };
+}
+
+const as = (who) => (who ? { headers: { cookie: who.cookie } } : {});
+
+async function post(body, who) {
+  return api('POST', '/api/seeks', body, as(who));
+}
+
+async function postOk(body, who) {
+  const seek = expectOk(await post(body, who), 'post seek', 201);
+  assert.equal(typeof seek.id, 'string');
+  assert.equal(seek.id.length, 12);
+  assert.equal(typeof seek.secret, 'string');
+  assert.equal(seek.secret.length, 43);
+  return seek;
+}
+
+async function listed() {
+  const body = expectOk(await api('GET', '/api/seeks'), 'list');
+  assert.ok(Array.isArray(body.seeks));
+  for (const s of body.seeks) assert.equal(s.secret, undefined, 'a listed seek shows no secret');
+  return body.seeks;
+}
+
+async function accept(id, who) {
+  return api('POST', `/api/seeks/${id}/accept`, {}, as(who));
+}
+
+const tests = {
+  async 'post, list, look: an open seek is listed without its secret'() {
+    const seek = await postOk({ time: LIVE, color: 'white' });
+    assert.deepEqual(seek.time, LIVE);
+    assert.equal(seek.color, 'white');
+    assert.equal(seek.rated, false);
+    assert.equal(seek.name, null);
+    const mine = (await listed()).find((s) => s.id === seek.id);
+    assert.ok(mine, 'listed');
+    assert.deepEqual(mine.time, LIVE);
+    const look = expectOk(await api('GET', `/api/seeks/${seek.id}`), 'get');
+    assert.equal(look.game, null);
+    assert.equal(look.color, null);
+    assert.equal(look.seek.id, seek.id);
+  },
+
+  async 'accept: the game, with the poster\'s seek secret and the accepter\'s new one'() {
+    const seek = await postOk({ time: { type: 'correspondence', days: 3 }, color: 'black' });
+    const got = expectOk(await accept(seek.id), 'accept');
+    assert.equal(got.color, 'white', 'the accepter takes the other side');
+    assert.equal(got.secret.length, 43);
+    assert.equal(got.state.id, got.id);
+    assert.equal(got.state.ply, 0);
+    assert.deepEqual(got.state.players, { white: true, black: true });
+    assert.equal(got.state.time.type, 'correspondence');
+    const look = expectOk(await api('GET', `/api/seeks/${seek.id}`), 'the poster looks');
+    assert.equal(look.game, got.id);
+    assert.equal(look.color, 'black');
+    assert.ok(!(await listed()).some((s) => s.id === seek.id), 'gone from the lobby');
+    // Both play: the accepter (White) with the new secret, the poster with the seek's secret.
+    expectOk(await api('POST', `/api/games/${got.id}/move`, { secret: got.secret, ply: 0, move: 'e4' }), 'white');
+    expectError(await api('POST', `/api/games/${got.id}/move`, { secret: got.secret, ply: 1, move: 'e5' }), 409,
+      'not_your_turn', 'white for black');
+    expectOk(await api('POST', `/api/games/${got.id}/move`, { secret: seek.secret, ply: 1, move: 'e5' }), 'black');
+    assert.equal((await getState(got.id)).ply, 2);
+  },
+
+  async 'a random colour is decided at the accept, one side each'() {
+    const colors = new Set();
+    for (let i = 0; i < 12 && colors.size < 2; i++) {
+      const seek = await postOk({ time: LIVE, color: 'random' });
+      const got = expectOk(await accept(seek.id), 'accept random');
+      const look = expectOk(await api('GET', `/api/seeks/${seek.id}`), 'look');
+      assert.notEqual(look.color, got.color);
+      colors.add(got.color);
+    }
+    assert.equal(colors.size, 2, 'twelve random seeks all gave one colour');
+  },
+
+  async 'two accept at once: exactly one game'() {
+    for (let round = 0; round < 5; round++) {
+      const seek = await postOk({ time: LIVE });
+      const rs = await Promise.all([accept(seek.id), accept(seek.id), accept(seek.id)]);
+      const ok = rs.filter((r) => r.status === 200);
+      assert.equal(ok.length, 1, rs.map((r) => `${r.status} ${r.text.slice(0, 80)}`).join(' | '));
+      for (const r of rs.filter((x) => x.status !== 200)) expectError(r, 404, 'no_seek', 'the other accepters');
+      const look = expectOk(await api('GET', `/api/seeks/${seek.id}`), 'look');
+      assert.equal(look.game, ok[0].json.id);
+    }
+  },
+
+  async 'withdrawn only with the secret; a vanished seek cannot be accepted'() {
+    const seek = await postOk({ time: LIVE });
+    expectError(await api('DELETE', `/api/seeks/${seek.id}`, { secret: 'x'.repeat(43) }), 403, 'bad_secret', 'wrong');
+    expectError(await api('DELETE', `/api/seeks/${seek.id}`, {}), 400, 'bad_request', 'no secret');
+    assert.ok((await listed()).some((s) => s.id === seek.id), 'still there');
+    expectOk(await api('DELETE', `/api/seeks/${seek.id}`, { secret: seek.secret }), 'withdraw');
+    assert.ok(!(await listed()).some((s) => s.id === seek.id), 'gone');
+    expectError(await api('DELETE', `/api/seeks/${seek.id}`, { secret: seek.secret }), 404, 'no_seek', 'twice');
+    expectError(await accept(seek.id), 404, 'no_seek', 'accept a withdrawn seek');
+    expectError(await api('GET', `/api/seeks/${seek.id}`), 404, 'no_seek', 'look at it');
+    // An accepted seek cannot be withdrawn: the game stands.
+    const other = await postOk({ time: LIVE });
+    expectOk(await accept(other.id), 'accept');
+    expectError(await api('DELETE', `/api/seeks/${other.id}`, { secret: other.secret }), 404, 'no_seek', 'after');
+  },
+
+  async 'unknown and malformed ids'() {
+    expectError(await accept('AAAAAAAAAAAA'), 404, 'no_seek', 'unknown');
+    expectError(await api('GET', '/api/seeks/short'), 404, 'no_seek', 'short');
+    expectError(await accept('bad*id*bad*x'), 404, 'no_seek', 'odd characters');
+    for (const path of ['/api/seeks/AAAAAAAAAAAA/other', '/api/seeks/', '/api/seeks/AAAAAAAAAAAAA']) {
+      const r = await api('POST', path, {});
+      assert.equal(r.status, 404, `${path}: ${r.status}`);
+    }
+    const r = await api('PUT', '/api/seeks', {});
+    assert.equal(r.status, 405);
+    assert.equal((await api('GET', '/api/seeks/AAAAAAAAAAAA/accept')).status, 405);
+  },
+
+  async 'bad seeks are refused and nothing is listed'() {
+    const before = (await listed()).length;
+    const bodies = [
+      [{}, 'time'], [{ time: { type: 'blitz' } }, 'time.type'], [{ time: { type: 'none' } }, 'time.type'],
+      [{ time: { type: 'live' } }, 'time.minutes'], [{ time: { type: 'live', minutes: 0 } }, 'time.minutes'],
+      [{ time: { type: 'live', minutes: 181 } }, 'time.minutes'],
+      [{ time: { type: 'live', minutes: 5, increment: -1 } }, 'time.increment'],
+      [{ time: { type: 'live', minutes: 5, days: 2 } }, 'time.days'],
+      [{ time: { type: 'correspondence' } }, 'time.days'], [{ time: { type: 'correspondence', days: 31 } }, 'time.days'],
+      [{ time: { type: 'live', minutes: 5, extra: 1 } }, 'time'], [{ time: LIVE, color: 'green' }, 'color'],
+      [{ time: LIVE, color: 1 }, 'color'], [{ time: LIVE, rated: 'yes' }, 'rated'], [{ time: LIVE, admin: true }, 'admin'],
+      [{ time: 'live' }, 'time'],
+    ];
+    for (const [body, member] of bodies) {
+      const e = expectError(await post(body), 400, 'bad_request', JSON.stringify(body));
+      assert.ok(e.message.includes(member), `${JSON.stringify(body)}: ${e.message}`);
+    }
+    for (const raw of ['not json', '[]', '{"time":{"type":"live","minutes":5},"time":{}}']) {
+      const r = await api('POST', '/api/seeks', raw);
+      assert.equal(r.status, 400, raw);
+    }
+    assert.equal((await listed()).length, before, 'nothing new listed');
+  },
+
+  async 'rated seeks need accounts; one\'s own seek cannot be accepted'() {
+    expectError(await post({ time: LIVE, rated: true }), 401, 'not_logged_in', 'rated, anonymous');
+    const magnus = await account('Magnus');
+    const seek = await postOk({ time: LIVE, rated: true, color: 'white' }, magnus);
+    assert.equal(seek.name, magnus.name);
+    assert.equal(seek.rating, 1500);
+    assert.equal(seek.rated, true);
+    expectError(await accept(seek.id, magnus), 409, 'own_seek', 'own seek');
+    expectError(await accept(seek.id), 401, 'not_logged_in', 'rated, anonymous accepter');
+    assert.ok((await listed()).some((s) => s.id === seek.id), 'still open');
+    const hikaru = await account('Hikaru');
+    const got = expectOk(await accept(seek.id, hikaru), 'accept rated');
+    assert.equal(got.color, 'black');
+    // A casual seek of an account: anyone may accept, also without an account.
+    const casual = await postOk({ time: LIVE }, magnus);
+    assert.equal(casual.name, magnus.name);
+    expectOk(await accept(casual.id), 'anonymous accepts a casual seek of an account');
+  },
+};
+
+if (process.argv[2] === 'rated') {
+  await runTests({ async 'a rated game for the database check'() {
+    const a = await account('White');
+    const b = await account('Black');
+    const seek = await postOk({ time: LIVE, rated: true, color: 'white' }, a);
+    const got = expectOk(await accept(seek.id, b), 'accept');
+    fs.writeFileSync(process.argv[3], JSON.stringify({ game: got.id, white: a.name, black: b.name }));
+  } });
+} else {
+  await runTests(tests);
+}
