@@ -246,7 +246,7 @@ static void build_game(Accounts *a, const SeekRow *k, Color poster, const char *
     rec->plies = 0;
     memcpy(rec->secret_hash[poster], k->secret_hash, STORE_HASH_LEN);
     secret_new(secret, rec->secret_hash[!poster]);
-    snprintf(rec->account[poster], sizeof rec->account[poster], "%s", k->account);
+    snprintf(rec->account[poster], sizeof rec->account[poster], "%s", k->name);
     snprintf(rec->account[!poster], sizeof rec->account[!poster], "%s", accepter);
     rec->rated = k->rated;
     if (k->rated)
@@ -277,7 +277,7 @@ static void accept_seek(Accounts *a, AccJob *j) {
                    : !strcmp(k.color, "black") ? BLACK
                                                : (Color)randombytes_uniform(2);
     GameRecord rec;
-    build_game(a, &k, poster, logged_in ? row.key : "", &rec, j->seek_secret);
+    build_game(a, &k, poster, logged_in ? row.name : "", &rec, j->seek_secret);
     r = a->db->vtbl->seek_accept(a->db, k.id, accounts_now(a), (int)poster, &rec, err, sizeof err);
     if (r != SA_OK) {
         accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_SEEK, err);

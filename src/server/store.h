@@ -50,9 +50,11 @@ typedef struct GameRecord {
                 * checks the moves against it: exactly as many for a finished game, at least as many
                 * for one in play; anything else is damage, and the read fails. */
     /* Accounts (schema 9): who plays each side, "" for nobody with an account, and the ratings. */
-    char account[2][STORE_ACCOUNT_LEN + 1]; /* per Color: the key of the account playing the side */
-    int rated;                              /* 1: the game changes the players' ratings, 0: casual */
-    int rating[2];                          /* rated: each side's rating when the game began (0 otherwise) */
+    /* per Color: the account playing the side, by its name as shown (names are unique whatever their
+     * case, and never change), "" for nobody with an account */
+    char account[2][STORE_ACCOUNT_LEN + 1];
+    int rated;          /* 1: the game changes the players' ratings, 0: casual */
+    int rating[2];      /* rated: each side's rating when the game began (0 otherwise) */
     int rating_diff[2]; /* rated: what the game's end changed each side's rating by (0 until then) */
     int64_t rev;        /* the row's version: 1 when created, one more with every committed change (update,
                   * append or both in one op). Set by the store: reads fill it, a committed op gets the

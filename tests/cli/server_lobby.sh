@@ -14,8 +14,8 @@ run_node lobby.mjs rated "$tmp/rated.json"
 server_stop
 
 game=$(jq -r .game "$tmp/rated.json")
-white=$(jq -r .white "$tmp/rated.json" | tr 'A-Z' 'a-z')
-black=$(jq -r .black "$tmp/rated.json" | tr 'A-Z' 'a-z')
+white=$(jq -r .white "$tmp/rated.json")
+black=$(jq -r .black "$tmp/rated.json")
 row=$(server_db_query "SELECT account_white, account_black, rated, mode, time_type, minutes, increment FROM games WHERE id = '$game'")
 [[ $row == "$white|$black|1|friend|live|5|3" ]] || fail "the rated game's row: $row (want $white|$black|1|friend|live|5|3)"
 
