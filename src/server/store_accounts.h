@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rating.h"
 #include "store.h"
 
 #define STORE_ACCOUNT_NAME_LEN  STORE_ACCOUNT_LEN
@@ -43,6 +44,10 @@ typedef struct SeekRow {
     char game_id[STORE_ID_LEN + 1]; /* the game once accepted, "" while open */
     int poster_color;               /* once accepted: the Color the poster plays */
 } SeekRow;
+
+/* What a rated game computes from both ratings before it (rating_apply), inside the store's
+ * transaction; false leaves everything as it was. */
+typedef bool (*StoreRateFn)(void *ctx, RatingRow *white, RatingRow *black);
 
 /* What a call came to. */
 typedef enum {
@@ -85,6 +90,19 @@ typedef struct StoreAccountsVtbl {
     /* Accepts an open seek: in one transaction marks it taken by game->id with the poster's color and
      * inserts the game's row (rev 1). SA_NOT_FOUND: it was accepted, cancelled or expired meanwhile
      * (nothing written). */
+    /* Ratings. Rates a finished game once (schema 11): in one transaction marks the game rated (SA_TAKEN:
+     * it was already, nothing changed), reads both accounts' ratings in the category (a newcomer's when
+     * there is none), lets fn compute the new ones, stores them with a point of each one's history, and
+     * the game's before and after. before/after get the ratings. */
+    StoreAccountResult (*rate_game)(StoreAccounts *a, const char *game_id, const char *category, const char *white_key,
+                                    const char *black_key, int64_t now_ms, StoreRateFn fn, void *ctx,
+                                    RatingRow before[2], RatingRow after[2], char *err, size_t err_size);
+    /* The account's ratings: have[c] tells which categories it has played in. SA_OK (also with none). */
+    StoreAccountResult (*ratings_of)(StoreAccounts *a, const char *key, RatingRow out[RATING_COUNT],
+                                     bool have[RATING_COUNT], char *err, size_t err_size);
+    /* A rated game's ratings before and after (rounded), SA_NOT_FOUND before it was rated. */
+    StoreAccountResult (*game_rating)(StoreAccounts *a, const char *game_id, int before[2], int after[2], char *err,
+                                      size_t err_size);
     StoreAccountResult (*seek_accept)(StoreAccounts *a, const char *id, int64_t now_ms, int poster_color,
                                       const GameRecord *game, char *err, size_t err_size);
 } StoreAccountsVtbl;

@@ -341,6 +341,208 @@ static StoreAccountResult pa_seek_accept(StoreAccounts *base, const char *id, in
     return affected(res) == 1 ? SA_OK : SA_NOT_FOUND;
 }
 
+/* ---- ratings ---- */
+
+/* Runs a plain statement in the open transaction; false with err filled. */
+static bool tx_exec(PgAccounts *a, const char *sql, char *err, size_t err_size) {
+    PGresult *res = PQexec(a->conn, sql);
+    bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+    if (!ok)
+        store_pg_set_err(err, err_size, "%s", PQresultErrorMessage(res));
+    PQclear(res);
+    return ok;
+}
+
+/* Both accounts' ratings in the category, locked (in key order, so two games of the same pair ending at
+ * once wait for each other instead of deadlocking); a newcomer's for one without. */
+static bool lock_ratings(PgAccounts *a, const char *category, const char *keys[2], RatingRow out[2], char *err,
+                         size_t err_size) {
+    for (int i = 0; i < 2; i++) {
+        out[i].g = glicko2_new();
+        out[i].games = 0;
+        out[i].updated_ms = 0;
+    }
+    StorePgParams p = {.n = 0};
+    p_text(&p, keys[0]);
+    p_text(&p, keys[1]);
+    p_text(&p, category);
+    /* A newcomer's row first, so that the lock below holds even for a first game: two first games of one
+     * player ending at once are then rated one after the other, not both from 1500. */
+    char seed[300];
+    snprintf(seed, sizeof seed,
+             "INSERT INTO ratings (account_key, category, rating, rd, volatility, games, updated_ms)"
+             " SELECT k, $3, %.1f, %.1f, %.2f, 0, 0 FROM unnest(ARRAY[$1, $2]::text[]) AS k ORDER BY k"
+             " ON CONFLICT DO NOTHING",
+             GLICKO2_DEFAULT_RATING, GLICKO2_DEFAULT_RD, GLICKO2_DEFAULT_VOLATILITY);
+    PGresult *seeded = run_params(a, seed, &p, PGRES_COMMAND_OK, err, err_size);
+    if (!seeded)
+        return false;
+    PQclear(seeded);
+    PGresult *res = run_params(a,
+                               "SELECT account_key, rating, rd, volatility, games, updated_ms FROM ratings"
+                               " WHERE category = $3 AND account_key IN ($1, $2) ORDER BY account_key FOR UPDATE",
+                               &p, PGRES_TUPLES_OK, err, err_size);
+    if (!res)
+        return false;
+    for (int row = 0; row < PQntuples(res); row++)
+        for (int i = 0; i < 2; i++)
+            if (!strcmp(PQgetvalue(res, row, 0), keys[i])) {
+                out[i].g.rating = strtod(PQgetvalue(res, row, 1), NULL);
+                out[i].g.rd = strtod(PQgetvalue(res, row, 2), NULL);
+                out[i].g.volatility = strtod(PQgetvalue(res, row, 3), NULL);
+                out[i].games = atoi(PQgetvalue(res, row, 4));
+                out[i].updated_ms = strtoll(PQgetvalue(res, row, 5), NULL, 10);
+            }
+    PQclear(res);
+    return true;
+}
+
+static bool store_rating(PgAccounts *a, const char *key, const char *category, const RatingRow *r, const char *game_id,
+                         char *err, size_t err_size) {
+    char rating[40], rd[40], vol[40];
+    snprintf(rating, sizeof rating, "%.17g", r->g.rating);
+    snprintf(rd, sizeof rd, "%.17g", r->g.rd);
+    snprintf(vol, sizeof vol, "%.17g", r->g.volatility);
+    StorePgParams p = {.n = 0};
+    p_text(&p, key);
+    p_text(&p, category);
+    p_text(&p, rating);
+    p_text(&p, rd);
+    p_text(&p, vol);
+    p_int(&p, r->games);
+    p_int(&p, r->updated_ms);
+    p_text(&p, game_id);
+    p_int(&p, (long long)(r->g.rating + 0.5));
+    PGresult *res =
+        run_params(a,
+                   "WITH h AS (INSERT INTO rating_history (account_key, category, at_ms, game_id, rating)"
+                   "  VALUES ($1, $2, $7::bigint, $8, $9::int) ON CONFLICT DO NOTHING)"
+                   " INSERT INTO ratings (account_key, category, rating, rd, volatility, games, updated_ms)"
+                   " VALUES ($1, $2, $3::float8, $4::float8, $5::float8, $6::int, $7::bigint)"
+                   " ON CONFLICT (account_key, category) DO UPDATE SET rating = $3::float8, rd = $4::float8,"
+                   " volatility = $5::float8, games = $6::int, updated_ms = $7::bigint",
+                   &p, PGRES_COMMAND_OK, err, err_size);
+    PQclear(res);
+    return res != NULL;
+}
+
+static StoreAccountResult pa_rate_game(StoreAccounts *base, const char *game_id, const char *category,
+                                       const char *white_key, const char *black_key, int64_t now_ms, StoreRateFn fn,
+                                       void *ctx, RatingRow before[2], RatingRow after[2], char *err, size_t err_size) {
+    PgAccounts *a = (PgAccounts *)base;
+    if (!conn_of(a, err, err_size) || !tx_exec(a, "BEGIN", err, err_size)) {
+        if (a->conn && PQstatus(a->conn) != CONNECTION_OK) {
+            PQfinish(a->conn);
+            a->conn = NULL;
+        }
+        return SA_FAULT;
+    }
+    StoreAccountResult r = SA_OK;
+    StorePgParams p = {.n = 0};
+    p_text(&p, game_id);
+    p_text(&p, category);
+    p_int(&p, now_ms);
+    PGresult *res = run_params(a,
+                               "INSERT INTO game_ratings (game_id, category, at_ms) VALUES ($1, $2, $3::bigint)"
+                               " ON CONFLICT DO NOTHING",
+                               &p, PGRES_COMMAND_OK, err, err_size);
+    if (!res)
+        r = SA_FAULT;
+    else if (affected(res) == 0)
+        r = SA_TAKEN;
+    const char *keys[2] = {white_key, black_key};
+    if (r == SA_OK) {
+        /* Lock in key order; before[] in colour order. */
+        bool swap = strcmp(white_key, black_key) > 0;
+        const char *ordered[2] = {keys[swap], keys[!swap]};
+        RatingRow got[2];
+        if (!lock_ratings(a, category, ordered, got, err, err_size))
+            r = SA_FAULT;
+        before[0] = got[swap];
+        before[1] = got[!swap];
+    }
+    if (r == SA_OK) {
+        after[0] = before[0];
+        after[1] = before[1];
+        if (!fn(ctx, &after[0], &after[1]))
+            r = SA_NOT_FOUND;
+    }
+    if (r == SA_OK && (!store_rating(a, white_key, category, &after[0], game_id, err, err_size) ||
+                       !store_rating(a, black_key, category, &after[1], game_id, err, err_size)))
+        r = SA_FAULT;
+    if (r == SA_OK) {
+        StorePgParams q = {.n = 0};
+        p_text(&q, game_id);
+        p_int(&q, (long long)(before[0].g.rating + 0.5));
+        p_int(&q, (long long)(after[0].g.rating + 0.5));
+        p_int(&q, (long long)(before[1].g.rating + 0.5));
+        p_int(&q, (long long)(after[1].g.rating + 0.5));
+        res = run_params(a,
+                         "UPDATE game_ratings SET white_before = $2::int, white_after = $3::int,"
+                         " black_before = $4::int, black_after = $5::int WHERE game_id = $1",
+                         &q, PGRES_COMMAND_OK, err, err_size);
+        if (!res)
+            r = SA_FAULT;
+        PQclear(res);
+    }
+    if (!a->conn)
+        return SA_FAULT; /* the connection broke: the transaction is gone with it */
+    if (r == SA_OK && !tx_exec(a, "COMMIT", err, err_size))
+        r = SA_FAULT;
+    if (r != SA_OK)
+        PQclear(PQexec(a->conn, "ROLLBACK"));
+    return r;
+}
+
+static StoreAccountResult pa_ratings_of(StoreAccounts *base, const char *key, RatingRow out[RATING_COUNT],
+                                        bool have[RATING_COUNT], char *err, size_t err_size) {
+    PgAccounts *a = (PgAccounts *)base;
+    for (int c = 0; c < RATING_COUNT; c++)
+        have[c] = false;
+    StorePgParams p = {.n = 0};
+    p_text(&p, key);
+    PGresult *res =
+        run_params(a, "SELECT category, rating, rd, volatility, games, updated_ms FROM ratings WHERE account_key = $1",
+                   &p, PGRES_TUPLES_OK, err, err_size);
+    if (!res)
+        return SA_FAULT;
+    for (int row = 0; row < PQntuples(res); row++) {
+        int c = rating_category_of(PQgetvalue(res, row, 0));
+        if (c < 0)
+            continue;
+        have[c] = true;
+        out[c].g.rating = strtod(PQgetvalue(res, row, 1), NULL);
+        out[c].g.rd = strtod(PQgetvalue(res, row, 2), NULL);
+        out[c].g.volatility = strtod(PQgetvalue(res, row, 3), NULL);
+        out[c].games = atoi(PQgetvalue(res, row, 4));
+        out[c].updated_ms = strtoll(PQgetvalue(res, row, 5), NULL, 10);
+    }
+    PQclear(res);
+    return SA_OK;
+}
+
+static StoreAccountResult pa_game_rating(StoreAccounts *base, const char *game_id, int before[2], int after[2],
+                                         char *err, size_t err_size) {
+    PgAccounts *a = (PgAccounts *)base;
+    StorePgParams p = {.n = 0};
+    p_text(&p, game_id);
+    PGresult *res = run_params(a,
+                               "SELECT white_before, white_after, black_before, black_after FROM game_ratings"
+                               " WHERE game_id = $1",
+                               &p, PGRES_TUPLES_OK, err, err_size);
+    if (!res)
+        return SA_FAULT;
+    bool found = PQntuples(res) == 1;
+    if (found) {
+        before[0] = atoi(PQgetvalue(res, 0, 0));
+        after[0] = atoi(PQgetvalue(res, 0, 1));
+        before[1] = atoi(PQgetvalue(res, 0, 2));
+        after[1] = atoi(PQgetvalue(res, 0, 3));
+    }
+    PQclear(res);
+    return found ? SA_OK : SA_NOT_FOUND;
+}
+
 static void pa_close(StoreAccounts *base) {
     PgAccounts *a = (PgAccounts *)base;
     PQfinish(a->conn);
@@ -360,6 +562,9 @@ static const StoreAccountsVtbl pg_accounts_vtbl = {
     .seek_get = pa_seek_get,
     .seek_cancel = pa_seek_cancel,
     .seek_accept = pa_seek_accept,
+    .rate_game = pa_rate_game,
+    .ratings_of = pa_ratings_of,
+    .game_rating = pa_game_rating,
 };
 
 StoreAccounts *store_pg_accounts_open(Store *store, char *err, size_t err_size) {

@@ -102,6 +102,36 @@ static const char *const pg_migrations[] = {
     "  poster_color INTEGER NOT NULL DEFAULT -1"
     ");"
     "CREATE INDEX seeks_open ON seeks(created_ms) WHERE game_id = '';",
+    /* 11: ratings per account and category (Glicko-2: rating, deviation, volatility), a point of
+     * history per rated game, and each rated game's ratings before and after (its row there says it
+     * was rated: exactly once, whichever node asks). */
+    "CREATE TABLE ratings ("
+    "  account_key TEXT NOT NULL,"
+    "  category TEXT NOT NULL,"
+    "  rating DOUBLE PRECISION NOT NULL,"
+    "  rd DOUBLE PRECISION NOT NULL,"
+    "  volatility DOUBLE PRECISION NOT NULL,"
+    "  games INTEGER NOT NULL,"
+    "  updated_ms BIGINT NOT NULL,"
+    "  PRIMARY KEY (account_key, category)"
+    ");"
+    "CREATE TABLE rating_history ("
+    "  account_key TEXT NOT NULL,"
+    "  category TEXT NOT NULL,"
+    "  at_ms BIGINT NOT NULL,"
+    "  game_id TEXT NOT NULL,"
+    "  rating INTEGER NOT NULL,"
+    "  PRIMARY KEY (account_key, category, at_ms, game_id)"
+    ");"
+    "CREATE TABLE game_ratings ("
+    "  game_id TEXT PRIMARY KEY NOT NULL,"
+    "  category TEXT NOT NULL,"
+    "  at_ms BIGINT NOT NULL,"
+    "  white_before INTEGER NOT NULL DEFAULT 0,"
+    "  white_after INTEGER NOT NULL DEFAULT 0,"
+    "  black_before INTEGER NOT NULL DEFAULT 0,"
+    "  black_after INTEGER NOT NULL DEFAULT 0"
+    ");",
 };
 #define PG_SCHEMA_VERSION ((int)(sizeof pg_migrations / sizeof pg_migrations[0]))
 

@@ -363,6 +363,183 @@ static StoreAccountResult sa_seek_accept(StoreAccounts *base, const char *id, in
     return r;
 }
 
+/* ---- ratings ---- */
+
+/* One account's rating in a category into *r (a newcomer's when there is none); false on a failure. */
+static bool read_rating(SqliteAccounts *a, const char *key, const char *category, RatingRow *r) {
+    r->g = glicko2_new();
+    r->games = 0;
+    r->updated_ms = 0;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(a->db,
+                           "SELECT rating, rd, volatility, games, updated_ms FROM ratings WHERE account_key = ?1"
+                           " AND category = ?2",
+                           -1, &st, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return false;
+    }
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, category, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        r->g.rating = sqlite3_column_double(st, 0);
+        r->g.rd = sqlite3_column_double(st, 1);
+        r->g.volatility = sqlite3_column_double(st, 2);
+        r->games = sqlite3_column_int(st, 3);
+        r->updated_ms = sqlite3_column_int64(st, 4);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE;
+}
+
+static bool write_rating(SqliteAccounts *a, const char *key, const char *category, const RatingRow *r,
+                         const char *game_id) {
+    sqlite3_stmt *st = NULL, *h = NULL;
+    bool ok =
+        sqlite3_prepare_v2(a->db,
+                           "INSERT INTO ratings (account_key, category, rating, rd, volatility, games, updated_ms)"
+                           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (account_key, category) DO UPDATE"
+                           " SET rating = ?3, rd = ?4, volatility = ?5, games = ?6, updated_ms = ?7",
+                           -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(a->db,
+                           "INSERT OR IGNORE INTO rating_history (account_key, category, at_ms, game_id, rating)"
+                           " VALUES (?1, ?2, ?3, ?4, ?5)",
+                           -1, &h, NULL) == SQLITE_OK;
+    if (ok) {
+        sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, category, -1, SQLITE_STATIC);
+        sqlite3_bind_double(st, 3, r->g.rating);
+        sqlite3_bind_double(st, 4, r->g.rd);
+        sqlite3_bind_double(st, 5, r->g.volatility);
+        sqlite3_bind_int(st, 6, r->games);
+        sqlite3_bind_int64(st, 7, r->updated_ms);
+        sqlite3_bind_text(h, 1, key, -1, SQLITE_STATIC);
+        sqlite3_bind_text(h, 2, category, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(h, 3, r->updated_ms);
+        sqlite3_bind_text(h, 4, game_id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(h, 5, (int)(r->g.rating + 0.5));
+        ok = sqlite3_step(st) == SQLITE_DONE && sqlite3_step(h) == SQLITE_DONE;
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(h);
+    return ok;
+}
+
+static StoreAccountResult sa_rate_game(StoreAccounts *base, const char *game_id, const char *category,
+                                       const char *white_key, const char *black_key, int64_t now_ms, StoreRateFn fn,
+                                       void *ctx, RatingRow before[2], RatingRow after[2], char *err, size_t err_size) {
+    SqliteAccounts *a = (SqliteAccounts *)base;
+    if (!usable(a, err, err_size))
+        return SA_FAULT;
+    if (sqlite3_exec(a->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return fault(a, "rate game", err, err_size);
+    StoreAccountResult r = SA_OK;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(a->db,
+                           "INSERT INTO game_ratings (game_id, category, at_ms) VALUES (?1, ?2, ?3)"
+                           " ON CONFLICT DO NOTHING",
+                           -1, &st, NULL) != SQLITE_OK)
+        r = SA_FAULT;
+    if (r == SA_OK) {
+        sqlite3_bind_text(st, 1, game_id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, category, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 3, now_ms);
+        r = sqlite3_step(st) != SQLITE_DONE ? SA_FAULT : sqlite3_changes(a->db) == 0 ? SA_TAKEN : SA_OK;
+    }
+    sqlite3_finalize(st);
+    if (r == SA_OK &&
+        (!read_rating(a, white_key, category, &before[0]) || !read_rating(a, black_key, category, &before[1])))
+        r = SA_FAULT;
+    if (r == SA_OK) {
+        after[0] = before[0];
+        after[1] = before[1];
+        if (!fn(ctx, &after[0], &after[1]))
+            r = SA_NOT_FOUND;
+    }
+    if (r == SA_OK && (!write_rating(a, white_key, category, &after[0], game_id) ||
+                       !write_rating(a, black_key, category, &after[1], game_id)))
+        r = SA_FAULT;
+    if (r == SA_OK) {
+        st = NULL;
+        if (sqlite3_prepare_v2(a->db,
+                               "UPDATE game_ratings SET white_before = ?2, white_after = ?3, black_before = ?4,"
+                               " black_after = ?5 WHERE game_id = ?1",
+                               -1, &st, NULL) != SQLITE_OK) {
+            r = SA_FAULT;
+        } else {
+            sqlite3_bind_text(st, 1, game_id, -1, SQLITE_STATIC);
+            sqlite3_bind_int(st, 2, (int)(before[0].g.rating + 0.5));
+            sqlite3_bind_int(st, 3, (int)(after[0].g.rating + 0.5));
+            sqlite3_bind_int(st, 4, (int)(before[1].g.rating + 0.5));
+            sqlite3_bind_int(st, 5, (int)(after[1].g.rating + 0.5));
+            if (sqlite3_step(st) != SQLITE_DONE)
+                r = SA_FAULT;
+        }
+        sqlite3_finalize(st);
+    }
+    if (r == SA_FAULT)
+        store_set_err(err, err_size, "rate game: %s", sqlite3_errmsg(a->db));
+    if (r == SA_OK && sqlite3_exec(a->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        r = fault(a, "rate game", err, err_size);
+    if (r != SA_OK && !sqlite3_get_autocommit(a->db))
+        sqlite3_exec(a->db, "ROLLBACK", NULL, NULL, NULL);
+    return r;
+}
+
+static StoreAccountResult sa_ratings_of(StoreAccounts *base, const char *key, RatingRow out[RATING_COUNT],
+                                        bool have[RATING_COUNT], char *err, size_t err_size) {
+    SqliteAccounts *a = (SqliteAccounts *)base;
+    for (int c = 0; c < RATING_COUNT; c++)
+        have[c] = false;
+    if (!usable(a, err, err_size))
+        return SA_FAULT;
+    sqlite3_stmt *st =
+        prepare(a, "SELECT category, rating, rd, volatility, games, updated_ms FROM ratings WHERE account_key = ?1",
+                err, err_size);
+    if (!st)
+        return SA_FAULT;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int c = rating_category_of((const char *)sqlite3_column_text(st, 0));
+        if (c < 0)
+            continue;
+        have[c] = true;
+        out[c].g.rating = sqlite3_column_double(st, 1);
+        out[c].g.rd = sqlite3_column_double(st, 2);
+        out[c].g.volatility = sqlite3_column_double(st, 3);
+        out[c].games = sqlite3_column_int(st, 4);
+        out[c].updated_ms = sqlite3_column_int64(st, 5);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? SA_OK : fault(a, "read ratings", err, err_size);
+}
+
+static StoreAccountResult sa_game_rating(StoreAccounts *base, const char *game_id, int before[2], int after[2],
+                                         char *err, size_t err_size) {
+    SqliteAccounts *a = (SqliteAccounts *)base;
+    if (!usable(a, err, err_size))
+        return SA_FAULT;
+    sqlite3_stmt *st = prepare(a,
+                               "SELECT white_before, white_after, black_before, black_after FROM game_ratings"
+                               " WHERE game_id = ?1",
+                               err, err_size);
+    if (!st)
+        return SA_FAULT;
+    sqlite3_bind_text(st, 1, game_id, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        before[0] = sqlite3_column_int(st, 0);
+        after[0] = sqlite3_column_int(st, 1);
+        before[1] = sqlite3_column_int(st, 2);
+        after[1] = sqlite3_column_int(st, 3);
+    }
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW)
+        return SA_OK;
+    return rc == SQLITE_DONE ? SA_NOT_FOUND : fault(a, "read game rating", err, err_size);
+}
+
 static void sa_close(StoreAccounts *base) {
     SqliteAccounts *a = (SqliteAccounts *)base;
     sqlite3_close(a->db);
@@ -382,6 +559,9 @@ static const StoreAccountsVtbl sqlite_accounts_vtbl = {
     .seek_get = sa_seek_get,
     .seek_cancel = sa_seek_cancel,
     .seek_accept = sa_seek_accept,
+    .rate_game = sa_rate_game,
+    .ratings_of = sa_ratings_of,
+    .game_rating = sa_game_rating,
 };
 
 StoreAccounts *store_sqlite_accounts_open(Store *store, char *err, size_t err_size) {

@@ -793,4 +793,61 @@ STORE_CASE test_seeks(void **state) {
     waker_destroy(&w);
 }
 
+static bool rate_ctx_apply(void *ctx, RatingRow *white, RatingRow *black) {
+    const char *result = ctx;
+    return rating_apply(white, black, result, 1700000000000);
+}
+
+/* Ratings (store_accounts.h): a rated game changes both players' ratings once, whoever asks again;
+ * the next game starts from the new ratings; a player's ratings and a game's before and after are
+ * read back; a computation that fails changes nothing. */
+STORE_CASE test_ratings(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    char err[256] = "";
+    StoreAccounts *a = store_accounts_open(store, err, sizeof err);
+    if (!a)
+        fail_msg("accounts_open: %s", err);
+    RatingRow before[2], after[2];
+    assert_int_equal(a->vtbl->rate_game(a, "game00000001", "blitz", "anna", "bob", 1700000000000, rate_ctx_apply,
+                                        (void *)"1-0", before, after, err, sizeof err),
+                     SA_OK);
+    assert_true(before[0].g.rating == 1500 && before[1].g.rating == 1500 && before[0].games == 0);
+    assert_true(after[0].g.rating > 1500 && after[1].g.rating < 1500);
+    assert_int_equal(after[0].games, 1);
+    double anna = after[0].g.rating;
+    /* Asked again (another node, a retry): nothing changes. */
+    assert_int_equal(a->vtbl->rate_game(a, "game00000001", "blitz", "anna", "bob", 1700000000001, rate_ctx_apply,
+                                        (void *)"1-0", before, after, err, sizeof err),
+                     SA_TAKEN);
+    /* A failed computation (a result that is none) leaves everything as it was. */
+    assert_int_equal(a->vtbl->rate_game(a, "game00000002", "blitz", "anna", "bob", 1700000000002, rate_ctx_apply,
+                                        (void *)"*", before, after, err, sizeof err),
+                     SA_NOT_FOUND);
+    /* The second game starts from the first one's ratings (colours swapped). */
+    assert_int_equal(a->vtbl->rate_game(a, "game00000003", "blitz", "bob", "anna", 1700000000003, rate_ctx_apply,
+                                        (void *)"1/2-1/2", before, after, err, sizeof err),
+                     SA_OK);
+    assert_true(before[1].g.rating == anna);
+    assert_int_equal(before[1].games, 1);
+    RatingRow rows[RATING_COUNT];
+    bool have[RATING_COUNT];
+    assert_int_equal(a->vtbl->ratings_of(a, "anna", rows, have, err, sizeof err), SA_OK);
+    assert_true(have[RATING_BLITZ] && !have[RATING_BULLET] && !have[RATING_CORRESPONDENCE]);
+    assert_int_equal(rows[RATING_BLITZ].games, 2);
+    assert_true(rows[RATING_BLITZ].g.rating == after[1].g.rating);
+    assert_true(rows[RATING_BLITZ].g.rd < 350);
+    assert_int_equal(a->vtbl->ratings_of(a, "nobody", rows, have, err, sizeof err), SA_OK);
+    assert_false(have[RATING_BLITZ]);
+    int b[2], f[2];
+    assert_int_equal(a->vtbl->game_rating(a, "game00000001", b, f, err, sizeof err), SA_OK);
+    assert_int_equal(b[0], 1500);
+    assert_int_equal(f[0], (int)(anna + 0.5));
+    assert_int_equal(a->vtbl->game_rating(a, "game00000002", b, f, err, sizeof err), SA_NOT_FOUND);
+    store_accounts_close(a);
+    store_close(store);
+    waker_destroy(&w);
+}
+
 #endif

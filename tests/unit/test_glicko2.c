@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "glicko2.h"
+#include "rating.h"
 
 #define assert_near(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
 
@@ -98,6 +99,39 @@ static void bad_inputs_are_refused(void **state) {
     assert_true(isfinite(out.rating) && out.rating < 4000);
 }
 
+/* rating.h: categories by estimated duration, and a game's effect on both players. */
+static void categories_and_games(void **state) {
+    (void)state;
+    assert_int_equal(rating_category("live", 1, 0), RATING_BULLET);
+    assert_int_equal(rating_category("live", 2, 1), RATING_BULLET);  /* 160 s */
+    assert_int_equal(rating_category("live", 3, 0), RATING_BLITZ);   /* 180 s */
+    assert_int_equal(rating_category("live", 3, 2), RATING_BLITZ);   /* 260 s */
+    assert_int_equal(rating_category("live", 5, 3), RATING_BLITZ);   /* 420 s */
+    assert_int_equal(rating_category("live", 8, 0), RATING_RAPID);   /* 480 s */
+    assert_int_equal(rating_category("live", 15, 10), RATING_RAPID); /* 1300 s */
+    assert_int_equal(rating_category("live", 25, 0), RATING_CLASSICAL);
+    assert_int_equal(rating_category("correspondence", 0, 0), RATING_CORRESPONDENCE);
+    assert_int_equal(rating_category("none", 0, 0), -1);
+    assert_string_equal(rating_category_name(RATING_BLITZ), "blitz");
+    assert_int_equal(rating_category_of("classical"), RATING_CLASSICAL);
+    assert_int_equal(rating_category_of("chess960"), -1);
+    assert_null(rating_category_name(RATING_COUNT));
+
+    RatingRow w = {glicko2_new(), 0, 0}, b = {glicko2_new(), 0, 0};
+    assert_false(rating_apply(&w, &b, "*", 1000));
+    assert_true(w.g.rating == 1500 && w.games == 0); /* untouched */
+    assert_true(rating_apply(&w, &b, "0-1", 1000));
+    assert_true(w.g.rating < 1500 && b.g.rating > 1500);
+    assert_int_equal(w.games, 1);
+    assert_true(w.updated_ms == 1000);
+    /* A year away widens the deviation before the next game. */
+    RatingRow w2 = w, b2 = b;
+    RatingRow w3 = w, b3 = b;
+    assert_true(rating_apply(&w2, &b2, "1/2-1/2", 1000 + 86400000LL));
+    assert_true(rating_apply(&w3, &b3, "1/2-1/2", 1000 + 365 * 86400000LL));
+    assert_true(w3.g.rd > w2.g.rd);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_papers_example),
@@ -105,6 +139,7 @@ int main(void) {
         cmocka_unit_test(one_game_moves_both_players_the_right_way),
         cmocka_unit_test(bounds_and_idle_periods),
         cmocka_unit_test(bad_inputs_are_refused),
+        cmocka_unit_test(categories_and_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

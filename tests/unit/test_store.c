@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 /* The number of migration steps in store_sqlite.c: bump it when a step is appended. */
-#define EXPECTED_SCHEMA_VERSION 10
+#define EXPECTED_SCHEMA_VERSION 11
 
 /* ---- tests ---- */
 
@@ -271,6 +271,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_acked_ops_survive_sigkill, setup, teardown),
         cmocka_unit_test_setup_teardown(test_accounts_and_sessions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_seeks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ratings, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define EXPECTED_SCHEMA_VERSION 10
+#define EXPECTED_SCHEMA_VERSION 11
 
 static char pg_dir[256];     /* the cluster's folder */
 static char pg_base[256];    /* its URI up to the database name: postgresql://schach@127.0.0.1:PORT/ */
@@ -258,7 +258,7 @@ static void test_schema_created_once(void **state) {
     char err[256] = "";
     waker_init(&w);
     assert_null(store_pg_open(d->db, NULL, on_wake, &w, err, sizeof err));
-    assert_non_null(strstr(err, "schema version 99, newer than this program's 10"));
+    assert_non_null(strstr(err, "schema version 99, newer than this program's 11"));
     waker_destroy(&w);
     PQfinish(raw);
 }
@@ -708,6 +708,7 @@ int main(void) {
         PG_TEST(test_revs_lookup),
         PG_TEST(test_accounts_and_sessions),
         PG_TEST(test_seeks),
+        PG_TEST(test_ratings),
         /* several nodes */
         PG_TEST(test_erroring_op_fails_alone),
         PG_TEST(test_race_same_append_with_rev),
