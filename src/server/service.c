@@ -182,6 +182,11 @@ void service_free(Service *svc) {
     free(svc);
 }
 
+void service_set_game_over(Service *svc, ServiceGameOver fn, void *ctx) {
+    svc->game_over = fn;
+    svc->game_over_ctx = ctx;
+}
+
 void service_set_cache_max(Service *svc, int games) {
     svc->cache_max = games < 0 ? 0 : games;
     svc_enter(svc);

@@ -63,6 +63,12 @@ int service_pending_count(const Service *svc);
 void service_set_cluster(Service *svc, const char *node);
 /* Announcements of other nodes' commits (store_take_notices) are handled in service_on_wake. */
 
+/* Called on the loop after this node committed the end of a rated game, whatever ended it, but not an
+ * abort (aborted games are not rated); once per game in a cluster (only the node whose commit ended it
+ * calls it). The callee rates it (accounts.h). */
+typedef void (*ServiceGameOver)(void *ctx, const GameRecord *rec);
+void service_set_game_over(Service *svc, ServiceGameOver fn, void *ctx);
+
 /* Frees the service (not the store). Pending replies are dropped without being called; writes still
  * in flight are waited for (taken back from the store), so call this before store_close(). */
 void service_free(Service *svc);

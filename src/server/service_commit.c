@@ -73,8 +73,11 @@ void svc_commit_apply(Service *svc, SvcPending *p) {
         g->store_rev = g->rec.rev;
     g->pending = NULL;
     svc_timer_update(svc, g);
-    if (!was_over && svc_is_over(g))
+    if (!was_over && svc_is_over(g)) {
         svc_recent_insert(svc, g);
+        if (g->rec.rated && svc->game_over && !p->replayed && !g->aborted)
+            svc->game_over(svc->game_over_ctx, &g->rec);
+    }
 
     /* One state text for the answer and every subscriber. */
     char *state = svc_state_text(g, svc_now(svc), NULL);

@@ -158,6 +158,8 @@ typedef struct SvcPending {
 
 struct Service {
     Store *store;
+    ServiceGameOver game_over; /* service_set_game_over */
+    void *game_over_ctx;
     ServiceClock now_fn;
     void *now_ctx;
     int depth; /* public calls on the stack; the cache is trimmed only when it drops to 0 */

@@ -183,6 +183,26 @@ fail:
     return NULL;
 }
 
+/* Who plays with an account, and in a rated game the ratings: {"white": {"name", "rating", "diff"} or
+ * null, "black": ...}; "rating" is the one the game began with, "diff" what its end changed it by
+ * (null until the game was rated). null for a game without accounts. */
+static json_t *accounts_json(const SvcGame *g) {
+    if (!g->rec.account[WHITE][0] && !g->rec.account[BLACK][0])
+        return json_null();
+    json_t *o = json_object();
+    for (int c = WHITE; c <= BLACK; c++) {
+        json_t *side = json_null();
+        if (g->rec.account[c][0]) {
+            bool rated_done = g->rec.rated && (g->rec.rating_diff[WHITE] || g->rec.rating_diff[BLACK]);
+            side = json_pack("{s:s, s:o, s:o}", "name", g->rec.account[c], "rating",
+                             g->rec.rated ? json_integer(g->rec.rating[c]) : json_null(), "diff",
+                             rated_done ? json_integer(g->rec.rating_diff[c]) : json_null());
+        }
+        json_object_set_new(o, c == WHITE ? "white" : "black", side);
+    }
+    return o;
+}
+
 char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
     const Position *pos = game_position(&g->game);
     char fen[SCHACH_FEN_MAX], last[8] = "";
@@ -203,6 +223,8 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
         clock_json(g, now), "players", "white", secret_is_set(g->rec.secret_hash[WHITE]), "black",
         secret_is_set(g->rec.secret_hash[BLACK]), "can_abort", !over && plies < 2, "created",
         (json_int_t)g->rec.created_ms, "computer", svc_computer_json(g));
+    json_object_set_new(state, "rated", json_boolean(g->rec.rated));
+    json_object_set_new(state, "accounts", accounts_json(g));
     /* "moves" comes from the cached text; jansson wrote every entry of it. */
     size_t moves_len = g->moves_len;
     char *moves = malloc(moves_len + 3);

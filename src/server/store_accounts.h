@@ -49,6 +49,16 @@ typedef struct SeekRow {
  * transaction; false leaves everything as it was. */
 typedef bool (*StoreRateFn)(void *ctx, RatingRow *white, RatingRow *black);
 
+/* A rated game that ended and has not been rated (the node that ended it went down first). */
+typedef struct UnratedGame {
+    char id[STORE_ID_LEN + 1];
+    char account[2][STORE_ACCOUNT_LEN + 1]; /* the players' names as shown */
+    char result[8];
+    char time_type[16];
+    int minutes, increment;
+    int64_t updated_ms; /* when it ended */
+} UnratedGame;
+
 /* What a call came to. */
 typedef enum {
     SA_OK,
@@ -93,13 +103,18 @@ typedef struct StoreAccountsVtbl {
     /* Ratings. Rates a finished game once (schema 11): in one transaction marks the game rated (SA_TAKEN:
      * it was already, nothing changed), reads both accounts' ratings in the category (a newcomer's when
      * there is none), lets fn compute the new ones, stores them with a point of each one's history, and
-     * the game's before and after. before/after get the ratings. */
+     * the game's before and after, in game_ratings and in the game's row (rating, rating_diff; its rev
+     * goes up by one: *game_rev, the new rev, 0 when the game's row is not there). before/after get the
+     * ratings. */
     StoreAccountResult (*rate_game)(StoreAccounts *a, const char *game_id, const char *category, const char *white_key,
                                     const char *black_key, int64_t now_ms, StoreRateFn fn, void *ctx,
-                                    RatingRow before[2], RatingRow after[2], char *err, size_t err_size);
+                                    RatingRow before[2], RatingRow after[2], int64_t *game_rev, char *err,
+                                    size_t err_size);
     /* The account's ratings: have[c] tells which categories it has played in. SA_OK (also with none). */
     StoreAccountResult (*ratings_of)(StoreAccounts *a, const char *key, RatingRow out[RATING_COUNT],
                                      bool have[RATING_COUNT], char *err, size_t err_size);
+    /* Up to max rated games that ended after since_ms and have not been rated; the count or -1. */
+    int (*unrated)(StoreAccounts *a, int64_t since_ms, UnratedGame *out, int max, char *err, size_t err_size);
     /* A rated game's ratings before and after (rounded), SA_NOT_FOUND before it was rated. */
     StoreAccountResult (*game_rating)(StoreAccounts *a, const char *game_id, int before[2], int after[2], char *err,
                                       size_t err_size);

@@ -428,8 +428,10 @@ static bool store_rating(PgAccounts *a, const char *key, const char *category, c
 
 static StoreAccountResult pa_rate_game(StoreAccounts *base, const char *game_id, const char *category,
                                        const char *white_key, const char *black_key, int64_t now_ms, StoreRateFn fn,
-                                       void *ctx, RatingRow before[2], RatingRow after[2], char *err, size_t err_size) {
+                                       void *ctx, RatingRow before[2], RatingRow after[2], int64_t *game_rev, char *err,
+                                       size_t err_size) {
     PgAccounts *a = (PgAccounts *)base;
+    *game_rev = 0;
     if (!conn_of(a, err, err_size) || !tx_exec(a, "BEGIN", err, err_size)) {
         if (a->conn && PQstatus(a->conn) != CONNECTION_OK) {
             PQfinish(a->conn);
@@ -478,11 +480,16 @@ static StoreAccountResult pa_rate_game(StoreAccounts *base, const char *game_id,
         p_int(&q, (long long)(before[1].g.rating + 0.5));
         p_int(&q, (long long)(after[1].g.rating + 0.5));
         res = run_params(a,
-                         "UPDATE game_ratings SET white_before = $2::int, white_after = $3::int,"
-                         " black_before = $4::int, black_after = $5::int WHERE game_id = $1",
-                         &q, PGRES_COMMAND_OK, err, err_size);
+                         "WITH u AS (UPDATE game_ratings SET white_before = $2::int, white_after = $3::int,"
+                         "  black_before = $4::int, black_after = $5::int WHERE game_id = $1)"
+                         " UPDATE games SET rating_white = $2::int, rating_black = $4::int,"
+                         " rating_diff_white = $3::int - $2::int, rating_diff_black = $5::int - $4::int,"
+                         " rev = rev + 1 WHERE id = $1 RETURNING rev",
+                         &q, PGRES_TUPLES_OK, err, err_size);
         if (!res)
             r = SA_FAULT;
+        else if (PQntuples(res) == 1)
+            *game_rev = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
         PQclear(res);
     }
     if (!a->conn)
@@ -519,6 +526,36 @@ static StoreAccountResult pa_ratings_of(StoreAccounts *base, const char *key, Ra
     }
     PQclear(res);
     return SA_OK;
+}
+
+static int pa_unrated(StoreAccounts *base, int64_t since_ms, UnratedGame *out, int max, char *err, size_t err_size) {
+    PgAccounts *a = (PgAccounts *)base;
+    StorePgParams p = {.n = 0};
+    p_int(&p, since_ms);
+    p_int(&p, max);
+    PGresult *res = run_params(
+        a,
+        "SELECT id, account_white, account_black, result, time_type, minutes, increment, updated_ms FROM games g"
+        " WHERE result <> '' AND updated_ms > $1::bigint AND rated = 1 AND result <> '*'"
+        " AND NOT EXISTS (SELECT 1 FROM game_ratings r WHERE r.game_id = g.id) ORDER BY updated_ms LIMIT $2::int",
+        &p, PGRES_TUPLES_OK, err, err_size);
+    if (!res)
+        return -1;
+    int n = PQntuples(res) < max ? PQntuples(res) : max;
+    for (int i = 0; i < n; i++) {
+        UnratedGame *u = &out[i];
+        memset(u, 0, sizeof *u);
+        snprintf(u->id, sizeof u->id, "%s", PQgetvalue(res, i, 0));
+        snprintf(u->account[0], sizeof u->account[0], "%s", PQgetvalue(res, i, 1));
+        snprintf(u->account[1], sizeof u->account[1], "%s", PQgetvalue(res, i, 2));
+        snprintf(u->result, sizeof u->result, "%s", PQgetvalue(res, i, 3));
+        snprintf(u->time_type, sizeof u->time_type, "%s", PQgetvalue(res, i, 4));
+        u->minutes = atoi(PQgetvalue(res, i, 5));
+        u->increment = atoi(PQgetvalue(res, i, 6));
+        u->updated_ms = strtoll(PQgetvalue(res, i, 7), NULL, 10);
+    }
+    PQclear(res);
+    return n;
 }
 
 static StoreAccountResult pa_game_rating(StoreAccounts *base, const char *game_id, int before[2], int after[2],
@@ -565,6 +602,7 @@ static const StoreAccountsVtbl pg_accounts_vtbl = {
     .rate_game = pa_rate_game,
     .ratings_of = pa_ratings_of,
     .game_rating = pa_game_rating,
+    .unrated = pa_unrated,
 };
 
 StoreAccounts *store_pg_accounts_open(Store *store, char *err, size_t err_size) {

@@ -427,8 +427,10 @@ static bool write_rating(SqliteAccounts *a, const char *key, const char *categor
 
 static StoreAccountResult sa_rate_game(StoreAccounts *base, const char *game_id, const char *category,
                                        const char *white_key, const char *black_key, int64_t now_ms, StoreRateFn fn,
-                                       void *ctx, RatingRow before[2], RatingRow after[2], char *err, size_t err_size) {
+                                       void *ctx, RatingRow before[2], RatingRow after[2], int64_t *game_rev, char *err,
+                                       size_t err_size) {
     SqliteAccounts *a = (SqliteAccounts *)base;
+    *game_rev = 0;
     if (!usable(a, err, err_size))
         return SA_FAULT;
     if (sqlite3_exec(a->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
@@ -477,6 +479,30 @@ static StoreAccountResult sa_rate_game(StoreAccounts *base, const char *game_id,
         }
         sqlite3_finalize(st);
     }
+    if (r == SA_OK) {
+        st = NULL;
+        if (sqlite3_prepare_v2(a->db,
+                               "UPDATE games SET rating_white = ?2, rating_black = ?3, rating_diff_white = ?4,"
+                               " rating_diff_black = ?5, rev = rev + 1 WHERE id = ?1 RETURNING rev",
+                               -1, &st, NULL) != SQLITE_OK) {
+            r = SA_FAULT;
+        } else {
+            int bw = (int)(before[0].g.rating + 0.5), bb = (int)(before[1].g.rating + 0.5);
+            sqlite3_bind_text(st, 1, game_id, -1, SQLITE_STATIC);
+            sqlite3_bind_int(st, 2, bw);
+            sqlite3_bind_int(st, 3, bb);
+            sqlite3_bind_int(st, 4, (int)(after[0].g.rating + 0.5) - bw);
+            sqlite3_bind_int(st, 5, (int)(after[1].g.rating + 0.5) - bb);
+            int rc = sqlite3_step(st);
+            if (rc == SQLITE_ROW) {
+                *game_rev = sqlite3_column_int64(st, 0);
+                rc = sqlite3_step(st);
+            }
+            if (rc != SQLITE_DONE)
+                r = SA_FAULT;
+        }
+        sqlite3_finalize(st);
+    }
     if (r == SA_FAULT)
         store_set_err(err, err_size, "rate game: %s", sqlite3_errmsg(a->db));
     if (r == SA_OK && sqlite3_exec(a->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
@@ -513,6 +539,37 @@ static StoreAccountResult sa_ratings_of(StoreAccounts *base, const char *key, Ra
     }
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? SA_OK : fault(a, "read ratings", err, err_size);
+}
+
+static int sa_unrated(StoreAccounts *base, int64_t since_ms, UnratedGame *out, int max, char *err, size_t err_size) {
+    SqliteAccounts *a = (SqliteAccounts *)base;
+    if (!usable(a, err, err_size))
+        return -1;
+    sqlite3_stmt *st = prepare(
+        a,
+        "SELECT id, account_white, account_black, result, time_type, minutes, increment, updated_ms FROM games g"
+        " WHERE result <> '' AND updated_ms > ?1 AND rated = 1 AND result <> '*'"
+        " AND NOT EXISTS (SELECT 1 FROM game_ratings r WHERE r.game_id = g.id) ORDER BY updated_ms LIMIT ?2",
+        err, err_size);
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 1, since_ms);
+    sqlite3_bind_int(st, 2, max);
+    int n = 0, rc;
+    while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        UnratedGame *u = &out[n++];
+        memset(u, 0, sizeof *u);
+        copy_text(u->id, sizeof u->id, sqlite3_column_text(st, 0));
+        copy_text(u->account[0], sizeof u->account[0], sqlite3_column_text(st, 1));
+        copy_text(u->account[1], sizeof u->account[1], sqlite3_column_text(st, 2));
+        copy_text(u->result, sizeof u->result, sqlite3_column_text(st, 3));
+        copy_text(u->time_type, sizeof u->time_type, sqlite3_column_text(st, 4));
+        u->minutes = sqlite3_column_int(st, 5);
+        u->increment = sqlite3_column_int(st, 6);
+        u->updated_ms = sqlite3_column_int64(st, 7);
+    }
+    sqlite3_finalize(st);
+    return n;
 }
 
 static StoreAccountResult sa_game_rating(StoreAccounts *base, const char *game_id, int before[2], int after[2],
@@ -562,6 +619,7 @@ static const StoreAccountsVtbl sqlite_accounts_vtbl = {
     .rate_game = sa_rate_game,
     .ratings_of = sa_ratings_of,
     .game_rating = sa_game_rating,
+    .unrated = sa_unrated,
 };
 
 StoreAccounts *store_sqlite_accounts_open(Store *store, char *err, size_t err_size) {

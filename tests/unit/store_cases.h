@@ -810,24 +810,26 @@ STORE_CASE test_ratings(void **state) {
     if (!a)
         fail_msg("accounts_open: %s", err);
     RatingRow before[2], after[2];
+    int64_t rev = -1;
     assert_int_equal(a->vtbl->rate_game(a, "game00000001", "blitz", "anna", "bob", 1700000000000, rate_ctx_apply,
-                                        (void *)"1-0", before, after, err, sizeof err),
+                                        (void *)"1-0", before, after, &rev, err, sizeof err),
                      SA_OK);
     assert_true(before[0].g.rating == 1500 && before[1].g.rating == 1500 && before[0].games == 0);
     assert_true(after[0].g.rating > 1500 && after[1].g.rating < 1500);
     assert_int_equal(after[0].games, 1);
+    assert_int_equal(rev, 0); /* no such game row here */
     double anna = after[0].g.rating;
     /* Asked again (another node, a retry): nothing changes. */
     assert_int_equal(a->vtbl->rate_game(a, "game00000001", "blitz", "anna", "bob", 1700000000001, rate_ctx_apply,
-                                        (void *)"1-0", before, after, err, sizeof err),
+                                        (void *)"1-0", before, after, &rev, err, sizeof err),
                      SA_TAKEN);
     /* A failed computation (a result that is none) leaves everything as it was. */
     assert_int_equal(a->vtbl->rate_game(a, "game00000002", "blitz", "anna", "bob", 1700000000002, rate_ctx_apply,
-                                        (void *)"*", before, after, err, sizeof err),
+                                        (void *)"*", before, after, &rev, err, sizeof err),
                      SA_NOT_FOUND);
     /* The second game starts from the first one's ratings (colours swapped). */
     assert_int_equal(a->vtbl->rate_game(a, "game00000003", "blitz", "bob", "anna", 1700000000003, rate_ctx_apply,
-                                        (void *)"1/2-1/2", before, after, err, sizeof err),
+                                        (void *)"1/2-1/2", before, after, &rev, err, sizeof err),
                      SA_OK);
     assert_true(before[1].g.rating == anna);
     assert_int_equal(before[1].games, 1);
