@@ -15,8 +15,9 @@
 # the load generator measures DURATION (20) s. When it starts and ends its window this script reads:
 #   - each node's /metrics, directly on the node's port: moves and changes committed, store batches,
 #     the NOTIFY lag histogram (its difference: the window's announcements only);
-#   - /proc/PID/stat (utime + stime) and /proc/PID/io (write_bytes) of the nodes, of every PostgreSQL
-#     process and of HAProxy (the load generator reports its own CPU), and /proc/stat: the machine;
+#   - /proc/PID/stat (utime + stime) of the nodes, of every PostgreSQL process and of HAProxy (the
+#     load generator reports its own CPU); /proc/stat (the machine's CPU: what other processes used)
+#     and /proc/diskstats (the writes of the device under BENCH_DIR, whole machine);
 #   - PostgreSQL: pg_stat_database (xact_commit, tup_inserted, tup_updated), pg_current_wal_lsn() and
 #     pg_stat_wal (wal_sync: the WAL fsyncs).
 # and divides the differences by the moves the nodes committed meanwhile. Prints two markdown tables
@@ -80,6 +81,8 @@ for _ in range(200):
             s.close()
 EOF
 }
+# The block device under the folder: its writes (the whole machine's) per move.
+disk=$(basename "$(df --output=source "$dir" | tail -n1)")
 base=${PORT:-$(free_base)}
 [[ $base =~ ^[0-9]+$ ]] || { echo "bench/cluster.sh: no free ports" >&2; exit 2; }
 
@@ -147,16 +150,14 @@ start_setup() {
 
 # ---- snapshots ----
 
-# proc_line PID KIND: "KIND ticks write_bytes" of one process (nothing when it is gone).
+# proc_line PID KIND: "KIND ticks" of one process (nothing when it is gone).
 proc_line() {
-    local pid=$1 kind=$2 stat io wb=0
-    stat=$(cat "/proc/$pid/stat" 2>/dev/null) || return 0
-    io=$(cat "/proc/$pid/io" 2>/dev/null) || io=
-    [[ $io =~ write_bytes:\ ([0-9]+) ]] && wb=${BASH_REMATCH[1]}
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
     # After "(comm) ": the state, ..., utime the 12th and stime the 13th word (fields 14 and 15).
     local -a f
     read -r -a f <<<"${stat##*) }"
-    echo "$kind $((f[11] + f[12])) $wb"
+    echo "$2 $((f[11] + f[12]))"
 }
 
 # snapshot FOLDER: everything the costs are computed from.
@@ -175,6 +176,7 @@ snapshot() {
         fi
     } >"$out/procs"
     head -n1 /proc/stat >"$out/cpu"
+    awk -v d="$disk" '$3 == d {print $8, $10}' /proc/diskstats >"$out/disk"
     if [[ -n $pg_uri ]]; then
         psql -X -q -tA -F ' ' "$pg_uri" -c "SELECT d.xact_commit, d.tup_inserted, d.tup_updated, d.tup_deleted,
             pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0'), w.wal_sync, w.wal_write, w.wal_fpi
@@ -236,10 +238,8 @@ def metrics(path):
 def procs(path):
     t = {}
     for line in open(path):
-        kind, ticks, wb = line.split()
-        c = t.setdefault(kind, [0, 0])
-        c[0] += int(ticks)
-        c[1] += int(wb)
+        kind, ticks = line.split()
+        t[kind] = t.get(kind, 0) + int(ticks)
     return t
 
 a, b = out + ".a", out + ".b"
@@ -278,11 +278,7 @@ pa, pb = procs(f"{a}/procs"), procs(f"{b}/procs")
 def cpu_us(kind):
     if kind not in pb:
         return None
-    return (pb[kind][0] - pa.get(kind, [0, 0])[0]) / hz * 1e6
-def written(kind):
-    if kind not in pb:
-        return None
-    return pb[kind][1] - pa.get(kind, [0, 0])[1]
+    return (pb[kind] - pa.get(kind, 0)) / hz * 1e6
 secs = float(open(f"{b}/time").read()) - float(open(f"{a}/time").read())
 ca = [int(x) for x in open(f"{a}/cpu").read().split()[1:]]
 cb = [int(x) for x in open(f"{b}/cpu").read().split()[1:]]
@@ -291,6 +287,13 @@ idle = (cb[3] + cb[4]) - (ca[3] + ca[4])
 busy = 100.0 * (total - idle) / total if total else 0
 ncpu = sum(1 for line in open("/proc/stat") if re.match(r"cpu\d", line))
 
+disk = [0, 0]
+try:
+    da = [int(x) for x in open(f"{a}/disk").read().split()]
+    db = [int(x) for x in open(f"{b}/disk").read().split()]
+    disk = [db[0] - da[0], (db[1] - da[1]) * 512]
+except (FileNotFoundError, ValueError, IndexError):
+    disk = [None, None]
 pg = None
 try:
     va = [float(x) for x in open(f"{a}/pg").read().split()]
@@ -324,7 +327,7 @@ row = dict(name=name, run=run, backend=backend, nodes=nodes, secs=secs, moves=mo
            haproxy_cores=(cpu_us("haproxy") or 0) / 1e6 / secs,
            others_cores=busy / 100 * ncpu - sum((cpu_us(k) or 0) for k in ("node", "postgres", "haproxy")) / 1e6 / secs
                - (loadgen_cores or 0),
-           disk_bytes=per((written("node") or 0) + (written("postgres") or 0)))
+           disk_ios=per(disk[0]), disk_bytes=per(disk[1]))
 if pg:
     row.update(xact=per(pg[0]), ins=per(pg[1]), upd=per(pg[2]), dele=per(pg[3]), wal_bytes=per(pg[4]),
                wal_sync=per(pg[5]), wal_write=per(pg[6]), wal_fpi=per(pg[7]))
@@ -385,7 +388,7 @@ print()
 print("Costs per committed move (the window's differences divided by the moves the nodes committed; CPU in")
 print("µs of one core; \"cores\" is the average use over the window):")
 print()
-print("| Setup | Run | Node CPU | PostgreSQL CPU | HAProxy CPU | Load generator CPU | Machine busy (others) | Store batches (commits) | PG xact_commit | WAL bytes | WAL fsyncs | Tuples ins / upd | Written to disk |")
+print("| Setup | Run | Node CPU | PostgreSQL CPU | HAProxy CPU | Load generator CPU | Machine busy (others) | Store batches (commits) | PG xact_commit | WAL bytes | WAL fsyncs | Tuples ins / upd | Device writes |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for r in rows:
     run = "max" if r["run"] == "max" else f"paced {rate:,.0f}/s"
@@ -396,7 +399,7 @@ for r in rows:
           f"| {f(r['loadgen_us'])} µs | {r['busy']:.0f}% ({r['others_cores']:.2f} cores) "
           f"| {f(r['batches'], '{:.3f}')} (commit {f(r['commit_ms'], '{:.2f}')} ms) "
           f"| {f(r.get('xact'), '{:.3f}')} | {f(r.get('wal_bytes'))} | {f(r.get('wal_sync'), '{:.3f}')} "
-          f"| {f(r.get('ins'), '{:.2f}')} / {f(r.get('upd'), '{:.2f}')} | {f(r['disk_bytes'])} B |")
+          f"| {f(r.get('ins'), '{:.2f}')} / {f(r.get('upd'), '{:.2f}')} | {f(r['disk_ios'], '{:.3f}')} I/Os, {f(r['disk_bytes'])} B |")
 sys.exit(0 if ok else 1)
 EOF
 exit $status
