@@ -175,7 +175,14 @@ snapshot() {
             for i in $(ps -o pid= --ppid "$postmaster"); do proc_line "$i" postgres; done
         fi
     } >"$out/procs"
+    {
+        echo "${node_pids[@]}" $haproxy_pid $postmaster $BASHPID
+        [[ -z $postmaster ]] || ps -o pid= --ppid "$postmaster"
+        echo "${lg:-}"
+    } >"$out/ours"
     head -n1 /proc/stat >"$out/cpu"
+    # Every process, to name the others that ran meanwhile (this machine may be shared).
+    cat /proc/[0-9]*/stat >"$out/all" 2>/dev/null || true
     awk -v d="$disk" '$3 == d {print $8, $10}' /proc/diskstats >"$out/disk"
     if [[ -n $pg_uri ]]; then
         psql -X -q -tA -F ' ' "$pg_uri" -c "SELECT d.xact_commit, d.tup_inserted, d.tup_updated, d.tup_deleted,
@@ -303,6 +310,29 @@ try:
 except FileNotFoundError:
     pass
 
+# The processes outside the benchmark that used the most CPU in the window.
+def all_procs(path):
+    t = {}
+    try:
+        for line in open(path, errors="replace"):
+            m = re.match(r"(\d+) \((.*)\) (.*)", line)
+            if m:
+                f = m.group(3).split()
+                t[int(m.group(1))] = (m.group(2), int(f[11]) + int(f[12]))
+    except FileNotFoundError:
+        pass
+    return t
+ours = set()
+for path in (f"{a}/ours", f"{b}/ours"):
+    try:
+        ours.update(int(x) for x in open(path).read().split())
+    except FileNotFoundError:
+        pass
+aa, ab = all_procs(f"{a}/all"), all_procs(f"{b}/all")
+others = sorted(((ticks - aa.get(pid, (None, 0))[1], comm) for pid, (comm, ticks) in ab.items()
+                 if pid not in ours), reverse=True)
+others_top = ", ".join(f"{comm} {t / hz / secs:.2f}" for t, comm in others[:3] if t > 0) or "none"
+
 # The load generator's own figures (its window is this one to within the snapshots' few ms).
 text = open(out + ".out").read()
 m = re.search(r"acknowledged \((\d+)/s\)", text)
@@ -334,7 +364,7 @@ if pg:
 with open(results, "a") as f:
     f.write(json.dumps(row) + "\n")
 print(f"window {secs:.1f} s: {moves:.0f} moves committed by the nodes ({moves / secs:.0f}/s); machine {busy:.0f}% busy, "
-      f"{row['others_cores']:.2f} cores used by other processes")
+      f"{row['others_cores']:.2f} cores used by other processes (the most: {others_top})")
 EOF
     ((rc == 0)) || echo "(the load generator's own verdict: exit $rc)"
 }
