@@ -24,7 +24,10 @@
 # (rate and latency; cost per move). Target: with 3 nodes on PostgreSQL >= 5,000 durable moves/s (max
 # run) and p99 <= MAX_P99 (30) ms at RATE moves/s (paced run), no errors; exit status 1 when missed.
 #
-# Everything shares this machine's cores: PostgreSQL, the nodes, HAProxy and the load generator.
+# Everything shares this machine's cores: PostgreSQL, the nodes, HAProxy and the load generator. On a
+# machine shared with others, each run waits (at most QUIET_WAIT, 300 s) until the cores are 90% idle,
+# and a run during which other processes used more than NOISY (0.2) cores is repeated up to RETRIES (2)
+# times; the quietest counts and the table says what the others used when that was over NOISY.
 # Folders under BENCH_DIR (default: a new one under $TMPDIR or /tmp, removed at the end; a given one
 # is kept with the logs). PORT: the first of the ports used (HAProxy on PORT, node I on PORT+I, the
 # statistics on PORT+9); default a free range.
@@ -200,6 +203,7 @@ status=0
 
 run_one() { # setup run
     local name=$1 run=$2 out=$dir/$1-$2
+    rm -rf "$out".* "$out"
     start_setup "$name" "$run"
     local args=(games --port "$front" --games "$games" --warmup "$warmup" --duration "$duration"
         --min-moves "$min_moves" --max-p99 "$max_p99")
@@ -361,7 +365,7 @@ row = dict(name=name, run=run, backend=backend, nodes=nodes, secs=secs, moves=mo
 if pg:
     row.update(xact=per(pg[0]), ins=per(pg[1]), upd=per(pg[2]), dele=per(pg[3]), wal_bytes=per(pg[4]),
                wal_sync=per(pg[5]), wal_write=per(pg[6]), wal_fpi=per(pg[7]))
-with open(results, "a") as f:
+with open(out + ".row", "w") as f:
     f.write(json.dumps(row) + "\n")
 print(f"window {secs:.1f} s: {moves:.0f} moves committed by the nodes ({moves / secs:.0f}/s); machine {busy:.0f}% busy, "
       f"{row['others_cores']:.2f} cores used by other processes (the most: {others_top})")
@@ -369,9 +373,45 @@ EOF
     ((rc == 0)) || echo "(the load generator's own verdict: exit $rc)"
 }
 
+# wait_quiet: until the machine is at least 90% idle over 2 s, at most QUIET_WAIT (300) s: the
+# benchmark needs both cores (on a shared machine, others' builds and tests come and go).
+wait_quiet() {
+    local waited=0 a b
+    while :; do
+        a=$(head -n1 /proc/stat)
+        sleep 2
+        b=$(head -n1 /proc/stat)
+        if python3 -c 'import sys; a = [int(x) for x in sys.argv[1].split()[1:]]; b = [int(x) for x in sys.argv[2].split()[1:]]
+t = sum(b) - sum(a); sys.exit(0 if t and (b[3] + b[4] - a[3] - a[4]) / t >= 0.9 else 1)' "$a" "$b"; then
+            return 0
+        fi
+        waited=$((waited + 2))
+        if ((waited >= ${QUIET_WAIT:-300})); then
+            echo "(the machine is busy with other processes; measuring anyway)"
+            return 0
+        fi
+        ((waited % 30)) || echo "(waiting for a quiet machine: other processes use the cores)"
+    done
+}
+
+# A run during which other processes used more than NOISY (0.2) cores is repeated, up to RETRIES (2)
+# times; the quietest one counts (the table names what the others used).
 for setup in $setups; do
     for run in $runs; do
-        run_one "$setup" "$run"
+        best= best_noise=
+        for ((try = 0; try <= ${RETRIES:-2}; try++)); do
+            wait_quiet
+            run_one "$setup" "$run"
+            row=$dir/$setup-$run.row
+            [[ -f $row ]] || continue
+            noise=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["others_cores"])' "$row")
+            if [[ -z $best ]] || python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)' "$noise" "$best_noise"; then
+                best=$(<"$row") best_noise=$noise
+            fi
+            python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) <= float(sys.argv[2]) else 1)' "$noise" "${NOISY:-0.2}" && break
+            ((try < ${RETRIES:-2})) && echo "(other processes used $noise cores meanwhile: once more)"
+        done
+        [[ -z $best ]] || echo "$best" >>"$results"
     done
 done
 
@@ -411,6 +451,8 @@ for r in rows:
         verdict = "PASS" if good else "FAIL"
         ok = ok and good
     run = "max" if r["run"] == "max" else f"paced {rate:,.0f}/s"
+    if r["others_cores"] > 0.2:
+        run += f" (other processes used {r['others_cores']:.1f} cores)"
     print(f"| {setup(r)} | {run} | {r['rate']:,.0f}/s | {r['p50']:.2f} / {r['p90']:.2f} / {r['p99']:.2f} / {r['max']:.1f} ms "
           f"| {lag} | {r['errors']} | {target} | {verdict} |")
 
