@@ -22,7 +22,8 @@
 #     pg_stat_wal (wal_sync: the WAL fsyncs).
 # and divides the differences by the moves the nodes committed meanwhile. Prints two markdown tables
 # (rate and latency; cost per move). Target: with 3 nodes on PostgreSQL >= 5,000 durable moves/s (max
-# run) and p99 <= MAX_P99 (30) ms at RATE moves/s (paced run), no errors; exit status 1 when missed.
+# run) and p99 <= MAX_P99 (30) ms at RATE moves/s (paced run), no errors; exit status 1 when missed
+# (or when a run did not measure).
 #
 # Everything shares this machine's cores: PostgreSQL, the nodes, HAProxy and the load generator. On a
 # machine shared with others, each run waits (at most QUIET_WAIT, 300 s) until the cores are 90% idle,
@@ -93,7 +94,13 @@ server_pid=
 cluster_dir=
 cluster_env() { env CLUSTER_DIR="$cluster_dir" NODES="$nodes" PORT="$base" STATS_PORT=$((base + 9)) \
     SCHACH="$schach" SERVE_ARGS=--no-limits "$@"; }
+lg=""
 stop_all() {
+    if [[ -n $lg ]]; then
+        kill "$lg" 2>/dev/null || true
+        wait "$lg" 2>/dev/null || true
+        lg=""
+    fi
     if [[ -n $server_pid ]]; then
         kill "$server_pid" 2>/dev/null || true
         wait "$server_pid" 2>/dev/null || true
@@ -104,6 +111,7 @@ stop_all() {
         cluster_dir=
     fi
 }
+# shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
     stop_all
     [[ -n ${BENCH_DIR:-} ]] || rm -rf "$dir"
@@ -117,7 +125,7 @@ trap 'exit 130' INT TERM
 # node_pids, pg_uri, pg_pids_of (the postmaster's pid), haproxy_pid.
 start_setup() {
     local name=$1 run=$2
-    node_ports=() node_pids=() pg_uri= postmaster= haproxy_pid=
+    node_ports=() node_pids=() pg_uri="" postmaster="" haproxy_pid=""
     if [[ $name == sqlite ]]; then
         backend=sqlite nodes=1
         local log=$dir/$name-$run.log db=$dir/$name-$run.db
@@ -179,7 +187,7 @@ snapshot() {
         fi
     } >"$out/procs"
     {
-        echo "${node_pids[@]}" $haproxy_pid $postmaster $BASHPID
+        echo "${node_pids[@]}" "$haproxy_pid" "$postmaster" "$BASHPID"
         [[ -z $postmaster ]] || ps -o pid= --ppid "$postmaster"
         echo "${lg:-}"
     } >"$out/ours"
@@ -215,7 +223,8 @@ run_one() { # setup run
     rm -f "$fifo"
     mkfifo "$fifo"
     "$loadgen" "${args[@]}" >"$fifo" 2>&1 &
-    local lg=$! line
+    lg=$!
+    local line
     : >"$out.out"
     while IFS= read -r line; do
         printf '%s\n' "$line" | tee -a "$out.out"
@@ -226,6 +235,7 @@ run_one() { # setup run
     done <"$fifo"
     local rc=0
     wait "$lg" || rc=$?
+    lg=""
     rm -f "$fifo"
     stop_all
     [[ -d $out.a && -d $out.b ]] || { echo "bench/cluster.sh: the load generator did not measure (exit $rc)" >&2; status=1; return; }
@@ -398,7 +408,7 @@ t = sum(b) - sum(a); sys.exit(0 if t and (b[3] + b[4] - a[3] - a[4]) / t >= 0.9 
 # times; the quietest one counts (the table names what the others used).
 for setup in $setups; do
     for run in $runs; do
-        best= best_noise=
+        best="" best_noise=""
         for ((try = 0; try <= ${RETRIES:-2}; try++)); do
             wait_quiet
             run_one "$setup" "$run"
