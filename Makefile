@@ -11,6 +11,8 @@
 #                      3. libFuzzer build in build-fuzz/ (clang) + a short run of every harness
 #   make bench         perft speed of schach, and of Stockfish when it is installed
 #   make bench-server  schach serve under load: moves per second, latency, 10,000 WebSockets
+#   make bench-cluster   1, 2 and 3 nodes on PostgreSQL behind HAProxy, and one on SQLite: moves per
+#                        second, latency, NOTIFY lag and the cost of a move (CPU, commits, WAL bytes)
 #   make bench-winnable  dead-position analysis on real-game positions: time per position, verdicts
 #   make bench-strength  schach match against GNU Chess, Ethereal and Stockfish (hours)
 #   make bench-levels    the Elo of the levels for people, against Stockfish's UCI_Elo (about 1.5 h)
@@ -46,7 +48,7 @@ CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all build web run run-cluster stop-cluster bench-server bench-winnable bench-strength bench-levels bench-threads test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
+.PHONY: all build web run run-cluster stop-cluster bench-server bench-cluster bench-winnable bench-strength bench-levels bench-threads test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
 
 all: build
 
@@ -119,6 +121,10 @@ bench-winnable: build
 
 bench-server: build web
 	bash bench/server.sh ./$(BUILD)/schach ./$(BUILD)/bench/server/schach_loadgen
+
+# Several nodes on PostgreSQL (scripts/cluster, fresh each run) against one on SQLite (bench/cluster.sh).
+bench-cluster: build
+	bash bench/cluster.sh ./$(BUILD)/schach ./$(BUILD)/bench/server/schach_loadgen
 
 # Playing strength against Debian's engines (hours; GAMES, TC, CONCURRENCY, ELOS: see the script).
 bench-strength: build

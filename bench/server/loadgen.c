@@ -1131,6 +1131,9 @@ static int run_games(void) {
            opt.games, load, nconn, line_count, (int)(plies / line_count), opt.warmup, opt.duration);
     serve_for(opt.warmup, NULL);
     measuring = true;
+    /* The window starts now: bench/cluster.sh reads the nodes' counters when it sees this line and
+     * again at "measured". */
+    printf("measuring %.0f s\n", opt.duration);
     double cpu0 = cpu_self(), srv0 = cpu_pid(opt.server_pid);
     int64_t t0 = now_us();
     serve_for(opt.duration, NULL);
