@@ -426,6 +426,7 @@ static bool set_up(Running *r, const ServeOptions *o, const char *db, Lang lang)
         return false;
     }
     accounts_set_service(r->accounts, r->service);
+    service_set_game_over(r->service, accounts_rate, r->accounts);
     http_server_set_accounts(r->http, r->accounts);
     if (!http_server_listen(r->http, r->service, err, sizeof err)) {
         cli_errorf("serve: %s", err);

@@ -333,6 +333,26 @@ void accounts_cancel(Accounts *a, uint64_t ticket) {
 
 void accounts_set_service(Accounts *a, Service *svc) { a->service = svc; }
 
+void accounts_rate(void *accounts, const GameRecord *rec) {
+    Accounts *a = accounts;
+    AccJob *j = calloc(1, sizeof *j);
+    if (!j)
+        return; /* the worker's sweep rates it within a minute */
+    j->action = ACCOUNTS_RATE;
+    j->ticket = ++a->next_ticket;
+    UnratedGame *u = &j->rate;
+    snprintf(u->id, sizeof u->id, "%s", rec->id);
+    for (int c = 0; c < 2; c++)
+        snprintf(u->account[c], sizeof u->account[c], "%s", rec->account[c]);
+    snprintf(u->result, sizeof u->result, "%s", rec->result);
+    snprintf(u->time_type, sizeof u->time_type, "%s", rec->time_type);
+    u->minutes = rec->minutes;
+    u->increment = rec->increment;
+    u->updated_ms = rec->updated_ms;
+    if (!accounts_worker_submit(a, j))
+        accounts_job_free(j); /* the sweep again */
+}
+
 void accounts_set_cookie(const char *token, bool secure, char *out, size_t size) {
     snprintf(out, size, "%s=%s; Path=/; Max-Age=%d; HttpOnly; SameSite=Lax%s", ACCOUNTS_COOKIE, token,
              ACCOUNTS_SESSION_DAYS * 86400, secure ? "; Secure" : "");
@@ -345,6 +365,13 @@ void accounts_clear_cookie(bool secure, char *out, size_t size) {
 void accounts_on_wake(Accounts *a) {
     for (AccJob *j = accounts_worker_take_done(a); j;) {
         AccJob *next = j->next;
+        if (j->action == ACCOUNTS_RATE) {
+            if (j->rated_rev > 0 && a->service)
+                service_rated(a->service, j->rate.id, j->rated_before, j->rated_diff, j->rated_rev);
+            accounts_job_free(j);
+            j = next;
+            continue;
+        }
         if (!j->cancelled && j->action == ACCOUNTS_SEEK_ACCEPT && j->error == ACC_E_COUNT) {
             accounts_lobby_finish(a, j); /* answered with the game's state; freed there */
             j = next;

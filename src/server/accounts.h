@@ -64,6 +64,7 @@ typedef enum {
     ACCOUNTS_SEEK_GET,    /* GET /api/seeks/{id} -> {"seek","game","color"} */
     ACCOUNTS_SEEK_CANCEL, /* DELETE /api/seeks/{id} {"secret"} -> 200 */
     ACCOUNTS_SEEK_ACCEPT, /* POST /api/seeks/{id}/accept -> 200 {"id","color","secret","state"} */
+    ACCOUNTS_RATE,        /* internal: a rated game that ended (accounts_rate) */
 } AccountsAction;
 
 typedef struct AccountsRequest {
@@ -93,6 +94,12 @@ uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply 
 void accounts_cancel(Accounts *a, uint64_t ticket);
 /* The loop woke up: answers the requests the worker finished. */
 void accounts_on_wake(Accounts *a);
+
+/* A rated game ended (service.h ServiceGameOver): both players' ratings change on the worker, once
+ * whichever node asks; the game's copy then shows the change (service_rated). Games whose node went
+ * down before this are found by the worker itself: every minute it rates the rated games that ended in
+ * the last week and were not rated. */
+void accounts_rate(void *accounts, const GameRecord *rec);
 
 /* The session token in a Cookie header (ACCOUNTS_COOKIE=...), copied into out; false when there is
  * none or it is malformed. */

@@ -63,6 +63,9 @@ typedef struct AccJob {
     uint64_t service_ticket;                   /* accept: the state request to the service, while it is out */
     struct Accounts *owner;                    /* accept: while the service is asked */
     char bad_member[40];                       /* ACC_E_UNKNOWN: which member */
+    UnratedGame rate;                          /* rate: the game */
+    int rated_before[2], rated_diff[2];        /* rate: what it came to */
+    int64_t rated_rev;                         /* ... and the game's rev after it (0: not rated now) */
     bool has_session;
     unsigned char session_hash[STORE_HASH_LEN];
     /* Out (the worker's): */
@@ -97,6 +100,7 @@ struct Accounts {
     AccJob *running;
     AccJob *done_head, *done_tail;
     bool stopping;
+    int64_t swept_ms; /* the worker's: when it last looked for unrated games */
 };
 
 /* accounts.c */
@@ -119,6 +123,8 @@ bool accounts_worker_start(Accounts *a, char *err, size_t err_size);
 /* The worker's answers: an error (logged when it is the storage's), or a status with a JSON body. */
 void accounts_fail(AccJob *j, AccError e, const char *why);
 void accounts_set_body(AccJob *j, int status, json_t *o);
+/* The account's ratings as GET /api/me shows them; NULL with err filled when the store failed. */
+json_t *accounts_ratings_json(Accounts *a, const char *key, char *err, size_t err_size);
 void accounts_worker_stop(Accounts *a);
 /* false when the queue is full (the job stays the caller's). */
 bool accounts_worker_submit(Accounts *a, AccJob *j);

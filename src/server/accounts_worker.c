@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sodium.h>
 
@@ -115,10 +116,33 @@ bool accounts_session_account(Accounts *a, AccJob *j, AccountRow *row, bool requ
     return false;
 }
 
+/* {"blitz": {"rating", "rd", "games", "provisional"}, ...}: the categories the account has played. */
+json_t *accounts_ratings_json(Accounts *a, const char *key, char *err, size_t err_size) {
+    RatingRow rows[RATING_COUNT];
+    bool have[RATING_COUNT];
+    if (a->db->vtbl->ratings_of(a->db, key, rows, have, err, err_size) != SA_OK)
+        return NULL;
+    json_t *o = json_object();
+    for (int c = 0; c < RATING_COUNT; c++)
+        if (have[c])
+            json_object_set_new(o, rating_category_name(c),
+                                json_pack("{s:i,s:i,s:i,s:b}", "rating", (int)(rows[c].g.rating + 0.5), "rd",
+                                          (int)(rows[c].g.rd + 0.5), "games", rows[c].games, "provisional",
+                                          glicko2_provisional(&rows[c].g)));
+    return o;
+}
+
 static void me(Accounts *a, AccJob *j) {
     AccountRow row;
-    if (accounts_session_account(a, j, &row, true))
-        accounts_set_body(j, 200, json_pack("{s:s,s:{},s:[]}", "username", row.name, "ratings", "playing"));
+    if (!accounts_session_account(a, j, &row, true))
+        return;
+    char err[300] = "";
+    json_t *ratings = accounts_ratings_json(a, row.key, err, sizeof err);
+    if (!ratings) {
+        accounts_fail(j, ACC_E_STORAGE, err);
+        return;
+    }
+    accounts_set_body(j, 200, json_pack("{s:s,s:o,s:[]}", "username", row.name, "ratings", ratings, "playing"));
 }
 
 static void change_password(Accounts *a, AccJob *j) {
@@ -149,6 +173,73 @@ static void change_password(Accounts *a, AccJob *j) {
     accounts_set_body(j, 200, json_pack("{s:s}", "username", row.name));
 }
 
+/* ---- ratings ---- */
+
+static bool apply_result(void *ctx, RatingRow *white, RatingRow *black) {
+    const AccJob *j = ctx;
+    return rating_apply(white, black, j->rate.result, j->rate.updated_ms);
+}
+
+/* Rates the job's game (once: a game rated already changes nothing). */
+static void rate(Accounts *a, AccJob *j) {
+    char keys[2][ACCOUNT_NAME_MAX + 1], err[300] = "";
+    const char *category = rating_category_name(rating_category(j->rate.time_type, j->rate.minutes, j->rate.increment));
+    if (!category || !account_name_key(j->rate.account[0], keys[0]) || !account_name_key(j->rate.account[1], keys[1]))
+        return;
+    RatingRow before[2], after[2];
+    StoreAccountResult r = a->db->vtbl->rate_game(a->db, j->rate.id, category, keys[0], keys[1], j->rate.updated_ms,
+                                                  apply_result, j, before, after, &j->rated_rev, err, sizeof err);
+    if (r == SA_FAULT)
+        log_event(LOG_ERROR, "rating_failed", "game", j->rate.id, "error", err, (char *)NULL);
+    if (r != SA_OK) {
+        j->rated_rev = 0;
+        return;
+    }
+    for (int c = 0; c < 2; c++) {
+        j->rated_before[c] = (int)(before[c].g.rating + 0.5);
+        j->rated_diff[c] = (int)(after[c].g.rating + 0.5) - j->rated_before[c];
+    }
+}
+
+#define SWEEP_EVERY_MS  60000
+#define SWEEP_WINDOW_MS (7LL * 86400000)
+#define SWEEP_BATCH     32
+
+/* Rated games that ended without being rated (their node went down first): rated here, each handed
+ * back like a rate job so the loop shows it. Called with the mutex held; drops it while working. */
+static void sweep(Accounts *a) {
+    a->swept_ms = accounts_now(a);
+    pthread_mutex_unlock(&a->mutex);
+    UnratedGame found[SWEEP_BATCH];
+    char err[300] = "";
+    int n = a->db->vtbl->unrated(a->db, a->swept_ms - SWEEP_WINDOW_MS, found, SWEEP_BATCH, err, sizeof err);
+    AccJob *done = NULL, **tail = &done;
+    for (int i = 0; i < n; i++) {
+        AccJob *j = calloc(1, sizeof *j);
+        if (!j)
+            break;
+        j->action = ACCOUNTS_RATE;
+        j->error = ACC_E_COUNT;
+        j->rate = found[i];
+        rate(a, j);
+        *tail = j;
+        tail = &j->next;
+    }
+    pthread_mutex_lock(&a->mutex);
+    if (done) {
+        if (a->done_tail)
+            a->done_tail->next = done;
+        else
+            a->done_head = done;
+        while (done->next)
+            done = done->next;
+        a->done_tail = done;
+        pthread_mutex_unlock(&a->mutex);
+        a->wake(a->wake_ctx);
+        pthread_mutex_lock(&a->mutex);
+    }
+}
+
 static void run(Accounts *a, AccJob *j) {
     j->error = ACC_E_COUNT;
     switch (j->action) {
@@ -162,6 +253,7 @@ static void run(Accounts *a, AccJob *j) {
         case ACCOUNTS_SEEK_GET:
         case ACCOUNTS_SEEK_CANCEL:
         case ACCOUNTS_SEEK_ACCEPT: accounts_lobby_run(a, j); break;
+        case ACCOUNTS_RATE: rate(a, j); break;
     }
     sodium_memzero(j->password, sizeof j->password);
     sodium_memzero(j->new_password, sizeof j->new_password);
@@ -170,9 +262,16 @@ static void run(Accounts *a, AccJob *j) {
 static void *worker_main(void *arg) {
     Accounts *a = arg;
     pthread_mutex_lock(&a->mutex);
+    sweep(a);
     for (;;) {
-        while (!a->queue_head && !a->stopping)
-            pthread_cond_wait(&a->cond, &a->mutex);
+        while (!a->queue_head && !a->stopping) {
+            /* Idle: look for unrated games once a minute. */
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_sec += SWEEP_EVERY_MS / 1000;
+            if (pthread_cond_timedwait(&a->cond, &a->mutex, &until) != 0 && !a->stopping)
+                sweep(a);
+        }
         if (a->stopping)
             break;
         AccJob *j = a->queue_head;

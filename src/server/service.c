@@ -187,6 +187,26 @@ void service_set_game_over(Service *svc, ServiceGameOver fn, void *ctx) {
     svc->game_over_ctx = ctx;
 }
 
+void service_rated(Service *svc, const char *id, const int before[2], const int diff[2], int64_t rev) {
+    SvcGame *g = svc_find(svc, id);
+    if (!g || rev <= g->rec.rev)
+        return;
+    if (g->pending || rev != g->rec.rev + 1) {
+        if (rev > g->store_rev)
+            g->store_rev = rev;
+        return;
+    }
+    for (int c = WHITE; c <= BLACK; c++) {
+        g->rec.rating[c] = before[c];
+        g->rec.rating_diff[c] = diff[c];
+    }
+    g->rec.rev = g->store_rev = rev;
+    char *state = svc_state_text(g, svc_now(svc), NULL);
+    if (state)
+        svc_broadcast(svc, g, state);
+    free(state);
+}
+
 void service_set_cache_max(Service *svc, int games) {
     svc->cache_max = games < 0 ? 0 : games;
     svc_enter(svc);

@@ -68,6 +68,9 @@ void service_set_cluster(Service *svc, const char *node);
  * calls it). The callee rates it (accounts.h). */
 typedef void (*ServiceGameOver)(void *ctx, const GameRecord *rec);
 void service_set_game_over(Service *svc, ServiceGameOver fn, void *ctx);
+/* The game was rated (its row now has the ratings before and their change, at rev): the copy in memory
+ * takes them and its watchers hear of it; a copy not at rev - 1 is only marked to be read again. */
+void service_rated(Service *svc, const char *id, const int before[2], const int diff[2], int64_t rev);
 
 /* Frees the service (not the store). Pending replies are dropped without being called; writes still
  * in flight are waited for (taken back from the store), so call this before store_close(). */

@@ -177,6 +177,48 @@ const tests = {
     assert.equal(casual.name, magnus.name);
     expectOk(await accept(casual.id), 'anonymous accepts a casual seek of an account');
   },
+
+  async 'a rated game changes both ratings once; the game and /api/me show it'() {
+    const a = await account('Carlsen');
+    const b = await account('Caruana');
+    const before = expectOk(await api('GET', '/api/me', undefined, as(a)), 'me before');
+    assert.deepEqual(before.ratings, {});
+    const seek = await postOk({ time: { type: 'live', minutes: 3, increment: 2 }, rated: true, color: 'white' }, a);
+    const got = expectOk(await accept(seek.id, b), 'accept');
+    assert.equal(got.state.rated, true);
+    assert.deepEqual(got.state.accounts, {
+      white: { name: a.name, rating: 1500, diff: null }, black: { name: b.name, rating: 1500, diff: null },
+    });
+    // Fool's mate: Black wins.
+    const moves = [[seek.secret, 'f3'], [got.secret, 'e5'], [seek.secret, 'g4'], [got.secret, 'Qh4']];
+    for (let ply = 0; ply < moves.length; ply++)
+      expectOk(await api('POST', `/api/games/${got.id}/move`, { secret: moves[ply][0], ply, move: moves[ply][1] }), `ply ${ply}`);
+    let state;
+    // The rating runs on the accounts' worker after the mate is answered: poll (up to a minute).
+    for (let i = 0; i < 1200; i++) {
+      state = await getState(got.id);
+      if (state.accounts.white.diff !== null) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(state.outcome.result, '0-1');
+    assert.ok(state.accounts.white.diff < 0, `white's change ${state.accounts.white.diff}`);
+    assert.ok(state.accounts.black.diff > 0, `black's change ${state.accounts.black.diff}`);
+    assert.equal(state.accounts.white.diff, -state.accounts.black.diff, 'equal newcomers: what one wins the other loses');
+    const ma = expectOk(await api('GET', '/api/me', undefined, as(a)), 'me after');
+    const mb = expectOk(await api('GET', '/api/me', undefined, as(b)), 'me after');
+    assert.deepEqual(Object.keys(ma.ratings), ['blitz'], '3+2 is blitz');
+    assert.equal(ma.ratings.blitz.rating, 1500 + state.accounts.white.diff);
+    assert.equal(mb.ratings.blitz.rating, 1500 + state.accounts.black.diff);
+    assert.equal(ma.ratings.blitz.games, 1);
+    assert.equal(ma.ratings.blitz.provisional, true);
+    // A casual game between the same accounts changes nothing.
+    const casual = await postOk({ time: { type: 'live', minutes: 3, increment: 2 }, color: 'white' }, a);
+    const c = expectOk(await accept(casual.id, b), 'accept casual');
+    expectOk(await api('POST', `/api/games/${c.id}/resign`, { secret: casual.secret }), 'resign');
+    const later = expectOk(await api('GET', '/api/me', undefined, as(a)), 'me later');
+    assert.equal(later.ratings.blitz.games, 1);
+    assert.equal(later.ratings.blitz.rating, ma.ratings.blitz.rating);
+  },
 };
 
 if (process.argv[2] === 'rated') {
