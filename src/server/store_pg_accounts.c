@@ -23,24 +23,13 @@ static PGconn *conn_of(PgAccounts *a, char *err, size_t err_size) {
     return a->conn;
 }
 
-/* Runs one statement with text parameters, but for the session hash (binary, where hash_param is its
- * 1-based number, 0 for none). The result, or NULL with err filled (and the connection dropped when
- * it broke). */
-static PGresult *run(PgAccounts *a, const char *sql, int n, const char *const *values, const unsigned char *hash,
-                     int hash_param, ExecStatusType want, char *err, size_t err_size) {
+/* Runs sql with the parameters of p (no result rows wanted unless want says so). */
+static PGresult *run_params(PgAccounts *a, const char *sql, const StorePgParams *p, ExecStatusType want, char *err,
+                            size_t err_size) {
     PGconn *conn = conn_of(a, err, err_size);
     if (!conn)
         return NULL;
-    int lengths[8] = {0}, formats[8] = {0};
-    const char *params[8];
-    for (int i = 0; i < n && i < 8; i++)
-        params[i] = values[i];
-    if (hash_param > 0) {
-        params[hash_param - 1] = (const char *)hash;
-        lengths[hash_param - 1] = STORE_HASH_LEN;
-        formats[hash_param - 1] = 1;
-    }
-    PGresult *res = PQexecParams(conn, sql, n, NULL, params, lengths, formats, 0);
+    PGresult *res = PQexecParams(conn, sql, p->n, NULL, p->values, p->lengths, p->formats, 0);
     if (PQresultStatus(res) != want) {
         store_pg_set_err(err, err_size, "%s", PQresultErrorMessage(res));
         size_t len = strlen(err);
@@ -54,6 +43,23 @@ static PGresult *run(PgAccounts *a, const char *sql, int n, const char *const *v
         return NULL;
     }
     return res;
+}
+
+/* run_params with text parameters, but for the session hash (binary, where hash_param is its 1-based
+ * number, 0 for none). */
+static PGresult *run(PgAccounts *a, const char *sql, int n, const char *const *values, const unsigned char *hash,
+                     int hash_param, ExecStatusType want, char *err, size_t err_size) {
+    StorePgParams p = {.n = n};
+    for (int i = 0; i < n && i < STORE_PG_MAX_PARAMS; i++) {
+        p.values[i] = values[i];
+        p.lengths[i] = p.formats[i] = 0;
+    }
+    if (hash_param > 0) {
+        p.values[hash_param - 1] = (const char *)hash;
+        p.lengths[hash_param - 1] = STORE_HASH_LEN;
+        p.formats[hash_param - 1] = 1;
+    }
+    return run_params(a, sql, &p, want, err, err_size);
 }
 
 static void read_row(const PGresult *res, AccountRow *out) {
@@ -193,28 +199,6 @@ static void read_seek(const PGresult *res, int row, SeekRow *out) {
         }
     snprintf(out->game_id, sizeof out->game_id, "%s", PQgetvalue(res, row, 13));
     out->poster_color = atoi(PQgetvalue(res, row, 14));
-}
-
-/* Runs sql with the parameters of p (no result rows wanted unless want says so). */
-static PGresult *run_params(PgAccounts *a, const char *sql, const StorePgParams *p, ExecStatusType want, char *err,
-                            size_t err_size) {
-    PGconn *conn = conn_of(a, err, err_size);
-    if (!conn)
-        return NULL;
-    PGresult *res = PQexecParams(conn, sql, p->n, NULL, p->values, p->lengths, p->formats, 0);
-    if (PQresultStatus(res) != want) {
-        store_pg_set_err(err, err_size, "%s", PQresultErrorMessage(res));
-        size_t len = strlen(err);
-        while (len && (err[len - 1] == '\n' || err[len - 1] == ' '))
-            err[--len] = '\0';
-        PQclear(res);
-        if (PQstatus(conn) != CONNECTION_OK) {
-            PQfinish(conn);
-            a->conn = NULL;
-        }
-        return NULL;
-    }
-    return res;
 }
 
 static void p_text(StorePgParams *p, const char *v) {
