@@ -100,7 +100,9 @@ struct Accounts {
     AccJob *running;
     AccJob *done_head, *done_tail;
     bool stopping;
-    int64_t swept_ms; /* the worker's: when it last looked for unrated games */
+    int64_t swept_ms;           /* the worker's: when it last looked for unrated games */
+    unsigned char site_key[32]; /* the worker's: store_accounts.h site_key, once read */
+    bool have_site_key;
 };
 
 /* accounts.c */
@@ -117,6 +119,11 @@ bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, Ac
 void accounts_lobby_run(Accounts *a, AccJob *j);
 bool accounts_session_account(Accounts *a, AccJob *j, AccountRow *row, bool required);
 void accounts_lobby_finish(Accounts *a, AccJob *j);
+
+/* The secret of the side color of game id played by an account: derived from the site's key, so that
+ * GET /api/me can hand it to any browser of the account without the database holding it. false
+ * (with the job's error set) when the key cannot be read. Worker only. */
+bool accounts_side_secret(Accounts *a, AccJob *j, const char *game_id, int color, char out[SECRET_LEN + 1]);
 
 /* accounts_worker.c */
 bool accounts_worker_start(Accounts *a, char *err, size_t err_size);

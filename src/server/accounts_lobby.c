@@ -198,17 +198,30 @@ static void post(Accounts *a, AccJob *j) {
 
 static void get(Accounts *a, AccJob *j) {
     SeekRow k;
+    AccountRow row;
     char err[300] = "";
+    bool logged_in = accounts_session_account(a, j, &row, false);
+    if (j->error != ACC_E_COUNT)
+        return;
     StoreAccountResult r = a->db->vtbl->seek_get(a->db, j->seek.id, accounts_now(a), &k, err, sizeof err);
     if (r != SA_OK) {
         accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_SEEK, err);
         return;
     }
     bool taken = k.game_id[0] != '\0';
-    accounts_set_body(j, 200,
-                      json_pack("{s:o,s:o,s:o}", "seek", seek_json(&k), "game",
-                                taken ? json_string(k.game_id) : json_null(), "color",
-                                taken ? json_string(k.poster_color == WHITE ? "white" : "black") : json_null()));
+    json_t *o = json_pack("{s:o,s:o,s:o}", "seek", seek_json(&k), "game", taken ? json_string(k.game_id) : json_null(),
+                          "color", taken ? json_string(k.poster_color == WHITE ? "white" : "black") : json_null());
+    /* The poster with an account, asking with their session: the game's secret of their side. */
+    if (taken && logged_in && k.account[0] && !strcmp(k.account, row.key)) {
+        char secret[SECRET_LEN + 1];
+        if (!accounts_side_secret(a, j, k.game_id, k.poster_color, secret)) {
+            json_decref(o);
+            return;
+        }
+        json_object_set_new(o, "secret", json_string(secret));
+        sodium_memzero(secret, sizeof secret);
+    }
+    accounts_set_body(j, 200, o);
 }
 
 static void cancel(Accounts *a, AccJob *j) {
@@ -228,8 +241,11 @@ static void cancel(Accounts *a, AccJob *j) {
     accounts_set_body(j, 200, json_object());
 }
 
-/* The game of an accepted seek: two people, the seek's time control, nobody to invite. */
-static void build_game(Accounts *a, const SeekRow *k, Color poster, const char *accepter, GameRecord *rec,
+/* The game of an accepted seek: two people, the seek's time control, nobody to invite. A side an
+ * account plays gets a secret derived from the site's key (GET /api/me hands it out again); an
+ * anonymous poster keeps the seek's secret, an anonymous accepter gets a new one. false when the
+ * site's key cannot be read. */
+static bool build_game(Accounts *a, AccJob *j, const SeekRow *k, Color poster, const char *accepter, GameRecord *rec,
                        char secret[SECRET_LEN + 1]) {
     memset(rec, 0, sizeof *rec);
     secret_random_id(rec->id, STORE_ID_LEN);
@@ -244,13 +260,28 @@ static void build_game(Accounts *a, const SeekRow *k, Color poster, const char *
     rec->draw_offer = -1;
     rec->invite_color = -1;
     rec->plies = 0;
-    memcpy(rec->secret_hash[poster], k->secret_hash, STORE_HASH_LEN);
-    secret_new(secret, rec->secret_hash[!poster]);
+    if (k->account[0]) {
+        char mine[SECRET_LEN + 1];
+        if (!accounts_side_secret(a, j, rec->id, poster, mine))
+            return false;
+        secret_hash(mine, rec->secret_hash[poster]);
+        sodium_memzero(mine, sizeof mine);
+    } else {
+        memcpy(rec->secret_hash[poster], k->secret_hash, STORE_HASH_LEN);
+    }
+    if (accepter[0]) {
+        if (!accounts_side_secret(a, j, rec->id, !poster, secret))
+            return false;
+        secret_hash(secret, rec->secret_hash[!poster]);
+    } else {
+        secret_new(secret, rec->secret_hash[!poster]);
+    }
     snprintf(rec->account[poster], sizeof rec->account[poster], "%s", k->name);
     snprintf(rec->account[!poster], sizeof rec->account[!poster], "%s", accepter);
     rec->rated = k->rated;
     if (k->rated)
         rec->rating[WHITE] = rec->rating[BLACK] = RATING_START;
+    return true;
 }
 
 static void accept_seek(Accounts *a, AccJob *j) {
@@ -277,7 +308,8 @@ static void accept_seek(Accounts *a, AccJob *j) {
                    : !strcmp(k.color, "black") ? BLACK
                                                : (Color)randombytes_uniform(2);
     GameRecord rec;
-    build_game(a, &k, poster, logged_in ? row.name : "", &rec, j->seek_secret);
+    if (!build_game(a, j, &k, poster, logged_in ? row.name : "", &rec, j->seek_secret))
+        return;
     r = a->db->vtbl->seek_accept(a->db, k.id, accounts_now(a), (int)poster, &rec, err, sizeof err);
     if (r != SA_OK) {
         accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_SEEK, err);

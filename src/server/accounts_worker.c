@@ -142,7 +142,37 @@ static void me(Accounts *a, AccJob *j) {
         accounts_fail(j, ACC_E_STORAGE, err);
         return;
     }
-    accounts_set_body(j, 200, json_pack("{s:s,s:o,s:[]}", "username", row.name, "ratings", ratings, "playing"));
+    /* The games in play, each with the secret of the account's side: any browser of the account can go
+     * on playing them. */
+    enum { PLAYING_MAX = 100 };
+    PlayingGame *games = malloc(sizeof *games * PLAYING_MAX);
+    int n = games ? a->db->vtbl->playing(a->db, row.name, games, PLAYING_MAX, err, sizeof err) : -1;
+    if (n < 0) {
+        free(games);
+        json_decref(ratings);
+        accounts_fail(j, games ? ACC_E_STORAGE : ACC_E_INTERNAL, err);
+        return;
+    }
+    json_t *playing = json_array();
+    for (int i = 0; i < n; i++) {
+        char secret[SECRET_LEN + 1];
+        if (!accounts_side_secret(a, j, games[i].id, games[i].color, secret)) {
+            free(games);
+            json_decref(ratings);
+            json_decref(playing);
+            return;
+        }
+        /* Whose turn: White's at the standard start, else the start position's side, then every ply. */
+        const char *side = games[i].start_fen[0] ? strchr(games[i].start_fen, ' ') : NULL;
+        int first = side && side[1] == 'b' ? 1 : 0;
+        bool my_turn = (first + games[i].moves) % 2 == games[i].color;
+        json_array_append_new(playing, json_pack("{s:s,s:s,s:s,s:b,s:s}", "id", games[i].id, "color",
+                                                 games[i].color == 0 ? "white" : "black", "secret", secret, "my_turn",
+                                                 my_turn, "time", games[i].time_type));
+        sodium_memzero(secret, sizeof secret);
+    }
+    free(games);
+    accounts_set_body(j, 200, json_pack("{s:s,s:o,s:o}", "username", row.name, "ratings", ratings, "playing", playing));
 }
 
 static void change_password(Accounts *a, AccJob *j) {
@@ -171,6 +201,26 @@ static void change_password(Accounts *a, AccJob *j) {
         return;
     }
     accounts_set_body(j, 200, json_pack("{s:s}", "username", row.name));
+}
+
+/* ---- the secrets of accounts' sides ---- */
+
+bool accounts_side_secret(Accounts *a, AccJob *j, const char *game_id, int color, char out[SECRET_LEN + 1]) {
+    if (!a->have_site_key) {
+        char err[300] = "";
+        if (a->db->vtbl->site_key(a->db, a->site_key, err, sizeof err) != SA_OK) {
+            accounts_fail(j, ACC_E_STORAGE, err);
+            return false;
+        }
+        a->have_site_key = true;
+    }
+    char msg[64];
+    int len = snprintf(msg, sizeof msg, "side:%s:%d", game_id, color);
+    unsigned char raw[32];
+    crypto_generichash(raw, sizeof raw, (const unsigned char *)msg, (size_t)len, a->site_key, sizeof a->site_key);
+    sodium_bin2base64(out, SECRET_LEN + 1, raw, sizeof raw, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+    sodium_memzero(raw, sizeof raw);
+    return true;
 }
 
 /* ---- ratings ---- */

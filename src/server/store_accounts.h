@@ -59,6 +59,16 @@ typedef struct UnratedGame {
     int64_t updated_ms; /* when it ended */
 } UnratedGame;
 
+/* A game in play of an account. */
+typedef struct PlayingGame {
+    char id[STORE_ID_LEN + 1];
+    int color;                      /* the account's side */
+    int moves;                      /* plies played */
+    char start_fen[SCHACH_FEN_MAX]; /* "" for the standard start */
+    char time_type[16];
+    int64_t updated_ms;
+} PlayingGame;
+
 /* What a call came to. */
 typedef enum {
     SA_OK,
@@ -113,6 +123,12 @@ typedef struct StoreAccountsVtbl {
     /* The account's ratings: have[c] tells which categories it has played in. SA_OK (also with none). */
     StoreAccountResult (*ratings_of)(StoreAccounts *a, const char *key, RatingRow out[RATING_COUNT],
                                      bool have[RATING_COUNT], char *err, size_t err_size);
+    /* The site's secret key (32 random bytes, made once by whichever node asks first, the same for
+     * every node): the secrets of the sides accounts play are derived from it (accounts.h). */
+    StoreAccountResult (*site_key)(StoreAccounts *a, unsigned char key[32], char *err, size_t err_size);
+    /* Up to max games in play where the account (by its name as shown) plays a side, newest first; the
+     * count or -1. */
+    int (*playing)(StoreAccounts *a, const char *name, PlayingGame *out, int max, char *err, size_t err_size);
     /* Up to max rated games that ended after since_ms and have not been rated; the count or -1. */
     int (*unrated)(StoreAccounts *a, int64_t since_ms, UnratedGame *out, int max, char *err, size_t err_size);
     /* A rated game's ratings before and after (rounded), SA_NOT_FOUND before it was rated. */

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "store_accounts.h"
 #include "store_pg_internal.h"
 
@@ -542,6 +544,62 @@ static int pa_unrated(StoreAccounts *base, int64_t since_ms, UnratedGame *out, i
     return n;
 }
 
+static StoreAccountResult pa_site_key(StoreAccounts *base, unsigned char key[32], char *err, size_t err_size) {
+    PgAccounts *a = (PgAccounts *)base;
+    unsigned char fresh[32];
+    char hex[65];
+    randombytes_buf(fresh, sizeof fresh);
+    sodium_bin2hex(hex, sizeof hex, fresh, sizeof fresh);
+    sodium_memzero(fresh, sizeof fresh);
+    StorePgParams p = {.n = 0};
+    p_text(&p, hex);
+    /* Whoever comes first writes it; everyone reads the one that is there. */
+    PGresult *res = run_params(a,
+                               "WITH i AS (INSERT INTO store_meta (key, value) VALUES ('site_key', $1)"
+                               "  ON CONFLICT DO NOTHING RETURNING value)"
+                               " SELECT value FROM i UNION ALL SELECT value FROM store_meta WHERE key = 'site_key'",
+                               &p, PGRES_TUPLES_OK, err, err_size);
+    sodium_memzero(hex, sizeof hex);
+    if (!res)
+        return SA_FAULT;
+    size_t len = 0;
+    bool ok = PQntuples(res) >= 1 &&
+              sodium_hex2bin(key, 32, PQgetvalue(res, 0, 0), (size_t)PQgetlength(res, 0, 0), NULL, &len, NULL) == 0 &&
+              len == 32;
+    PQclear(res);
+    if (!ok)
+        store_pg_set_err(err, err_size, "the site key is missing or damaged");
+    return ok ? SA_OK : SA_FAULT;
+}
+
+static int pa_playing(StoreAccounts *base, const char *name, PlayingGame *out, int max, char *err, size_t err_size) {
+    PgAccounts *a = (PgAccounts *)base;
+    StorePgParams p = {.n = 0};
+    p_text(&p, name);
+    p_int(&p, max);
+    PGresult *res = run_params(
+        a,
+        "SELECT id, CASE WHEN account_white = $1 THEN 0 ELSE 1 END, start_fen, time_type, updated_ms,"
+        " (SELECT count(*) FROM moves m WHERE m.game_id = g.id) FROM games g"
+        " WHERE result = '' AND (account_white = $1 OR account_black = $1) ORDER BY updated_ms DESC LIMIT $2::int",
+        &p, PGRES_TUPLES_OK, err, err_size);
+    if (!res)
+        return -1;
+    int n = PQntuples(res) < max ? PQntuples(res) : max;
+    for (int i = 0; i < n; i++) {
+        PlayingGame *g = &out[i];
+        memset(g, 0, sizeof *g);
+        snprintf(g->id, sizeof g->id, "%s", PQgetvalue(res, i, 0));
+        g->color = atoi(PQgetvalue(res, i, 1));
+        snprintf(g->start_fen, sizeof g->start_fen, "%s", PQgetvalue(res, i, 2));
+        snprintf(g->time_type, sizeof g->time_type, "%s", PQgetvalue(res, i, 3));
+        g->updated_ms = strtoll(PQgetvalue(res, i, 4), NULL, 10);
+        g->moves = atoi(PQgetvalue(res, i, 5));
+    }
+    PQclear(res);
+    return n;
+}
+
 static StoreAccountResult pa_game_rating(StoreAccounts *base, const char *game_id, int before[2], int after[2],
                                          char *err, size_t err_size) {
     PgAccounts *a = (PgAccounts *)base;
@@ -587,6 +645,8 @@ static const StoreAccountsVtbl pg_accounts_vtbl = {
     .ratings_of = pa_ratings_of,
     .game_rating = pa_game_rating,
     .unrated = pa_unrated,
+    .site_key = pa_site_key,
+    .playing = pa_playing,
 };
 
 StoreAccounts *store_pg_accounts_open(Store *store, char *err, size_t err_size) {

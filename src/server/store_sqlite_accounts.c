@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "store_accounts.h"
 #include "store_sqlite_internal.h"
 
@@ -572,6 +574,62 @@ static int sa_unrated(StoreAccounts *base, int64_t since_ms, UnratedGame *out, i
     return n;
 }
 
+static StoreAccountResult sa_site_key(StoreAccounts *base, unsigned char key[32], char *err, size_t err_size) {
+    SqliteAccounts *a = (SqliteAccounts *)base;
+    if (!usable(a, err, err_size))
+        return SA_FAULT;
+    unsigned char fresh[32];
+    randombytes_buf(fresh, sizeof fresh);
+    sqlite3_stmt *sts[1] = {prepare(
+        a, "INSERT INTO store_meta (key, value) VALUES ('site_key', ?1) ON CONFLICT DO NOTHING", err, err_size)};
+    if (!sts[0])
+        return SA_FAULT;
+    sqlite3_bind_blob(sts[0], 1, fresh, sizeof fresh, SQLITE_TRANSIENT);
+    sodium_memzero(fresh, sizeof fresh);
+    if (run_all(a, sts, 1, NULL, "site key", err, err_size) != SA_OK)
+        return SA_FAULT;
+    sqlite3_stmt *st = prepare(a, "SELECT value FROM store_meta WHERE key = 'site_key'", err, err_size);
+    if (!st)
+        return SA_FAULT;
+    int rc = sqlite3_step(st);
+    bool ok = rc == SQLITE_ROW && sqlite3_column_bytes(st, 0) == 32;
+    if (ok)
+        memcpy(key, sqlite3_column_blob(st, 0), 32);
+    sqlite3_finalize(st);
+    if (!ok)
+        store_set_err(err, err_size, "the site key is missing or damaged");
+    return ok ? SA_OK : SA_FAULT;
+}
+
+static int sa_playing(StoreAccounts *base, const char *name, PlayingGame *out, int max, char *err, size_t err_size) {
+    SqliteAccounts *a = (SqliteAccounts *)base;
+    if (!usable(a, err, err_size))
+        return -1;
+    sqlite3_stmt *st =
+        prepare(a,
+                "SELECT id, CASE WHEN account_white = ?1 THEN 0 ELSE 1 END, start_fen, time_type, updated_ms,"
+                " (SELECT count(*) FROM moves m WHERE m.game_id = g.id) FROM games g"
+                " WHERE result = '' AND (account_white = ?1 OR account_black = ?1) ORDER BY updated_ms DESC LIMIT ?2",
+                err, err_size);
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, max);
+    int n = 0, rc;
+    while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        PlayingGame *p = &out[n++];
+        memset(p, 0, sizeof *p);
+        copy_text(p->id, sizeof p->id, sqlite3_column_text(st, 0));
+        p->color = sqlite3_column_int(st, 1);
+        copy_text(p->start_fen, sizeof p->start_fen, sqlite3_column_text(st, 2));
+        copy_text(p->time_type, sizeof p->time_type, sqlite3_column_text(st, 3));
+        p->updated_ms = sqlite3_column_int64(st, 4);
+        p->moves = sqlite3_column_int(st, 5);
+    }
+    sqlite3_finalize(st);
+    return n;
+}
+
 static StoreAccountResult sa_game_rating(StoreAccounts *base, const char *game_id, int before[2], int after[2],
                                          char *err, size_t err_size) {
     SqliteAccounts *a = (SqliteAccounts *)base;
@@ -620,6 +678,8 @@ static const StoreAccountsVtbl sqlite_accounts_vtbl = {
     .ratings_of = sa_ratings_of,
     .game_rating = sa_game_rating,
     .unrated = sa_unrated,
+    .site_key = sa_site_key,
+    .playing = sa_playing,
 };
 
 StoreAccounts *store_sqlite_accounts_open(Store *store, char *err, size_t err_size) {

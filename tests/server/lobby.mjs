@@ -189,8 +189,23 @@ const tests = {
     assert.deepEqual(got.state.accounts, {
       white: { name: a.name, rating: 1500, diff: null }, black: { name: b.name, rating: 1500, diff: null },
     });
+    // An account's side has a secret any of its browsers can get again: from /api/me, and for the
+    // poster from the seek with their session; the seek's own secret is not it.
+    const meA = expectOk(await api('GET', '/api/me', undefined, as(a)), 'me of the poster');
+    const meB = expectOk(await api('GET', '/api/me', undefined, as(b)), 'me of the accepter');
+    const gameA = meA.playing.find((g) => g.id === got.id);
+    const gameB = meB.playing.find((g) => g.id === got.id);
+    assert.deepEqual(gameA && { color: gameA.color, my_turn: gameA.my_turn }, { color: 'white', my_turn: true });
+    assert.deepEqual(gameB && { color: gameB.color, my_turn: gameB.my_turn }, { color: 'black', my_turn: false });
+    assert.equal(gameB.secret, got.secret, 'the accepter\'s secret is the one the accept answered');
+    const look = expectOk(await api('GET', `/api/seeks/${seek.id}`, undefined, as(a)), 'the poster looks');
+    assert.equal(look.secret, gameA.secret);
+    assert.equal(expectOk(await api('GET', `/api/seeks/${seek.id}`, undefined, as(b)), 'another looks').secret,
+      undefined, 'nobody else gets it');
+    expectError(await api('POST', `/api/games/${got.id}/move`, { secret: seek.secret, ply: 0, move: 'f3' }), 403,
+      'bad_secret', 'the seek secret of an account is no game secret');
     // Fool's mate: Black wins.
-    const moves = [[seek.secret, 'f3'], [got.secret, 'e5'], [seek.secret, 'g4'], [got.secret, 'Qh4']];
+    const moves = [[gameA.secret, 'f3'], [got.secret, 'e5'], [gameA.secret, 'g4'], [got.secret, 'Qh4']];
     for (let ply = 0; ply < moves.length; ply++)
       expectOk(await api('POST', `/api/games/${got.id}/move`, { secret: moves[ply][0], ply, move: moves[ply][1] }), `ply ${ply}`);
     let state;
@@ -211,10 +226,12 @@ const tests = {
     assert.equal(mb.ratings.blitz.rating, 1500 + state.accounts.black.diff);
     assert.equal(ma.ratings.blitz.games, 1);
     assert.equal(ma.ratings.blitz.provisional, true);
+    assert.ok(!ma.playing.some((g) => g.id === got.id), 'a finished game is no longer in play');
     // A casual game between the same accounts changes nothing.
     const casual = await postOk({ time: { type: 'live', minutes: 3, increment: 2 }, color: 'white' }, a);
     const c = expectOk(await accept(casual.id, b), 'accept casual');
-    expectOk(await api('POST', `/api/games/${c.id}/resign`, { secret: casual.secret }), 'resign');
+    const mine = expectOk(await api('GET', '/api/me', undefined, as(a)), 'me').playing.find((g) => g.id === c.id);
+    expectOk(await api('POST', `/api/games/${c.id}/resign`, { secret: mine.secret }), 'resign');
     const later = expectOk(await api('GET', '/api/me', undefined, as(a)), 'me later');
     assert.equal(later.ratings.blitz.games, 1);
     assert.equal(later.ratings.blitz.rating, ma.ratings.blitz.rating);
