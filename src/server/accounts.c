@@ -50,6 +50,8 @@ static const AccMessage messages[ACC_E_COUNT] = {
                            "Gewertete Partien brauchen ein Konto: Bitte melde dich an."},
     [ACC_E_BAD_MEMBER] = {400, "bad_request", "The member '%s' is missing or has a value that is not allowed.",
                           "Das Feld „%s“ fehlt oder hat einen unzulässigen Wert."},
+    [ACC_E_NO_PLAYER] = {404, "not_found", "There is no player with this name.",
+                         "Einen Spieler mit diesem Namen gibt es nicht."},
     [ACC_E_UNKNOWN] = {400, "bad_request", "The member '%s' is not known here.", "Das Feld „%s“ ist hier unbekannt."},
     [ACC_E_BAD_SECRET] = {403, "bad_secret", "Only the one who posted this challenge can withdraw it.",
                           "Nur wer diese Herausforderung gestellt hat, kann sie zurückziehen."},
@@ -213,7 +215,40 @@ static uint64_t handle_seek(Accounts *a, const AccountsRequest *req, AccountsRep
     return j->ticket;
 }
 
+/* A player's page: the name and the query checked here. */
+static uint64_t handle_player(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx) {
+    char key[ACCOUNT_NAME_MAX + 1];
+    PlayedFilter filter = PLAYED_ALL;
+    if (req->filter && *req->filter) {
+        if (!strcmp(req->filter, "won"))
+            filter = PLAYED_WON;
+        else if (!strcmp(req->filter, "lost"))
+            filter = PLAYED_LOST;
+        else if (!strcmp(req->filter, "drawn"))
+            filter = PLAYED_DRAWN;
+        else if (strcmp(req->filter, "all") != 0)
+            return answer_error(a, reply, ctx, ACC_E_BAD_MEMBER, req->lang, "result", 0);
+    }
+    if (req->page < 0 || req->page > 100000)
+        return answer_error(a, reply, ctx, ACC_E_BAD_MEMBER, req->lang, "page", 0);
+    if (!req->seek || !account_name_key(req->seek, key))
+        return answer_error(a, reply, ctx, ACC_E_NO_PLAYER, req->lang, NULL, 0);
+    AccJob *j = job_new(a, req, reply, ctx);
+    if (!j)
+        return answer_error(a, reply, ctx, ACC_E_INTERNAL, req->lang, NULL, 0);
+    snprintf(j->key, sizeof j->key, "%s", key);
+    j->page = req->page;
+    j->filter = filter;
+    if (!accounts_worker_submit(a, j)) {
+        accounts_job_free(j);
+        return answer_error(a, reply, ctx, ACC_E_BUSY, req->lang, NULL, 1);
+    }
+    return j->ticket;
+}
+
 uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx) {
+    if (req->action == ACCOUNTS_PLAYER)
+        return handle_player(a, req, reply, ctx);
     if (req->action >= ACCOUNTS_SEEKS)
         return handle_seek(a, req, reply, ctx);
     static const char *const credentials[] = {"username", "password"};

@@ -65,12 +65,15 @@ typedef enum {
     ACCOUNTS_SEEK_CANCEL, /* DELETE /api/seeks/{id} {"secret"} -> 200 */
     ACCOUNTS_SEEK_ACCEPT, /* POST /api/seeks/{id}/accept -> 200 {"id","color","secret","state"} */
     ACCOUNTS_RATE,        /* internal: a rated game that ended (accounts_rate) */
+    ACCOUNTS_PLAYER,      /* GET /api/players/{name}?page=N&result=won|lost|drawn -> the player's page */
 } AccountsAction;
 
 typedef struct AccountsRequest {
     AccountsAction action;
     const char *body;    /* the JSON body (NUL-terminated), NULL for none */
-    const char *seek;    /* the seek's id from the path, for the seek actions */
+    const char *seek;    /* the seek's id from the path, for the seek actions; the name for ACCOUNTS_PLAYER */
+    int page;            /* ACCOUNTS_PLAYER: which page of games (0 first) */
+    const char *filter;  /* ACCOUNTS_PLAYER: "won", "lost", "drawn" or NULL for all */
     const char *token;   /* the session token from the Cookie header (accounts_cookie_token), NULL for none */
     const char *address; /* the client's address key (client_limits.h), for the login limits */
     Lang lang;

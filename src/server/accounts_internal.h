@@ -35,6 +35,7 @@ typedef enum {
     ACC_E_BAD_SECRET,  /* 403: cancel without the poster's secret */
     ACC_E_BAD_MEMBER,  /* 400: a member missing or with a value not allowed */
     ACC_E_UNKNOWN,     /* 400: a member not known here */
+    ACC_E_NO_PLAYER,   /* 404: no account with this name */
     ACC_E_COUNT        /* none */
 } AccError;
 
@@ -65,6 +66,8 @@ typedef struct AccJob {
     char bad_member[40];                       /* ACC_E_UNKNOWN: which member */
     UnratedGame rate;                          /* rate: the game */
     int rated_before[2], rated_diff[2];        /* rate: what it came to */
+    int page;                                  /* player: the page of games */
+    PlayedFilter filter;                       /* player: which games */
     int64_t rated_rev;                         /* ... and the game's rev after it (0: not rated now) */
     bool has_session;
     unsigned char session_hash[STORE_HASH_LEN];

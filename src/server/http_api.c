@@ -125,7 +125,11 @@ static void account_dispatch(HttpConn *c) {
         .action = c->account_action,
         .body = c->body ? c->body : (c->post ? "" : NULL),
         .token = c->session[0] ? c->session : NULL,
-        .seek = c->seek[0] ? c->seek : NULL,
+        .seek = c->account_action == ACCOUNTS_PLAYER ? c->player
+                : c->seek[0]                         ? c->seek
+                                                     : NULL,
+        .page = c->page,
+        .filter = c->filter[0] ? c->filter : NULL,
         .address = c->client,
         .lang = c->lang,
         .secure = c->secure,
@@ -186,6 +190,21 @@ static bool account_route(HttpConn *c, int method, const char *rest) {
         {"account/password", LWSHUMETH_POST, ACCOUNTS_PASSWORD},
     };
     bool known = false;
+    if (!strncmp(rest, "players/", 8)) {
+        const char *name = rest + 8;
+        if (!*name || strlen(name) >= sizeof c->player || strchr(name, '/')) {
+            route_fail(c, 404, "no_path");
+            return true;
+        }
+        if (method != LWSHUMETH_GET && method != LWSHUMETH_HEAD) {
+            route_fail(c, 405, "method");
+            return true;
+        }
+        snprintf(c->player, sizeof c->player, "%s", name);
+        c->account = true;
+        c->account_action = ACCOUNTS_PLAYER;
+        return true;
+    }
     if (!strncmp(rest, "seeks", 5) && (rest[5] == '\0' || rest[5] == '/')) {
         /* seeks, seeks/{id}, seeks/{id}/accept */
         const char *id = rest[5] ? rest + 6 : NULL;
@@ -426,6 +445,17 @@ static int http_begin(struct HttpServer *srv, HttpConn *c, struct lws *wsi) {
         http_route(c, method, path);
         if (c->account)
             account_headers(c, wsi);
+        if (c->account && c->account_action == ACCOUNTS_PLAYER) {
+            char arg[32];
+            const char *v = lws_get_urlarg_by_name(wsi, "page=", arg, (int)sizeof arg);
+            if (v) {
+                char *end;
+                long page = strtol(v, &end, 10);
+                c->page = *end || end == v || page < 0 || page > 100000 ? -1 : (int)page;
+            }
+            v = lws_get_urlarg_by_name(wsi, "result=", arg, (int)sizeof arg);
+            snprintf(c->filter, sizeof c->filter, "%s", v ? (strlen(v) < sizeof c->filter ? v : "?") : "");
+        }
     } else {
         c->post = length > 0;
         if (method != LWSHUMETH_GET && method != LWSHUMETH_HEAD) {

@@ -76,6 +76,9 @@ typedef struct HttpConn {
     char session[64];              /* the session token of the Cookie header, "" for none */
     char set_cookie[200];          /* the answer's Set-Cookie value, "" for none */
     char seek[STORE_ID_LEN + 1];   /* a seek's id from the path, "" for none */
+    char player[32];               /* a player's name from the path (/api/players/NAME) */
+    int page;                      /* ?page= of a player's games */
+    char filter[8];                /* ?result= of a player's games */
     char game[STORE_ID_LEN + 1];
     char *ids;       /* list: the ids= query argument */
     bool lang_fixed; /* ?lang= given: it beats a "lang" in the body */

@@ -69,6 +69,30 @@ typedef struct PlayingGame {
     int64_t updated_ms;
 } PlayingGame;
 
+/* A point of a rating's history: after the game that ended at at_ms. */
+typedef struct RatingPoint {
+    int64_t at_ms;
+    int rating;
+} RatingPoint;
+
+/* A finished game of an account, as its player page lists it. */
+typedef struct PlayedGame {
+    char id[STORE_ID_LEN + 1];
+    int64_t created_ms, ended_ms;
+    char account[2][STORE_ACCOUNT_LEN + 1];
+    char result[8];
+    char termination[40];
+    char reason[32];
+    char time_type[16];
+    int minutes, increment, days;
+    int rated;
+    int rating[2], rating_diff[2];
+    int moves;
+} PlayedGame;
+
+/* Which of an account's games: all finished ones, or those it won, lost or drew (aborted ones never). */
+typedef enum { PLAYED_ALL, PLAYED_WON, PLAYED_LOST, PLAYED_DRAWN } PlayedFilter;
+
 /* What a call came to. */
 typedef enum {
     SA_OK,
@@ -129,6 +153,13 @@ typedef struct StoreAccountsVtbl {
     /* Up to max games in play where the account (by its name as shown) plays a side, newest first; the
      * count or -1. */
     int (*playing)(StoreAccounts *a, const char *name, PlayingGame *out, int max, char *err, size_t err_size);
+    /* The newest max points of the account's rating history in a category, oldest first; the count or -1. */
+    int (*rating_history)(StoreAccounts *a, const char *key, const char *category, RatingPoint *out, int max,
+                          char *err, size_t err_size);
+    /* The account's finished games (by its name as shown), newest first, skipping offset; the count or
+     * -1. */
+    int (*played)(StoreAccounts *a, const char *name, PlayedFilter filter, int offset, PlayedGame *out, int max,
+                  char *err, size_t err_size);
     /* Up to max rated games that ended after since_ms and have not been rated; the count or -1. */
     int (*unrated)(StoreAccounts *a, int64_t since_ms, UnratedGame *out, int max, char *err, size_t err_size);
     /* A rated game's ratings before and after (rounded), SA_NOT_FOUND before it was rated. */

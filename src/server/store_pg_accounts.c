@@ -600,6 +600,95 @@ static int pa_playing(StoreAccounts *base, const char *name, PlayingGame *out, i
     return n;
 }
 
+/* The WHERE of an account's finished games for a filter, with ph the name's parameter. */
+static void played_where(PlayedFilter f, const char *ph, char *out, size_t size) {
+    switch (f) {
+        case PLAYED_WON:
+            snprintf(out, size,
+                     " AND ((account_white = %s AND result = '1-0') OR (account_black = %s AND result = '0-1'))", ph,
+                     ph);
+            break;
+        case PLAYED_LOST:
+            snprintf(out, size,
+                     " AND ((account_white = %s AND result = '0-1') OR (account_black = %s AND result = '1-0'))", ph,
+                     ph);
+            break;
+        case PLAYED_DRAWN: snprintf(out, size, "%s", " AND result = '1/2-1/2'"); break;
+        default: snprintf(out, size, "%s", ""); break;
+    }
+}
+#define PLAYED_SELECT                                                                                                  \
+    "SELECT id, created_ms, updated_ms, account_white, account_black, result, termination, reason, time_type,"         \
+    " minutes, increment, days, rated, rating_white, rating_black, rating_diff_white, rating_diff_black,"              \
+    " (SELECT count(*) FROM moves m WHERE m.game_id = g.id) FROM games g"                                              \
+    " WHERE (account_white = %s OR account_black = %s) AND result <> '' AND result <> '*'"
+
+static int pa_rating_history(StoreAccounts *base, const char *key, const char *category, RatingPoint *out, int max,
+                             char *err, size_t err_size) {
+    PgAccounts *a = (PgAccounts *)base;
+    StorePgParams p = {.n = 0};
+    p_text(&p, key);
+    p_text(&p, category);
+    p_int(&p, max);
+    PGresult *res = run_params(a,
+                               "SELECT at_ms, rating FROM (SELECT at_ms, rating, game_id FROM rating_history"
+                               " WHERE account_key = $1 AND category = $2 ORDER BY at_ms DESC, game_id DESC"
+                               " LIMIT $3::int) h ORDER BY at_ms, game_id",
+                               &p, PGRES_TUPLES_OK, err, err_size);
+    if (!res)
+        return -1;
+    int n = PQntuples(res) < max ? PQntuples(res) : max;
+    for (int i = 0; i < n; i++) {
+        out[i].at_ms = strtoll(PQgetvalue(res, i, 0), NULL, 10);
+        out[i].rating = atoi(PQgetvalue(res, i, 1));
+    }
+    PQclear(res);
+    return n;
+}
+
+static int pa_played(StoreAccounts *base, const char *name, PlayedFilter filter, int offset, PlayedGame *out, int max,
+                     char *err, size_t err_size) {
+    PgAccounts *a = (PgAccounts *)base;
+    char sql[1200], where[300];
+    played_where(filter, "$1", where, sizeof where);
+    snprintf(sql, sizeof sql,
+             PLAYED_SELECT "%s"
+                           " ORDER BY created_ms DESC, id LIMIT $3::int OFFSET $2::int",
+             "$1", "$1", where);
+    StorePgParams p = {.n = 0};
+    p_text(&p, name);
+    p_int(&p, offset);
+    p_int(&p, max);
+    PGresult *res = run_params(a, sql, &p, PGRES_TUPLES_OK, err, err_size);
+    if (!res)
+        return -1;
+    int n = PQntuples(res) < max ? PQntuples(res) : max;
+    for (int i = 0; i < n; i++) {
+        PlayedGame *g = &out[i];
+        memset(g, 0, sizeof *g);
+        snprintf(g->id, sizeof g->id, "%s", PQgetvalue(res, i, 0));
+        g->created_ms = strtoll(PQgetvalue(res, i, 1), NULL, 10);
+        g->ended_ms = strtoll(PQgetvalue(res, i, 2), NULL, 10);
+        snprintf(g->account[0], sizeof g->account[0], "%s", PQgetvalue(res, i, 3));
+        snprintf(g->account[1], sizeof g->account[1], "%s", PQgetvalue(res, i, 4));
+        snprintf(g->result, sizeof g->result, "%s", PQgetvalue(res, i, 5));
+        snprintf(g->termination, sizeof g->termination, "%s", PQgetvalue(res, i, 6));
+        snprintf(g->reason, sizeof g->reason, "%s", PQgetvalue(res, i, 7));
+        snprintf(g->time_type, sizeof g->time_type, "%s", PQgetvalue(res, i, 8));
+        g->minutes = atoi(PQgetvalue(res, i, 9));
+        g->increment = atoi(PQgetvalue(res, i, 10));
+        g->days = atoi(PQgetvalue(res, i, 11));
+        g->rated = atoi(PQgetvalue(res, i, 12));
+        g->rating[0] = atoi(PQgetvalue(res, i, 13));
+        g->rating[1] = atoi(PQgetvalue(res, i, 14));
+        g->rating_diff[0] = atoi(PQgetvalue(res, i, 15));
+        g->rating_diff[1] = atoi(PQgetvalue(res, i, 16));
+        g->moves = atoi(PQgetvalue(res, i, 17));
+    }
+    PQclear(res);
+    return n;
+}
+
 static StoreAccountResult pa_game_rating(StoreAccounts *base, const char *game_id, int before[2], int after[2],
                                          char *err, size_t err_size) {
     PgAccounts *a = (PgAccounts *)base;
@@ -647,6 +736,8 @@ static const StoreAccountsVtbl pg_accounts_vtbl = {
     .unrated = pa_unrated,
     .site_key = pa_site_key,
     .playing = pa_playing,
+    .rating_history = pa_rating_history,
+    .played = pa_played,
 };
 
 StoreAccounts *store_pg_accounts_open(Store *store, char *err, size_t err_size) {

@@ -630,6 +630,97 @@ static int sa_playing(StoreAccounts *base, const char *name, PlayingGame *out, i
     return n;
 }
 
+/* The WHERE of an account's finished games for a filter, with ph the name's parameter. */
+static void played_where(PlayedFilter f, const char *ph, char *out, size_t size) {
+    switch (f) {
+        case PLAYED_WON:
+            snprintf(out, size,
+                     " AND ((account_white = %s AND result = '1-0') OR (account_black = %s AND result = '0-1'))", ph,
+                     ph);
+            break;
+        case PLAYED_LOST:
+            snprintf(out, size,
+                     " AND ((account_white = %s AND result = '0-1') OR (account_black = %s AND result = '1-0'))", ph,
+                     ph);
+            break;
+        case PLAYED_DRAWN: snprintf(out, size, "%s", " AND result = '1/2-1/2'"); break;
+        default: snprintf(out, size, "%s", ""); break;
+    }
+}
+#define PLAYED_SELECT                                                                                                  \
+    "SELECT id, created_ms, updated_ms, account_white, account_black, result, termination, reason, time_type,"         \
+    " minutes, increment, days, rated, rating_white, rating_black, rating_diff_white, rating_diff_black,"              \
+    " (SELECT count(*) FROM moves m WHERE m.game_id = g.id) FROM games g"                                              \
+    " WHERE (account_white = %s OR account_black = %s) AND result <> '' AND result <> '*'"
+
+static int sa_rating_history(StoreAccounts *base, const char *key, const char *category, RatingPoint *out, int max,
+                             char *err, size_t err_size) {
+    SqliteAccounts *a = (SqliteAccounts *)base;
+    if (!usable(a, err, err_size))
+        return -1;
+    sqlite3_stmt *st = prepare(a,
+                               "SELECT at_ms, rating FROM (SELECT at_ms, rating, game_id FROM rating_history"
+                               " WHERE account_key = ?1 AND category = ?2 ORDER BY at_ms DESC, game_id DESC LIMIT ?3)"
+                               " ORDER BY at_ms, game_id",
+                               err, err_size);
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, category, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, max);
+    int n = 0, rc;
+    while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        out[n].at_ms = sqlite3_column_int64(st, 0);
+        out[n++].rating = sqlite3_column_int(st, 1);
+    }
+    sqlite3_finalize(st);
+    return n;
+}
+
+static int sa_played(StoreAccounts *base, const char *name, PlayedFilter filter, int offset, PlayedGame *out, int max,
+                     char *err, size_t err_size) {
+    SqliteAccounts *a = (SqliteAccounts *)base;
+    if (!usable(a, err, err_size))
+        return -1;
+    char sql[1200], where[300];
+    played_where(filter, "?1", where, sizeof where);
+    snprintf(sql, sizeof sql,
+             PLAYED_SELECT "%s"
+                           " ORDER BY created_ms DESC, id LIMIT ?3 OFFSET ?2",
+             "?1", "?1", where);
+    sqlite3_stmt *st = prepare(a, sql, err, err_size);
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, offset);
+    sqlite3_bind_int(st, 3, max);
+    int n = 0, rc;
+    while (n < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        PlayedGame *g = &out[n++];
+        memset(g, 0, sizeof *g);
+        copy_text(g->id, sizeof g->id, sqlite3_column_text(st, 0));
+        g->created_ms = sqlite3_column_int64(st, 1);
+        g->ended_ms = sqlite3_column_int64(st, 2);
+        copy_text(g->account[0], sizeof g->account[0], sqlite3_column_text(st, 3));
+        copy_text(g->account[1], sizeof g->account[1], sqlite3_column_text(st, 4));
+        copy_text(g->result, sizeof g->result, sqlite3_column_text(st, 5));
+        copy_text(g->termination, sizeof g->termination, sqlite3_column_text(st, 6));
+        copy_text(g->reason, sizeof g->reason, sqlite3_column_text(st, 7));
+        copy_text(g->time_type, sizeof g->time_type, sqlite3_column_text(st, 8));
+        g->minutes = sqlite3_column_int(st, 9);
+        g->increment = sqlite3_column_int(st, 10);
+        g->days = sqlite3_column_int(st, 11);
+        g->rated = sqlite3_column_int(st, 12);
+        g->rating[0] = sqlite3_column_int(st, 13);
+        g->rating[1] = sqlite3_column_int(st, 14);
+        g->rating_diff[0] = sqlite3_column_int(st, 15);
+        g->rating_diff[1] = sqlite3_column_int(st, 16);
+        g->moves = sqlite3_column_int(st, 17);
+    }
+    sqlite3_finalize(st);
+    return n;
+}
+
 static StoreAccountResult sa_game_rating(StoreAccounts *base, const char *game_id, int before[2], int after[2],
                                          char *err, size_t err_size) {
     SqliteAccounts *a = (SqliteAccounts *)base;
@@ -680,6 +771,8 @@ static const StoreAccountsVtbl sqlite_accounts_vtbl = {
     .unrated = sa_unrated,
     .site_key = sa_site_key,
     .playing = sa_playing,
+    .rating_history = sa_rating_history,
+    .played = sa_played,
 };
 
 StoreAccounts *store_sqlite_accounts_open(Store *store, char *err, size_t err_size) {

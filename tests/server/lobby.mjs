@@ -227,6 +227,28 @@ const tests = {
     assert.equal(ma.ratings.blitz.games, 1);
     assert.equal(ma.ratings.blitz.provisional, true);
     assert.ok(!ma.playing.some((g) => g.id === got.id), 'a finished game is no longer in play');
+    // The player pages: ratings, their history, the games (filtered by result), in any case of the name.
+    const pa = expectOk(await api('GET', `/api/players/${a.name.toUpperCase()}`), 'player page');
+    assert.equal(pa.username, a.name);
+    assert.equal(pa.ratings.blitz.rating, ma.ratings.blitz.rating);
+    assert.equal(pa.history.blitz.length, 1);
+    assert.equal(pa.history.blitz[0][1], ma.ratings.blitz.rating);
+    assert.equal(pa.games.length, 1);
+    assert.equal(pa.more, false);
+    const listedGame = pa.games[0];
+    assert.deepEqual([listedGame.id, listedGame.white, listedGame.black, listedGame.result, listedGame.termination,
+      listedGame.rated, listedGame.moves], [got.id, a.name, b.name, '0-1', 'checkmate', true, 4]);
+    assert.equal(listedGame.ratings.white.diff, state.accounts.white.diff);
+    assert.equal(expectOk(await api('GET', `/api/players/${a.name}?result=lost`), 'lost').games.length, 1);
+    assert.equal(expectOk(await api('GET', `/api/players/${a.name}?result=won`), 'won').games.length, 0);
+    assert.equal(expectOk(await api('GET', `/api/players/${b.name}?result=won`), 'won').games.length, 1);
+    assert.equal(expectOk(await api('GET', `/api/players/${a.name}?page=1`), 'page 1').games.length, 0);
+    expectError(await api('GET', `/api/players/${a.name}?result=maybe`), 400, 'bad_request', 'bad filter');
+    expectError(await api('GET', `/api/players/${a.name}?page=-1`), 400, 'bad_request', 'bad page');
+    expectError(await api('GET', `/api/players/${a.name}?page=x`), 400, 'bad_request', 'bad page');
+    expectError(await api('GET', '/api/players/nobody_here'), 404, 'not_found', 'unknown player');
+    expectError(await api('GET', '/api/players/no%20such'), 404, 'not_found', 'impossible name');
+    assert.equal((await api('POST', `/api/players/${a.name}`, {})).status, 405);
     // A casual game between the same accounts changes nothing.
     const casual = await postOk({ time: { type: 'live', minutes: 3, increment: 2 }, color: 'white' }, a);
     const c = expectOk(await accept(casual.id, b), 'accept casual');
