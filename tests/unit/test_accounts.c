@@ -1,0 +1,228 @@
+/* The accounts module (src/server/accounts.c) without HTTP, on a real SQLite store, so that the sanitizer
+ * build sees its threads, its queue and its cancellations: sign-up, login, who am I, logout, a request
+ * cancelled while the worker has it, seeks posted, listed and withdrawn, and freeing with requests
+ * still queued. (The HTTP behaviour is tests/cli/server_accounts.sh and server_lobby.sh.) */
+#define _GNU_SOURCE /* mkdtemp */
+
+#include <jansson.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "accounts.h"
+#include "store.h"
+
+typedef struct Waker {
+    pthread_mutex_t mutex;
+    pthread_cond_t cond;
+    unsigned long calls;
+} Waker;
+
+static void on_wake(void *ctx) {
+    Waker *w = ctx;
+    pthread_mutex_lock(&w->mutex);
+    w->calls++;
+    pthread_cond_broadcast(&w->cond);
+    pthread_mutex_unlock(&w->mutex);
+}
+
+typedef struct Reply {
+    int calls;
+    int status;
+    char body[2048];
+    char cookie[256];
+} Reply;
+
+static void on_reply(void *ctx, const AccountsAnswer *a) {
+    Reply *r = ctx;
+    r->calls++;
+    r->status = a->status;
+    snprintf(r->body, sizeof r->body, "%.*s", (int)a->len, a->body);
+    snprintf(r->cookie, sizeof r->cookie, "%s", a->set_cookie ? a->set_cookie : "");
+}
+
+typedef struct Fixture {
+    char dir[64], db[128];
+    Waker w;
+    Store *store;
+    Accounts *acc;
+} Fixture;
+
+static int setup(void **state) {
+    Fixture *f = calloc(1, sizeof *f);
+    snprintf(f->dir, sizeof f->dir, "/tmp/schach-accounts-XXXXXX");
+    assert_non_null(mkdtemp(f->dir));
+    snprintf(f->db, sizeof f->db, "%s/a.db", f->dir);
+    pthread_mutex_init(&f->w.mutex, NULL);
+    pthread_cond_init(&f->w.cond, NULL);
+    char err[256];
+    f->store = store_open(f->db, "test", on_wake, &f->w, err, sizeof err);
+    assert_non_null(f->store);
+    AccountsConfig cfg = {.address_limits = true};
+    f->acc = accounts_create(f->store, &cfg, NULL, NULL, on_wake, &f->w, err, sizeof err);
+    if (!f->acc)
+        fail_msg("accounts_create: %s", err);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    Fixture *f = *state;
+    accounts_free(f->acc);
+    store_close(f->store);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
+    assert_int_equal(system(cmd), 0);
+    pthread_mutex_destroy(&f->w.mutex);
+    pthread_cond_destroy(&f->w.cond);
+    free(f);
+    return 0;
+}
+
+static unsigned long wakes(Fixture *f) {
+    pthread_mutex_lock(&f->w.mutex);
+    unsigned long n = f->w.calls;
+    pthread_mutex_unlock(&f->w.mutex);
+    return n;
+}
+
+/* Turns the loop (waits for a wake after *seen, then hands the results out) until *done. */
+static void turn_until(Fixture *f, const int *done, unsigned long seen) {
+    while (!*done) {
+        pthread_mutex_lock(&f->w.mutex);
+        while (f->w.calls == seen)
+            pthread_cond_wait(&f->w.cond, &f->w.mutex);
+        seen = f->w.calls;
+        pthread_mutex_unlock(&f->w.mutex);
+        accounts_on_wake(f->acc);
+    }
+}
+
+/* Handles req and turns the loop until its reply came. */
+static void call(Fixture *f, AccountsRequest req, Reply *r) {
+    memset(r, 0, sizeof *r);
+    if (!req.address)
+        req.address = "127.0.0.1";
+    unsigned long seen = wakes(f);
+    accounts_handle(f->acc, &req, on_reply, r);
+    turn_until(f, &r->calls, seen);
+    assert_int_equal(r->calls, 1);
+}
+
+static void token_of(const Reply *r, char *out, size_t size) {
+    assert_true(accounts_cookie_token(r->cookie, out, size));
+}
+
+static void sign_up_log_in_and_out(void **state) {
+    Fixture *f = *state;
+    Reply r;
+    call(f, (AccountsRequest){.action = ACCOUNTS_SIGNUP, .body = "{\"username\":\"Anna\",\"password\":\"a good one\"}"},
+         &r);
+    assert_int_equal(r.status, 201);
+    char token[64];
+    token_of(&r, token, sizeof token);
+    call(f, (AccountsRequest){.action = ACCOUNTS_ME, .token = token}, &r);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "\"username\":\"Anna\""));
+    call(f, (AccountsRequest){.action = ACCOUNTS_LOGIN, .body = "{\"username\":\"anna\",\"password\":\"wrong one!\"}"},
+         &r);
+    assert_int_equal(r.status, 401);
+    call(f,
+         (AccountsRequest){.action = ACCOUNTS_SIGNUP, .body = "{\"username\":\"ANNA\",\"password\":\"another one\"}"},
+         &r);
+    assert_int_equal(r.status, 409);
+    call(f, (AccountsRequest){.action = ACCOUNTS_SIGNUP, .body = "{\"username\":\"x\",\"password\":\"another one\"}"},
+         &r);
+    assert_int_equal(r.status, 400);
+    call(f, (AccountsRequest){.action = ACCOUNTS_LOGOUT, .token = token}, &r);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.cookie, "Max-Age=0"));
+    call(f, (AccountsRequest){.action = ACCOUNTS_ME, .token = token}, &r);
+    assert_int_equal(r.status, 401);
+    call(f, (AccountsRequest){.action = ACCOUNTS_ME}, &r);
+    assert_int_equal(r.status, 401);
+}
+
+static void cancelled_requests_never_answer(void **state) {
+    Fixture *f = *state;
+    Reply r[8];
+    memset(r, 0, sizeof r);
+    uint64_t t[8];
+    unsigned long seen = wakes(f);
+    /* Several hashes queue behind each other; all but the last are cancelled, in the queue or running. */
+    for (int i = 0; i < 8; i++) {
+        char body[128], address[32];
+        snprintf(body, sizeof body, "{\"username\":\"user%d\",\"password\":\"password %d\"}", i, i);
+        snprintf(address, sizeof address, "10.0.0.%d", i + 1); /* each within its address's limit */
+        AccountsRequest req = {.action = ACCOUNTS_SIGNUP, .body = body, .address = address};
+        t[i] = accounts_handle(f->acc, &req, on_reply, &r[i]);
+    }
+    for (int i = 0; i < 7; i++)
+        accounts_cancel(f->acc, t[i]);
+    turn_until(f, &r[7].calls, seen);
+    for (int i = 0; i < 7; i++)
+        assert_int_equal(r[i].calls, 0);
+    assert_int_equal(r[7].status, 201);
+}
+
+static void seeks_without_a_service(void **state) {
+    Fixture *f = *state;
+    Reply r;
+    call(f,
+         (AccountsRequest){.action = ACCOUNTS_SEEK_POST,
+                           .body = "{\"time\":{\"type\":\"live\",\"minutes\":3,\"increment\":2},\"color\":\"white\"}"},
+         &r);
+    assert_int_equal(r.status, 201);
+    json_t *seek = json_loads(r.body, 0, NULL);
+    assert_non_null(seek);
+    char id[16], secret[64], body[128];
+    snprintf(id, sizeof id, "%s", json_string_value(json_object_get(seek, "id")));
+    snprintf(secret, sizeof secret, "%s", json_string_value(json_object_get(seek, "secret")));
+    json_decref(seek);
+    call(f, (AccountsRequest){.action = ACCOUNTS_SEEKS}, &r);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, id));
+    assert_null(strstr(r.body, secret));
+    /* No service: an accept cannot make a game, and says so without touching the seek. */
+    call(f, (AccountsRequest){.action = ACCOUNTS_SEEK_ACCEPT, .seek = id, .body = "{}"}, &r);
+    assert_int_equal(r.status, 500);
+    snprintf(body, sizeof body, "{\"secret\":\"%s\"}", secret);
+    call(f, (AccountsRequest){.action = ACCOUNTS_SEEK_CANCEL, .seek = id, .body = body}, &r);
+    assert_int_equal(r.status, 200);
+    call(f, (AccountsRequest){.action = ACCOUNTS_SEEK_CANCEL, .seek = id, .body = body}, &r);
+    assert_int_equal(r.status, 404);
+    call(f, (AccountsRequest){.action = ACCOUNTS_PLAYER, .seek = "nobody"}, &r);
+    assert_int_equal(r.status, 404);
+}
+
+static void freed_with_requests_queued(void **state) {
+    Fixture *f = *state;
+    Reply r[4];
+    memset(r, 0, sizeof r);
+    for (int i = 0; i < 4; i++) {
+        AccountsRequest req = {.action = ACCOUNTS_LOGIN,
+                               .body = "{\"username\":\"nobody\",\"password\":\"some password\"}",
+                               .address = "10.0.0.2"};
+        accounts_handle(f->acc, &req, on_reply, &r[i]);
+    }
+    /* teardown frees the module now: the worker finishes what it runs, the rest is dropped unanswered
+     * (the sanitizer build checks that nothing leaks or is used after it is freed). */
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(sign_up_log_in_and_out, setup, teardown),
+        cmocka_unit_test_setup_teardown(cancelled_requests_never_answer, setup, teardown),
+        cmocka_unit_test_setup_teardown(seeks_without_a_service, setup, teardown),
+        cmocka_unit_test_setup_teardown(freed_with_requests_queued, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
