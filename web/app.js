@@ -280,6 +280,10 @@ class GamePage {
       return this.cg.getKeyAtDomPos([p.clientX, p.clientY]);
     };
     const down = (e) => {
+      // Chessground keeps the board's position from the last scroll or resize; the invitation
+      // above the board (or anything else) may have moved it since. Measure afresh before it reads
+      // this press.
+      this.cg.state.dom.bounds.clear();
       if (e.button !== undefined && e.button !== 0) return;
       this.pointer = { orig: keyAt(e), picked: this.cg.state.selected };
     };
