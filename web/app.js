@@ -276,7 +276,8 @@ class GamePage {
   watchPointer() {
     const board = $('board');
     const keyAt = (e) => {
-      const p = e.touches && e.touches[0] ? e.touches[0] : e.changedTouches && e.changedTouches[0] ? e.changedTouches[0] : e;
+      // A touch's position is in its touches (at the start) or changedTouches (at the end).
+      const p = (e.touches && e.touches[0]) || (e.changedTouches && e.changedTouches[0]) || e;
       return this.cg.getKeyAtDomPos([p.clientX, p.clientY]);
     };
     const down = (e) => {
@@ -303,6 +304,8 @@ class GamePage {
       } else if (dest === p.orig && p.picked && p.picked !== dest && !mine(dest)) {
         // A click on a target after picking a piece.
         if (!(legal[p.picked] || []).includes(dest)) this.explainIllegal(p.picked, dest);
+      } else if (dest === p.orig && !p.picked && pieces.get(dest) && !mine(dest)) {
+        showError($('error'), new Error(t('not_your_piece')));
       } else if (dest === p.orig && mine(dest) && !(legal[dest] || []).length) {
         const piece = pieces.get(dest);
         const what = { piece: t('the_' + piece.role), square: dest };

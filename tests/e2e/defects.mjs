@@ -296,9 +296,9 @@ async function main() {
     check('3 an illegal drag (Bf1–c4) says why', said, await phone.textContent('#error'));
     console.log(`   (the message: ${await phone.textContent('#error')})`);
     check('3 the illegal drag plays nothing', (await phone.getAttribute('body', 'data-ply')) === '0');
-    // A tap on a piece with no legal move says so.
+    // A tap (a touch: this is a phone) on a piece with no legal move says so.
     const a1 = centre(await squareBox(phone, 'a1'));
-    await phone.mouse.click(a1.x, a1.y);
+    await phone.touchscreen.tap(a1.x, a1.y);
     const tapped = await until(phone.waitForFunction(() => {
       const e = document.getElementById('error');
       return !e.hidden && /a1/.test(e.textContent) && !/a2/.test(e.textContent);
