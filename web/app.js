@@ -2,7 +2,7 @@
 // No framework: the page's HTML is static, this module fills it from the server's state.
 import { Chessground } from '/vendor/chessground/dist/chessground.js';
 import * as api from './api.js';
-import { boardOf, capturedMaterial, glyph, halfmoveClock } from './chess.js';
+import { boardOf, capturedMaterial, claimWithMovePossible, glyph, halfmoveClock } from './chess.js';
 import { colorName, lang, levelName, outcomeText, setLang, t, translateDom } from './i18n.js';
 import { Live } from './live.js';
 import { gameRecord, myGameIds, saveGame } from './storage.js';
@@ -41,14 +41,24 @@ function privateLink(id, color, secret) {
   return `${location.origin}${gamePath(id)}#s=${encodeURIComponent(secret)}&c=${color}`;
 }
 
-async function copyFrom(input) {
+/** Copies INPUT's text and says so beside BUTTON (in its row's status element, read out by screen
+ *  readers); the confirmation goes away after a few seconds. */
+async function copyFrom(input, button) {
   input.select();
+  let ok = true;
   try {
     await navigator.clipboard.writeText(input.value);
   } catch (_) {
     // The clipboard API needs a secure context; the older command works on plain http.
-    document.execCommand('copy');
+    ok = document.execCommand('copy');
   }
+  const status = button && button.parentElement.querySelector('.copy-status');
+  if (!status || !ok) return;
+  status.textContent = t('copied');
+  clearTimeout(status.timer);
+  status.timer = setTimeout(() => {
+    status.textContent = '';
+  }, 4000);
 }
 
 function timeControlText(time) {
@@ -124,7 +134,7 @@ function renderGameList(container, games, emptyKey = 'no_games') {
     const parts = [
       modeText(g),
       timeControlText(g.time),
-      t('moves_count', { n: g.moves }),
+      t(g.moves === 1 ? 'moves_count_one' : 'moves_count', { n: g.moves }),
     ];
     if (held.length === 1) parts.push(colorName(held[0]));
     parts.push(g.outcome ? outcomeText({ outcome: g.outcome, turn: g.moves % 2 ? 'black' : 'white' }) : t('running'));
@@ -256,7 +266,68 @@ class GamePage {
       drawable: { enabled: true },
     });
     this.bindControls();
+    this.watchPointer();
   }
+
+  /** Chessground offers only legal moves and lets anything else snap back in silence; this says why
+   *  instead. A drag (or a click after picking a piece) onto a square the piece cannot reach is sent
+   *  to the server, whose 422 illegal_move names the reason ("the path is blocked at e2") as for a
+   *  typed move; nothing is played. Picking a piece with no legal move says so at once. */
+  watchPointer() {
+    const board = $('board');
+    const keyAt = (e) => {
+      // A touch's position is in its touches (at the start) or changedTouches (at the end).
+      const p = (e.touches && e.touches[0]) || (e.changedTouches && e.changedTouches[0]) || e;
+      return this.cg.getKeyAtDomPos([p.clientX, p.clientY]);
+    };
+    const down = (e) => {
+      // Chessground keeps the board's position from the last scroll or resize; the invitation
+      // above the board (or anything else) may have moved it since. Measure afresh before it reads
+      // this press.
+      this.cg.state.dom.bounds.clear();
+      if (e.button !== undefined && e.button !== 0) return;
+      this.pointer = { orig: keyAt(e), picked: this.cg.state.selected };
+    };
+    const up = (e) => {
+      const p = this.pointer;
+      this.pointer = null;
+      if (!p || !p.orig || !this.canMove()) return;
+      const dest = keyAt(e);
+      if (!dest) return;
+      const s = this.state;
+      const pieces = boardOf(s.fen);
+      const mine = (sq) => pieces.get(sq) && pieces.get(sq).color === s.turn;
+      const legal = s.legal || {};
+      if (dest !== p.orig && mine(p.orig)) {
+        // A drag from one of the mover's pieces.
+        if (!(legal[p.orig] || []).includes(dest)) this.explainIllegal(p.orig, dest);
+      } else if (dest === p.orig && p.picked && p.picked !== dest && !mine(dest)) {
+        // A click on a target after picking a piece.
+        if (!(legal[p.picked] || []).includes(dest)) this.explainIllegal(p.picked, dest);
+      } else if (dest === p.orig && !p.picked && pieces.get(dest) && !mine(dest)) {
+        showError($('error'), new Error(t('not_your_piece')));
+      } else if (dest === p.orig && mine(dest) && !(legal[dest] || []).length) {
+        const piece = pieces.get(dest);
+        const what = { piece: t('the_' + piece.role), square: dest };
+        showError($('error'), new Error(t(s.check ? 'no_legal_move_check' : 'no_legal_move', what)));
+      }
+    };
+    board.addEventListener('mousedown', down, true);
+    board.addEventListener('touchstart', down, { capture: true, passive: true });
+    document.addEventListener('mouseup', up, true);
+    document.addEventListener('touchend', up, { capture: true, passive: true });
+  }
+
+  /** Asks the server why FROM-TO is not legal (it answers 422 with the reason and plays nothing). */
+  explainIllegal(from, to) {
+    if (!this.canMove()) return;
+    const piece = boardOf(this.state.fen).get(from);
+    // A pawn onto the last rank is asked about with a queen: without a piece named the server would
+    // only say that one is missing.
+    const promo = piece && piece.role === 'p' && /[18]$/.test(to) ? 'q' : '';
+    this.sendMove(from + to + promo, true);
+  }
+
 
   get secrets() {
     const rec = gameRecord(this.id);
@@ -441,11 +512,14 @@ class GamePage {
     const held = this.held();
     const active = !s.outcome && held.length > 0;
     const mover = !s.outcome && !!this.secrets[s.turn];
+    // Offering a draw and resigning wait until both sides are taken (by a person or the computer).
+    const taken = (c) => !s.players || s.players[c] || (s.computer && s.computer.color === c);
+    const started = active && taken('white') && taken('black');
     show($('abort'), active && s.can_abort);
-    show($('resign'), active);
+    show($('resign'), started);
     $('resign').textContent = held.length === 2 ? t('resign_as', { color: colorName(s.turn) }) : t('resign');
     const offer = s.draw_offer;
-    show($('offer-draw'), active && !offer);
+    show($('offer-draw'), started && !offer);
     const canAnswer = active && offer && !!this.secrets[other(offer)];
     show($('accept-draw'), !!canAnswer);
     show($('decline-draw'), !!canAnswer);
@@ -454,8 +528,10 @@ class GamePage {
     const claims = s.claims || [];
     show($('claim-threefold'), mover && claims.includes('threefold_repetition'));
     show($('claim-fifty'), mover && claims.includes('fifty_moves'));
-    show($('claim-with-move-label'), mover);
-    if (!mover) $('claim-with-move').checked = false;
+    // Claiming with the move is offered only when some move could make the claim correct.
+    const claimable = mover && claimWithMovePossible(s);
+    show($('claim-with-move-label'), claimable);
+    if (!claimable) $('claim-with-move').checked = false;
     show($('move-form'), mover || (active && held.length > 0));
     $('move-input').disabled = !mover;
   }
@@ -579,14 +655,26 @@ class GamePage {
     this.sendMove(orig + dest, true);
   }
 
+  /** The chooser opens over the promotion square's file: the queen on the promotion square, then
+   *  rook, bishop and knight towards the board's middle, and a small cancel button after them. */
   openPromotion(orig, dest) {
     this.pendingPromotion = orig + dest;
     const color = this.state.turn;
+    const white = (this.orientation || 'white') === 'white';
+    const col = white ? dest.charCodeAt(0) - 97 : 104 - dest.charCodeAt(0);
+    const fromTop = white === (dest[1] === '8');
+    const box = $('promotion');
+    box.style.left = `${col * 12.5}%`;
+    box.style.top = fromTop ? '0' : 'auto';
+    box.style.bottom = fromTop ? 'auto' : '0';
+    box.classList.toggle('from-bottom', !fromTop);
     for (const b of document.querySelectorAll('#promotion [data-role]')) {
       const r = b.dataset.role;
-      b.textContent = `${glyph(color, r)} ${t(PROMOTION_ROLES[r])}`;
+      b.querySelector('piece').className = `${color} ${PROMOTION_ROLES[r]}`;
+      b.setAttribute('aria-label', t(PROMOTION_ROLES[r]));
+      b.title = t(PROMOTION_ROLES[r]);
     }
-    show($('promotion'), true);
+    show(box, true);
     document.querySelector('#promotion [data-role="q"]').focus();
   }
 
@@ -695,7 +783,7 @@ class GamePage {
 
 function main() {
   translateDom();
-  for (const b of document.querySelectorAll('[data-copy]')) b.addEventListener('click', () => copyFrom($(b.dataset.copy)));
+  for (const b of document.querySelectorAll('[data-copy]')) b.addEventListener('click', () => copyFrom($(b.dataset.copy), b));
   const m = location.pathname.match(/^\/g\/([A-Za-z0-9_-]+)\/?$/);
   let page;
   if (m) {

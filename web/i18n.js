@@ -35,6 +35,7 @@ const STRINGS = {
     loading: 'Lade …',
     running: 'läuft',
     moves_count: '{n} Halbzüge',
+    moves_count_one: '{n} Halbzug',
     open: 'Öffnen',
     you_play: 'Du spielst {color}.',
     you_play_both: 'Du spielst beide Seiten an diesem Bildschirm.',
@@ -64,6 +65,15 @@ const STRINGS = {
     claim_rejected: 'Der Remisanspruch war nicht berechtigt; der Zug wurde gespielt.',
     move_input: 'Zug eingeben',
     move_input_placeholder: 'z. B. e4 oder Sf3',
+    no_legal_move: '{piece} auf {square} hat keinen legalen Zug.',
+    no_legal_move_check: 'Schach! {piece} auf {square} kann das Schach nicht abwehren.',
+    not_your_piece: 'Das ist keine Figur der Seite am Zug.',
+    the_k: 'Der König',
+    the_q: 'Die Dame',
+    the_r: 'Der Turm',
+    the_b: 'Der Läufer',
+    the_n: 'Der Springer',
+    the_p: 'Der Bauer',
     send: 'Ziehen',
     promote_to: 'Umwandeln in',
     queen: 'Dame',
@@ -146,6 +156,7 @@ const STRINGS = {
     loading: 'Loading …',
     running: 'in progress',
     moves_count: '{n} plies',
+    moves_count_one: '{n} ply',
     open: 'Open',
     you_play: 'You play {color}.',
     you_play_both: 'You play both sides on this screen.',
@@ -175,6 +186,15 @@ const STRINGS = {
     claim_rejected: 'The draw claim was not correct; the move was played.',
     move_input: 'Enter a move',
     move_input_placeholder: 'e.g. e4 or Nf3',
+    no_legal_move: '{piece} on {square} has no legal move.',
+    no_legal_move_check: 'Check! {piece} on {square} cannot stop the check.',
+    the_k: 'The king',
+    the_q: 'The queen',
+    the_r: 'The rook',
+    the_b: 'The bishop',
+    the_n: 'The knight',
+    the_p: 'The pawn',
+    not_your_piece: 'That is not a piece of the side to move.',
     send: 'Move',
     promote_to: 'Promote to',
     queen: 'Queen',
@@ -307,6 +327,7 @@ export function translateDom(root = document) {
   for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll('[data-i18n-placeholder]')) el.placeholder = t(el.dataset.i18nPlaceholder);
   for (const el of root.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll('[data-i18n-aria-label]')) el.setAttribute('aria-label', t(el.dataset.i18nAriaLabel));
 }
 
 document.documentElement.lang = current;

@@ -547,8 +547,10 @@ static int http_write_headers(HttpConn *c, struct lws *wsi) {
     if (http_draining(c->srv))
         c->close_after = true;
     if (c->action == ACTION_PGN && c->status == 200) {
-        char disp[80];
-        snprintf(disp, sizeof disp, "attachment; filename=\"schach-%s.pgn\"", c->game);
+        /* The two languages download under different names: schach-ID.pgn and schach-ID-de.pgn. */
+        char disp[96];
+        snprintf(disp, sizeof disp, "attachment; filename=\"schach-%s%s.pgn\"", c->game,
+                 c->lang == LANG_DE ? "-de" : "");
         if (add_header(wsi, "content-disposition:", disp, &p, end))
             return -1;
     }

@@ -321,7 +321,17 @@ SvcGame *svc_fetch(Service *svc, const char *id, SvcError *err) {
 /* ------------------------------------------------------------------------------------------------ */
 /* The recently finished games */
 
+/* An aborted game never began (result "*"): it is no finished game, so the list leaves it out. */
+static bool recent_wanted(const json_t *summary) {
+    const char *term = json_string_value(json_object_get(json_object_get(summary, "outcome"), "termination"));
+    return !term || strcmp(term, "aborted") != 0;
+}
+
 static void recent_put(Service *svc, json_t *summary, int64_t updated_ms) {
+    if (summary && !recent_wanted(summary)) {
+        json_decref(summary);
+        return;
+    }
     int at = 0;
     while (at < svc->recent_count && svc->recent[at].updated_ms > updated_ms)
         at++;

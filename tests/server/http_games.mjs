@@ -38,6 +38,7 @@ await runTests({
     assert.match(pgn.text, /bxa8=Q/);
     assert.match(pgn.text, /O-O/);
     const pgnDe = await api('GET', `/api/games/${g.id}/pgn?lang=de`);
+    assert.equal(pgnDe.headers.get('content-disposition'), `attachment; filename="schach-${g.id}-de.pgn"`);
     assert.equal(pgnDe.status, 200);
     assert.match(pgnDe.text, /bxa8=D/, 'German piece letters');
     finished.push(g.id);

@@ -1,0 +1,394 @@
+// Browser checks of the web page's defects found in Chromium (issue 13, defects 1–10), one check
+// (or a few) per defect, each of which failed on the page before its fix:
+//   1 phone: the file letters sit in their squares, the page does not scroll sideways
+//   2 phone: the invitation link is visible without scrolling after creating a friend game
+//   3 an illegal drag, and a tap on a piece without a legal move, say why
+//   4 the board's coordinates are at least 12 px with a contrast of 4.5:1 or more
+//   5 "claim with the next move" only when such a claim is possible; Resign apart from it
+//   6 Offer draw and Resign hidden until both players are there
+//   7 "Copy" confirms (in an aria-live element)
+//   8 German "1 Halbzug"; the move box's placeholder fits
+//   9 the two PGN downloads have different file names
+//  10 /favicon.ico is served; the promotion chooser opens over the promotion square; aborted games
+//     are not among the recently finished
+//
+//   node defects.mjs BASE_URL ARTIFACT_DIR
+//
+// Playwright only drives Debian's /usr/bin/chromium (CHROMIUM overrides); it never downloads a browser.
+// Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const [base, artifacts] = process.argv.slice(2);
+if (!base || !artifacts) {
+  console.error('usage: node defects.mjs BASE_URL ARTIFACT_DIR');
+  process.exit(2);
+}
+fs.mkdirSync(artifacts, { recursive: true });
+const WAIT = { timeout: 15000 };
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1200, height: 900 };
+
+let passed = 0;
+let failed = 0;
+function check(what, ok, detail = '') {
+  if (ok) {
+    passed++;
+    console.log(`ok: ${what}`);
+  } else {
+    failed++;
+    console.log(`FAIL: ${what}${detail ? ': ' + detail : ''}`);
+  }
+}
+
+/** Waits for a condition; false (not an exception) when the deadline passes. */
+const until = (promise) => promise.then(() => true, () => false);
+
+async function api(method, p, body) {
+  const res = await fetch(new URL(p, base), {
+    method,
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch (_) {
+    json = null;
+  }
+  return { status: res.status, headers: res.headers, json, text };
+}
+
+/** A game with both sides on one screen, created over the API; its page's address holds both secrets. */
+async function localGame() {
+  const r = await api('POST', '/api/games', { mode: 'local', color: 'white', time: { type: 'none' } });
+  if (r.status !== 201) throw new Error(`creating a game: ${r.status} ${r.text}`);
+  const g = r.json;
+  g.url = `${new URL(`/g/${g.id}`, base)}#w=${encodeURIComponent(g.secrets.white)}&b=${encodeURIComponent(g.secrets.black)}`;
+  return g;
+}
+
+async function playMoves(g, moves) {
+  for (let i = 0; i < moves.length; i++) {
+    const secret = g.secrets[i % 2 ? 'black' : 'white'];
+    const r = await api('POST', `/api/games/${g.id}/move`, { secret, ply: i, move: moves[i] });
+    if (r.status !== 200) throw new Error(`move ${moves[i]}: ${r.status} ${r.text}`);
+  }
+}
+
+/** The page box of a square on the real board, from the board's box and orientation. */
+async function squareBox(page, sq) {
+  const box = await page.locator('#board cg-board').boundingBox();
+  const black = await page.locator('#board.orientation-black, #board .orientation-black').count();
+  const f = sq.charCodeAt(0) - 97;
+  const r = Number(sq[1]) - 1;
+  const col = black ? 7 - f : f;
+  const row = black ? r : 7 - r;
+  const w = box.width / 8;
+  const h = box.height / 8;
+  return { x: box.x + col * w, y: box.y + row * h, width: w, height: h };
+}
+
+const centre = (b) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
+const inside = (p, b) => p.x >= b.x && p.x <= b.x + b.width && p.y >= b.y && p.y <= b.y + b.height;
+const boxInside = (a, b, slack = 0.5) =>
+  a.x >= b.x - slack && a.y >= b.y - slack && a.x + a.width <= b.x + b.width + slack && a.y + a.height <= b.y + b.height + slack;
+const fmt = (b) => `${b.x.toFixed(1)},${b.y.toFixed(1)} ${b.width.toFixed(1)}×${b.height.toFixed(1)}`;
+
+async function drag(page, from, to) {
+  const a = centre(await squareBox(page, from));
+  const b = centre(await squareBox(page, to));
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
+  await page.mouse.move(b.x, b.y, { steps: 4 });
+  await page.mouse.up();
+}
+
+const atPly = (page, ply) => page.waitForSelector(`body[data-ply="${ply}"]`, WAIT);
+const shot = (page, name) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
+
+/** The file letters on the board: each must lie inside its square of the bottom row. */
+async function checkFileLetters(page, what) {
+  const coords = page.locator('#board coords.files coord');
+  const n = await coords.count();
+  const bad = [];
+  const black = await page.locator('#board.orientation-black, #board .orientation-black').count();
+  for (let i = 0; i < n; i++) {
+    const letter = (await coords.nth(i).textContent()).trim().toLowerCase();
+    const box = await coords.nth(i).boundingBox();
+    const sq = await squareBox(page, letter + (black ? '8' : '1'));
+    if (!box || !boxInside(box, sq)) bad.push(`${letter}: letter ${box ? fmt(box) : 'none'}, square ${fmt(sq)}`);
+  }
+  check(`${what}: each of the 8 file letters lies inside its square`, n === 8 && bad.length === 0, `${n} letters; ${bad.join('; ')}`);
+}
+
+/** The rank numbers: each must lie inside its square of the left column. */
+async function checkRankNumbers(page, what) {
+  const coords = page.locator('#board coords.ranks coord');
+  const n = await coords.count();
+  const bad = [];
+  const black = await page.locator('#board.orientation-black, #board .orientation-black').count();
+  for (let i = 0; i < n; i++) {
+    const rank = (await coords.nth(i).textContent()).trim();
+    const box = await coords.nth(i).boundingBox();
+    const sq = await squareBox(page, (black ? 'h' : 'a') + rank);
+    if (!box || !boxInside(box, sq)) bad.push(`${rank}: number ${box ? fmt(box) : 'none'}, square ${fmt(sq)}`);
+  }
+  check(`${what}: each of the 8 rank numbers lies inside its square`, n === 8 && bad.length === 0, `${n} numbers; ${bad.join('; ')}`);
+}
+
+async function checkNoSidewaysScroll(page, what) {
+  const w = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  check(`${what}: the page does not scroll sideways`, w[0] <= w[1], `scrollWidth ${w[0]} > clientWidth ${w[1]}`);
+}
+
+/** WCAG contrast of the coordinates: text (with its opacity) against its own background laid over
+ *  the light and the dark squares. */
+async function coordinateReadability(page) {
+  return page.evaluate(() => {
+    const parse = (c) => {
+      const m = c.match(/rgba?\(([^)]+)\)/);
+      if (!m) return [0, 0, 0, 0];
+      const p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+      return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+    };
+    const over = (top, bottom) => [0, 1, 2].map((i) => top[i] * top[3] + bottom[i] * (1 - top[3])).concat(1);
+    const lum = (c) => {
+      const ch = c.slice(0, 3).map((v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2];
+    };
+    const ratio = (a, b) => {
+      const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+      return (x + 0.05) / (y + 0.05);
+    };
+    const squares = [[240, 217, 181, 1], [181, 136, 99, 1]]; // chessground's brown board
+    let minSize = Infinity;
+    let minRatio = Infinity;
+    for (const el of document.querySelectorAll('#board coords coord')) {
+      const cs = getComputedStyle(el);
+      let opacity = 1;
+      for (let e = el; e && e.id !== 'board'; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
+      minSize = Math.min(minSize, parseFloat(cs.fontSize));
+      const fg = parse(cs.color);
+      const bg = parse(cs.backgroundColor);
+      for (const sq of squares) {
+        const back = over([bg[0], bg[1], bg[2], bg[3] * opacity], sq);
+        const text = over([fg[0], fg[1], fg[2], fg[3] * opacity], back);
+        minRatio = Math.min(minRatio, ratio(text, back));
+      }
+    }
+    return { minSize, minRatio };
+  });
+}
+
+/** Whether the input's placeholder fits in its box (measured with the input's own font). */
+async function placeholderFits(page, sel) {
+  return page.evaluate((s) => {
+    const el = document.querySelector(s);
+    const cs = getComputedStyle(el);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const need = ctx.measureText(el.placeholder).width;
+    const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    return { fits: need <= room, need: Math.ceil(need), room: Math.floor(room), text: el.placeholder };
+  }, sel);
+}
+
+async function main() {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run'],
+  });
+  const errors = [];
+  const open = async (locale, viewport, extra = {}) => {
+    const ctx = await browser.newContext({ locale, acceptDownloads: true, viewport, ...extra });
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => errors.push(`${locale}: ${e.message}`));
+    page.on('dialog', (d) => d.accept());
+    return page;
+  };
+  try {
+    // -- A friend game created on a German phone -----------------------------------------------
+    const phone = await open('de-DE', PHONE, { isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    await phone.goto(base);
+    await phone.waitForSelector('#new-game');
+    await checkNoSidewaysScroll(phone, '1 phone, new-game page');
+    await phone.check('input[name="mode"][value="friend"]');
+    await phone.check('input[name="color"][value="white"]');
+    await phone.check('input[name="time"][value="none"]');
+    await phone.click('#create');
+    await phone.waitForURL(/\/g\/[A-Za-z0-9_-]+#s=/, WAIT);
+    await atPly(phone, 0);
+    await phone.waitForSelector('#invite-box:not([hidden])', WAIT);
+    await phone.evaluate(() => window.scrollTo(0, 0));
+    await shot(phone, 'defects-01-phone-game.png');
+
+    // 1: the file letters in their squares; no sideways scrolling.
+    await checkFileLetters(phone, '1 phone');
+    await checkRankNumbers(phone, '1 phone');
+    await checkNoSidewaysScroll(phone, '1 phone, game page');
+
+    // 2: the invitation link without scrolling.
+    const link = await phone.locator('#invite-link').boundingBox();
+    const scrollY = await phone.evaluate(() => window.scrollY);
+    check('2 phone: the invitation link is visible without scrolling', !!link && scrollY === 0 && link.y >= 0 && link.y + link.height <= PHONE.height,
+      link ? `its box ${fmt(link)} in a ${PHONE.height} px high screen` : 'no box');
+
+    // 4: readable coordinates.
+    const read = await coordinateReadability(phone);
+    check('4 the coordinates are at least 12 px', read.minSize >= 12, `${read.minSize} px`);
+    check('4 the coordinates have a contrast of at least 4.5:1 on both square colours', read.minRatio >= 4.5, read.minRatio.toFixed(2));
+
+    // 6: no Offer draw or Resign while nobody has joined.
+    const early = await phone.evaluate(() => ['offer-draw', 'resign'].filter((id) => !document.getElementById(id).hidden));
+    check('6 Offer draw and Resign are hidden before the opponent has joined', early.length === 0, `shown: ${early.join(', ')}`);
+
+    // 5: no claim checkbox in the starting position; Resign is not beside it.
+    check('5 no "claim with the next move" at the start of a game', await phone.locator('#claim-with-move-label').isHidden());
+    const parents = await phone.evaluate(() => [
+      document.getElementById('resign').parentElement.id,
+      document.getElementById('claim-with-move-label').parentElement.id,
+    ]);
+    check('5 Resign does not sit in the row of the claim checkbox', parents[0] !== parents[1], `both in #${parents[0]}`);
+
+    // 8: the German placeholder fits the move box (phone).
+    const fitPhone = await placeholderFits(phone, '#move-input');
+    check('8 phone: the move box shows its whole placeholder', fitPhone.fits, `"${fitPhone.text}" needs ${fitPhone.need} px, has ${fitPhone.room}`);
+
+    // 7: "Copy" confirms, for screen readers too.
+    await phone.click('#invite-box [data-copy="invite-link"]');
+    const copied = await until(
+      phone.waitForFunction(() => {
+        const live = [...document.querySelectorAll('[aria-live], [role="status"]')];
+        return live.some((el) => el.textContent.includes('Kopiert.') && el.offsetParent !== null);
+      }, null, WAIT),
+    );
+    check('7 "Kopieren" shows "Kopiert." in an aria-live element', copied);
+    await shot(phone, 'defects-02-copied.png');
+
+    // The opponent joins from an English desktop browser.
+    const invite = await phone.inputValue('#invite-link');
+    const black = await open('en-US', DESKTOP);
+    await black.goto(invite);
+    await black.waitForURL(/#s=/, WAIT);
+    await atPly(black, 0);
+    const late = await until(phone.waitForSelector('#resign:not([hidden])', WAIT));
+    check('6 Resign appears once the opponent has joined', late && (await phone.locator('#offer-draw').isVisible()));
+    await checkFileLetters(black, '1 desktop, board from Black');
+    await checkRankNumbers(black, '1 desktop, board from Black');
+    const fitDesk = await placeholderFits(black, '#move-input');
+    check('8 desktop: the move box shows its whole placeholder', fitDesk.fits, `"${fitDesk.text}" needs ${fitDesk.need} px, has ${fitDesk.room}`);
+
+    // 3: an illegal drag says why (the server's reason), and nothing is played.
+    await drag(phone, 'f1', 'c4');
+    const said = await until(phone.waitForFunction(() => {
+      const e = document.getElementById('error');
+      return !e.hidden && /e2/.test(e.textContent);
+    }, null, WAIT));
+    check('3 an illegal drag (Bf1–c4) says why', said, await phone.textContent('#error'));
+    console.log(`   (the message: ${await phone.textContent('#error')})`);
+    check('3 the illegal drag plays nothing', (await phone.getAttribute('body', 'data-ply')) === '0');
+    // A tap (a touch: this is a phone) on a piece with no legal move says so.
+    const a1 = centre(await squareBox(phone, 'a1'));
+    await phone.touchscreen.tap(a1.x, a1.y);
+    const tapped = await until(phone.waitForFunction(() => {
+      const e = document.getElementById('error');
+      return !e.hidden && /a1/.test(e.textContent) && !/a2/.test(e.textContent);
+    }, null, WAIT));
+    check('3 a tap on a piece with no legal move (Ra1) says why', tapped, await phone.textContent('#error'));
+    console.log(`   (the message: ${await phone.textContent('#error')})`);
+    await shot(phone, 'defects-03-illegal.png');
+
+    // 8: one ply is "1 Halbzug" in the German list of this browser's games.
+    await drag(phone, 'e2', 'e4');
+    await atPly(phone, 1);
+    await atPly(black, 1);
+    // 9: the two PGN downloads have different names.
+    const names = [];
+    for (const l of ['de', 'en']) {
+      const [download] = await Promise.all([black.waitForEvent('download', WAIT), black.click(`#pgn-${l}`)]);
+      names.push(download.suggestedFilename());
+    }
+    check('9 the German and English PGN download under different names', names[0] !== names[1], names.join(' / '));
+    const id = new URL(phone.url()).pathname.split('/')[2];
+    await phone.goto(base);
+    await phone.waitForSelector(`#my-games a[href*="${id}"]`, WAIT);
+    const mine = await phone.textContent('#my-games');
+    check('8 German: "1 Halbzug", not "1 Halbzüge"', mine.includes('1 Halbzug') && !mine.includes('1 Halbzüge'), mine);
+    await black.context().close();
+    await phone.context().close();
+
+    // -- 10: the icon, the promotion chooser, the recently finished games ------------------------
+    const ico = await api('GET', '/favicon.ico');
+    check('10 /favicon.ico is served as an image', ico.status === 200 && /^image\//.test(ico.headers.get('content-type') || ''),
+      `${ico.status} ${ico.headers.get('content-type')}`);
+
+    const desk = await open('en-GB', DESKTOP);
+    const g = await localGame();
+    await playMoves(g, ['e2e4', 'd7d5', 'e4d5', 'c7c6', 'd5c6', 'g8f6', 'c6b7', 'c8d7']);
+    await desk.goto(g.url);
+    await atPly(desk, 8);
+    const icon = await desk.evaluate(() => [...document.querySelectorAll('link[rel~="icon"]')].map((l) => l.href));
+    let iconOk = icon.length > 0;
+    for (const href of icon) iconOk = iconOk && (await api('GET', href)).status === 200;
+    check('10 the page names an icon that is served', iconOk, icon.join(', ') || 'no <link rel="icon">');
+
+    await drag(desk, 'b7', 'a8');
+    await desk.waitForSelector('#promotion:not([hidden])', WAIT);
+    await shot(desk, 'defects-04-promotion.png');
+    const queen = await desk.locator('#promotion [data-role="q"]').boundingBox();
+    const chooser = await desk.locator('#promotion').boundingBox();
+    const a8 = await squareBox(desk, 'a8');
+    check('10 the promotion chooser opens with the queen on the promotion square', !!queen && inside(centre(a8), queen),
+      `queen ${queen ? fmt(queen) : 'none'}, a8 ${fmt(a8)}`);
+    const middle = [];
+    for (const sq of ['d4', 'e4', 'd5', 'e5']) if (inside(centre(await squareBox(desk, sq)), chooser)) middle.push(sq);
+    check('10 the promotion chooser leaves the board centre free', middle.length === 0, `covers ${middle.join(' ')}`);
+    await desk.click('#promotion [data-role="q"]');
+    await atPly(desk, 9);
+    check('10 the chosen queen stands on a8', (await desk.inputValue('#fen')).startsWith('Q'), await desk.inputValue('#fen'));
+
+    // 5: the claim checkbox appears when a move can repeat a position a third time.
+    const rep = await localGame();
+    await playMoves(rep, ['g1f3', 'g8f6', 'f3g1', 'f6g8', 'g1f3', 'g8f6', 'f3g1']);
+    await desk.goto(rep.url);
+    await atPly(desk, 7);
+    check('5 "claim with the next move" is offered when the next move can repeat a position three times',
+      await until(desk.waitForSelector('#claim-with-move-label:not([hidden])', WAIT)));
+
+    // 10: an aborted game is not among the recently finished; a resigned one is.
+    const aborted = await localGame();
+    const ab = await api('POST', `/api/games/${aborted.id}/abort`, { secret: aborted.secrets.white });
+    const resigned = await localGame();
+    await playMoves(resigned, ['e2e4', 'e7e5']);
+    const rs = await api('POST', `/api/games/${resigned.id}/resign`, { secret: resigned.secrets.white });
+    check('10 (setup) a game aborted and one resigned', ab.status === 200 && rs.status === 200, `${ab.status} ${rs.status}`);
+    const recent = (await api('GET', '/api/recent')).json.games.map((x) => x.id);
+    check('10 GET /api/recent leaves the aborted game out', !recent.includes(aborted.id), recent.join(' '));
+    check('10 GET /api/recent lists the resigned game', recent.includes(resigned.id), recent.join(' '));
+    await desk.goto(base);
+    await desk.waitForSelector(`#recent-games a[href*="/g/${resigned.id}"]`, WAIT);
+    check('10 the page\'s recently finished games leave the aborted one out',
+      (await desk.locator(`#recent-games a[href*="/g/${aborted.id}"]`).count()) === 0);
+    await shot(desk, 'defects-05-recent.png');
+  } finally {
+    await browser.close();
+  }
+  check('no script errors on the pages', errors.length === 0, errors.join(' | '));
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.log(`FAIL: ${e.stack || e}`);
+  console.log(`${passed} passed, ${failed + 1} failed`);
+  process.exit(1);
+});
