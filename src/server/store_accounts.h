@@ -154,8 +154,8 @@ typedef struct StoreAccountsVtbl {
      * count or -1. */
     int (*playing)(StoreAccounts *a, const char *name, PlayingGame *out, int max, char *err, size_t err_size);
     /* The newest max points of the account's rating history in a category, oldest first; the count or -1. */
-    int (*rating_history)(StoreAccounts *a, const char *key, const char *category, RatingPoint *out, int max,
-                          char *err, size_t err_size);
+    int (*rating_history)(StoreAccounts *a, const char *key, const char *category, RatingPoint *out, int max, char *err,
+                          size_t err_size);
     /* The account's finished games (by its name as shown), newest first, skipping offset; the count or
      * -1. */
     int (*played)(StoreAccounts *a, const char *name, PlayedFilter filter, int offset, PlayedGame *out, int max,

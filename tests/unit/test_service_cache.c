@@ -316,12 +316,20 @@ static void test_list_recent(void **state) {
         env_close(e);
         env_open(e);
     }
+    /* An aborted game is not a finished one: not listed. */
+    Game2 aborted;
+    new_game(e, "{}", &aborted);
+    e->now += 1000;
+    json_decref(action_as(e, &aborted, ACTION_ABORT, 0, NULL, 200));
+    j = request(e, ACTION_RECENT, NULL, NULL, LANG_EN, 200);
+    assert_int_equal(json_array_size(get(j, "games")), 3);
+    json_decref(j);
     /* Only the 20 newest. */
     for (int i = 0; i < 21; i++) {
         Game2 x;
         new_game(e, "{}", &x);
         e->now += 1000;
-        json_decref(action_as(e, &x, ACTION_ABORT, 0, NULL, 200));
+        json_decref(action_as(e, &x, ACTION_RESIGN, 0, NULL, 200));
     }
     j = request(e, ACTION_RECENT, NULL, NULL, LANG_EN, 200);
     assert_int_equal(json_array_size(get(j, "games")), 20);
