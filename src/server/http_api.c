@@ -529,7 +529,11 @@ static int http_write_headers(HttpConn *c, struct lws *wsi) {
     unsigned char buf[LWS_PRE + 1024];
     unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
     char num[32];
-    if (c->head) {
+    if (c->status == 304) {
+        /* Not modified: no body, no length (the client keeps the one it has). */
+        if (lws_add_http_header_status(wsi, 304, &p, end))
+            return -1;
+    } else if (c->head) {
         /* The GET answer's length without lws counting on a body that never comes. */
         snprintf(num, sizeof num, "%zu", c->resp_len);
         if (lws_add_http_header_status(wsi, (unsigned)c->status, &p, end) ||
@@ -541,6 +545,12 @@ static int http_write_headers(HttpConn *c, struct lws *wsi) {
         return -1;
     }
     if ((c->api || c->ops) && add_header(wsi, "cache-control:", "no-store", &p, end))
+        return -1;
+    /* A file of the web folder: kept by the browser, asked for again with its tag (a 304 costs no body). */
+    if (c->static_file &&
+        (add_header(wsi, "cache-control:", "no-cache", &p, end) || add_header(wsi, "etag:", c->etag, &p, end) ||
+         add_header(wsi, "vary:", "accept-encoding", &p, end) ||
+         (c->gzip && c->status == 200 && add_header(wsi, "content-encoding:", "gzip", &p, end))))
         return -1;
     /* A draining server closes every connection after its answer: the client's next request opens a
      * new connection, which the balancer gives to another node. */

@@ -76,6 +76,9 @@ typedef struct HttpConn {
     char session[64];              /* the session token of the Cookie header, "" for none */
     char set_cookie[200];          /* the answer's Set-Cookie value, "" for none */
     char seek[STORE_ID_LEN + 1];   /* a seek's id from the path, "" for none */
+    bool static_file;              /* the answer is a file of the web folder: ETag, revalidation */
+    bool gzip;                     /* ... sent gzip-compressed (Content-Encoding) */
+    char etag[48];                 /* ... its entity tag ("" for none) */
     char player[32];               /* a player's name from the path (/api/players/NAME) */
     int page;                      /* ?page= of a player's games */
     char filter[8];                /* ?result= of a player's games */
@@ -157,8 +160,9 @@ struct HttpServer {
      * close frame of a connection the server closes.) */
     struct ev_loop *loop;
     struct lws_vhost *vhost;
-    Service *service;   /* NULL until http_server_listen and after http_server_close */
-    Accounts *accounts; /* NULL when the server keeps no accounts, and after http_server_close */
+    Service *service;                 /* NULL until http_server_listen and after http_server_close */
+    Accounts *accounts;               /* NULL when the server keeps no accounts, and after http_server_close */
+    struct StaticCache *static_cache; /* the web folder's files as sent (http_static.c) */
     Limits *limits;
     int ws_subscriptions;
     char trusted[HTTP_MAX_TRUSTED_PROXIES][LIMITS_ADDRESS_MAX]; /* canonical addresses */
@@ -201,6 +205,8 @@ void http_schedule_timer(struct HttpServer *srv);
 /* The client's key: the peer's, or from X-Forwarded-For when the peer is a trusted proxy. */
 /* The peer is one of the trusted proxies (its X-Forwarded-* headers count). */
 bool http_peer_trusted(struct HttpServer *srv, struct lws *wsi);
+/* Frees the web folder's cached files (http_static.c). */
+void http_static_cache_free(struct StaticCache *cache);
 void http_client_key(struct HttpServer *srv, struct lws *wsi, char *key, size_t size);
 /* The loop woke up (store, computer or http_server_stop). */
 void http_on_wake(struct HttpServer *srv);

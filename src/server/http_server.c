@@ -426,6 +426,7 @@ void http_server_free(HttpServer *srv) {
     if (!srv)
         return;
     http_server_close(srv);
+    http_static_cache_free(srv->static_cache);
     limits_free(srv->limits);
     pthread_mutex_destroy(&srv->wake_lock);
     free(srv);
