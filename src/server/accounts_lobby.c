@@ -171,6 +171,20 @@ static void list_seeks(Accounts *a, AccJob *j) {
     accounts_set_body(j, 200, json_pack("{s:o}", "seeks", arr));
 }
 
+/* The account's rating in the category of a time control (a newcomer's 1500 without one); -1 with the
+ * job's error set when the store failed. */
+static int current_rating(Accounts *a, AccJob *j, const char *key, const char *time_type, int minutes, int increment) {
+    RatingRow rows[RATING_COUNT];
+    bool have[RATING_COUNT];
+    char err[300] = "";
+    if (a->db->vtbl->ratings_of(a->db, key, rows, have, err, sizeof err) != SA_OK) {
+        accounts_fail(j, ACC_E_STORAGE, err);
+        return -1;
+    }
+    int c = rating_category(time_type, minutes, increment);
+    return c >= 0 && have[c] ? (int)(rows[c].g.rating + 0.5) : RATING_START;
+}
+
 static void post(Accounts *a, AccJob *j) {
     AccountRow row;
     bool logged_in = accounts_session_account(a, j, &row, false);
@@ -183,7 +197,9 @@ static void post(Accounts *a, AccJob *j) {
     if (logged_in) {
         snprintf(j->seek.account, sizeof j->seek.account, "%s", row.key);
         snprintf(j->seek.name, sizeof j->seek.name, "%s", row.name);
-        j->seek.rating = RATING_START;
+        j->seek.rating = current_rating(a, j, row.key, j->seek.time_type, j->seek.minutes, j->seek.increment);
+        if (j->seek.rating < 0)
+            return;
     }
     char err[300] = "";
     StoreAccountResult r = a->db->vtbl->seek_create(a->db, &j->seek, err, sizeof err);
@@ -310,6 +326,13 @@ static void accept_seek(Accounts *a, AccJob *j) {
     GameRecord rec;
     if (!build_game(a, j, &k, poster, logged_in ? row.name : "", &rec, j->seek_secret))
         return;
+    if (k.rated) {
+        /* The ratings the game begins with (the rating itself reads them again when it ends). */
+        rec.rating[poster] = current_rating(a, j, k.account, k.time_type, k.minutes, k.increment);
+        rec.rating[!poster] = current_rating(a, j, row.key, k.time_type, k.minutes, k.increment);
+        if (rec.rating[poster] < 0 || rec.rating[!poster] < 0)
+            return;
+    }
     r = a->db->vtbl->seek_accept(a->db, k.id, accounts_now(a), (int)poster, &rec, err, sizeof err);
     if (r != SA_OK) {
         accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_SEEK, err);

@@ -30,8 +30,12 @@ static bool pgn_tags(PgnGame *pg, const SvcGame *g, Lang lang) {
         snprintf(tc, sizeof tc, "1/%lld", (long long)g->rec.days * 86400);
     else
         snprintf(tc, sizeof tc, "-");
-    /* Against the computer its side is named with its level, e.g. "schach (Club player)". */
+    /* Players with accounts by their names; against the computer its side is named with its level,
+     * e.g. "schach (Club player)". */
     char names[2][96] = {"?", "?"}, elo[16] = "";
+    for (int c = WHITE; c <= BLACK; c++)
+        if (g->rec.account[c][0])
+            snprintf(names[c], sizeof names[c], "%s", g->rec.account[c]);
     if (g->computer >= 0) {
         svc_computer_name(g->level, lang, names[g->computer], sizeof names[0]);
         if (g->level && g->level->elo > 0)
@@ -40,7 +44,20 @@ static bool pgn_tags(PgnGame *pg, const SvcGame *g, Lang lang) {
     bool ok = pgn_set_tag(pg, "Event", "schach online") && pgn_set_tag(pg, "Site", "?") &&
               pgn_set_tag(pg, "Date", date) && pgn_set_tag(pg, "Round", "-") &&
               pgn_set_tag(pg, "White", names[WHITE]) && pgn_set_tag(pg, "Black", names[BLACK]) &&
-              pgn_set_tag(pg, "TimeControl", tc) && (!g->aborted || pgn_set_tag(pg, "Termination", "unterminated"));
+              pgn_set_tag(pg, "TimeControl", tc);
+    /* What ended the game, in words (the export standard's "normal" says the same for a mate, a claim
+     * and a resignation). */
+    char ending[200];
+    if (ok && g->aborted)
+        ok = pgn_set_tag(pg, "Termination", "unterminated");
+    else if (ok && game_over(&g->game) && outcome_describe(&g->game.outcome, lang, ending, sizeof ending) > 0)
+        ok = pgn_set_tag(pg, "Termination", ending);
+    if (ok && g->rec.rated && g->rec.account[WHITE][0] && g->rec.account[BLACK][0]) {
+        char we[16], be[16];
+        snprintf(we, sizeof we, "%d", g->rec.rating[WHITE]);
+        snprintf(be, sizeof be, "%d", g->rec.rating[BLACK]);
+        ok = pgn_set_tag(pg, "WhiteElo", we) && pgn_set_tag(pg, "BlackElo", be);
+    }
     if (ok && g->computer >= 0) {
         ok = pgn_set_tag(pg, "ComputerLevel", g->rec.level) &&
              (!elo[0] || pgn_set_tag(pg, g->computer == WHITE ? "WhiteElo" : "BlackElo", elo));

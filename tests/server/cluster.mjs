@@ -120,7 +120,7 @@ await runTests({
     }
     for (const p of pgns) assert.equal(p, pgns[0], 'the same PGN everywhere');
     assert.match(pgns[0], /\[Result "1-0"\]/);
-    assert.match(pgns[0], /\[Termination "normal"\]/);
+    assert.match(pgns[0], /\[Termination "Checkmate – White wins 1-0"\]/);
     const pgnFile = path.join(process.env.CLUSTER_DIR, `${g.id}.pgn`);
     fs.writeFileSync(pgnFile, pgns[0]);
     execFileSync(process.env.SCHACH, ['pgn', 'check', pgnFile], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -225,7 +225,7 @@ await runTests({
       assert.deepEqual(s.outcome, ends[0].outcome, `outcome at ${base}`);
       expectError(await httpMove(base, g, g.white, 2, 'Nf3'), 409, 'game_over', `a move at ${base} after the flag fell`);
       const pgn = await at(base, 'GET', `/api/games/${g.id}/pgn`);
-      assert.match(pgn.text, /\[Result "0-1"\][^]*\[Termination "time forfeit"\]/, `PGN at ${base}: ${pgn.text}`);
+      assert.match(pgn.text, /\[Result "0-1"\][^]*\[Termination "White lost on time – Black wins 0-1"\]/, `PGN at ${base}: ${pgn.text}`);
     }
     // PostgreSQL: the result once — one commit after the last move, however many nodes tried.
     const row = await until(() => { const r = gameRow(g.id); return r.result ? r : null; }, 'the result in PostgreSQL', 10000);

@@ -249,6 +249,18 @@ const tests = {
     expectError(await api('GET', '/api/players/nobody_here'), 404, 'not_found', 'unknown player');
     expectError(await api('GET', '/api/players/no%20such'), 404, 'not_found', 'impossible name');
     assert.equal((await api('POST', `/api/players/${a.name}`, {})).status, 405);
+    // The game's PGN names the players, their ratings and what ended it.
+    const pgn = (await api('GET', `/api/games/${got.id}/pgn`)).text;
+    assert.match(pgn, new RegExp(`\\[White "${a.name}"\\]`));
+    assert.match(pgn, new RegExp(`\\[Black "${b.name}"\\]`));
+    assert.match(pgn, /\[WhiteElo "1500"\]/);
+    assert.match(pgn, /\[Termination "Checkmate – Black wins 0-1"\]/);
+    // The next rated seek and game start from the new ratings.
+    const next = await postOk({ time: { type: 'live', minutes: 3, increment: 2 }, rated: true, color: 'white' }, a);
+    assert.equal(next.rating, ma.ratings.blitz.rating);
+    const nextGame = expectOk(await accept(next.id, b), 'accept the second rated seek');
+    assert.equal(nextGame.state.accounts.white.rating, ma.ratings.blitz.rating);
+    assert.equal(nextGame.state.accounts.black.rating, mb.ratings.blitz.rating);
     // A casual game between the same accounts changes nothing.
     const casual = await postOk({ time: { type: 'live', minutes: 3, increment: 2 }, color: 'white' }, a);
     const c = expectOk(await accept(casual.id, b), 'accept casual');

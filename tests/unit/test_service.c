@@ -589,11 +589,13 @@ static void test_pgn(void **state) {
     assert_non_null(strstr(en, "[Date \"2025.11.22\"]"));
     assert_non_null(strstr(en, "[White \"?\"]"));
     assert_non_null(strstr(en, "[Result \"1-0\"]"));
-    assert_non_null(strstr(en, "[Termination \"normal\"]"));
+    /* What ended it, in words: a resignation is no "normal" like a mate or a claim. */
+    assert_non_null(strstr(en, "[Termination \"Black resigns – White wins 1-0\"]"));
     assert_non_null(strstr(en, "[TimeControl \"300+3\"]"));
     assert_non_null(strstr(en, "1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0"));
     char *de = pgn_of(e, g.id, LANG_DE);
     assert_non_null(strstr(de, "1. e4 e5 2. Sf3 Sc6 3. Lb5 1-0"));
+    assert_non_null(strstr(de, "[Termination \"Schwarz gibt auf – Weiß gewinnt 1:0\"]"));
     free(en);
     free(de);
     Game2 h;
