@@ -365,7 +365,9 @@ static bool over_rate(HttpConn *c) {
     int64_t now = monotonic_ms();
     int wait = limits_take(srv->limits, c->client, LIMIT_REQUEST, now);
     const char *key = "rate", *kind = "requests";
-    if (!wait && c->api && c->action == ACTION_CREATE && !c->route_status) {
+    /* Creations: games, and seeks in the lobby (each a row someone else may turn into a game). */
+    bool creates = c->account ? c->account_action == ACCOUNTS_SEEK_POST : c->action == ACTION_CREATE;
+    if (!wait && c->api && creates && !c->route_status) {
         wait = limits_take(srv->limits, c->client, LIMIT_CREATE, now);
         key = "rate_create", kind = "creates";
     }

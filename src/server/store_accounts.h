@@ -93,6 +93,10 @@ typedef struct PlayedGame {
 /* Which of an account's games: all finished ones, or those it won, lost or drew (aborted ones never). */
 typedef enum { PLAYED_ALL, PLAYED_WON, PLAYED_LOST, PLAYED_DRAWN } PlayedFilter;
 
+#define STORE_SESSIONS_MAX 50
+/* An accepted seek is kept this long (its poster may still ask which game it became). */
+#define STORE_SEEK_KEEP_MS (24LL * 3600 * 1000)
+
 /* What a call came to. */
 typedef enum {
     SA_OK,
@@ -112,7 +116,8 @@ typedef struct StoreAccountsVtbl {
     /* Replaces the password hash and ends every session of the account but keep (a hash, or NULL: all). */
     StoreAccountResult (*set_password)(StoreAccounts *a, const char *key, const char *password_hash,
                                        const unsigned char keep[STORE_HASH_LEN], char *err, size_t err_size);
-    /* Stores a new session of the account until expires_ms; also removes the account's expired ones. */
+    /* Stores a new session of the account until expires_ms; also removes the account's expired ones and
+     * its oldest beyond STORE_SESSIONS_MAX (what one account can make the database hold is bounded). */
     StoreAccountResult (*session_create)(StoreAccounts *a, const char *key, const unsigned char hash[STORE_HASH_LEN],
                                          int64_t now_ms, int64_t expires_ms, char *err, size_t err_size);
     /* The account of a session that has not expired at now_ms. */
@@ -121,7 +126,8 @@ typedef struct StoreAccountsVtbl {
     /* Ends the session (SA_NOT_FOUND when there was none). */
     StoreAccountResult (*session_delete)(StoreAccounts *a, const unsigned char hash[STORE_HASH_LEN], char *err,
                                          size_t err_size);
-    /* The lobby. Stores a new seek (SA_TAKEN: the id exists). */
+    /* The lobby. Stores a new seek (SA_TAKEN: the id exists); removes the expired ones and the accepted
+     * ones older than STORE_SEEK_KEEP_MS. */
     StoreAccountResult (*seek_create)(StoreAccounts *a, const SeekRow *seek, char *err, size_t err_size);
     /* Up to max open seeks (not accepted, not expired at now_ms), oldest first; the count or -1. */
     int (*seek_list)(StoreAccounts *a, int64_t now_ms, SeekRow *out, int max, char *err, size_t err_size);

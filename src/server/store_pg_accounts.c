@@ -123,6 +123,9 @@ static StoreAccountResult pa_set_password(StoreAccounts *base, const char *key, 
     return found ? SA_OK : SA_NOT_FOUND;
 }
 
+/* The session limit is written into the statement below. */
+_Static_assert(STORE_SESSIONS_MAX == 50, "pa_session_create keeps 49 sessions and the new one");
+
 static StoreAccountResult pa_session_create(StoreAccounts *base, const char *key,
                                             const unsigned char hash[STORE_HASH_LEN], int64_t now_ms,
                                             int64_t expires_ms, char *err, size_t err_size) {
@@ -132,7 +135,9 @@ static StoreAccountResult pa_session_create(StoreAccounts *base, const char *key
     snprintf(expires, sizeof expires, "%lld", (long long)expires_ms);
     const char *v[] = {NULL, key, now, expires};
     PGresult *res = run(a,
-                        "WITH d AS (DELETE FROM sessions WHERE account_key = $2 AND expires_ms <= $3::bigint)"
+                        "WITH d AS (DELETE FROM sessions WHERE account_key = $2 AND (expires_ms <= $3::bigint OR"
+                        "  token_hash NOT IN (SELECT token_hash FROM sessions WHERE account_key = $2"
+                        "  ORDER BY created_ms DESC LIMIT 49)))"
                         " INSERT INTO sessions (token_hash, account_key, created_ms, expires_ms)"
                         " SELECT $1, key, $3::bigint, $4::bigint FROM accounts WHERE key = $2",
                         4, v, hash, 1, PGRES_COMMAND_OK, err, err_size);
@@ -236,12 +241,16 @@ static StoreAccountResult pa_seek_create(StoreAccounts *base, const SeekRow *k, 
     p_int(&p, k->increment);
     p_int(&p, k->days);
     p_blob(&p, k->secret_hash);
-    PGresult *res = run_params(a,
-                               "INSERT INTO seeks (id, created_ms, expires_ms, account_key, name, rating, rated, color,"
-                               " time_type, minutes, increment, days, secret_hash) VALUES ($1, $2::bigint, $3::bigint,"
-                               " $4, $5, $6::int, $7::int, $8, $9, $10::int, $11::int, $12::int, $13)"
-                               " ON CONFLICT DO NOTHING",
-                               &p, PGRES_COMMAND_OK, err, err_size);
+    p_int(&p, STORE_SEEK_KEEP_MS);
+    PGresult *res =
+        run_params(a,
+                   "WITH old AS (DELETE FROM seeks WHERE (game_id = '' AND expires_ms <= $2::bigint) OR"
+                   "  (game_id <> '' AND created_ms < $2::bigint - $14::bigint))"
+                   " INSERT INTO seeks (id, created_ms, expires_ms, account_key, name, rating, rated, color,"
+                   " time_type, minutes, increment, days, secret_hash) VALUES ($1, $2::bigint, $3::bigint,"
+                   " $4, $5, $6::int, $7::int, $8, $9, $10::int, $11::int, $12::int, $13)"
+                   " ON CONFLICT DO NOTHING",
+                   &p, PGRES_COMMAND_OK, err, err_size);
     if (!res)
         return SA_FAULT;
     return affected(res) == 1 ? SA_OK : SA_TAKEN;

@@ -144,7 +144,10 @@ static StoreAccountResult sa_session_create(StoreAccounts *base, const char *key
     if (!usable(a, err, err_size))
         return SA_FAULT;
     sqlite3_stmt *sts[2] = {
-        prepare(a, "DELETE FROM sessions WHERE account_key = ?1 AND expires_ms <= ?2", err, err_size),
+        prepare(a,
+                "DELETE FROM sessions WHERE account_key = ?1 AND (expires_ms <= ?2 OR token_hash NOT IN"
+                " (SELECT token_hash FROM sessions WHERE account_key = ?1 ORDER BY created_ms DESC LIMIT ?3))",
+                err, err_size),
         prepare(a,
                 "INSERT INTO sessions (token_hash, account_key, created_ms, expires_ms)"
                 " SELECT ?1, key, ?3, ?4 FROM accounts WHERE key = ?2",
@@ -157,6 +160,7 @@ static StoreAccountResult sa_session_create(StoreAccounts *base, const char *key
     }
     sqlite3_bind_text(sts[0], 1, key, -1, SQLITE_STATIC);
     sqlite3_bind_int64(sts[0], 2, now_ms);
+    sqlite3_bind_int(sts[0], 3, STORE_SESSIONS_MAX - 1);
     sqlite3_bind_blob(sts[1], 1, hash, STORE_HASH_LEN, SQLITE_STATIC);
     sqlite3_bind_text(sts[1], 2, key, -1, SQLITE_STATIC);
     sqlite3_bind_int64(sts[1], 3, now_ms);
@@ -232,6 +236,16 @@ static void read_seek(sqlite3_stmt *st, SeekRow *out) {
 static StoreAccountResult sa_seek_create(StoreAccounts *base, const SeekRow *k, char *err, size_t err_size) {
     SqliteAccounts *a = (SqliteAccounts *)base;
     if (!usable(a, err, err_size))
+        return SA_FAULT;
+    sqlite3_stmt *old = prepare(a,
+                                "DELETE FROM seeks WHERE (game_id = '' AND expires_ms <= ?1) OR"
+                                " (game_id <> '' AND created_ms < ?1 - ?2)",
+                                err, err_size);
+    if (!old)
+        return SA_FAULT;
+    sqlite3_bind_int64(old, 1, k->created_ms);
+    sqlite3_bind_int64(old, 2, STORE_SEEK_KEEP_MS);
+    if (run_all(a, &old, 1, NULL, "clear seeks", err, err_size) != SA_OK)
         return SA_FAULT;
     sqlite3_stmt *st = prepare(a,
                                "INSERT INTO seeks (" SEEK_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"

@@ -280,6 +280,20 @@ const limits = {
     await expectNoAccount(names[refused], 'good password');
   },
 
+  async 'seeks per address: posting them counts as creating games'() {
+    let refused = -1;
+    for (let i = 0; i < 70 && refused < 0; i++) {
+      const r = await api('POST', '/api/seeks', { time: { type: 'live', minutes: 5 } },
+        { headers: { 'x-forwarded-for': '10.7.7.7' } });
+      if (r.status === 429) refused = i;
+      else expectOk(r, `seek ${i}`, 201);
+    }
+    assert.ok(refused >= 55 && refused <= 61, `limited at ${refused}`);
+    // Reading the lobby is no creation.
+    for (let i = 0; i < 5; i++)
+      expectOk(await api('GET', '/api/seeks', undefined, { headers: { 'x-forwarded-for': '10.7.7.7' } }), 'list');
+  },
+
   async 'logins per address: the eleventh attempt from one address is refused, whatever the names'() {
     let refused = -1;
     for (let i = 0; i < 11 && refused < 0; i++) {

@@ -696,6 +696,16 @@ STORE_CASE test_accounts_and_sessions(void **state) {
     assert_int_equal(a->vtbl->session_create(a, "magnus", s1, now, now + 10, err, sizeof err), SA_OK);
     assert_int_equal(a->vtbl->session_create(a, "magnus", s2, now + 20, now + 100000, err, sizeof err), SA_OK);
     assert_int_equal(a->vtbl->session_delete(a, s1, err, sizeof err), SA_NOT_FOUND);
+    /* One account holds at most STORE_SESSIONS_MAX sessions: the oldest give way. */
+    unsigned char many[STORE_SESSIONS_MAX + 5][STORE_HASH_LEN];
+    for (int i = 0; i < STORE_SESSIONS_MAX + 5; i++) {
+        memset(many[i], 0x80 + i, STORE_HASH_LEN);
+        assert_int_equal(a->vtbl->session_create(a, "magnus", many[i], now + 1000 + i, now + 100000, err, sizeof err),
+                         SA_OK);
+    }
+    for (int i = 0; i < STORE_SESSIONS_MAX + 5; i++)
+        assert_int_equal(a->vtbl->session_get(a, many[i], now + 2000, &got, err, sizeof err),
+                         i < 5 ? SA_NOT_FOUND : SA_OK);
     store_accounts_close(a);
     store_close(store);
     waker_destroy(&w);
