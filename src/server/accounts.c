@@ -368,6 +368,104 @@ void accounts_cancel(Accounts *a, uint64_t ticket) {
 
 void accounts_set_service(Accounts *a, Service *svc) { a->service = svc; }
 
+/* ---- the lobby live ---- */
+
+typedef struct LobbyWatcher {
+    uint64_t id;
+    AccountsLobbyEvent fn;
+    void *ctx;
+} LobbyWatcher;
+
+/* A read of the lobby for the watchers, unless one is on its way already. */
+static void lobby_refresh(Accounts *a) {
+    if (!a->nwatchers || a->lobby_reading)
+        return;
+    AccJob *j = calloc(1, sizeof *j);
+    if (!j)
+        return;
+    j->action = ACCOUNTS_LOBBY;
+    j->ticket = ++a->next_ticket;
+    if (accounts_worker_submit(a, j))
+        a->lobby_reading = true;
+    else
+        accounts_job_free(j);
+}
+
+static void set_watching(Accounts *a) {
+    pthread_mutex_lock(&a->mutex);
+    a->watching = a->nwatchers > 0;
+    pthread_cond_signal(&a->cond);
+    pthread_mutex_unlock(&a->mutex);
+}
+
+uint64_t accounts_lobby_watch(Accounts *a, AccountsLobbyEvent fn, void *ctx) {
+    if (a->nwatchers == a->watchers_cap) {
+        int cap = a->watchers_cap ? a->watchers_cap * 2 : 8;
+        LobbyWatcher *w = realloc(a->watchers, (size_t)cap * sizeof *w);
+        if (!w)
+            return 0;
+        a->watchers = w;
+        a->watchers_cap = cap;
+    }
+    LobbyWatcher *w = &a->watchers[a->nwatchers++];
+    *w = (LobbyWatcher){++a->next_watch, fn, ctx};
+    if (a->nwatchers == 1)
+        set_watching(a);
+    if (a->lobby_text)
+        fn(ctx, a->lobby_text, a->lobby_len);
+    else
+        lobby_refresh(a);
+    return w->id;
+}
+
+void accounts_lobby_unwatch(Accounts *a, uint64_t id) {
+    for (int i = 0; i < a->nwatchers; i++)
+        if (a->watchers[i].id == id) {
+            a->watchers[i] = a->watchers[--a->nwatchers];
+            if (!a->nwatchers) {
+                set_watching(a);
+                /* Nobody watches: the next watcher gets a fresh read, not an old list. */
+                free(a->lobby_text);
+                a->lobby_text = NULL;
+            }
+            return;
+        }
+}
+
+/* The worker read the lobby (j->body: {"seeks":[...]}): the watchers hear of it when it changed. */
+static void lobby_read(Accounts *a, AccJob *j) {
+    a->lobby_reading = false;
+    if (j->error != ACC_E_COUNT || !j->body || j->body[0] != '{')
+        return;
+    size_t blen = strlen(j->body);
+    char *text = malloc(blen + 20);
+    if (!text)
+        return;
+    /* {"seeks":...} becomes {"type":"lobby","seeks":...}. */
+    int len = snprintf(text, blen + 20, "{\"type\":\"lobby\",%s", j->body + 1);
+    if (a->lobby_text && a->lobby_len == (size_t)len && !memcmp(a->lobby_text, text, (size_t)len)) {
+        free(text);
+        return;
+    }
+    free(a->lobby_text);
+    a->lobby_text = text;
+    a->lobby_len = (size_t)len;
+    for (int i = 0; i < a->nwatchers; i++)
+        a->watchers[i].fn(a->watchers[i].ctx, a->lobby_text, a->lobby_len);
+}
+
+void accounts_seek_abandon(Accounts *a, const char *seek, const char *secret) {
+    AccJob *j = calloc(1, sizeof *j);
+    if (!j)
+        return;
+    j->action = ACCOUNTS_SEEK_CANCEL;
+    j->ticket = ++a->next_ticket;
+    snprintf(j->seek.id, sizeof j->seek.id, "%s", seek);
+    secret_hash(secret, j->cancel_hash);
+    if (!accounts_worker_submit(a, j))
+        accounts_job_free(j); /* it expires by itself */
+}
+
 void accounts_rate(void *accounts, const GameRecord *rec) {
     Accounts *a = accounts;
     AccJob *j = calloc(1, sizeof *j);
@@ -400,6 +498,17 @@ void accounts_clear_cookie(bool secure, char *out, size_t size) {
 void accounts_on_wake(Accounts *a) {
     for (AccJob *j = accounts_worker_take_done(a); j;) {
         AccJob *next = j->next;
+        if (j->action == ACCOUNTS_LOBBY) {
+            lobby_read(a, j);
+            accounts_job_free(j);
+            j = next;
+            continue;
+        }
+        /* A seek posted, withdrawn or accepted here: the watchers see the lobby as it is now. */
+        if ((j->action == ACCOUNTS_SEEK_POST || j->action == ACCOUNTS_SEEK_CANCEL ||
+             j->action == ACCOUNTS_SEEK_ACCEPT) &&
+            j->error == ACC_E_COUNT)
+            lobby_refresh(a);
         if (j->action == ACCOUNTS_RATE) {
             if (j->rated_rev > 0 && a->service)
                 service_rated(a->service, j->rate.id, j->rated_before, j->rated_diff, j->rated_rev);
@@ -412,7 +521,7 @@ void accounts_on_wake(Accounts *a) {
             j = next;
             continue;
         }
-        if (!j->cancelled) {
+        if (!j->cancelled && j->reply) {
             const char *arg = j->error == ACC_E_BAD_PASSWORD ? account_check_text(j->why, j->lang == LANG_DE)
                               : j->error == ACC_E_UNKNOWN    ? j->bad_member
                                                              : NULL;
@@ -471,6 +580,8 @@ void accounts_free(Accounts *a) {
         accounts_job_free(j);
     }
     store_accounts_close(a->db);
+    free(a->watchers);
+    free(a->lobby_text);
     limits_free(a->login_limits);
     limits_free(a->signup_limits);
     pthread_mutex_destroy(&a->mutex);

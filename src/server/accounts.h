@@ -66,6 +66,7 @@ typedef enum {
     ACCOUNTS_SEEK_ACCEPT, /* POST /api/seeks/{id}/accept -> 200 {"id","color","secret","state"} */
     ACCOUNTS_RATE,        /* internal: a rated game that ended (accounts_rate) */
     ACCOUNTS_PLAYER,      /* GET /api/players/{name}?page=N&result=won|lost|drawn -> the player's page */
+    ACCOUNTS_LOBBY,       /* internal: the lobby read again for its watchers */
 } AccountsAction;
 
 typedef struct AccountsRequest {
@@ -103,6 +104,16 @@ void accounts_on_wake(Accounts *a);
  * down before this are found by the worker itself: every minute it rates the rated games that ended in
  * the last week and were not rated. */
 void accounts_rate(void *accounts, const GameRecord *rec);
+
+/* The lobby live (WebSocket): fn(ctx, text, len) gets {"type":"lobby","seeks":[...]} (as GET /api/seeks)
+ * at once when the list is known (else as soon as it is read) and again whenever it changed: after
+ * every seek posted, withdrawn or accepted here, and, with watchers, every 2 s (other servers' seeks).
+ * Returns an id (never 0) for accounts_lobby_unwatch, 0 when out of memory. */
+typedef void (*AccountsLobbyEvent)(void *ctx, const char *json, size_t len);
+uint64_t accounts_lobby_watch(Accounts *a, AccountsLobbyEvent fn, void *ctx);
+void accounts_lobby_unwatch(Accounts *a, uint64_t id);
+/* The poster of seek (who holds secret) left: the seek is withdrawn (if it is still open). */
+void accounts_seek_abandon(Accounts *a, const char *seek, const char *secret);
 
 /* The session token in a Cookie header (ACCOUNTS_COOKIE=...), copied into out; false when there is
  * none or it is malformed. */

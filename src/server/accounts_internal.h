@@ -92,6 +92,13 @@ struct Accounts {
     StoreAccounts *db; /* the worker's alone once it runs */
     Service *service;
     AccJob *in_service; /* accepted seeks whose game's state the service has not answered yet */
+    /* The lobby's watchers (the loop's), the last list sent to them, and whether a read is on its way. */
+    struct LobbyWatcher *watchers;
+    int nwatchers, watchers_cap;
+    uint64_t next_watch;
+    char *lobby_text;
+    size_t lobby_len;
+    bool lobby_reading;
 
     pthread_t thread;
     bool thread_started;
@@ -104,6 +111,7 @@ struct Accounts {
     AccJob *done_head, *done_tail;
     bool stopping;
     int64_t swept_ms;           /* the worker's: when it last looked for unrated games */
+    bool watching;              /* under mutex: the lobby has watchers (the worker reads it every 2 s) */
     unsigned char site_key[32]; /* the worker's: store_accounts.h site_key, once read */
     bool have_site_key;
 };

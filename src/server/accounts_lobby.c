@@ -345,7 +345,8 @@ static void accept_seek(Accounts *a, AccJob *j) {
 
 void accounts_lobby_run(Accounts *a, AccJob *j) {
     switch (j->action) {
-        case ACCOUNTS_SEEKS: list_seeks(a, j); break;
+        case ACCOUNTS_SEEKS:
+        case ACCOUNTS_LOBBY: list_seeks(a, j); break;
         case ACCOUNTS_SEEK_POST: post(a, j); break;
         case ACCOUNTS_SEEK_GET: get(a, j); break;
         case ACCOUNTS_SEEK_CANCEL: cancel(a, j); break;

@@ -361,6 +361,32 @@ static void player(Accounts *a, AccJob *j) {
                                 "page", j->page, "more", n > PLAYER_GAMES_PER_PAGE));
 }
 
+#define LOBBY_EVERY_MS 2000
+
+static void run(Accounts *a, AccJob *j);
+
+/* The lobby read for its watchers (as an ACCOUNTS_LOBBY job handed back). Called with the mutex
+ * held; drops it while working. */
+static void lobby_read_here(Accounts *a) {
+    pthread_mutex_unlock(&a->mutex);
+    AccJob *j = calloc(1, sizeof *j);
+    if (j) {
+        j->action = ACCOUNTS_LOBBY;
+        run(a, j);
+    }
+    pthread_mutex_lock(&a->mutex);
+    if (!j)
+        return;
+    if (a->done_tail)
+        a->done_tail->next = j;
+    else
+        a->done_head = j;
+    a->done_tail = j;
+    pthread_mutex_unlock(&a->mutex);
+    a->wake(a->wake_ctx);
+    pthread_mutex_lock(&a->mutex);
+}
+
 static void run(Accounts *a, AccJob *j) {
     j->error = ACC_E_COUNT;
     switch (j->action) {
@@ -373,7 +399,8 @@ static void run(Accounts *a, AccJob *j) {
         case ACCOUNTS_SEEK_POST:
         case ACCOUNTS_SEEK_GET:
         case ACCOUNTS_SEEK_CANCEL:
-        case ACCOUNTS_SEEK_ACCEPT: accounts_lobby_run(a, j); break;
+        case ACCOUNTS_SEEK_ACCEPT:
+        case ACCOUNTS_LOBBY: accounts_lobby_run(a, j); break;
         case ACCOUNTS_RATE: rate(a, j); break;
         case ACCOUNTS_PLAYER: player(a, j); break;
     }
@@ -387,11 +414,16 @@ static void *worker_main(void *arg) {
     sweep(a);
     for (;;) {
         while (!a->queue_head && !a->stopping) {
-            /* Idle: look for unrated games once a minute. */
+            /* Idle: look for unrated games once a minute, and with watchers read the lobby every
+             * 2 s (other servers' seeks come and go without this one hearing of it). */
             struct timespec until;
             clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_sec += SWEEP_EVERY_MS / 1000;
-            if (pthread_cond_timedwait(&a->cond, &a->mutex, &until) != 0 && !a->stopping)
+            until.tv_sec += a->watching ? LOBBY_EVERY_MS / 1000 : SWEEP_EVERY_MS / 1000;
+            if (pthread_cond_timedwait(&a->cond, &a->mutex, &until) == 0 || a->stopping)
+                continue;
+            if (a->watching)
+                lobby_read_here(a);
+            if (accounts_now(a) - a->swept_ms >= SWEEP_EVERY_MS)
                 sweep(a);
         }
         if (a->stopping)

@@ -111,6 +111,8 @@ typedef struct WsMsg {
 
 typedef struct WsConn WsConn;
 
+enum { WS_HELD_SEEKS = 4 }; /* seeks one connection may hold in the lobby */
+
 /* A WebSocket change waiting for the service's reply. */
 typedef struct WsPending {
     struct WsPending *next;
@@ -148,6 +150,13 @@ struct WsConn {
     bool in_message, rx_binary, rx_skip;
     WsSub *subs; /* grown as needed: an idle connection holds little */
     int nsubs, subs_cap;
+    uint64_t lobby_watch; /* accounts_lobby_watch, 0 when not watching the lobby */
+    /* Seeks this connection's poster holds: withdrawn when the connection goes. */
+    struct {
+        char seek[STORE_ID_LEN + 1];
+        char secret[64];
+    } held[WS_HELD_SEEKS];
+    int nheld;
     WsPending *pending;
     int npending;
 };

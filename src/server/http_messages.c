@@ -37,6 +37,8 @@ static const struct {
      "Das Feld \"game\" fehlt oder ist keine Partiekennung."},
     {"subs", "bad_request", "Too many subscriptions on this connection.",
      "Zu viele Abonnements auf dieser Verbindung."},
+    {"hold", "bad_request", "The member \"hold\" must be {\"seek\", \"secret\"} of a seek.",
+     "Das Feld \"hold\" muss {\"seek\", \"secret\"} einer Herausforderung sein."},
     {"pending", "busy", "Too many requests are waiting; try again.",
      "Zu viele Anfragen warten; bitte erneut versuchen."},
     {"bad_origin", "bad_origin", "This request did not come from this site's pages.",

@@ -191,6 +191,44 @@ static void ws_subscribe(WsConn *c, json_t *id, const char *game) {
     c->nsubs++;
 }
 
+/* {"type":"lobby"}: the lobby live (accounts_lobby_watch), with "hold":{"seek","secret"} a seek of this
+ * poster that leaves the lobby when the connection goes; {"type":"unlobby"} stops watching. */
+static void ws_lobby(WsConn *c, json_t *msg, json_t *id, bool watch) {
+    Accounts *a = c->srv->accounts;
+    if (!a) {
+        ws_send_error(c, id, "type");
+        return;
+    }
+    if (!watch) {
+        if (c->lobby_watch)
+            accounts_lobby_unwatch(a, c->lobby_watch);
+        c->lobby_watch = 0;
+        return;
+    }
+    json_t *hold = json_object_get(msg, "hold");
+    if (hold) {
+        const char *seek = json_string_value(json_object_get(hold, "seek"));
+        const char *secret = json_string_value(json_object_get(hold, "secret"));
+        if (!json_is_object(hold) || !seek || !secret || strlen(seek) != STORE_ID_LEN ||
+            strlen(secret) >= sizeof c->held[0].secret) {
+            ws_send_error(c, id, "hold");
+            return;
+        }
+        if (c->nheld == WS_HELD_SEEKS) {
+            ws_send_error(c, id, "subs");
+            return;
+        }
+        snprintf(c->held[c->nheld].seek, sizeof c->held[0].seek, "%s", seek);
+        snprintf(c->held[c->nheld].secret, sizeof c->held[0].secret, "%s", secret);
+        c->nheld++;
+    }
+    if (!c->lobby_watch) {
+        c->lobby_watch = accounts_lobby_watch(a, ws_event, c);
+        if (!c->lobby_watch)
+            ws_send_error(c, id, "internal");
+    }
+}
+
 static void ws_change(WsConn *c, json_t *msg, json_t *id, ServiceAction action, const char *game) {
     if (c->npending >= WS_MAX_PENDING) {
         ws_send_error(c, id, "pending");
@@ -271,6 +309,8 @@ static void ws_message(WsConn *c, const char *text, size_t len) {
         if (o && id)
             json_object_set(o, "id", id);
         ws_send_json(c, o);
+    } else if (!strcmp(type, "lobby") || !strcmp(type, "unlobby")) {
+        ws_lobby(c, msg, id, type[0] == 'l');
     } else if (!strcmp(type, "subscribe") || !strcmp(type, "unsubscribe")) {
         if (!game_ok)
             ws_send_error(c, id, game ? "no_game" : "game");
@@ -450,6 +490,14 @@ static void ws_closed(WsConn *c) {
     free(c->subs);
     c->subs = NULL;
     c->nsubs = 0;
+    Accounts *acc = c->srv->accounts;
+    if (acc && c->lobby_watch)
+        accounts_lobby_unwatch(acc, c->lobby_watch);
+    c->lobby_watch = 0;
+    /* The poster left: their seeks leave the lobby. */
+    for (int i = 0; acc && i < c->nheld; i++)
+        accounts_seek_abandon(acc, c->held[i].seek, c->held[i].secret);
+    c->nheld = 0;
     while (c->pending) {
         WsPending *p = c->pending;
         c->pending = p->next;

@@ -5,7 +5,7 @@
 //   node lobby.mjs          the tests
 //   node lobby.mjs rated F  a rated game between two accounts; its id into F (the shell checks the row)
 import fs from 'node:fs';
-import { api, assert, expectError, expectOk, getState, runTests } from './lib.mjs';
+import { api, assert, expectError, expectOk, getState, runTests, WsClient } from './lib.mjs';
 
 const LIVE = { type: 'live', minutes: 5, increment: 3 };
 let n = 0;
@@ -120,6 +120,50 @@ const tests = {
     const other = await postOk({ time: LIVE });
     expectOk(await accept(other.id), 'accept');
     expectError(await api('DELETE', `/api/seeks/${other.id}`, { secret: other.secret }), 404, 'no_seek', 'after');
+  },
+
+  async 'the lobby live over WebSocket: seeks appear and go, and a poster who leaves takes theirs along'() {
+    const watcher = await WsClient.open();
+    watcher.send({ type: 'lobby' });
+    const has = (id) => (m) => m.type === 'lobby' && m.seeks.some((s) => s.id === id);
+    const hasNot = (id) => (m) => m.type === 'lobby' && !m.seeks.some((s) => s.id === id);
+    await watcher.next((m) => m.type === 'lobby' && Array.isArray(m.seeks), 'the list at once');
+    // Posted over HTTP: it appears.
+    const seek = await postOk({ time: LIVE });
+    const shown = await watcher.next(has(seek.id), 'the new seek');
+    assert.equal(shown.seeks.find((s) => s.id === seek.id).secret, undefined, 'no secret in the lobby');
+    // Its poster holds it on a connection of their own; when that connection goes, so does the seek.
+    const poster = await WsClient.open();
+    poster.send({ type: 'lobby', hold: { seek: seek.id, secret: seek.secret } });
+    await poster.next(has(seek.id), 'the poster sees it too');
+    poster.close();
+    await watcher.next(hasNot(seek.id), 'the seek leaves with its poster');
+    expectError(await accept(seek.id), 404, 'no_seek', 'accepting a seek whose poster left');
+    // Withdrawn and accepted ones leave the list too.
+    const a = await postOk({ time: LIVE });
+    await watcher.next(has(a.id), 'seek a');
+    expectOk(await accept(a.id), 'accept a');
+    await watcher.next(hasNot(a.id), 'an accepted seek leaves');
+    const b = await postOk({ time: LIVE });
+    await watcher.next(has(b.id), 'seek b');
+    expectOk(await api('DELETE', `/api/seeks/${b.id}`, { secret: b.secret }), 'withdraw b');
+    await watcher.next(hasNot(b.id), 'a withdrawn seek leaves');
+    // A bad hold is refused; a wrong secret withdraws nothing when the connection goes.
+    const c = await postOk({ time: LIVE });
+    const liar = await WsClient.open();
+    liar.send({ type: 'lobby', id: 1, hold: { seek: c.id } });
+    const err = await liar.next((m) => m.type === 'error', 'a hold without a secret');
+    assert.equal(err.error.code, 'bad_request');
+    liar.send({ type: 'lobby', hold: { seek: c.id, secret: 'not the secret' } });
+    await liar.next(has(c.id), 'the liar watches');
+    liar.close();
+    await liar.closed('the liar left');
+    // Nothing of c's changes: it is still there on the next read.
+    const after = await postOk({ time: LIVE });
+    const list = await watcher.next(has(after.id), 'the next seek');
+    assert.ok(list.seeks.some((s) => s.id === c.id), 'a wrong secret withdrew nothing');
+    watcher.send({ type: 'unlobby' });
+    watcher.close();
   },
 
   async 'unknown and malformed ids'() {
