@@ -106,6 +106,17 @@ static void turn_until(Fixture *f, const int *done, unsigned long seen) {
     }
 }
 
+/* Waits for a wake after seen, hands the results out; the wakes seen now. */
+static unsigned long turn_once(Fixture *f, unsigned long seen) {
+    pthread_mutex_lock(&f->w.mutex);
+    while (f->w.calls == seen)
+        pthread_cond_wait(&f->w.cond, &f->w.mutex);
+    seen = f->w.calls;
+    pthread_mutex_unlock(&f->w.mutex);
+    accounts_on_wake(f->acc);
+    return seen;
+}
+
 /* Handles req and turns the loop until its reply came. */
 static void call(Fixture *f, AccountsRequest req, Reply *r) {
     memset(r, 0, sizeof *r);
@@ -203,6 +214,50 @@ static void seeks_without_a_service(void **state) {
     assert_int_equal(r.status, 404);
 }
 
+typedef struct Lobby {
+    int events;
+    char last[4096];
+} Lobby;
+
+static void on_lobby(void *ctx, const char *json, size_t len) {
+    Lobby *l = ctx;
+    l->events++;
+    snprintf(l->last, sizeof l->last, "%.*s", (int)len, json);
+}
+
+/* The lobby live: a watcher gets the list, and a new one after a seek is posted and after its poster
+ * left (accounts_seek_abandon); unwatching ends it (also freed while watched, in teardown). */
+static void lobby_watchers(void **state) {
+    Fixture *f = *state;
+    Lobby l = {0}, other = {0};
+    unsigned long seen = wakes(f);
+    uint64_t w = accounts_lobby_watch(f->acc, on_lobby, &l);
+    assert_true(w != 0);
+    turn_until(f, &l.events, seen);
+    assert_non_null(strstr(l.last, "\"type\":\"lobby\""));
+    Reply r;
+    call(f, (AccountsRequest){.action = ACCOUNTS_SEEK_POST, .body = "{\"time\":{\"type\":\"live\",\"minutes\":5}}"},
+         &r);
+    assert_int_equal(r.status, 201);
+    json_t *seek = json_loads(r.body, 0, NULL);
+    char id[16], secret[64];
+    snprintf(id, sizeof id, "%s", json_string_value(json_object_get(seek, "id")));
+    snprintf(secret, sizeof secret, "%s", json_string_value(json_object_get(seek, "secret")));
+    json_decref(seek);
+    int before = l.events;
+    while (!strstr(l.last, id))
+        seen = turn_once(f, seen);
+    assert_true(l.events > before);
+    uint64_t w2 = accounts_lobby_watch(f->acc, on_lobby, &other);
+    assert_int_equal(other.events, 1); /* the list known: at once */
+    assert_non_null(strstr(other.last, id));
+    accounts_seek_abandon(f->acc, id, secret);
+    while (strstr(l.last, id))
+        seen = turn_once(f, seen);
+    accounts_lobby_unwatch(f->acc, w);
+    (void)w2; /* still watched when the module is freed */
+}
+
 static void freed_with_requests_queued(void **state) {
     Fixture *f = *state;
     Reply r[4];
@@ -222,6 +277,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(sign_up_log_in_and_out, setup, teardown),
         cmocka_unit_test_setup_teardown(cancelled_requests_never_answer, setup, teardown),
         cmocka_unit_test_setup_teardown(seeks_without_a_service, setup, teardown),
+        cmocka_unit_test_setup_teardown(lobby_watchers, setup, teardown),
         cmocka_unit_test_setup_teardown(freed_with_requests_queued, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
