@@ -63,6 +63,7 @@ typedef struct AccJob {
     char game_id[STORE_ID_LEN + 1];            /* accept: the game made */
     uint64_t service_ticket;                   /* accept: the state request to the service, while it is out */
     struct Accounts *owner;                    /* accept: while the service is asked */
+    bool pool;                                 /* seek post: quick pairing (take a matching seek when there is one) */
     char bad_member[40];                       /* ACC_E_UNKNOWN: which member */
     UnratedGame rate;                          /* rate: the game */
     int rated_before[2], rated_diff[2];        /* rate: what it came to */

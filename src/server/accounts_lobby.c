@@ -98,8 +98,8 @@ bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, Ac
         *e = ACC_E_BAD_MEMBER;
         json_object_foreach(root, key, v) {
             bool known = !strcmp(key, "lang") ||
-                         (req->action == ACCOUNTS_SEEK_POST &&
-                          (!strcmp(key, "time") || !strcmp(key, "color") || !strcmp(key, "rated"))) ||
+                         (req->action == ACCOUNTS_SEEK_POST && (!strcmp(key, "time") || !strcmp(key, "color") ||
+                                                                !strcmp(key, "rated") || !strcmp(key, "pool"))) ||
                          (req->action == ACCOUNTS_SEEK_CANCEL && !strcmp(key, "secret"));
             if (!known && ok) {
                 ok = false;
@@ -112,6 +112,7 @@ bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, Ac
     if (ok && req->action == ACCOUNTS_SEEK_POST) {
         SeekRow *k = &j->seek;
         json_t *color = json_object_get(root, "color"), *rated = json_object_get(root, "rated");
+        json_t *pool = json_object_get(root, "pool");
         const char *c = color ? json_string_value(color) : "random";
         if (!c || (strcmp(c, "white") && strcmp(c, "black") && strcmp(c, "random"))) {
             ok = false;
@@ -119,11 +120,15 @@ bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, Ac
         } else if (rated && !json_is_boolean(rated)) {
             ok = false;
             *arg = "rated";
+        } else if (pool && (!json_is_boolean(pool) || (json_is_true(pool) && strcmp(c, "random") != 0))) {
+            ok = false; /* quick pairing leaves the colours to chance */
+            *arg = "pool";
         } else if (!parse_time(json_object_get(root, "time"), k, arg)) {
             ok = false;
         } else {
             snprintf(k->color, sizeof k->color, "%s", c);
             k->rated = rated && json_is_true(rated);
+            j->pool = pool && json_is_true(pool);
             /* The id and the secret are made here; the worker stores the seek with the secret's hash. */
             secret_random_id(k->id, STORE_ID_LEN);
             secret_new(j->seek_secret, k->secret_hash);
@@ -185,6 +190,38 @@ static int current_rating(Accounts *a, AccJob *j, const char *key, const char *t
     return c >= 0 && have[c] ? (int)(rows[c].g.rating + 0.5) : RATING_START;
 }
 
+static void accept_seek(Accounts *a, AccJob *j);
+
+/* How far apart two ratings may be for quick pairing. */
+#define POOL_RATING_WINDOW 300
+
+/* Quick pairing: the oldest open seek with the same time control, rated or not alike, colours left
+ * to chance, not one's own, and (rated) a rating within POOL_RATING_WINDOW. true when j now accepts it
+ * (its action is an accept then); false to post j's seek instead. */
+static bool pool_match(Accounts *a, AccJob *j, bool logged_in, const AccountRow *row) {
+    enum { LOOK = 200 };
+    SeekRow *open = malloc(sizeof *open * LOOK);
+    char err[300] = "";
+    int n = open ? a->db->vtbl->seek_list(a->db, accounts_now(a), open, LOOK, err, sizeof err) : -1;
+    const SeekRow *k = &j->seek;
+    int found = -1;
+    for (int i = 0; i < n && found < 0; i++) {
+        const SeekRow *s = &open[i];
+        bool same = !strcmp(s->time_type, k->time_type) && s->minutes == k->minutes && s->increment == k->increment &&
+                    s->days == k->days && s->rated == k->rated && !strcmp(s->color, "random");
+        bool own = logged_in && s->account[0] && !strcmp(s->account, row->key);
+        bool near = !k->rated || abs(s->rating - k->rating) <= POOL_RATING_WINDOW;
+        if (same && !own && near)
+            found = i;
+    }
+    if (found >= 0) {
+        snprintf(j->seek.id, sizeof j->seek.id, "%s", open[found].id);
+        j->action = ACCOUNTS_SEEK_ACCEPT;
+    }
+    free(open);
+    return found >= 0;
+}
+
 static void post(Accounts *a, AccJob *j) {
     AccountRow row;
     bool logged_in = accounts_session_account(a, j, &row, false);
@@ -200,6 +237,17 @@ static void post(Accounts *a, AccJob *j) {
         j->seek.rating = current_rating(a, j, row.key, j->seek.time_type, j->seek.minutes, j->seek.increment);
         if (j->seek.rating < 0)
             return;
+    }
+    if (j->pool && pool_match(a, j, logged_in, &row)) {
+        /* Someone waits for the same game: it starts now (answered like an accept). */
+        accept_seek(a, j);
+        if (j->error == ACC_E_COUNT)
+            return;
+        /* Taken meanwhile by another: post ours after all. */
+        j->error = ACC_E_COUNT;
+        j->action = ACCOUNTS_SEEK_POST;
+        secret_random_id(j->seek.id, STORE_ID_LEN);
+        secret_new(j->seek_secret, j->seek.secret_hash);
     }
     char err[300] = "";
     StoreAccountResult r = a->db->vtbl->seek_create(a->db, &j->seek, err, sizeof err);

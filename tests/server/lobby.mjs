@@ -166,6 +166,38 @@ const tests = {
     watcher.close();
   },
 
+  async 'quick pairing: a matching waiting seek starts a game at once, else the request waits as a seek'() {
+    const quick = { time: { type: 'live', minutes: 7, increment: 7 }, color: 'random', pool: true };
+    const first = await post(quick);
+    expectOk(first, 'the first one waits', 201);
+    assert.equal(first.json.color, 'random');
+    const second = await post(quick);
+    const game = expectOk(second, 'the second one is paired');
+    assert.equal(second.status, 200);
+    assert.equal(typeof game.secret, 'string');
+    assert.equal(game.state.time.minutes, 7);
+    const look = expectOk(await api('GET', `/api/seeks/${first.json.id}`), 'the first one looks');
+    assert.equal(look.game, game.id, 'paired with the waiting one');
+    assert.notEqual(look.color, game.color);
+    // Another control is no match; a colour of one's choice is no quick pairing.
+    const other = await post({ ...quick, time: { type: 'live', minutes: 7, increment: 6 } });
+    expectOk(other, 'another control waits', 201);
+    expectError(await post({ ...quick, color: 'white' }), 400, 'bad_request', 'pool with a colour');
+    expectError(await post({ ...quick, pool: 'yes' }), 400, 'bad_request', 'pool not a boolean');
+    // Rated quick pairing: only accounts, not oneself, ratings near each other.
+    const p = await account('Pool');
+    const q = await account('Paired');
+    const rated = { ...quick, time: { type: 'live', minutes: 9, increment: 9 }, rated: true };
+    expectError(await post(rated), 401, 'not_logged_in', 'rated quick pairing without an account');
+    const mine = await post(rated, p);
+    expectOk(mine, 'the first rated one waits', 201);
+    const again = await post(rated, p);
+    expectOk(again, 'not paired with oneself', 201);
+    const paired = expectOk(await post(rated, q), 'rated pairing');
+    assert.equal(paired.state.rated, true);
+    assert.deepEqual(Object.values(paired.state.accounts).map((s) => s.name).sort(), [p.name, q.name].sort());
+  },
+
   async 'unknown and malformed ids'() {
     expectError(await accept('AAAAAAAAAAAA'), 404, 'no_seek', 'unknown');
     expectError(await api('GET', '/api/seeks/short'), 404, 'no_seek', 'short');
