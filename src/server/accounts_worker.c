@@ -251,6 +251,24 @@ static void rate(Accounts *a, AccJob *j) {
     }
 }
 
+/* Hands the finished jobs from first on (linked by next) to the loop and wakes it. Called with the mutex
+ * held; drops it for the wake-up. */
+static void hand_back(Accounts *a, AccJob *first) {
+    if (!first)
+        return;
+    AccJob *last = first;
+    while (last->next)
+        last = last->next;
+    if (a->done_tail)
+        a->done_tail->next = first;
+    else
+        a->done_head = first;
+    a->done_tail = last;
+    pthread_mutex_unlock(&a->mutex);
+    a->wake(a->wake_ctx);
+    pthread_mutex_lock(&a->mutex);
+}
+
 #define SWEEP_EVERY_MS  60000
 #define SWEEP_WINDOW_MS (7LL * 86400000)
 #define SWEEP_BATCH     32
@@ -276,18 +294,7 @@ static void sweep(Accounts *a) {
         tail = &j->next;
     }
     pthread_mutex_lock(&a->mutex);
-    if (done) {
-        if (a->done_tail)
-            a->done_tail->next = done;
-        else
-            a->done_head = done;
-        while (done->next)
-            done = done->next;
-        a->done_tail = done;
-        pthread_mutex_unlock(&a->mutex);
-        a->wake(a->wake_ctx);
-        pthread_mutex_lock(&a->mutex);
-    }
+    hand_back(a, done);
 }
 
 /* ---- a player's page ---- */
@@ -375,16 +382,7 @@ static void lobby_read_here(Accounts *a) {
         run(a, j);
     }
     pthread_mutex_lock(&a->mutex);
-    if (!j)
-        return;
-    if (a->done_tail)
-        a->done_tail->next = j;
-    else
-        a->done_head = j;
-    a->done_tail = j;
-    pthread_mutex_unlock(&a->mutex);
-    a->wake(a->wake_ctx);
-    pthread_mutex_lock(&a->mutex);
+    hand_back(a, j);
 }
 
 static void run(Accounts *a, AccJob *j) {
@@ -439,14 +437,7 @@ static void *worker_main(void *arg) {
         run(a, j);
         pthread_mutex_lock(&a->mutex);
         a->running = NULL;
-        if (a->done_tail)
-            a->done_tail->next = j;
-        else
-            a->done_head = j;
-        a->done_tail = j;
-        pthread_mutex_unlock(&a->mutex);
-        a->wake(a->wake_ctx);
-        pthread_mutex_lock(&a->mutex);
+        hand_back(a, j);
     }
     pthread_mutex_unlock(&a->mutex);
     return NULL;
