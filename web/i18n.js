@@ -278,6 +278,18 @@ export function setLang(l) {
   document.documentElement.lang = current;
 }
 
+/** Adds a module's strings (TABLE: {de: {...}, en: {...}}): each page module keeps its own words in
+ *  a strings file beside it (strings-*.js) and registers them when it is imported. A key given twice
+ *  is a mistake and is reported in the console. */
+export function registerStrings(table) {
+  for (const l of ['de', 'en']) {
+    for (const [k, v] of Object.entries(table[l] || {})) {
+      if (k in STRINGS[l]) console.error(`i18n: ${l}.${k} given twice`);
+      STRINGS[l][k] = v;
+    }
+  }
+}
+
 /** The string KEY in the page's language with {name} placeholders filled from PARAMS. */
 export function t(key, params = {}) {
   const s = STRINGS[current][key] ?? STRINGS.en[key] ?? key;

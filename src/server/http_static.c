@@ -1,5 +1,5 @@
 /* schach serve: the browser UI's files. GET and HEAD only (http_api.c answers other methods with
- * 405 and Allow). "/" and the single-page app's "/g/<id>" are index.html; "/vendor/chessground/…"
+ * 405 and Allow). "/" and the single-page app's "/g/<id>", "/@/<name>" and "/account" are index.html; "/vendor/chessground/…"
  * is chessground's npm folder; everything else a file under the web folder. Every file is resolved
  * with realpath and served only when it lies inside its folder, so neither "..", nor a symlink,
  * nor anything lws might decode leads out of it. Files are small: each is read whole.
@@ -238,10 +238,16 @@ static bool accepts_gzip(struct lws *wsi) {
     return false;
 }
 
+/* The single-page app's addresses, all answered with index.html: the home page, a game, a player's
+ * page and the account page. */
+static bool is_page(const char *path) {
+    return !strcmp(path, "/") || !strncmp(path, "/g/", 3) || !strncmp(path, "/@/", 3) || !strcmp(path, "/account");
+}
+
 void http_static(HttpConn *c, const char *path) {
     struct HttpServer *srv = c->srv;
     const char *root = srv->web_dir, *rel = path + 1;
-    if (!strcmp(path, "/") || !strncmp(path, "/g/", 3))
+    if (is_page(path))
         rel = "index.html";
     else if (!strncmp(path, "/vendor/chessground/", 20))
         root = srv->vendor_dir, rel = path + 20;

@@ -1,4 +1,4 @@
-// Static files: the index, the single-page app's /g/<id> route, MIME types, chessground's folder.
+// Static files: the index, the single-page app's routes (/g/<id>, /@/<name>, /account), MIME types, chessground's folder.
 // STATIC_MARK is a text the index.html of the served folder contains; STATIC_FULL=1 checks the
 // test folder's extra files (app.mjs, app.js.map, style.css, vendor file).
 import http from 'node:http';
@@ -21,7 +21,7 @@ const full = process.env.STATIC_FULL === '1';
 
 await runTests({
   async 'index and app routes'() {
-    for (const path of ['/', '/index.html', '/g/AbCdEfGhIjKl', '/g/AbCdEfGhIjKl?x=1']) {
+    for (const path of ['/', '/index.html', '/g/AbCdEfGhIjKl', '/g/AbCdEfGhIjKl?x=1', '/@/Some_Player', '/account']) {
       const r = await api('GET', path);
       assert.equal(r.status, 200, `${path}: ${r.status}`);
       assert.match(r.headers.get('content-type'), /^text\/html/, `${path}: content type`);
@@ -47,7 +47,7 @@ await runTests({
   },
 
   async 'files are revalidated by their tag and sent compressed to who accepts it'() {
-    const paths = full ? ['/', '/app.js', '/style.css'] : ['/', '/app.js', '/i18n.js', '/style.css', '/favicon.ico'];
+    const paths = full ? ['/', '/app.js', '/style.css'] : ['/', '/game.js', '/i18n.js', '/style.css', '/favicon.ico'];
     let plain = 0, first = 0, again = 0;
     for (const path of paths) {
       const a = await raw(path);

@@ -1,0 +1,153 @@
+// The home page (/): the new-game form and the lists of this browser's and recently finished games.
+import * as api from './api.js';
+import { colorName, levelName, outcomeText, t } from './i18n.js';
+import { gameRecord, myGameIds, saveGame } from './storage.js';
+import { $, formatDate, gamePath, privateLink, show, showError, timeControlText } from './util.js';
+
+// The computer's levels from GET /api/levels ({id, name, name_de, elo}), loaded once per page.
+let levelsPromise = null;
+function loadLevels() {
+  if (!levelsPromise) levelsPromise = api.getLevels().then((r) => r.levels || []);
+  return levelsPromise;
+}
+let knownLevels = [];
+
+/** How a game's mode is listed: "Friend", "Local", "Computer (Club player)". */
+function modeText(g) {
+  if (g.mode === 'local') return t('mode_local_short');
+  if (g.mode === 'computer') {
+    const level = knownLevels.find((l) => l.id === g.level);
+    return t('mode_computer_short', { level: level ? levelName(level) : g.level || '?' });
+  }
+  return t('mode_friend_short');
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Game lists (home page)
+
+function renderGameList(container, games, emptyKey = 'no_games') {
+  container.textContent = '';
+  if (!games.length) {
+    const p = document.createElement('p');
+    p.textContent = t(emptyKey);
+    container.append(p);
+    return;
+  }
+  const ul = document.createElement('ul');
+  for (const g of games) {
+    const li = document.createElement('li');
+    const a = document.createElement('a');
+    const rec = gameRecord(g.id);
+    const held = rec ? Object.keys(rec.secrets).filter((c) => rec.secrets[c]) : [];
+    a.href = held.length === 1 ? privateLink(g.id, held[0], rec.secrets[held[0]]) : gamePath(g.id);
+    a.textContent = formatDate(g.created);
+    const info = document.createElement('span');
+    const parts = [
+      modeText(g),
+      timeControlText(g.time),
+      t(g.moves === 1 ? 'moves_count_one' : 'moves_count', { n: g.moves }),
+    ];
+    if (held.length === 1) parts.push(colorName(held[0]));
+    parts.push(g.outcome ? outcomeText({ outcome: g.outcome, turn: g.moves % 2 ? 'black' : 'white' }) : t('running'));
+    info.textContent = ' – ' + parts.join(' · ');
+    li.append(a, info);
+    ul.append(li);
+  }
+  container.append(ul);
+}
+
+async function loadLists() {
+  knownLevels = await loadLevels().catch(() => []);
+  const mine = $('my-games');
+  const recent = $('recent-games');
+  const ids = myGameIds().slice(0, 50);
+  if (ids.length) {
+    mine.textContent = t('loading');
+    api.listGames(ids).then(
+      (r) => renderGameList(mine, r.games || []),
+      (e) => showError(mine, e),
+    );
+  } else {
+    renderGameList(mine, []);
+  }
+  recent.textContent = t('loading');
+  api.recentGames().then(
+    (r) => renderGameList(recent, r.games || []),
+    (e) => showError(recent, e),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// New-game page
+
+export function initHome() {
+  show($('home-page'), true);
+  document.title = t('app_title');
+  const form = $('new-game');
+  const syncForm = () => {
+    const mode = form.elements.mode.value;
+    const time = form.elements.time.value;
+    show($('color-field'), mode === 'friend' || mode === 'computer');
+    show($('level-options'), mode === 'computer');
+    show($('corr-options'), time === 'correspondence');
+    show($('live-options'), time === 'live');
+  };
+  // The level picker: the server's levels, named in the page's language; a club player to begin with.
+  const fillLevels = () =>
+    loadLevels().then(
+      (levels) => {
+        const select = $('level');
+        const chosen = select.value || 'club';
+        select.textContent = '';
+        for (const l of levels) {
+          const o = document.createElement('option');
+          o.value = l.id;
+          o.textContent = l.elo ? t('level_elo', { name: levelName(l), elo: l.elo }) : levelName(l);
+          select.append(o);
+        }
+        if (levels.some((l) => l.id === chosen)) select.value = chosen;
+      },
+      () => showError($('home-error'), new Error(t('levels_error'))),
+    );
+  fillLevels();
+  form.addEventListener('change', syncForm);
+  syncForm();
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const f = form.elements;
+    const timeType = f.time.value;
+    const time =
+      timeType === 'live'
+        ? { type: 'live', minutes: Number(f.minutes.value), increment: Number(f.increment.value) }
+        : timeType === 'correspondence'
+          ? { type: 'correspondence', days: Number(f.days.value) }
+          : { type: 'none' };
+    const mode = f.mode.value;
+    const body = { mode, color: mode === 'local' ? 'white' : f.color.value, time };
+    if (mode === 'computer') body.level = f.level.value;
+    $('create').disabled = true;
+    try {
+      const r = await api.createGame(body);
+      if (mode === 'local' && r.secrets) {
+        saveGame(r.id, { secrets: { white: r.secrets.white, black: r.secrets.black } });
+        location.assign(
+          `${gamePath(r.id)}#w=${encodeURIComponent(r.secrets.white)}&b=${encodeURIComponent(r.secrets.black)}`,
+        );
+      } else {
+        saveGame(r.id, { secrets: { [r.color]: r.secret }, invite: r.invite || null });
+        location.assign(privateLink(r.id, r.color, r.secret));
+      }
+    } catch (e) {
+      showError($('home-error'), e);
+      $('create').disabled = false;
+    }
+  });
+  loadLists();
+  return {
+    relabel: () => {
+      fillLevels();
+      loadLists();
+    },
+  };
+}
