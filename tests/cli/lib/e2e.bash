@@ -30,7 +30,7 @@ e2e_setup() {
         ) 9<"$1" || { echo "FAIL: npm ci in $1 failed (is the npm registry reachable?)" >&2; exit 1; }
     }
     npm_ci_once "$WEB_DIR" "@lichess-org/chessground/dist/chessground.js"
-    npm_ci_once "$E2E_DIR" "playwright-core/package.json"
+    npm_ci_once "$E2E_DIR" "axe-core/axe.min.js" # and playwright-core
 
     "$SCHACH" serve --listen 127.0.0.1:0 --db "$tmp/$1.db" >"$tmp/serve.log" 2>&1 &
     server_pid=$!
