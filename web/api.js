@@ -11,7 +11,9 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+/** Sends METHOD PATH with the JSON BODY (if any); resolves with the answer's JSON, rejects with an
+ *  ApiError. Page modules build their own calls on it. */
+export async function request(method, path, body) {
   const sep = path.includes('?') ? '&' : '?';
   const url = `${path}${sep}lang=${lang()}`;
   let res;
