@@ -421,6 +421,21 @@ static bool store_rating(PgAccounts *a, const char *key, const char *category, c
     return res != NULL;
 }
 
+/* The game's row changed (its ratings, a new rev): announced like the writer's commits, so that other
+ * servers holding the game show the rating change to its watchers. Sent inside the transaction, so it
+ * is delivered only if the transaction commits. Ply 0 and the note "r" tell the listeners that this
+ * is no move to replay but a row to read again. */
+static bool announce_rating(PgAccounts *a, const char *game_id, int64_t rev, char *err, size_t err_size) {
+    char payload[STORE_ID_LEN + STORE_NODE_LEN + 80];
+    snprintf(payload, sizeof payload, "%s %lld 0 %lld %s\tr", game_id, (long long)rev, (long long)store_pg_wall_ms(),
+             a->store->node);
+    StorePgParams p = {.n = 0};
+    p_text(&p, payload);
+    PGresult *res = run_params(a, "SELECT pg_notify('" STORE_PG_CHANNEL "', $1)", &p, PGRES_TUPLES_OK, err, err_size);
+    PQclear(res);
+    return res != NULL;
+}
+
 static StoreAccountResult pa_rate_game(StoreAccounts *base, const char *game_id, const char *category,
                                        const char *white_key, const char *black_key, int64_t now_ms, StoreRateFn fn,
                                        void *ctx, RatingRow before[2], RatingRow after[2], int64_t *game_rev, char *err,
@@ -487,6 +502,8 @@ static StoreAccountResult pa_rate_game(StoreAccounts *base, const char *game_id,
             *game_rev = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
         PQclear(res);
     }
+    if (r == SA_OK && *game_rev > 0 && !announce_rating(a, game_id, *game_rev, err, err_size))
+        r = SA_FAULT;
     if (!a->conn)
         return SA_FAULT; /* the connection broke: the transaction is gone with it */
     if (r == SA_OK && !tx_exec(a, "COMMIT", err, err_size))

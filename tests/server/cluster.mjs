@@ -9,6 +9,7 @@
 //   - the same ply sent to two nodes at once (HTTP, WebSocket, both): the same move is played once
 //     and the other request is a repeat (200, "duplicate": true), two different moves give one played
 //     and one 409 stale_ply; PostgreSQL has one row per ply and no commit beyond the moves played;
+//   - a rated game ended on one node: a spectator on another node sees the rating change (NOTIFY);
 //   - a live clock (1+0, the smallest the API allows) runs out while every node holds the game with its
 //     timer: it ends once, by time_forfeit, the same on every node, with exactly one commit after the
 //     last move in PostgreSQL.
@@ -18,7 +19,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  assert, at, expectError, expectOk, FRONT, gameOn, gameRow, httpMove, moveRows, NODES, positionAfter,
+  api, assert, at, expectError, expectOk, FRONT, gameOn, gameRow, httpMove, moveRows, NODES, positionAfter,
   subscribed, until, wsMove,
 } from './cluster_lib.mjs';
 import { runTests } from './lib.mjs';
@@ -134,6 +135,35 @@ await runTests({
     assert.equal(row.maxPly, GAME.length - 1);
     assert.equal(row.rev, rev0 + GAME.length, 'one commit per move, no more');
     for (const c of [white, black, spectator]) c.close();
+  },
+
+  async 'a rated game ended on node 1 shows its rating change on node 3'() {
+    // Two accounts, each on its own node; a rated seek posted on node 1 and accepted on node 2.
+    const stamp = Date.now().toString(36);
+    const who = [];
+    for (const [i, base] of [[1, N1], [2, N2]]) {
+      const r = await api('POST', new URL('/api/accounts', base).href, { username: `cl${i}_${stamp}`, password: 'good password' });
+      expectOk(r, `sign up ${i}`, 201);
+      who.push({ base, cookie: `schach_session=${/schach_session=([^;]*)/.exec(r.headers.get('set-cookie'))[1]}` });
+    }
+    const as = (w, method, p, body) => api(method, new URL(p, w.base).href, body, { headers: { cookie: w.cookie } });
+    const seek = expectOk(await as(who[0], 'POST', '/api/seeks', { time: { type: 'correspondence', days: 3 },
+      color: 'white', rated: true }), 'rated seek', 201);
+    const accepted = expectOk(await as(who[1], 'POST', `/api/seeks/${seek.id}/accept`, {}), 'accept');
+    assert.equal(accepted.color, 'black');
+    const poster = expectOk(await as(who[0], 'GET', `/api/seeks/${seek.id}`), 'the poster looks');
+    const g = { id: accepted.id, white: poster.secret, black: accepted.secret };
+    const spectator = await subscribed(N3, g.id, 'spectator of the rated game');
+    assert.equal(spectator.first.rated, true);
+    // Fool's mate: White (node 1) loses; the node that commits the mate rates the game.
+    const moves = [[N1, g.white, 'f3'], [N2, g.black, 'e5'], [N1, g.white, 'g4'], [N2, g.black, 'Qh4#']];
+    for (const [ply, [base, secret, move]] of moves.entries()) expectOk(await httpMove(base, g, secret, ply, move), move);
+    // Node 3 learns of the rating through PostgreSQL's announcement and passes it to its watcher.
+    const rated = (await spectator.next((m) => m.type === 'state' && m.game === g.id && m.state.accounts?.white?.diff != null,
+      'the rating change reaches node 3', 20000)).state;
+    assert.ok(rated.accounts.white.diff < 0, `White lost rating: ${JSON.stringify(rated.accounts)}`);
+    assert.ok(rated.accounts.black.diff > 0, `Black won rating: ${JSON.stringify(rated.accounts)}`);
+    spectator.close();
   },
 
   async 'the same ply sent to two nodes at once is played once'() {
