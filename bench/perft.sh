@@ -17,7 +17,7 @@ start_depth=${START_DEPTH:-6}
 kiwipete_depth=${KIWIPETE_DEPTH:-5}
 runs=${RUNS:-5}
 
-# name, FEN, depth, and the exact node counts (from ../shared/data/perft.epd) for checking.
+# name, FEN, depth, and the exact node counts (from tests/data/perft.epd) for checking.
 START_FEN="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE_FEN="r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 declare -A expected=(

@@ -5,7 +5,7 @@
 #                                                       `make bench-server` builds both first)
 #
 # 1. games: GAMES (500) games at once, two WebSocket players each (plus SPECTATORS per game, 0), replaying
-#    real games (../shared/data/classics.pgn) and random legal lines; after WARMUP (3) seconds it measures
+#    real games (tests/data/classics.pgn) and random legal lines; after WARMUP (3) seconds it measures
 #    DURATION (20) seconds: moves acknowledged (each one committed to SQLite before the ack) and the
 #    latency from writing a move to the opponent receiving the new state. Twice: games-max, players answer
 #    at once (the most moves per second; latency is then just games / rate), and games-paced, the players
@@ -41,7 +41,7 @@ idle_conns=${IDLE_CONNS:-50000}
 plies=${PLIES:-60}
 # The benchmark loads the server from one machine: the per-address limits of a public server are off.
 serve_args=(${SERVE_ARGS---no-limits})
-pgn=${PGN:-$here/../../shared/data/classics.pgn}
+pgn=${PGN:-$here/../tests/data/classics.pgn}
 
 for bin in "$schach" "$loadgen"; do
     [[ -x $bin ]] || { echo "bench/server.sh: $bin is missing (make bench-server builds it)" >&2; exit 2; }

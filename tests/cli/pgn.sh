@@ -4,7 +4,7 @@ set -u
 source "$(dirname "$0")/lib/common.bash"
 cli_init "$@"
 require_command jq
-DATA=${SCHACH_SHARED_DATA:-$(cd "$(dirname "$0")/../../../shared/data" && pwd)}
+DATA=${SCHACH_TEST_DATA:-$(cd "$(dirname "$0")/../data" && pwd)}
 json_lines_check() {
     jq -e -s "$2" >/dev/null 2>&1 <<<"$out" || fail "$1: jq -s '$2' is not true for: $out"
 }

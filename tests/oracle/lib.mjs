@@ -170,7 +170,7 @@ export function randomGame(rng, fen, maxPlies, style) {
   }
 }
 
-// The start positions of ../shared/data/perft.epd (first field group of each line).
+// The start positions of tests/data/perft.epd (first field group of each line).
 export function readEpdFens(path) {
   return readFileSync(path, 'utf8')
     .split('\n')

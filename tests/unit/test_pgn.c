@@ -192,8 +192,8 @@ static void check_round_trip(const GameList *original, Lang lang) {
 static void test_classics(void **state) {
     (void)state;
     GameList en, de;
-    read_path(SCHACH_SHARED_DATA "/classics.pgn", &en);
-    read_path(SCHACH_SHARED_DATA "/classics-de.pgn", &de);
+    read_path(SCHACH_TEST_DATA "/classics.pgn", &en);
+    read_path(SCHACH_TEST_DATA "/classics-de.pgn", &de);
     assert_int_equal(en.count, 3);
     assert_int_equal(de.count, 3);
     for (int i = 0; i < 3; i++) {
@@ -219,7 +219,7 @@ static void test_classics(void **state) {
 
 static void test_classics_round_trip(void **state) {
     (void)state;
-    const char *files[] = {SCHACH_SHARED_DATA "/classics.pgn", SCHACH_SHARED_DATA "/classics-de.pgn"};
+    const char *files[] = {SCHACH_TEST_DATA "/classics.pgn", SCHACH_TEST_DATA "/classics-de.pgn"};
     for (int f = 0; f < 2; f++) {
         GameList list;
         read_path(files[f], &list);
@@ -246,7 +246,7 @@ static void squeeze(char *s) {
  * plus a Termination tag; only where lines break may differ. */
 static void test_classics_export_text(void **state) {
     (void)state;
-    const char *files[] = {SCHACH_SHARED_DATA "/classics.pgn", SCHACH_SHARED_DATA "/classics-de.pgn"};
+    const char *files[] = {SCHACH_TEST_DATA "/classics.pgn", SCHACH_TEST_DATA "/classics-de.pgn"};
     for (int f = 0; f < 2; f++) {
         GameList list;
         read_path(files[f], &list);

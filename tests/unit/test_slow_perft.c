@@ -1,4 +1,4 @@
-/* The standard perft suite (../shared/data/perft.epd) to the full listed depth: every count must
+/* The standard perft suite (tests/data/perft.epd) to the full listed depth: every count must
  * match exactly. This is the specification of move generation. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,7 +15,7 @@
 
 static void test_perft_suite(void **state) {
     (void)state;
-    const char *path = SCHACH_SHARED_DATA "/perft.epd";
+    const char *path = SCHACH_TEST_DATA "/perft.epd";
     FILE *f = fopen(path, "r");
     if (!f)
         fail_msg("cannot open %s", path);

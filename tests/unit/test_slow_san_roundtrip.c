@@ -105,7 +105,7 @@ static void walk(Position *pos, int depth, Stats *st) {
 static void test_perft_suite_roundtrip(void **state) {
     (void)state;
     schach_init();
-    FILE *f = fopen(SCHACH_SHARED_DATA "/perft.epd", "r");
+    FILE *f = fopen(SCHACH_TEST_DATA "/perft.epd", "r");
     assert_non_null(f);
     char line[512];
     int roots = 0;
