@@ -154,8 +154,11 @@ EngineResult engine_search(Engine *e, const Game *game, const EngineLimits *limi
     bool helpers = !plan.active && e->pool.count > 0;
     e->search.peers = helpers ? e->pool.helpers : NULL;
     e->search.peer_count = helpers ? e->pool.count : 0;
-    if (helpers)
+    if (helpers) {
+        for (int i = 0; i < e->pool.count; i++)
+            e->pool.helpers[i].leader = &e->search;
         pool_start(&e->pool, game, &lim);
+    }
     EngineResult r = search_run(&e->search, game, &lim, e->opt.move_overhead, e->lag, report_lines, info, ctx);
     if (helpers) {
         pool_stop(&e->pool);

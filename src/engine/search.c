@@ -57,17 +57,32 @@ static inline void unmake_move(Search *s, Move m, const Undo *undo) {
     pos_unmake(&s->pos, m, undo);
 }
 
+/* Every thread's nodes as published, seen from a helper. */
+static uint64_t threads_nodes(const Search *leader) {
+    uint64_t nodes = atomic_load_explicit(&leader->published_nodes, memory_order_relaxed);
+    for (int i = 0; i < leader->peer_count; i++)
+        nodes += atomic_load_explicit(&leader->peers[i].published_nodes, memory_order_relaxed);
+    return nodes;
+}
+
 /* Ends the search when a limit is reached: the node limit on every node, the stop flag and the
  * clock every 1024 nodes. The node limit and the clock count only after the first iteration, so
  * there is always a move, and with MultiPV always lines to choose from: the weakest level's 300
  * nodes used to end its first iteration, so it never chose and played its best move instead,
  * stronger than the level above it. */
 static void check_limits(Search *s) {
-    if (s->limits.nodes && s->nodes >= s->limits.nodes && s->completed_depth >= 1)
+    /* The node limit counts every thread's nodes (others' as last published, at most 1024 behind
+     * each), as the reports do: `go nodes N` searches about N nodes whatever Threads is. The main
+     * thread looks on every node; a helper every 1024, so that the helpers stop too when the main
+     * thread gets no processor for a while. */
+    if (s->limits.nodes && !s->leader && s->completed_depth >= 1 &&
+        (s->nodes >= s->limits.nodes || (s->peer_count && search_total_nodes(s) >= s->limits.nodes)))
         s->stopped = true;
     if (s->nodes & 1023)
         return;
     atomic_store_explicit(&s->published_nodes, s->nodes, memory_order_relaxed);
+    if (s->limits.nodes && s->leader && threads_nodes(s->leader) >= s->limits.nodes)
+        s->stopped = true;
     if (atomic_load_explicit(&s->stop, memory_order_relaxed))
         s->stopped = true;
     bool clock = !s->limits.infinite && !atomic_load_explicit(&s->pondering, memory_order_relaxed);

@@ -48,6 +48,7 @@ typedef struct Search {
     atomic_uint_fast64_t published_nodes; /* nodes, stored every 1024 for other threads to read */
     const struct Search *peers;           /* the main thread's helpers, whose nodes count in reports */
     int peer_count;
+    const struct Search *leader; /* a helper's main search: a node limit counts every thread's nodes */
 
     /* One search. */
     Position pos;

@@ -176,7 +176,7 @@ static void wait_for_release(Uci *u) {
 /* "bestmove e2e4 ponder e7e5"; the ponder move only when it is legal after the best move. */
 static void print_bestmove(Uci *u, const EngineResult *r) {
     if (r->best == MOVE_NONE) {
-        say(u, "bestmove 0000");
+        say(u, "bestmove (none)"); /* what GUIs and python-chess read; Stockfish says the same */
         return;
     }
     char best[SCHACH_MOVE_TEXT_MAX], ponder[SCHACH_MOVE_TEXT_MAX];
@@ -197,9 +197,13 @@ static void *search_main(void *arg) {
     EngineResult r;
     memset(&r, 0, sizeof r);
     const Position *pos = game_position(&u->job_game);
-    if (gen_has_legal_move(pos))
+    if (gen_has_legal_move(pos)) {
         r = engine_search(u->engine, &u->job_game, &u->job_limits, on_info, u);
-    else
+        /* The search's totals at its end (every thread's nodes), as Stockfish closes a search: the
+         * last iteration's line counted only up to its own end. */
+        say(u, "info depth %d nodes %llu nps %llu time %lld", r.depth, (unsigned long long)r.nodes,
+            (unsigned long long)(r.time_ms > 0 ? r.nodes * 1000 / (uint64_t)r.time_ms : r.nodes), (long long)r.time_ms);
+    } else
         say(u, "info depth 0 score %s", pos_in_check(pos) ? "mate 0" : "cp 0");
     mark_started(u);
     pthread_mutex_lock(&u->lock);

@@ -156,6 +156,18 @@ for d in 1 5 9; do
     grep -q "^info depth $d .* nodes [1-9][0-9]* " <<<"$out" || fail "Threads 3: no depth $d line with nodes"
 done
 
+# go nodes N searches about N nodes whatever Threads is: the limit counts every thread's nodes, as
+# the reports do (with Threads 2 it used to count one thread's, and the search took twice as many).
+for threads in 1 2; do
+    uci "setoption name Threads value $threads
+position startpos
+go nodes 50000"
+    one_bestmove "Threads $threads go nodes 50000"
+    searched=$(grep -o '^info .*nodes [0-9]*' <<<"$out" | tail -n 1 | sed 's/.*nodes //')
+    { [ -n "$searched" ] && [ "$searched" -ge 50000 ] && [ "$searched" -le 55000 ]; } ||
+        fail "Threads $threads go nodes 50000: searched ${searched:-?} nodes"
+done
+
 # ---- mate scores, finished games ----
 MATE2='r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1'
 uci "position fen $MATE2
@@ -170,10 +182,10 @@ has "mated in 1" "score mate -1 "
 uci 'position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1
 go depth 5'
 one_bestmove "checkmate"
-has "checkmate" "bestmove 0000"
+has "checkmate" "bestmove (none)"
 uci 'position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1
 go depth 5'
-has "stalemate" "bestmove 0000"
+has "stalemate" "bestmove (none)"
 
 # ---- bad input: explained, ignored, and the engine still answers ----
 long_moves=$(for i in $(seq 500); do printf ' g1f3 g8f6 f3g1 f6g8'; done)
