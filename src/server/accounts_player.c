@@ -83,8 +83,8 @@ static void player_page(Accounts *a, AccJob *j) {
 /* ---- all of a player's games as one PGN file ---- */
 
 /* The file is bounded, so the worker's memory and time are: the newest PLAYER_PGN_GAMES games, and of
- * those only as many (newest first) as fit PLAYER_PGN_BYTES of text. The worker writes about ten
- * thousand ordinary games a second; while it does, the other accounts requests wait. */
+ * those only as many (newest first) as fit PLAYER_PGN_BYTES of text. While the worker writes them, the
+ * other accounts requests wait in its queue. */
 #define PLAYER_PGN_GAMES 10000
 #define PLAYER_PGN_BYTES (16 << 20)
 
