@@ -206,10 +206,9 @@ export function initPlayer(name) {
           node('span', { class: 'pl-meta' },
             node('time', { datetime: new Date(g.ended).toISOString(), text: shortDate(g.ended) }),
             ` · ${timeControlText(g.time)} · `, rated),
-          node('a', {
-            class: 'pl-open', href: gamePath(g.id), text: t('pl_view_game'),
-            'aria-label': t('pl_view_game_label', { date: shortDate(g.ended), opponent: p.opponent || t('pl_anonymous') }),
-          })));
+          // Visible: "View game"; read out: which one (the rest is there for screen readers only).
+          node('a', { class: 'pl-open', href: gamePath(g.id) }, t('pl_view_game'),
+            node('span', { class: 'visually-hidden', text: t('pl_view_game_more', { date: shortDate(g.ended), opponent: p.opponent || t('pl_anonymous') }) }))));
       }
       card.append(list);
     }
