@@ -164,7 +164,8 @@ export function initPlayer(name) {
       const svg = ratingGraph(points, {
         title: t('pl_graph_title', { category }),
         label,
-        date: shortDate,
+        // A history of hours only: the times tell the two ends apart.
+        date: points[points.length - 1][0] - points[0][0] < 2 * 86400000 ? dateTime : shortDate,
         pointTitle: (ms, r) => t('pl_point', { date: dateTime(ms), rating: r }),
       });
       svg.dataset.category = c;
