@@ -85,7 +85,11 @@ int64_t accounts_now(Accounts *a) { return a->now(a->clock_ctx); }
 static void send_answer(AccountsReply reply, void *ctx, int status, const char *body, const char *cookie,
                         int retry_after) {
     static const char oom[] = "{\"error\":{\"code\":\"internal\",\"message\":\"out of memory\"}}";
-    AccountsAnswer ans = {status, body ? body : oom, body ? strlen(body) : sizeof oom - 1, cookie, retry_after};
+    AccountsAnswer ans = {.status = status,
+                          .body = body ? body : oom,
+                          .len = body ? strlen(body) : sizeof oom - 1,
+                          .set_cookie = cookie,
+                          .retry_after = retry_after};
     if (!body)
         ans.status = 500;
     reply(ctx, &ans);
@@ -247,7 +251,7 @@ static uint64_t handle_player(Accounts *a, const AccountsRequest *req, AccountsR
 }
 
 uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx) {
-    if (req->action == ACCOUNTS_PLAYER)
+    if (req->action == ACCOUNTS_PLAYER || req->action == ACCOUNTS_PLAYER_PGN)
         return handle_player(a, req, reply, ctx);
     if (req->action >= ACCOUNTS_SEEKS)
         return handle_seek(a, req, reply, ctx);
@@ -526,8 +530,17 @@ void accounts_on_wake(Accounts *a) {
                               : j->error == ACC_E_UNKNOWN    ? j->bad_member
                                                              : NULL;
             char *body = j->error != ACC_E_COUNT ? accounts_error_json(j->error, j->lang, arg) : j->body;
-            send_answer(j->reply, j->ctx, j->error != ACC_E_COUNT ? accounts_error_status(j->error) : j->status, body,
-                        j->cookie[0] ? j->cookie : NULL, 0);
+            if (j->error == ACC_E_COUNT && j->content_type) {
+                AccountsAnswer ans = {.status = j->status,
+                                      .body = body,
+                                      .len = j->body_len,
+                                      .content_type = j->content_type,
+                                      .filename = j->filename[0] ? j->filename : NULL};
+                j->reply(j->ctx, &ans);
+            } else {
+                send_answer(j->reply, j->ctx, j->error != ACC_E_COUNT ? accounts_error_status(j->error) : j->status,
+                            body, j->cookie[0] ? j->cookie : NULL, 0);
+            }
             if (body != j->body)
                 free(body);
         }

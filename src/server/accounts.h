@@ -67,6 +67,7 @@ typedef enum {
     ACCOUNTS_RATE,        /* internal: a rated game that ended (accounts_rate) */
     ACCOUNTS_PLAYER,      /* GET /api/players/{name}?page=N&result=won|lost|drawn -> the player's page */
     ACCOUNTS_LOBBY,       /* internal: the lobby read again for its watchers */
+    ACCOUNTS_PLAYER_PGN,  /* GET /api/players/{name}/pgn -> all the player's games as one PGN file */
 } AccountsAction;
 
 typedef struct AccountsRequest {
@@ -85,8 +86,10 @@ typedef struct AccountsAnswer {
     int status;
     const char *body; /* JSON */
     size_t len;
-    const char *set_cookie; /* a Set-Cookie value, or NULL */
-    int retry_after;        /* seconds, for 429 and 503 busy; 0 otherwise */
+    const char *set_cookie;   /* a Set-Cookie value, or NULL */
+    int retry_after;          /* seconds, for 429 and 503 busy; 0 otherwise */
+    const char *content_type; /* NULL: application/json */
+    const char *filename;     /* a download (Content-Disposition: attachment) under this name, or NULL */
 } AccountsAnswer;
 
 typedef void (*AccountsReply)(void *ctx, const AccountsAnswer *answer);

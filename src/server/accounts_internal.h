@@ -76,8 +76,11 @@ typedef struct AccJob {
     AccError error;   /* ACC_E_COUNT: success, status and body say what */
     AccountCheck why; /* ACC_E_BAD_PASSWORD: which rule */
     int status;
-    char *body;       /* JSON, malloc'd */
-    char cookie[200]; /* a Set-Cookie value, "" for none */
+    char *body;               /* JSON, malloc'd */
+    size_t body_len;          /* its length when content_type is set (else strlen) */
+    const char *content_type; /* NULL: JSON */
+    char filename[64];        /* a download's file name (Content-Disposition), "" for none */
+    char cookie[200];         /* a Set-Cookie value, "" for none */
     struct AccJob *next;
 } AccJob;
 
@@ -136,6 +139,9 @@ void accounts_lobby_finish(Accounts *a, AccJob *j);
  * GET /api/me can hand it to any browser of the account without the database holding it. false
  * (with the job's error set) when the key cannot be read. Worker only. */
 bool accounts_side_secret(Accounts *a, AccJob *j, const char *game_id, int color, char out[SECRET_LEN + 1]);
+
+/* accounts_player.c: a player's page and all their games as PGN (ACCOUNTS_PLAYER, _PLAYER_PGN). */
+void accounts_player_run(Accounts *a, AccJob *j);
 
 /* accounts_worker.c */
 bool accounts_worker_start(Accounts *a, char *err, size_t err_size);

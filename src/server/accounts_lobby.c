@@ -423,7 +423,7 @@ static void on_state(void *ctx, const ServiceAnswer *ans) {
                           "secret", j->seek_secret, "state", state ? state : json_null());
     char *body = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
-    AccountsAnswer out = {200, body ? body : "{}", body ? strlen(body) : 2, NULL, 0};
+    AccountsAnswer out = {.status = 200, .body = body ? body : "{}", .len = body ? strlen(body) : 2};
     if (!j->cancelled)
         j->reply(j->ctx, &out);
     free(body);

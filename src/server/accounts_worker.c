@@ -297,77 +297,6 @@ static void sweep(Accounts *a) {
     hand_back(a, done);
 }
 
-/* ---- a player's page ---- */
-
-#define PLAYER_GAMES_PER_PAGE 20
-#define PLAYER_HISTORY_POINTS 500
-
-static json_t *played_json(const PlayedGame *g) {
-    json_t *time = !strcmp(g->time_type, "live")
-                       ? json_pack("{s:s,s:i,s:i}", "type", "live", "minutes", g->minutes, "increment", g->increment)
-                   : !strcmp(g->time_type, "correspondence")
-                       ? json_pack("{s:s,s:i}", "type", "correspondence", "days", g->days)
-                       : json_pack("{s:s}", "type", "none");
-    json_t *o = json_pack("{s:s,s:I,s:I,s:o,s:o,s:s,s:s,s:o,s:o,s:b,s:i}", "id", g->id, "created",
-                          (json_int_t)g->created_ms, "ended", (json_int_t)g->ended_ms, "white",
-                          g->account[0][0] ? json_string(g->account[0]) : json_null(), "black",
-                          g->account[1][0] ? json_string(g->account[1]) : json_null(), "result", g->result,
-                          "termination", g->termination, "reason", g->reason[0] ? json_string(g->reason) : json_null(),
-                          "time", time, "rated", g->rated, "moves", g->moves);
-    if (g->rated)
-        json_object_set_new(o, "ratings",
-                            json_pack("{s:{s:i,s:i},s:{s:i,s:i}}", "white", "rating", g->rating[0], "diff",
-                                      g->rating_diff[0], "black", "rating", g->rating[1], "diff", g->rating_diff[1]));
-    return o;
-}
-
-static void player(Accounts *a, AccJob *j) {
-    AccountRow row;
-    char err[300] = "";
-    StoreAccountResult r = a->db->vtbl->get(a->db, j->key, &row, err, sizeof err);
-    if (r != SA_OK) {
-        accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_PLAYER, err);
-        return;
-    }
-    json_t *ratings = accounts_ratings_json(a, row.key, err, sizeof err);
-    json_t *history = json_object();
-    RatingPoint *points = malloc(sizeof *points * PLAYER_HISTORY_POINTS);
-    PlayedGame *games = malloc(sizeof *games * (PLAYER_GAMES_PER_PAGE + 1));
-    bool ok = ratings && points && games;
-    for (int c = 0; ok && c < RATING_COUNT; c++) {
-        if (!json_object_get(ratings, rating_category_name(c)))
-            continue;
-        int n = a->db->vtbl->rating_history(a->db, row.key, rating_category_name(c), points, PLAYER_HISTORY_POINTS, err,
-                                            sizeof err);
-        ok = n >= 0;
-        json_t *arr = json_array();
-        for (int i = 0; i < n; i++)
-            json_array_append_new(arr, json_pack("[I,i]", (json_int_t)points[i].at_ms, points[i].rating));
-        json_object_set_new(history, rating_category_name(c), arr);
-    }
-    /* One more than a page: whether there is a next one. */
-    int n = ok ? a->db->vtbl->played(a->db, row.name, j->filter, j->page * PLAYER_GAMES_PER_PAGE, games,
-                                     PLAYER_GAMES_PER_PAGE + 1, err, sizeof err)
-               : -1;
-    if (n < 0) {
-        free(points);
-        free(games);
-        json_decref(ratings);
-        json_decref(history);
-        accounts_fail(j, ACC_E_STORAGE, err);
-        return;
-    }
-    json_t *list = json_array();
-    for (int i = 0; i < n && i < PLAYER_GAMES_PER_PAGE; i++)
-        json_array_append_new(list, played_json(&games[i]));
-    free(points);
-    free(games);
-    accounts_set_body(j, 200,
-                      json_pack("{s:s,s:I,s:o,s:o,s:o,s:i,s:b}", "username", row.name, "created",
-                                (json_int_t)row.created_ms, "ratings", ratings, "history", history, "games", list,
-                                "page", j->page, "more", n > PLAYER_GAMES_PER_PAGE));
-}
-
 #define LOBBY_EVERY_MS 2000
 
 static void run(Accounts *a, AccJob *j);
@@ -400,7 +329,8 @@ static void run(Accounts *a, AccJob *j) {
         case ACCOUNTS_SEEK_ACCEPT:
         case ACCOUNTS_LOBBY: accounts_lobby_run(a, j); break;
         case ACCOUNTS_RATE: rate(a, j); break;
-        case ACCOUNTS_PLAYER: player(a, j); break;
+        case ACCOUNTS_PLAYER:
+        case ACCOUNTS_PLAYER_PGN: accounts_player_run(a, j); break;
     }
     sodium_memzero(j->password, sizeof j->password);
     sodium_memzero(j->new_password, sizeof j->new_password);

@@ -108,7 +108,8 @@ static void account_reply(void *ctx, const AccountsAnswer *a) {
     c->ticket = 0;
     c->retry_after = a->retry_after;
     snprintf(c->set_cookie, sizeof c->set_cookie, "%s", a->set_cookie ? a->set_cookie : "");
-    http_set_response(c, a->status, "application/json", a->body, a->len);
+    snprintf(c->filename, sizeof c->filename, "%s", a->filename ? a->filename : "");
+    http_set_response(c, a->status, a->content_type ? a->content_type : "application/json", a->body, a->len);
 }
 
 /* An accounts request: the checks of the transport (origin, content type), then accounts.h. */
@@ -125,9 +126,9 @@ static void account_dispatch(HttpConn *c) {
         .action = c->account_action,
         .body = c->body ? c->body : (c->post ? "" : NULL),
         .token = c->session[0] ? c->session : NULL,
-        .seek = c->account_action == ACCOUNTS_PLAYER ? c->player
-                : c->seek[0]                         ? c->seek
-                                                     : NULL,
+        .seek = c->account_action == ACCOUNTS_PLAYER || c->account_action == ACCOUNTS_PLAYER_PGN ? c->player
+                : c->seek[0]                                                                     ? c->seek
+                                                                                                 : NULL,
         .page = c->page,
         .filter = c->filter[0] ? c->filter : NULL,
         .address = c->client,
@@ -191,8 +192,10 @@ static bool account_route(HttpConn *c, int method, const char *rest) {
     };
     bool known = false;
     if (!strncmp(rest, "players/", 8)) {
-        const char *name = rest + 8;
-        if (!*name || strlen(name) >= sizeof c->player || strchr(name, '/')) {
+        /* players/{name} and players/{name}/pgn */
+        const char *name = rest + 8, *slash = strchr(name, '/');
+        size_t len = slash ? (size_t)(slash - name) : strlen(name);
+        if (!len || len >= sizeof c->player || (slash && strcmp(slash, "/pgn") != 0)) {
             route_fail(c, 404, "no_path");
             return true;
         }
@@ -200,9 +203,10 @@ static bool account_route(HttpConn *c, int method, const char *rest) {
             route_fail(c, 405, "method");
             return true;
         }
-        snprintf(c->player, sizeof c->player, "%s", name);
+        memcpy(c->player, name, len);
+        c->player[len] = '\0';
         c->account = true;
-        c->account_action = ACCOUNTS_PLAYER;
+        c->account_action = slash ? ACCOUNTS_PLAYER_PGN : ACCOUNTS_PLAYER;
         return true;
     }
     if (!strncmp(rest, "seeks", 5) && (rest[5] == '\0' || rest[5] == '/')) {
@@ -563,6 +567,13 @@ static int http_write_headers(HttpConn *c, struct lws *wsi) {
         char disp[96];
         snprintf(disp, sizeof disp, "attachment; filename=\"schach-%s%s.pgn\"", c->game,
                  c->lang == LANG_DE ? "-de" : "");
+        if (add_header(wsi, "content-disposition:", disp, &p, end))
+            return -1;
+    }
+    if (c->filename[0] && c->status == 200) {
+        /* A download of the accounts' (a player's games): its name says whose and in which language. */
+        char disp[128];
+        snprintf(disp, sizeof disp, "attachment; filename=\"%s\"", c->filename);
         if (add_header(wsi, "content-disposition:", disp, &p, end))
             return -1;
     }

@@ -75,6 +75,7 @@ typedef struct HttpConn {
     bool secure;                   /* the page was served over HTTPS (X-Forwarded-Proto from a trusted proxy) */
     char session[64];              /* the session token of the Cookie header, "" for none */
     char set_cookie[200];          /* the answer's Set-Cookie value, "" for none */
+    char filename[64];             /* the answer is a download under this name (Content-Disposition), "" for none */
     char seek[STORE_ID_LEN + 1];   /* a seek's id from the path, "" for none */
     bool static_file;              /* the answer is a file of the web folder: ETag, revalidation */
     bool gzip;                     /* ... sent gzip-compressed (Content-Encoding) */

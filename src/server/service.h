@@ -170,4 +170,12 @@ int64_t service_next_timer_ms(Service *svc);
 /* Ends the games whose time ran out (time forfeit, 6.9 draw, correspondence deadline). */
 void service_on_timer(Service *svc);
 
+/* The PGN of a stored game (record and moves, as a store read hands them over), exactly as GET
+ * /api/games/{id}/pgn writes it: the players' names, their ratings in a rated game, a Termination in
+ * words. Touches no service state, so any thread may call it (the accounts worker writes a player's
+ * games with it). malloc'd text (*len bytes) or NULL with err filled (the moves cannot be replayed,
+ * out of memory). */
+char *service_pgn_of_record(const GameRecord *rec, const StoredMove *moves, int count, Lang lang, size_t *len,
+                            char *err, size_t err_size);
+
 #endif

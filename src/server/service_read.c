@@ -65,30 +65,51 @@ static bool pgn_tags(PgnGame *pg, const SvcGame *g, Lang lang) {
     return ok;
 }
 
-uint64_t svc_action_pgn(Req *r, SvcGame *g) {
+/* g's PGN in lang: malloc'd text (*len bytes), NULL when out of memory. */
+static char *pgn_text(const SvcGame *g, Lang lang, size_t *len) {
     PgnGame pg;
     pgn_game_init(&pg);
     game_free(&pg.game);
     char *text = NULL;
-    size_t len = 0;
+    *len = 0;
     bool ok = game_copy(&pg.game, &g->game);
     if (!ok)
         game_init(&pg.game);
-    ok = ok && pgn_tags(&pg, g, r->lang);
+    ok = ok && pgn_tags(&pg, g, lang);
     if (ok) {
-        FILE *f = open_memstream(&text, &len);
-        ok = f && pgn_write(f, &pg, r->lang);
+        FILE *f = open_memstream(&text, len);
+        ok = f && pgn_write(f, &pg, lang);
         if (f && fclose(f) != 0)
             ok = false;
     }
     pgn_game_free(&pg);
-    if (!ok || !text) {
+    if (!ok) {
         free(text);
-        return svc_reply_error(r, SVC_E_INTERNAL, NULL);
+        return NULL;
     }
+    return text;
+}
+
+uint64_t svc_action_pgn(Req *r, SvcGame *g) {
+    size_t len = 0;
+    char *text = pgn_text(g, r->lang, &len);
+    if (!text)
+        return svc_reply_error(r, SVC_E_INTERNAL, NULL);
     svc_deliver(r->reply, r->ctx, 200, "text/plain; charset=utf-8", text, len, g->game.ply_count, false, false);
     free(text);
     return r->ticket;
+}
+
+char *service_pgn_of_record(const GameRecord *rec, const StoredMove *moves, int count, Lang lang, size_t *len,
+                            char *err, size_t err_size) {
+    SvcGame *g = svc_game_build(rec, moves, count, err, err_size);
+    if (!g)
+        return NULL;
+    char *text = pgn_text(g, lang, len);
+    svc_game_free(g);
+    if (!text)
+        snprintf(err, err_size, "out of memory writing the PGN of game %s", rec->id);
+    return text;
 }
 
 uint64_t svc_action_list(Req *r) {

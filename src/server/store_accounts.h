@@ -171,6 +171,11 @@ typedef struct StoreAccountsVtbl {
     /* A rated game's ratings before and after (rounded), SA_NOT_FOUND before it was rated. */
     StoreAccountResult (*game_rating)(StoreAccounts *a, const char *game_id, int before[2], int after[2], char *err,
                                       size_t err_size);
+    /* The newest max finished games of the account (by its name as shown; aborted ones never), newest
+     * first, each handed to each with its moves as it is read (one at a time: memory holds one game's
+     * moves, however many there are); all from one snapshot. The count or -1. */
+    int (*player_games)(StoreAccounts *a, const char *name, int max, StoreEachGame each, void *ctx, char *err,
+                        size_t err_size);
     StoreAccountResult (*seek_accept)(StoreAccounts *a, const char *id, int64_t now_ms, int poster_color,
                                       const GameRecord *game, char *err, size_t err_size);
 } StoreAccountsVtbl;

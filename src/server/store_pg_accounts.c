@@ -737,6 +737,21 @@ static StoreAccountResult pa_game_rating(StoreAccounts *base, const char *game_i
     return found ? SA_OK : SA_NOT_FOUND;
 }
 
+static int pa_player_games(StoreAccounts *base, const char *name, int max, StoreEachGame each, void *ctx, char *err,
+                           size_t err_size) {
+    PgAccounts *a = (PgAccounts *)base;
+    PGconn *conn = conn_of(a, err, err_size);
+    if (!conn)
+        return -1;
+    bool broken = false;
+    int n = store_pg_read_player_games(conn, name, max, each, ctx, &broken, err, err_size);
+    if (broken) {
+        PQfinish(a->conn);
+        a->conn = NULL;
+    }
+    return n;
+}
+
 static void pa_close(StoreAccounts *base) {
     PgAccounts *a = (PgAccounts *)base;
     PQfinish(a->conn);
@@ -764,6 +779,7 @@ static const StoreAccountsVtbl pg_accounts_vtbl = {
     .playing = pa_playing,
     .rating_history = pa_rating_history,
     .played = pa_played,
+    .player_games = pa_player_games,
 };
 
 StoreAccounts *store_pg_accounts_open(Store *store, char *err, size_t err_size) {

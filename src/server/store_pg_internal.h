@@ -187,6 +187,10 @@ void *store_pg_writer_main(void *arg);
 bool store_pg_load(Store *store, StoreEachGame each, void *ctx, char *err, size_t err_size);
 int store_pg_get(Store *store, const char *id, StoreEachGame each, void *ctx, char *err, size_t err_size);
 int store_pg_recent(Store *store, int max, StoreEachGame each, void *ctx, char *err, size_t err_size);
+/* store_accounts.h player_games on the accounts' connection conn (its statement timeout bounds it).
+ * *broken: the connection failed (the caller opens a new one next time). */
+int store_pg_read_player_games(PGconn *conn, const char *name, int max, StoreEachGame each, void *ctx, bool *broken,
+                               char *err, size_t err_size);
 int store_pg_revs(Store *store, const char *const *ids, int count, StoreEachRev each, void *ctx, char *err,
                   size_t err_size);
 int store_pg_scan(Store *store, const char *after, int max, StoreEachGame each, void *ctx, char *err, size_t err_size);

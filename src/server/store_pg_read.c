@@ -41,6 +41,9 @@ static const struct {
     [R_REVS] = {"schach_revs", "SELECT id, rev FROM games WHERE id = ANY($1::text[])"},
     [R_SCAN] = {"schach_scan", SELECT_GAME "WHERE id > $1 ORDER BY id LIMIT $2"},
 };
+/* An account's finished games (GET /api/players's filter: a result, not aborted), newest first. */
+static const char SQL_PLAYER[] = SELECT_GAME "WHERE (account_white = $1 OR account_black = $1) AND result <> ''"
+                                             " AND result <> '*' ORDER BY created_ms DESC, id DESC LIMIT $2";
 static const char SQL_LOAD[] = SELECT_GAME "WHERE result = '' ORDER BY created_ms, id";
 
 /* ---- a game from a row ---- */
@@ -348,6 +351,22 @@ int store_pg_get(Store *store, const char *id, StoreEachGame each, void *ctx, ch
     const char *values[1] = {id};
     int n = loop_read(s, R_GET, 1, values, game_row, &g, &g.count, err, err_size);
     return n < 0 ? -1 : n > 0;
+}
+
+int store_pg_read_player_games(PGconn *conn, const char *name, int max, StoreEachGame each, void *ctx, bool *broken,
+                               char *err, size_t err_size) {
+    StoredMove *moves = NULL;
+    int cap = 0;
+    GameReader g = {each, ctx, &moves, &cap, 0};
+    char limit[16];
+    snprintf(limit, sizeof limit, "%d", max > 0 ? max : 0);
+    const char *values[2] = {name, limit};
+    ReadFailure failure;
+    /* Streamed row by row (single-row mode): one game's moves in memory at a time. */
+    int n = run_read(conn, NULL, SQL_PLAYER, 2, values, 0, game_row, &g, &failure, err, err_size);
+    free(moves);
+    *broken = n < 0 && failure != READ_FAILED;
+    return n;
 }
 
 int store_pg_recent(Store *store, int max, StoreEachGame each, void *ctx, char *err, size_t err_size) {

@@ -760,6 +760,12 @@ static StoreAccountResult sa_game_rating(StoreAccounts *base, const char *game_i
     return rc == SQLITE_DONE ? SA_NOT_FOUND : fault(a, "read game rating", err, err_size);
 }
 
+static int sa_player_games(StoreAccounts *base, const char *name, int max, StoreEachGame each, void *ctx, char *err,
+                           size_t err_size) {
+    SqliteAccounts *a = (SqliteAccounts *)base;
+    return usable(a, err, err_size) ? store_sqlite_read_player_games(a->db, name, max, each, ctx, err, err_size) : -1;
+}
+
 static void sa_close(StoreAccounts *base) {
     SqliteAccounts *a = (SqliteAccounts *)base;
     sqlite3_close(a->db);
@@ -787,6 +793,7 @@ static const StoreAccountsVtbl sqlite_accounts_vtbl = {
     .playing = sa_playing,
     .rating_history = sa_rating_history,
     .played = sa_played,
+    .player_games = sa_player_games,
 };
 
 StoreAccounts *store_sqlite_accounts_open(Store *store, char *err, size_t err_size) {

@@ -172,6 +172,9 @@ int store_read_revs(Store *store, const char *const *ids, int count, StoreEachRe
                     size_t err_size);
 int store_read_scan(Store *store, const char *after, int max, StoreEachGame each, void *ctx, char *err,
                     size_t err_size);
+/* store_accounts.h player_games on the accounts' connection db. */
+int store_sqlite_read_player_games(sqlite3 *db, const char *name, int max, StoreEachGame each, void *ctx, char *err,
+                                   size_t err_size);
 /* Closes the loop's read connection (at close). */
 void store_read_close(SqliteStore *s);
 

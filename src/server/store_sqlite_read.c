@@ -284,6 +284,52 @@ int store_read_scan(Store *store, const char *after, int max, StoreEachGame each
     return n;
 }
 
+/* The account's finished games: the filter of GET /api/players (result set, not aborted: "*"). */
+static const char SQL_SELECT_PLAYER[] = "SELECT " STORE_GAME_SELECT " FROM games"
+                                        " WHERE (account_white = ?1 OR account_black = ?1) AND result <> ''"
+                                        " AND result <> '*' ORDER BY created_ms DESC, id DESC LIMIT ?2";
+
+int store_sqlite_read_player_games(sqlite3 *db, const char *name, int max, StoreEachGame each, void *ctx, char *err,
+                                   size_t err_size) {
+    sqlite3_stmt *games = NULL, *moves_st = NULL;
+    StoredMove *moves = NULL;
+    int cap = 0, count = 0, rc = SQLITE_DONE;
+    /* One read transaction: every game with the moves it had when the read began. */
+    if (!store_exec(db, "BEGIN", "player games", err, err_size))
+        return -1;
+    if (sqlite3_prepare_v2(db, SQL_SELECT_PLAYER, -1, &games, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, SQL_SELECT_MOVES, -1, &moves_st, NULL) != SQLITE_OK) {
+        store_set_err(err, err_size, "player games: %s", sqlite3_errmsg(db));
+        count = -1;
+    } else {
+        sqlite3_bind_text(games, 1, name, -1, SQLITE_STATIC);
+        sqlite3_bind_int(games, 2, max);
+    }
+    while (count >= 0 && (rc = sqlite3_step(games)) == SQLITE_ROW) {
+        GameRecord record;
+        int n = -1;
+        if (!read_record(games, &record))
+            store_set_err(err, err_size, "a stored game field does not fit");
+        else
+            n = read_moves(moves_st, &record, &moves, &cap, err, err_size);
+        if (n < 0) {
+            count = -1;
+            break;
+        }
+        each(ctx, &record, moves, n);
+        count++;
+    }
+    if (count >= 0 && rc != SQLITE_DONE) {
+        store_set_err(err, err_size, "player games: %s", sqlite3_errmsg(db));
+        count = -1;
+    }
+    sqlite3_finalize(games);
+    sqlite3_finalize(moves_st);
+    free(moves);
+    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL); /* ends the read transaction */
+    return count;
+}
+
 void store_read_close(SqliteStore *s) {
     sqlite3_finalize(s->read_game);
     sqlite3_finalize(s->read_moves);

@@ -1,0 +1,274 @@
+// Browser checks of the player page /@/NAME (issue 13): the data is made over the HTTP API (two
+// accounts play 22 rated games from the lobby: mates, resignations, agreed draws; one casual game
+// against an anonymous visitor), then Chromium shows what a visitor sees: the ratings equal to the
+// API's, one graph point per rated game, the "won" filter and page 2 in the address, the opponent's
+// link, both PGN downloads with names and Termination, the message for an unknown name, the language
+// switch; axe-core finds nothing on the page in German and English, on a desktop and a phone, and the
+// page never scrolls sideways.
+//
+//   node player.mjs BASE_URL ARTIFACT_DIR   (the server runs with --no-limits: many sign-ups and seeks)
+//
+// Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const [base, artifacts] = process.argv.slice(2);
+if (!base || !artifacts) {
+  console.error('usage: node player.mjs BASE_URL ARTIFACT_DIR');
+  process.exit(2);
+}
+fs.mkdirSync(artifacts, { recursive: true });
+const here = path.dirname(fileURLToPath(import.meta.url));
+const AXE = path.join(here, 'node_modules/axe-core/axe.min.js');
+const WAIT = { timeout: 15000 };
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+const BLITZ = { type: 'live', minutes: 5, increment: 3 };
+
+let passed = 0;
+let failed = 0;
+function check(what, ok, detail = '') {
+  if (ok) {
+    passed++;
+    console.log(`ok: ${what}`);
+  } else {
+    failed++;
+    console.log(`FAIL: ${what}${detail ? ': ' + detail : ''}`);
+  }
+}
+
+async function api(method, p, body, cookie) {
+  const headers = {};
+  if (body) headers['Content-Type'] = 'application/json';
+  if (cookie) headers.Cookie = cookie;
+  const res = await fetch(new URL(p, base), { method, headers, body: body ? JSON.stringify(body) : undefined });
+  const text = await res.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch (_) {
+    json = null;
+  }
+  if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${text}`);
+  return { status: res.status, headers: res.headers, json, text };
+}
+
+const tag = `${process.pid % 100000}`;
+async function account(prefix) {
+  const name = `${prefix}${tag}`;
+  const r = await api('POST', '/api/accounts', { username: name, password: 'a good password' });
+  return { name, cookie: `schach_session=${/schach_session=([^;]*)/.exec(r.headers.get('set-cookie'))[1]}` };
+}
+
+/** A game from a seek the poster (White) posts and the accepter (null: anonymous) accepts. */
+async function seekGame(poster, accepter, rated) {
+  const seek = (await api('POST', '/api/seeks', { time: BLITZ, rated, color: 'white' }, poster.cookie)).json;
+  const got = (await api('POST', `/api/seeks/${seek.id}/accept`, {}, accepter && accepter.cookie)).json;
+  const me = (await api('GET', '/api/me', undefined, poster.cookie)).json;
+  return { id: got.id, white: me.playing.find((g) => g.id === got.id).secret, black: got.secret };
+}
+
+async function play(g, moves) {
+  for (let ply = 0; ply < moves.length; ply++)
+    await api('POST', `/api/games/${g.id}/move`, { secret: ply % 2 ? g.black : g.white, ply, move: moves[ply] });
+}
+
+/** Anna's games: 22 rated against Bert (every third a mate by Bert, a resignation by Bert, a draw
+ *  agreed) and a casual one an anonymous visitor resigns. */
+async function setup() {
+  const anna = await account('Anna');
+  const bert = await account('Bert');
+  const RATED = 22;
+  for (let i = 0; i < RATED; i++) {
+    const g = await seekGame(anna, bert, true);
+    if (i % 3 === 0) {
+      await play(g, ['f3', 'e5', 'g4', 'Qh4']);
+    } else if (i % 3 === 1) {
+      await play(g, ['e4']);
+      await api('POST', `/api/games/${g.id}/resign`, { secret: g.black });
+    } else {
+      await play(g, ['d4', 'd5']);
+      await api('POST', `/api/games/${g.id}/draw`, { secret: g.white, action: 'offer' });
+      await api('POST', `/api/games/${g.id}/draw`, { secret: g.black, action: 'accept' });
+    }
+  }
+  const casual = await seekGame(anna, null, false);
+  await play(casual, ['c4']);
+  await api('POST', `/api/games/${casual.id}/resign`, { secret: casual.black });
+  // The ratings change on the server's accounts worker after each game: wait until all are in.
+  let page;
+  for (let i = 0; i < 600; i++) {
+    page = (await api('GET', `/api/players/${anna.name}`)).json;
+    if (page.history.blitz && page.history.blitz.length === RATED) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  check('setup: 22 rated games rated, 23 games finished', page.history.blitz.length === RATED && page.more,
+    `${page.history.blitz && page.history.blitz.length} points`);
+  const won = (await api('GET', `/api/players/${anna.name}?result=won`)).json.games.length;
+  return { anna, bert, page, rated: RATED, won };
+}
+
+async function axeCheck(page, what) {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => (await window.axe.run()).violations
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
+  check(`${what}: axe-core finds no violations`, violations.length === 0, violations.join(' | '));
+}
+
+async function noOverflow(page, what) {
+  const w = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  check(`${what}: no horizontal overflow`, w[0] <= w[1], `scrollWidth ${w[0]} > innerWidth ${w[1]}`);
+}
+
+const shot = (page, name) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
+
+async function main() {
+  const data = await setup();
+  const { anna, bert } = data;
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run'],
+  });
+  const errors = [];
+  const open = async (locale, viewport, extra = {}) => {
+    const ctx = await browser.newContext({ locale, acceptDownloads: true, viewport, ...extra });
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => errors.push(`${locale}: ${e.message}`));
+    return page;
+  };
+  const playerUrl = (name, q = '') => new URL(`/@/${name}${q}`, base).href;
+  const gamesShown = (page) => page.locator('.pl-list > li').count();
+  try {
+    // -- English, desktop ------------------------------------------------------------------------
+    const desk = await open('en-GB', DESKTOP);
+    await desk.goto(playerUrl(anna.name));
+    await desk.waitForSelector('.pl-head h1', WAIT);
+    check('the name is the heading', (await desk.textContent('.pl-head h1')) === anna.name);
+    check('member since is shown', /Member since/.test(await desk.textContent('.pl-since')));
+    const blitz = data.page.ratings.blitz;
+    const shown = (await desk.textContent('tr[data-category="blitz"] .pl-rating')).trim();
+    check('the blitz rating equals the API\'s', shown.replace('?', '') === String(blitz.rating), `${shown} vs ${blitz.rating}`);
+    check('a provisional rating shows "?" and is explained',
+      blitz.provisional === shown.endsWith('?') && (!blitz.provisional || (await desk.locator('.pl-note').count()) === 1));
+    const cells = await desk.locator('tr[data-category="blitz"] td').allTextContents();
+    check('RD and games equal the API\'s', cells[1] === String(blitz.rd) && cells[2] === String(blitz.games), cells.join(' '));
+    const points = await desk.locator('svg.rating-graph[data-category="blitz"] circle').count();
+    check('the graph has one point per rated game', points === data.rated, `${points} points`);
+    const label = await desk.getAttribute('svg.rating-graph[data-category="blitz"]', 'aria-label');
+    const h = data.page.history.blitz.map((p) => p[1]);
+    check('the graph is an image labelled with first, last, lowest and highest',
+      (await desk.getAttribute('svg.rating-graph', 'role')) === 'img' &&
+      label.includes(`first ${h[0]}`) && label.includes(`last ${h[h.length - 1]}`) &&
+      label.includes(`lowest ${Math.min(...h)}`) && label.includes(`highest ${Math.max(...h)}`), label);
+    check('the first page lists 20 games', (await gamesShown(desk)) === 20);
+    const anon = await desk.locator('.pl-list > li').first().textContent();
+    check('the casual game against an anonymous visitor says so, casual', /Anonymous/.test(anon) && /casual/.test(anon), anon);
+    const firstRated = await desk.locator('.pl-list > li').nth(1).textContent();
+    check('a rated game shows its rating change', /rated [+−±]\d+/.test(firstRated), firstRated);
+    check('a game shows the ending in words', /resigns|Checkmate|agreement/.test(firstRated), firstRated);
+    await axeCheck(desk, 'en desktop');
+    await noOverflow(desk, 'en desktop');
+    await shot(desk, 'player-01-en-desktop.png');
+
+    // Page 2, in the address.
+    await desk.click('#pl-next');
+    await desk.waitForURL(/[?&]page=2/, WAIT);
+    await desk.waitForFunction(() => document.querySelectorAll('.pl-list > li').length === 3, null, WAIT);
+    check('page 2 shows the other 3 games and says "Page 2"',
+      (await gamesShown(desk)) === 3 && (await desk.textContent('.pl-page')) === 'Page 2');
+    check('on the last page, "Next" is disabled', await desk.isDisabled('#pl-next'));
+    await desk.click('#pl-prev');
+    await desk.waitForFunction(() => document.querySelectorAll('.pl-list > li').length === 20, null, WAIT);
+    check('back on page 1', !/page=/.test(desk.url()));
+
+    // The "won" filter, in the address, linkable.
+    await desk.click('button[data-filter="won"]');
+    await desk.waitForURL(/[?&]result=won/, WAIT);
+    await desk.waitForSelector('button[data-filter="won"][aria-pressed="true"]', WAIT);
+    await desk.waitForFunction((n) => document.querySelectorAll('.pl-list > li').length === n, data.won, WAIT);
+    const outcomes = await desk.locator('.pl-list > li').evaluateAll((els) => els.map((e) => e.dataset.outcome));
+    check('"won" shows only won games, as many as the API lists',
+      outcomes.length === data.won && outcomes.every((o) => o === 'won'), outcomes.join(','));
+    check('each says "Won"', (await desk.locator('.pl-list .pl-outcome').allTextContents()).every((s) => s === 'Won'));
+    const linked = await open('en-GB', DESKTOP);
+    await linked.goto(playerUrl(anna.name, '?result=lost'));
+    await linked.waitForSelector('button[data-filter="lost"][aria-pressed="true"]', WAIT);
+    await linked.waitForSelector('.pl-list > li', WAIT);
+    const lost = await linked.locator('.pl-list > li').evaluateAll((els) => els.map((e) => e.dataset.outcome));
+    check('a linked ?result=lost opens with the filter set', lost.length > 0 && lost.every((o) => o === 'lost'), lost.join(','));
+    await linked.context().close();
+
+    // Both PGN downloads: names, language, Termination.
+    for (const l of ['en', 'de']) {
+      const [download] = await Promise.all([desk.waitForEvent('download', WAIT), desk.click(`#pl-pgn-${l}`)]);
+      const file = path.join(artifacts, `player-${l}.pgn`);
+      await download.saveAs(file);
+      const text = fs.readFileSync(file, 'utf8');
+      const games = text.split(/\n(?=\[Event )/).length;
+      check(`PGN ${l}: named for the player and the language`, download.suggestedFilename() === `schach-${anna.name}-${l}.pgn`,
+        download.suggestedFilename());
+      check(`PGN ${l}: every game, with the names and a Termination in words`,
+        games === 23 && text.includes(`[White "${anna.name}"]`) && text.includes(`[Black "${bert.name}"]`) &&
+        (l === 'en' ? /\[Termination "Checkmate/ : /\[Termination "Schachmatt/).test(text) &&
+        !text.includes('[Termination "normal"]'), `${games} games`);
+    }
+
+    // The opponent's link leads to their page.
+    await desk.goto(playerUrl(anna.name));
+    await desk.waitForSelector('.pl-list a.pl-opponent', WAIT);
+    await desk.click(`.pl-list a.pl-opponent >> text=${bert.name}`);
+    await desk.waitForURL(new RegExp(`/@/${bert.name}$`), WAIT);
+    await desk.waitForFunction((n) => document.querySelector('.pl-head h1')?.textContent === n, bert.name, WAIT);
+    check('the opponent\'s link opens their page', true);
+
+    // An unknown name.
+    await desk.goto(playerUrl('nobody_by_that_name'));
+    await desk.waitForSelector('.pl-missing h1', WAIT);
+    check('an unknown name says "Player not found"', (await desk.textContent('.pl-missing h1')) === 'Player not found');
+    await axeCheck(desk, 'en desktop, unknown player');
+    await shot(desk, 'player-02-unknown.png');
+    await desk.context().close();
+
+    // -- German, desktop and phone; English phone --------------------------------------------------
+    const deDesk = await open('de-DE', DESKTOP);
+    await deDesk.goto(playerUrl(anna.name));
+    await deDesk.waitForSelector('.pl-head h1', WAIT);
+    check('German: "Wertungszahlen" and "Dabei seit"', (await deDesk.textContent('#pl-ratings-title')) === 'Wertungszahlen' &&
+      /Dabei seit/.test(await deDesk.textContent('.pl-since')));
+    await axeCheck(deDesk, 'de desktop');
+    await noOverflow(deDesk, 'de desktop');
+    await shot(deDesk, 'player-03-de-desktop.png');
+    await deDesk.click('#lang-switch');
+    await deDesk.waitForFunction(() => document.querySelector('#pl-ratings-title')?.textContent === 'Ratings', null, WAIT);
+    check('the language switch re-renders the page in English', /Member since/.test(await deDesk.textContent('.pl-since')));
+    await deDesk.context().close();
+
+    for (const locale of ['de-DE', 'en-GB']) {
+      const phone = await open(locale, PHONE, { isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+      await phone.goto(playerUrl(anna.name));
+      await phone.waitForSelector('.pl-list > li', WAIT);
+      await axeCheck(phone, `${locale} phone`);
+      await noOverflow(phone, `${locale} phone`);
+      await shot(phone, `player-04-${locale}-phone.png`);
+      await phone.goto(playerUrl('nobody_by_that_name'));
+      await phone.waitForSelector('.pl-missing h1', WAIT);
+      await axeCheck(phone, `${locale} phone, unknown player`);
+      await phone.context().close();
+    }
+  } finally {
+    await browser.close();
+  }
+  check('no script errors on the pages', errors.length === 0, errors.join(' | '));
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.log(`FAIL: ${e.stack || e}`);
+  console.log(`${passed} passed, ${failed + 1} failed`);
+  process.exit(1);
+});
