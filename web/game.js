@@ -103,12 +103,12 @@ export class GamePage {
     const s = this.state;
     if (!s || !s.time || s.time.type === 'none' || !s.clock) return announce(t('no_clocks'));
     const parts = [];
-    for (const barId of ['bar-top', 'bar-bottom']) {
-      const bar = $(barId);
+    for (const color of ['white', 'black']) {
+      const bar = $('bar-top').dataset.color === color ? $('bar-top') : $('bar-bottom');
       const el = bar.querySelector('.clock');
       let time = el.textContent || t('no_deadline');
       if (el.classList.contains('running')) time += ` (${t('clock_running')})`;
-      parts.push(t('clock_say', { color: colorName(bar.dataset.color), time }));
+      parts.push(t('clock_say', { color: colorName(color), time }));
     }
     announce(parts.join(', ') + '.');
   }

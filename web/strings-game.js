@@ -4,6 +4,7 @@ import { registerStrings } from './i18n.js';
 
 registerStrings({
   de: {
+    game_heading: 'Schachpartie',
     board_label: 'Schachbrett',
     board_help:
       'Pfeiltasten: Feld wählen. Eingabe oder Leertaste: Figur nehmen, dann auf dem Zielfeld ziehen. Escape: abbrechen. C: Uhren vorlesen.',
@@ -65,6 +66,7 @@ registerStrings({
     player_page_of: 'Spielerseite von {name}',
   },
   en: {
+    game_heading: 'Chess game',
     board_label: 'Chessboard',
     board_help:
       'Arrow keys: choose a square. Enter or Space: pick up a piece, then play it on its target. Escape: cancel. C: read the clocks.',
