@@ -204,3 +204,69 @@ export function narrate(prev, next, outcomeText) {
   if (!parts.length) return null;
   return { text: parts.join(' '), sound };
 }
+
+/**
+ * The keys' actions on the game page PAGE (a GamePage): Enter or Space on a square takes the same
+ * steps as clicks on the board (pick a piece, then play it on a target, the promotion chooser for a
+ * pawn onto the last rank) and says what cannot be done; Escape drops the pick; C reads the clocks.
+ */
+export function keyHandlers(page) {
+  const error = (text) => {
+    const el = document.getElementById('error');
+    el.textContent = text || '';
+    el.hidden = !text;
+  };
+  const cancel = () => {
+    if (!page.cg.state.selected) return;
+    page.cg.selectSquare(null);
+    page.keys.update();
+    announce(t('pick_cancelled'));
+  };
+  const activate = (sq) => {
+    const s = page.state;
+    if (!s) return;
+    if (page.review.active) return announce(t('review_no_move'));
+    if (!page.canMove()) {
+      if (s.outcome) return announce(t('game_is_over'));
+      return announce(page.held().length ? t('not_your_turn') : t('spectator'));
+    }
+    const pieces = boardOf(s.fen);
+    const mine = (x) => pieces.get(x) && pieces.get(x).color === s.turn;
+    const legal = s.legal || {};
+    const picked = page.cg.state.selected;
+    error(null);
+    if (picked && picked === sq) {
+      cancel();
+    } else if (picked && (legal[picked] || []).includes(sq)) {
+      page.byKey = true; // a promotion chooser opened by this move gives the focus back to the board
+      page.cg.selectSquare(sq); // plays the move through chessground, as a click would
+    } else if (mine(sq)) {
+      const n = (legal[sq] || []).length;
+      const role = pieces.get(sq).role;
+      if (!n) error(t(s.check ? 'no_legal_move_check' : 'no_legal_move', { piece: t('the_' + role), square: sq }));
+      else {
+        page.cg.selectSquare(sq);
+        announce(t(n === 1 ? 'picked_one' : 'picked', { piece: t('name_' + role), square: sq, n }));
+      }
+    } else if (picked) {
+      page.cg.selectSquare(null);
+      page.explainIllegal(picked, sq); // the server says why (the path is blocked, …)
+    } else if (pieces.get(sq)) error(t('not_your_piece'));
+    page.keys.update();
+  };
+  /** The clocks in words, White's first (the button beside the board and the key C). */
+  const clocks = () => {
+    const s = page.state;
+    if (!s || !s.time || s.time.type === 'none' || !s.clock) return announce(t('no_clocks'));
+    const parts = [];
+    for (const color of ['white', 'black']) {
+      const el = document.querySelector(`.player-bar[data-color="${color}"] .clock`);
+      if (!el) continue;
+      let time = el.textContent || t('no_deadline');
+      if (el.classList.contains('running')) time += ` (${t('clock_running')})`;
+      parts.push(t('clock_say', { color: colorName(color), time }));
+    }
+    announce(parts.join(', ') + '.');
+  };
+  return { activate, cancel, clocks };
+}

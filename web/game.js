@@ -4,7 +4,7 @@ import * as api from './api.js';
 import { boardOf, capturedMaterial, claimWithMovePossible, glyph, halfmoveClock } from './chess.js';
 import { colorName, lang, levelName, outcomeText, t } from './i18n.js';
 import { Live } from './live.js';
-import { BoardKeys, announce, narrate, signed } from './board-keys.js';
+import { BoardKeys, announce, keyHandlers, narrate, signed } from './board-keys.js';
 import { Review } from './review.js';
 import { initMuteSwitch, play } from './sound.js';
 import './strings-game.js';
@@ -40,77 +40,10 @@ export class GamePage {
       // The keyboard grid describes what chessground shows; a pointer pick changes that.
       events: { select: () => setTimeout(() => this.keys.update(), 0) },
     });
-    this.keys = new BoardKeys(document.querySelector('#game-page .board-frame'), this.cg, {
-      activate: (sq) => this.activateSquare(sq),
-      cancel: () => this.cancelPick(),
-      clocks: () => this.readClocks(),
-    });
+    this.keys = new BoardKeys(document.querySelector('#game-page .board-frame'), this.cg, keyHandlers(this));
     this.review = new Review(this);
     this.bindControls();
     this.watchPointer();
-  }
-
-  /** Enter or Space on a square of the keyboard grid: the same steps as clicks on the board (pick
-   *  a piece, then play it on a target, the promotion chooser for a pawn onto the last rank); what
-   *  cannot be done is said instead. */
-  activateSquare(sq) {
-    const s = this.state;
-    if (!s) return;
-    if (this.review.active) return announce(t('review_no_move'));
-    if (!this.canMove()) {
-      if (s.outcome) return announce(t('game_is_over'));
-      return announce(this.held().length ? t('not_your_turn') : t('spectator'));
-    }
-    const pieces = boardOf(s.fen);
-    const mine = (x) => pieces.get(x) && pieces.get(x).color === s.turn;
-    const legal = s.legal || {};
-    const picked = this.cg.state.selected;
-    showError($('error'), null);
-    if (picked && picked === sq) {
-      this.cancelPick();
-    } else if (picked && (legal[picked] || []).includes(sq)) {
-      this.byKey = true;
-      this.cg.selectSquare(sq); // plays the move through chessground, as a click would
-    } else if (mine(sq)) {
-      const n = (legal[sq] || []).length;
-      if (!n) {
-        const what = { piece: t('the_' + pieces.get(sq).role), square: sq };
-        showError($('error'), new Error(t(s.check ? 'no_legal_move_check' : 'no_legal_move', what)));
-      } else {
-        this.cg.selectSquare(sq);
-        const piece = t('name_' + pieces.get(sq).role);
-        announce(t(n === 1 ? 'picked_one' : 'picked', { piece, square: sq, n }));
-      }
-    } else if (picked) {
-      this.cg.selectSquare(null);
-      this.explainIllegal(picked, sq);
-    } else if (pieces.get(sq)) {
-      showError($('error'), new Error(t('not_your_piece')));
-    }
-    this.keys.update();
-  }
-
-  cancelPick() {
-    if (this.pendingPromotion) return this.choosePromotion(null);
-    if (!this.cg.state.selected) return;
-    this.cg.selectSquare(null);
-    this.keys.update();
-    announce(t('pick_cancelled'));
-  }
-
-  /** The clocks in words, for screen readers (the button beside the board and the key C). */
-  readClocks() {
-    const s = this.state;
-    if (!s || !s.time || s.time.type === 'none' || !s.clock) return announce(t('no_clocks'));
-    const parts = [];
-    for (const color of ['white', 'black']) {
-      const bar = $('bar-top').dataset.color === color ? $('bar-top') : $('bar-bottom');
-      const el = bar.querySelector('.clock');
-      let time = el.textContent || t('no_deadline');
-      if (el.classList.contains('running')) time += ` (${t('clock_running')})`;
-      parts.push(t('clock_say', { color: colorName(color), time }));
-    }
-    announce(parts.join(', ') + '.');
   }
 
   /** Chessground offers only legal moves and lets anything else snap back in silence; this says why
@@ -254,7 +187,8 @@ export class GamePage {
     $('move-form').addEventListener('submit', (ev) => {
       ev.preventDefault();
       const text = $('move-input').value.trim();
-      if (text && this.canMove()) this.sendMove(text, false);
+      if (text && this.review.active) showError($('error'), new Error(t('review_no_move')));
+      else if (text && this.canMove()) this.sendMove(text, false);
     });
     for (const b of document.querySelectorAll('#promotion [data-role]'))
       b.addEventListener('click', () => this.choosePromotion(b.dataset.role));
@@ -262,7 +196,7 @@ export class GamePage {
     document.addEventListener('keydown', (ev) => {
       if (ev.key === 'Escape' && this.pendingPromotion) this.choosePromotion(null);
     });
-    $('read-clocks').addEventListener('click', () => this.readClocks());
+    $('read-clocks').addEventListener('click', () => this.keys.handlers.clocks());
     $('pgn-de').href = api.pgnUrl(this.id, 'de');
     $('pgn-en').href = api.pgnUrl(this.id, 'en');
   }

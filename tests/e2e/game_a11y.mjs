@@ -316,6 +316,38 @@ async function main() {
     await axeEverywhere(white, DESKTOP, 'German game page after the mate');
     await axeEverywhere(black, PHONE, 'English game page after the mate');
 
+    // Promotion, en passant and castling with the keyboard, both sides on one screen (German).
+    const l = await api('POST', '/api/games', { mode: 'local', color: 'white', time: { type: 'none' }, fen: '4k3/1P6/8/8/3p4/8/4P3/4K2R w K - 0 1' });
+    if (l.status !== 201) throw new Error(`creating the local game: ${l.status} ${JSON.stringify(l.json)}`);
+    await white.goto(`${base}g/${l.json.id}#w=${encodeURIComponent(l.json.secrets.white)}&b=${encodeURIComponent(l.json.secrets.black)}`);
+    await white.waitForSelector('#board-grid [data-square="b7"][aria-label="b7 weißer Bauer"]', WAIT);
+    check('local game: Tab reaches the board', await tabToBoard(white));
+    await arrowTo(white, 'b7');
+    await white.keyboard.press('Enter');
+    await arrowTo(white, 'b8');
+    await white.keyboard.press('Enter');
+    const chooser = await until(white.waitForFunction(() => !document.getElementById('promotion').hidden && document.activeElement.dataset.role === 'q', null, WAIT));
+    check('promotion by keyboard: the chooser opens with the focus on the queen', chooser);
+    await white.keyboard.press('Tab');
+    await white.keyboard.press('Tab');
+    await white.keyboard.press('Tab');
+    check('promotion by keyboard: Tab reaches the knight', (await white.evaluate(() => document.activeElement.dataset.role)) === 'n');
+    await white.keyboard.press('Enter');
+    await white.waitForFunction(() => document.body.dataset.ply === '1', null, WAIT);
+    check('promotion announced: "Weiß: Bauer b8, Umwandlung in Springer."', await hears(white, 'Weiß: Bauer b8, Umwandlung in Springer.'), await announced(white));
+    check('promotion: the focus is back on the board, b8 a white knight',
+      (await focusedSquare(white)) === 'b8' && (await label(white, 'b8')) === 'b8 weißer Springer', `${await focusedSquare(white)} ${await label(white, 'b8')}`);
+    await keyMove(white, 'e8', 'f7', 2);
+    await keyMove(white, 'e2', 'e4', 3);
+    await keyMove(white, 'd4', 'e3', 4);
+    check('en passant announced: "Schwarz: Bauer schlägt en passant auf e3."', await hears(white, 'Schwarz: Bauer schlägt en passant auf e3.'), await announced(white));
+    check('en passant: e4 is empty', (await label(white, 'e4')) === 'e4 leer', await label(white, 'e4'));
+    await keyMove(white, 'e1', 'g1', 5);
+    check('castling announced: "Weiß: kurze Rochade, Schach."', await hears(white, 'Weiß: kurze Rochade, Schach.'), await announced(white));
+    check('castling: f1 a white rook', (await label(white, 'f1')) === 'f1 weißer Turm', await label(white, 'f1'));
+    await white.keyboard.press('Home');
+    check('Home in the grid goes to the row\'s first square', (await focusedSquare(white)) === 'a1', await focusedSquare(white));
+
     // The home page in dark mode stays readable too.
     const home = await open('de-DE', DESKTOP, { colorScheme: 'dark' });
     await home.goto(base);
