@@ -290,7 +290,13 @@ export class GamePage {
         .map((c) => s.accounts && s.accounts[c])
         .filter((a) => a && typeof a.diff === 'number')
         .map((a) => t('rating_change', { name: a.name, diff: signed(a.diff) }));
-      result.textContent = `${outcomeText(s)} (${s.outcome.result})` + (changes.length ? ` · ${changes.join(', ')}` : '');
+      result.textContent = `${outcomeText(s)} (${s.outcome.result})`;
+      if (changes.length) {
+        const span = document.createElement('span');
+        span.className = 'result-ratings';
+        span.textContent = ` · ${changes.join(', ')}`;
+        result.append(span);
+      }
       show(result, true);
       $('status').textContent = '';
       document.title = `${outcomeText(s)} – ${t('app_title')}`;

@@ -45,13 +45,12 @@ function check(what, ok, detail = '') {
 }
 const until = (promise) => promise.then(() => true, () => false);
 
-async function api(method, p, body) {
-  const res = await fetch(new URL(p, base), {
-    method,
-    headers: body ? { 'Content-Type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, json: await res.json().catch(() => null) };
+async function api(method, p, body, cookie) {
+  const headers = body ? { 'Content-Type': 'application/json', Origin: new URL(base).origin } : {};
+  if (cookie) headers.Cookie = cookie;
+  const res = await fetch(new URL(p, base), { method, headers, body: body ? JSON.stringify(body) : undefined });
+  const set = res.headers.get('set-cookie');
+  return { status: res.status, json: await res.json().catch(() => null), cookie: set ? set.split(';')[0] : null };
 }
 
 const shot = (page, name) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
@@ -347,6 +346,42 @@ async function main() {
     check('castling: f1 a white rook', (await label(white, 'f1')) === 'f1 weißer Turm', await label(white, 'f1'));
     await white.keyboard.press('Home');
     check('Home in the grid goes to the row\'s first square', (await focusedSquare(white)) === 'a1', await focusedSquare(white));
+
+    // A rated game between two accounts, watched by an English spectator: the names link to the
+    // player pages, the ratings stand beside them, and the end shows and says the changes.
+    const stamp = Date.now().toString(36).slice(-6);
+    const names = [`Ada_${stamp}`, `Bob_${stamp}`];
+    const cookies = [];
+    for (const n of names) {
+      const r = await api('POST', '/api/accounts', { username: n, password: 'correct horse battery' });
+      if (r.status !== 201 || !r.cookie) throw new Error(`signing up ${n}: ${r.status} ${JSON.stringify(r.json)}`);
+      cookies.push(r.cookie);
+    }
+    const seek = await api('POST', '/api/seeks', { time: { type: 'correspondence', days: 3 }, color: 'white', rated: true }, cookies[0]);
+    if (seek.status !== 201) throw new Error(`posting the seek: ${seek.status} ${JSON.stringify(seek.json)}`);
+    const acc = await api('POST', `/api/seeks/${seek.json.id}/accept`, {}, cookies[1]);
+    if (acc.status !== 200) throw new Error(`accepting the seek: ${acc.status} ${JSON.stringify(acc.json)}`);
+    const poster = await api('GET', `/api/seeks/${seek.json.id}`, null, cookies[0]);
+    const rated = { id: acc.json.id, white: poster.json.secret, black: acc.json.secret };
+    const watcher = await open('en-US', DESKTOP);
+    await watcher.goto(`${base}g/${rated.id}`);
+    await watcher.waitForSelector('.player-bar[data-color="white"] .player-name a', WAIT);
+    const bar = (c) => watcher.textContent(`.player-bar[data-color="${c}"] .player-name`);
+    const link = await watcher.getAttribute('.player-bar[data-color="white"] .player-name a', 'href');
+    check('rated game: White\'s bar names the account and links to its page', link === `/@/${names[0]}` && (await bar('white')).includes(names[0]), `${link} ${await bar('white')}`);
+    check('rated game: the ratings stand in the bars', /\(1500\)/.test(await bar('white')) && /\(1500\)/.test(await bar('black')), `${await bar('white')} | ${await bar('black')}`);
+    check('rated game: "Rated game" is shown', (await watcher.textContent('#game-kind')) === 'Rated game');
+    for (const [i, mv] of ['f3', 'e5', 'g4', 'Qh4#'].entries()) {
+      const r = await api('POST', `/api/games/${rated.id}/move`, { secret: i % 2 ? rated.black : rated.white, ply: i, move: mv });
+      if (r.status !== 200) throw new Error(`rated move ${mv}: ${r.status} ${JSON.stringify(r.json)}`);
+    }
+    const settled = await until(watcher.waitForFunction(() => /[+\u2212]\d+/.test(document.querySelector('.player-bar[data-color="black"] .rating-diff')?.textContent || ''), null, WAIT));
+    check('rated game: the rating changes appear in the bars', settled, `${await bar('white')} | ${await bar('black')}`);
+    const result = await watcher.textContent('#result');
+    check('rated game: the changes stand beside the result', result.includes(`${names[0]}: \u2212`) && result.includes(`${names[1]}: +`), result);
+    check('rated game: the changes are announced', await hears(watcher, 'Ratings: '), await announced(watcher));
+    await axe(watcher, 'English rated game after the end');
+    await shot(watcher, 'a11y-05-rated.png');
 
     // The home page in dark mode stays readable too.
     const home = await open('de-DE', DESKTOP, { colorScheme: 'dark' });
