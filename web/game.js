@@ -168,6 +168,7 @@ export class GamePage {
     $('flip').addEventListener('click', () => {
       this.orientation = other(this.orientation || 'white');
       this.cg.set({ orientation: this.orientation });
+      this.keys.update();
       this.renderBars();
     });
     $('resign').addEventListener('click', () => {
