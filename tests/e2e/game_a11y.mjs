@@ -137,7 +137,7 @@ async function main() {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required'],
+      '--disable-sync', '--no-first-run'],
   });
   const errors = [];
   const open = async (locale, viewport, extra = {}) => {
@@ -286,6 +286,7 @@ async function main() {
     check('ply 6 announced: "Black: knight f6."', await hears(black, 'Black: knight f6.'), await announced(black));
 
     // Mate: a capture with check, announced with the ending in both languages.
+    check('ply 6 announced in German', await hears(white, 'Schwarz: Springer f6.'), await announced(white));
     await keyMove(white, 'h5', 'f7', 7);
     check('mate announced in German', await hears(white, 'Weiß: Dame schlägt Bauer auf f7, Schachmatt. Schachmatt – Weiß gewinnt.'), await announced(white));
     check('mate announced in English', await hears(black, 'White: queen takes pawn on f7, checkmate. Checkmate – White wins.'), await announced(black));
@@ -346,6 +347,17 @@ async function main() {
     check('castling: f1 a white rook', (await label(white, 'f1')) === 'f1 weißer Turm', await label(white, 'f1'));
     await white.keyboard.press('Home');
     check('Home in the grid goes to the row\'s first square', (await focusedSquare(white)) === 'a1', await focusedSquare(white));
+
+    // The language switch relabels the board and the announcements.
+    await white.focus('#lang-switch');
+    await white.keyboard.press('Enter');
+    check('after switching to English: "f1 white rook"', await until(white.waitForSelector('#board-grid [data-square="f1"][aria-label="f1 white rook"]', WAIT)), await label(white, 'f1'));
+    await white.focus('#board-grid [tabindex="0"]');
+    await white.keyboard.press('c');
+    check('after switching: the board speaks English', await hears(white, 'This game has no clock.'), await announced(white));
+    await white.focus('#lang-switch');
+    await white.keyboard.press('Enter');
+    await white.waitForSelector('#board-grid [data-square="f1"][aria-label="f1 weißer Turm"]', WAIT);
 
     // A rated game between two accounts, watched by an English spectator: the names link to the
     // player pages, the ratings stand beside them, and the end shows and says the changes.
