@@ -4,6 +4,10 @@ import * as api from './api.js';
 import { boardOf, capturedMaterial, claimWithMovePossible, glyph, halfmoveClock } from './chess.js';
 import { colorName, lang, levelName, outcomeText, t } from './i18n.js';
 import { Live } from './live.js';
+import { BoardKeys, announce, keyHandlers, narrate, signed } from './board-keys.js';
+import { Review } from './review.js';
+import { initMuteSwitch, play } from './sound.js';
+import './strings-game.js';
 import { gameRecord, saveGame } from './storage.js';
 import { $, formatClock, formatDate, formatSpan, fragmentParams, gamePath, other, privateLink, show, showError } from './util.js';
 
@@ -33,7 +37,11 @@ export class GamePage {
       highlight: { lastMove: true, check: true },
       animation: { enabled: true, duration: 150 },
       drawable: { enabled: true },
+      // The keyboard grid describes what chessground shows; a pointer pick changes that.
+      events: { select: () => setTimeout(() => this.keys.update(), 0) },
     });
+    this.keys = new BoardKeys(document.querySelector('#game-page .board-frame'), this.cg, keyHandlers(this));
+    this.review = new Review(this);
     this.bindControls();
     this.watchPointer();
   }
@@ -111,6 +119,7 @@ export class GamePage {
 
   async start() {
     show($('game-page'), true);
+    this.muteLabel = initMuteSwitch();
     const p = fragmentParams();
     if (p.s && (p.c === 'white' || p.c === 'black')) saveGame(this.id, { secrets: { [p.c]: p.s } });
     if (p.w || p.b) saveGame(this.id, { secrets: { ...(p.w ? { white: p.w } : {}), ...(p.b ? { black: p.b } : {}) } });
@@ -159,6 +168,7 @@ export class GamePage {
     $('flip').addEventListener('click', () => {
       this.orientation = other(this.orientation || 'white');
       this.cg.set({ orientation: this.orientation });
+      this.keys.update();
       this.renderBars();
     });
     $('resign').addEventListener('click', () => {
@@ -178,7 +188,8 @@ export class GamePage {
     $('move-form').addEventListener('submit', (ev) => {
       ev.preventDefault();
       const text = $('move-input').value.trim();
-      if (text && this.canMove()) this.sendMove(text, false);
+      if (text && this.review.active) showError($('error'), new Error(t('review_no_move')));
+      else if (text && this.canMove()) this.sendMove(text, false);
     });
     for (const b of document.querySelectorAll('#promotion [data-role]'))
       b.addEventListener('click', () => this.choosePromotion(b.dataset.role));
@@ -186,6 +197,7 @@ export class GamePage {
     document.addEventListener('keydown', (ev) => {
       if (ev.key === 'Escape' && this.pendingPromotion) this.choosePromotion(null);
     });
+    $('read-clocks').addEventListener('click', () => this.keys.handlers.clocks());
     $('pgn-de').href = api.pgnUrl(this.id, 'de');
     $('pgn-en').href = api.pgnUrl(this.id, 'en');
   }
@@ -199,7 +211,7 @@ export class GamePage {
 
   canMove() {
     const s = this.state;
-    return !!s && !s.outcome && !!this.secrets[s.turn] && !this.busy;
+    return !!s && !s.outcome && !!this.secrets[s.turn] && !this.busy && !this.review.active;
   }
 
   /** Takes a state from the server unless a newer one is already shown. */
@@ -210,6 +222,11 @@ export class GamePage {
     if (!cur || s.ply !== cur.ply || s.outcome) this.closePromotion();
     this.state = s;
     this.stateAt = performance.now();
+    const news = narrate(cur, s, outcomeText);
+    if (news) {
+      announce(news.text);
+      if (news.sound) play(news.sound);
+    }
     if (this.orientation === null) {
       const held = this.held();
       this.orientation = held.length === 1 ? held[0] : 'white';
@@ -225,6 +242,12 @@ export class GamePage {
       this.renderSide();
       return;
     }
+    // While reviewing, the board keeps the earlier position; the rest of the page follows the game.
+    if (this.review.active) {
+      this.renderSide();
+      this.review.draw();
+      return;
+    }
     const dests = new Map();
     if (this.canMove()) for (const [from, tos] of Object.entries(s.legal || {})) dests.set(from, tos);
     // Always draw the server's FEN: chessground alone would leave an en-passant pawn standing
@@ -237,6 +260,7 @@ export class GamePage {
       check: s.check ? s.turn : false,
       movable: { free: false, color: this.canMove() ? s.turn : undefined, dests },
     });
+    this.keys.update();
     this.renderSide();
   }
 
@@ -259,8 +283,21 @@ export class GamePage {
     $('role').textContent =
       held.length === 2 ? t('you_play_both') : held.length === 1 ? t('you_play', { color: colorName(held[0]) }) : t('spectator');
     const result = $('result');
+    // Games with accounts say whether they are rated.
+    show($('game-kind'), !!s.accounts);
+    if (s.accounts) $('game-kind').textContent = t(s.rated ? 'game_rated' : 'game_casual');
     if (s.outcome) {
+      const changes = ['white', 'black']
+        .map((c) => s.accounts && s.accounts[c])
+        .filter((a) => a && typeof a.diff === 'number')
+        .map((a) => t('rating_change', { name: a.name, diff: signed(a.diff) }));
       result.textContent = `${outcomeText(s)} (${s.outcome.result})`;
+      if (changes.length) {
+        const span = document.createElement('span');
+        span.className = 'result-ratings';
+        span.textContent = ` · ${changes.join(', ')}`;
+        result.append(span);
+      }
       show(result, true);
       $('status').textContent = '';
       document.title = `${outcomeText(s)} – ${t('app_title')}`;
@@ -302,33 +339,12 @@ export class GamePage {
     show($('claim-with-move-label'), claimable);
     if (!claimable) $('claim-with-move').checked = false;
     show($('move-form'), mover || (active && held.length > 0));
+    show($('read-clocks'), !!s.time && s.time.type !== 'none');
     $('move-input').disabled = !mover;
   }
 
   renderMoves() {
-    const s = this.state;
-    const ol = $('moves');
-    ol.textContent = '';
-    const key = lang() === 'de' ? 'san_de' : 'san';
-    // A game from a position with black to move starts its list with "1. …".
-    const blackFirst = s.start_fen ? s.start_fen.split(' ')[1] === 'b' : false;
-    const startNo = s.start_fen ? Number(s.start_fen.split(' ')[5] || 1) : 1;
-    const moves = (s.moves || []).map((m) => m[key] || m.san || m.uci);
-    const cells = blackFirst ? [null, ...moves] : moves;
-    for (let i = 0; i < cells.length; i += 2) {
-      const li = document.createElement('li');
-      li.value = startNo + i / 2;
-      for (const [k, mv] of [cells[i], cells[i + 1]].entries()) {
-        if (mv === undefined) continue;
-        const span = document.createElement('span');
-        span.className = 'move';
-        span.textContent = mv === null ? '…' : mv;
-        if (mv !== null && i + k === cells.length - 1) span.classList.add('last');
-        li.append(span);
-      }
-      ol.append(li);
-    }
-    ol.scrollTop = ol.scrollHeight;
+    this.review.renderMoves();
   }
 
   renderBars() {
@@ -344,9 +360,33 @@ export class GamePage {
       bar.dataset.color = color;
       const present = s.players ? s.players[color] : true;
       const computer = s.computer && s.computer.color === color;
-      bar.querySelector('.player-name').textContent = computer
+      const nameEl = bar.querySelector('.player-name');
+      nameEl.textContent = computer
         ? `${colorName(color)} – ${t('computer_name', { level: levelName(s.computer) })}`
         : colorName(color) + (s.mode === 'friend' && !present ? ` (${t('waiting_opponent')})` : '');
+      // A side played with an account: its name (a link to its player page), in rated games the
+      // rating the game began with, and once the game is rated the change.
+      const acc = s.accounts && s.accounts[color];
+      if (acc && !computer) {
+        const a = document.createElement('a');
+        a.href = `/@/${encodeURIComponent(acc.name)}`;
+        a.textContent = acc.name;
+        a.title = t('player_page_of', { name: acc.name });
+        nameEl.append(' – ', a);
+        if (typeof acc.rating === 'number') {
+          const r = document.createElement('span');
+          r.className = 'rating';
+          r.textContent = ` (${acc.rating})`;
+          nameEl.append(r);
+        }
+        if (typeof acc.diff === 'number') {
+          const d = document.createElement('span');
+          d.className = 'rating-diff ' + (acc.diff > 0 ? 'up' : acc.diff < 0 ? 'down' : '');
+          d.textContent = ` ${signed(acc.diff)}`;
+          nameEl.append(d);
+        }
+      }
+      bar.querySelector('.clock').setAttribute('aria-label', t('clock_of', { color: colorName(color) }));
       bar.dataset.computer = computer ? 'true' : 'false';
       // Beside each side: the opponent's pieces it has taken, and its material lead.
       const taken = cap[other(color)].map((r) => glyph(other(color), r)).join('');
@@ -416,8 +456,11 @@ export class GamePage {
 
   onBoardMove(orig, dest) {
     const s = this.state;
+    const byKey = this.byKey;
+    this.byKey = false;
     if (!this.canMove()) return this.render();
     if ((s.promotions || []).includes(orig + dest)) {
+      this.byKey = byKey;
       this.openPromotion(orig, dest);
       return;
     }
@@ -444,6 +487,8 @@ export class GamePage {
       b.title = t(PROMOTION_ROLES[r]);
     }
     show(box, true);
+    this.promotionFromKeys = !!this.byKey;
+    this.byKey = false;
     document.querySelector('#promotion [data-role="q"]').focus();
   }
 
@@ -455,6 +500,9 @@ export class GamePage {
   choosePromotion(role) {
     const uci = this.pendingPromotion;
     this.closePromotion();
+    // Chosen with the keyboard: the focus goes back to the board, where it came from.
+    if (this.promotionFromKeys) this.keys.focus();
+    this.promotionFromKeys = false;
     if (!uci || !role) return this.render(); // cancelled: the pawn goes back
     if (!this.canMove()) return this.render();
     this.sendMove(uci + role, true);
@@ -543,6 +591,8 @@ export class GamePage {
   }
 
   relabel() {
+    this.keys.update();
+    if (this.muteLabel) this.muteLabel();
     if (this.state) this.render();
     this.renderConnection($('connection').dataset.status || 'connecting');
   }

@@ -86,6 +86,7 @@ uint64_t svc_handle_game(Req *r, SvcGame *g) {
         case ACTION_RESIGN: return svc_action_secret_only(r, g, CH_RESIGN);
         case ACTION_ABORT: return svc_action_secret_only(r, g, CH_ABORT);
         case ACTION_PGN: return svc_action_pgn(r, g);
+        case ACTION_POSITIONS: return svc_action_positions(r, g);
         default: return svc_reply_error(r, SVC_E_NO_PATH, NULL);
     }
 }

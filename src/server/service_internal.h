@@ -362,6 +362,7 @@ uint64_t svc_action_claim(Req *r, SvcGame *g);
 uint64_t svc_action_secret_only(Req *r, SvcGame *g, ChangeKind kind); /* resign, abort */
 uint64_t svc_action_state(Req *r, SvcGame *g);
 uint64_t svc_action_pgn(Req *r, SvcGame *g);
+uint64_t svc_action_positions(Req *r, SvcGame *g);
 uint64_t svc_action_list(Req *r);
 uint64_t svc_action_recent(Req *r);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "schach/fen.h"
 #include "schach/pgn.h"
 #include "service_internal.h"
 
@@ -110,6 +111,28 @@ char *service_pgn_of_record(const GameRecord *rec, const StoredMove *moves, int 
     if (!text)
         snprintf(err, err_size, "out of memory writing the PGN of game %s", rec->id);
     return text;
+}
+
+/* Every position of the game as FEN, the start first: the browser shows any earlier position (review)
+ * without knowing the rules (castling, en passant and promotion are libschach's to apply). */
+uint64_t svc_action_positions(Req *r, SvcGame *g) {
+    json_t *fens = json_array();
+    Position pos = g->game.start;
+    char fen[SCHACH_FEN_MAX];
+    fen_write(&pos, fen, sizeof fen);
+    bool ok = fens && json_array_append_new(fens, json_string(fen)) == 0;
+    for (int i = 0; ok && i < g->game.ply_count; i++) {
+        Undo undo;
+        pos_make(&pos, g->game.plies[i].move, &undo);
+        fen_write(&pos, fen, sizeof fen);
+        ok = json_array_append_new(fens, json_string(fen)) == 0;
+    }
+    if (!ok) {
+        json_decref(fens);
+        return svc_reply_error(r, SVC_E_INTERNAL, NULL);
+    }
+    svc_send_json(r->reply, r->ctx, 200, json_pack("{s:o}", "fens", fens));
+    return r->ticket;
 }
 
 uint64_t svc_action_list(Req *r) {

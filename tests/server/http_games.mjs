@@ -1,6 +1,6 @@
 // Whole games over HTTP: checkmate with castling and promotion, draw by agreement, resignation,
 // threefold repetition claimed, a local game, the PGN download, the game lists.
-import { api, assert, expectOk, friendGame, getState, playMoves, runTests } from './lib.mjs';
+import { api, assert, expectError, expectOk, friendGame, getState, playMoves, runTests } from './lib.mjs';
 
 const finished = [];
 
@@ -41,7 +41,29 @@ await runTests({
     assert.equal(pgnDe.headers.get('content-disposition'), `attachment; filename="schach-${g.id}-de.pgn"`);
     assert.equal(pgnDe.status, 200);
     assert.match(pgnDe.text, /bxa8=D/, 'German piece letters');
+
+    // Every position, for the game page's review: the start, then one FEN after each ply.
+    const pos = expectOk(await api('GET', `/api/games/${g.id}/positions`), 'positions');
+    assert.equal(pos.fens.length, moves.length + 1);
+    assert.equal(pos.fens[0], 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+    assert.equal(pos.fens[9].split(' ')[0], 'Qnbqk1nr/p4ppp/3b4/4p3/8/8/PPPP1PPP/RNBQKBNR', 'promotion');
+    assert.equal(pos.fens[12].split(' ')[0], 'Qnbq1rk1/p3nppp/3b4/4p3/8/5N2/PPPP1PPP/RNBQKB1R', 'black castled');
+    assert.equal(pos.fens[15].split(' ').slice(0, 3).join(' '),
+      'Q1bq1rk1/p3nppp/2nb4/4p3/2B5/5N2/PPPP1PPP/RNBQ1RK1 b -', 'white castled onto its rook');
+    assert.equal(pos.fens.at(-1), state.fen);
+    expectError(await api('POST', `/api/games/${g.id}/positions`, {}), 405, 'method_not_allowed', 'POST positions');
+    expectError(await api('GET', '/api/games/AAAAAAAAAAAA/positions'), 404, 'not_found', 'positions of no game');
     finished.push(g.id);
+  },
+
+  async 'positions follow en passant'() {
+    const g = await friendGame();
+    const state = await playMoves(g, ['e4', 'a6', 'e5', 'd5', 'exd6']);
+    const pos = expectOk(await api('GET', `/api/games/${g.id}/positions`), 'positions');
+    assert.equal(pos.fens.length, 6);
+    assert.equal(pos.fens[4], 'rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3');
+    assert.equal(pos.fens[5].split(' ')[0], 'rnbqkbnr/1pp1pppp/p2P4/8/8/8/PPPP1PPP/RNBQKBNR', 'the d5 pawn is gone');
+    assert.equal(pos.fens[5], state.fen);
   },
 
   async 'draw offered, declined, offered again and accepted'() {
