@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define EXPECTED_SCHEMA_VERSION 11
+#define EXPECTED_SCHEMA_VERSION 12
 
 static char pg_dir[256];     /* the cluster's folder */
 static char pg_base[256];    /* its URI up to the database name: postgresql://schach@127.0.0.1:PORT/ */
