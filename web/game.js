@@ -4,6 +4,7 @@ import * as api from './api.js';
 import { boardOf, capturedMaterial, claimWithMovePossible, glyph, halfmoveClock } from './chess.js';
 import { colorName, lang, levelName, outcomeText, t } from './i18n.js';
 import { Live } from './live.js';
+import { renderPresence, renderRematch } from './game-rematch.js';
 import { gameRecord, saveGame } from './storage.js';
 import { $, formatClock, formatDate, formatSpan, fragmentParams, gamePath, other, privateLink, show, showError } from './util.js';
 
@@ -248,6 +249,7 @@ export class GamePage {
     this.renderMoves();
     this.renderBars();
     this.renderLinks();
+    renderRematch(this);
     $('fen').value = s.fen;
     document.body.dataset.ply = String(s.ply);
     document.body.dataset.over = s.outcome ? 'true' : 'false';
@@ -353,6 +355,7 @@ export class GamePage {
       const lead = color === 'white' ? cap.diff : -cap.diff;
       bar.querySelector('.captured').textContent = taken + (lead > 0 ? ` +${lead}` : '');
     }
+    renderPresence(this);
     this.renderClocks();
   }
 
