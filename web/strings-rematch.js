@@ -3,6 +3,7 @@ import { registerStrings } from './i18n.js';
 
 registerStrings({
   en: {
+    game_heading: 'Game',
     rematch: 'Rematch',
     rematch_offered_mine: 'You offered a rematch. Waiting for your opponent …',
     rematch_offered_theirs: 'Your opponent offers a rematch.',
@@ -21,6 +22,7 @@ registerStrings({
     presence_title: '{color}: {state}',
   },
   de: {
+    game_heading: 'Partie',
     rematch: 'Revanche',
     rematch_offered_mine: 'Du hast eine Revanche angeboten. Warte auf deinen Gegner …',
     rematch_offered_theirs: 'Dein Gegner bietet eine Revanche an.',
