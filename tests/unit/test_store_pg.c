@@ -258,7 +258,7 @@ static void test_schema_created_once(void **state) {
     char err[256] = "";
     waker_init(&w);
     assert_null(store_pg_open(d->db, NULL, on_wake, &w, err, sizeof err));
-    assert_non_null(strstr(err, "schema version 99, newer than this program's 11"));
+    assert_non_null(strstr(err, "schema version 99, newer than this program's 12"));
     waker_destroy(&w);
     PQfinish(raw);
 }
