@@ -8,6 +8,7 @@ import { BoardKeys, announce, keyHandlers, narrate, signed } from './board-keys.
 import { Review } from './review.js';
 import { initMuteSwitch, play } from './sound.js';
 import './strings-game.js';
+import { renderPresence, renderRematch } from './game-rematch.js';
 import { gameRecord, saveGame } from './storage.js';
 import { $, formatClock, formatDate, formatSpan, fragmentParams, gamePath, other, privateLink, show, showError } from './util.js';
 
@@ -272,6 +273,7 @@ export class GamePage {
     this.renderMoves();
     this.renderBars();
     this.renderLinks();
+    renderRematch(this);
     $('fen').value = s.fen;
     document.body.dataset.ply = String(s.ply);
     document.body.dataset.over = s.outcome ? 'true' : 'false';
@@ -393,6 +395,7 @@ export class GamePage {
       const lead = color === 'white' ? cap.diff : -cap.diff;
       bar.querySelector('.captured').textContent = taken + (lead > 0 ? ` +${lead}` : '');
     }
+    renderPresence(this);
     this.renderClocks();
   }
 

@@ -5,6 +5,7 @@
 // page reconnects at once, through the load balancer to another server.
 import { ApiError } from './api.js';
 import { lang, t } from './i18n.js';
+import { gameRecord } from './storage.js';
 
 const MAX_BACKOFF_MS = 10000;
 // After 1001 the page reconnects within this: at once, but the pages a draining server closes
@@ -42,7 +43,10 @@ export class Live {
     ws.onopen = () => {
       this.backoff = 500;
       this.onStatus('connected');
-      ws.send(JSON.stringify({ type: 'subscribe', game: this.game }));
+      // A side this page holds subscribes with its secret: the opponent sees it present.
+      const rec = gameRecord(this.game);
+      const secret = rec && rec.secrets && (rec.secrets.white || rec.secrets.black);
+      ws.send(JSON.stringify({ type: 'subscribe', game: this.game, id: 'subscribe', ...(secret ? { secret } : {}) }));
     };
     ws.onmessage = (ev) => this.receive(ev.data);
     ws.onclose = (ev) => {
@@ -81,6 +85,9 @@ export class Live {
     }
     if (msg.type === 'state' && msg.game === this.game && msg.state) {
       this.onState(msg.state);
+    } else if (msg.type === 'error' && msg.id === 'subscribe' && this.ws) {
+      // A secret the server does not know (an old one in storage): watch without presence.
+      this.ws.send(JSON.stringify({ type: 'subscribe', game: this.game }));
     } else if (msg.type === 'ack' || msg.type === 'error') {
       const p = this.pending.get(msg.id);
       if (!p) return;

@@ -370,7 +370,10 @@ void accounts_cancel(Accounts *a, uint64_t ticket) {
     accounts_worker_cancel(a, ticket);
 }
 
-void accounts_set_service(Accounts *a, Service *svc) { a->service = svc; }
+void accounts_set_service(Accounts *a, Service *svc) {
+    a->service = svc;
+    service_set_site_key(svc, a->site_key); /* read in accounts_create: rematches derive secrets from it */
+}
 
 /* ---- the lobby live ---- */
 
@@ -575,6 +578,13 @@ Accounts *accounts_create(Store *store, const AccountsConfig *cfg, AccountsClock
         return NULL;
     }
     a->db = store_accounts_open(store, err, err_size);
+    /* The site's key before the worker owns the connection: the service derives rematches' secrets
+     * from it as the worker does accounts' (accounts_set_service). */
+    if (a->db && a->db->vtbl->site_key(a->db, a->site_key, err, err_size) != SA_OK) {
+        accounts_free(a);
+        return NULL;
+    }
+    a->have_site_key = a->db != NULL;
     if (!a->db || !accounts_worker_start(a, err, err_size)) {
         accounts_free(a);
         return NULL;

@@ -214,12 +214,7 @@ bool accounts_side_secret(Accounts *a, AccJob *j, const char *game_id, int color
         }
         a->have_site_key = true;
     }
-    char msg[64];
-    int len = snprintf(msg, sizeof msg, "side:%s:%d", game_id, color);
-    unsigned char raw[32];
-    crypto_generichash(raw, sizeof raw, (const unsigned char *)msg, (size_t)len, a->site_key, sizeof a->site_key);
-    sodium_bin2base64(out, SECRET_LEN + 1, raw, sizeof raw, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
-    sodium_memzero(raw, sizeof raw);
+    secret_side(a->site_key, game_id, color, out);
     return true;
 }
 

@@ -302,10 +302,9 @@ static void http_route(HttpConn *c, int method, const char *path) {
         ServiceAction action;
         bool post;
     } verbs[] = {
-        {"join", ACTION_JOIN, true},     {"move", ACTION_MOVE, true},
-        {"draw", ACTION_DRAW, true},     {"claim", ACTION_CLAIM, true},
-        {"resign", ACTION_RESIGN, true}, {"abort", ACTION_ABORT, true},
-        {"pgn", ACTION_PGN, false},      {"positions", ACTION_POSITIONS, false},
+        {"join", ACTION_JOIN, true},       {"move", ACTION_MOVE, true},     {"draw", ACTION_DRAW, true},
+        {"claim", ACTION_CLAIM, true},     {"resign", ACTION_RESIGN, true}, {"abort", ACTION_ABORT, true},
+        {"rematch", ACTION_REMATCH, true}, {"pgn", ACTION_PGN, false},      {"positions", ACTION_POSITIONS, false},
     };
     int found = -1;
     if (verb)

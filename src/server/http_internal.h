@@ -123,6 +123,7 @@ typedef struct WsPending {
     uint64_t ticket;
     bool in_handle;
     bool done;
+    bool rematch; /* the answer's new game (id, color, secret) goes into the ack */
 } WsPending;
 
 typedef struct WsSub {

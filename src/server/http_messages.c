@@ -39,6 +39,8 @@ static const struct {
      "Zu viele Abonnements auf dieser Verbindung."},
     {"hold", "bad_request", "The member \"hold\" must be {\"seek\", \"secret\"} of a seek.",
      "Das Feld \"hold\" muss {\"seek\", \"secret\"} einer Herausforderung sein."},
+    {"bad_secret", "bad_secret", "This secret does not let you play in this game.",
+     "Mit diesem Geheimnis kannst du in dieser Partie nicht spielen."},
     {"pending", "busy", "Too many requests are waiting; try again.",
      "Zu viele Anfragen warten; bitte erneut versuchen."},
     {"bad_origin", "bad_origin", "This request did not come from this site's pages.",

@@ -136,6 +136,16 @@ static void ws_reply(void *ctx, const ServiceAnswer *a) {
                 json_object_set_new(o, "duplicate", json_true());
             if (a->claim_rejected)
                 json_object_set_new(o, "claim_rejected", json_true());
+            if (p->rematch) { /* the new game's id, colour and secret (not its state: subscribe to it) */
+                json_t *r = json_loadb(a->body, a->len, 0, NULL);
+                const char *keys[] = {"id", "color", "secret", "secrets"};
+                for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+                    json_t *v = json_object_get(r, keys[i]);
+                    if (v)
+                        json_object_set(o, i == 0 ? "new_game" : keys[i], v);
+                }
+                json_decref(r);
+            }
         }
         ws_send_json(c, o);
     } else {
@@ -161,7 +171,7 @@ static void ws_unsubscribe(WsConn *c, const char *game) {
         }
 }
 
-static void ws_subscribe(WsConn *c, json_t *id, const char *game) {
+static void ws_subscribe(WsConn *c, json_t *id, const char *game, json_t *secret) {
     int max = c->srv->ws_subscriptions;
     ws_unsubscribe(c, game); /* subscribing again sends the full state again */
     if (c->nsubs >= max) {
@@ -183,9 +193,15 @@ static void ws_subscribe(WsConn *c, json_t *id, const char *game) {
     }
     WsSub *s = &c->subs[c->nsubs];
     snprintf(s->game, sizeof s->game, "%s", game);
-    s->id = service_subscribe(c->srv->service, game, ws_event, c);
+    if (secret && (!json_is_string(secret) || json_string_length(secret) > 64)) {
+        ws_send_error(c, id, "bad_secret");
+        return;
+    }
+    bool bad_secret = false;
+    s->id = service_subscribe_as(c->srv->service, game, secret ? json_string_value(secret) : NULL, ws_event, c,
+                                 &bad_secret);
     if (!s->id) {
-        ws_send_error(c, id, "no_game");
+        ws_send_error(c, id, bad_secret ? "bad_secret" : "no_game");
         return;
     }
     c->nsubs++;
@@ -249,6 +265,7 @@ static void ws_change(WsConn *c, json_t *msg, json_t *id, ServiceAction action, 
     }
     p->conn = c;
     p->id = id ? json_incref(id) : NULL;
+    p->rematch = action == ACTION_REMATCH;
     snprintf(p->game, sizeof p->game, "%s", game);
     p->next = c->pending;
     c->pending = p;
@@ -300,7 +317,7 @@ static void ws_message(WsConn *c, const char *text, size_t len) {
         ServiceAction action;
     } changes[] = {
         {"move", ACTION_MOVE},     {"draw", ACTION_DRAW},   {"claim", ACTION_CLAIM},
-        {"resign", ACTION_RESIGN}, {"abort", ACTION_ABORT},
+        {"resign", ACTION_RESIGN}, {"abort", ACTION_ABORT}, {"rematch", ACTION_REMATCH},
     };
     if (!type) {
         ws_send_error(c, id, "type");
@@ -315,7 +332,7 @@ static void ws_message(WsConn *c, const char *text, size_t len) {
         if (!game_ok)
             ws_send_error(c, id, game ? "no_game" : "game");
         else if (type[0] == 's')
-            ws_subscribe(c, id, game);
+            ws_subscribe(c, id, game, json_object_get(msg, "secret"));
         else
             ws_unsubscribe(c, game);
     } else {

@@ -1,4 +1,5 @@
 /* Secrets, invitation tokens and game ids from libsodium's random generator; only hashes are kept. */
+#include <stdio.h>
 #include <string.h>
 
 #include <sodium.h>
@@ -45,3 +46,25 @@ void secret_random_id(char *out, size_t len) {
 uint32_t secret_random_below(uint32_t bound) { return randombytes_uniform(bound); }
 
 bool secret_is_set(const unsigned char hash[STORE_HASH_LEN]) { return !sodium_is_zero(hash, STORE_HASH_LEN); }
+
+static void keyed_secret(const unsigned char key[32], const unsigned char *msg, size_t len, char out[SECRET_LEN + 1]) {
+    unsigned char raw[32];
+    crypto_generichash(raw, sizeof raw, msg, len, key, 32);
+    sodium_bin2base64(out, SECRET_LEN + 1, raw, sizeof raw, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+    sodium_memzero(raw, sizeof raw);
+}
+
+void secret_side(const unsigned char key[32], const char *game_id, int color, char out[SECRET_LEN + 1]) {
+    char msg[64];
+    int len = snprintf(msg, sizeof msg, "side:%s:%d", game_id, color);
+    keyed_secret(key, (const unsigned char *)msg, (size_t)len, out);
+}
+
+void secret_rematch(const unsigned char key[32], const char *game_id, int color,
+                    const unsigned char old_hash[STORE_HASH_LEN], char out[SECRET_LEN + 1]) {
+    /* A prefix of its own keeps these apart from the accounts' side secrets of the same game. */
+    unsigned char msg[64 + STORE_HASH_LEN];
+    int len = snprintf((char *)msg, 64, "rematch:%s:%d:", game_id, color);
+    memcpy(msg + len, old_hash, STORE_HASH_LEN);
+    keyed_secret(key, msg, (size_t)len + STORE_HASH_LEN, out);
+}

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <sodium.h>
+
 #include "service_internal.h"
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -87,6 +89,7 @@ uint64_t svc_handle_game(Req *r, SvcGame *g) {
         case ACTION_ABORT: return svc_action_secret_only(r, g, CH_ABORT);
         case ACTION_PGN: return svc_action_pgn(r, g);
         case ACTION_POSITIONS: return svc_action_positions(r, g);
+        case ACTION_REMATCH: return svc_action_rematch(r, g);
         default: return svc_reply_error(r, SVC_E_NO_PATH, NULL);
     }
 }
@@ -148,6 +151,7 @@ Service *service_create(Store *store, ServiceClock now, void *clock_ctx, char *e
     svc->now_fn = now;
     svc->now_ctx = clock_ctx;
     svc->cache_max = SERVICE_CACHE_DEFAULT;
+    randombytes_buf(svc->site_key, sizeof svc->site_key); /* until service_set_site_key */
     if (!svc_registry_load(svc, err, err_size)) {
         service_free(svc);
         return NULL;
@@ -175,12 +179,16 @@ void service_free(Service *svc) {
             svc_pending_unlink(svc, p);
             if (p->kind == CH_CREATE)
                 svc_game_free(p->game);
-            svc_pending_free(p);
+            svc_pending_free(p); /* a rematch's new game with it */
             op = next;
         }
     }
     svc_registry_free(svc);
     free(svc);
+}
+
+void service_set_site_key(Service *svc, const unsigned char key[32]) {
+    memcpy(svc->site_key, key, sizeof svc->site_key);
 }
 
 void service_set_game_over(Service *svc, ServiceGameOver fn, void *ctx) {

@@ -72,6 +72,11 @@ void service_set_game_over(Service *svc, ServiceGameOver fn, void *ctx);
  * takes them and its watchers hear of it; a copy not at rev - 1 is only marked to be read again. */
 void service_rated(Service *svc, const char *id, const int before[2], const int diff[2], int64_t rev);
 
+/* The site's key (store_accounts.h site_key, the same on every node): the secrets of a rematch's sides
+ * are derived from it, an account's side as GET /api/me derives it, an anonymous one from the hash of
+ * that player's old secret. Until it is set, a random key of this process stands in (tests). */
+void service_set_site_key(Service *svc, const unsigned char key[32]);
+
 /* Frees the service (not the store). Pending replies are dropped without being called; writes still
  * in flight are waited for (taken back from the store), so call this before store_close(). */
 void service_free(Service *svc);
@@ -85,6 +90,7 @@ typedef enum {
     ACTION_CLAIM,
     ACTION_RESIGN,
     ACTION_ABORT,
+    ACTION_REMATCH, /* a finished game's rematch: offer, accept, decline (docs/api.md "Rematch") */
     ACTION_PGN,
     ACTION_POSITIONS,
     ACTION_LIST,
@@ -141,6 +147,12 @@ typedef void (*ServiceEvent)(void *ctx, const char *json, size_t len);
 /* Subscribes to a game (a finished one is read from the store and held in memory while watched); 0
  * when the game does not exist. Ids are never reused: unsubscribing an old id again does nothing. */
 uint64_t service_subscribe(Service *svc, const char *game, ServiceEvent event, void *ctx);
+/* The same by a player who shows their side's secret (NULL: a spectator): while at least one such
+ * subscription of a side lives, the state's "online" says that side is present, and subscribers get
+ * the state again when that changes. 0 with *bad_secret set when secret is no side's secret (nothing
+ * subscribed). Presence is counted per node: another node's subscribers are not seen here. */
+uint64_t service_subscribe_as(Service *svc, const char *game, const char *secret, ServiceEvent event, void *ctx,
+                              bool *bad_secret);
 void service_unsubscribe(Service *svc, uint64_t subscription);
 
 /* How the computer player thinks (docs/api.md "Playing against the computer"). */

@@ -41,6 +41,7 @@ bool svc_change_run(SvcGame *g, SvcPending *p, SchError *err) {
     switch (p->kind) {
         case CH_CREATE:
         case CH_JOIN:
+        case CH_REMATCH:
         case CH_LEASE: return true;
         case CH_MOVE:
             if (p->claim < 0)
@@ -155,7 +156,9 @@ SvcPending *svc_pending_new(Req *r, SvcGame *g, ChangeKind kind, Color color) {
         p->ticket = r->ticket;
         p->lang = r->lang;
         p->retries = r->svc->retry_depth;
-        if (r->svc->cluster && r->in->body && kind != CH_CREATE) {
+        /* A rematch comes after the end of a rated game, whose rating raises the rev from the accounts'
+         * worker even on one node. */
+        if ((r->svc->cluster || kind == CH_REMATCH) && r->in->body && kind != CH_CREATE) {
             /* Kept to be handled again should another node change the game first; without it (no
              * memory) such a change is answered 409 stale_ply. */
             p->body = strdup(r->in->body);
@@ -171,6 +174,7 @@ SvcPending *svc_pending_new(Req *r, SvcGame *g, ChangeKind kind, Color color) {
 void svc_pending_free(SvcPending *p) {
     if (!p)
         return;
+    svc_game_free(p->spawned);
     free(p->body);
     free(p);
 }
@@ -273,11 +277,28 @@ void svc_broadcast(Service *svc, SvcGame *g, const char *state) {
     free(text);
 }
 
-static uint64_t subscribe(Service *svc, const char *game, ServiceEvent event, void *ctx) {
+/* Presence changed (a side's first subscriber came or its last one went): everyone hears of it. */
+static void presence_changed(Service *svc, SvcGame *g) {
+    char *state = svc_state_text(g, svc_now(svc), NULL);
+    svc_broadcast(svc, g, state);
+    free(state);
+}
+
+static uint64_t subscribe(Service *svc, const char *game, const char *secret, ServiceEvent event, void *ctx,
+                          bool *bad_secret) {
     SvcError e;
     SvcGame *g = event ? svc_fetch(svc, game, &e) : NULL;
     if (!g)
         return 0;
+    int side = -1;
+    for (int c = WHITE; c <= BLACK && secret; c++)
+        if (secret_matches(secret, g->rec.secret_hash[c]))
+            side = c;
+    if (secret && side < 0) {
+        *bad_secret = true;
+        svc_touch(svc, g);
+        return 0;
+    }
     if (g->slot > SUB_SLOT_MAX) {
         svc_touch(svc, g);
         return 0;
@@ -294,8 +315,12 @@ static uint64_t subscribe(Service *svc, const char *game, ServiceEvent event, vo
     }
     uint64_t serial = ++svc->next_sub & ((1ull << SUB_SERIAL_BITS) - 1);
     uint64_t id = ((uint64_t)(g->slot + 1) << SUB_SERIAL_BITS) | serial;
-    g->subs[g->sub_count++] = (SvcSub){id, event, ctx};
+    g->subs[g->sub_count++] = (SvcSub){id, event, ctx, side};
     svc_touch(svc, g); /* held now: out of the cache */
+    if (side >= 0 && g->online[side]++ == 0) {
+        presence_changed(svc, g); /* the new subscriber gets its first state with everyone else */
+        return id;
+    }
     size_t len = 0;
     char *state = svc_state_text(g, svc_now(svc), NULL);
     char *text = state ? state_message(g, state, &len) : NULL;
@@ -308,8 +333,15 @@ static uint64_t subscribe(Service *svc, const char *game, ServiceEvent event, vo
 }
 
 uint64_t service_subscribe(Service *svc, const char *game, ServiceEvent event, void *ctx) {
+    bool bad = false;
+    return service_subscribe_as(svc, game, NULL, event, ctx, &bad);
+}
+
+uint64_t service_subscribe_as(Service *svc, const char *game, const char *secret, ServiceEvent event, void *ctx,
+                              bool *bad_secret) {
+    *bad_secret = false;
     svc_enter(svc);
-    uint64_t id = subscribe(svc, game, event, ctx);
+    uint64_t id = subscribe(svc, game, secret, event, ctx, bad_secret);
     svc_leave(svc);
     return id;
 }
@@ -322,6 +354,7 @@ static void unsubscribe(Service *svc, uint64_t subscription) {
     for (int i = 0; i < g->sub_count; i++) {
         if (g->subs[i].id != subscription || !g->subs[i].event)
             continue;
+        int side = g->subs[i].side;
         if (g->broadcasting) {
             g->subs[i].event = NULL;
         } else {
@@ -334,6 +367,8 @@ static void unsubscribe(Service *svc, uint64_t subscription) {
             }
             svc_touch(svc, g); /* nobody watches a finished game any more: it may go to the cache */
         }
+        if (side >= 0 && --g->online[side] == 0)
+            presence_changed(svc, g);
         return;
     }
 }

@@ -59,6 +59,10 @@ void svc_commit_apply(Service *svc, SvcPending *p) {
         created(svc, p);
         return;
     }
+    if (p->kind == CH_REMATCH) {
+        svc_rematch_committed(svc, p);
+        return;
+    }
     SvcGame *g = p->game;
     size_t len = 0;
     bool was_over = svc_is_over(g);

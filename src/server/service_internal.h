@@ -51,6 +51,7 @@ typedef struct SvcSub {
     uint64_t id;
     ServiceEvent event; /* NULL once unsubscribed while a broadcast ran */
     void *ctx;
+    int side; /* the Color whose secret the subscriber showed (presence), -1 for none */
 } SvcSub;
 
 struct SvcPending;
@@ -68,6 +69,7 @@ typedef struct SvcGame {
     SvcSub *subs;
     int sub_count, sub_capacity;
     int broadcasting; /* >0 while events are being delivered: unsubscribe only marks */
+    int online[2];    /* per Color: subscriptions holding that side's secret (this node's only) */
     /* The registry's links (service_registry.c): */
     uint32_t slot;                       /* index in Service.slots while registered */
     struct SvcGame *hash_next;           /* chain of its bucket */
@@ -120,6 +122,7 @@ typedef enum {
     CH_ABORT,
     CH_TIMEOUT,
     CH_DEAD,
+    CH_REMATCH, /* a finished game's rematch offer, refusal, or the new game (service_rematch.c) */
     CH_LEASE /* not a change: the claim of the lease on the computer's thinking (service_cluster.c) */
 } ChangeKind;
 typedef enum { DRAW_OFFER, DRAW_ACCEPT, DRAW_DECLINE } DrawAction;
@@ -143,6 +146,7 @@ typedef struct SvcPending {
     char secret[SVC_SECRET_LEN + 1];   /* CH_CREATE, CH_JOIN: the new secret of color */
     char secret2[SVC_SECRET_LEN + 1];  /* CH_CREATE local: the other side's */
     char invite[SVC_SECRET_LEN + 1];   /* CH_CREATE friend: the invitation */
+    struct SvcGame *spawned;           /* CH_REMATCH: the new game, owned here until it is registered */
     ServiceReply reply;                /* NULL: nobody waits (cancelled, or a timer's change) */
     void *ctx;
     uint64_t ticket;
@@ -188,6 +192,8 @@ struct Service {
     char node[STORE_NODE_LEN + 1]; /* this node's name in leases */
     int retry_depth;               /* > 0 while a refused change's request is handled once more */
     int pending_count;             /* changes in the store (the list svc->pending) */
+    /* The key the secrets of rematches and accounts' sides are derived from (service_set_site_key). */
+    unsigned char site_key[32];
 };
 
 /* One request being answered. */
@@ -225,6 +231,9 @@ typedef enum {
     SVC_E_NO_CLAIM,
     SVC_E_NO_OFFER,
     SVC_E_CANNOT_ABORT,
+    SVC_E_NOT_OVER,     /* a rematch of a game still in play */
+    SVC_E_NO_REMATCH,   /* declining when no offer stands */
+    SVC_E_REMATCH_MADE, /* declining once the new game exists */
     SVC_E_TOO_LARGE,
     SVC_E_ILLEGAL,   /* %s: libschach's explanation */
     SVC_E_BAD_LEVEL, /* %s: the level asked for */
@@ -365,6 +374,11 @@ uint64_t svc_action_pgn(Req *r, SvcGame *g);
 uint64_t svc_action_positions(Req *r, SvcGame *g);
 uint64_t svc_action_list(Req *r);
 uint64_t svc_action_recent(Req *r);
+uint64_t svc_action_rematch(Req *r, SvcGame *g); /* service_rematch.c */
+/* A rematch change came back committed: the new game registered, the old one's row taken, both told. */
+void svc_rematch_committed(Service *svc, SvcPending *p);
+/* The state's "rematch" member: null, or {"offered_by","declined_by","game"}. New reference. */
+json_t *svc_rematch_json(const SvcGame *g);
 
 /* --- service.c --- */
 

@@ -225,6 +225,11 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
         (json_int_t)g->rec.created_ms, "computer", svc_computer_json(g));
     json_object_set_new(state, "rated", json_boolean(g->rec.rated));
     json_object_set_new(state, "accounts", accounts_json(g));
+    json_object_set_new(state, "rematch", svc_rematch_json(g));
+    /* Presence: a side is online while one of its players watches (this node); the computer always. */
+    json_object_set_new(state, "online",
+                        json_pack("{s:b, s:b}", "white", g->online[WHITE] > 0 || g->computer == WHITE, "black",
+                                  g->online[BLACK] > 0 || g->computer == BLACK));
     /* "moves" comes from the cached text; jansson wrote every entry of it. */
     size_t moves_len = g->moves_len;
     char *moves = malloc(moves_len + 3);

@@ -56,6 +56,11 @@ typedef struct GameRecord {
     int rated;          /* 1: the game changes the players' ratings, 0: casual */
     int rating[2];      /* rated: each side's rating when the game began (0 otherwise) */
     int rating_diff[2]; /* rated: what the game's end changed each side's rating by (0 until then) */
+    /* Rematch (schema 12), of a finished game: 1 + the Color whose offer stands (0: none), 1 + the Color
+     * that declined or withdrew the last offer (0: none), and the new game once made ("" before). */
+    int rematch_offer;
+    int rematch_decline;
+    char rematch_game[STORE_ID_LEN + 1];
     int64_t rev;        /* the row's version: 1 when created, one more with every committed change (update,
                   * append or both in one op). Set by the store: reads fill it, a committed op gets the
                   * new value in record.rev; what a writer puts here is ignored. */
@@ -81,6 +86,9 @@ typedef struct StoreOp {
                         * claim succeeds; a claim by the node that holds the lease renews it. Changes
                         * neither rev nor anything else of the game. */
     GameRecord record; /* record.id names the game for every kind */
+    /* update only: a new game (rev 1) inserted in the same transaction, exactly when the update applies
+     * (a rematch: the old game names it, so two nodes racing make one); NULL for none. */
+    const GameRecord *spawn;
     int ply;
     StoredMove move;
     /* update, append, claim: the rev this op was made on. The op is applied only while the stored row

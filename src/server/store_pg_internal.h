@@ -26,7 +26,7 @@
     "id, created_ms, updated_ms, start_fen, mode, time_type, minutes, increment, days, secret_hash_white,"             \
     " secret_hash_black, invite_hash, invite_color, result, termination, draw_offer, clock_white_ms,"                  \
     " clock_black_ms, turn_started_ms, level, plies, reason, account_white, account_black, rated, rating_white,"       \
-    " rating_black, rating_diff_white, rating_diff_black"
+    " rating_black, rating_diff_white, rating_diff_black, rematch_offer, rematch_decline, rematch_game"
 
 /* Parameter numbers of a game row in the writer's statements; a SELECT of STORE_PG_GAME_COLUMNS has
  * them as column numbers + 1. */
@@ -60,7 +60,10 @@ enum PgGameParam {
     PGP_RATING_BLACK,
     PGP_RATING_DIFF_WHITE,
     PGP_RATING_DIFF_BLACK,
-    PGP_RECORD_COUNT = PGP_RATING_DIFF_BLACK
+    PGP_REMATCH_OFFER,
+    PGP_REMATCH_DECLINE,
+    PGP_REMATCH_GAME,
+    PGP_RECORD_COUNT = PGP_REMATCH_GAME
 };
 
 /* How long a read on the event loop may take: the server cancels a statement after
@@ -147,6 +150,7 @@ enum {
     PG_W_ROLLBACK,
     PG_W_CREATE,
     PG_W_UPDATE,
+    PG_W_SPAWN,
     PG_W_APPEND,
     PG_W_CLAIM,
     PG_W_NOTIFY,
@@ -156,7 +160,7 @@ enum {
 /* Prepares the writer's statements on conn; false with err filled. */
 bool store_pg_prepare_writer(PGconn *conn, char *err, size_t err_size);
 /* Parameters of a statement (text, or binary for hashes), and a game record's as $1..$PGP_RECORD_COUNT. */
-#define STORE_PG_MAX_PARAMS 40
+#define STORE_PG_MAX_PARAMS 72
 typedef struct StorePgParams {
     const char *values[STORE_PG_MAX_PARAMS];
     int lengths[STORE_PG_MAX_PARAMS];

@@ -19,7 +19,7 @@
 #define RECORD_TYPES                                                                                                   \
     OID_TEXT, OID_INT8, OID_INT8, OID_TEXT, OID_TEXT, OID_TEXT, OID_INT4, OID_INT4, OID_INT4, OID_BYTEA, OID_BYTEA,    \
         OID_BYTEA, OID_INT4, OID_TEXT, OID_TEXT, OID_INT4, OID_INT8, OID_INT8, OID_INT8, OID_TEXT, OID_INT4, OID_TEXT, \
-        OID_TEXT, OID_TEXT, OID_INT4, OID_INT4, OID_INT4, OID_INT4, OID_INT4
+        OID_TEXT, OID_TEXT, OID_INT4, OID_INT4, OID_INT4, OID_INT4, OID_INT4, OID_INT4, OID_INT4, OID_TEXT
 
 /* Every op statement answers one row: the game's rev after the op (NULL: not applied), its rev before
  * (NULL: no such game; the newest committed one, read under the row's lock) and the number of moves
@@ -29,9 +29,9 @@
 static const char SQL_CREATE[] =
     "WITH g AS (INSERT INTO games (" STORE_PG_GAME_COLUMNS ", rev)"
     "  SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,"
-    "  $23, $24, $25, $26, $27, $28, $29, 1"
-    "  WHERE NOT $30 OR $31 = 0 ON CONFLICT (id) DO NOTHING RETURNING rev),"
-    " m AS (INSERT INTO moves (game_id, ply, uci, at_ms) SELECT $1, $31, $32, $33 FROM g WHERE $30)"
+    "  $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, 1"
+    "  WHERE NOT $33 OR $34 = 0 ON CONFLICT (id) DO NOTHING RETURNING rev),"
+    " m AS (INSERT INTO moves (game_id, ply, uci, at_ms) SELECT $1, $34, $35, $36 FROM g WHERE $33)"
     " SELECT (SELECT rev FROM g), NULL::bigint, 0";
 
 /* The row lock taken in l serialises the writers of all nodes on the game: one that waited for it reads
@@ -41,18 +41,29 @@ static const char SQL_CREATE[] =
     " n AS (SELECT coalesce(max(ply) + 1, 0) AS next FROM moves WHERE game_id = $1),"
 
 /* The game's row replaced (all but id, created_ms, rev and the lease), and a move when append is set. */
+#define UPDATE_ROW                                                                                                     \
+    LOCK_AND_COUNT                                                                                                     \
+        " u AS (UPDATE games SET rev = games.rev + 1, updated_ms = $3, start_fen = $4, mode = $5,"                     \
+        "  time_type = $6, minutes = $7, increment = $8, days = $9, secret_hash_white = $10,"                          \
+        "  secret_hash_black = $11, invite_hash = $12, invite_color = $13, result = $14, termination = $15,"           \
+        "  draw_offer = $16, clock_white_ms = $17, clock_black_ms = $18, turn_started_ms = $19,"                       \
+        "  level = $20, plies = $21, reason = $22, account_white = $23, account_black = $24, rated = $25,"             \
+        "  rating_white = $26, rating_black = $27, rating_diff_white = $28, rating_diff_black = $29,"                  \
+        "  rematch_offer = $30, rematch_decline = $31, rematch_game = $32"                                             \
+        "  FROM l, n"                                                                                                  \
+        "  WHERE games.id = $1 AND ($33 = 0 OR l.rev = $33) AND (NOT $34 OR n.next = $35)"                             \
+        "  RETURNING games.rev),"
 static const char SQL_UPDATE[] =
-    LOCK_AND_COUNT " u AS (UPDATE games SET rev = games.rev + 1, updated_ms = $3, start_fen = $4, mode = $5,"
-                   "  time_type = $6, minutes = $7, increment = $8, days = $9, secret_hash_white = $10,"
-                   "  secret_hash_black = $11, invite_hash = $12, invite_color = $13, result = $14, termination = $15,"
-                   "  draw_offer = $16, clock_white_ms = $17, clock_black_ms = $18, turn_started_ms = $19,"
-                   "  level = $20, plies = $21, reason = $22, account_white = $23, account_black = $24, rated = $25,"
-                   "  rating_white = $26, rating_black = $27, rating_diff_white = $28, rating_diff_black = $29"
-                   "  FROM l, n"
-                   "  WHERE games.id = $1 AND ($30 = 0 OR l.rev = $30) AND (NOT $31 OR n.next = $32)"
-                   "  RETURNING games.rev),"
-                   " m AS (INSERT INTO moves (game_id, ply, uci, at_ms) SELECT $1, $32, $33, $34 FROM u WHERE $31)"
-                   " SELECT (SELECT rev FROM u), (SELECT rev FROM l), (SELECT next FROM n)";
+    UPDATE_ROW " m AS (INSERT INTO moves (game_id, ply, uci, at_ms) SELECT $1, $35, $36, $37 FROM u WHERE $34)"
+               " SELECT (SELECT rev FROM u), (SELECT rev FROM l), (SELECT next FROM n)";
+
+/* An update with a new game (StoreOp.spawn, $38..$69) inserted only from the updated row: both or
+ * neither, in one statement. */
+static const char SQL_SPAWN[] =
+    UPDATE_ROW " s AS (INSERT INTO games (" STORE_PG_GAME_COLUMNS ", rev) SELECT $38, $39, $40, $41, $42, $43, $44,"
+               "  $45, $46, $47, $48, $49, $50, $51, $52, $53, $54, $55, $56, $57, $58, $59, $60, $61, $62, $63, $64,"
+               "  $65, $66, $67, $68, $69, 1 FROM u)"
+               " SELECT (SELECT rev FROM u), (SELECT rev FROM l), (SELECT next FROM n)";
 
 /* A move, inserted only when ply is the next one (a gap is refused like a duplicate). */
 static const char SQL_APPEND[] =
@@ -74,7 +85,7 @@ static const char SQL_CLAIM[] =
 typedef struct WriterStmt {
     const char *name, *sql;
     int nparams;
-    Oid types[34];
+    Oid types[70];
 } WriterStmt;
 
 /* clang-format off */
@@ -82,8 +93,10 @@ static const WriterStmt writer_stmts[PG_W_COUNT] = {
     [PG_W_BEGIN] = {"schach_begin", "BEGIN", 0, {0}},
     [PG_W_COMMIT] = {"schach_commit", "COMMIT", 0, {0}},
     [PG_W_ROLLBACK] = {"schach_rollback", "ROLLBACK", 0, {0}},
-    [PG_W_CREATE] = {"schach_create", SQL_CREATE, 33, {RECORD_TYPES, OID_BOOL, OID_INT4, OID_TEXT, OID_INT8}},
-    [PG_W_UPDATE] = {"schach_update", SQL_UPDATE, 34, {RECORD_TYPES, OID_INT8, OID_BOOL, OID_INT4, OID_TEXT, OID_INT8}},
+    [PG_W_CREATE] = {"schach_create", SQL_CREATE, 36, {RECORD_TYPES, OID_BOOL, OID_INT4, OID_TEXT, OID_INT8}},
+    [PG_W_UPDATE] = {"schach_update", SQL_UPDATE, 37, {RECORD_TYPES, OID_INT8, OID_BOOL, OID_INT4, OID_TEXT, OID_INT8}},
+    [PG_W_SPAWN] = {"schach_spawn", SQL_SPAWN, 69,
+                    {RECORD_TYPES, OID_INT8, OID_BOOL, OID_INT4, OID_TEXT, OID_INT8, RECORD_TYPES}},
     [PG_W_APPEND] = {"schach_append", SQL_APPEND, 5, {OID_TEXT, OID_INT8, OID_INT4, OID_TEXT, OID_INT8}},
     [PG_W_CLAIM] = {"schach_claim", SQL_CLAIM, 5, {OID_TEXT, OID_INT8, OID_TEXT, OID_INT8, OID_INT8}},
     [PG_W_NOTIFY] = {"schach_notify", "SELECT pg_notify('" STORE_PG_CHANNEL "', $1)", 1, {OID_TEXT}},
@@ -163,6 +176,9 @@ void store_pg_params_record(StorePgParams *p, const GameRecord *r) {
     p_int(p, r->rating[1]);
     p_int(p, r->rating_diff[0]);
     p_int(p, r->rating_diff[1]);
+    p_int(p, r->rematch_offer);
+    p_int(p, r->rematch_decline);
+    p_text(p, r->rematch_game);
 }
 
 static bool send_stmt(PGconn *conn, int which, const Params *p) {
@@ -181,7 +197,8 @@ static void op_error(StoreOp *op, const char *fmt, ...) {
 const char *store_pg_stmt_kind(int stmt) {
     switch (stmt) {
         case PG_W_CREATE: return "create";
-        case PG_W_UPDATE: return "update";
+        case PG_W_UPDATE:
+        case PG_W_SPAWN: return "update";
         case PG_W_APPEND: return "append";
         default: return "claim";
     }
@@ -197,7 +214,7 @@ int store_pg_op_stmt(StoreOp *op) {
     if (op->create) /* an update alongside changes nothing: the row is created from the same record */
         return PG_W_CREATE;
     if (op->update)
-        return PG_W_UPDATE;
+        return op->spawn ? PG_W_SPAWN : PG_W_UPDATE;
     if (op->append)
         return PG_W_APPEND;
     op_error(op, "operation on game %s names no write", op->record.id);
@@ -216,12 +233,15 @@ bool store_pg_send_op(PGconn *conn, int stmt, const StoreOp *op) {
             p_int(&p, op->move.at_ms);
             break;
         case PG_W_UPDATE:
+        case PG_W_SPAWN:
             store_pg_params_record(&p, &op->record);
             p_int(&p, op->base_rev);
             p_bool(&p, op->append);
             p_int(&p, op->ply);
             p_text(&p, op->move.uci);
             p_int(&p, op->move.at_ms);
+            if (stmt == PG_W_SPAWN)
+                store_pg_params_record(&p, op->spawn);
             break;
         case PG_W_APPEND:
             p_text(&p, op->record.id);

@@ -26,7 +26,8 @@
     " encode(secret_hash_white, 'hex'), encode(secret_hash_black, 'hex'), encode(invite_hash, 'hex'),"                 \
     " invite_color, result, termination, draw_offer, clock_white_ms, clock_black_ms, turn_started_ms, level, plies,"   \
     " reason, account_white, account_black, rated, rating_white, rating_black, rating_diff_white,"                     \
-    " rating_diff_black, rev, (SELECT string_agg(ply || ',' || uci || ',' || at_ms, ' ' ORDER BY ply) FROM moves m"    \
+    " rating_diff_black, rematch_offer, rematch_decline, rematch_game, rev, (SELECT string_agg(ply || ',' || uci || "  \
+    "',' || at_ms, ' ' ORDER BY ply) FROM moves m"                                                                     \
     " WHERE m.game_id = g.id) FROM games g "
 #define COL_REV   PGP_RECORD_COUNT
 #define COL_MOVES (PGP_RECORD_COUNT + 1)
@@ -92,10 +93,13 @@ static bool read_record(const PGresult *res, GameRecord *r) {
     r->rating[1] = (int)column_int(res, PGP_RATING_BLACK - 1);
     r->rating_diff[0] = (int)column_int(res, PGP_RATING_DIFF_WHITE - 1);
     r->rating_diff[1] = (int)column_int(res, PGP_RATING_DIFF_BLACK - 1);
+    r->rematch_offer = (int)column_int(res, PGP_REMATCH_OFFER - 1);
+    r->rematch_decline = (int)column_int(res, PGP_REMATCH_DECLINE - 1);
     r->rev = column_int(res, COL_REV);
     return copy_text(res, PGP_ID - 1, r->id, sizeof r->id) &&
            copy_text(res, PGP_START_FEN - 1, r->start_fen, sizeof r->start_fen) &&
            copy_text(res, PGP_MODE - 1, r->mode, sizeof r->mode) &&
+           copy_text(res, PGP_REMATCH_GAME - 1, r->rematch_game, sizeof r->rematch_game) &&
            copy_text(res, PGP_TIME_TYPE - 1, r->time_type, sizeof r->time_type) &&
            copy_text(res, PGP_RESULT - 1, r->result, sizeof r->result) &&
            copy_text(res, PGP_TERMINATION - 1, r->termination, sizeof r->termination) &&

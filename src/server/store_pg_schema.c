@@ -132,6 +132,11 @@ static const char *const pg_migrations[] = {
     "  black_before INTEGER NOT NULL DEFAULT 0,"
     "  black_after INTEGER NOT NULL DEFAULT 0"
     ");",
+    /* 12: a finished game's rematch (store.h GameRecord): the standing offer, the last refusal, and the
+     * new game, written with the new game's row in one statement. */
+    "ALTER TABLE games ADD COLUMN rematch_offer INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN rematch_decline INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN rematch_game TEXT NOT NULL DEFAULT '';",
 };
 #define PG_SCHEMA_VERSION ((int)(sizeof pg_migrations / sizeof pg_migrations[0]))
 

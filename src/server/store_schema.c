@@ -136,6 +136,11 @@ static const char *const store_migrations[] = {
     "  black_before INTEGER NOT NULL DEFAULT 0,"
     "  black_after INTEGER NOT NULL DEFAULT 0"
     ") WITHOUT ROWID;",
+    /* 12: a finished game's rematch (store.h GameRecord): the standing offer, the last refusal, and the
+     * new game, written with the new game's row in one transaction. */
+    "ALTER TABLE games ADD COLUMN rematch_offer INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN rematch_decline INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN rematch_game TEXT NOT NULL DEFAULT '';",
 };
 #define STORE_SCHEMA_VERSION ((int)(sizeof store_migrations / sizeof store_migrations[0]))
 

@@ -59,7 +59,10 @@ static bool read_record(sqlite3_stmt *st, GameRecord *r) {
     r->rating[1] = sqlite3_column_int(st, GP_RATING_BLACK - 1);
     r->rating_diff[0] = sqlite3_column_int(st, GP_RATING_DIFF_WHITE - 1);
     r->rating_diff[1] = sqlite3_column_int(st, GP_RATING_DIFF_BLACK - 1);
+    r->rematch_offer = sqlite3_column_int(st, GP_REMATCH_OFFER - 1);
+    r->rematch_decline = sqlite3_column_int(st, GP_REMATCH_DECLINE - 1);
     return column_text(st, GP_ID - 1, r->id, sizeof r->id) &&
+           column_text(st, GP_REMATCH_GAME - 1, r->rematch_game, sizeof r->rematch_game) &&
            column_text(st, GP_START_FEN - 1, r->start_fen, sizeof r->start_fen) &&
            column_text(st, GP_MODE - 1, r->mode, sizeof r->mode) &&
            column_text(st, GP_TIME_TYPE - 1, r->time_type, sizeof r->time_type) &&

@@ -166,6 +166,11 @@ static inline void make_record(GameRecord *r, int n) {
     } else if (n % 5 == 2) { /* one side with an account, casual */
         snprintf(r->account[1], sizeof r->account[1], "someone%d", n);
     }
+    if (n % 4 == 3) { /* a rematch offered, another refused, the new game made (schema 12) */
+        r->rematch_offer = 1 + n % 2;
+        r->rematch_decline = 2 - n % 2;
+        snprintf(r->rematch_game, sizeof r->rematch_game, "rm%010d", n);
+    }
 }
 
 /* A distinct, reproducible move text for each ply. */
@@ -219,6 +224,9 @@ static inline void assert_records_equal(const GameRecord *a, const GameRecord *b
     assert_int_equal(a->rating[1], b->rating[1]);
     assert_int_equal(a->rating_diff[0], b->rating_diff[0]);
     assert_int_equal(a->rating_diff[1], b->rating_diff[1]);
+    assert_int_equal(a->rematch_offer, b->rematch_offer);
+    assert_int_equal(a->rematch_decline, b->rematch_decline);
+    assert_string_equal(a->rematch_game, b->rematch_game);
 }
 
 /* What load() handed out, copied. */

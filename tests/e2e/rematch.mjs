@@ -1,0 +1,148 @@
+// Rematch and presence in the browser (docs/api.md "Rematch"): two browsers (an English and a German
+// one) play a friend game; each sees the other online; Black resigns; White offers a rematch; Black
+// sees the offer (axe-core finds no violation on that page) and accepts; White's page goes to the new
+// game by itself, Black's by "Zur neuen Partie"; in the new game the colours are swapped; when Black's
+// page closes, White's dot for Black turns to offline (its text for screen readers too).
+//
+//   node rematch.mjs BASE_URL ARTIFACT_DIR
+//
+// Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const [base, artifacts] = process.argv.slice(2);
+if (!base || !artifacts) {
+  console.error('usage: node rematch.mjs BASE_URL ARTIFACT_DIR');
+  process.exit(2);
+}
+fs.mkdirSync(artifacts, { recursive: true });
+const here = path.dirname(fileURLToPath(import.meta.url));
+const AXE = path.join(here, 'node_modules', 'axe-core', 'axe.min.js');
+const WAIT = { timeout: 15000 };
+
+let passed = 0;
+let failed = 0;
+function check(what, ok, detail = '') {
+  if (ok) {
+    passed++;
+    console.log(`ok: ${what}`);
+  } else {
+    failed++;
+    console.log(`FAIL: ${what}${detail ? ': ' + detail : ''}`);
+  }
+}
+const until = (promise) => promise.then(() => true, () => false);
+
+async function api(method, p, body) {
+  const res = await fetch(new URL(p, base), {
+    method,
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, json: await res.json().catch(() => null) };
+}
+
+const shot = (page, name) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
+const gameOf = (page) => new URL(page.url()).pathname.replace(/^\/g\//, '');
+
+/** The presence span of the bar showing COLOR has data-online = ON (a condition, not a sleep). */
+const presence = (page, color, on) =>
+  page.waitForSelector(`.player-bar[data-color="${color}"] .presence[data-online="${on}"]`, WAIT);
+
+async function main() {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run'],
+  });
+  const errors = [];
+  const open = async (locale) => {
+    const ctx = await browser.newContext({ locale, viewport: { width: 1100, height: 900 } });
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => errors.push(`${locale}: ${e.message}`));
+    page.on('dialog', (d) => d.accept());
+    return page;
+  };
+  try {
+    const created = await api('POST', '/api/games', { mode: 'friend', color: 'white', time: { type: 'live', minutes: 10, increment: 5 } });
+    const g = created.json;
+    const joined = await api('POST', `/api/games/${g.id}/join`, { invite: g.invite });
+    check('(setup) a friend game, both sides taken', created.status === 201 && joined.status === 200);
+    const link = (color, secret) => `${new URL(`/g/${g.id}`, base)}#s=${encodeURIComponent(secret)}&c=${color}`;
+
+    const white = await open('en-US');
+    const black = await open('de-DE');
+    await white.goto(link('white', g.secret));
+    await black.goto(link('black', joined.json.secret));
+
+    // Presence: each sees the other online, as a dot and as text for screen readers.
+    check('White sees Black online', await until(presence(white, 'black', 'true')));
+    check('Black sees White online', await until(presence(black, 'white', 'true')));
+    const srText = await white.locator('.player-bar[data-color="black"] .presence .visually-hidden').textContent();
+    check('the dot says "online" to screen readers', srText === 'online', srText);
+
+    // Black resigns on the page; White offers a rematch.
+    await black.click('#resign');
+    const rematch = white.getByRole('button', { name: 'Rematch', exact: true });
+    check('White gets a "Rematch" button after the end', await until(rematch.waitFor(WAIT)));
+    await rematch.click();
+    check('White\'s page says the offer is made',
+      await until(white.getByText('You offered a rematch').waitFor(WAIT)));
+    const accept = black.getByRole('button', { name: 'Revanche annehmen' });
+    check('Black sees the offer with Accept', await until(accept.waitFor(WAIT)));
+    check('… and Decline', await black.getByRole('button', { name: 'Ablehnen' }).isVisible());
+    check('… and the text', await black.getByText('Dein Gegner bietet eine Revanche an.').isVisible());
+    await shot(black, 'rematch-01-offer.png');
+
+    // Accessibility of the ended game page with the offer shown.
+    await black.addScriptTag({ path: AXE });
+    const axe = await black.evaluate(async () => {
+      const r = await window.axe.run(document);
+      return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    });
+    check('axe-core: no violations on the ended game with the offer', axe.length === 0, axe.join(' | '));
+
+    // Black accepts: White's page goes by itself, Black's with the button.
+    await accept.click();
+    const go = black.getByRole('button', { name: 'Zur neuen Partie' });
+    check('Black is offered to go to the new game', await until(go.waitFor(WAIT)));
+    check('White\'s page goes to the new game by itself',
+      await until(white.waitForURL((u) => u.pathname.startsWith('/g/') && !u.pathname.endsWith(g.id), WAIT)));
+    await go.click();
+    check('Black\'s page goes there too',
+      await until(black.waitForURL((u) => u.pathname.startsWith('/g/') && !u.pathname.endsWith(g.id), WAIT)));
+    const newId = gameOf(white);
+    check('both pages show the same new game', newId === gameOf(black) && newId !== g.id, `${newId} ${gameOf(black)}`);
+    check('the old game names it', (await api('GET', `/api/games/${g.id}`)).json.rematch.game === newId);
+
+    // Colours swapped: White of the old game plays Black now, and Black moves first as White.
+    check('the former White plays Black', await until(white.getByText('You play Black').waitFor(WAIT)));
+    check('the former Black plays White', await until(black.getByText('Du spielst Weiß').waitFor(WAIT)));
+    await black.fill('#move-input', 'e4');
+    await black.press('#move-input', 'Enter');
+    check('the new White moves with its new secret', await until(white.waitForSelector('body[data-ply="1"]', WAIT)));
+    check('White sees the new opponent online', await until(presence(white, 'white', 'true')));
+    await shot(white, 'rematch-02-new-game.png');
+
+    // The opponent's page closes: the dot turns to offline.
+    await black.context().close();
+    check('the dot turns to offline when the opponent\'s page closes', await until(presence(white, 'white', 'false')));
+    const off = await white.locator('.player-bar[data-color="white"] .presence .visually-hidden').textContent();
+    check('… and says "offline" to screen readers', off === 'offline', off);
+    await shot(white, 'rematch-03-offline.png');
+  } finally {
+    await browser.close();
+  }
+  check('no script errors on the pages', errors.length === 0, errors.join(' | '));
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.log(`FAIL: ${e.stack || e}`);
+  console.log(`${passed} passed, ${failed + 1} failed`);
+  process.exit(1);
+});

@@ -1,0 +1,41 @@
+// The texts of the rematch box and the players' presence (game-rematch.js), in German and English.
+import { registerStrings } from './i18n.js';
+
+registerStrings({
+  en: {
+    rematch: 'Rematch',
+    rematch_offered_mine: 'You offered a rematch. Waiting for your opponent …',
+    rematch_offered_theirs: 'Your opponent offers a rematch.',
+    rematch_accept: 'Accept rematch',
+    rematch_decline: 'Decline',
+    rematch_withdraw: 'Withdraw offer',
+    rematch_declined_mine: 'You declined the rematch.',
+    rematch_withdrawn_mine: 'You withdrew your rematch offer.',
+    rematch_declined_theirs: 'Your opponent declined the rematch.',
+    rematch_withdrawn_theirs: 'Your opponent withdrew the rematch offer.',
+    rematch_ready: 'The rematch has begun.',
+    rematch_go: 'Go to the new game',
+    rematch_watch: 'Watch the rematch',
+    presence_online: 'online',
+    presence_offline: 'offline',
+    presence_title: '{color}: {state}',
+  },
+  de: {
+    rematch: 'Revanche',
+    rematch_offered_mine: 'Du hast eine Revanche angeboten. Warte auf deinen Gegner …',
+    rematch_offered_theirs: 'Dein Gegner bietet eine Revanche an.',
+    rematch_accept: 'Revanche annehmen',
+    rematch_decline: 'Ablehnen',
+    rematch_withdraw: 'Angebot zurückziehen',
+    rematch_declined_mine: 'Du hast die Revanche abgelehnt.',
+    rematch_withdrawn_mine: 'Du hast dein Revancheangebot zurückgezogen.',
+    rematch_declined_theirs: 'Dein Gegner hat die Revanche abgelehnt.',
+    rematch_withdrawn_theirs: 'Dein Gegner hat sein Revancheangebot zurückgezogen.',
+    rematch_ready: 'Die Revanche hat begonnen.',
+    rematch_go: 'Zur neuen Partie',
+    rematch_watch: 'Revanche zuschauen',
+    presence_online: 'online',
+    presence_offline: 'offline',
+    presence_title: '{color}: {state}',
+  },
+});
