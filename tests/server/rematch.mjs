@@ -169,8 +169,11 @@ const tests = {
     // The computer (White) moves at once; while its move is being saved a change is answered 409 busy,
     // which a client repeats (docs/api.md).
     let resigned;
-    do resigned = await api('POST', `/api/games/${c.id}/resign`, { secret: c.secret });
-    while (resigned.status === 409 && resigned.json?.error?.code === 'busy');
+    for (;;) {
+      resigned = await api('POST', `/api/games/${c.id}/resign`, { secret: c.secret });
+      if (resigned.status !== 409 || resigned.json?.error?.code !== 'busy') break;
+      await new Promise((done) => setTimeout(done, 20));
+    }
     expectOk(resigned, 'resign');
     const r = expectOk(await rematch(c.id, { secret: c.secret }), 'rematch');
     assert.equal(r.color, 'white');
