@@ -466,6 +466,8 @@ static void aspiration(Search *s, int depth) {
         beta = min_int(prev + delta, SEARCH_INF);
     }
     for (;;) {
+        s->root_alpha = alpha;
+        s->root_beta = beta;
         int score = search_root(s, alpha, beta, depth);
         if (s->stopped)
             return;
@@ -612,6 +614,19 @@ uint64_t search_total_nodes(const Search *s) {
     return nodes;
 }
 
+/* A search stopped inside an iteration may have proved a mate there: the best line's first move was
+ * searched to the end with a mate score (the move is played: s->roots[0] holds it). The lines of the
+ * last completed iteration still say centipawns, and GUIs show the last line, so that proof is
+ * reported as one more line of the interrupted depth (a bound when it came from outside the window). */
+static void report_proven_mate(Search *s) {
+    const RootMove *rm = &s->roots[0];
+    if (!s->stopped || s->multipv != 1 || rm->score == -SEARCH_INF || !is_mate_score(rm->score))
+        return;
+    if (s->line_count > 0 && s->lines[0].move == rm->move && s->lines[0].score == rm->score)
+        return;
+    report_line(s, s->root_depth, 0, rm, rm->score >= s->root_beta, rm->score <= s->root_alpha);
+}
+
 EngineResult search_run(Search *s, const Game *game, const EngineLimits *limits, int overhead, int lag,
                         int report_lines, EngineInfoFn info, void *ctx) {
     prepare(s, game, limits, info, ctx);
@@ -627,6 +642,7 @@ EngineResult search_run(Search *s, const Game *game, const EngineLimits *limits,
     s->multipv = min_int(min_int(wanted, ENGINE_MAX_MULTIPV), s->root_count);
     s->report_lines = min_int(max_int(report_lines, 1), s->multipv);
     iterate(s, 1);
+    report_proven_mate(s);
     wait_for_release(s);
 
     const RootMove *best = &s->roots[0];

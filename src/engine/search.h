@@ -64,6 +64,7 @@ typedef struct Search {
     int root_count, pv_index, multipv, root_depth, completed_depth;
     RootMove lines[ENGINE_MAX_MULTIPV]; /* the lines of the last completed iteration, best first */
     int line_count;
+    int root_alpha, root_beta; /* the window of the root search under way */
     uint64_t nodes;
     int seldepth;
     bool stopped;

@@ -1,5 +1,6 @@
 /* Engine (slow, release only): 1,000 very fast games of the engine against itself through the Game
- * API: every move must be legal and every game must end by a rule or reach the ply cap. */
+ * API: every move must be legal and every game must end by a rule or reach the ply cap; and a mate
+ * the search proved is what its last report says. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -77,10 +78,62 @@ static void test_self_play(void **state) {
     engine_free(weak);
 }
 
+/* The last line reported through the info callback. */
+typedef struct LastLine {
+    int score;
+    int depth;
+    int lines;
+} LastLine;
+
+static void keep_last(const EngineInfo *info, void *ctx) {
+    LastLine *last = ctx;
+    last->score = info->score;
+    last->depth = info->depth;
+    last->lines++;
+}
+
+/* A search stopped by its node limit inside an iteration may already have proved a mate there (the
+ * best move searched to the end with a mate score, which the result carries); its last report must
+ * then say mate too, not the centipawns of the last completed iteration (GUIs show the last line:
+ * the engine once said +10,890 cp where Stockfish said mate). Node limits across the iterations where
+ * the mate is found in king and queen against king, each on a fresh engine so the counts repeat. */
+static void test_proven_mate_is_reported(void **state) {
+    (void)state;
+    const char *fen = "8/8/8/4k3/8/8/8/3QK3 w - - 0 1";
+    int mates = 0, mates_inside = 0;
+    for (uint64_t nodes = 300000; nodes <= 1200000; nodes += 20000) {
+        EngineOptions opt;
+        engine_options_default(&opt);
+        Engine *e = engine_new(&opt);
+        assert_non_null(e);
+        Game g;
+        SchError err;
+        assert_true(game_init_fen(&g, fen, &err));
+        EngineLimits limits = {.nodes = nodes};
+        LastLine last = {0};
+        EngineResult r = engine_search(e, &g, &limits, keep_last, &last);
+        assert_true(last.lines > 0);
+        if (r.score >= ENGINE_MATE_BOUND) {
+            mates++;
+            if (last.depth > r.depth)
+                mates_inside++; /* proved inside the interrupted iteration */
+            if (last.score != r.score)
+                fail_msg("nodes %llu: the result is mate (%d) but the last line says %d", (unsigned long long)nodes,
+                         r.score, last.score);
+        }
+        game_free(&g);
+        engine_free(e);
+    }
+    /* The range must hold the case this test is about, or it tests nothing. */
+    assert_true(mates > 0);
+    assert_true(mates_inside > 0);
+}
+
 int main(void) {
     schach_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_self_play),
+        cmocka_unit_test(test_proven_mate_is_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
