@@ -92,7 +92,8 @@ export function mountLobby(area) {
     'section',
     { class: 'card lobby-seeks', 'aria-labelledby': 'lobby-open-title' },
     el('h2', { id: 'lobby-open-title', i18n: 'lobby_open' }),
-    el('div', { class: 'table-scroll' }, table),
+    // On a phone the table may scroll sideways inside its box: reachable by keyboard, and named.
+    el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-labelledby': 'lobby-open-title' }, table),
     empty,
   );
 
