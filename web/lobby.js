@@ -77,7 +77,7 @@ export function mountLobby(area) {
   );
 
   // --- The open seeks ------------------------------------------------------------------------
-  const caption = el('caption', { i18n: 'lobby_caption' });
+  const caption = el('caption', { id: 'lobby-caption', i18n: 'lobby_caption' });
   const head = el(
     'tr',
     {},
@@ -93,7 +93,7 @@ export function mountLobby(area) {
     { class: 'card lobby-seeks', 'aria-labelledby': 'lobby-open-title' },
     el('h2', { id: 'lobby-open-title', i18n: 'lobby_open' }),
     // On a phone the table may scroll sideways inside its box: reachable by keyboard, and named.
-    el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-labelledby': 'lobby-open-title' }, table),
+    el('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-labelledby': 'lobby-caption' }, table),
     empty,
   );
 
