@@ -11,6 +11,7 @@ import { lobbySocket } from './lobby-live.js';
 import { saveGame } from './storage.js';
 import { $, privateLink, show, showError, timeControlText } from './util.js';
 
+// The form's fields are named seek_* so they never clash with the new-game form's below on the page.
 // The quick-pairing pools: live minutes+increment, and correspondence with 3 days a move.
 const POOLS = [
   { type: 'live', minutes: 1, increment: 0 },
@@ -109,9 +110,9 @@ export function mountLobby(area) {
       {},
       el('legend', { i18n: 'lobby_time' }),
       radio('seek_time', 'live', 'lobby_live', true),
-      el('div', { class: 'sub', id: 'seek-live' }, numberField('minutes', 'lobby_minutes', 1, 180, 5), numberField('increment', 'lobby_increment', 0, 60, 3)),
+      el('div', { class: 'sub', id: 'seek-live' }, numberField('seek_minutes', 'lobby_minutes', 1, 180, 5), numberField('seek_increment', 'lobby_increment', 0, 60, 3)),
       radio('seek_time', 'correspondence', 'lobby_corr', false),
-      el('div', { class: 'sub', id: 'seek-corr', hidden: true }, numberField('days', 'lobby_days', 1, 14, 3)),
+      el('div', { class: 'sub', id: 'seek-corr', hidden: true }, numberField('seek_days', 'lobby_days', 1, 14, 3)),
     ),
     el(
       'fieldset',
@@ -309,8 +310,8 @@ export function mountLobby(area) {
     const f = form.elements;
     const time =
       f.seek_time.value === 'live'
-        ? { type: 'live', minutes: Number(f.minutes.value), increment: Number(f.increment.value) }
-        : { type: 'correspondence', days: Number(f.days.value) };
+        ? { type: 'live', minutes: Number(f.seek_minutes.value), increment: Number(f.seek_increment.value) }
+        : { type: 'correspondence', days: Number(f.seek_days.value) };
     post({ time, color: f.seek_color.value, rated: !!me && ratedBox.checked });
   });
 

@@ -165,8 +165,8 @@ async function main() {
     const rated = a.locator('#seek-rated');
     await until(a.waitForFunction(() => document.querySelector('#seek-rated') && !document.querySelector('#seek-rated').disabled, null, WAIT));
     check('account: the challenge form offers "rated", checked', (await rated.isEnabled()) && (await rated.isChecked()));
-    await a.fill('#seek-form input[name=minutes]', '5');
-    await a.fill('#seek-form input[name=increment]', '3');
+    await a.fill('#seek-form input[name=seek_minutes]', '5');
+    await a.fill('#seek-form input[name=seek_increment]', '3');
     await a.locator('#seek-post').click();
     const waiting = await until(a.locator('#lobby-status', { hasText: 'Warte auf einen Gegner (5+3, gewertet)' }).waitFor(WAIT));
     check('poster: "waiting for an opponent" with the control and "rated", and a cancel button', waiting && (await a.locator('#lobby-cancel').isVisible()));
@@ -241,8 +241,8 @@ async function main() {
     await a.goto(base);
     await c.goto(base);
     await a.locator('#seek-form input[value=live]').check();
-    await a.fill('#seek-form input[name=minutes]', '15');
-    await a.fill('#seek-form input[name=increment]', '10');
+    await a.fill('#seek-form input[name=seek_minutes]', '15');
+    await a.fill('#seek-form input[name=seek_increment]', '10');
     await a.locator('#seek-post').click();
     await until(a.locator('#lobby-status', { hasText: '15+10' }).waitFor(WAIT));
     const ratedRow = c.locator('#lobby-table tbody tr', { hasText: users.a });
@@ -258,8 +258,8 @@ async function main() {
     check('withdrawn: the challenge leaves the other lists live', await until(ratedRow.waitFor({ state: 'detached', ...WAIT })));
 
     await c.locator('#seek-form input[value=live]').check();
-    await c.fill('#seek-form input[name=minutes]', '3');
-    await c.fill('#seek-form input[name=increment]', '2');
+    await c.fill('#seek-form input[name=seek_minutes]', '3');
+    await c.fill('#seek-form input[name=seek_increment]', '2');
     await c.locator('#seek-post').click();
     check('anonymous: a casual challenge waits', await until(c.locator('#lobby-status', { hasText: '3+2, ungewertet' }).waitFor(WAIT)));
     await b.goto(base);
