@@ -83,7 +83,7 @@ export function mountLobby(area) {
     'tr',
     {},
     ...['lobby_col_player', 'lobby_col_rating', 'lobby_col_time', 'lobby_col_kind', 'lobby_col_color', 'lobby_col_action'].map((k) =>
-      el('th', { scope: 'col', i18n: k }),
+      el('th', { scope: 'col', i18n: k, class: k === 'lobby_col_rating' || k === 'lobby_col_kind' || k === 'lobby_col_color' ? 'wide-only' : null }),
     ),
   );
   const body = el('tbody');
@@ -271,12 +271,15 @@ export function mountLobby(area) {
         action.disabled = !!pending;
         action.addEventListener('click', () => accept(s));
       }
+      const rating = s.rating == null ? '–' : String(Math.round(s.rating));
+      // On a phone the rating and kind columns give way: the same words then follow the name and the
+      // time control (these spans are not displayed, hence not read, on wider screens).
       tr.append(
-        el('td', {}, who),
-        el('td', { class: 'num' }, s.rating == null ? '–' : String(Math.round(s.rating))),
-        el('td', {}, tc),
-        el('td', {}, kind),
-        el('td', {}, s.color === 'random' ? t('random') : colorName(s.color)),
+        el('td', {}, who, el('span', { class: 'narrow-only' }, ` (${rating})`)),
+        el('td', { class: 'num wide-only' }, rating),
+        el('td', {}, tc, el('span', { class: 'narrow-only' }, `, ${kind}`)),
+        el('td', { class: 'wide-only' }, kind),
+        el('td', { class: 'wide-only' }, s.color === 'random' ? t('random') : colorName(s.color)),
         el('td', {}, action),
       );
       body.append(tr);

@@ -66,10 +66,12 @@ function fakeNotifications() {
       window.__notes.push(this);
     }
     close() {}
+    // "granted" unless the test set sessionStorage "fake-notify" to "default" (not asked yet).
     static get permission() {
-      return 'granted';
+      return sessionStorage.getItem('fake-notify') || 'granted';
     }
     static requestPermission() {
+      sessionStorage.setItem('fake-notify', 'granted');
       return Promise.resolve('granted');
     }
   }
@@ -158,6 +160,18 @@ async function main() {
     // --- Sign-up ---------------------------------------------------------------------------------
     await signUp(a, users.a, '/');
     await signUp(b, users.b, '/');
+
+    // --- Asking for permission to notify: a button (a user gesture), then what was decided ------
+    await b.evaluate(() => sessionStorage.setItem('fake-notify', 'default'));
+    await b.reload();
+    await summary(b).click();
+    const ask = b.locator('#turns button.turns-notify');
+    check('the your-turn list offers to turn notifications on', await until(ask.waitFor(WAIT)) && (await ask.innerText()) === 'Turn on notifications');
+    await ask.click();
+    const on = b.locator('#turns .turns-notify-state', { hasText: 'Notifications are on.' });
+    check('after the permission: "notifications are on", focused', await until(on.waitFor(WAIT)) &&
+      (await b.evaluate(() => document.activeElement && document.activeElement.className)) === 'turns-notify-state');
+    await summary(b).click();
 
     // --- A rated 5+3 challenge through the form, accepted from the lobby ------------------------
     await b.goto(base);
@@ -268,11 +282,16 @@ async function main() {
     // While a challenge is open: axe on the lobby with a listed seek and a waiting poster.
     await axeBothLanguages(b, 'home with an open seek (account)', async () => {
       await until(b.locator('#lobby-table tbody tr').first().waitFor(WAIT));
-      await summary(b).click();
-      await until(b.locator('#turns[open]').waitFor(WAIT));
+      // With the your-turn list open, so that it is checked too.
+      await b.evaluate(() => { document.querySelector('#turns').open = true; });
     });
-    await summary(b).click();
+    await b.evaluate(() => { document.querySelector('#turns').open = false; });
     await axeBothLanguages(c, 'home waiting (anonymous)');
+    await b.setViewportSize(PHONE);
+    const acceptBox = await b.locator('#lobby-table button.accept').first().boundingBox();
+    check('phone: the Accept button is in view without scrolling sideways', acceptBox && acceptBox.x + acceptBox.width <= PHONE.width,
+      JSON.stringify(acceptBox));
+    await b.setViewportSize(DESKTOP);
     await anonRow.locator('button.accept').click();
     const bIn = await until(b.waitForURL(/\/g\//, WAIT));
     const cIn = await until(c.waitForURL(/\/g\/[A-Za-z0-9_-]+#s=/, WAIT));
