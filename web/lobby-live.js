@@ -10,6 +10,9 @@ const CLOSE_GOING_AWAY = 1001;
 // The server's default --max-subscriptions is 64 (src/server/http_server.h); staying at 32 leaves
 // room on servers started with less, and an error "subs" from the server lowers it further.
 const MAX_GAMES = 32;
+// Seeks one connection may hold (WS_HELD_SEEKS in src/server/http_internal.h); withdrawn ones still
+// count, so a page that posts again after that many starts a fresh connection.
+const HELD_PER_CONNECTION = 4;
 
 class LobbySocket {
   constructor() {
@@ -19,6 +22,7 @@ class LobbySocket {
     this.maxGames = MAX_GAMES;
     this.lobbyWatchers = 0;
     this.hold = null; // {seek, secret} of this page's open seek
+    this.heldHere = 0; // holds sent on the current connection
     this.stateHandlers = new Set();
     this.lobbyHandlers = new Set();
     this.timer = null;
@@ -46,6 +50,7 @@ class LobbySocket {
     this.ws = ws;
     ws.onopen = () => {
       this.backoff = 500;
+      this.heldHere = 0;
       if (this.lobbyWatchers) this.sendLobby();
       for (const g of this.games) this.subscribe(g);
     };
@@ -82,6 +87,8 @@ class LobbySocket {
   }
 
   sendLobby() {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.hold) this.heldHere++;
     this.send(this.hold ? { type: 'lobby', hold: this.hold } : { type: 'lobby' });
   }
 
@@ -123,7 +130,16 @@ class LobbySocket {
    *  closes, i.e. when the page goes. null stops holding (the seek was taken or withdrawn). */
   setHold(hold) {
     this.hold = hold;
-    if (hold && this.lobbyWatchers) this.sendLobby();
+    if (!hold || !this.lobbyWatchers || !this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.heldHere < HELD_PER_CONNECTION) {
+      this.sendLobby();
+      return;
+    }
+    // The server forgets this connection's holds with it; the new one holds just this seek.
+    const old = this.ws;
+    this.ws = null;
+    old.close();
+    this.connect();
   }
 
   /** Calls HANDLER(gameId, state) for every game state that arrives. */

@@ -271,6 +271,19 @@ async function main() {
     check('withdrawn: the poster is told', await until(a.locator('#lobby-status', { hasText: 'zurückgezogen' }).waitFor(WAIT)));
     check('withdrawn: the challenge leaves the other lists live', await until(ratedRow.waitFor({ state: 'detached', ...WAIT })));
 
+    // A waiting challenge leaves with its page (held over the lobby socket), also after more
+    // challenges posted and withdrawn on the page than one connection may hold (4).
+    for (let i = 0; i < 4; i++) {
+      await a.locator('#seek-post').click();
+      await until(a.locator('#lobby-status', { hasText: 'Warte' }).waitFor(WAIT));
+      await a.locator('#lobby-cancel').click();
+      await until(a.locator('#lobby-status', { hasText: 'zurückgezogen' }).waitFor(WAIT));
+    }
+    await a.locator('#seek-post').click();
+    check('posted again: the challenge appears', await until(ratedRow.waitFor(WAIT)));
+    await a.goto(new URL('/account', base).href);
+    check('the poster leaves the page: the challenge leaves the other lists', await until(ratedRow.waitFor({ state: 'detached', ...WAIT })));
+
     await c.locator('#seek-form input[value=live]').check();
     await c.fill('#seek-form input[name=seek_minutes]', '3');
     await c.fill('#seek-form input[name=seek_increment]', '2');
