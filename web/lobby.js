@@ -129,6 +129,15 @@ export function mountLobby(area) {
   area.textContent = '';
   area.append(quick, list, form);
 
+  // What the status line says (a key, or 'waiting' for the waiting text), so a language switch can
+  // say it again in the other language.
+  let statusKey = null;
+  const statusText = () => (statusKey === 'waiting' ? (pending ? waitingText(pending) : '') : t(statusKey));
+  const setStatus = (key) => {
+    statusKey = key;
+    status.textContent = statusText();
+  };
+
   const setBusy = (busy) => {
     for (const b of area.querySelectorAll('.quick-buttons button, #seek-post, #lobby-table button')) b.disabled = busy;
   };
@@ -138,7 +147,7 @@ export function mountLobby(area) {
     leaving = true;
     stopWaiting();
     saveGame(id, { secrets: { [color]: secret } });
-    status.textContent = t('lobby_paired');
+    setStatus('lobby_paired');
     location.assign(privateLink(id, color, secret));
   };
 
@@ -165,7 +174,7 @@ export function mountLobby(area) {
       if (pending !== p) return;
       if (e.code === 'no_seek') {
         stopWaiting();
-        status.textContent = t('lobby_expired');
+        setStatus('lobby_expired');
       }
     } finally {
       p.checking = false;
@@ -195,7 +204,7 @@ export function mountLobby(area) {
     }
     pending = { id: r.id, secret: r.secret, time: r.time, rated: r.rated };
     socket.setHold({ seek: r.id, secret: r.secret });
-    status.textContent = waitingText(pending);
+    setStatus('waiting');
     show(cancel, true);
     cancel.focus();
     pollTimer = setInterval(checkPending, POLL_MS);
@@ -209,12 +218,12 @@ export function mountLobby(area) {
     try {
       await request('DELETE', `/api/seeks/${encodeURIComponent(p.id)}`, { secret: p.secret });
       stopWaiting();
-      status.textContent = t('lobby_cancelled');
+      setStatus('lobby_cancelled');
     } catch (e) {
       // Taken just now? Then the check goes to the game; otherwise say what happened.
       await checkPending();
       if (pending === p) showError(error, e);
-      else if (!leaving) status.textContent = t('lobby_cancelled');
+      else if (!leaving) setStatus('lobby_cancelled');
     }
     cancel.disabled = false;
   });
@@ -322,7 +331,8 @@ export function mountLobby(area) {
     renderQuick();
     renderSeeks();
     renderForm();
-    if (pending) status.textContent = waitingText(pending);
+    // Only an announced status is said again (in the new language); an empty one stays empty.
+    if (statusKey) status.textContent = statusText();
   };
 
   // --- Live --------------------------------------------------------------------------------------

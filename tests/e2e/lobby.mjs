@@ -235,7 +235,12 @@ async function main() {
     check('clicking the notification opens the game', opened, black.url());
     await until(black.waitForSelector('body[data-ply="1"]', WAIT));
     check('black answers e5', await typeMove(black, 'e5', 2));
+    // The header with a name, "your turn" and log-out on a phone-sized game page.
+    await white.setViewportSize(PHONE);
     check("white's indicator shows 1 again", await until(white.locator('#turns summary', { hasText: ': 1' }).waitFor(WAIT)));
+    await noSidewaysScroll(white, 'game page with the account header, phone');
+    await shot(white, 'lobby-game-phone.png');
+    await white.setViewportSize(DESKTOP);
     const whiteNotes = await white.evaluate(() => window.__notes.length);
     check('no notification for the game one is looking at', whiteNotes === 0, String(whiteNotes));
 
