@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Browser test of the lobby, the accounts and "your turn" (issue 13): starts the real `schach serve`
-# on a free loopback port with a fresh database (--no-limits: the test signs up more accounts from one
-# address than the per-address limit allows a minute) and runs tests/e2e/lobby.mjs (playwright-core
+# on a free loopback port with a fresh database and its default limits (two sign-ups and a few logins
+# stay within those of one address) and runs tests/e2e/lobby.mjs (playwright-core
 # driving Debian's /usr/bin/chromium) with three browser contexts: two accounts sign up, post and
 # accept a rated seek through the lobby and land on one game with opposite colours, the header's
 # "your turn" follows the moves; quick pairing pairs both into one game; an anonymous visitor is told
@@ -12,7 +12,7 @@ set -u
 source "$(dirname "$0")/lib/common.bash"
 cli_init "$@"
 source "$(dirname "$0")/lib/e2e.bash"
-e2e_setup lobby --no-limits
+e2e_setup lobby
 
 CHROMIUM=$CHROMIUM node "$E2E_DIR/lobby.mjs" "$url" "$ARTIFACTS" || fail "lobby.mjs failed (artifacts: $ARTIFACTS)"
 

@@ -1,13 +1,11 @@
 # shellcheck shell=bash
 # Shared by the browser tests (tests/cli/e2e_*.sh), sourced after common.bash and cli_init:
 #
-#   e2e_setup NAME [SERVE_ARGS...]
-#                    installs the page's and the tests' npm packages once (under a lock, so tests
+#   e2e_setup NAME   installs the page's and the tests' npm packages once (under a lock, so tests
 #                    started together do not install into one folder twice), starts the real
 #                    `schach serve` on a free loopback port with a fresh database $tmp/NAME.db, waits
 #                    for its address and sets url, server_pid, E2E_DIR, CHROMIUM and ARTIFACTS (default
 #                    ./e2e-artifacts in the test's working folder); the server is killed on exit.
-#                    SERVE_ARGS go to `schach serve` as well (e.g. --no-limits).
 
 e2e_setup() {
     require_command node
@@ -34,7 +32,7 @@ e2e_setup() {
     npm_ci_once "$WEB_DIR" "@lichess-org/chessground/dist/chessground.js"
     npm_ci_once "$E2E_DIR" "axe-core/axe.min.js" # and playwright-core
 
-    "$SCHACH" serve --listen 127.0.0.1:0 --db "$tmp/$1.db" "${@:2}" >"$tmp/serve.log" 2>&1 &
+    "$SCHACH" serve --listen 127.0.0.1:0 --db "$tmp/$1.db" >"$tmp/serve.log" 2>&1 &
     server_pid=$!
     trap 'kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 
