@@ -4,7 +4,7 @@
 // GET /api/me (`playing`, refreshed by header.js) and are then followed live over the page's lobby
 // socket, so the count changes the moment a move is made, on this page or anywhere else.
 import './strings-lobby.js';
-import { colorName, t } from './i18n.js';
+import { colorName, lang, t } from './i18n.js';
 import { lobbySocket } from './lobby-live.js';
 import { gamePath, privateLink, timeControlText } from './util.js';
 
@@ -91,6 +91,12 @@ export class Turns {
 
   render() {
     const waiting = this.ordered().filter((g) => g.myTurn);
+    // States arrive for every move in every watched game: rebuild only when what is shown changed,
+    // so that the keyboard focus inside the open list stays where it is.
+    const perm = hasNotifications() ? Notification.permission : '';
+    const shown = JSON.stringify([lang(), perm, waiting.map((g) => [g.id, g.kind, g.state && g.state.time])]);
+    if (shown === this.shown) return;
+    this.shown = shown;
     this.summary.textContent = t('turns_summary', { n: waiting.length });
     this.summary.title = waiting.length === 1 ? t('turns_summary_label_one') : t('turns_summary_label', { n: waiting.length });
     this.el.classList.toggle('has-turns', waiting.length > 0);
