@@ -1,7 +1,151 @@
-// The account page (/account): to be built (issue 13).
-import { $, show } from './util.js';
+// The account page (/account): anonymous, a sign-up and a log-in form; logged in, the name with a link
+// to the player's page, a form to change the password, and log-out. After signing up or logging in the
+// page goes back to where the user came from (?next=, a path on this site) or home.
+import './strings-account.js';
+import { request } from './api.js';
+import { t } from './i18n.js';
+import { logOut, whoami } from './header.js';
+import { $, show, showError } from './util.js';
+
+/** The page to return to: only a path of this site (never another site, never /account itself). */
+function nextPath() {
+  const next = new URLSearchParams(location.search).get('next') || '';
+  if (!/^\/(?!\/)/.test(next) || next.startsWith('/account') || next.includes('\\')) return '/';
+  return next;
+}
+
+/** An element with attributes (data-i18n ones are filled, and kept by the language switch). */
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'i18n') {
+      e.dataset.i18n = v;
+      e.textContent = t(v);
+    } else if (v === true) e.setAttribute(k, '');
+    else if (v !== false && v != null) e.setAttribute(k, v);
+  }
+  e.append(...children);
+  return e;
+}
+
+/** One labelled input in a form. */
+function field(id, labelKey, type, name, autocomplete, extra = {}) {
+  return el(
+    'div',
+    { class: 'field' },
+    el('label', { for: id, i18n: labelKey }),
+    el('input', { id, name, type, autocomplete, required: true, ...extra }),
+  );
+}
+
+/** A form: heading, fields, submit button, error paragraph (role=alert). ONSUBMIT(form) may throw. */
+function accountForm(id, titleKey, fields, submitKey, onSubmit, hintKey) {
+  const error = el('p', { class: 'error', role: 'alert', id: `${id}-error`, hidden: true });
+  const button = el('button', { type: 'submit', class: 'primary', i18n: submitKey });
+  const children = [el('h2', { i18n: titleKey, id: `${id}-title` })];
+  if (hintKey) children.push(el('p', { class: 'hint', id: `${id}-hint`, i18n: hintKey }));
+  const form = el('form', { id, class: 'card account-form', 'aria-labelledby': `${id}-title`, novalidate: true }, ...children, ...fields, button, error);
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    showError(error, null);
+    button.disabled = true;
+    try {
+      await onSubmit(form);
+    } catch (e) {
+      showError(error, e);
+    }
+    button.disabled = false;
+  });
+  return form;
+}
+
+function anonymousView(page) {
+  const signup = accountForm(
+    'signup-form',
+    'acc_signup',
+    [
+      field('signup-username', 'acc_username', 'text', 'username', 'username', { 'aria-describedby': 'signup-form-hint', maxlength: 20 }),
+      field('signup-password', 'acc_password', 'password', 'password', 'new-password', { 'aria-describedby': 'signup-form-hint' }),
+    ],
+    'acc_signup',
+    async (f) => {
+      await request('POST', '/api/accounts', { username: f.elements.username.value.trim(), password: f.elements.password.value });
+      location.assign(nextPath());
+    },
+    'acc_signup_hint',
+  );
+  const login = accountForm(
+    'login-form',
+    'acc_login',
+    [
+      field('login-username', 'acc_username', 'text', 'username', 'username'),
+      field('login-password', 'acc_password', 'password', 'password', 'current-password'),
+    ],
+    'acc_login',
+    async (f) => {
+      await request('POST', '/api/session', { username: f.elements.username.value.trim(), password: f.elements.password.value });
+      location.assign(nextPath());
+    },
+  );
+  page.append(el('div', { class: 'account-forms' }, login, signup));
+  // The header's "Sign up" link ends in #signup: start there.
+  const first = location.hash === '#signup' ? 'signup-username' : 'login-username';
+  $(first).focus();
+}
+
+function accountView(page, me) {
+  const name = el('a', { href: `/@/${encodeURIComponent(me.username)}`, id: 'account-username' });
+  name.textContent = me.username;
+  const logout = el('button', { type: 'button', id: 'account-logout', i18n: 'acc_logout' });
+  logout.addEventListener('click', async () => {
+    logout.disabled = true;
+    await logOut();
+    location.reload();
+  });
+  const who = el('section', { class: 'card', 'aria-labelledby': 'account-who' },
+    el('h2', { id: 'account-who', i18n: 'acc_logged_in_as' }),
+    el('p', { class: 'account-who' }, name),
+    el('p', {}, logout),
+  );
+  const done = el('p', { class: 'success', role: 'status', id: 'password-done' });
+  const change = accountForm(
+    'password-form',
+    'acc_change_password',
+    [
+      // The name for password managers, which file the new password under it.
+      el('input', { type: 'text', name: 'username', autocomplete: 'username', value: me.username, hidden: true, 'aria-hidden': 'true', tabindex: '-1' }),
+      field('current-password', 'acc_current_password', 'password', 'password', 'current-password'),
+      field('new-password', 'acc_new_password', 'password', 'new_password', 'new-password'),
+    ],
+    'acc_change_password',
+    async (f) => {
+      done.textContent = '';
+      await request('POST', '/api/account/password', { password: f.elements.password.value, new_password: f.elements.new_password.value });
+      f.reset();
+      done.dataset.i18n = 'acc_password_changed';
+      done.textContent = t('acc_password_changed');
+    },
+  );
+  change.append(done);
+  page.append(who, change);
+}
 
 export function initAccount() {
-  show($('account-page'), true);
-  return { relabel() {} };
+  const page = $('account-page');
+  show(page, true);
+  page.textContent = '';
+  const h1 = el('h1', { i18n: 'acc_title' });
+  const intro = el('p', { class: 'account-intro', i18n: 'acc_intro' });
+  const error = el('p', { class: 'error', role: 'alert', hidden: true });
+  page.append(h1, intro, error);
+  document.title = `${t('acc_title')} – ${t('app_title')}`;
+  whoami().then(
+    (me) => (me ? accountView(page, me) : anonymousView(page)),
+    (e) => showError(error, e),
+  );
+  return {
+    relabel() {
+      document.title = `${t('acc_title')} – ${t('app_title')}`;
+    },
+  };
 }

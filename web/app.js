@@ -2,6 +2,7 @@
 // page's section), and the module of the page the address names fills it from the server's state.
 // Routes: / (home), /g/<id> (a game), /@/<name> (a player), /account (sign up, log in, password).
 import { GamePage } from './game.js';
+import { initHeader } from './header.js';
 import { initHome } from './home.js';
 import { lang, setLang, translateDom } from './i18n.js';
 import { $, copyFrom } from './util.js';
@@ -30,12 +31,15 @@ async function route() {
 async function main() {
   translateDom();
   for (const b of document.querySelectorAll('[data-copy]')) b.addEventListener('click', () => copyFrom($(b.dataset.copy), b));
+  // The header's account part and "your turn" (header.js) on every page.
+  const header = initHeader();
   const page = await route();
   // For debugging in the console and for the browser tests (which close the socket on purpose).
   window.schachPage = page;
   $('lang-switch').addEventListener('click', () => {
     setLang(lang() === 'de' ? 'en' : 'de');
     translateDom();
+    header.relabel();
     if (page && page.relabel) page.relabel();
   });
 }

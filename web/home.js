@@ -1,6 +1,7 @@
 // The home page (/): the new-game form and the lists of this browser's and recently finished games.
 import * as api from './api.js';
 import { colorName, levelName, outcomeText, t } from './i18n.js';
+import { mountLobby } from './lobby.js';
 import { gameRecord, myGameIds, saveGame } from './storage.js';
 import { $, formatDate, gamePath, privateLink, show, showError, timeControlText } from './util.js';
 
@@ -144,8 +145,11 @@ export function initHome() {
     }
   });
   loadLists();
+  // The lobby above the new-game form (lobby.js).
+  const lobby = mountLobby($('lobby-area'));
   return {
     relabel: () => {
+      lobby.relabel();
       fillLevels();
       loadLists();
     },
