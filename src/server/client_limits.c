@@ -16,7 +16,7 @@ struct LimitsEntry {
     LimitsEntry *next;
     char key[LIMITS_ADDRESS_MAX];
     int connections;
-    double tokens[2]; /* per LimitKind */
+    double tokens[LIMIT_KINDS];
     int64_t refilled_ms;
     int64_t last_ms;
 };
@@ -29,7 +29,11 @@ struct Limits {
 };
 
 static int kind_limit(const Limits *l, LimitKind kind) {
-    return kind == LIMIT_CREATE ? l->cfg.creates_per_minute : l->cfg.requests_per_minute;
+    switch (kind) {
+        case LIMIT_CREATE: return l->cfg.creates_per_minute;
+        case LIMIT_FILE: return l->cfg.requests_per_minute * LIMITS_FILES_PER_REQUEST;
+        default: return l->cfg.requests_per_minute;
+    }
 }
 
 Limits *limits_new(const LimitsConfig *cfg) {
@@ -114,7 +118,7 @@ static void refill(const Limits *l, LimitsEntry *e, int64_t now_ms) {
     int64_t dt = now_ms - e->refilled_ms;
     if (dt <= 0)
         return;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < LIMIT_KINDS; k++) {
         int limit = kind_limit(l, (LimitKind)k);
         e->tokens[k] += (double)dt * limit / MINUTE_MS;
         if (e->tokens[k] > limit)
@@ -140,8 +144,8 @@ static LimitsEntry *entry_for(Limits *l, const char *key, int64_t now_ms) {
     if (!e)
         return NULL;
     snprintf(e->key, sizeof e->key, "%s", key);
-    e->tokens[LIMIT_CREATE] = l->cfg.creates_per_minute;
-    e->tokens[LIMIT_REQUEST] = l->cfg.requests_per_minute;
+    for (int k = 0; k < LIMIT_KINDS; k++)
+        e->tokens[k] = kind_limit(l, (LimitKind)k);
     e->refilled_ms = e->last_ms = now_ms;
     e->next = l->table[h];
     l->table[h] = e;

@@ -1,7 +1,7 @@
 /* schach serve: per-address accounting for the transport's limits (docs/api.md "Limits").
  *
- * One table of client addresses, each with its open connections and two token buckets (game creations
- * and requests, each refilled evenly over a minute up to its per-minute limit, so a client may spend a
+ * One table of client addresses, each with its open connections and three token buckets (game
+ * creations, requests and the web page's files, each refilled evenly over a minute up to its per-minute limit, so a client may spend a
  * minute's worth at once and then one every 60/limit seconds). IPv6 addresses are counted per /64, the
  * smallest block one customer usually gets. The table is bounded: an entry without connections whose
  * buckets have refilled is forgotten by limits_sweep, and at most max_entries exist at once.
@@ -22,6 +22,7 @@ enum {
     LIMITS_CREATES_PER_MINUTE = 60,
     LIMITS_REQUESTS_PER_MINUTE = 1200,
     LIMITS_MAX_ENTRIES = 100000,
+    LIMITS_FILES_PER_REQUEST = 5,
     LIMITS_ADDRESS_MAX = 64, /* room for any address key ("ffff:...:ffff/64", "255.255.255.255") */
 };
 
@@ -33,7 +34,11 @@ typedef struct LimitsConfig {
     int max_entries;             /* addresses tracked at once; 0: LIMITS_MAX_ENTRIES */
 } LimitsConfig;
 
-typedef enum { LIMIT_CREATE, LIMIT_REQUEST } LimitKind;
+/* LIMIT_FILE: the browser UI's files. A page view fetches (or revalidates) a few dozen of them, all
+ * answered from memory, so they have a bucket of their own, LIMITS_FILES_PER_REQUEST times the
+ * request limit: a visitor reloading pages is not locked out of the API, and a flood of file requests
+ * is still bounded. */
+typedef enum { LIMIT_CREATE, LIMIT_REQUEST, LIMIT_FILE, LIMIT_KINDS } LimitKind;
 
 typedef struct Limits Limits;
 typedef struct LimitsEntry LimitsEntry;

@@ -367,8 +367,10 @@ static bool refuse_bad_framing(HttpConn *c, struct lws *wsi, long *length) {
 static bool over_rate(HttpConn *c) {
     struct HttpServer *srv = c->srv;
     int64_t now = monotonic_ms();
-    int wait = limits_take(srv->limits, c->client, LIMIT_REQUEST, now);
-    const char *key = "rate", *kind = "requests";
+    /* The page's files (not the API, not an unknown route) have their own, larger bucket. */
+    bool file = !c->api && !c->route_status;
+    int wait = limits_take(srv->limits, c->client, file ? LIMIT_FILE : LIMIT_REQUEST, now);
+    const char *key = "rate", *kind = file ? "files" : "requests";
     /* Creations: games, and seeks in the lobby (each a row someone else may turn into a game). */
     bool creates = c->account ? c->account_action == ACCOUNTS_SEEK_POST : c->action == ACTION_CREATE;
     if (!wait && c->api && creates && !c->route_status) {

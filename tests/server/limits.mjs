@@ -83,6 +83,22 @@ const on = {
     ws.close();
   },
 
+  async 'the page\'s files have a bucket of their own, five times the requests\''() {
+    // A visitor who loads page after page (each a few dozen module files) keeps the API: 60 file
+    // requests leave the requests untouched ...
+    const from = '127.0.0.6';
+    for (let i = 0; i < 60; i++) {
+      const r = await req('GET', i % 2 ? '/app.js' : '/', { from });
+      assert.equal(r.status, 200, `file ${i + 1}: ${r.status}`);
+    }
+    assert.equal((await req('GET', '/api/levels', { from })).status, 200, 'the API after 60 files');
+    // ... but a flood of files is limited too (200 per minute here), and does not spend the API's.
+    let limited = 0;
+    for (let i = 0; i < 160; i++) if ((await req('GET', '/style.css', { from })).status === 429) limited++;
+    assert.ok(limited >= 10, `${limited} of 160 more file requests were limited`);
+    assert.equal((await req('GET', '/api/levels', { from })).status, 200, 'the API after the file flood');
+  },
+
   async 'connections per address'() {
     const kept = [];
     for (let i = 0; i < 5; i++) kept.push(await keptConnection('127.0.0.6'));
