@@ -371,8 +371,10 @@ static bool over_rate(HttpConn *c) {
     bool file = !c->api && !c->route_status;
     int wait = limits_take(srv->limits, c->client, file ? LIMIT_FILE : LIMIT_REQUEST, now);
     const char *key = "rate", *kind = file ? "files" : "requests";
-    /* Creations: games, and seeks in the lobby (each a row someone else may turn into a game). */
-    bool creates = c->account ? c->account_action == ACCOUNTS_SEEK_POST : c->action == ACTION_CREATE;
+    /* Creations: games, rematches (the answer to an offer makes a game) and seeks in the lobby (each
+     * a row someone else may turn into a game). */
+    bool creates = c->account ? c->account_action == ACCOUNTS_SEEK_POST
+                              : c->action == ACTION_CREATE || c->action == ACTION_REMATCH;
     if (!wait && c->api && creates && !c->route_status) {
         wait = limits_take(srv->limits, c->client, LIMIT_CREATE, now);
         key = "rate_create", kind = "creates";

@@ -299,6 +299,19 @@ static bool ws_over_rate(WsConn *c, json_t *id) {
     return true;
 }
 
+/* Over the client's rate of new games (a rematch): an error with the seconds to wait. */
+static bool ws_over_create_rate(WsConn *c, json_t *id) {
+    int wait = limits_take(c->srv->limits, c->client, LIMIT_CREATE, monotonic_ms());
+    if (!wait)
+        return false;
+    http_log_limit(c->srv, "creates", c->client);
+    json_t *err = error_object("rate_create", c->lang);
+    if (err)
+        json_object_set_new(err, "retry_after", json_integer(wait));
+    ws_send_error_object(c, id, err);
+    return true;
+}
+
 static void ws_message(WsConn *c, const char *text, size_t len) {
     if (ws_over_rate(c, NULL))
         return;
@@ -344,6 +357,8 @@ static void ws_message(WsConn *c, const char *text, size_t len) {
             ws_send_error(c, id, "type");
         else if (!game_ok)
             ws_send_error(c, id, game ? "no_game" : "game");
+        else if (changes[found].action == ACTION_REMATCH && ws_over_create_rate(c, id))
+            ; /* a rematch may make a game: it counts as a creation, as over HTTP */
         else
             ws_change(c, msg, id, changes[found].action, game);
     }

@@ -70,6 +70,33 @@ const on = {
     assert.equal((await req('GET', '/api/levels')).status, 200, 'other requests still served');
   },
 
+  async 'a rematch counts as a new game, over HTTP and WebSocket'() {
+    // A local game (one creation) answered by rematch after rematch: each makes a game, so the third
+    // rematch is over the limit of 3 a minute (and nothing is made: the old game names no rematch).
+    const from = '127.0.0.21';
+    const local = await req('POST', '/api/games', { body: { mode: 'local' }, from });
+    assert.equal(local.status, 201, local.text);
+    let game = { id: local.json.id, secrets: local.json.secrets };
+    for (let i = 1; i <= 3; i++) {
+      const resigned = await req('POST', `/api/games/${game.id}/resign`, { body: { secret: game.secrets.white }, from });
+      assert.equal(resigned.status, 200, resigned.text);
+      const r = await req('POST', `/api/games/${game.id}/rematch`, { body: { secret: game.secrets.white }, from });
+      if (i < 3) {
+        assert.equal(r.status, 200, `rematch ${i}: ${r.text}`);
+        game = { id: r.json.id, secrets: r.json.secrets };
+      } else {
+        expect429(r, 'the third rematch');
+        const old = await req('GET', `/api/games/${game.id}`, { from: '127.0.0.10' });
+        assert.ok(!old.json.rematch || !old.json.rematch.game, `no game was made: ${old.text}`);
+      }
+    }
+    const ws = await WsClient.open('/ws', ['schach'], { localAddress: from });
+    ws.send({ type: 'rematch', game: game.id, secret: game.secrets.white, id: 1 });
+    const err = await ws.next((m) => m.type === 'error' && m.id === 1, 'the rematch over WebSocket');
+    assert.equal(err.error.code, 'rate_limited', JSON.stringify(err));
+    ws.close();
+  },
+
   async 'requests per address, HTTP and WebSocket'() {
     let limited = 0;
     for (let i = 0; i < 45; i++) if ((await req('GET', '/api/levels', { from: '127.0.0.3' })).status === 429) limited++;
