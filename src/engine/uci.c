@@ -201,7 +201,7 @@ static void *search_main(void *arg) {
         r = engine_search(u->engine, &u->job_game, &u->job_limits, on_info, u);
         /* The search's totals at its end (every thread's nodes), as Stockfish closes a search: the
          * last iteration's line counted only up to its own end. */
-        say(u, "info depth %d nodes %llu nps %llu time %lld", r.depth, (unsigned long long)r.nodes,
+        say(u, "info nodes %llu nps %llu time %lld", (unsigned long long)r.nodes,
             (unsigned long long)(r.time_ms > 0 ? r.nodes * 1000 / (uint64_t)r.time_ms : r.nodes), (long long)r.time_ms);
     } else
         say(u, "info depth 0 score %s", pos_in_check(pos) ? "mate 0" : "cp 0");

@@ -146,11 +146,11 @@ static void test_finished_game(void **state) {
     (void)state;
     /* Black is mated: nothing to play. */
     char *out = run_uci("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1\ngo depth 5\n");
-    assert_non_null(strstr(out, "bestmove 0000\n"));
+    assert_non_null(strstr(out, "bestmove (none)\n"));
     free(out);
     /* Stalemate, also with go infinite: the bestmove waits for stop. */
     out = run_uci("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo infinite\nisready\nstop\n");
-    assert_non_null(strstr(out, "readyok\nbestmove 0000\n"));
+    assert_non_null(strstr(out, "readyok\nbestmove (none)\n"));
     free(out);
 }
 
