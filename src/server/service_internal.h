@@ -123,7 +123,7 @@ typedef enum {
     CH_TIMEOUT,
     CH_DEAD,
     CH_REMATCH, /* a finished game's rematch offer, refusal, or the new game (service_rematch.c) */
-    CH_LEASE /* not a change: the claim of the lease on the computer's thinking (service_cluster.c) */
+    CH_LEASE    /* not a change: the claim of the lease on the computer's thinking (service_cluster.c) */
 } ChangeKind;
 typedef enum { DRAW_OFFER, DRAW_ACCEPT, DRAW_DECLINE } DrawAction;
 

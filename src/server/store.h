@@ -61,7 +61,7 @@ typedef struct GameRecord {
     int rematch_offer;
     int rematch_decline;
     char rematch_game[STORE_ID_LEN + 1];
-    int64_t rev;        /* the row's version: 1 when created, one more with every committed change (update,
+    int64_t rev; /* the row's version: 1 when created, one more with every committed change (update,
                   * append or both in one op). Set by the store: reads fill it, a committed op gets the
                   * new value in record.rev; what a writer puts here is ignored. */
 } GameRecord;

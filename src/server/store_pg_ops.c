@@ -43,16 +43,16 @@ static const char SQL_CREATE[] =
 /* The game's row replaced (all but id, created_ms, rev and the lease), and a move when append is set. */
 #define UPDATE_ROW                                                                                                     \
     LOCK_AND_COUNT                                                                                                     \
-        " u AS (UPDATE games SET rev = games.rev + 1, updated_ms = $3, start_fen = $4, mode = $5,"                     \
-        "  time_type = $6, minutes = $7, increment = $8, days = $9, secret_hash_white = $10,"                          \
-        "  secret_hash_black = $11, invite_hash = $12, invite_color = $13, result = $14, termination = $15,"           \
-        "  draw_offer = $16, clock_white_ms = $17, clock_black_ms = $18, turn_started_ms = $19,"                       \
-        "  level = $20, plies = $21, reason = $22, account_white = $23, account_black = $24, rated = $25,"             \
-        "  rating_white = $26, rating_black = $27, rating_diff_white = $28, rating_diff_black = $29,"                  \
-        "  rematch_offer = $30, rematch_decline = $31, rematch_game = $32"                                             \
-        "  FROM l, n"                                                                                                  \
-        "  WHERE games.id = $1 AND ($33 = 0 OR l.rev = $33) AND (NOT $34 OR n.next = $35)"                             \
-        "  RETURNING games.rev),"
+    " u AS (UPDATE games SET rev = games.rev + 1, updated_ms = $3, start_fen = $4, mode = $5,"                         \
+    "  time_type = $6, minutes = $7, increment = $8, days = $9, secret_hash_white = $10,"                              \
+    "  secret_hash_black = $11, invite_hash = $12, invite_color = $13, result = $14, termination = $15,"               \
+    "  draw_offer = $16, clock_white_ms = $17, clock_black_ms = $18, turn_started_ms = $19,"                           \
+    "  level = $20, plies = $21, reason = $22, account_white = $23, account_black = $24, rated = $25,"                 \
+    "  rating_white = $26, rating_black = $27, rating_diff_white = $28, rating_diff_black = $29,"                      \
+    "  rematch_offer = $30, rematch_decline = $31, rematch_game = $32"                                                 \
+    "  FROM l, n"                                                                                                      \
+    "  WHERE games.id = $1 AND ($33 = 0 OR l.rev = $33) AND (NOT $34 OR n.next = $35)"                                 \
+    "  RETURNING games.rev),"
 static const char SQL_UPDATE[] =
     UPDATE_ROW " m AS (INSERT INTO moves (game_id, ply, uci, at_ms) SELECT $1, $35, $36, $37 FROM u WHERE $34)"
                " SELECT (SELECT rev FROM u), (SELECT rev FROM l), (SELECT next FROM n)";
