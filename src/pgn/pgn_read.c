@@ -1,353 +1,39 @@
-/* Reading PGN: a tokenizer over the whole text and a tolerant parser that replays each game.
+/* Reading PGN: a tolerant parser over the tokenizer (pgn_lex.c) that builds each game's tree and
+ * replays its main line into the game record.
  *
- * The tokenizer hides % escape lines, and comments ({...} and ; to end of line) except in the main
- * line's movetext, where the parser keeps them with the ply they follow. It reports every
- * token with its line and column (in characters, so UTF-8 names do not shift columns). The parser
- * reads one game per call; after an error it skips to the end of the broken game (its termination
- * marker, or the next '[' that starts a line) so that the next call starts cleanly.
+ * It reads one game per call; after an error it skips to the end of the broken game (its
+ * termination marker, or the next '[' that starts a line) so that the next call starts cleanly.
+ * Every line of the movetext (the main line, each variation) is a frame on a stack with its own
+ * position, so moves in variations are checked like main-line moves.
  */
-#include "schach/pgn.h"
-
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pgn_internal.h"
+#include "pgn_lex.h"
 #include "schach/notation.h"
-
-typedef struct Cursor {
-    size_t pos;
-    int line;
-    int column;
-    bool line_start; /* nothing but blanks so far on this line */
-} Cursor;
-
-struct PgnReader {
-    const char *text;
-    size_t len;
-    char *owned; /* the contents of a file; NULL for a caller's buffer */
-    Cursor cur;
-    int games; /* games started so far, for numbering */
-};
-
-typedef enum {
-    TOK_EOF,
-    TOK_LBRACKET,
-    TOK_RBRACKET,
-    TOK_STRING,
-    TOK_SYMBOL,
-    TOK_MOVE_NUMBER, /* "12." or "12..." */
-    TOK_PERIOD,
-    TOK_NAG,
-    TOK_SUFFIX, /* "!", "?", "!!", "??", "!?", "?!" */
-    TOK_EP,     /* "e.p." after an en passant capture */
-    TOK_LPAREN,
-    TOK_RPAREN,
-    TOK_STAR,
-    TOK_COMMENT,     /* only when asked for: the text inside {...} or after ; */
-    TOK_GARBAGE,     /* characters that start no PGN token */
-    TOK_UNTERMINATED /* a comment or string that does not end */
-} TokKind;
-
-/* Constructs that can be left open, for PGN_ERR_UNTERMINATED. */
-typedef enum { OPEN_COMMENT, OPEN_STRING } Open;
 
 static const char *const open_name_en[] = {"comment", "string"};
 static const char *const open_name_de[] = {"Kommentar", "Zeichenkette"};
 static const char *const open_token[] = {"{", "\""};
 
-typedef struct Token {
-    TokKind kind;
-    const char *text;
-    size_t len;
-    int line;
-    int column;
-    bool line_start; /* first token on its line */
-    Open open;       /* for TOK_UNTERMINATED */
-} Token;
-
-/* ---------------------------------------------------------------- characters */
-
-static bool is_blank(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-static bool is_digit(int c) { return c >= '0' && c <= '9'; }
-static bool is_alnum(int c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-static bool is_symbol_char(int c) { return is_alnum(c) || (c != 0 && strchr("_+#=:-/", c) != NULL); }
-/* Characters that end a run of garbage because they start a token of their own. */
-static bool is_delimiter(int c) { return is_blank(c) || (c != 0 && strchr("[](){};\"", c) != NULL); }
-
-static int char_at(const PgnReader *r, size_t pos) { return pos < r->len ? (unsigned char)r->text[pos] : -1; }
-static int peek(const PgnReader *r) { return char_at(r, r->cur.pos); }
-
-static void advance(PgnReader *r) {
-    unsigned char c = (unsigned char)r->text[r->cur.pos++];
-    if (c == '\n') {
-        r->cur.line++;
-        r->cur.column = 1;
-        r->cur.line_start = true;
-        return;
-    }
-    if ((c & 0xC0) != 0x80) /* UTF-8 continuation bytes belong to the previous character */
-        r->cur.column++;
-    if (!is_blank(c))
-        r->cur.line_start = false;
-}
-
-static bool starts_ep(const PgnReader *r, size_t pos) {
-    return char_at(r, pos) == 'e' && char_at(r, pos + 1) == '.' && char_at(r, pos + 2) == 'p';
-}
-
-/* ---------------------------------------------------------------- tokenizer */
-
-static void token_begin(const PgnReader *r, Token *t, TokKind kind) {
-    t->kind = kind;
-    t->text = r->text + r->cur.pos;
-    t->len = 0;
-    t->line = r->cur.line;
-    t->column = r->cur.column;
-    t->line_start = r->cur.line_start;
-    t->open = OPEN_COMMENT;
-}
-
-static void token_end(const PgnReader *r, Token *t) { t->len = (size_t)(r->text + r->cur.pos - t->text); }
-
-static void skip_line(PgnReader *r) {
-    while (peek(r) >= 0 && peek(r) != '\n')
-        advance(r);
-}
-
-/* Skips blanks, escape lines and, unless keep, comments. Returns false when *t is a token already:
- * a comment that is kept, or an unterminated brace comment. */
-static bool skip_ignored(PgnReader *r, Token *t, bool keep) {
-    for (;;) {
-        int c = peek(r);
-        if (c < 0)
-            return true;
-        if (is_blank(c)) {
-            advance(r);
-        } else if (c == '%' && r->cur.column == 1) {
-            skip_line(r);
-        } else if (c == ';') {
-            token_begin(r, t, TOK_COMMENT);
-            advance(r);
-            t->text++;
-            skip_line(r);
-            if (keep) {
-                token_end(r, t);
-                return false;
-            }
-        } else if (c == '{') {
-            token_begin(r, t, TOK_UNTERMINATED);
-            while (peek(r) >= 0 && peek(r) != '}')
-                advance(r);
-            if (peek(r) < 0) {
-                t->len = 1;
-                t->open = OPEN_COMMENT;
-                return false;
-            }
-            if (keep) {
-                t->kind = TOK_COMMENT;
-                t->text++;
-                token_end(r, t);
-                advance(r);
-                return false;
-            }
-            advance(r);
-        } else {
-            return true;
-        }
-    }
-}
-
-static void lex_string(PgnReader *r, Token *t) {
-    advance(r);
-    for (;;) {
-        int c = peek(r);
-        if (c < 0 || c == '\n') { /* PGN strings never span lines */
-            t->kind = TOK_UNTERMINATED;
-            t->open = OPEN_STRING;
-            break;
-        }
-        advance(r);
-        if (c == '"')
-            break;
-        if (c == '\\' && (peek(r) == '"' || peek(r) == '\\'))
-            advance(r);
-    }
-}
-
-static void lex_symbol(PgnReader *r) {
-    size_t start = r->cur.pos;
-    while (is_symbol_char(peek(r)) && !(r->cur.pos > start && starts_ep(r, r->cur.pos)))
-        advance(r);
-}
-
-/* A token that starts with a letter or digit: a symbol (move, result, tag name), a move number, or
- * "e.p.". */
-static TokKind lex_word(PgnReader *r) {
-    if (starts_ep(r, r->cur.pos)) {
-        advance(r), advance(r), advance(r);
-        if (peek(r) == '.')
-            advance(r);
-        return TOK_EP;
-    }
-    size_t end = r->cur.pos;
-    while (is_digit(char_at(r, end)))
-        end++;
-    if (end > r->cur.pos && char_at(r, end) == '.') {
-        while (is_digit(peek(r)) || peek(r) == '.')
-            advance(r);
-        return TOK_MOVE_NUMBER;
-    }
-    lex_symbol(r);
-    return TOK_SYMBOL;
-}
-
-/* Consumes the current character and every following one in chars; returns kind. */
-static TokKind lex_run(PgnReader *r, const char *chars, TokKind kind) {
-    advance(r);
-    while (peek(r) > 0 && strchr(chars, peek(r)) != NULL)
-        advance(r);
-    return kind;
-}
-
-/* The next token; comments are tokens only when keep_comments. */
-static void lex_token(PgnReader *r, Token *t, bool keep_comments) {
-    static const char singles[] = "[]()*";
-    static const TokKind single_kinds[] = {TOK_LBRACKET, TOK_RBRACKET, TOK_LPAREN, TOK_RPAREN, TOK_STAR};
-    if (!skip_ignored(r, t, keep_comments))
-        return;
-    token_begin(r, t, TOK_EOF);
-    int c = peek(r);
-    if (c < 0)
-        return;
-    const char *single = c != 0 ? strchr(singles, c) : NULL;
-    if (single) {
-        t->kind = single_kinds[single - singles];
-        advance(r);
-    } else if (c == '"') {
-        t->kind = TOK_STRING;
-        lex_string(r, t);
-    } else if (c == '.') {
-        t->kind = lex_run(r, ".", TOK_PERIOD);
-    } else if (c == '!' || c == '?') {
-        t->kind = lex_run(r, "!?", TOK_SUFFIX);
-    } else if (c == '$') {
-        advance(r);
-        t->kind = is_digit(peek(r)) ? lex_run(r, "0123456789", TOK_NAG) : TOK_GARBAGE;
-    } else if (is_alnum(c)) {
-        t->kind = lex_word(r);
-    } else {
-        t->kind = TOK_GARBAGE;
-        do
-            advance(r);
-        while (peek(r) >= 0 && !is_delimiter(peek(r)));
-    }
-    token_end(r, t);
-}
-
 static void lex(PgnReader *r, Token *t) { lex_token(r, t, false); }
-
-/* The token's text as a C string, truncated to fit. */
-static void token_copy(const Token *t, char *buf, size_t size) {
-    size_t n = t->len < size - 1 ? t->len : size - 1;
-    memcpy(buf, t->text, n);
-    buf[n] = '\0';
-}
-
-static bool token_is(const Token *t, const char *s) { return t->len == strlen(s) && memcmp(t->text, s, t->len) == 0; }
-
-/* The game termination marker a token stands for, or NULL when it is none. */
-static const char *token_result(const Token *t) {
-    static const char *const markers[] = {"1-0", "0-1", "1/2-1/2", "*"};
-    if (t->kind == TOK_STAR)
-        return "*";
-    if (t->kind == TOK_SYMBOL)
-        for (int i = 0; i < 3; i++)
-            if (token_is(t, markers[i]))
-                return markers[i];
-    return NULL;
-}
-
-static Result result_from_text(const char *s) {
-    if (strcmp(s, "1-0") == 0)
-        return RESULT_WHITE_WINS;
-    if (strcmp(s, "0-1") == 0)
-        return RESULT_BLACK_WINS;
-    if (strcmp(s, "1/2-1/2") == 0)
-        return RESULT_DRAW;
-    return RESULT_NONE;
-}
-
-static bool is_result_text(const char *s) { return result_from_text(s) != RESULT_NONE || strcmp(s, "*") == 0; }
-
-/* ---------------------------------------------------------------- readers */
-
-static PgnReader *reader_new(const char *text, size_t len, SchError *err) {
-    PgnReader *r = calloc(1, sizeof *r);
-    if (!r) {
-        err_set(err, ERR_OUT_OF_MEMORY, NULL, NULL, NULL);
-        return NULL;
-    }
-    r->text = text;
-    r->len = len;
-    r->cur.line = 1;
-    r->cur.column = 1;
-    r->cur.line_start = true;
-    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 byte order mark */
-        r->cur.pos = 3;
-    return r;
-}
-
-PgnReader *pgn_reader_from_buffer(const char *text, size_t len, SchError *err) {
-    err_clear(err);
-    return reader_new(text, len, err);
-}
-
-PgnReader *pgn_reader_from_file(FILE *f, SchError *err) {
-    err_clear(err);
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf) {
-            err_set(err, ERR_OUT_OF_MEMORY, NULL, NULL, NULL);
-            return NULL;
-        }
-        size_t n = fread(buf + len, 1, cap - len - 1, f);
-        len += n;
-        if (n == 0)
-            break;
-        if (len + 1 == cap) {
-            char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-            if (!bigger)
-                free(buf);
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    if (ferror(f)) {
-        err_set(err, ERR_IO, strerror(errno), NULL, NULL);
-        free(buf);
-        return NULL;
-    }
-    buf[len] = '\0';
-    PgnReader *r = reader_new(buf, len, err);
-    if (!r) {
-        free(buf);
-        return NULL;
-    }
-    r->owned = buf;
-    return r;
-}
-
-void pgn_reader_close(PgnReader *r) {
-    if (!r)
-        return;
-    free(r->owned);
-    free(r);
-}
 
 /* ---------------------------------------------------------------- the parser */
 
 typedef enum { PHASE_TAGS, PHASE_MOVES, PHASE_DONE } Phase;
+
+/* One line of the movetext: the main line or a variation being read. */
+typedef struct Frame {
+    PgnNode *cur;    /* the last move of this line (the next move hangs under it) */
+    Position pos;    /* the position after cur */
+    Position before; /* the position before cur's move: where a variation to it starts */
+    bool has_move;   /* this line has a move */
+    bool after_move; /* nothing but NAGs and comments since that move */
+    char *pending;   /* comment before the next move */
+    int open_line;   /* where the variation's '(' is */
+    int open_column;
+} Frame;
 
 typedef struct Parse {
     PgnReader *r;
@@ -357,6 +43,9 @@ typedef struct Parse {
     Lang lang;    /* piece letters this game uses, found from its moves */
     int fen_line; /* where the FEN tag's value starts */
     int fen_column;
+    Frame *frames; /* frames[0] the main line, frames[depth] the line being read */
+    int depth;
+    bool cut; /* the record stopped at the main line's first null move */
 } Parse;
 
 static bool fail_at(Parse *p, int line, int column, int code, const char *a1, const char *a2, const char *a3) {
@@ -473,75 +162,249 @@ static bool start_position(Parse *p) {
     return fail_at(p, p->fen_line, column, PGN_ERR_FEN, en, de, fen);
 }
 
-/* Skips a variation after its '('. Variations are not replayed, only checked for balance. */
-static bool skip_variation(Parse *p, const Token *open) {
-    int depth = 1;
-    for (;;) {
-        Cursor before = p->r->cur;
-        Token t;
-        lex(p->r, &t);
-        if (t.kind == TOK_UNTERMINATED)
-            return fail_open(p, &t, t.open);
-        if (t.kind == TOK_LPAREN) {
-            depth++;
-        } else if (t.kind == TOK_RPAREN) {
-            if (--depth == 0)
-                return true;
-        } else if (t.kind == TOK_EOF || (t.kind == TOK_LBRACKET && t.line_start) || token_result(&t)) {
-            if (t.kind == TOK_LBRACKET)
-                p->r->cur = before;
-            else if (t.kind != TOK_EOF)
-                p->phase = PHASE_DONE;
-            return fail(p, open, PGN_ERR_VARIATION, NULL, NULL);
-        }
-    }
+static bool fail_limit(Parse *p, const Token *t, const char *en, const char *de, int limit) {
+    char text[SCHACH_ERR_ARG_MAX], max[16];
+    token_copy(t, text, sizeof text);
+    snprintf(max, sizeof max, "%d", limit);
+    return fail_at(p, t->line, t->column, PGN_ERR_LIMIT, en, de, max);
 }
 
-static bool play_token(Parse *p, const Token *t) {
-    Game *game = &p->g->game;
+static bool is_digit(int c) { return c >= '0' && c <= '9'; }
+
+static bool is_null_token(const Token *t) { return token_is(t, "--") || token_is(t, "Z0"); }
+
+/* The move of a token in f's position, or MOVE_NONE with why set. */
+static Move parse_move(Parse *p, const Frame *f, const Token *t, SchError *why) {
     char text[64];
-    SchError why;
-    err_clear(&why);
-    Move m = MOVE_NONE;
     token_copy(t, text, sizeof text);
-    if (game_over(game)) {
-        err_set(&why, GAME_ERR_OVER, NULL, NULL, NULL);
-    } else if (t->len >= sizeof text) {
-        err_set(&why, MOVE_ERR_SYNTAX, text, NULL, NULL);
-    } else {
-        m = san_parse(game_position(game), text, p->lang, &why);
-        if (m == MOVE_NONE) {
-            /* The game may use the other language's letters; 'B' is where they differ. */
-            Lang other = p->lang == LANG_EN ? LANG_DE : LANG_EN;
-            SchError ignored;
-            err_clear(&ignored);
-            m = san_parse(game_position(game), text, other, &ignored);
-            if (m != MOVE_NONE)
-                p->lang = other;
-        }
-        if (m != MOVE_NONE && strchr("DTLS", text[0]) != NULL) /* only German uses these letters */
-            p->lang = LANG_DE;
+    if (t->len >= sizeof text) {
+        err_set(why, MOVE_ERR_SYNTAX, text, NULL, NULL);
+        return MOVE_NONE;
     }
-    if (m != MOVE_NONE && game_play(game, m, &why))
-        return true;
-    if (why.code == ERR_OUT_OF_MEMORY)
+    Move m = san_parse(&f->pos, text, p->lang, why);
+    if (m == MOVE_NONE) {
+        /* The game may use the other language's letters; 'B' is where they differ. */
+        Lang other = p->lang == LANG_EN ? LANG_DE : LANG_EN;
+        SchError ignored;
+        err_clear(&ignored);
+        m = san_parse(&f->pos, text, other, &ignored);
+        if (m != MOVE_NONE)
+            p->lang = other;
+    }
+    if (m != MOVE_NONE && strchr("DTLS", text[0]) != NULL) /* only German uses these letters */
+        p->lang = LANG_DE;
+    return m;
+}
+
+static bool fail_move(Parse *p, const Token *t, const SchError *why) {
+    if (why->code == ERR_OUT_OF_MEMORY)
         return fail(p, t, ERR_OUT_OF_MEMORY, NULL, NULL);
     char en[SCHACH_ERR_ARG_MAX], de[SCHACH_ERR_ARG_MAX];
-    err_format(&why, LANG_EN, en, sizeof en);
-    err_format(&why, LANG_DE, de, sizeof de);
+    err_format(why, LANG_EN, en, sizeof en);
+    err_format(why, LANG_DE, de, sizeof de);
     return fail(p, t, PGN_ERR_MOVE, en, de);
 }
 
-/* Accepts the termination marker if it agrees with the Result tag and with an ending by the rules. */
+/* A move (or null move) of the line being read: checked in its position, added to the tree, and on
+ * the main line played into the record too. */
+static bool play_token(Parse *p, const Token *t) {
+    Frame *f = &p->frames[p->depth];
+    Game *game = &p->g->game;
+    bool record = p->depth == 0 && !p->cut;
+    SchError why;
+    err_clear(&why);
+    Move m = MOVE_NONE;
+    if (record && game_over(game)) {
+        err_set(&why, GAME_ERR_OVER, NULL, NULL, NULL);
+        return fail_move(p, t, &why);
+    }
+    if (is_null_token(t)) {
+        if (pos_in_check(&f->pos))
+            return fail(p, t, PGN_ERR_MOVE, "a null move cannot be played in check",
+                        "ein Nullzug ist im Schach nicht möglich");
+        m = PGN_MOVE_NULL;
+    } else {
+        m = parse_move(p, f, t, &why);
+        if (m == MOVE_NONE)
+            return fail_move(p, t, &why);
+    }
+    if (record && m == PGN_MOVE_NULL)
+        p->cut = true;
+    else if (record && !game_play(game, m, &why))
+        return fail_move(p, t, &why);
+    bool limit;
+    PgnNode *n = pgn_node_new(p->g, f->cur, m, &limit);
+    if (!n && limit)
+        return fail_limit(p, t, "moves in one game", "Züge in einer Partie", PGN_MAX_NODES);
+    if (!n)
+        return fail(p, t, ERR_OUT_OF_MEMORY, NULL, NULL);
+    n->comment_before = f->pending;
+    f->pending = NULL;
+    f->before = f->pos;
+    Undo undo;
+    if (m == PGN_MOVE_NULL)
+        pos_make_null(&f->pos, &undo);
+    else
+        pos_make(&f->pos, m, &undo);
+    f->cur = n;
+    f->has_move = true;
+    f->after_move = true;
+    return true;
+}
+
+/* Appends text (len bytes) to *slot, a space between, blanks joined; false when the result is
+ * longer than PGN_MAX_COMMENT (*too_long) or out of memory. */
+static bool join_comment(char **slot, const char *text, size_t len, bool *too_long) {
+    size_t had = *slot ? strlen(*slot) + 1 : 0;
+    *too_long = had + len > PGN_MAX_COMMENT + 1;
+    if (*too_long)
+        return false;
+    char *raw = malloc(had + len + 1);
+    if (!raw)
+        return false;
+    if (had) {
+        memcpy(raw, *slot, had - 1);
+        raw[had - 1] = ' ';
+    }
+    memcpy(raw + had, text, len);
+    raw[had + len] = '\0';
+    bool oom;
+    char *c = pgn_comment_text(raw, &oom);
+    free(raw);
+    if (oom)
+        return false;
+    *too_long = c && strlen(c) > PGN_MAX_COMMENT;
+    if (*too_long) {
+        free(c);
+        return false;
+    }
+    free(*slot);
+    *slot = c;
+    return true;
+}
+
+/* A comment follows the move before it, or at the start of the main line the root; one after a
+ * variation or at the start of one comes before the next move. Comments in a row are joined. */
+static bool keep_comment(Parse *p, const Token *t) {
+    Frame *f = &p->frames[p->depth];
+    bool after = f->after_move || (p->depth == 0 && !f->has_move);
+    bool too_long;
+    if (join_comment(after ? &f->cur->comment : &f->pending, t->text, t->len, &too_long))
+        return true;
+    if (too_long)
+        return fail_limit(p, t, "characters in a comment", "Zeichen in einem Kommentar", PGN_MAX_COMMENT);
+    return fail(p, t, ERR_OUT_OF_MEMORY, NULL, NULL);
+}
+
+/* A comment left waiting for a move at the end of a line follows the line's last move. */
+static bool flush_pending(Parse *p, Frame *f, const Token *t) {
+    if (!f->pending)
+        return true;
+    char *text = f->pending;
+    f->pending = NULL;
+    bool too_long, ok = !f->has_move && p->depth > 0; /* an empty variation: dropped with it */
+    if (!ok)
+        ok = join_comment(&f->cur->comment, text, strlen(text), &too_long);
+    free(text);
+    if (ok)
+        return true;
+    if (too_long)
+        return fail_limit(p, t, "characters in a comment", "Zeichen in einem Kommentar", PGN_MAX_COMMENT);
+    return fail(p, t, ERR_OUT_OF_MEMORY, NULL, NULL);
+}
+
+static int suffix_nag(const Token *t) {
+    static const char *const suffixes[] = {"!", "?", "!!", "??", "!?", "?!"};
+    for (int i = 0; i < 6; i++)
+        if (token_is(t, suffixes[i]))
+            return i + 1;
+    return -1; /* other runs such as "!!!" are not in the standard: left out */
+}
+
+/* A NAG follows the last move of the line; before the first one it has nothing to annotate. */
+static bool keep_nag(Parse *p, const Token *t) {
+    Frame *f = &p->frames[p->depth];
+    int nag = -1;
+    if (t->kind == TOK_SUFFIX) {
+        nag = suffix_nag(t);
+    } else {
+        nag = 0;
+        for (size_t i = 1; i < t->len && nag <= 255; i++)
+            nag = nag * 10 + (t->text[i] - '0');
+        if (nag > 255)
+            return fail(p, t, PGN_ERR_NAG, NULL, NULL);
+    }
+    if (nag < 0 || !f->has_move)
+        return true;
+    if (!pgn_node_add_nag(f->cur, nag))
+        return fail_limit(p, t, "NAGs on one move", "NAGs an einem Zug", PGN_MAX_NAGS);
+    return true;
+}
+
+static bool open_variation(Parse *p, const Token *t) {
+    Frame *f = &p->frames[p->depth];
+    if (!f->has_move && p->depth == 0)
+        return fail(p, t, PGN_ERR_VARIATION, NULL, NULL);
+    if (p->depth == PGN_MAX_DEPTH)
+        return fail_limit(p, t, "nested variations", "verschachtelte Varianten", PGN_MAX_DEPTH);
+    Frame *v = &p->frames[++p->depth];
+    /* A variation that opens another before its first move, "((1. d4) ...)", branches where it
+     * does: both replace the same move. */
+    if (f->has_move)
+        *v = (Frame){.cur = f->cur->parent, .pos = f->before};
+    else
+        *v = (Frame){.cur = f->cur, .pos = f->pos};
+    v->open_line = t->line;
+    v->open_column = t->column;
+    return true;
+}
+
+static bool close_variation(Parse *p, const Token *t) {
+    if (p->depth == 0)
+        return fail(p, t, PGN_ERR_VARIATION, NULL, NULL);
+    if (!flush_pending(p, &p->frames[p->depth], t))
+        return false;
+    p->depth--;
+    p->frames[p->depth].after_move = false;
+    return true;
+}
+
+/* The end of the movetext inside a variation: the '(' is not matched. */
+static bool fail_open_variation(Parse *p) {
+    const Frame *v = &p->frames[p->depth];
+    return fail_at(p, v->open_line, v->open_column, PGN_ERR_VARIATION, "(", NULL, NULL);
+}
+
+/* Accepts the termination marker if it agrees with an ending by the rules. A Result tag that says
+ * otherwise gives a warning: the marker, at the end of the moves, counts. */
 static bool finish(Parse *p, const Token *t, const char *marker) {
     p->phase = PHASE_DONE;
+    if (p->depth > 0)
+        return fail_open_variation(p);
+    if (!flush_pending(p, &p->frames[0], t))
+        return false;
     p->g->result = result_from_text(marker);
     const char *tag = pgn_tag(p->g, "Result");
-    if (tag && is_result_text(tag) && strcmp(tag, marker) != 0)
-        return fail(p, t, PGN_ERR_RESULT, tag, NULL);
+    if (tag && is_result_text(tag) && result_from_text(tag) != p->g->result) {
+        err_set(&p->g->warning, PGN_WARN_RESULT, tag, marker, NULL);
+        err_at(&p->g->warning, t->line, t->column);
+        p->g->warning.game = p->g->number;
+    }
     const Outcome *o = &p->g->game.outcome;
     if (o->result != RESULT_NONE && p->g->result != RESULT_NONE && o->result != p->g->result)
         return fail(p, t, PGN_ERR_RESULT, result_string(o->result), NULL);
+    return true;
+}
+
+/* The movetext ends without a termination marker (tolerated): the Result tag gives the result. */
+static bool finish_unmarked(Parse *p, const Token *t) {
+    if (p->depth > 0)
+        return fail_open_variation(p);
+    if (!flush_pending(p, &p->frames[0], t))
+        return false;
+    const char *tag = pgn_tag(p->g, "Result");
+    if (tag)
+        p->g->result = result_from_text(tag);
     return true;
 }
 
@@ -552,64 +415,67 @@ static bool is_number(const Token *t) {
     return true;
 }
 
-/* A comment joins the one already after the same ply, if any. */
-static bool keep_comment(Parse *p, const Token *t) {
-    int ply = p->g->game.ply_count;
-    const char *had = pgn_comment(p->g, ply);
-    size_t had_len = had ? strlen(had) + 1 : 0;
-    char *text = malloc(had_len + t->len + 1);
-    if (!text)
-        return fail(p, t, ERR_OUT_OF_MEMORY, NULL, NULL);
-    if (had) {
-        memcpy(text, had, had_len - 1);
-        text[had_len - 1] = ' ';
+/* "+" or "#" written apart from its move ("Qxf7 #"): the move already says it. */
+static bool is_check_sign(const Token *t) {
+    for (size_t i = 0; i < t->len; i++)
+        if (t->text[i] != '+' && t->text[i] != '#')
+            return false;
+    return t->len > 0;
+}
+
+static bool movetext_token(Parse *p, const Token *t, const Cursor *before) {
+    const char *marker = token_result(t);
+    if (marker)
+        return finish(p, t, marker);
+    switch (t->kind) {
+        case TOK_EOF: return finish_unmarked(p, t);
+        case TOK_LBRACKET:
+            if (!t->line_start)
+                return fail(p, t, PGN_ERR_TOKEN, NULL, NULL);
+            p->r->cur = *before; /* the next game's tags: this one had no termination marker */
+            return finish_unmarked(p, t);
+        case TOK_MOVE_NUMBER:
+        case TOK_PERIOD:
+        case TOK_EP: return true;
+        case TOK_NAG:
+        case TOK_SUFFIX: return keep_nag(p, t);
+        case TOK_LPAREN: return open_variation(p, t);
+        case TOK_RPAREN: return close_variation(p, t);
+        case TOK_UNTERMINATED: return fail_open(p, t, t->open);
+        case TOK_COMMENT: return keep_comment(p, t);
+        case TOK_SYMBOL:
+            if (is_number(t) || is_check_sign(t)) /* a move number without its period */
+                return true;
+            return play_token(p, t);
+        case TOK_GARBAGE:
+            if (is_null_token(t))
+                return play_token(p, t);
+            return fail(p, t, PGN_ERR_TOKEN, NULL, NULL);
+        default: return fail(p, t, PGN_ERR_TOKEN, NULL, NULL);
     }
-    memcpy(text + had_len, t->text, t->len);
-    text[had_len + t->len] = '\0';
-    bool ok = pgn_set_comment(p->g, ply, text);
-    free(text);
-    return ok || fail(p, t, ERR_OUT_OF_MEMORY, NULL, NULL);
 }
 
 static bool read_movetext(Parse *p) {
-    for (;;) {
+    p->frames = malloc((PGN_MAX_DEPTH + 1) * sizeof *p->frames);
+    if (!p->frames) {
+        Token none = {.kind = TOK_EOF, .line = p->r->cur.line, .column = p->r->cur.column};
+        return fail(p, &none, ERR_OUT_OF_MEMORY, NULL, NULL);
+    }
+    p->frames[0] = (Frame){.cur = p->g->root, .pos = p->g->game.start};
+    p->depth = 0;
+    bool ok = true, end = false;
+    while (ok && !end) {
         Cursor before = p->r->cur;
         Token t;
         lex_token(p->r, &t, true);
-        const char *marker = token_result(&t);
-        if (marker)
-            return finish(p, &t, marker);
-        switch (t.kind) {
-            case TOK_EOF: return true; /* tolerated: no termination marker */
-            case TOK_LBRACKET:
-                if (!t.line_start)
-                    return fail(p, &t, PGN_ERR_TOKEN, NULL, NULL);
-                p->r->cur = before; /* the next game's tags: this one had no termination marker */
-                return true;
-            case TOK_MOVE_NUMBER:
-            case TOK_PERIOD:
-            case TOK_NAG:
-            case TOK_SUFFIX:
-            case TOK_EP: break;
-            case TOK_LPAREN:
-                if (!skip_variation(p, &t))
-                    return false;
-                break;
-            case TOK_RPAREN: return fail(p, &t, PGN_ERR_VARIATION, NULL, NULL);
-            case TOK_UNTERMINATED: return fail_open(p, &t, t.open);
-            case TOK_COMMENT:
-                if (!keep_comment(p, &t))
-                    return false;
-                break;
-            case TOK_SYMBOL:
-                if (is_number(&t)) /* a move number without its period */
-                    break;
-                if (!play_token(p, &t))
-                    return false;
-                break;
-            default: return fail(p, &t, PGN_ERR_TOKEN, NULL, NULL);
-        }
+        ok = movetext_token(p, &t, &before);
+        end = t.kind == TOK_EOF || token_result(&t) || (t.kind == TOK_LBRACKET && t.line_start);
     }
+    for (int i = 0; i <= p->depth; i++)
+        free(p->frames[i].pending);
+    free(p->frames);
+    p->frames = NULL;
+    return ok;
 }
 
 /* Skips the rest of a broken game: to its termination marker (consumed) or to the next line that
@@ -659,11 +525,17 @@ int pgn_read_game(PgnReader *r, PgnGame *out, SchError *err) {
     out->number = ++r->games;
     out->line = first.line;
     Parse p = {.r = r, .g = out, .err = err, .phase = PHASE_TAGS, .lang = LANG_EN};
-    bool ok = read_tags(&p);
+    bool ok = pgn_tree_root(out) != NULL;
+    if (!ok) {
+        err_set(err, ERR_OUT_OF_MEMORY, NULL, NULL, NULL);
+        err->game = out->number;
+    }
+    ok = ok && read_tags(&p);
     if (ok) {
         p.phase = PHASE_MOVES;
         ok = start_position(&p) && read_movetext(&p);
     }
+    pgn_tree_commands(out->root);
     if (ok)
         return 1;
     skip_game(r, p.phase);
