@@ -450,6 +450,8 @@ static bool movetext_token(Parse *p, const Token *t, const Cursor *before) {
         case TOK_GARBAGE:
             if (is_null_token(t))
                 return play_token(p, t);
+            if (is_check_sign(t))
+                return true;
             return fail(p, t, PGN_ERR_TOKEN, NULL, NULL);
         default: return fail(p, t, PGN_ERR_TOKEN, NULL, NULL);
     }
