@@ -71,6 +71,7 @@ typedef struct PgnNode {
     struct PgnNode *parent; /* NULL at the root */
     struct PgnNode *main;   /* first child: the main continuation, or NULL */
     struct PgnNode *next;   /* the next sibling: the next variation to the same move, or NULL */
+    struct PgnNode *last;   /* the last child (NULL without children): appending does not walk the list */
 } PgnNode;
 
 typedef struct PgnTag {
@@ -82,7 +83,7 @@ typedef struct PgnTag {
  * holds all of it. They differ only where the record cannot follow: a null move is no legal move, so
  * the record stops before the main line's first null move and the tree goes on. Games built by
  * playing moves into game (root NULL, or a tree shorter than the record) are written from the
- * record and the comments set with pgn_set_comment. */
+ * record and the comments set with pgn_set_comment; where the record ends, the tree goes on. */
 typedef struct PgnGame {
     PgnTag *tags; /* in file order */
     int tag_count;
@@ -134,7 +135,7 @@ const char *pgn_comment(const PgnGame *g, int ply);
  * k, 0 <= k <= the game's ply count. false when out of memory or k is out of that range. */
 bool pgn_set_comment(PgnGame *g, int ply, const char *text);
 /* Removes the comments after the game's last ply, e.g. after moves were taken back, and the tree's
- * main-line moves the record no longer holds (with their variations). */
+ * main-line moves past the record (with their variations) unless the record stopped at a null move. */
 void pgn_trim_comments(PgnGame *g);
 
 /* Writes g in export format with the letters of lang, then a blank line. Result (tag and marker) is
@@ -145,7 +146,7 @@ void pgn_trim_comments(PgnGame *g);
  * in braces ([%clk]/[%eval] from the fields first when the text does not hold them) and its
  * variations; a black move gets its number "12..." at the start, after a comment and after a
  * variation. The main line is the tree's as far as it agrees with the record, then the record's
- * (moves played after reading); the tree goes on past the record only at a null move.
+ * (moves played after reading) or, where the record ends, the tree's.
  * Returns false on a write error. */
 bool pgn_write(FILE *out, const PgnGame *g, Lang lang);
 

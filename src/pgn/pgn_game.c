@@ -92,7 +92,7 @@ int pgn_main_cover(const PgnGame *g, PgnNode **last, bool *rest) {
         *last = (*last)->main;
         k++;
     }
-    *rest = k == g->game.ply_count && (*last)->main && (*last)->main->move == PGN_MOVE_NULL;
+    *rest = k == g->game.ply_count && (*last)->main;
     return k;
 }
 
@@ -154,6 +154,6 @@ void pgn_trim_comments(PgnGame *g) {
     PgnNode *last;
     bool rest;
     pgn_main_cover(g, &last, &rest);
-    if (last && !rest)
+    if (last && last->main && last->main->move != PGN_MOVE_NULL)
         pgn_node_cut(g, last);
 }

@@ -19,7 +19,8 @@ char *pgn_comment_text(const char *text, bool *oom);
 void pgn_tree_commands(PgnNode *root);
 /* How far the tree's main line agrees with the record: the number of plies k (0..ply_count) whose
  * moves are the same, with *last the tree's node of ply k (the root for 0; NULL without a tree). *rest
- * is true when the record ends at k and the tree goes on with a null move: the record stopped there. */
+ * is true when the record ends at k and the tree goes on: the record stopped at a null move, or the
+ * tree was built by hand. */
 int pgn_main_cover(const PgnGame *g, PgnNode **last, bool *rest);
 
 #endif

@@ -18,10 +18,11 @@ PgnNode *pgn_node_new(PgnGame *g, PgnNode *parent, Move m, bool *limit) {
     n->parent = parent;
     if (!parent)
         return n;
-    PgnNode **slot = &parent->main;
-    while (*slot)
-        slot = &(*slot)->next;
-    *slot = n;
+    if (parent->last)
+        parent->last->next = n;
+    else
+        parent->main = n;
+    parent->last = n;
     g->node_count++;
     return n;
 }
@@ -48,22 +49,29 @@ void pgn_tree_free(PgnNode *n) {
     }
 }
 
-static int count_below(const PgnNode *n) {
+/* Nodes in n's subtree, n included, its siblings not: iterative along main lines like pgn_tree_free. */
+static int count_subtree(const PgnNode *n) {
     int count = 0;
-    for (const PgnNode *c = n->main; c; c = c->next)
-        count += 1 + count_below(c);
+    while (n) {
+        count++;
+        const PgnNode *main = n->main;
+        for (const PgnNode *v = main ? main->next : NULL; v; v = v->next)
+            count += count_subtree(v);
+        n = main;
+    }
     return count;
 }
 
 void pgn_node_cut(PgnGame *g, PgnNode *n) {
     for (PgnNode *c = n->main; c;) {
         PgnNode *next = c->next;
-        g->node_count -= 1 + count_below(c);
+        g->node_count -= count_subtree(c);
         c->next = NULL;
         pgn_tree_free(c);
         c = next;
     }
     n->main = NULL;
+    n->last = NULL;
 }
 
 const PgnNode *pgn_root(const PgnGame *g) { return g->root; }
