@@ -1,6 +1,8 @@
 /* libFuzzer harness for PGN: arbitrary bytes are read as a PGN file. Every game (also one that
  * stopped at an error) is written in English and in German to a memory stream and read again: the
- * copy must read without error and have the same start, moves, comments and result. Errors must
+ * copy must read without error and have the same start, moves, comments, result and tree (variations,
+ * NAGs, comments before and after moves, clk/eval, null moves), and writing the copy must give the
+ * same text again. The walk API must visit every node of the tree. Errors must
  * carry a game number, a position and messages in both languages. Build with -DSCHACH_FUZZ=ON (clang); see
  * fuzz/CMakeLists.txt. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
@@ -64,11 +66,27 @@ static void check_round_trip(const PgnGame *g, Lang lang) {
     CHECK(copy.game.outcome.termination == g->game.outcome.termination ||
               g->game.outcome.termination > TERM_SEVENTYFIVE_MOVES, /* claims and decisions are not in the moves */
           "termination %d, re-read %d", g->game.outcome.termination, copy.game.outcome.termination);
+    CHECK(pgn_tree_equal(pgn_root(g), pgn_root(&copy)), "tree differs after the round trip:\n%s", text);
+    CHECK(pgn_node_count(&copy) == pgn_node_count(g), "%d nodes, re-read %d", pgn_node_count(g), pgn_node_count(&copy));
+    char *again = NULL;
+    size_t again_len = 0;
+    f = open_memstream(&again, &again_len);
+    CHECK(f != NULL && pgn_write(f, &copy, lang), "pgn_write of the copy failed");
+    fclose(f);
+    CHECK(again_len == len && memcmp(again, text, len) == 0, "second writing differs:\n%s\n----\n%s", text, again);
+    free(again);
     PgnGame extra;
     CHECK(pgn_read_game(r, &extra, &err) == 0, "more than one game in own output:\n%s", text);
     pgn_game_free(&copy);
     pgn_reader_close(r);
     free(text);
+}
+
+static bool count_node(const PgnNode *n, const Position *before, int depth, void *ctx) {
+    CHECK(n->move != MOVE_NONE && depth >= 0 && depth <= PGN_MAX_DEPTH, "walk: node without a move or depth %d", depth);
+    CHECK(before != NULL, "walk: no position");
+    ++*(int *)ctx;
+    return true;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -96,6 +114,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             check_error(&err, &g);
         else
             CHECK(rc == 1 && err.code == ERR_NONE, "rc %d with error %d", rc, err.code);
+        int walked = 0;
+        CHECK(pgn_walk(&g, count_node, &walked) && walked == pgn_node_count(&g), "walk visited %d of %d nodes", walked,
+              pgn_node_count(&g));
         check_round_trip(&g, LANG_EN);
         check_round_trip(&g, LANG_DE);
         pgn_game_free(&g);

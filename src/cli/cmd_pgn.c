@@ -284,6 +284,15 @@ static bool check_json(const char *file, PgnGame *pg, int number, const SchError
     } else {
         json_object_set_new(o, "error", json_null());
     }
+    if (pg->warning.code != ERR_NONE) { /* only when there is one, so older readers see no change */
+        char msg[256];
+        err_format(&pg->warning, opt->lang, msg, sizeof msg);
+        json_t *w = json_object();
+        json_object_set_new(w, "line", json_integer(pg->warning.line));
+        json_object_set_new(w, "column", json_integer(pg->warning.column));
+        json_object_set_new(w, "message", cli_json_string(msg));
+        json_object_set_new(o, "warning", w);
+    }
     return cli_print_json(o);
 }
 
@@ -326,6 +335,11 @@ static bool check_text(const char *file, PgnGame *pg, int number, const SchError
         printf(", %s", CLI_TR(lang, "threefold repetition can be claimed", "dreifache Wiederholung reklamierbar"));
     if (claims & CLAIM_FIFTY)
         printf(", %s", CLI_TR(lang, "fifty-move rule can be claimed", "50-Züge-Regel reklamierbar"));
+    if (pg->warning.code != ERR_NONE) {
+        char msg[256];
+        cli_format_error(&pg->warning, lang, msg, sizeof msg);
+        printf(CLI_TR(lang, ", warning: %s", ", Warnung: %s"), msg);
+    }
     putchar('\n');
     return true;
 }
@@ -336,6 +350,11 @@ static bool convert_game(const char *file, PgnGame *pg, int number, const SchErr
         cli_format_error(err, opt->lang, msg, sizeof msg);
         cli_errorf(CLI_TR(opt->lang, "%s: game %d: %s", "%s: Partie %d: %s"), file, number, msg);
         return false;
+    }
+    if (pg->warning.code != ERR_NONE) {
+        char msg[256];
+        cli_format_error(&pg->warning, opt->lang, msg, sizeof msg);
+        cli_errorf(CLI_TR(opt->lang, "%s: game %d: warning: %s", "%s: Partie %d: Warnung: %s"), file, number, msg);
     }
     /* pgn_write ends every game with the blank line that sets it apart from the next. */
     if (!pgn_write(stdout, pg, opt->lang)) {

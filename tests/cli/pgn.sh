@@ -95,6 +95,34 @@ expect_rc "convert mixed" 1
 grep -q "game 2" <<<"$err" || fail "convert mixed: error does not name game 2: $err"
 [ "$(grep -c '^\[Event ' "$tmp/out")" -eq 4 ] || fail "convert mixed: want the 4 good games, got: $out"
 
+# The whole PGN: variations, NAGs, comments, clk/eval and null moves survive convert in both
+# languages (German letters inside variations too), and a second convert gives the same text.
+run pgn convert --lang en "$DATA/pgn_tree.pgn"
+expect_rc "convert tree" 0
+cp "$tmp/out" "$tmp/tree-en.pgn"
+grep -q "warning: line 26, column 19: the Result tag '1-0' contradicts the result '0-1'" <<<"$err" ||
+    fail "convert tree: no warning on stderr: $err"
+for want in '(2. f4 $5 {The King'"'"'s Gambit} 2... exf4' '{[%clk 1:30:00] [%eval 0.25]}' '4. Ba4 --' \
+    '({Before a variation'"'"'s first move} 3... f5 $6)' '(3. Nf3 {[%eval -0.10,20]})' '1. e4 -- 2. d4 -- 3. Nf3 (3. c4 -- 4. Nc3) 3... --'; do
+    grep -qF -- "$want" "$tmp/tree-en.pgn" || fail "convert tree: '$want' missing in: $(cat "$tmp/tree-en.pgn")"
+done
+run pgn convert --lang en "$tmp/tree-en.pgn"
+cmp -s "$tmp/out" "$tmp/tree-en.pgn" || fail "convert tree twice differs: $(diff "$tmp/tree-en.pgn" "$tmp/out")"
+run pgn convert --lang de "$DATA/pgn_tree.pgn"
+expect_rc "convert tree de" 0
+cp "$tmp/out" "$tmp/tree-de.pgn"
+grep -qF '2. Sf3 (2. Lc4 Sf6 (2... Lc5 3. Dh5)) 2... Sc6 3. Lb5 (3. Lc4 Lc5' "$tmp/tree-de.pgn" ||
+    fail "convert tree de: no German letters in variations: $(cat "$tmp/tree-de.pgn")"
+run pgn convert --lang en "$tmp/tree-de.pgn"
+cmp -s "$tmp/out" "$tmp/tree-en.pgn" || fail "convert tree en -> de -> en differs: $(diff "$tmp/tree-en.pgn" "$tmp/out")"
+# The defects (the convert above warned): the Result tag warning (the marker counts), the tag's result without a marker, 'Qxf7 #', '½-½'.
+run pgn check --json "$DATA/pgn_tree.pgn"
+expect_rc "check tree" 0
+json_lines_check "check tree warning" '.[2].result == "0-1" and .[2].warning.line == 26 and .[2].warning.column == 19 and (.[0] | has("warning") | not)'
+json_lines_check "check tree results" '[.[] | .result] == ["1-0", null, "0-1", "1-0", "1-0", "1/2-1/2", null] and .[4].termination == "checkmate" and all(.[]; .error == null)'
+run pgn check --lang de "$DATA/pgn_tree.pgn"
+grep -q "^Partie 3: .*Warnung: Zeile 26, Spalte 19: der Result-Tag" <<<"$out" || fail "check de: no warning in: $out"
+
 # Usage errors.
 for args in "" "frob" "check" "convert" "check --bogus x.pgn" "convert --json x.pgn" "convert --lang xx x.pgn"; do
     # shellcheck disable=SC2086

@@ -385,8 +385,15 @@ static void test_errors_file(void **state) {
     assert_error(&list, 6, PGN_ERR_VARIATION, 30, 7, ")");
     assert_error(&list, 7, PGN_ERR_VARIATION, 34, 7, "(");
     assert_moves(&list.games[7], "e2e4");
-    assert_error(&list, 8, PGN_ERR_RESULT, 39, 10, "0-1");
-    assert_string_equal(list.err[8].args[1], "1-0");
+    /* A Result tag that contradicts the marker: the game is kept, the marker counts, a warning says it. */
+    assert_int_equal(list.rc[8], 1);
+    assert_int_equal(list.games[8].result, RESULT_BLACK_WINS);
+    assert_int_equal(list.games[8].warning.code, PGN_WARN_RESULT);
+    assert_int_equal(list.games[8].warning.line, 39);
+    assert_int_equal(list.games[8].warning.column, 10);
+    assert_int_equal(list.games[8].warning.game, 9);
+    assert_string_equal(list.games[8].warning.args[0], "1-0");
+    assert_string_equal(list.games[8].warning.args[1], "0-1");
     assert_moves(&list.games[8], "e2e4 e7e5");
     assert_int_equal(list.rc[9], 1); /* no marker: ends where the next tag section starts */
     assert_moves(&list.games[9], "c2c4 e7e5");
@@ -447,7 +454,7 @@ static void test_tokens(void **state) {
     expect_game("1.e4 1...e5 2 Nf3 *", "e2e4 e7e5 g1f3", RESULT_NONE);
     expect_game("1. e4! e5? 2. Nf3!! Nc6?? 3. Bb5!? a6?! 0-1", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", RESULT_BLACK_WINS);
     expect_game("1. e4 ! e5 $2 $140 2. Nf3 ?? 1/2-1/2", "e2e4 e7e5 g1f3", RESULT_DRAW);
-    expect_game("1. e4 ((1. d4) (1. c4 (1... e5))) e5 ; ) unbalanced in a comment\n1-0", "e2e4 e7e5",
+    expect_game("1. e4 ((1. d4) (1. c4 e5 (1... c5))) e5 ; ) unbalanced in a comment\n1-0", "e2e4 e7e5",
                 RESULT_WHITE_WINS);
     expect_game("1. e4 d5 2. e5 f5 3. exf6e.p. *", "e2e4 d7d5 e4e5 f7f5 e5f6", RESULT_NONE);
     expect_game("1. e4 d5 2. e5 f5 3. exf6 e.p. *", "e2e4 d7d5 e4e5 f7f5 e5f6", RESULT_NONE);

@@ -1,9 +1,8 @@
 /* Writing PGN in the export format (PGN standard, section 8). */
-#include "schach/pgn.h"
-
 #include <stdlib.h>
 #include <string.h>
 
+#include "pgn_internal.h"
 #include "schach/fen.h"
 #include "schach/notation.h"
 
@@ -17,6 +16,7 @@ typedef struct LineWriter {
     FILE *out;
     char line[PGN_LINE_MAX + 1];
     size_t len;
+    int opens; /* parentheses that open a variation: written glued to the next piece */
 } LineWriter;
 
 static void line_flush(LineWriter *w) {
@@ -27,17 +27,27 @@ static void line_flush(LineWriter *w) {
     w->len = 0;
 }
 
-/* Adds len characters of text as one unit; one longer than a line gets a line of its own. */
-static void line_piece(LineWriter *w, const char *text, size_t len) {
-    if (w->len > 0 && w->len + 1 + len > PGN_LINE_MAX)
+/* Adds len characters of text as one unit; one longer than a line gets a line of its own. Waiting
+ * '(' go in front of it, a glued piece (")") follows the one before without a space unless a line
+ * break comes between. */
+static void line_piece(LineWriter *w, const char *text, size_t len, bool glue) {
+    size_t opens = (size_t)w->opens, space = w->len > 0 && !glue ? 1 : 0;
+    w->opens = 0;
+    if (w->len > 0 && w->len + space + opens + len > PGN_LINE_MAX) {
         line_flush(w);
-    if (len > PGN_LINE_MAX) {
+        space = 0;
+    }
+    if (opens + len > PGN_LINE_MAX) {
+        for (size_t i = 0; i < opens; i++)
+            fputc('(', w->out);
         fwrite(text, 1, len, w->out);
         fputc('\n', w->out);
         return;
     }
-    if (w->len > 0)
+    if (space)
         w->line[w->len++] = ' ';
+    memset(w->line + w->len, '(', opens);
+    w->len += opens;
     memcpy(w->line + w->len, text, len);
     w->len += len;
 }
@@ -56,11 +66,11 @@ static void line_put(LineWriter *w, const char *token) {
                 break;
             cut = (size_t)(space - token);
         }
-        line_piece(w, token, cut);
+        line_piece(w, token, cut, false);
         token += cut + 1;
         n -= cut + 1;
     }
-    line_piece(w, token, n);
+    line_piece(w, token, n, false);
 }
 
 static void write_tag(FILE *out, const char *name, const char *value) {
@@ -142,30 +152,139 @@ static void put_comment(LineWriter *w, const char *text) {
         free(braced);
 }
 
+/* The comment after a move: the [%clk]/[%eval] fields first, unless the text holds them itself. */
+static bool put_after(LineWriter *w, const PgnNode *n) {
+    char commands[96], clock[64], eval[64];
+    PgnNode only = *n;
+    only.has_eval = false;
+    pgn_node_commands(&only, clock, sizeof clock);
+    only = *n;
+    only.clock_ms = PGN_NO_CLOCK;
+    pgn_node_commands(&only, eval, sizeof eval);
+    const char *text = n->comment;
+    bool own_clock = text && strstr(text, "[%clk "), own_eval = text && strstr(text, "[%eval ");
+    snprintf(commands, sizeof commands, "%s%s%s", own_clock ? "" : clock,
+             *clock && !own_clock && *eval && !own_eval ? " " : "", own_eval ? "" : eval);
+    if (!*commands && !text)
+        return false;
+    if (!*commands) {
+        put_comment(w, text);
+        return true;
+    }
+    if (!text) {
+        put_comment(w, commands);
+        return true;
+    }
+    size_t len = strlen(commands) + 1 + strlen(text) + 1;
+    char *both = malloc(len);
+    if (both) { /* out of memory: the commands are lost, the comment is not */
+        snprintf(both, len, "%s %s", commands, text);
+        put_comment(w, both);
+        free(both);
+    } else {
+        put_comment(w, text);
+    }
+    return true;
+}
+
+/* A move with its number when it needs one, NAGs and comments. Returns whether a comment follows it
+ * (then a black move after it needs its number again). */
+static bool put_move(LineWriter *w, const Position *pos, const PgnNode *n, bool number, Lang lang) {
+    if (n->comment_before) {
+        put_comment(w, n->comment_before);
+        number = true;
+    }
+    char san[SCHACH_MOVE_TEXT_MAX], unit[SCHACH_MOVE_TEXT_MAX + 16];
+    if (n->move == PGN_MOVE_NULL)
+        snprintf(san, sizeof san, "--");
+    else
+        san_write(pos, n->move, lang, san, sizeof san);
+    if (pos_turn(pos) == WHITE)
+        snprintf(unit, sizeof unit, "%u. %s", (unsigned)pos->fullmove, san);
+    else if (number)
+        snprintf(unit, sizeof unit, "%u... %s", (unsigned)pos->fullmove, san);
+    else
+        snprintf(unit, sizeof unit, "%s", san);
+    line_put(w, unit);
+    for (int i = 0; i < n->nag_count; i++) {
+        char nag[8];
+        snprintf(nag, sizeof nag, "$%d", n->nags[i]);
+        line_put(w, nag);
+    }
+    return put_after(w, n);
+}
+
+static void play(Position *pos, Move m) {
+    Undo undo;
+    if (m == PGN_MOVE_NULL)
+        pos_make_null(pos, &undo);
+    else
+        pos_make(pos, m, &undo);
+}
+
+static bool put_variations(LineWriter *w, const Position *pos, const PgnNode *n, Lang lang);
+
+/* The line that starts with n in parentheses; n's siblings are not part of it. */
+static void put_variation(LineWriter *w, Position pos, const PgnNode *n, Lang lang) {
+    w->opens++;
+    bool number = true;
+    for (bool first = true; n; n = n->main, first = false) {
+        number = put_move(w, &pos, n, number, lang);
+        if (!first && put_variations(w, &pos, n, lang))
+            number = true;
+        play(&pos, n->move);
+    }
+    line_piece(w, ")", 1, true);
+}
+
+/* The variations that replace n (its later siblings), from pos, the position before n. Returns
+ * whether there were any. */
+static bool put_variations(LineWriter *w, const Position *pos, const PgnNode *n, Lang lang) {
+    for (const PgnNode *v = n->next; v; v = v->next)
+        put_variation(w, *pos, v, lang);
+    return n->next != NULL;
+}
+
 /* A move number stays on the line of its move: "8. Nh4" is one unit for wrapping. Black's move
- * gets its number "8..." when it opens the movetext or follows a comment. */
+ * gets its number "8..." when it opens the movetext or follows a comment or a variation. The main
+ * line is the tree's as far as it agrees with the record, then the record's own plies. */
 static void write_moves(FILE *out, const PgnGame *g, Lang lang) {
     LineWriter w = {.out = out, .len = 0};
     Position pos = g->game.start;
     const char *comment = pgn_comment(g, 0);
     if (comment)
         put_comment(&w, comment);
-    for (int i = 0; i < g->game.ply_count; i++) {
+    bool number = true;
+    PgnNode *last;
+    bool rest;
+    int covered = pgn_main_cover(g, &last, &rest);
+    const PgnNode *n = g->root ? g->root->main : NULL;
+    for (int i = 0;; i++) {
+        if (n && (i < covered || rest)) {
+            number = put_move(&w, &pos, n, number, lang);
+            if (put_variations(&w, &pos, n, lang))
+                number = true;
+            play(&pos, n->move);
+            n = n->main;
+            continue;
+        }
+        if (i >= g->game.ply_count)
+            break;
         Move m = g->game.plies[i].move;
         char san[SCHACH_MOVE_TEXT_MAX], unit[SCHACH_MOVE_TEXT_MAX + 16];
         san_write(&pos, m, lang, san, sizeof san);
         if (pos_turn(&pos) == WHITE)
             snprintf(unit, sizeof unit, "%u. %s", (unsigned)pos.fullmove, san);
-        else if (i == 0 || comment)
+        else if (number)
             snprintf(unit, sizeof unit, "%u... %s", (unsigned)pos.fullmove, san);
         else
             snprintf(unit, sizeof unit, "%s", san);
         line_put(&w, unit);
-        comment = pgn_comment(g, i + 1);
+        comment = i + 1 < g->comment_slots ? g->comments[i + 1] : NULL;
         if (comment)
             put_comment(&w, comment);
-        Undo undo;
-        pos_make(&pos, m, &undo);
+        number = comment != NULL;
+        play(&pos, m);
     }
     line_put(&w, result_text(g));
     line_flush(&w);

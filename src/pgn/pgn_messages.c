@@ -13,6 +13,10 @@ static const ErrorMessage templates[] = {
     {PGN_ERR_RESULT, "the result '%1' contradicts '%2'", "das Ergebnis '%1' widerspricht '%2'"},
     {PGN_ERR_VARIATION, "unbalanced parenthesis '%1' of a variation",
      "nicht ausgeglichene Klammer '%1' einer Variante"},
+    {PGN_ERR_LIMIT, "too many %1 (at most %3)", "zu viele %2 (höchstens %3)"},
+    {PGN_ERR_NAG, "NAG '%1' is not between $0 and $255", "NAG '%1' liegt nicht zwischen $0 und $255"},
+    {PGN_WARN_RESULT, "the Result tag '%1' contradicts the result '%2' after the moves, which counts",
+     "der Result-Tag '%1' widerspricht dem Ergebnis '%2' nach den Zügen, das gilt"},
 };
 
 const char *pgn_error_template(int code, Lang lang) {

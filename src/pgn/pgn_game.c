@@ -1,5 +1,5 @@
-/* A PGN game record: its tag pairs, the replayed game and the comments between its moves. */
-#include "schach/pgn.h"
+/* A PGN game record: its tag pairs, the replayed game, its tree and the comments between its moves. */
+#include "pgn_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +37,9 @@ void pgn_game_free(PgnGame *g) {
     free(g->comments);
     g->comments = NULL;
     g->comment_slots = 0;
+    pgn_tree_free(g->root);
+    g->root = NULL;
+    g->node_count = 0;
     game_free(&g->game);
 }
 
@@ -79,40 +82,47 @@ bool pgn_set_tag(PgnGame *g, const char *name, const char *value) {
     return true;
 }
 
-const char *pgn_comment(const PgnGame *g, int ply) {
-    return ply >= 0 && ply < g->comment_slots ? g->comments[ply] : NULL;
+int pgn_main_cover(const PgnGame *g, PgnNode **last, bool *rest) {
+    *last = g->root;
+    *rest = false;
+    if (!g->root)
+        return 0;
+    int k = 0;
+    while (k < g->game.ply_count && (*last)->main && (*last)->main->move == g->game.plies[k].move) {
+        *last = (*last)->main;
+        k++;
+    }
+    *rest = k == g->game.ply_count && (*last)->main;
+    return k;
 }
 
-/* A brace comment ends at the first '}', and the export format breaks lines itself: both become
- * blanks, and runs of blanks one space. NULL when nothing but blanks is left (or out of memory). */
-static char *comment_text(const char *text, bool *oom) {
-    size_t n = strlen(text);
-    char *c = malloc(n + 1), *end = c;
-    *oom = c == NULL;
-    if (!c)
+/* The tree's node of main-line ply k when the tree holds it, else NULL. */
+static PgnNode *main_node(const PgnGame *g, int ply) {
+    PgnNode *last;
+    bool rest;
+    int k = pgn_main_cover(g, &last, &rest);
+    if (!last || ply > k)
         return NULL;
-    for (const unsigned char *s = (const unsigned char *)text; *s; s++) {
-        bool blank = *s < 0x20 || *s == 0x7F || *s == ' ' || *s == '}';
-        if (!blank)
-            *end++ = (char)*s;
-        else if (end > c && end[-1] != ' ')
-            *end++ = ' ';
-    }
-    while (end > c && end[-1] == ' ')
-        end--;
-    *end = '\0';
-    if (end == c) {
-        free(c);
-        return NULL;
-    }
-    return c;
+    for (; k > ply; k--)
+        last = last->parent;
+    return last;
+}
+
+const char *pgn_comment(const PgnGame *g, int ply) {
+    const PgnNode *n = ply >= 0 ? main_node(g, ply) : NULL;
+    if (n)
+        return n->comment;
+    return ply >= 0 && ply < g->comment_slots ? g->comments[ply] : NULL;
 }
 
 bool pgn_set_comment(PgnGame *g, int ply, const char *text) {
     if (ply < 0 || ply > g->game.ply_count)
         return false;
+    PgnNode *n = main_node(g, ply);
+    if (n)
+        return pgn_node_set_comment(n, false, text);
     bool oom = false;
-    char *c = text ? comment_text(text, &oom) : NULL;
+    char *c = text ? pgn_comment_text(text, &oom) : NULL;
     if (oom)
         return false;
     if (ply >= g->comment_slots) {
@@ -141,4 +151,9 @@ void pgn_trim_comments(PgnGame *g) {
         free(g->comments[i]);
         g->comments[i] = NULL;
     }
+    PgnNode *last;
+    bool rest;
+    pgn_main_cover(g, &last, &rest);
+    if (last && last->main && last->main->move != PGN_MOVE_NULL)
+        pgn_node_cut(g, last);
 }

@@ -1,0 +1,405 @@
+/* The PGN game tree: building it, walking it, comparing it, and the [%clk]/[%eval] commands. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgn_internal.h"
+#include "schach/movegen.h"
+
+PgnNode *pgn_node_new(PgnGame *g, PgnNode *parent, Move m, bool *limit) {
+    *limit = parent && g->node_count >= PGN_MAX_NODES;
+    if (*limit)
+        return NULL;
+    PgnNode *n = calloc(1, sizeof *n);
+    if (!n)
+        return NULL;
+    n->move = m;
+    n->clock_ms = PGN_NO_CLOCK;
+    n->parent = parent;
+    if (!parent)
+        return n;
+    if (parent->last)
+        parent->last->next = n;
+    else
+        parent->main = n;
+    parent->last = n;
+    g->node_count++;
+    return n;
+}
+
+static void node_free(PgnNode *n) {
+    free(n->comment_before);
+    free(n->comment);
+    free(n);
+}
+
+/* Iterative along main lines, recursive only into variations, so a long game does not use the stack
+ * a deep recursion would. */
+void pgn_tree_free(PgnNode *n) {
+    while (n) {
+        PgnNode *main = n->main;
+        for (PgnNode *v = main ? main->next : NULL; v;) {
+            PgnNode *next = v->next;
+            v->next = NULL;
+            pgn_tree_free(v);
+            v = next;
+        }
+        node_free(n);
+        n = main;
+    }
+}
+
+/* Nodes in n's subtree, n included, its siblings not: iterative along main lines like pgn_tree_free. */
+static int count_subtree(const PgnNode *n) {
+    int count = 0;
+    while (n) {
+        count++;
+        const PgnNode *main = n->main;
+        for (const PgnNode *v = main ? main->next : NULL; v; v = v->next)
+            count += count_subtree(v);
+        n = main;
+    }
+    return count;
+}
+
+void pgn_node_cut(PgnGame *g, PgnNode *n) {
+    for (PgnNode *c = n->main; c;) {
+        PgnNode *next = c->next;
+        g->node_count -= count_subtree(c);
+        c->next = NULL;
+        pgn_tree_free(c);
+        c = next;
+    }
+    n->main = NULL;
+    n->last = NULL;
+}
+
+const PgnNode *pgn_root(const PgnGame *g) { return g->root; }
+
+PgnNode *pgn_tree_root(PgnGame *g) {
+    bool limit;
+    if (!g->root)
+        g->root = pgn_node_new(g, NULL, MOVE_NONE, &limit);
+    return g->root;
+}
+
+int pgn_node_ply(const PgnNode *n) {
+    int ply = 0;
+    for (; n && n->parent; n = n->parent)
+        ply++;
+    return ply;
+}
+
+/* Plays m, a legal move or a null move, on pos. */
+static void play(Position *pos, Move m) {
+    Undo undo;
+    if (m == PGN_MOVE_NULL)
+        pos_make_null(pos, &undo);
+    else
+        pos_make(pos, m, &undo);
+}
+
+bool pgn_node_position(const PgnGame *g, const PgnNode *n, Position *out) {
+    int ply = pgn_node_ply(n);
+    Move *moves = malloc((size_t)(ply > 0 ? ply : 1) * sizeof *moves);
+    if (!moves)
+        return false;
+    for (int i = ply - 1; i >= 0; i--, n = n->parent)
+        moves[i] = n->move;
+    *out = g->game.start;
+    for (int i = 0; i < ply; i++)
+        play(out, moves[i]);
+    free(moves);
+    return true;
+}
+
+PgnNode *pgn_node_add(PgnGame *g, PgnNode *parent, Move m, SchError *err) {
+    err_clear(err);
+    Position pos;
+    if (!pgn_node_position(g, parent, &pos)) {
+        err_set(err, ERR_OUT_OF_MEMORY, NULL, NULL, NULL);
+        return NULL;
+    }
+    bool legal = m == PGN_MOVE_NULL ? !pos_in_check(&pos) : gen_is_legal(&pos, m);
+    if (!legal) {
+        char text[8];
+        snprintf(text, sizeof text, "%d", m);
+        err_set(err, GAME_ERR_ILLEGAL, text, NULL, NULL);
+        return NULL;
+    }
+    bool limit;
+    PgnNode *n = pgn_node_new(g, parent, m, &limit);
+    if (!n) {
+        char max[16];
+        snprintf(max, sizeof max, "%d", PGN_MAX_NODES);
+        if (limit)
+            err_set(err, PGN_ERR_LIMIT, "moves in one game", "Züge in einer Partie", max);
+        else
+            err_set(err, ERR_OUT_OF_MEMORY, NULL, NULL, NULL);
+    }
+    return n;
+}
+
+char *pgn_comment_text(const char *text, bool *oom) {
+    size_t n = strlen(text);
+    char *c = malloc(n + 1), *end = c;
+    *oom = c == NULL;
+    if (!c)
+        return NULL;
+    for (const unsigned char *s = (const unsigned char *)text; *s; s++) {
+        bool blank = *s < 0x20 || *s == 0x7F || *s == ' ' || *s == '}';
+        if (!blank)
+            *end++ = (char)*s;
+        else if (end > c && end[-1] != ' ')
+            *end++ = ' ';
+    }
+    while (end > c && end[-1] == ' ')
+        end--;
+    *end = '\0';
+    if (end == c) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+bool pgn_node_set_comment(PgnNode *n, bool before, const char *text) {
+    bool oom = false;
+    char *c = text ? pgn_comment_text(text, &oom) : NULL;
+    if (oom)
+        return false;
+    if (c && strlen(c) > PGN_MAX_COMMENT) {
+        free(c);
+        return false;
+    }
+    char **slot = before ? &n->comment_before : &n->comment;
+    free(*slot);
+    *slot = c;
+    return true;
+}
+
+bool pgn_node_add_nag(PgnNode *n, int nag) {
+    if (nag < 0 || nag > 255 || n->nag_count >= PGN_MAX_NAGS)
+        return false;
+    n->nags[n->nag_count++] = (uint8_t)nag;
+    return true;
+}
+
+int pgn_node_count(const PgnGame *g) { return g->root ? g->node_count : 0; }
+
+/* Visits the line that starts with n (n's siblings are not part of it). */
+static bool walk_line(const PgnNode *n, Position pos, int depth, PgnVisitor visit, void *ctx, bool first_is_variation) {
+    for (bool first = true; n; n = n->main, first = false) {
+        if (!visit(n, &pos, depth, ctx))
+            return false;
+        if (!(first && first_is_variation))
+            for (const PgnNode *v = n->next; v; v = v->next)
+                if (!walk_line(v, pos, depth + 1, visit, ctx, true))
+                    return false;
+        play(&pos, n->move);
+    }
+    return true;
+}
+
+bool pgn_walk(const PgnGame *g, PgnVisitor visit, void *ctx) {
+    if (!g->root)
+        return true;
+    return walk_line(g->root->main, g->game.start, 0, visit, ctx, false);
+}
+
+static bool same_text(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
+
+static bool same_node(const PgnNode *a, const PgnNode *b) {
+    return a->move == b->move && a->nag_count == b->nag_count && memcmp(a->nags, b->nags, a->nag_count) == 0 &&
+           same_text(a->comment_before, b->comment_before) && same_text(a->comment, b->comment) &&
+           a->clock_ms == b->clock_ms && a->has_eval == b->has_eval &&
+           (!a->has_eval || (a->eval_mate == b->eval_mate && a->eval == b->eval && a->eval_depth == b->eval_depth));
+}
+
+/* Compares the subtrees of a and b (not their siblings): iterative along the main line, recursive into
+ * variations only. */
+bool pgn_tree_equal(const PgnNode *a, const PgnNode *b) {
+    while (a && b) {
+        if (!same_node(a, b) || (a->main == NULL) != (b->main == NULL))
+            return false;
+        const PgnNode *va = a->main ? a->main->next : NULL, *vb = b->main ? b->main->next : NULL;
+        for (; va && vb; va = va->next, vb = vb->next)
+            if (!pgn_tree_equal(va, vb))
+                return false;
+        if (va || vb)
+            return false;
+        a = a->main;
+        b = b->main;
+    }
+    return !a && !b;
+}
+
+/* ---------------------------------------------------------------- [%clk] and [%eval] */
+
+static bool is_digit(int c) { return c >= '0' && c <= '9'; }
+
+/* Up to max digits as a number; *s advanced. -1 when there is none. */
+static long digits(const char **s, int max) {
+    long v = 0;
+    int n = 0;
+    while (is_digit(**s) && n < max) {
+        v = v * 10 + (**s - '0');
+        (*s)++, n++;
+    }
+    return n > 0 ? v : -1;
+}
+
+/* "h:mm:ss" with an optional fraction of up to three digits; s points after "[%clk", end at ']'. */
+static bool parse_clock(const char *s, const char *end, int64_t *ms) {
+    while (s < end && *s == ' ')
+        s++;
+    long h = digits(&s, 6);
+    if (h < 0 || *s++ != ':')
+        return false;
+    long m = digits(&s, 2);
+    if (m < 0 || m > 59 || *s++ != ':')
+        return false;
+    long sec = digits(&s, 2);
+    if (sec < 0 || sec > 59)
+        return false;
+    long frac = 0;
+    if (*s == '.') {
+        s++;
+        const char *f = s;
+        frac = digits(&s, 3);
+        if (frac < 0)
+            return false;
+        for (long k = s - f; k < 3; k++)
+            frac *= 10;
+    }
+    while (s < end && *s == ' ')
+        s++;
+    if (s != end)
+        return false;
+    *ms = ((int64_t)h * 3600 + m * 60 + sec) * 1000 + frac;
+    return true;
+}
+
+/* "1.23", "-0.5", "#3", "#-2", each optionally followed by ",depth". */
+static bool parse_eval(const char *s, const char *end, PgnNode *n) {
+    while (s < end && *s == ' ')
+        s++;
+    bool mate = *s == '#';
+    if (mate)
+        s++;
+    bool negative = *s == '-';
+    if (*s == '-' || *s == '+')
+        s++;
+    long whole = digits(&s, 6), value;
+    if (whole < 0)
+        return false;
+    if (mate) {
+        value = whole;
+    } else {
+        long hundredths = 0;
+        if (*s == '.') {
+            s++;
+            const char *f = s;
+            hundredths = digits(&s, 2);
+            if (hundredths < 0)
+                return false;
+            if (s - f == 1)
+                hundredths *= 10;
+            while (is_digit(*s)) /* more precision than centipawns: dropped */
+                s++;
+        }
+        value = whole * 100 + hundredths;
+    }
+    long depth = 0;
+    if (*s == ',') {
+        s++;
+        depth = digits(&s, 4);
+        if (depth < 0)
+            return false;
+    }
+    while (s < end && *s == ' ')
+        s++;
+    if (s != end)
+        return false;
+    n->has_eval = true;
+    n->eval_mate = mate;
+    n->eval = (int)(negative ? -value : value);
+    n->eval_depth = (int)depth;
+    return true;
+}
+
+/* Reads the commands of n's comment; drops the comment when it holds nothing else. */
+static void read_commands(PgnNode *n) {
+    const char *text = n->comment;
+    if (!text || !strstr(text, "[%"))
+        return;
+    bool other = false;
+    for (const char *s = text; *s;) {
+        if (*s == ' ') {
+            s++;
+            continue;
+        }
+        const char *end = s[0] == '[' && s[1] == '%' ? strchr(s, ']') : NULL;
+        bool known = false;
+        if (end && strncmp(s, "[%clk ", 6) == 0 && n->clock_ms == PGN_NO_CLOCK)
+            known = parse_clock(s + 6, end, &n->clock_ms);
+        else if (end && strncmp(s, "[%eval ", 7) == 0 && !n->has_eval)
+            known = parse_eval(s + 7, end, n);
+        if (!known) {
+            other = true;
+            end = strchr(s, ' ');
+            if (!end)
+                break;
+        }
+        s = end + 1;
+    }
+    if (!other) {
+        free(n->comment);
+        n->comment = NULL;
+    }
+}
+
+static void commands_line(PgnNode *n) {
+    for (; n; n = n->main) {
+        read_commands(n);
+        for (PgnNode *v = n->main ? n->main->next : NULL; v; v = v->next) {
+            read_commands(v);
+            commands_line(v->main);
+        }
+    }
+}
+
+void pgn_tree_commands(PgnNode *root) {
+    if (root)
+        commands_line(root->main);
+}
+
+void pgn_node_commands(const PgnNode *n, char *buf, size_t size) {
+    size_t len = 0;
+    if (size == 0)
+        return;
+    buf[0] = '\0';
+    if (n->clock_ms != PGN_NO_CLOCK && n->clock_ms >= 0) {
+        int64_t ms = n->clock_ms, s = ms / 1000;
+        int frac = (int)(ms % 1000);
+        char fraction[8] = "";
+        if (frac % 100 == 0 && frac)
+            snprintf(fraction, sizeof fraction, ".%d", frac / 100);
+        else if (frac)
+            snprintf(fraction, sizeof fraction, ".%03d", frac);
+        int w = snprintf(buf, size, "[%%clk %" PRId64 ":%02d:%02d%s]", s / 3600, (int)(s / 60 % 60), (int)(s % 60),
+                         fraction);
+        len = w > 0 && (size_t)w < size ? (size_t)w : size - 1;
+    }
+    if (n->has_eval) {
+        char depth[16] = "";
+        if (n->eval_depth > 0)
+            snprintf(depth, sizeof depth, ",%d", n->eval_depth);
+        int v = n->eval < 0 ? -n->eval : n->eval;
+        const char *sign = n->eval < 0 ? "-" : "";
+        if (n->eval_mate)
+            snprintf(buf + len, size - len, "%s[%%eval #%s%d%s]", len ? " " : "", sign, v, depth);
+        else
+            snprintf(buf + len, size - len, "%s[%%eval %s%d.%02d%s]", len ? " " : "", sign, v / 100, v % 100, depth);
+    }
+}

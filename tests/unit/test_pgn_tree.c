@@ -1,0 +1,568 @@
+/* PGN game tree: variations checked like the main line, NAGs, comments before and after moves,
+ * [%clk]/[%eval], null moves, the walk API, limits and errors with their positions, the round trip
+ * read -> write -> read over every file in tests/data, and the defects found with real files. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schach/fen.h"
+#include "schach/notation.h"
+#include "schach/pgn.h"
+
+static int setup(void **state) {
+    (void)state;
+    schach_init();
+    return 0;
+}
+
+/* Reads the one game of text; rc is pgn_read_game's. */
+static int read_one(const char *text, PgnGame *g, SchError *err) {
+    PgnReader *r = pgn_reader_from_buffer(text, strlen(text), err);
+    assert_non_null(r);
+    int rc = pgn_read_game(r, g, err);
+    assert_int_not_equal(rc, 0);
+    pgn_reader_close(r);
+    return rc;
+}
+
+static void read_ok(const char *text, PgnGame *g) {
+    SchError err;
+    if (read_one(text, g, &err) != 1)
+        fail_msg("error %d at %d:%d '%s' '%s' in \"%s\"", err.code, err.line, err.column, err.args[0], err.args[1],
+                 text);
+}
+
+static char *write_text(const PgnGame *g, Lang lang) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    assert_true(pgn_write(f, g, lang));
+    fclose(f);
+    return text;
+}
+
+/* The movetext of g as written (the part after the tag section), in a static buffer. */
+static const char *movetext(const PgnGame *g, Lang lang) {
+    static char buf[8192];
+    char *text = write_text(g, lang);
+    const char *body = strstr(text, "\n\n");
+    assert_non_null(body);
+    snprintf(buf, sizeof buf, "%s", body + 2);
+    free(text);
+    size_t n = strlen(buf);
+    while (n > 0 && buf[n - 1] == '\n')
+        buf[--n] = '\0';
+    return buf;
+}
+
+/* Written in lang and read again, g gives the same tree, record and result. */
+static void assert_round_trip(const PgnGame *g, Lang lang) {
+    char *text = write_text(g, lang);
+    PgnGame copy;
+    SchError err;
+    PgnReader *r = pgn_reader_from_buffer(text, strlen(text), &err);
+    assert_non_null(r);
+    int rc = pgn_read_game(r, &copy, &err);
+    if (rc != 1)
+        fail_msg("own output read with error %d at %d:%d '%s':\n%s", err.code, err.line, err.column, err.args[0], text);
+    if (!pgn_tree_equal(pgn_root(g), pgn_root(&copy)))
+        fail_msg("tree differs after the round trip:\n%s", text);
+    assert_int_equal(copy.game.ply_count, g->game.ply_count);
+    for (int i = 0; i < g->game.ply_count; i++)
+        assert_int_equal(copy.game.plies[i].move, g->game.plies[i].move);
+    assert_int_equal(copy.result, game_over(&g->game) ? g->game.outcome.result : g->result);
+    /* The second writing is the first, byte for byte. */
+    char *again = write_text(&copy, lang);
+    assert_string_equal(again, text);
+    free(again);
+    pgn_game_free(&copy);
+    pgn_reader_close(r);
+    free(text);
+}
+
+static void assert_error_at(const char *text, int code, int line, int column) {
+    PgnGame g;
+    SchError err;
+    assert_int_equal(read_one(text, &g, &err), -1);
+    if (err.code != code || err.line != line || err.column != column)
+        fail_msg("expected error %d at %d:%d, got %d at %d:%d '%s' in \"%s\"", code, line, column, err.code, err.line,
+                 err.column, err.args[0], text);
+    char msg[256];
+    assert_true(err_format(&err, LANG_EN, msg, sizeof msg) > 0);
+    assert_true(err_format(&err, LANG_DE, msg, sizeof msg) > 0);
+    /* What was read up to the error still writes and reads back. */
+    assert_round_trip(&g, LANG_EN);
+    pgn_game_free(&g);
+}
+
+static Move uci(const PgnGame *g, const PgnNode *after, const char *text) {
+    Position pos;
+    assert_true(pgn_node_position(g, after, &pos));
+    Move m = uci_parse(&pos, text, NULL);
+    assert_int_not_equal(m, MOVE_NONE);
+    return m;
+}
+
+/* ------------------------------------------------------------------------------ the tree */
+
+static void test_variations(void **state) {
+    (void)state;
+    PgnGame g;
+    read_ok("1. e4 e5 (1... c5 2. Nf3 (2. c3 d5) 2... d6) (1... e6) 2. Nf3 *", &g);
+    const PgnNode *root = pgn_root(&g);
+    assert_non_null(root);
+    assert_int_equal(root->move, MOVE_NONE);
+    const PgnNode *e4 = root->main, *e5 = e4->main;
+    assert_int_equal(e4->move, uci(&g, root, "e2e4"));
+    assert_int_equal(e5->move, uci(&g, e4, "e7e5"));
+    assert_null(e4->next);
+    /* Variations to e5 are its siblings, in file order; each starts from the position before e5. */
+    const PgnNode *c5 = e5->next, *e6 = c5->next;
+    assert_int_equal(c5->move, uci(&g, e4, "c7c5"));
+    assert_int_equal(e6->move, uci(&g, e4, "e7e6"));
+    assert_null(e6->next);
+    assert_ptr_equal(c5->parent, e4);
+    const PgnNode *nf3 = c5->main, *c3 = nf3->next;
+    assert_int_equal(c3->move, uci(&g, c5, "c2c3"));
+    assert_int_equal(c3->main->move, uci(&g, c3, "d7d5"));
+    assert_int_equal(nf3->main->move, uci(&g, nf3, "d7d6"));
+    assert_int_equal(pgn_node_count(&g), 9);
+    assert_int_equal(pgn_node_ply(c3->main), 4);
+    /* The record is the main line. */
+    assert_int_equal(g.game.ply_count, 3);
+    assert_string_equal(movetext(&g, LANG_EN), "1. e4 e5 (1... c5 2. Nf3 (2. c3 d5) 2... d6) (1... e6) 2. Nf3 *");
+    assert_round_trip(&g, LANG_EN);
+    assert_round_trip(&g, LANG_DE);
+    pgn_game_free(&g);
+}
+
+static void test_variation_legality(void **state) {
+    (void)state;
+    /* A variation replaces the move it follows: it starts before that move. */
+    assert_error_at("1. e4 e5 (1... e4) *", PGN_ERR_MOVE, 1, 16);
+    /* Continuing from after the move is not a variation of it. */
+    assert_error_at("1. e4 e5 (2. Nf3) *", PGN_ERR_MOVE, 1, 14);
+    /* Deep inside, checked just as well. */
+    assert_error_at("1. e4 e5 2. Nf3 (2. Bc4 Nf6 (2... Bc5 3. Qh5 (3. Qxf7)))", PGN_ERR_MOVE, 1, 50);
+    /* A variation before any move, and unbalanced ones. */
+    assert_error_at("(1. d4) 1. e4 *", PGN_ERR_VARIATION, 1, 1);
+    assert_error_at("1. e4 (1. d4 *", PGN_ERR_VARIATION, 1, 7);
+    assert_error_at("1. e4 e5) *", PGN_ERR_VARIATION, 1, 9);
+}
+
+static void test_nags(void **state) {
+    (void)state;
+    PgnGame g;
+    read_ok("1. e4! e5? 2. Nf3!! Nc6?? 3. Bb5!? a6?! 4. Ba4 $0 $255 $14 {c} $32 *", &g);
+    const PgnNode *n = pgn_root(&g)->main;
+    for (int want = 1; want <= 6; want++, n = n->main) {
+        assert_int_equal(n->nag_count, 1);
+        assert_int_equal(n->nags[0], want);
+    }
+    assert_int_equal(n->nag_count, 4);
+    assert_int_equal(n->nags[0], 0);
+    assert_int_equal(n->nags[1], 255);
+    assert_int_equal(n->nags[3], 32);
+    assert_string_equal(movetext(&g, LANG_EN),
+                        "1. e4 $1 e5 $2 2. Nf3 $3 Nc6 $4 3. Bb5 $5 a6 $6 4. Ba4 $0 $255 $14 $32 {c} *");
+    assert_round_trip(&g, LANG_EN);
+    pgn_game_free(&g);
+    assert_error_at("1. e4 $256 *", PGN_ERR_NAG, 1, 7);
+}
+
+static void test_comments_everywhere(void **state) {
+    (void)state;
+    PgnGame g;
+    read_ok("{start} 1. e4 {after e4} e5 ({before c5} 1... c5 {after c5}) {before Nf3} 2. Nf3 ; to the end\n"
+            "Nc6 ({a} {b} 2... d6) {end} *",
+            &g);
+    const PgnNode *root = pgn_root(&g), *e4 = root->main, *e5 = e4->main, *c5 = e5->next, *nf3 = e5->main;
+    assert_string_equal(root->comment, "start");
+    assert_string_equal(pgn_comment(&g, 0), "start");
+    assert_string_equal(e4->comment, "after e4");
+    assert_string_equal(pgn_comment(&g, 1), "after e4");
+    assert_string_equal(c5->comment_before, "before c5");
+    assert_string_equal(c5->comment, "after c5");
+    assert_string_equal(nf3->comment_before, "before Nf3");
+    assert_string_equal(nf3->comment, "to the end");
+    const PgnNode *nc6 = nf3->main, *d6 = nc6->next;
+    assert_string_equal(d6->comment_before, "a b");
+    /* A comment after a variation at the end of the game follows the last move. */
+    assert_string_equal(nc6->comment, "end");
+    assert_string_equal(movetext(&g, LANG_EN),
+                        "{start} 1. e4 {after e4} 1... e5 ({before c5} 1... c5 {after c5}) {before Nf3}\n"
+                        "2. Nf3 {to the end} 2... Nc6 {end} ({a b} 2... d6) *");
+    assert_round_trip(&g, LANG_EN);
+    pgn_game_free(&g);
+
+    /* A game with nothing but a comment. */
+    read_ok("{only a comment} 1-0", &g);
+    assert_string_equal(pgn_comment(&g, 0), "only a comment");
+    assert_int_equal(g.result, RESULT_WHITE_WINS);
+    assert_round_trip(&g, LANG_EN);
+    pgn_game_free(&g);
+}
+
+static void test_clock_and_eval(void **state) {
+    (void)state;
+    PgnGame g;
+    read_ok("1. e4 {[%clk 1:30:00] [%eval 0.25]} e5 {[%clk 0:00:59.9]} 2. Nf3 {[%eval #-3]} Nc6 "
+            "{[%eval -1.5,22] [%clk 0:01:02]} 3. Bb5 {[%clk 0:10:00] a good move [%eval 0.30]} a6 {[%csl Ga6]} *",
+            &g);
+    const PgnNode *n = pgn_root(&g)->main;
+    assert_int_equal(n->clock_ms, 5400000);
+    assert_true(n->has_eval && !n->eval_mate);
+    assert_int_equal(n->eval, 25);
+    assert_null(n->comment); /* nothing else in it */
+    n = n->main;
+    assert_int_equal(n->clock_ms, 59900);
+    assert_false(n->has_eval);
+    n = n->main;
+    assert_true(n->has_eval && n->eval_mate);
+    assert_int_equal(n->eval, -3);
+    assert_int_equal(n->clock_ms, PGN_NO_CLOCK);
+    n = n->main;
+    assert_int_equal(n->eval, -150);
+    assert_int_equal(n->eval_depth, 22);
+    assert_int_equal(n->clock_ms, 62000);
+    n = n->main;
+    /* With other text the commands are read and stay in the text. */
+    assert_int_equal(n->clock_ms, 600000);
+    assert_int_equal(n->eval, 30);
+    assert_string_equal(n->comment, "[%clk 0:10:00] a good move [%eval 0.30]");
+    n = n->main;
+    assert_int_equal(n->clock_ms, PGN_NO_CLOCK);
+    assert_string_equal(n->comment, "[%csl Ga6]");
+    assert_string_equal(movetext(&g, LANG_EN), "1. e4 {[%clk 1:30:00] [%eval 0.25]} 1... e5 {[%clk 0:00:59.9]} 2. Nf3\n"
+                                               "{[%eval #-3]} 2... Nc6 {[%clk 0:01:02] [%eval -1.50,22]} 3. Bb5\n"
+                                               "{[%clk 0:10:00] a good move [%eval 0.30]} 3... a6 {[%csl Ga6]} *");
+    assert_round_trip(&g, LANG_EN);
+    pgn_game_free(&g);
+
+    /* Malformed commands are only text. */
+    read_ok("1. e4 {[%clk 1:75:00]} e5 {[%eval x]} *", &g);
+    n = pgn_root(&g)->main;
+    assert_int_equal(n->clock_ms, PGN_NO_CLOCK);
+    assert_string_equal(n->comment, "[%clk 1:75:00]");
+    assert_false(n->main->has_eval);
+    pgn_game_free(&g);
+}
+
+static void test_null_moves(void **state) {
+    (void)state;
+    PgnGame g;
+    read_ok("1. e4 -- 2. d4 Z0 3. Nf3 (3. c4 -- 4. Nc3) 3... -- 4. Bd3 *", &g);
+    const PgnNode *e4 = pgn_root(&g)->main, *null = e4->main;
+    assert_int_equal(null->move, PGN_MOVE_NULL);
+    /* The position after a null move: the other side to move, no en passant square, the clocks on. */
+    Position pos;
+    assert_true(pgn_node_position(&g, null, &pos));
+    char fen[SCHACH_FEN_MAX];
+    fen_write(&pos, fen, sizeof fen);
+    assert_string_equal(fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2");
+    /* The record stops before the first null move; the tree goes on, and so does the writing. */
+    assert_int_equal(g.game.ply_count, 1);
+    assert_int_equal(pgn_node_count(&g), 10);
+    assert_string_equal(movetext(&g, LANG_EN), "1. e4 -- 2. d4 -- 3. Nf3 (3. c4 -- 4. Nc3) 3... -- 4. Bd3 *");
+    assert_round_trip(&g, LANG_EN);
+    assert_round_trip(&g, LANG_DE);
+    pgn_game_free(&g);
+    /* A move that the null move made illegal, and a null move in check. */
+    assert_error_at("1. e4 -- 2. e5 e5 *", PGN_ERR_MOVE, 1, 16);
+    assert_error_at("1. e4 f5 2. Qh5+ -- *", PGN_ERR_MOVE, 1, 18);
+}
+
+struct Walked {
+    int moves, max_depth;
+    char san[512];
+};
+
+static bool visit(const PgnNode *n, const Position *before, int depth, void *ctx) {
+    struct Walked *w = ctx;
+    char san[SCHACH_MOVE_TEXT_MAX];
+    if (n->move == PGN_MOVE_NULL)
+        snprintf(san, sizeof san, "--");
+    else
+        san_write(before, n->move, LANG_EN, san, sizeof san);
+    size_t len = strlen(w->san);
+    snprintf(w->san + len, sizeof w->san - len, "%s%s/%d", len ? " " : "", san, depth);
+    w->moves++;
+    if (depth > w->max_depth)
+        w->max_depth = depth;
+    return true;
+}
+
+static bool stop_at_third(const PgnNode *n, const Position *before, int depth, void *ctx) {
+    (void)n, (void)before, (void)depth;
+    return ++*(int *)ctx < 3;
+}
+
+static void test_walk_and_build(void **state) {
+    (void)state;
+    PgnGame g;
+    read_ok("1. e4 e5 (1... c5 2. Nf3 (2. c3)) 2. Nf3 *", &g);
+    struct Walked w = {0};
+    assert_true(pgn_walk(&g, visit, &w));
+    assert_int_equal(w.moves, pgn_node_count(&g));
+    assert_int_equal(w.max_depth, 2);
+    assert_string_equal(w.san, "e4/0 e5/0 c5/1 Nf3/1 c3/2 Nf3/0");
+    int seen = 0;
+    assert_false(pgn_walk(&g, stop_at_third, &seen));
+    assert_int_equal(seen, 3);
+    pgn_game_free(&g);
+
+    /* Building a tree by hand: moves are checked, then written like read ones. */
+    pgn_game_init(&g);
+    PgnNode *root = pgn_tree_root(&g);
+    assert_non_null(root);
+    SchError err;
+    PgnNode *d4 = pgn_node_add(&g, root, uci(&g, root, "d2d4"), &err);
+    assert_non_null(d4);
+    assert_non_null(pgn_node_add(&g, root, uci(&g, root, "c2c4"), &err));
+    assert_null(pgn_node_add(&g, d4, move_make(SQ_D4, SQ_D5), &err));
+    assert_int_equal(err.code, GAME_ERR_ILLEGAL);
+    PgnNode *nf6 = pgn_node_add(&g, d4, uci(&g, d4, "g8f6"), &err);
+    assert_true(pgn_node_add_nag(nf6, 10));
+    assert_false(pgn_node_add_nag(nf6, 256));
+    assert_true(pgn_node_set_comment(nf6, false, "Indian"));
+    assert_true(pgn_node_set_comment(d4, true, "ignored\nbreaks"));
+    nf6->clock_ms = 61500;
+    assert_string_equal(movetext(&g, LANG_EN),
+                        "{ignored breaks} 1. d4 (1. c4) 1... Nf6 $10 {[%clk 0:01:01.5] Indian} *");
+    pgn_game_free(&g);
+}
+
+static void test_game_record_after_reading(void **state) {
+    (void)state;
+    /* A game read and then played on (schach play loads games so): the tree as far as the record
+     * agrees, then the record's moves; taking moves back drops what hangs on them. */
+    PgnGame g;
+    read_ok("1. e4 {a} e5 (1... c5) 2. Nf3 {b} *", &g);
+    SchError err;
+    assert_true(game_play(&g.game, uci(&g, pgn_root(&g)->main->main->main, "b8c6"), &err));
+    assert_true(pgn_set_comment(&g, 4, "played later"));
+    assert_string_equal(pgn_comment(&g, 3), "b");
+    assert_string_equal(movetext(&g, LANG_EN), "1. e4 {a} 1... e5 (1... c5) 2. Nf3 {b} 2... Nc6 {played later} *");
+    assert_true(game_undo(&g.game));
+    assert_true(game_undo(&g.game));
+    assert_true(game_undo(&g.game));
+    pgn_trim_comments(&g);
+    assert_int_equal(pgn_node_count(&g), 1);
+    assert_string_equal(movetext(&g, LANG_EN), "1. e4 {a} *");
+    pgn_game_free(&g);
+}
+
+/* ------------------------------------------------------------------------------ limits */
+
+static char *repeat(const char *head, const char *unit, int n, const char *tail) {
+    size_t len = strlen(head) + strlen(unit) * (size_t)n + strlen(tail) + 1;
+    char *s = malloc(len);
+    assert_non_null(s);
+    strcpy(s, head);
+    for (int i = 0; i < n; i++)
+        strcat(s, unit);
+    strcat(s, tail);
+    return s;
+}
+
+static void test_limits(void **state) {
+    (void)state;
+    /* Nesting: PGN_MAX_DEPTH variations inside each other read, one more is an error at its '('. */
+    char *deep = repeat("1. e4 ", "(1. d4 ", PGN_MAX_DEPTH, "");
+    char *text = repeat(deep, ")", PGN_MAX_DEPTH, " *");
+    PgnGame g;
+    read_ok(text, &g);
+    assert_int_equal(pgn_node_count(&g), PGN_MAX_DEPTH + 1);
+    assert_round_trip(&g, LANG_EN);
+    pgn_game_free(&g);
+    free(text);
+    free(deep);
+    deep = repeat("1. e4 ", "(1. d4 ", PGN_MAX_DEPTH + 1, "");
+    text = repeat(deep, ")", PGN_MAX_DEPTH + 1, " *");
+    SchError err;
+    assert_int_equal(read_one(text, &g, &err), -1);
+    assert_int_equal(err.code, PGN_ERR_LIMIT);
+    assert_int_equal(err.line, 1);
+    assert_int_equal(err.column, 7 + 7 * PGN_MAX_DEPTH);
+    char msg[256];
+    err_format(&err, LANG_EN, msg, sizeof msg);
+    assert_string_equal(msg, "too many nested variations (at most 64)");
+    err_format(&err, LANG_DE, msg, sizeof msg);
+    assert_string_equal(msg, "zu viele verschachtelte Varianten (höchstens 64)");
+    pgn_game_free(&g);
+    free(text);
+    free(deep);
+
+    /* Moves: as many variations to the first move as it takes. */
+    text = repeat("1. e4 ", "(1. d4) ", PGN_MAX_NODES, "*");
+    assert_int_equal(read_one(text, &g, &err), -1);
+    assert_int_equal(err.code, PGN_ERR_LIMIT);
+    assert_int_equal(pgn_node_count(&g), PGN_MAX_NODES);
+    assert_int_equal(err.column, 11 + 8 * (PGN_MAX_NODES - 1));
+    pgn_game_free(&g);
+    free(text);
+
+    /* A comment, also one joined from several. */
+    text = repeat("1. e4 {", "x", PGN_MAX_COMMENT, "} *");
+    read_ok(text, &g);
+    pgn_game_free(&g);
+    free(text);
+    text = repeat("1. e4 {", "x", PGN_MAX_COMMENT + 1, "} *");
+    assert_error_at(text, PGN_ERR_LIMIT, 1, 7);
+    free(text);
+    text = repeat("1. e4 {", "x", PGN_MAX_COMMENT - 2, "} {yy} *");
+    assert_error_at(text, PGN_ERR_LIMIT, 1, 7 + PGN_MAX_COMMENT - 2 + 3);
+    free(text);
+
+    /* NAGs on one move. */
+    text = repeat("1. e4", " $1", PGN_MAX_NAGS, " *");
+    read_ok(text, &g);
+    pgn_game_free(&g);
+    free(text);
+    text = repeat("1. e4", " $1", PGN_MAX_NAGS + 1, " *");
+    assert_error_at(text, PGN_ERR_LIMIT, 1, 6 + 3 * PGN_MAX_NAGS + 1);
+    free(text);
+}
+
+/* ------------------------------------------------------------------------------ the defects */
+
+static void test_defect_result_tag_contradicts_marker(void **state) {
+    (void)state;
+    PgnGame g;
+    read_ok("[Result \"1-0\"]\n\n1. e4 e5 0-1\n", &g);
+    assert_int_equal(g.game.ply_count, 2);
+    assert_int_equal(g.result, RESULT_BLACK_WINS);
+    assert_int_equal(g.warning.code, PGN_WARN_RESULT);
+    assert_int_equal(g.warning.line, 3);
+    assert_int_equal(g.warning.column, 10);
+    char msg[256];
+    err_format(&g.warning, LANG_EN, msg, sizeof msg);
+    assert_string_equal(msg, "the Result tag '1-0' contradicts the result '0-1' after the moves, which counts");
+    char *text = write_text(&g, LANG_EN);
+    assert_non_null(strstr(text, "[Result \"0-1\"]"));
+    free(text);
+    pgn_game_free(&g);
+}
+
+static void test_defect_no_marker_keeps_result(void **state) {
+    (void)state;
+    PgnGame g;
+    read_ok("[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6\n", &g);
+    assert_int_equal(g.result, RESULT_WHITE_WINS);
+    assert_int_equal(g.warning.code, ERR_NONE);
+    assert_string_equal(movetext(&g, LANG_EN), "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 1-0");
+    pgn_game_free(&g);
+}
+
+static void test_defect_check_sign_apart(void **state) {
+    (void)state;
+    PgnGame g;
+    read_ok("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 # 1-0", &g);
+    assert_int_equal(g.game.outcome.termination, TERM_CHECKMATE);
+    pgn_game_free(&g);
+    read_ok("1. e4 f5 2. Qh5 + g6 *", &g);
+    assert_int_equal(g.game.ply_count, 4);
+    pgn_game_free(&g);
+}
+
+static void test_half_point_marker(void **state) {
+    (void)state;
+    PgnGame g;
+    read_ok("[Result \"\xC2\xBD-\xC2\xBD\"]\n\n1. Nf3 Nf6 \xC2\xBD-\xC2\xBD", &g);
+    assert_int_equal(g.result, RESULT_DRAW);
+    assert_int_equal(g.warning.code, ERR_NONE);
+    assert_string_equal(movetext(&g, LANG_EN), "1. Nf3 Nf6 1/2-1/2");
+    pgn_game_free(&g);
+}
+
+/* ------------------------------------------------------------------------------ round trip */
+
+static void round_trip_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    SchError err;
+    PgnReader *r = pgn_reader_from_file(f, &err);
+    fclose(f);
+    assert_non_null(r);
+    PgnGame g;
+    int rc, games = 0;
+    while ((rc = pgn_read_game(r, &g, &err)) != 0) {
+        assert_round_trip(&g, LANG_EN);
+        assert_round_trip(&g, LANG_DE);
+        pgn_game_free(&g);
+        games++;
+    }
+    pgn_reader_close(r);
+}
+
+static void test_round_trip_data(void **state) {
+    (void)state;
+    DIR *dir = opendir(SCHACH_TEST_DATA);
+    assert_non_null(dir);
+    int files = 0;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        if (n < 4 || strcmp(e->d_name + n - 4, ".pgn") != 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", SCHACH_TEST_DATA, e->d_name);
+        round_trip_file(path);
+        files++;
+    }
+    closedir(dir);
+    assert_true(files >= 9);
+}
+
+static void test_tree_file(void **state) {
+    (void)state;
+    FILE *f = fopen(SCHACH_TEST_DATA "/pgn_tree.pgn", "rb");
+    assert_non_null(f);
+    SchError err;
+    PgnReader *r = pgn_reader_from_file(f, &err);
+    fclose(f);
+    PgnGame g;
+    assert_int_equal(pgn_read_game(r, &g, &err), 1);
+    assert_int_equal(pgn_node_count(&g), 36);
+    assert_int_equal(g.game.ply_count, 7); /* up to the null move */
+    struct Walked w = {0};
+    pgn_walk(&g, visit, &w);
+    assert_int_equal(w.max_depth, 3);
+    pgn_game_free(&g);
+    for (int i = 2; i <= 7; i++) {
+        assert_int_equal(pgn_read_game(r, &g, &err), 1);
+        pgn_game_free(&g);
+    }
+    assert_int_equal(pgn_read_game(r, &g, &err), 0);
+    pgn_reader_close(r);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_variations),
+        cmocka_unit_test(test_variation_legality),
+        cmocka_unit_test(test_nags),
+        cmocka_unit_test(test_comments_everywhere),
+        cmocka_unit_test(test_clock_and_eval),
+        cmocka_unit_test(test_null_moves),
+        cmocka_unit_test(test_walk_and_build),
+        cmocka_unit_test(test_game_record_after_reading),
+        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_defect_result_tag_contradicts_marker),
+        cmocka_unit_test(test_defect_no_marker_keeps_result),
+        cmocka_unit_test(test_defect_check_sign_apart),
+        cmocka_unit_test(test_half_point_marker),
+        cmocka_unit_test(test_round_trip_data),
+        cmocka_unit_test(test_tree_file),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
