@@ -9,6 +9,9 @@
 #                      2. ASan+UBSan debug build in build-asan/ (clang, portable: magic
 #                         bitboards instead of PEXT) + the unit tests
 #                      3. libFuzzer build in build-fuzz/ (clang) + a short run of every harness
+#   make install       builds and installs libschach (shared + static), its headers, schach.pc and
+#                      the CMake package under PREFIX (/usr/local); DESTDIR=... stages it elsewhere
+#   make uninstall     removes what the last make install installed (build/install_manifest.txt)
 #   make bench         perft speed of schach, and of Stockfish when it is installed
 #   make bench-server  schach serve under load: moves per second, latency, 10,000 WebSockets
 #   make bench-cluster   1, 2 and 3 nodes on PostgreSQL behind HAProxy, and one on SQLite: moves per
@@ -24,6 +27,7 @@
 # PORT (8080) and CLUSTER_DIR ($XDG_DATA_HOME/schach/cluster).
 
 JOBS         ?= 2
+PREFIX       ?= /usr/local
 BUILD        ?= build
 ASAN_BUILD   ?= build-asan
 FUZZ_BUILD   ?= build-fuzz
@@ -48,7 +52,7 @@ CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all build web run run-cluster stop-cluster bench-server bench-cluster bench-winnable bench-strength bench-levels bench-threads test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
+.PHONY: install uninstall all build web run run-cluster stop-cluster bench-server bench-cluster bench-winnable bench-strength bench-levels bench-threads test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
 
 all: build
 
@@ -77,6 +81,15 @@ run-cluster:
 
 stop-cluster:
 	bash scripts/cluster stop
+
+# Only the library's targets are built for it: the program, server and tests are not installed.
+install:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=$(CC_RELEASE) $(CMAKE_WERROR)
+	cmake --build $(BUILD) -j$(JOBS) --target schach_lib schach_shared
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)" --component library
+
+uninstall:
+	DESTDIR="$(DESTDIR)" cmake --build $(BUILD) --target uninstall
 
 deps:
 	bash scripts/install-deps

@@ -16,6 +16,10 @@
 #include "error.h"
 #include "game.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Error arguments that are words or sentences come in both languages, because a reader does not
  * know the language its errors will be shown in: each template picks its own. */
 enum {
@@ -88,5 +92,9 @@ void pgn_trim_comments(PgnGame *g);
  * after the roster, SetUp/FEN and Termination. Comments are written in braces, the one after the
  * last move before the result. Returns false on a write error. */
 bool pgn_write(FILE *out, const PgnGame *g, Lang lang);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

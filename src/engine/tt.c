@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schach/engine.h"
+#include "engine.h"
 #include "tt.h"
 
 #define GENERATION_MASK 63
