@@ -11,7 +11,7 @@
 #                      3. libFuzzer build in build-fuzz/ (clang) + a short run of every harness
 #   make install       builds and installs libschach (shared + static), its headers, schach.pc and
 #                      the CMake package under PREFIX (/usr/local); DESTDIR=... stages it elsewhere
-#   make uninstall     removes what the last make install installed (build/install_manifest.txt)
+#   make uninstall     removes what the last make install installed (build/install_manifest_library.txt)
 #   make bench         perft speed of schach, and of Stockfish when it is installed
 #   make bench-server  schach serve under load: moves per second, latency, 10,000 WebSockets
 #   make bench-cluster   1, 2 and 3 nodes on PostgreSQL behind HAProxy, and one on SQLite: moves per

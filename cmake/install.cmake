@@ -33,6 +33,7 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/schachConfigVersion
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/schachConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/schachConfigVersion.cmake
         DESTINATION ${SCHACH_CMAKE_DIR} COMPONENT library)
 
-# make uninstall: removes what the last install wrote (install_manifest.txt in the build folder).
-add_custom_target(uninstall COMMAND ${CMAKE_COMMAND} -DMANIFEST=${CMAKE_CURRENT_BINARY_DIR}/install_manifest.txt
+# make uninstall: removes what the last install wrote (cmake --install --component library lists it
+# in install_manifest_library.txt in the build folder).
+add_custom_target(uninstall COMMAND ${CMAKE_COMMAND} -DMANIFEST=${CMAKE_CURRENT_BINARY_DIR}/install_manifest_library.txt
                   -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/uninstall.cmake)
