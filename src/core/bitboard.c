@@ -4,7 +4,6 @@
 #define SCHACH_TABLES_WRITABLE
 #include "bitboard_internal.h"
 #include "init.h"
-#include "schach/schach.h"
 
 #include <stdlib.h>
 #include <string.h>
