@@ -112,8 +112,9 @@ def object_layers(build, src):
             if not m:
                 continue
             rel = m.group(1)
-            if rel.startswith("variants/"):  # cmake/multiversion.cmake's copies of core files
-                layer = "core"
+            if rel.startswith("variants/"):  # cmake/multiversion.cmake's copies: variants/LAYER/FILE_x.c
+                parts = rel.split("/")
+                layer = parts[1] if len(parts) == 3 and parts[1] in RANK else None
             else:
                 layer = layer_of(rel)
             if layer:
