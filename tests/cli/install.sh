@@ -48,6 +48,15 @@ real=$(ls "$libdir"/libschach.so.*.*.* 2>/dev/null | head -1)
 soname=$(readelf -d "$real" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 [[ $soname =~ ^libschach\.so\.[0-9]+$ ]] || fail "SONAME: want libschach.so.N, got '$soname'"
 [ -L "$libdir/$soname" ] || fail "no link $soname"
+# The shared library exports the public API and nothing else (cmake/exports.cmake).
+exported=$(nm -D --defined-only "$real" | awk '{print $3}' | sed 's/@.*//' | grep -v '^SCHACH_' | sort -u)
+[ "$(wc -l <<<"$exported")" -ge 50 ] || fail "libschach.so exports only: $exported"
+for sym in $exported; do
+    grep -qw -- "$sym" "$prefix"/include/schach/*.h || fail "libschach.so exports $sym, which no public header declares"
+done
+for sym in fen_parse gen_moves pos_make perft san_write game_play pgn_read_game err_format schach_init; do
+    grep -qx -- "$sym" <<<"$exported" || fail "libschach.so does not export $sym"
+done
 [ -f "$libdir/cmake/schach/schachConfig.cmake" ] || fail "no CMake package"
 [ -f "$libdir/cmake/schach/schachConfigVersion.cmake" ] || fail "no CMake package version file"
 
