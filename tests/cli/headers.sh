@@ -19,6 +19,8 @@ for header in "$src"/include/schach/*.h; do
             fail "$name alone with ${cc%% *}: $(head -5 "$tmp/log")"
     done
     grep -q '__cplusplus' "$header" || fail "$name has no extern \"C\" guard"
+    [ "$name" = schach/schach.h ] || grep -q "^#include \"$(basename "$header")\"" "$src/include/schach/schach.h" ||
+        fail "the umbrella schach/schach.h does not include $name"
     # Only public headers from inside the library: "x.h" of include/schach/ or <system.h>.
     while read -r inc; do
         [ -f "$src/include/schach/$inc" ] || fail "$name includes \"$inc\", which is not a public header"

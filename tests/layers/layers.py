@@ -34,7 +34,7 @@ def layer_of(rel):
     """Layer of a path relative to the source dir, or None when it is not ours."""
     parts = rel.split("/")
     if parts[0] == "include" and len(parts) == 3 and parts[1] == "schach":
-        return PUBLIC.get(parts[2], "pgn")
+        return PUBLIC.get(parts[2], "unknown")
     if parts[0] != "src" or len(parts) < 3:
         return None
     module, name = parts[1], parts[-1]
@@ -46,11 +46,19 @@ def layer_of(rel):
 
 
 def allowed(user, used):
+    if "unknown" in (user, used):
+        return False
     if user == used:
         return True
     if (user, used) in PEERS:
         return False
     return RANK[used] < RANK[user]
+
+
+def check_public_headers(src, out):
+    for f in sorted(os.listdir(os.path.join(src, "include", "schach"))):
+        if f.endswith(".h") and f not in PUBLIC:
+            out.append(f"include/schach/{f}: no layer given in tests/layers/layers.py (PUBLIC)")
 
 
 def check_includes(src, out):
@@ -82,20 +90,21 @@ def check_includes(src, out):
                             out.append(f"{rel}:{n}: the {user} layer includes {inc} of the {used} layer")
 
 
-def nm_symbols(obj):
-    res = subprocess.run(["nm", "-P", obj], capture_output=True, text=True)
-    defined, undefined = set(), set()
+def nm_symbols(objs):
+    """{object: (defined, undefined)} from one nm run over all objects (LTO objects through nm's plugin)."""
+    res = subprocess.run(["nm", "-P", "-A"] + objs, capture_output=True, text=True)
+    table = {obj: (set(), set()) for obj in objs}
     for line in res.stdout.splitlines():
-        f = line.split()
-        if len(f) < 2:
+        path, sep, rest = line.partition(": ")
+        f = rest.split()
+        if not sep or path not in table or len(f) < 2:
             continue
         name, kind = f[0], f[1]
         if kind == "U":
-            undefined.add(name)
-        elif kind in "TDBRVWGS" or kind in "tdbr":
-            if kind.isupper():
-                defined.add(name)
-    return defined, undefined
+            table[path][1].add(name)
+        elif kind in "TDBRVWGS":
+            table[path][0].add(name)
+    return table
 
 
 def object_layers(build, src):
@@ -123,15 +132,13 @@ def object_layers(build, src):
 
 
 def check_calls(objs, out):
+    table = nm_symbols([obj for _, obj in objs])
     defined_in = {}
-    symbols = {}
     for layer, obj in objs:
-        d, u = nm_symbols(obj)
-        symbols[obj] = (layer, u)
-        for name in d:
+        for name in table[obj][0]:
             defined_in.setdefault(name, set()).add(layer)
-    for obj, (layer, undefined) in sorted(symbols.items()):
-        for name in sorted(undefined):
+    for layer, obj in sorted(objs, key=lambda x: x[1]):
+        for name in sorted(table[obj][1]):
             owners = defined_in.get(name)
             if not owners or any(allowed(layer, o) for o in owners):
                 continue
@@ -149,6 +156,7 @@ def main():
     src = args[0]
     build = args[1] if len(args) > 1 else None
     out = []
+    check_public_headers(src, out)
     check_includes(src, out)
     if build:
         objs = object_layers(build, src) + plants
