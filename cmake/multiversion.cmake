@@ -24,6 +24,15 @@ function(schach_multiversion sources_var name dir)
     set(src ${dir}/${file}.c)
     list(REMOVE_ITEM sources ${src})
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${src})
+    # Each copy has its own file-scope statics: state that one copy fills (a table built at init)
+    # would stay empty in the other, so such files cannot be built twice.
+    file(STRINGS ${src} statics REGEX "^static [^(]*(=|;)")
+    foreach(line ${statics})
+      if(NOT line MATCHES "(^| )const ")
+        message(FATAL_ERROR "${src}: '${line}' is mutable file-scope state, which cmake/multiversion.cmake "
+                            "would duplicate into both builds of the file; move it to another file or make it const")
+      endif()
+    endforeach()
     # Exported definitions: a line at column 0, not static, that opens a function body or defines data.
     file(STRINGS ${src} defs REGEX "^[A-Za-z_][A-Za-z0-9_ *]*[ *][a-z_][a-z0-9_]*(\\(.*[^;]|(\\[[^]]*\\])* =.*)$")
     foreach(line ${defs})
