@@ -24,9 +24,9 @@ function(schach_multiversion sources_var name dir)
     set(src ${dir}/${file}.c)
     list(REMOVE_ITEM sources ${src})
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${src})
-    # Each copy has its own file-scope statics: state that one copy fills (a table built at init)
+    # Each copy has its own statics: state that one copy fills (a table built at init)
     # would stay empty in the other, so such files cannot be built twice.
-    file(STRINGS ${src} statics REGEX "^static [^(]*(=|;)")
+    file(STRINGS ${src} statics REGEX "^[ \t]*static [^(]*(=|;)")
     foreach(line ${statics})
       if(NOT line MATCHES "(^| )const ")
         message(FATAL_ERROR "${src}: '${line}' is mutable file-scope state, which cmake/multiversion.cmake "
