@@ -6,8 +6,8 @@
 #                      (scripts/cluster): PostgreSQL, NODES schach serve nodes, HAProxy on PORT (8080)
 #   make stop-cluster  stops it (the nodes drain)
 #   make test          1. release build (gcc) + every CTest test (unit, slow, cli)
-#                      2. ASan+UBSan debug build in build-asan/ (clang, portable: magic
-#                         bitboards instead of PEXT) + the unit tests
+#                      2. ASan+UBSan debug build in build-asan/ (clang) + the unit tests (both
+#                         slider lookups: unit.core.magic forces magic bitboards)
 #                      3. ThreadSanitizer build in build-tsan/ (clang) + the tests that run threads
 #                         (engine pool, UCI, the server's workers and stores; label "tsan")
 #                      4. libFuzzer build in build-fuzz/ (clang) + a short run of every harness
