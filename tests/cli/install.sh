@@ -63,7 +63,11 @@ done
 # 3. pkg-config, C and C++, shared.
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 flags=$(pkg-config --cflags --libs schach) || fail "pkg-config does not know schach"
-[[ $(pkg-config --modversion schach) =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "schach.pc has no version"
+version=$(pkg-config --modversion schach)
+[[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "schach.pc has no version"
+header_version=$(sed -n 's/^#define SCHACH_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' "$prefix/include/schach/schach.h" | paste -sd.)
+[ "$header_version" = "$version" ] || fail "schach.h says version $header_version, the package $version"
+[ "$soname" = "libschach.so.${version%%.*}" ] || fail "SONAME $soname does not carry the major version of $version"
 pkg-config --static --libs schach | grep -q -- -lpthread || fail "schach.pc: Libs.private lacks -lpthread"
 # shellcheck disable=SC2086
 gcc -std=c17 -Wall -Wextra -Wpedantic -Werror -o "$tmp/consumer" "$src/tests/install/consumer.c" $flags ||
