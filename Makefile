@@ -6,9 +6,14 @@
 #                      (scripts/cluster): PostgreSQL, NODES schach serve nodes, HAProxy on PORT (8080)
 #   make stop-cluster  stops it (the nodes drain)
 #   make test          1. release build (gcc) + every CTest test (unit, slow, cli)
-#                      2. ASan+UBSan debug build in build-asan/ (clang, portable: magic
-#                         bitboards instead of PEXT) + the unit tests
-#                      3. libFuzzer build in build-fuzz/ (clang) + a short run of every harness
+#                      2. ASan+UBSan debug build in build-asan/ (clang) + the unit tests (both
+#                         slider lookups: unit.core.magic forces magic bitboards)
+#                      3. ThreadSanitizer build in build-tsan/ (clang) + the tests that run threads
+#                         (engine pool, UCI, the server's workers and stores; label "tsan")
+#                      4. libFuzzer build in build-fuzz/ (clang) + a short run of every harness
+#   make install       builds and installs libschach (shared + static), its headers, schach.pc and
+#                      the CMake package under PREFIX (/usr/local); DESTDIR=... stages it elsewhere
+#   make uninstall     removes what the last make install installed (build/install_manifest_library.txt)
 #   make bench         perft speed of schach, and of Stockfish when it is installed
 #   make bench-server  schach serve under load: moves per second, latency, 10,000 WebSockets
 #   make bench-cluster   1, 2 and 3 nodes on PostgreSQL behind HAProxy, and one on SQLite: moves per
@@ -17,15 +22,17 @@
 #   make bench-strength  schach match against GNU Chess, Ethereal and Stockfish (hours)
 #   make bench-levels    the Elo of the levels for people, against Stockfish's UCI_Elo (about 1.5 h)
 #   make bench-threads   time to depth with Threads 1 and 2 (lazy SMP)
-#   make asan | fuzz | test-release | test-asan | test-fuzz | deps | format | clean | help
+#   make asan | tsan | fuzz | test-release | test-asan | test-tsan | test-fuzz | deps | format | clean | help
 #
 # Variables: WERROR=1 makes warnings errors (the default when CI is set, e.g. CI=true),
 # JOBS (default 2), FUZZ_SECONDS per harness (default 15), RUN_CMD; for the cluster NODES (3),
 # PORT (8080) and CLUSTER_DIR ($XDG_DATA_HOME/schach/cluster).
 
 JOBS         ?= 2
+PREFIX       ?= /usr/local
 BUILD        ?= build
 ASAN_BUILD   ?= build-asan
+TSAN_BUILD   ?= build-tsan
 FUZZ_BUILD   ?= build-fuzz
 CC_RELEASE   ?= gcc
 CC_CLANG     ?= clang
@@ -48,7 +55,7 @@ CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: all build web run run-cluster stop-cluster bench-server bench-cluster bench-winnable bench-strength bench-levels bench-threads test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
+.PHONY: install uninstall tsan test-tsan all build web run run-cluster stop-cluster bench-server bench-cluster bench-winnable bench-strength bench-levels bench-threads test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
 
 all: build
 
@@ -78,13 +85,24 @@ run-cluster:
 stop-cluster:
 	bash scripts/cluster stop
 
+# Only the library's targets are built for it: the program, server and tests are not installed.
+install:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=$(CC_RELEASE) $(CMAKE_WERROR)
+	cmake --build $(BUILD) -j$(JOBS) --target schach_lib schach_shared
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)" --component library
+	@# The dynamic linker's cache learns of the new libschach.so.0 (a real install as root only).
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
+
+uninstall:
+	DESTDIR="$(DESTDIR)" cmake --build $(BUILD) --target uninstall
+
 deps:
 	bash scripts/install-deps
 
 # Runs all three stages even when one fails, so one run reports everything; fails if any failed.
 test: deps
 	@failed=""; \
-	for stage in test-release test-asan test-fuzz; do \
+	for stage in test-release test-asan test-tsan test-fuzz; do \
 	    start=$$(date +%s); \
 	    if $(MAKE) --no-print-directory $$stage; then result=passed; else result=FAILED; failed="$$failed $$stage"; fi; \
 	    summary="$$summary$$(printf '  %-13s %-7s %4ss' $$stage $$result $$(( $$(date +%s) - start )))\n"; \
@@ -103,6 +121,18 @@ asan:
 
 test-asan: asan
 	$(SAN_ENV) $(CTEST) --test-dir $(ASAN_BUILD) -L unit
+
+# Only the programs of the tests labelled tsan are built, to keep this stage short.
+TSAN_TARGETS = test_engine test_uci test_accounts test_store test_service test_service_cache \
+               test_service_computer test_service_rules test_service_rematch test_service_storage
+tsan:
+	cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=$(CC_CLANG) \
+	    -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DSCHACH_TSAN=ON -DSCHACH_BENCH=OFF $(CMAKE_WERROR)
+	cmake --build $(TSAN_BUILD) -j$(JOBS) --target $(TSAN_TARGETS)
+
+# halt_on_error: the first race fails the test, with both stacks.
+test-tsan: tsan
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 $(CTEST) --test-dir $(TSAN_BUILD) -L tsan
 
 fuzz:
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=$(CC_CLANG) \
@@ -144,7 +174,7 @@ format-check:
 	clang-format --dry-run -Werror $(FORMAT_FILES)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD)
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'

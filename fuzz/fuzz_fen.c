@@ -6,6 +6,7 @@
 #include "schach/fen.h"
 #include "schach/movegen.h"
 #include "schach/position.h"
+#include "schach/schach.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,6 +11,7 @@
 #include "schach/error.h"
 #include "schach/fen.h"
 #include "schach/pgn.h"
+#include "schach/schach.h"
 
 #include <stdio.h>
 #include <stdlib.h>

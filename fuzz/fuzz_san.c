@@ -15,6 +15,7 @@
 #include "schach/fen.h"
 #include "schach/movegen.h"
 #include "schach/notation.h"
+#include "schach/schach.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

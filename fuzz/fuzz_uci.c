@@ -13,6 +13,7 @@
 
 #include "fuzz_check.h"
 #include "schach/bitboard.h"
+#include "schach/schach.h"
 #include "uci.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

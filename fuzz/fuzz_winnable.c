@@ -14,6 +14,7 @@
 #include "schach/notation.h"
 #include "schach/position.h"
 #include "schach/winnable.h"
+#include "schach/schach.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "schach/bitboard.h"
+#include "core/bitboard_internal.h"
 
 int main(int argc, char **argv) {
     if (argc != 2 || (strcmp(argv[1], "rook") != 0 && strcmp(argv[1], "bishop") != 0)) {

@@ -34,11 +34,12 @@
 #include <pthread.h>
 
 #include "eval.h"
-#include "schach/engine.h"
+#include "engine.h"
 #include "schach/bitboard.h"
 #include "schach/fen.h"
 #include "schach/movegen.h"
 #include "schach/pgn.h"
+#include "schach/schach.h"
 #include "see.h"
 
 /* ---- extract ---------------------------------------------------------------------------------- */

@@ -33,6 +33,7 @@
 #include "schach/movegen.h"
 #include "schach/notation.h"
 #include "schach/pgn.h"
+#include "schach/schach.h"
 
 #define MAX_PLIES 4000 /* a message id carries generation * ID_STRIDE + ply */
 #define ID_STRIDE 4096

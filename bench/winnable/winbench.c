@@ -19,6 +19,7 @@
 #include "schach/movegen.h"
 #include "schach/pgn.h"
 #include "schach/winnable.h"
+#include "schach/schach.h"
 
 #define RANDOM_PER_GAME 10
 #define QUICK_ROUNDS    3

@@ -1,13 +1,26 @@
 /* libschach: bitboard primitives and attack tables.
  *
- * The tables are filled once by schach_init() and never change afterwards, so any number of threads
- * may read them. Sliding attacks use magic bitboards whose magic numbers are found by our own search
- * at init (deterministic seed, a few milliseconds).
+ * The tables are filled once by schach_init() (schach.h) and never change afterwards, so any number
+ * of threads may read them; to users they are const. Sliding attacks are looked up with PEXT when the
+ * CPU has BMI2 and with magic bitboards otherwise, chosen at run time by schach_init() (see
+ * schach_slider_lookup() in schach.h), so one build of the library is fast on every x86-64 CPU.
  */
 #ifndef SCHACH_BITBOARD_H
 #define SCHACH_BITBOARD_H
 
 #include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The library's own sources define SCHACH_TABLES_WRITABLE where they fill the tables; everyone
+ * else sees them const. */
+#ifdef SCHACH_TABLES_WRITABLE
+#define SCHACH_TABLE_CONST
+#else
+#define SCHACH_TABLE_CONST const
+#endif
 
 #define BB_FILE_A        0x0101010101010101ULL
 #define BB_FILE_H        (BB_FILE_A << 7)
@@ -21,9 +34,6 @@
 #define BB_RANK_8        (BB_RANK_1 << 56)
 #define BB_LIGHT_SQUARES 0x55AA55AA55AA55AAULL
 #define BB_DARK_SQUARES  0xAA55AA55AA55AA55ULL
-
-/* Fills every table; idempotent and safe to call from several threads (runs once). */
-void schach_init(void);
 
 static inline Bitboard bb_square(Square s) { return 1ULL << s; }
 static inline int bb_count(Bitboard b) { return __builtin_popcountll(b); }
@@ -55,23 +65,41 @@ typedef struct Magic {
     unsigned shift;
 } Magic;
 
-extern Magic bb_bishop_magics[64];
-extern Magic bb_rook_magics[64];
-extern Bitboard bb_knight_table[64];
-extern Bitboard bb_king_table[64];
-extern Bitboard bb_pawn_table[2][64];
-extern Bitboard bb_between_table[64][64];
-extern Bitboard bb_line_table[64][64];
+extern SCHACH_TABLE_CONST Magic bb_bishop_magics[64];
+extern SCHACH_TABLE_CONST Magic bb_rook_magics[64];
+extern SCHACH_TABLE_CONST Bitboard bb_knight_table[64];
+extern SCHACH_TABLE_CONST Bitboard bb_king_table[64];
+extern SCHACH_TABLE_CONST Bitboard bb_pawn_table[2][64];
+extern SCHACH_TABLE_CONST Bitboard bb_between_table[64][64];
+extern SCHACH_TABLE_CONST Bitboard bb_line_table[64][64];
 
-/* With BMI2 (compiled for a CPU that has it) the index is the parallel bit extract of the occupancy
- * under the mask: fewer instructions than the multiply and shift. Build with -DSCHACH_NO_PEXT to
- * force magics; both fill the same tables from the same enumeration. */
-#if defined(__BMI2__) && !defined(SCHACH_NO_PEXT)
-#include <immintrin.h>
-#define SCHACH_USE_PEXT 1
-static inline Bitboard bb_magic_lookup(const Magic *m, Bitboard occ) { return m->table[_pext_u64(occ, m->mask)]; }
+/* With PEXT (BMI2) the index is the parallel bit extract of the occupancy under the mask: fewer
+ * instructions than the multiply and shift. schach_init() chooses PEXT or magics for this CPU, fills
+ * the tables for its choice and, for PEXT, sets every square's shift to 0 (a magic lookup always has
+ * a shift of at least 52), so code built for any x86-64 reads the choice from the entry it loads
+ * anyway: no extra memory access, and a branch that always goes the same way. The library's own hot
+ * paths are also built with BMI2 and only PEXT lookups (SCHACH_LOOKUP_PEXT, set by that build only),
+ * chosen once per call of a generator (src/core/dispatch.c). PEXT is written as assembly here
+ * because code built for the first x86-64 may not use the compiler's intrinsic. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(SCHACH_NO_PEXT)
+#define SCHACH_HAS_PEXT 1
+static inline Bitboard bb_pext(Bitboard src, Bitboard mask) {
+    Bitboard r;
+    __asm__("pextq %2, %1, %0" : "=r"(r) : "r"(src), "rm"(mask));
+    return r;
+}
 #else
-#define SCHACH_USE_PEXT 0
+#define SCHACH_HAS_PEXT 0
+#endif
+#if SCHACH_HAS_PEXT && defined(SCHACH_LOOKUP_PEXT)
+static inline Bitboard bb_magic_lookup(const Magic *m, Bitboard occ) { return m->table[bb_pext(occ, m->mask)]; }
+#elif SCHACH_HAS_PEXT
+static inline Bitboard bb_magic_lookup(const Magic *m, Bitboard occ) {
+    if (m->shift == 0)
+        return m->table[bb_pext(occ, m->mask)];
+    return m->table[((occ & m->mask) * m->magic) >> m->shift];
+}
+#else
 static inline Bitboard bb_magic_lookup(const Magic *m, Bitboard occ) {
     return m->table[((occ & m->mask) * m->magic) >> m->shift];
 }
@@ -93,11 +121,8 @@ static inline Bitboard bb_line(Square a, Square b) { return bb_line_table[a][b];
 /* Attacks of a piece of type t (not PAWN) standing on s, with occupancy occ. */
 Bitboard bb_attacks(PieceType t, Square s, Bitboard occ);
 
-/* Searches a magic number for a slider (BISHOP or ROOK) on s with the generator state *rng, filling
- * table (room for 4096 entries) as it goes. Used at init as a fallback and by tools/magics.c. */
-Bitboard bb_find_magic(PieceType t, Square s, uint64_t *rng, Bitboard *table);
-
-/* Slow reference ray walk, used to build and to verify the magic tables. */
-Bitboard bb_slider_attacks_slow(PieceType t, Square s, Bitboard occ);
+#ifdef __cplusplus
+}
+#endif
 
 #endif

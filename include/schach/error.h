@@ -15,6 +15,10 @@
 
 #include "types.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum { ERR_NONE = 0, ERR_OUT_OF_MEMORY = 1, ERR_IO = 2 };
 
 #define SCHACH_ERR_ARGS    3
@@ -49,22 +53,8 @@ size_t err_format(const SchError *err, Lang lang, char *buf, size_t size);
 /* The message template of a code in lang ("field 3 (castling): '%1' is not valid"), never NULL. */
 const char *err_template(int code, Lang lang);
 
-/* One message template in both languages: the rows of the per-module tables. */
-typedef struct ErrorMessage {
-    int code;
-    const char *en;
-    const char *de;
-} ErrorMessage;
-
-/* The template of code in lang from a table of count rows, or NULL when the table lacks it. */
-const char *err_table_lookup(const ErrorMessage *table, size_t count, int code, Lang lang);
-
-/* Per-module template tables, each returning NULL for codes it does not know.
- * Implemented by the module that owns the code range. */
-const char *fen_error_template(int code, Lang lang);
-const char *notation_error_template(int code, Lang lang);
-const char *pgn_error_template(int code, Lang lang);
-const char *game_error_template(int code, Lang lang);
-const char *explain_error_template(int code, Lang lang);
+#ifdef __cplusplus
+}
+#endif
 
 #endif

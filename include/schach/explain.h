@@ -16,6 +16,10 @@
 #include "error.h"
 #include "game.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum {
     EXPLAIN_ERR_OWN_PIECE = 500, /* %1: target square, %2: "@knight"-style name of the own piece on it */
     EXPLAIN_ERR_BLOCKED, /* %1: "@rook"-style name of the moving piece, %2: its square, %3: the blocking square */
@@ -75,5 +79,9 @@ Move game_parse_move(const Game *g, const char *text, Lang lang, SchError *err);
 /* Explains why from -> to (promotion promo, PIECE_TYPE_NB for none) is not legal in g's current
  * position; the move must not be legal. Sets err and always returns false. */
 bool game_explain_move(const Game *g, Square from, Square to, PieceType promo, SchError *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

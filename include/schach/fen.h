@@ -13,6 +13,10 @@
 #include "error.h"
 #include "position.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define FEN_START "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 enum {
@@ -47,5 +51,9 @@ bool fen_parse(Position *pos, const char *text, SchError *err);
 
 /* Writes the FEN of pos into buf (size >= SCHACH_FEN_MAX is always enough); returns its length. */
 size_t fen_write(const Position *pos, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -18,6 +18,10 @@
 #include "position.h"
 #include "winnable.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { RESULT_NONE = 0, RESULT_WHITE_WINS, RESULT_BLACK_WINS, RESULT_DRAW } Result;
 
 typedef enum {
@@ -178,5 +182,9 @@ const char *result_string(Result r);
 const char *termination_name(Termination t);
 /* One sentence for people, e.g. "Checkmate – White wins 1-0" / "Schachmatt – Weiß gewinnt 1:0". */
 size_t outcome_describe(const Outcome *o, Lang lang, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

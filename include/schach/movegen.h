@@ -9,6 +9,10 @@
 
 #include "position.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
     GEN_ALL,   /* every legal move */
     GEN_NOISY, /* captures (including en passant) and all promotions */
@@ -39,5 +43,9 @@ bool gen_has_legal_move(const Position *pos);
 
 /* True when pos->ep is set and an en passant capture is legal now. */
 bool gen_ep_legal(const Position *pos);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 #include "error.h"
 #include "position.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Enough for any SAN, LAN or UCI text this library writes, including the NUL. */
 #define SCHACH_MOVE_TEXT_MAX 16
 
@@ -100,5 +104,9 @@ bool move_explain(const Position *pos, Square from, Square to, PieceType promo, 
 /* Parses a move in any notation people use: UCI, long algebraic (with '-' or 'x'), or SAN in English
  * or German. Returns the legal move, or MOVE_NONE with err set (the most helpful reason). */
 Move move_parse(const Position *pos, const char *text, Lang lang, SchError *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -5,10 +5,18 @@
 
 #include "movegen.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Leaf nodes at depth (depth 0 counts 1). Uses make/unmake on a copy; counts the last ply in bulk. */
 uint64_t perft(const Position *pos, int depth);
 
 /* Per root move: fills moves[i] and counts[i] (arrays of SCHACH_MAX_MOVES); returns the move count. */
 int perft_divide(const Position *pos, int depth, Move *moves, uint64_t *counts);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -21,6 +21,10 @@
 #include "error.h"
 #include "game.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Error arguments that are words or sentences come in both languages, because a reader does not
  * know the language its errors will be shown in: each template picks its own. */
 enum {
@@ -184,5 +188,9 @@ bool pgn_tree_equal(const PgnNode *a, const PgnNode *b);
 
 /* The [%clk]/[%eval] text of the fields ("[%clk 1:02:03.4] [%eval -0.25]"), "" when neither is set. */
 void pgn_node_commands(const PgnNode *n, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 #include "bitboard.h"
 #include "types.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct Position {
     Bitboard by_type[PIECE_TYPE_NB]; /* squares of each piece type, both colours */
     Bitboard by_color[2];            /* squares of each colour's pieces */
@@ -40,10 +44,10 @@ typedef struct Undo {
 } Undo;
 
 /* Zobrist keys, filled by schach_init(). */
-extern uint64_t zobrist_piece[12][64];
-extern uint64_t zobrist_castling[16];
-extern uint64_t zobrist_ep_file[8];
-extern uint64_t zobrist_black_to_move;
+extern SCHACH_TABLE_CONST uint64_t zobrist_piece[12][64];
+extern SCHACH_TABLE_CONST uint64_t zobrist_castling[16];
+extern SCHACH_TABLE_CONST uint64_t zobrist_ep_file[8];
+extern SCHACH_TABLE_CONST uint64_t zobrist_black_to_move;
 
 /* Sets pos to the standard starting position. */
 void pos_set_start(Position *pos);
@@ -102,5 +106,9 @@ PieceType piece_from_letter(char c, Lang lang);
 void square_name(Square s, char buf[3]);
 /* Parses "e4" (lowercase file, rank digit) at text; returns SQ_NONE when not a square. */
 Square square_parse(const char *text);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -9,6 +9,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef uint64_t Bitboard;
 
 typedef enum { WHITE = 0, BLACK = 1 } Color;
@@ -152,5 +156,9 @@ static inline Square square_relative(Color c, Square s) { return (Square)(s ^ (c
 #define SCHACH_MAX_MOVES 256
 /* Longest FEN this library writes, including the terminating NUL. */
 #define SCHACH_FEN_MAX 96
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -31,6 +31,10 @@
 
 #include "position.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { WIN_UNDETERMINED = 0, WIN_WINNABLE, WIN_UNWINNABLE } Winnability;
 
 /* Why a colour cannot checkmate. */
@@ -101,5 +105,9 @@ const char *win_reason_name(WinReason reason);
 const char *win_reason_text(WinReason reason, Lang lang);
 /* Machine name of a verdict: "winnable", "unwinnable", "undetermined". */
 const char *win_verdict_name(Winnability verdict);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "schach/engine.h"
+#include "engine.h"
 
 enum { BENCH_MAX_DEPTH = 64 };
 

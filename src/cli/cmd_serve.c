@@ -19,7 +19,7 @@
 #include "cli.h"
 #include "http_server.h"
 #include "log.h"
-#include "schach/engine.h"
+#include "engine.h"
 #include "service.h"
 #include "store.h"
 

@@ -10,6 +10,7 @@
 #include "schach/fen.h"
 #include "schach/notation.h"
 #include "schach/winnable.h"
+#include "schach/schach.h"
 
 static void print_help(Lang lang) {
     fputs(CLI_TR(lang,

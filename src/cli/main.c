@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "play.h"
 #include "schach/bitboard.h"
+#include "schach/schach.h"
 
 #ifndef SCHACH_VERSION
 #define SCHACH_VERSION "0.1.0"

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "schach/engine.h"
+#include "engine.h"
 #include "schach/game.h"
 #include "schach/position.h"
 #include "schach/types.h"

@@ -1,11 +1,15 @@
-/* Attack tables: leapers by direct computation, sliders by magic bitboards whose magics we search
- * for at init with a fixed-seed generator (so every run builds identical tables). */
-#include "schach/bitboard.h"
-
+/* Attack tables: leapers by direct computation, sliders by PEXT or by magic bitboards whose magics
+ * we search for with a fixed-seed generator (so every run builds identical tables). Which of the two
+ * is chosen here at init, from the CPU (cpuid) and the SCHACH_SLIDERS environment variable. */
+#define SCHACH_TABLES_WRITABLE
+#include "bitboard_internal.h"
 #include "init.h"
 
 #include <stdlib.h>
 #include <string.h>
+#if SCHACH_HAS_PEXT
+#include <cpuid.h>
+#endif
 
 Magic bb_bishop_magics[64];
 Magic bb_rook_magics[64];
@@ -137,6 +141,55 @@ Bitboard bb_find_magic(PieceType t, Square s, uint64_t *rng, Bitboard *table) {
     }
 }
 
+bool bb_use_bmi2;
+
+#if SCHACH_HAS_PEXT
+/* BMI2 and what else the PEXT build of the hot files uses (BMI1, LZCNT: every CPU with BMI2 has
+ * them, but cpuid is asked rather than assumed). */
+static bool cpu_has_bmi2(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d) || !(b & (1u << 8)) || !(b & (1u << 3))) /* BMI2, BMI1 */
+        return false;
+    return __get_cpuid(0x80000001u, &a, &b, &c, &d) && (c & (1u << 5)); /* LZCNT */
+}
+
+/* PEXT is worth it where it is fast: every Intel CPU with BMI2 and AMD from Zen 3 on. AMD's Zen 1
+ * and 2 (family 0x17) have BMI2 but run PEXT in microcode, dozens of cycles, slower than a magic
+ * multiply; they get magics. */
+static bool cpu_has_fast_pext(void) {
+    unsigned a, b, c, d;
+    if (!cpu_has_bmi2())
+        return false;
+    if (!__get_cpuid(0, &a, &b, &c, &d))
+        return false;
+    bool amd = b == 0x68747541u; /* "Auth" of "AuthenticAMD" */
+    if (!amd || !__get_cpuid(1, &a, &b, &c, &d))
+        return true;
+    unsigned family = ((a >> 8) & 0xf) + ((a >> 8 & 0xf) == 0xf ? (a >> 20) & 0xff : 0);
+    return family != 0x17;
+}
+#endif
+
+/* SCHACH_SLIDERS=magic forces magic bitboards (to test that path on any machine), =pext forces PEXT
+ * where the CPU has it at all (e.g. on Zen 2); anything else lets the CPU decide. */
+static bool choose_pext(void) {
+#if SCHACH_HAS_PEXT
+    const char *force = getenv("SCHACH_SLIDERS");
+    if (force && strcmp(force, "magic") == 0)
+        return false;
+    if (force && strcmp(force, "pext") == 0)
+        return cpu_has_bmi2();
+    return cpu_has_fast_pext();
+#else
+    return false;
+#endif
+}
+
+const char *schach_slider_lookup(void) {
+    schach_init();
+    return bb_use_bmi2 ? "pext" : "magic";
+}
+
 /* Sets up one square: the precomputed magic when it works (it always should), else a fresh search.
  * Returns the slice size used. */
 static size_t init_magic(PieceType t, Square s, Bitboard known, Magic *m, Bitboard *table, uint64_t *rng) {
@@ -146,10 +199,13 @@ static size_t init_magic(PieceType t, Square s, Bitboard known, Magic *m, Bitboa
     m->table = table;
     m->magic = known;
     enumerate_occupancies(t, s, m->mask, &o);
-#if SCHACH_USE_PEXT
-    for (size_t i = 0; i < o.size; i++)
-        table[_pext_u64(o.occupancy[i], m->mask)] = o.attacks[i];
-    return o.size;
+#if SCHACH_HAS_PEXT
+    if (bb_use_bmi2) {
+        m->shift = 0; /* tells bb_magic_lookup to extract */
+        for (size_t i = 0; i < o.size; i++)
+            table[bb_pext(o.occupancy[i], m->mask)] = o.attacks[i];
+        return o.size;
+    }
 #endif
     memset(o.epoch, 0, sizeof o.epoch);
     if (!try_magic(m, table, &o, 1))
@@ -167,6 +223,7 @@ static const Bitboard bishop_magics_found[64] = {
 };
 
 static void init_magics(void) {
+    bb_use_bmi2 = choose_pext();
     uint64_t rng = MAGIC_SEED;
     size_t used_rook = 0, used_bishop = 0;
     for (Square s = SQ_A1; s <= SQ_H8; s++) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "schach/movegen.h"
+#include "util/error_internal.h"
 
 /* Field boundaries inside the text: start offset and length. */
 typedef struct Field {

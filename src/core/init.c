@@ -2,7 +2,6 @@
 #include <pthread.h>
 
 #include "init.h"
-#include "schach/bitboard.h"
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 

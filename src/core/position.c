@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "schach/fen.h"
+#include "init.h"
 
 void pos_clear(Position *pos) {
     schach_init();

@@ -1,5 +1,6 @@
 /* Zobrist keys: one random 64-bit number per (piece, square), castling-rights set, en passant file
  * and side to move, from a fixed seed so keys are identical across runs (stable bench signatures). */
+#define SCHACH_TABLES_WRITABLE
 #include "init.h"
 #include "schach/position.h"
 

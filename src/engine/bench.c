@@ -5,7 +5,7 @@
  * BENCH_DEFAULT_DEPTH is chosen so that the whole bench takes a few seconds in a release build. */
 #include <stddef.h>
 
-#include "schach/engine.h"
+#include "engine.h"
 #include "timeman.h"
 
 #define BENCH_DEFAULT_DEPTH 16

@@ -1,5 +1,5 @@
 /* The computer's draw policy (engine.h): one rule for the terminal and the server. */
-#include "schach/engine.h"
+#include "engine.h"
 
 bool engine_accepts_draw(int score) { return score <= ENGINE_DRAW_ACCEPT_SCORE; }
 

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "schach/engine.h"
+#include "engine.h"
 
 /* Seeds the engine's random generator (used by weaker levels only): the same seed, options and
  * game give the same moves. engine_new() seeds from the clock. */

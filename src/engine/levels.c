@@ -6,7 +6,7 @@
  * the skill between them (strength.c), so these figures also calibrate "UCI_Elo" and computer:ELO. */
 #include <strings.h>
 
-#include "schach/engine.h"
+#include "engine.h"
 
 static const EngineLevel levels[] = {
     {"beginner", "Beginner", "Anfänger", 580, 0},

@@ -9,7 +9,7 @@
 #ifndef SCHACH_ENGINE_MOVEPICK_H
 #define SCHACH_ENGINE_MOVEPICK_H
 
-#include "schach/engine.h"
+#include "engine.h"
 #include "schach/movegen.h"
 
 #define HISTORY_MAX 16384

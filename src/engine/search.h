@@ -14,7 +14,7 @@
 
 #include "eval.h"
 #include "movepick.h"
-#include "schach/engine.h"
+#include "engine.h"
 #include "timeman.h"
 #include "tt.h"
 

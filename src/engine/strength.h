@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "schach/engine.h"
+#include "engine.h"
 #include "search.h"
 
 typedef struct StrengthPlan {

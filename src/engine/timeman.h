@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "schach/engine.h"
+#include "engine.h"
 
 /* Milliseconds of the clock a sudden-death or increment search plans never to touch. */
 #define TM_CUSHION_MS 250

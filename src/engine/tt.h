@@ -5,10 +5,11 @@
  * depth and a byte with the bound (2 bits) and the search generation (6 bits). Replacement prefers
  * the same position, then the entry of least value (depth, minus 8 per generation of age).
  *
- * With several search threads the table is shared without locks, as in other lazy SMP engines: an
- * entry read while another thread writes it may mix two positions' fields. The 16-bit check makes
- * that rare, and a table move is checked for legality before it is played (movepick.c), so the
- * worst case is one misjudged node. ThreadSanitizer reports these races (and only these).
+ * With several search threads the table is shared without locks, as in other lazy SMP engines. Every
+ * word is read and written as a relaxed atomic (a plain load or store on x86-64), so there is no data
+ * race, and because the check is XORed with the data, a data word and a check written by two threads
+ * for two positions do not pass for an entry (but with the odds of a 16-bit collision). A table move
+ * is still checked for legality before it is played (movepick.c).
  *
  * Mate scores are stored relative to the entry's node ("mate in n from here"), so they stay correct
  * when the position is reached at another ply: see tt_score_to() and tt_score_from().
@@ -24,18 +25,12 @@
 
 enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
-typedef struct TTEntry {
-    uint16_t check;
-    Move move;
-    int16_t score;
-    int16_t eval;
-    uint8_t depth;
-    uint8_t genbound; /* generation << 2 | bound */
-} TTEntry;
-
 #define TT_BUCKET_ENTRIES 3
+/* An entry is one 64-bit word of data (move, score, evaluation, depth, generation and bound; tt.c
+ * packs it) and a 16-bit check: the key's top 16 bits XOR the data folded to 16 bits. */
 typedef struct TTBucket {
-    TTEntry entries[TT_BUCKET_ENTRIES];
+    uint64_t data[TT_BUCKET_ENTRIES];
+    uint16_t check[TT_BUCKET_ENTRIES];
     uint16_t padding;
 } TTBucket;
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "schach/engine.h"
+#include "engine.h"
 #include "schach/fen.h"
 #include "schach/game.h"
 #include "schach/movegen.h"

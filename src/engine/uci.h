@@ -30,6 +30,7 @@
 #define SCHACH_UCI_H
 
 #include <stdio.h>
+#include "schach/schach.h"
 
 /* Speaks UCI on in/out until `quit` or the end of in, then stops a running search and joins its
  * thread. At the end of in (unlike quit) a search that ends by its own limits is first allowed to

@@ -5,6 +5,7 @@
  * pieces with their article where the sentence needs one (hence one code per piece type there).
  */
 #include "schach/explain.h"
+#include "util/error_internal.h"
 
 static const ErrorMessage MESSAGES[] = {
     {EXPLAIN_ERR_OWN_PIECE, "there is already a piece of the same colour on %1 (%2)",

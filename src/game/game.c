@@ -10,6 +10,7 @@
 #include "schach/fen.h"
 #include "schach/movegen.h"
 #include "schach/winnable.h"
+#include "core/init.h"
 
 /* Halfmove clock values of the 50- and 75-move rules. */
 #define FIFTY_MOVE_PLIES       100

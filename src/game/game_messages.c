@@ -1,5 +1,6 @@
 /* Messages of the game module's error codes, in English and German. */
 #include "schach/game.h"
+#include "util/error_internal.h"
 
 const char *game_error_template(int code, Lang lang) {
     bool de = lang == LANG_DE;

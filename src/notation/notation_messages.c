@@ -1,6 +1,7 @@
 /* Messages of the notation module's error codes, in English and German. */
 #include "schach/error.h"
 #include "schach/notation.h"
+#include "util/error_internal.h"
 
 static const ErrorMessage MESSAGES[] = {
     {MOVE_ERR_EMPTY, "no move given", "kein Zug angegeben"},

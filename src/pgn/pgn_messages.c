@@ -3,6 +3,7 @@
  * pgn.h) and each template picks its own. */
 #include "schach/error.h"
 #include "schach/pgn.h"
+#include "util/error_internal.h"
 
 static const ErrorMessage templates[] = {
     {PGN_ERR_TOKEN, "unexpected token '%1'", "unerwartetes Symbol '%1'"},

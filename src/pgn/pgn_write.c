@@ -154,7 +154,7 @@ static void put_comment(LineWriter *w, const char *text) {
 
 /* The comment after a move: the [%clk]/[%eval] fields first, unless the text holds them itself. */
 static bool put_after(LineWriter *w, const PgnNode *n) {
-    char commands[96], clock[64], eval[64];
+    char commands[160], clock[64], eval[64]; /* room for both fields and the space */
     PgnNode only = *n;
     only.has_eval = false;
     pgn_node_commands(&only, clock, sizeof clock);

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "schach/engine.h"
+#include "engine.h"
 #include "schach/game.h"
 #include "store.h"
 

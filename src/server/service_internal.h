@@ -32,7 +32,7 @@
 #include <jansson.h>
 
 #include "computer.h"
-#include "schach/engine.h"
+#include "engine.h"
 #include "schach/game.h"
 #include "schach/notation.h"
 #include "service.h"

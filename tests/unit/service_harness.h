@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "schach/engine.h"
+#include "engine.h"
 #include "service.h"
 #include "store.h"
 

@@ -11,7 +11,9 @@
 
 #include "schach/fen.h"
 #include "schach/movegen.h"
+#include "core/bitboard_internal.h"
 #include "schach/perft.h"
+#include "schach/schach.h"
 
 static Position parse(const char *fen) {
     Position pos;
@@ -42,6 +44,18 @@ static void test_slider_attacks_match_ray_walk(void **state) {
         assert_int_equal(bb_bishop_attacks(s, occ), bb_slider_attacks_slow(BISHOP, s, occ));
         assert_int_equal(bb_queen_attacks(s, occ), bb_slider_attacks_slow(QUEEN, s, occ));
     }
+}
+
+/* The lookup schach_init() chose is the one SCHACH_SLIDERS asked for (CTest runs this program and the
+ * perft suite once more with SCHACH_SLIDERS=magic, so both paths are tested on a BMI2 machine). */
+static void test_slider_lookup_follows_environment(void **state) {
+    (void)state;
+    const char *lookup = schach_slider_lookup();
+    const char *force = getenv("SCHACH_SLIDERS");
+    if (force && strcmp(force, "magic") == 0)
+        assert_string_equal(lookup, "magic");
+    else
+        assert_true(strcmp(lookup, "pext") == 0 || strcmp(lookup, "magic") == 0);
 }
 
 static void test_leaper_and_line_tables(void **state) {
@@ -338,6 +352,7 @@ static void test_fen_rejects_garbage_without_crashing(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_slider_attacks_match_ray_walk),
+        cmocka_unit_test(test_slider_lookup_follows_environment),
         cmocka_unit_test(test_leaper_and_line_tables),
         cmocka_unit_test(test_make_unmake_restores_exactly),
         cmocka_unit_test(test_null_move),

@@ -16,10 +16,11 @@
 
 #include "engine_internal.h"
 #include "eval.h"
-#include "schach/engine.h"
+#include "engine.h"
 #include "schach/fen.h"
 #include "schach/movegen.h"
 #include "schach/notation.h"
+#include "schach/schach.h"
 #include "see.h"
 #include "strength.h"
 #include "timeman.h"

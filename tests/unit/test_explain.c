@@ -16,6 +16,7 @@
 #include "schach/fen.h"
 #include "schach/movegen.h"
 #include "schach/notation.h"
+#include "schach/schach.h"
 
 static void init_fen(Game *g, const char *fen) {
     SchError err;

@@ -12,6 +12,8 @@
 #include "schach/fen.h"
 #include "schach/game.h"
 #include "schach/movegen.h"
+#include "schach/schach.h"
+#include "util/error_internal.h"
 
 /* The legal move written like UCI ("e2e4", "e7e8q", castling as the king's move), or MOVE_NONE. */
 static Move find_move(const Position *pos, const char *uci) {

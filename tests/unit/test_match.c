@@ -15,6 +15,7 @@
 #include "match_stats.h"
 #include "schach/bitboard.h"
 #include "schach/fen.h"
+#include "schach/schach.h"
 
 #define NEAR(a, b, eps) assert_true((a) > (b) - (eps) && (a) < (b) + (eps))
 

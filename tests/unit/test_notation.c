@@ -11,6 +11,8 @@
 #include "schach/fen.h"
 #include "schach/movegen.h"
 #include "schach/notation.h"
+#include "schach/schach.h"
+#include "util/error_internal.h"
 
 #define START FEN_START
 /* White knights on b1 and f3 can both go to d2. */

@@ -15,6 +15,8 @@
 #include "schach/fen.h"
 #include "schach/movegen.h"
 #include "schach/pgn.h"
+#include "schach/schach.h"
+#include "util/error_internal.h"
 
 #define MAX_GAMES 16
 

@@ -17,6 +17,7 @@
 #include "schach/fen.h"
 #include "schach/notation.h"
 #include "schach/pgn.h"
+#include "schach/schach.h"
 
 static int setup(void **state) {
     (void)state;

@@ -10,8 +10,9 @@
 #include <cmocka.h>
 
 #include "engine_internal.h"
-#include "schach/engine.h"
+#include "engine.h"
 #include "schach/movegen.h"
+#include "schach/schach.h"
 
 #define GAMES                1000
 #define MAX_PLIES            300

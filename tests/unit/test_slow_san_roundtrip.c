@@ -13,6 +13,7 @@
 #include "schach/fen.h"
 #include "schach/movegen.h"
 #include "schach/notation.h"
+#include "schach/schach.h"
 
 typedef struct Stats {
     long positions;

@@ -22,6 +22,7 @@
 
 #include "helpmate_oracle.h"
 #include "schach/fen.h"
+#include "schach/schach.h"
 
 /* Positions per family. The search goes MIN_DEPTH plies deep, and one ply deeper at a time while
  * the next depth promises to stay under its node budget (estimated from the growth of the last

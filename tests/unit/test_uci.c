@@ -14,6 +14,7 @@
 #include "schach/bitboard.h"
 #include "schach/fen.h"
 #include "schach/notation.h"
+#include "schach/schach.h"
 #include "uci.h"
 
 /* Runs uci_loop on input (the end of input is quit) and returns all it wrote (free it). */

@@ -21,6 +21,7 @@
 
 #include "helpmate_oracle.h"
 #include "schach/fen.h"
+#include "schach/schach.h"
 
 #define MAX_WORDS 200
 /* Most positions an unwinnable label's independent proof by exhaustion may visit (a twentieth of it

@@ -21,7 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "game.h"
+#include "schach/game.h"
+#include "schach/schach.h"
 
 #define ENGINE_MAX_PLY     128   /* deepest search ply, also the longest principal variation */
 #define ENGINE_MATE        32000 /* score of mate on the board; mate in n plies scores ENGINE_MATE - n */

@@ -1,0 +1,25 @@
+# Removes every file listed in MANIFEST (CMake's install_manifest.txt), then the folders the install
+# left empty. Run by `make uninstall` (the Makefile passes DESTDIR through the environment).
+if(NOT EXISTS "${MANIFEST}")
+  message(FATAL_ERROR "nothing to uninstall: ${MANIFEST} does not exist (run make install first)")
+endif()
+file(STRINGS "${MANIFEST}" files)
+set(dirs "")
+foreach(file ${files})
+  set(path "$ENV{DESTDIR}${file}")
+  if(EXISTS "${path}" OR IS_SYMLINK "${path}")
+    message(STATUS "Removing ${path}")
+    file(REMOVE "${path}")
+    get_filename_component(dir "${path}" DIRECTORY)
+    list(APPEND dirs "${dir}")
+  endif()
+endforeach()
+# Folders of our own that are now empty (include/schach, lib/cmake/schach); never shared ones that
+# still hold something.
+list(REMOVE_DUPLICATES dirs)
+foreach(dir ${dirs})
+  file(GLOB left "${dir}/*")
+  if(NOT left AND dir MATCHES "/(schach|pkgconfig)$")
+    file(REMOVE_RECURSE "${dir}")
+  endif()
+endforeach()

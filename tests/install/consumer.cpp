@@ -1,0 +1,50 @@
+// The same checks as consumer.c, compiled as C++: the public headers must work from C++ (extern "C",
+// no C-only syntax), and a C++ program links the C library without any glue of its own.
+#include <schach/schach.h>
+
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+int main() {
+    schach_init();
+    Position pos;
+    SchError err;
+    if (!fen_parse(&pos, FEN_START, &err))
+        return 1;
+    MoveList list;
+    gen_legal(&pos, &list);
+    std::vector<std::string> sans;
+    for (int i = 0; i < list.count; i++) {
+        char san[16];
+        san_write(&pos, list.moves[i], LANG_DE, san, sizeof san);
+        sans.emplace_back(san);
+    }
+    std::cout << "C++: " << sans.size() << " moves, first " << sans.front() << "\n";
+    if (sans.size() != 20 || perft(&pos, 4) != 197281)
+        return 1;
+
+    Game g;
+    game_init(&g);
+    for (const char *text : {"e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"}) {
+        Move m = san_parse(game_position(&g), text, LANG_EN, &err);
+        if (m == MOVE_NONE || !game_play(&g, m, &err))
+            return 1;
+    }
+    bool mate = game_over(&g) && g.outcome.result == RESULT_WHITE_WINS && g.outcome.termination == TERM_CHECKMATE;
+    game_free(&g);
+    if (!mate)
+        return 1;
+
+    const std::string pgn = "[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+    PgnReader *r = pgn_reader_from_buffer(pgn.c_str(), pgn.size(), &err);
+    PgnGame pg;
+    if (!r || pgn_read_game(r, &pg, &err) != 1)
+        return 1;
+    bool ok = pg.game.ply_count == 4 && std::strcmp(pgn_tag(&pg, "Black"), "B") == 0;
+    pgn_game_free(&pg);
+    pgn_reader_close(r);
+    std::cout << "C++: scholar's mate and a PGN game read, lookup " << schach_slider_lookup() << "\n";
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Checks that libschach's layers point one way: util < core < notation < game < pgn, and the
+programs above them (engine < match, server < cli). A file may include headers and call functions of
+its own layer and the layers below, never above.
+
+    layers.py SOURCE_DIR [BUILD_DIR] [--plant-object LAYER FILE.o ...]
+
+Includes are read from the sources (src/ and include/schach/). Calls are read from the object files
+of BUILD_DIR with nm: every undefined symbol of a library object must be defined in its own layer or
+below. --plant-object adds an object file to a layer (the self-test of tests/cli/layers.sh).
+Exit status 1 with one line per violation."""
+import os
+import re
+import subprocess
+import sys
+
+# Layer ranks. Files named pgn_* in src/notation are the pgn layer until they move to src/pgn/.
+LAYERS = ["util", "core", "notation", "game", "pgn", "engine", "match", "server", "cli"]
+RANK = {name: i for i, name in enumerate(LAYERS)}
+# match and server both sit on the engine, neither on the other.
+PEERS = {("match", "server"), ("server", "match")}
+
+# Public headers by the layer that implements them; schach.h is the umbrella at the top.
+PUBLIC = {
+    "types.h": "util", "error.h": "util",
+    "bitboard.h": "core", "position.h": "core", "movegen.h": "core", "fen.h": "core", "perft.h": "core",
+    "notation.h": "notation",
+    "game.h": "game", "winnable.h": "game", "explain.h": "game",
+    "pgn.h": "pgn", "schach.h": "pgn",
+}
+
+
+def layer_of(rel):
+    """Layer of a path relative to the source dir, or None when it is not ours."""
+    parts = rel.split("/")
+    if parts[0] == "include" and len(parts) == 3 and parts[1] == "schach":
+        return PUBLIC.get(parts[2], "unknown")
+    if parts[0] != "src" or len(parts) < 3:
+        return None
+    module, name = parts[1], parts[-1]
+    if module == "notation" and name.startswith("pgn_"):
+        return "pgn"
+    if module in ("pgn", "messages"):  # the message lookup reads every module's table: the top
+        return "pgn"
+    return module if module in RANK else None
+
+
+def allowed(user, used):
+    if "unknown" in (user, used):
+        return False
+    if user == used:
+        return True
+    if (user, used) in PEERS:
+        return False
+    return RANK[used] < RANK[user]
+
+
+def check_public_headers(src, out):
+    for f in sorted(os.listdir(os.path.join(src, "include", "schach"))):
+        if f.endswith(".h") and f not in PUBLIC:
+            out.append(f"include/schach/{f}: no layer given in tests/layers/layers.py (PUBLIC)")
+
+
+def check_includes(src, out):
+    for top in ("src", "include/schach"):
+        for root, _, files in os.walk(os.path.join(src, top)):
+            for f in sorted(files):
+                if not f.endswith((".c", ".h")):
+                    continue
+                path = os.path.join(root, f)
+                rel = os.path.relpath(path, src)
+                user = layer_of(rel)
+                if user is None:
+                    continue
+                with open(path, encoding="utf-8", errors="replace") as fh:
+                    for n, line in enumerate(fh, 1):
+                        m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+                        if not m:
+                            continue
+                        inc = m.group(1)
+                        # As the compiler looks: beside the file, then src/ (internal), then include/.
+                        for base in (os.path.dirname(path), os.path.join(src, "src"), os.path.join(src, "include")):
+                            cand = os.path.normpath(os.path.join(base, inc))
+                            if os.path.isfile(cand):
+                                break
+                        else:
+                            continue  # generated or system header
+                        used = layer_of(os.path.relpath(cand, src))
+                        if used and not allowed(user, used):
+                            out.append(f"{rel}:{n}: the {user} layer includes {inc} of the {used} layer")
+
+
+def nm_symbols(objs):
+    """{object: (defined, undefined)} from one nm run over all objects (LTO objects through nm's plugin)."""
+    res = subprocess.run(["nm", "-P", "-A"] + objs, capture_output=True, text=True)
+    table = {obj: (set(), set()) for obj in objs}
+    for line in res.stdout.splitlines():
+        path, sep, rest = line.partition(": ")
+        f = rest.split()
+        if not sep or path not in table or len(f) < 2:
+            continue
+        name, kind = f[0], f[1]
+        if kind == "U":
+            table[path][1].add(name)
+        elif kind in "TDBRVWGS":
+            table[path][0].add(name)
+    return table
+
+
+def object_layers(build, src):
+    """(layer, object) for every object file of the library and the programs."""
+    objs = []
+    for root, _, files in os.walk(build):
+        if "CMakeFiles" not in root or "/tests/" in root + "/" or "/fuzz/" in root + "/" or "/bench/" in root + "/":
+            continue
+        for f in files:
+            if not f.endswith(".o"):
+                continue
+            path = os.path.join(root, f)
+            m = re.search(r"CMakeFiles/[^/]+\.dir/(.*)\.o$", path)
+            if not m:
+                continue
+            rel = m.group(1)
+            if rel.startswith("variants/"):  # cmake/multiversion.cmake's copies: variants/LAYER/FILE_x.c
+                parts = rel.split("/")
+                layer = parts[1] if len(parts) == 3 and parts[1] in RANK else None
+            else:
+                layer = layer_of(rel)
+            if layer:
+                objs.append((layer, path))
+    return objs
+
+
+def check_calls(objs, out):
+    table = nm_symbols([obj for _, obj in objs])
+    defined_in = {}
+    for layer, obj in objs:
+        for name in table[obj][0]:
+            defined_in.setdefault(name, set()).add(layer)
+    for layer, obj in sorted(objs, key=lambda x: x[1]):
+        for name in sorted(table[obj][1]):
+            owners = defined_in.get(name)
+            if not owners or any(allowed(layer, o) for o in owners):
+                continue
+            owner = sorted(owners, key=RANK.get)[0]
+            out.append(f"{os.path.basename(obj)}: the {layer} layer calls {name} of the {owner} layer")
+
+
+def main():
+    args = sys.argv[1:]
+    plants = []
+    while "--plant-object" in args:
+        i = args.index("--plant-object")
+        plants.append((args[i + 1], args[i + 2]))
+        del args[i:i + 3]
+    src = args[0]
+    build = args[1] if len(args) > 1 else None
+    out = []
+    check_public_headers(src, out)
+    check_includes(src, out)
+    if build:
+        objs = object_layers(build, src) + plants
+        if not objs:
+            out.append(f"no object files of the library under {build}")
+        check_calls(objs, out)
+    for line in out:
+        print(line)
+    return 1 if out else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
