@@ -11,7 +11,9 @@
 
 #include <cmocka.h>
 
+#include "schach/explain.h"
 #include "schach/fen.h"
+#include "schach/game.h"
 #include "schach/movegen.h"
 #include "schach/notation.h"
 #include "schach/perft.h"
@@ -357,6 +359,40 @@ static void test_perft_suite_and_notation(void **state) {
     assert_true(positions >= 30);
 }
 
+/* "Why is this castling illegal" in a game, by the Chess960 rule and with the rook's own home. */
+static void test_game_castling_explanations(void **state) {
+    (void)state;
+    Game g;
+    SchError err;
+    assert_true(game_init_fen(&g, "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1", &err)); /* 959 */
+    g.pos.chess960 = g.start.chess960 = 1;
+    /* O-O: king b1 to g1 and rook c1 to f1; d1 is the first square in the way. */
+    assert_int_equal(game_parse_move(&g, "O-O", LANG_EN, &err), MOVE_NONE);
+    assert_int_equal(err.code, EXPLAIN_ERR_CASTLE_OCCUPIED);
+    assert_string_equal(err.args[0], "d1");
+    assert_int_equal(game_parse_move(&g, "b1c1", LANG_EN, &err), MOVE_NONE);
+    assert_int_equal(err.code, EXPLAIN_ERR_CASTLE_OCCUPIED);
+    /* The a-side rook on a1 moves and comes back: the right is gone, and the reason names a1. */
+    const char *moves[] = {"a2a4", "a7a5", "a1a3", "a8a6", "a3a1", "a6a8"};
+    for (int i = 0; i < 6; i++)
+        assert_true(game_play(&g, game_parse_move(&g, moves[i], LANG_EN, &err), &err));
+    assert_int_equal(game_parse_move(&g, "O-O-O", LANG_EN, &err), MOVE_NONE);
+    assert_int_equal(err.code, EXPLAIN_ERR_CASTLE_ROOK_MOVED);
+    assert_string_equal(err.args[0], "a1");
+    game_free(&g);
+    /* Repetition counts positions with equal rights per rook: the start (with rights) is not the same
+     * as the board after the kings went and came back, so the third occurrence needs twelve plies. */
+    assert_true(game_init_fen(&g, "1r2k2r/8/8/8/8/8/8/1R2K2R w KQkq - 0 1", &err));
+    const char *shuffle[] = {"e1d1", "e8d8", "d1e1", "d8e8"};
+    for (int i = 0; i < 8; i++)
+        assert_true(game_play(&g, game_parse_move(&g, shuffle[i % 4], LANG_EN, &err), &err));
+    assert_false(game_claims(&g) & CLAIM_THREEFOLD);
+    for (int i = 0; i < 4; i++)
+        assert_true(game_play(&g, game_parse_move(&g, shuffle[i], LANG_EN, &err), &err));
+    assert_true(game_claims(&g) & CLAIM_THREEFOLD);
+    game_free(&g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbering_known_positions),
@@ -367,6 +403,7 @@ int main(void) {
         cmocka_unit_test(test_castling_attacks_and_blocks),
         cmocka_unit_test(test_rights_per_rook),
         cmocka_unit_test(test_uci_standard_and_960_forms),
+        cmocka_unit_test(test_game_castling_explanations),
         cmocka_unit_test(test_perft_suite_and_notation),
     };
     return cmocka_run_group_tests_name("chess960", tests, NULL, NULL);
