@@ -17,6 +17,17 @@ static inline Bitboard castle_span(int a, int b) {
     return (Bitboard)((2u << hi) - (1u << lo));
 }
 
+/* Squares of right i's castling with the king on file k and the rook on file r: `empty` must hold no
+ * piece (king and rook squares already left out), `path` is what the king crosses or lands on (its
+ * target even when it does not move; its start is covered by "not in check"). One table lookup keeps
+ * move generation as fast as with the fixed standard squares. */
+typedef struct CastlePath {
+    Bitboard empty, path;
+} CastlePath;
+extern CastlePath castle_paths[4][8][8];
+/* Fills castle_paths (part of schach_init). */
+void castle_init(void);
+
 /* Per (right, rook file) key; the standard rook file's key is the old one-per-right key, so standard
  * positions keep the keys they always had (and the engine's bench signature). */
 extern uint64_t zobrist_castle_rook[4][8];

@@ -159,31 +159,30 @@ static inline Bitboard ep_capturers(const Position *pos, const GenContext *c) {
  * attacked. Attacks are judged with king and rook lifted off: a rook that shielded the king's target
  * from a slider on the back rank (rook b1, enemy queen a1, king to c1) no longer shields it after
  * castling. For the standard geometry this is exactly the old f1/g1 and b1-d1 test. */
-static inline bool castling_allowed(const Position *pos, const GenContext *c, int right) {
+static inline __attribute__((always_inline)) bool castling_allowed(const Position *pos, const GenContext *c,
+                                                                   int right) {
     Square rook = (Square)pos->castle_rook[right];
-    int king_file = square_file(c->king), rook_file = square_file(rook);
-    int king_to = (right & 1) ? 2 : 6, rook_to = (right & 1) ? 3 : 5;
-    int shift = c->us == WHITE ? 0 : 56;
-    Bitboard occ = c->occupied ^ bb_square(c->king) ^ bb_square(rook);
-    Bitboard must_be_empty = (castle_span(king_file, king_to) | castle_span(rook_file, rook_to)) << shift;
-    if (occ & must_be_empty)
+    const CastlePath *squares = &castle_paths[right][square_file(c->king)][square_file(rook)];
+    if (c->occupied & squares->empty)
         return false;
-    /* The king's start is covered by "not in check"; its target is tested even when it does not move. */
-    Bitboard path = ((castle_span(king_file, king_to) & ~(1ULL << king_file)) | (1ULL << king_to)) << shift;
+    Bitboard occ = c->occupied ^ bb_square(c->king) ^ bb_square(rook);
+    Bitboard path = squares->path;
     while (path)
         if (enemy_attacks_square(pos, c, bb_pop(&path), occ))
             return false;
     return true;
 }
 
-static inline Move *emit_castling(const Position *pos, const GenContext *c, Move *out) {
+static inline __attribute__((always_inline)) Move *emit_castling(const Position *pos, const GenContext *c, Move *out) {
     /* Most positions either have no rights left for the mover or are in check: one test each. */
     uint8_t rights = pos->castling & castle_rights_of(c->us);
     if (pos->checkers || !rights)
         return out;
-    for (int right = 2 * (int)c->us; right < 2 * (int)c->us + 2; right++)
-        if ((rights & (1 << right)) && castling_allowed(pos, c, right))
-            *out++ = move_make_kind(c->king, castle_king_to(right), MOVE_CASTLING);
+    int h_side = 2 * (int)c->us, a_side = h_side + 1;
+    if ((rights & (1 << h_side)) && castling_allowed(pos, c, h_side))
+        *out++ = move_make_kind(c->king, castle_king_to(h_side), MOVE_CASTLING);
+    if ((rights & (1 << a_side)) && castling_allowed(pos, c, a_side))
+        *out++ = move_make_kind(c->king, castle_king_to(a_side), MOVE_CASTLING);
     return out;
 }
 
