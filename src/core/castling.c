@@ -5,16 +5,19 @@
 
 #include <string.h>
 
-CastlePath castle_paths[4][8][8];
+CastlePath castle_paths[64][64];
 
 void castle_init(void) {
-    for (int i = 0; i < 4; i++)
+    for (int shift = 0; shift <= 56; shift += 56) /* white's and black's back rank */
         for (int k = 0; k < 8; k++)
             for (int r = 0; r < 8; r++) {
-                int king_to = (i & 1) ? 2 : 6, rook_to = (i & 1) ? 3 : 5, shift = (i >> 1) ? 56 : 0;
+                if (k == r)
+                    continue;
+                bool a_side = r < k;
+                int king_to = a_side ? 2 : 6, rook_to = a_side ? 3 : 5;
                 Bitboard empty = (castle_span(k, king_to) | castle_span(r, rook_to)) & ~(1ULL << k) & ~(1ULL << r);
                 Bitboard path = (castle_span(k, king_to) & ~(1ULL << k)) | (1ULL << king_to);
-                castle_paths[i][k][r] = (CastlePath){empty << shift, path << shift};
+                castle_paths[k + shift][r + shift] = (CastlePath){empty << shift, path << shift};
             }
 }
 

@@ -17,14 +17,15 @@ static inline Bitboard castle_span(int a, int b) {
     return (Bitboard)((2u << hi) - (1u << lo));
 }
 
-/* Squares of right i's castling with the king on file k and the rook on file r: `empty` must hold no
- * piece (king and rook squares already left out), `path` is what the king crosses or lands on (its
- * target even when it does not move; its start is covered by "not in check"). One table lookup keeps
- * move generation as fast as with the fixed standard squares. */
+/* Squares of castling with the king on square k and the rook on square r of the same back rank (the
+ * side follows from which is further right): `empty` must hold no piece (king and rook squares left
+ * out), `path` is what the king crosses or lands on (its target even when it does not move; its
+ * start is covered by "not in check"). Indexed by the two squares, so one lookup keeps move
+ * generation as fast as with the fixed standard squares. */
 typedef struct CastlePath {
     Bitboard empty, path;
 } CastlePath;
-extern CastlePath castle_paths[4][8][8];
+extern CastlePath castle_paths[64][64];
 /* Fills castle_paths (part of schach_init). */
 void castle_init(void);
 

@@ -162,7 +162,7 @@ static inline Bitboard ep_capturers(const Position *pos, const GenContext *c) {
 static inline __attribute__((always_inline)) bool castling_allowed(const Position *pos, const GenContext *c,
                                                                    int right) {
     Square rook = (Square)pos->castle_rook[right];
-    const CastlePath *squares = &castle_paths[right][square_file(c->king)][square_file(rook)];
+    const CastlePath *squares = &castle_paths[c->king][rook];
     if (c->occupied & squares->empty)
         return false;
     Bitboard occ = c->occupied ^ bb_square(c->king) ^ bb_square(rook);
@@ -277,8 +277,12 @@ int gen_count(const Position *pos) {
         count += bb_count(bb_rook_attacks(bb_pop(&b), c.occupied) & targets);
     for (b = straight & c.pin_straight; b;)
         count += bb_count(bb_rook_attacks(bb_pop(&b), c.occupied) & targets & c.pin_straight);
-    Move castles[2];
-    count += (int)(emit_castling(pos, &c, castles) - castles);
+    uint8_t rights = pos->castling & castle_rights_of(c.us);
+    if (rights && !pos->checkers) {
+        int h_side = 2 * (int)c.us;
+        count += (rights & (1 << h_side)) && castling_allowed(pos, &c, h_side);
+        count += (rights & (2 << h_side)) && castling_allowed(pos, &c, h_side + 1);
+    }
     return count;
 }
 
