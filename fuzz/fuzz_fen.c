@@ -19,13 +19,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Longer inputs only repeat what shorter ones test; the cap keeps the fuzzer on interesting sizes. */
 #define INPUT_MAX 256
 
+/* Chess960: the rook of each held right (rights are per rook; X-FEN must name the same rooks). */
+static bool same_rooks(const Position *a, const Position *b) {
+    for (int i = 0; i < 4; i++)
+        if ((a->castling & (1 << i)) && a->castle_rook[i] != b->castle_rook[i])
+            return false;
+    return true;
+}
+
 /* The fields that define a position; Position may contain padding, so no memcmp. */
 static bool same_position(const Position *a, const Position *b) {
     return memcmp(a->by_type, b->by_type, sizeof a->by_type) == 0 &&
            memcmp(a->by_color, b->by_color, sizeof a->by_color) == 0 &&
            memcmp(a->board, b->board, sizeof a->board) == 0 && a->turn == b->turn && a->castling == b->castling &&
            a->ep == b->ep && a->halfmove == b->halfmove && a->fullmove == b->fullmove && a->checkers == b->checkers &&
-           a->key == b->key;
+           a->key == b->key && same_rooks(a, b) && a->chess960 == b->chess960;
 }
 
 static void check_rejection(const char *text, const SchError *err) {

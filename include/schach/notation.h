@@ -91,7 +91,8 @@ size_t lan_write(const Position *pos, Move m, Lang lang, char *buf, size_t size)
 /* Writes UCI notation ("e2e4", "e7e8q", castling as the king's move "e1g1"). */
 size_t uci_write(Move m, char *buf, size_t size);
 
-/* Parses UCI text into a legal move; also accepts castling as king-takes-own-rook ("e1h1").
+/* Parses UCI text into a legal move; castling is accepted as the king's move to its target ("e1g1")
+ * unless a plain king move reads the same, and as king-takes-own-rook ("e1h1", Chess960's form).
  * Returns MOVE_NONE with err set when malformed or illegal. */
 Move uci_parse(const Position *pos, const char *text, SchError *err);
 
@@ -100,6 +101,14 @@ Move uci_parse(const Position *pos, const char *text, SchError *err);
  * king left in check, or MOVE_ERR_ILLEGAL. text is the move as the user wrote it (for %1).
  * Always returns false. */
 bool move_explain(const Position *pos, Square from, Square to, PieceType promo, const char *text, SchError *err);
+
+/* Sets err to why castling of the side to move towards the h-side (O-O, h_side true) or the a-side
+ * (O-O-O) is not legal in pos (Chess960 rule; standard chess is a case). Always returns false. */
+bool move_explain_castling(const Position *pos, bool h_side, const char *text, SchError *err);
+
+/* Writes UCI notation of legal move m in pos: as uci_write, but when pos->chess960 castling is the
+ * king taking its own rook ("e1h1", "b1a1"), the UCI_Chess960 convention. */
+size_t uci_write_pos(const Position *pos, Move m, char *buf, size_t size);
 
 /* Parses a move in any notation people use: UCI, long algebraic (with '-' or 'x'), or SAN in English
  * or German. Returns the legal move, or MOVE_NONE with err set (the most helpful reason). */

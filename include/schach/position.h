@@ -31,6 +31,14 @@ typedef struct Position {
     uint16_t fullmove;               /* starts at 1, incremented after black's move */
     Bitboard checkers;               /* enemy pieces giving check to the side to move */
     uint64_t key;                    /* Zobrist key, kept incrementally */
+    /* Chess960 (FIDE Laws, Guidelines II). Castling rights are per rook: castle_rook[i] is the square
+     * of the rook that right (1 << i) castles with (CASTLE_WK, CASTLE_WQ, CASTLE_BK, CASTLE_BQ order);
+     * h1, a1, h8, a8 in standard chess. The king castles from wherever it stands between the rooks and
+     * ends on the g- or c-file as usual; the move is still stored as the king's move to that square. */
+    uint8_t castle_rook[4];
+    /* Chess960 conventions for notation: UCI writes castling as king-takes-rook (e1h1), FEN writes
+     * X-FEN file letters where KQkq would be ambiguous. Not part of the position's identity (key). */
+    uint8_t chess960;
 } Position;
 
 /* What pos_make() saves so that pos_unmake() restores the position exactly. Owned by the caller. */
@@ -51,6 +59,13 @@ extern SCHACH_TABLE_CONST uint64_t zobrist_black_to_move;
 
 /* Sets pos to the standard starting position. */
 void pos_set_start(Position *pos);
+
+/* Sets pos to Chess960 start position number (0-959, Scharnagl numbering; 518 is the standard
+ * array) with pos->chess960 set. Returns false (pos untouched) when number is out of range. */
+bool pos_set_chess960(Position *pos, int number);
+/* The Chess960 number (0-959) of pos when it is a start position (all 32 pieces at home, all four
+ * rights, white to move), otherwise -1. */
+int pos_chess960_number(const Position *pos);
 
 /* Empties the board (white to move, no rights, clocks 0 and 1). Use pos_put/pos_finish to build. */
 void pos_clear(Position *pos);
@@ -75,6 +90,12 @@ static inline Bitboard pos_pieces(const Position *pos, Color c, PieceType t) {
 static inline Square pos_king(const Position *pos, Color c) { return bb_lsb(pos_pieces(pos, c, KING)); }
 static inline bool pos_in_check(const Position *pos) { return pos->checkers != 0; }
 static inline Color pos_turn(const Position *pos) { return (Color)pos->turn; }
+/* Index (0-3) of the castling right a castling move of colour c to king_to (g- or c-file) uses. */
+static inline int castle_index(Color c, Square king_to) { return 2 * (int)c + (square_file(king_to) == 2); }
+/* The rook square a castling move m of the side to move in pos starts from (m must be castling). */
+static inline Square pos_castling_rook(const Position *pos, Move m) {
+    return (Square)pos->castle_rook[castle_index(pos_turn(pos), move_to(m))];
+}
 
 /* Pieces of either colour attacking square s, given occupancy occ. */
 Bitboard pos_attackers_to(const Position *pos, Square s, Bitboard occ);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schach/fen.h"
 #include "schach/game.h"
 
 Lang cli_env_lang(void) {
@@ -183,4 +184,19 @@ bool cli_print_json(json_t *obj) {
     int r = json_dumpf(obj, stdout, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(obj);
     return r == 0 && fputc('\n', stdout) != EOF;
+}
+
+void cli_chess960_game(struct Game *g, int c960) {
+    if (c960 == CLI_CHESS960_OFF)
+        return;
+    if (c960 >= 0) {
+        Position start;
+        char fen[SCHACH_FEN_MAX];
+        SchError err;
+        pos_set_chess960(&start, c960);
+        fen_write(&start, fen, sizeof fen);
+        game_free(g);
+        game_init_fen(g, fen, &err); /* cannot fail: a start position */
+    }
+    g->start.chess960 = g->pos.chess960 = 1;
 }

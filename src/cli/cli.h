@@ -62,6 +62,14 @@ json_t *cli_claims_json(int claims);
 /* Writes obj compactly on one line of stdout and releases it. false on a write error. */
 bool cli_print_json(json_t *obj);
 
+/* --chess960 [N]: off, Chess960 notation only (on the standard position or a FEN), or start position
+ * N (0-959). */
+enum { CLI_CHESS960_OFF = -2, CLI_CHESS960_MODE = -1 };
+struct Game;
+/* Applies a --chess960 value to a freshly initialised game: start position N replaces its start;
+ * any value but CLI_CHESS960_OFF switches Chess960 notation on (UCI king-takes-rook castling). */
+void cli_chess960_game(struct Game *g, int c960);
+
 int cmd_perft(int argc, char **argv, Lang lang);
 int cmd_moves(int argc, char **argv, Lang lang);
 int cmd_pgn(int argc, char **argv, Lang lang);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "match.h"
@@ -42,6 +43,9 @@ static void print_help(Lang lang) {
                  "  --openings FILE    PGN (move lines) or EPD (.epd/.fen) file; default: the shipped\n"
                  "                     data/openings.pgn (balanced lines, 4-10 plies)\n"
                  "  --no-openings      every game from the standard position\n"
+                 "  --chess960 [N,...] Chess960: each pair of games from a start position, random\n"
+                 "                     (--seed) or the numbers listed (0-959); engines get\n"
+                 "                     UCI_Chess960, the PGN [Variant \"Chess960\"]\n"
                  "  --shuffle          random order of the openings (--seed N, default 1)\n"
                  "  --pgn FILE         append the games to FILE (tags with TimeControl, Termination,\n"
                  "                     PlyCount; FEN/SetUp when not from the standard position)\n"
@@ -83,6 +87,9 @@ static void print_help(Lang lang) {
                  "  --openings DATEI   PGN- (Zugfolgen) oder EPD-Datei (.epd/.fen); Vorgabe: die\n"
                  "                     mitgelieferte data/openings.pgn (ausgeglichene Folgen, 4-10 Halbzüge)\n"
                  "  --no-openings      jede Partie aus der Grundstellung\n"
+                 "  --chess960 [N,...] Chess960: je zwei Partien aus einer Startstellung, zufällig\n"
+                 "                     (--seed) oder den genannten Nummern (0-959); die Engines\n"
+                 "                     erhalten UCI_Chess960, die PGN [Variant \"Chess960\"]\n"
                  "  --shuffle          Eröffnungen in zufälliger Reihenfolge (--seed N, Vorgabe 1)\n"
                  "  --pgn DATEI        Partien an DATEI anhängen (Tags mit TimeControl, Termination,\n"
                  "                     PlyCount; FEN/SetUp, wenn nicht aus der Grundstellung)\n"
@@ -334,12 +341,53 @@ static int parse_worded(int argc, char **argv, int *i, MatchConfig *cfg, Args *a
     return CLI_OK;
 }
 
+/* --chess960 [N,N,...]: Chess960 start positions, random (from --seed) or the numbers listed. */
+static int parse_chess960(int argc, char **argv, int *i, MatchConfig *cfg, Lang lang) {
+    cfg->chess960 = true;
+    if (*i + 1 >= argc || !isdigit((unsigned char)argv[*i + 1][0]))
+        return CLI_OK;
+    const char *list = argv[++*i];
+    for (const char *p = list; *p;) {
+        char *end;
+        long n = strtol(p, &end, 10);
+        if (end == p || n < 0 || n > 959 || (*end && *end != ',') || cfg->chess960_count == MATCH_CHESS960_MAX)
+            return cli_usage(lang, "match",
+                             CLI_TR(lang, "--chess960: '%s' is not a list of numbers from 0 to 959 (at most %d)",
+                                    "--chess960: '%s' ist keine Liste von Zahlen von 0 bis 959 (höchstens %d)"),
+                             list, MATCH_CHESS960_MAX);
+        cfg->chess960_numbers[cfg->chess960_count++] = (int)n;
+        p = *end ? end + 1 : end;
+    }
+    return CLI_OK;
+}
+
+/* Chess960 games need engines that know it: UCI_Chess960 unless the user set it. */
+static void add_chess960_option(MatchConfig *cfg) {
+    for (int e = 0; e < 2; e++) {
+        EngineSpec *s = &cfg->engines[e];
+        bool given = false;
+        for (int i = 0; i < s->option_count; i++)
+            given |= !strcasecmp(s->options[i].name, "UCI_Chess960");
+        if (!given && s->option_count < MATCH_MAX_OPTIONS) {
+            snprintf(s->options[s->option_count].name, sizeof s->options[0].name, "UCI_Chess960");
+            snprintf(s->options[s->option_count].value, sizeof s->options[0].value, "true");
+            s->option_count++;
+        }
+    }
+}
+
 static int parse_args(int argc, char **argv, MatchConfig *cfg, Lang lang) {
     Args a;
     memset(&a, 0, sizeof a);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--pgn-comments")) {
             cfg->pgn_comments = true;
+            continue;
+        }
+        if (!strcmp(argv[i], "--chess960")) {
+            int r = parse_chess960(argc, argv, &i, cfg, lang);
+            if (r != CLI_OK)
+                return r;
             continue;
         }
         if (!strcmp(argv[i], "--no-openings") || !strcmp(argv[i], "--shuffle")) {
@@ -359,7 +407,10 @@ static int parse_args(int argc, char **argv, MatchConfig *cfg, Lang lang) {
         return cli_usage(lang, "match", "%s",
                          CLI_TR(lang, "give a limit: --tc, --nodes, --depth or --movetime",
                                 "eine Grenze angeben: --tc, --nodes, --depth oder --movetime"));
-    return parse_engine_words(&a, cfg, lang);
+    int status = parse_engine_words(&a, cfg, lang);
+    if (status == CLI_OK && cfg->chess960)
+        add_chess960_option(cfg);
+    return status;
 }
 
 int cmd_match(int argc, char **argv, Lang lang) {

@@ -12,13 +12,17 @@
 
 static void print_help(Lang lang) {
     fputs(CLI_TR(lang,
-                 "Usage: schach moves [--fen FEN] [--moves MOVE...] [--json] [--lang de|en]\n"
+                 "Usage: schach moves [--fen FEN | --chess960 [N]] [--moves MOVE...] [--json]\n"
+                 "                    [--lang de|en]\n"
                  "\n"
                  "Plays the moves from the standard position (or FEN), then prints the position,\n"
                  "whose turn it is, check, the legal moves, how the game ended and which draws the\n"
                  "player to move may claim.\n"
                  "\n"
                  "  --fen FEN     start from FEN\n"
+                 "  --chess960 [N] Chess960: start from position N (0-959, 518 is the standard\n"
+                 "                array), or with --fen use its notation: castling in UCI as king\n"
+                 "                takes rook (e1h1), FEN castling fields in X-FEN\n"
                  "  --moves M...  the moves: every following argument up to the next option; one\n"
                  "                argument may hold several moves (\"e4 e5 Nf3\"). UCI (e2e4), long\n"
                  "                (e2-e4, Ng1-f3) or SAN with English or German letters (Nf3, Sf3);\n"
@@ -29,13 +33,17 @@ static void print_help(Lang lang) {
                  "  --lang L      language of messages and piece letters: de or en\n"
                  "\n"
                  "An invalid FEN or a move that is not legal is an error (exit status 1).\n",
-                 "Aufruf: schach moves [--fen FEN] [--moves ZUG...] [--json] [--lang de|en]\n"
+                 "Aufruf: schach moves [--fen FEN | --chess960 [N]] [--moves ZUG...] [--json]\n"
+                 "                     [--lang de|en]\n"
                  "\n"
                  "Spielt die Züge von der Grundstellung (oder FEN) aus und zeigt dann die Stellung,\n"
                  "wer am Zug ist, Schach, die legalen Züge, wie die Partie endete und welches Remis\n"
                  "der Spieler am Zug reklamieren kann.\n"
                  "\n"
                  "  --fen FEN     von FEN ausgehen\n"
+                 "  --chess960 [N] Chess960: von Stellung N ausgehen (0-959, 518 ist die\n"
+                 "                Grundstellung) oder mit --fen deren Schreibweise: Rochade in UCI\n"
+                 "                als König schlägt Turm (e1h1), Rochaderechte in X-FEN\n"
                  "  --moves Z...  die Züge: alle folgenden Argumente bis zur nächsten Option; ein\n"
                  "                Argument darf mehrere Züge enthalten (\"e4 e5 Sf3\"). UCI (e2e4), lang\n"
                  "                (e2-e4, Sg1-f3) oder SAN mit deutschen oder englischen Buchstaben;\n"
@@ -139,7 +147,7 @@ static int collect_moves(const Game *g, MoveEntry *out) {
     MoveList list;
     gen_legal(pos, &list);
     for (int i = 0; i < list.count; i++) {
-        uci_write(list.moves[i], out[i].uci, sizeof out[i].uci);
+        uci_write_pos(pos, list.moves[i], out[i].uci, sizeof out[i].uci);
         san_write(pos, list.moves[i], LANG_EN, out[i].san, sizeof out[i].san);
         san_write(pos, list.moves[i], LANG_DE, out[i].san_de, sizeof out[i].san_de);
     }
@@ -204,11 +212,23 @@ static void print_text(const Game *g, const MoveEntry *moves, int count, int cla
 }
 
 /* Parses the arguments; returns CLI_OK or a usage status (messages printed). */
-static int parse_args(int argc, char **argv, Lang lang, const char **fen, MoveArgs *mt, bool *json) {
+static int parse_args(int argc, char **argv, Lang lang, const char **fen, MoveArgs *mt, bool *json, int *c960) {
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *v = NULL;
         int r;
-        if ((r = cli_option(argc, argv, &i, "--fen", &v)) != 0) {
+        if (!strcmp(opt, "--chess960")) {
+            *c960 = CLI_CHESS960_MODE;
+            if (i + 1 < argc && isdigit((unsigned char)argv[i + 1][0])) {
+                char *end;
+                long n = strtol(argv[++i], &end, 10);
+                if (*end || n < 0 || n > 959)
+                    return cli_usage(lang, "moves",
+                                     CLI_TR(lang, "--chess960: '%s' is not a number from 0 to 959",
+                                            "--chess960: '%s' ist keine Zahl von 0 bis 959"),
+                                     argv[i]);
+                *c960 = (int)n;
+            }
+        } else if ((r = cli_option(argc, argv, &i, "--fen", &v)) != 0) {
             if (r < 0)
                 return cli_usage(lang, "moves", CLI_TR(lang, "%s needs a value", "%s braucht einen Wert"), opt);
             *fen = v;
@@ -246,7 +266,13 @@ int cmd_moves(int argc, char **argv, Lang lang) {
     const char *fen = NULL;
     MoveArgs mt = {NULL, 0};
     bool json = false;
-    int status = parse_args(argc, argv, lang, &fen, &mt, &json);
+    int c960 = CLI_CHESS960_OFF;
+    int status = parse_args(argc, argv, lang, &fen, &mt, &json, &c960);
+    if (status == CLI_OK && fen && c960 >= 0)
+        status = cli_usage(lang, "moves",
+                           CLI_TR(lang, "%s: a start position number and --fen exclude each other",
+                                  "%s: Startstellungsnummer und --fen schließen sich aus"),
+                           "--chess960");
     if (status != CLI_OK) {
         if (status == CLI_FAIL)
             cli_errorf("%s", CLI_TR(lang, "out of memory", "kein Speicher mehr frei"));
@@ -270,6 +296,7 @@ int cmd_moves(int argc, char **argv, Lang lang) {
     } else {
         game_init(&g);
     }
+    cli_chess960_game(&g, c960);
     status = CLI_FAIL;
     if (!mt.text || play_moves(&g, mt.text, lang)) {
         MoveEntry moves[SCHACH_MAX_MOVES];

@@ -1036,7 +1036,7 @@ static void prompt_text(const Play *p, char *buf, size_t size) {
 
 static void print_usage_help(Lang lang) {
     fputs(CLI_TR(lang,
-                 "Usage: schach play [--fen FEN | --pgn FILE] [--white PLAYER] [--black PLAYER]\n"
+                 "Usage: schach play [--fen FEN | --pgn FILE | --chess960 [N]] [--white PLAYER] [--black PLAYER]\n"
                  "                   [--think MS] [--nodes N] [--lang de|en] [--ascii] [--flip]\n"
                  "\n"
                  "A game at one terminal: two people, a person against the computer, or the computer\n"
@@ -1046,6 +1046,7 @@ static void print_usage_help(Lang lang) {
                  "echoed, so whole games can be piped in.\n"
                  "\n"
                  "  --fen FEN       start from FEN\n"
+                 "  --chess960 [N]  Chess960 from start position N (0-959), random without N\n"
                  "  --pgn FILE      continue the last game of FILE (its tags are kept)\n"
                  "  --white PLAYER  who plays white: human (the default), computer (level " PLAY_DEFAULT_LEVEL "),\n"
                  "  --black PLAYER  computer:LEVEL or computer:ELO\n"
@@ -1063,7 +1064,7 @@ static void print_usage_help(Lang lang) {
                  "worse. Against the computer, 'undo' takes back your move and its reply.\n"
                  "\n"
                  "Levels:\n",
-                 "Aufruf: schach play [--fen FEN | --pgn DATEI] [--white SPIELER] [--black SPIELER]\n"
+                 "Aufruf: schach play [--fen FEN | --pgn DATEI | --chess960 [N]] [--white SPIELER] [--black SPIELER]\n"
                  "                    [--think MS] [--nodes N] [--lang de|en] [--ascii] [--flip]\n"
                  "\n"
                  "Eine Partie an einem Terminal: zwei Personen, eine Person gegen den Computer oder der\n"
@@ -1074,6 +1075,7 @@ static void print_usage_help(Lang lang) {
                  "werden können.\n"
                  "\n"
                  "  --fen FEN        von FEN ausgehen\n"
+                 "  --chess960 [N]   Chess960 aus Startstellung N (0-959), ohne N zufällig\n"
                  "  --pgn DATEI      die letzte Partie aus DATEI fortsetzen (ihre Tags bleiben)\n"
                  "  --white SPIELER  wer Weiß spielt: human/mensch (Vorgabe), computer (Stufe " PLAY_DEFAULT_LEVEL
                  "),\n"
@@ -1127,6 +1129,7 @@ typedef struct PlayArgs {
     bool ascii, flip;
     PlayPlayer players[2];
     long long think_ms, nodes; /* 0: not given */
+    int c960;                  /* --chess960: CLI_CHESS960_OFF, _MODE (random position) or 0-959 */
 } PlayArgs;
 
 enum { NOT_A_VALUE_OPTION = -1 };
@@ -1173,6 +1176,7 @@ static int parse_value_option(int argc, char **argv, int *i, Lang lang, PlayArgs
 
 static int parse_args(int argc, char **argv, Lang lang, PlayArgs *a) {
     memset(a, 0, sizeof *a);
+    a->c960 = CLI_CHESS960_OFF;
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
         int r = parse_value_option(argc, argv, &i, lang, a);
@@ -1180,7 +1184,19 @@ static int parse_args(int argc, char **argv, Lang lang, PlayArgs *a) {
             continue;
         if (r != NOT_A_VALUE_OPTION)
             return r;
-        if (!strcmp(opt, "--ascii"))
+        if (!strcmp(opt, "--chess960")) {
+            a->c960 = CLI_CHESS960_MODE;
+            if (i + 1 < argc && isdigit((unsigned char)argv[i + 1][0])) {
+                char *end;
+                long n = strtol(argv[++i], &end, 10);
+                if (*end || n < 0 || n > 959)
+                    return cli_usage(lang, "play",
+                                     CLI_TR(lang, "--chess960: '%s' is not a number from 0 to 959",
+                                            "--chess960: '%s' ist keine Zahl von 0 bis 959"),
+                                     argv[i]);
+                a->c960 = (int)n;
+            }
+        } else if (!strcmp(opt, "--ascii"))
             a->ascii = true;
         else if (!strcmp(opt, "--flip"))
             a->flip = true;
@@ -1190,6 +1206,10 @@ static int parse_args(int argc, char **argv, Lang lang, PlayArgs *a) {
     if (a->fen && a->pgn)
         return cli_usage(lang, "play", "%s",
                          CLI_TR(lang, "use --fen or --pgn, not both", "--fen oder --pgn, nicht beides"));
+    if (a->c960 != CLI_CHESS960_OFF && (a->fen || a->pgn))
+        return cli_usage(lang, "play", "%s",
+                         CLI_TR(lang, "--chess960 starts a new game: not with --fen or --pgn",
+                                "--chess960 beginnt eine neue Partie: nicht mit --fen oder --pgn"));
     return CLI_OK;
 }
 
@@ -1240,7 +1260,21 @@ int cmd_play(int argc, char **argv, Lang lang) {
     /* A person playing black alone against the computer sees the board from black's side. */
     p.flip = a.flip != (a.players[WHITE].computer && !a.players[BLACK].computer);
     pgn_game_init(&p.pg);
+    char fen960[SCHACH_FEN_MAX];
+    if (a.c960 != CLI_CHESS960_OFF) {
+        /* Without a number, a random start position: the clock is random enough for one game. */
+        int n = a.c960 >= 0 ? a.c960 : (int)(((unsigned)time(NULL) ^ (unsigned)getpid()) % 960u);
+        Position start;
+        pos_set_chess960(&start, n);
+        fen_write(&start, fen960, sizeof fen960);
+        a.fen = fen960;
+        printf(CLI_TR(lang, "Chess960 start position %d\n", "Chess960-Startstellung %d\n"), n);
+    }
     bool ok = a.pgn ? load_game(&p.pg, a.pgn, lang, stderr) : new_game(&p.pg, a.fen, lang, stderr);
+    if (ok && a.c960 != CLI_CHESS960_OFF) {
+        p.pg.game.start.chess960 = p.pg.game.pos.chess960 = 1;
+        ok = pgn_set_tag(&p.pg, "Variant", "Chess960");
+    }
     if (!ok || !start_computers(&p, &a)) {
         stop_computers(&p);
         pgn_game_free(&p.pg);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "castling.h"
 #include "schach/movegen.h"
 #include "util/error_internal.h"
 
@@ -84,29 +85,54 @@ static bool parse_board(Position *pos, const char *text, Field f, SchError *err)
     return true;
 }
 
+/* The outermost rook of colour c on its back rank beyond the king towards the h-side (h_side) or the
+ * a-side, or SQ_NONE: what X-FEN's K and Q mean. */
+static Square outer_rook(const Position *pos, Color c, bool h_side) {
+    Square king = pos_king(pos, c);
+    Bitboard rooks = pos_pieces(pos, c, ROOK) & (BB_RANK_1 << (8 * square_rank(king)));
+    rooks &= h_side ? ~((bb_square(king) << 1) - 1) : bb_square(king) - 1;
+    if (!rooks)
+        return SQ_NONE;
+    return h_side ? (Square)(63 - __builtin_clzll(rooks)) : bb_lsb(rooks);
+}
+
+/* Castling rights: KQkq (X-FEN: the outermost rook on that side) or Shredder/X-FEN file letters
+ * (A-H white, a-h black: the rook on that file). Each right needs the king on its back rank and the
+ * rook there on that side of it. */
 static bool parse_castling(Position *pos, const char *text, Field f, SchError *err) {
     pos->castling = 0;
     if (f.length == 1 && f.start[0] == '-')
         return true;
-    static const char letters[] = "KQkq";
-    static const struct {
-        Square king, rook;
-        Color c;
-    } homes[4] = {{SQ_E1, SQ_H1, WHITE}, {SQ_E1, SQ_A1, WHITE}, {SQ_E8, SQ_H8, BLACK}, {SQ_E8, SQ_A8, BLACK}};
+    if (f.length > 4)
+        return field_error(err, text, f, FEN_ERR_CASTLING);
     for (size_t i = 0; i < f.length; i++) {
-        const char *p = strchr(letters, f.start[i]);
-        if (!p || f.start[i] == '\0' || f.length > 4)
+        char ch = f.start[i];
+        char lower = (char)tolower((unsigned char)ch);
+        if (!(lower == 'k' || lower == 'q' || (lower >= 'a' && lower <= 'h')))
             return field_error(err, text, f, FEN_ERR_CASTLING);
-        int idx = (int)(p - letters);
+        Color c = isupper((unsigned char)ch) ? WHITE : BLACK;
+        Square king = pos_king(pos, c), rook;
+        char right[2] = {ch, '\0'};
+        if (square_rank(square_relative(c, king)) != 0)
+            return error_at(err, text, f.start + i, FEN_ERR_CASTLING_PIECES, right, NULL);
+        if (lower == 'k' || lower == 'q') {
+            rook = outer_rook(pos, c, lower == 'k');
+        } else {
+            rook = square_make(lower - 'a', square_rank(king));
+            if (pos->board[rook] != piece_make(c, ROOK))
+                rook = SQ_NONE;
+        }
+        if (rook == SQ_NONE)
+            return error_at(err, text, f.start + i, FEN_ERR_CASTLING_PIECES, right, NULL);
+        int idx = 2 * (int)c + (rook < king);
         if (pos->castling & (1 << idx))
             return field_error(err, text, f, FEN_ERR_CASTLING);
         pos->castling |= (uint8_t)(1 << idx);
-        if (pos->board[homes[idx].king] != piece_make(homes[idx].c, KING) ||
-            pos->board[homes[idx].rook] != piece_make(homes[idx].c, ROOK)) {
-            char right[2] = {letters[idx], '\0'};
-            return error_at(err, text, f.start + i, FEN_ERR_CASTLING_PIECES, right, NULL);
-        }
+        pos->castle_rook[idx] = (uint8_t)rook;
     }
+    /* Positions that only Chess960 can reach switch its notation on (UCI king-takes-rook). */
+    if (!castle_is_standard(pos))
+        pos->chess960 = 1;
     return true;
 }
 
@@ -281,10 +307,19 @@ size_t fen_write(const Position *pos, char *buf, size_t size) {
     out[n++] = ' ';
     if (!pos->castling)
         out[n++] = '-';
+    /* X-FEN: K/Q/k/q when the right's rook is the outermost on its side (always so in standard chess),
+     * otherwise the rook's file letter (uppercase for white). */
     static const char letters[] = "KQkq";
-    for (int i = 0; i < 4; i++)
-        if (pos->castling & (1 << i))
+    for (int i = 0; i < 4; i++) {
+        if (!(pos->castling & (1 << i)))
+            continue;
+        Color c = (Color)(i >> 1);
+        Square rook = (Square)pos->castle_rook[i];
+        if (outer_rook(pos, c, !(i & 1)) == rook)
             out[n++] = letters[i];
+        else
+            out[n++] = (char)((c == WHITE ? 'A' : 'a') + square_file(rook));
+    }
     out[n++] = ' ';
     if (gen_ep_legal(pos)) {
         square_name((Square)pos->ep, out + n);

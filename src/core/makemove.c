@@ -3,6 +3,7 @@
  * up to date with every board change. */
 #include <assert.h>
 
+#include "castling.h"
 #include "schach/position.h"
 
 #if SCHACH_SLOW_CHECKS
@@ -10,22 +11,6 @@
 #else
 #define ASSERT_POS_OK(pos) ((void)0)
 #endif
-
-/* Rights that survive a move touching a square: moving or capturing on a king or rook home square
- * ends the rights that depend on it. */
-static const uint8_t castling_keep[64] = {
-    [SQ_A1] = CASTLE_ALL & ~CASTLE_WQ,
-    [SQ_E1] = CASTLE_ALL & ~(CASTLE_WK | CASTLE_WQ),
-    [SQ_H1] = CASTLE_ALL & ~CASTLE_WK,
-    [SQ_A8] = CASTLE_ALL & ~CASTLE_BQ,
-    [SQ_E8] = CASTLE_ALL & ~(CASTLE_BK | CASTLE_BQ),
-    [SQ_H8] = CASTLE_ALL & ~CASTLE_BK,
-};
-
-static inline uint8_t keep_rights(Square s) {
-    /* Squares not listed above are 0 in the table and keep every right. */
-    return castling_keep[s] ? castling_keep[s] : CASTLE_ALL;
-}
 
 static inline void add_piece(Position *pos, Piece p, Square s) {
     Bitboard b = bb_square(s);
@@ -49,13 +34,6 @@ static inline void move_piece(Position *pos, Square from, Square to) {
     pos->board[to] = (uint8_t)p;
     pos->by_type[piece_type(p)] ^= b;
     pos->by_color[piece_color(p)] ^= b;
-}
-
-/* Rook squares of a castling move, from the king's destination. */
-static inline void castling_rook(Square king_to, Square *rook_from, Square *rook_to) {
-    bool king_side = square_file(king_to) == 6;
-    *rook_from = king_side ? king_to + 1 : king_to - 2;
-    *rook_to = king_side ? king_to - 1 : king_to + 1;
 }
 
 static inline void save_state(const Position *pos, Undo *undo) {
@@ -89,17 +67,22 @@ void pos_make(Position *pos, Move m, Undo *undo) {
     }
     pos->halfmove++;
 
+    Piece captured = NO_PIECE;
     if (kind == MOVE_CASTLING) {
-        Square rook_from, rook_to;
-        castling_rook(to, &rook_from, &rook_to);
+        /* Chess960: the king may already stand on its target or the rook on the king's, so both leave
+         * the board before either lands. */
+        int right = castle_index(us, to);
+        Square rook_from = (Square)pos->castle_rook[right], rook_to = castle_rook_to(right);
         Piece rook = piece_make(us, ROOK);
-        move_piece(pos, from, to);
-        move_piece(pos, rook_from, rook_to);
+        remove_piece(pos, from);
+        remove_piece(pos, rook_from);
+        add_piece(pos, piece, to);
+        add_piece(pos, rook, rook_to);
         key ^= zobrist_piece[piece][from] ^ zobrist_piece[piece][to] ^ zobrist_piece[rook][rook_from] ^
                zobrist_piece[rook][rook_to];
     } else {
         Square capture_square = kind == MOVE_EN_PASSANT ? (Square)(to ^ 8) : to;
-        Piece captured = pos_piece_on(pos, capture_square);
+        captured = pos_piece_on(pos, capture_square);
         if (captured != NO_PIECE) {
             remove_piece(pos, capture_square);
             key ^= zobrist_piece[captured][capture_square];
@@ -126,10 +109,21 @@ void pos_make(Position *pos, Move m, Undo *undo) {
         }
     }
 
-    uint8_t rights = pos->castling & keep_rights(from) & keep_rights(to);
-    if (rights != pos->castling) {
-        key ^= zobrist_castling[pos->castling] ^ zobrist_castling[rights];
-        pos->castling = rights;
+    /* Rights end when the king moves, or when a castling rook moves or is captured (rights are per
+     * rook, so a second rook on the same side keeps them). */
+    if (pos->castling) {
+        uint8_t rights = pos->castling;
+        PieceType moved = piece_type(piece);
+        if (moved == KING)
+            rights &= (uint8_t)~castle_rights_of(us);
+        else if (moved == ROOK)
+            rights &= (uint8_t)~castle_rights_on(pos, from);
+        if (captured != NO_PIECE && piece_type(captured) == ROOK)
+            rights &= (uint8_t)~castle_rights_on(pos, to);
+        if (rights != pos->castling) {
+            key ^= castle_key(pos, pos->castling ^ rights);
+            pos->castling = rights;
+        }
     }
 
     pos->turn = (uint8_t)them;
@@ -145,10 +139,12 @@ void pos_unmake(Position *pos, Move m, const Undo *undo) {
     int kind = move_kind(m);
 
     if (kind == MOVE_CASTLING) {
-        Square rook_from, rook_to;
-        castling_rook(to, &rook_from, &rook_to);
-        move_piece(pos, to, from);
-        move_piece(pos, rook_to, rook_from);
+        int right = castle_index(us, to);
+        Square rook_from = (Square)pos->castle_rook[right], rook_to = castle_rook_to(right);
+        remove_piece(pos, to);
+        remove_piece(pos, rook_to);
+        add_piece(pos, piece_make(us, KING), from);
+        add_piece(pos, piece_make(us, ROOK), rook_from);
     } else {
         if (kind == MOVE_PROMOTION) {
             remove_piece(pos, to);

@@ -7,6 +7,8 @@
  * Then every kind of move is one bitboard, written out by small helpers or just counted. */
 #include "schach/movegen.h"
 
+#include "castling.h"
+
 typedef struct GenContext {
     Color us, them;
     Square king;
@@ -152,33 +154,35 @@ static inline Bitboard ep_capturers(const Position *pos, const GenContext *c) {
     return legal;
 }
 
-/* Castling: rights, empty squares between king and rook, not in check, king's path not attacked. */
-typedef struct CastlingSide {
-    int right;
-    Square king, to;
-    Bitboard between, path; /* squares that must be empty; squares the king crosses or reaches */
-} CastlingSide;
-
-static const CastlingSide castling_sides[2][2] = {
-    {{CASTLE_WK, SQ_E1, SQ_G1, (1ULL << SQ_F1) | (1ULL << SQ_G1), (1ULL << SQ_F1) | (1ULL << SQ_G1)},
-     {CASTLE_WQ, SQ_E1, SQ_C1, (1ULL << SQ_B1) | (1ULL << SQ_C1) | (1ULL << SQ_D1), (1ULL << SQ_C1) | (1ULL << SQ_D1)}},
-    {{CASTLE_BK, SQ_E8, SQ_G8, (1ULL << SQ_F8) | (1ULL << SQ_G8), (1ULL << SQ_F8) | (1ULL << SQ_G8)},
-     {CASTLE_BQ, SQ_E8, SQ_C8, (1ULL << SQ_B8) | (1ULL << SQ_C8) | (1ULL << SQ_D8), (1ULL << SQ_C8) | (1ULL << SQ_D8)}},
-};
-
-static inline bool castling_allowed(const Position *pos, const GenContext *c, const CastlingSide *side) {
-    return (pos->castling & side->right) && !(c->occupied & side->between) &&
-           safe_squares(pos, c, side->path) == side->path;
+/* Castling by the Chess960 rule, of which standard chess is a case: every square the king and the
+ * rook cross or reach is empty but for the two of them, and no square the king crosses or reaches is
+ * attacked. Attacks are judged with king and rook lifted off: a rook that shielded the king's target
+ * from a slider on the back rank (rook b1, enemy queen a1, king to c1) no longer shields it after
+ * castling. For the standard geometry this is exactly the old f1/g1 and b1-d1 test. */
+static inline __attribute__((always_inline)) bool castling_allowed(const Position *pos, const GenContext *c,
+                                                                   int right) {
+    Square rook = (Square)pos->castle_rook[right];
+    const CastlePath *squares = &castle_paths[c->king][rook];
+    if (c->occupied & squares->empty)
+        return false;
+    Bitboard occ = c->occupied ^ bb_square(c->king) ^ bb_square(rook);
+    Bitboard path = squares->path;
+    while (path)
+        if (enemy_attacks_square(pos, c, bb_pop(&path), occ))
+            return false;
+    return true;
 }
 
-static inline Move *emit_castling(const Position *pos, const GenContext *c, Move *out) {
+static inline __attribute__((always_inline)) Move *emit_castling(const Position *pos, const GenContext *c, Move *out) {
     /* Most positions either have no rights left for the mover or are in check: one test each. */
-    if (pos->checkers || !(pos->castling & (c->us == WHITE ? CASTLE_WK | CASTLE_WQ : CASTLE_BK | CASTLE_BQ)))
+    uint8_t rights = pos->castling & castle_rights_of(c->us);
+    if (pos->checkers || !rights)
         return out;
-    const CastlingSide *sides = castling_sides[c->us];
-    for (int i = 0; i < 2; i++)
-        if (castling_allowed(pos, c, &sides[i]))
-            *out++ = move_make_kind(sides[i].king, sides[i].to, MOVE_CASTLING);
+    int h_side = 2 * (int)c->us, a_side = h_side + 1;
+    if ((rights & (1 << h_side)) && castling_allowed(pos, c, h_side))
+        *out++ = move_make_kind(c->king, castle_king_to(h_side), MOVE_CASTLING);
+    if ((rights & (1 << a_side)) && castling_allowed(pos, c, a_side))
+        *out++ = move_make_kind(c->king, castle_king_to(a_side), MOVE_CASTLING);
     return out;
 }
 
@@ -273,8 +277,12 @@ int gen_count(const Position *pos) {
         count += bb_count(bb_rook_attacks(bb_pop(&b), c.occupied) & targets);
     for (b = straight & c.pin_straight; b;)
         count += bb_count(bb_rook_attacks(bb_pop(&b), c.occupied) & targets & c.pin_straight);
-    Move castles[2];
-    count += (int)(emit_castling(pos, &c, castles) - castles);
+    uint8_t rights = pos->castling & castle_rights_of(c.us);
+    if (rights && !pos->checkers) {
+        int h_side = 2 * (int)c.us;
+        count += (rights & (1 << h_side)) && castling_allowed(pos, &c, h_side);
+        count += (rights & (2 << h_side)) && castling_allowed(pos, &c, h_side + 1);
+    }
     return count;
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "castling.h"
 #include "schach/fen.h"
 #include "init.h"
 
@@ -15,6 +16,7 @@ void pos_clear(Position *pos) {
     pos->turn = WHITE;
     pos->ep = SQ_NONE;
     pos->fullmove = 1;
+    castle_set_standard(pos);
 }
 
 void pos_put(Position *pos, Piece p, Square s) {
@@ -55,7 +57,7 @@ bool pos_attacked_by(const Position *pos, Square s, Color by) {
 }
 
 uint64_t pos_compute_key(const Position *pos) {
-    uint64_t key = zobrist_castling[pos->castling];
+    uint64_t key = castle_key(pos, pos->castling);
     for (Square s = SQ_A1; s <= SQ_H8; s++)
         if (pos->board[s] != NO_PIECE)
             key ^= zobrist_piece[pos->board[s]][s];
@@ -104,18 +106,16 @@ bool pos_ok(const Position *pos, char *why, size_t size) {
     Bitboard checkers = pos_attackers_to(pos, pos_king(pos, us), all) & pos->by_color[them];
     if (checkers != pos->checkers)
         return fail(why, size, "checkers are stale", bb_count(checkers));
-    static const struct {
-        int right;
-        Color c;
-        Square king, rook;
-    } rights[4] = {{CASTLE_WK, WHITE, SQ_E1, SQ_H1},
-                   {CASTLE_WQ, WHITE, SQ_E1, SQ_A1},
-                   {CASTLE_BK, BLACK, SQ_E8, SQ_H8},
-                   {CASTLE_BQ, BLACK, SQ_E8, SQ_A8}};
-    for (int i = 0; i < 4; i++)
-        if ((pos->castling & rights[i].right) && (pos->board[rights[i].king] != piece_make(rights[i].c, KING) ||
-                                                  pos->board[rights[i].rook] != piece_make(rights[i].c, ROOK)))
-            return fail(why, size, "castling right without king and rook at home", rights[i].right);
+    /* A right needs the king on its back rank and the right's rook there on the right side of it. */
+    for (int i = 0; i < 4; i++) {
+        if (!(pos->castling & (1 << i)))
+            continue;
+        Color c = (Color)(i >> 1);
+        Square king = pos_king(pos, c), rook = (Square)pos->castle_rook[i];
+        if (rook > SQ_H8 || square_rank(square_relative(c, king)) != 0 || square_rank(rook) != square_rank(king) ||
+            pos->board[rook] != piece_make(c, ROOK) || ((i & 1) ? rook > king : rook < king))
+            return fail(why, size, "castling right without king and rook at home", 1 << i);
+    }
     if (pos->ep != SQ_NONE) {
         Square ep = (Square)pos->ep;
         if (ep > SQ_H8 || square_rank(ep) != (us == WHITE ? 5 : 2) || pos->board[ep] != NO_PIECE)

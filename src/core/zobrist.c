@@ -1,6 +1,8 @@
-/* Zobrist keys: one random 64-bit number per (piece, square), castling-rights set, en passant file
- * and side to move, from a fixed seed so keys are identical across runs (stable bench signatures). */
+/* Zobrist keys: one random 64-bit number per (piece, square), castling right (and, for Chess960, its
+ * rook's file), en passant file and side to move, from a fixed seed so keys are identical across runs
+ * (stable bench signatures). */
 #define SCHACH_TABLES_WRITABLE
+#include "castling.h"
 #include "init.h"
 #include "schach/position.h"
 
@@ -8,6 +10,7 @@ uint64_t zobrist_piece[12][64];
 uint64_t zobrist_castling[16];
 uint64_t zobrist_ep_file[8];
 uint64_t zobrist_black_to_move;
+uint64_t zobrist_castle_rook[4][8];
 
 /* splitmix64: every output is well mixed even from a simple counter. */
 static uint64_t splitmix(uint64_t *state) {
@@ -35,4 +38,9 @@ void zobrist_init(void) {
     for (int f = 0; f < 8; f++)
         zobrist_ep_file[f] = splitmix(&state);
     zobrist_black_to_move = splitmix(&state);
+    /* Chess960: a right's key also names its rook's file. The standard file reuses the basic key
+     * (drawn last, so no earlier key changed), which keeps every standard position's key. */
+    for (int i = 0; i < 4; i++)
+        for (int f = 0; f < 8; f++)
+            zobrist_castle_rook[i][f] = f == ((i & 1) ? 0 : 7) ? basic[i] : splitmix(&state);
 }

@@ -33,6 +33,7 @@ typedef enum {
     OPT_LIMIT_STRENGTH,
     OPT_ELO,
     OPT_SKILL,
+    OPT_CHESS960,
     OPT_CLEAR_HASH,
     OPT_NB
 } OptionId;
@@ -52,6 +53,7 @@ static const UciOption uci_options[OPT_NB] = {
     [OPT_LIMIT_STRENGTH] = {"UCI_LimitStrength", OPT_CHECK, 0, 1},
     [OPT_ELO] = {"UCI_Elo", OPT_SPIN, ENGINE_ELO_MIN, ENGINE_ELO_MAX},
     [OPT_SKILL] = {"Skill Level", OPT_SPIN, 0, 20},
+    [OPT_CHESS960] = {"UCI_Chess960", OPT_CHECK, 0, 1},
     [OPT_CLEAR_HASH] = {"Clear Hash", OPT_BUTTON, 0, 0},
 };
 
@@ -60,6 +62,7 @@ typedef struct Settings {
     EngineOptions engine;
     int multipv;
     bool ponder;
+    bool chess960; /* UCI_Chess960: castling written king-takes-rook, X-FEN castling fields */
 } Settings;
 
 typedef struct Uci {
@@ -155,9 +158,17 @@ static void on_info(const EngineInfo *info, void *ctx) {
         strcpy(line + len, " pv");
         len += 3;
     }
+    /* Chess960 castling is written from the position it is played in (king takes rook). */
+    Position walk = u->job_game.pos;
     for (int i = 0; i < info->pv_length && i < ENGINE_MAX_PLY && len > 0; i++) {
         char move[SCHACH_MOVE_TEXT_MAX];
-        uci_write(info->pv[i], move, sizeof move);
+        if (walk.chess960 && gen_is_legal(&walk, info->pv[i])) {
+            Undo undo;
+            uci_write_pos(&walk, info->pv[i], move, sizeof move);
+            pos_make(&walk, info->pv[i], &undo);
+        } else {
+            uci_write(info->pv[i], move, sizeof move);
+        }
         if ((size_t)len + 1 + strlen(move) >= sizeof line)
             break;
         len += snprintf(line + len, sizeof line - (size_t)len, " %s", move);
@@ -180,12 +191,12 @@ static void print_bestmove(Uci *u, const EngineResult *r) {
         return;
     }
     char best[SCHACH_MOVE_TEXT_MAX], ponder[SCHACH_MOVE_TEXT_MAX];
-    uci_write(r->best, best, sizeof best);
+    uci_write_pos(&u->job_game.pos, r->best, best, sizeof best);
     Position after = u->job_game.pos;
     Undo undo;
     pos_make(&after, r->best, &undo);
     if (r->ponder != MOVE_NONE && gen_is_legal(&after, r->ponder)) {
-        uci_write(r->ponder, ponder, sizeof ponder);
+        uci_write_pos(&after, r->ponder, ponder, sizeof ponder);
         say(u, "bestmove %s ponder %s", best, ponder);
     } else {
         say(u, "bestmove %s", best);
@@ -360,6 +371,7 @@ static int option_value(const Settings *s, OptionId id) {
         case OPT_LIMIT_STRENGTH: return s->engine.limit_strength;
         case OPT_ELO: return s->engine.elo;
         case OPT_SKILL: return s->engine.skill;
+        case OPT_CHESS960: return s->chess960;
         case OPT_CLEAR_HASH:
         case OPT_NB: break;
     }
@@ -376,6 +388,7 @@ static void set_option_value(Settings *s, OptionId id, int v) {
         case OPT_LIMIT_STRENGTH: s->engine.limit_strength = v != 0; break;
         case OPT_ELO: s->engine.elo = v; break;
         case OPT_SKILL: s->engine.skill = v; break;
+        case OPT_CHESS960: s->chess960 = v != 0; break;
         case OPT_CLEAR_HASH:
         case OPT_NB: break;
     }
@@ -385,6 +398,7 @@ static void settings_default(Settings *s) {
     engine_options_default(&s->engine);
     s->multipv = 1;
     s->ponder = false;
+    s->chess960 = false;
 }
 
 static void cmd_uci(Uci *u) {
@@ -501,6 +515,12 @@ static bool play_on(Game *g, Move m, SchError *err) {
     return game_play(g, m, err);
 }
 
+/* With UCI_Chess960 every position uses Chess960 notation (a 960 FEN switches it on by itself). */
+static void set_chess960(const Uci *u, Game *g) {
+    if (u->set.chess960)
+        g->pos.chess960 = g->start.chess960 = 1;
+}
+
 /* Sets up g (which must be fresh) from tokens [i, end): "startpos" or "fen <fields>". */
 static bool position_base(Uci *u, Game *g, const Tokens *t, size_t i, size_t end) {
     char buf[SHOWN_MAX + 8];
@@ -512,6 +532,7 @@ static bool position_base(Uci *u, Game *g, const Tokens *t, size_t i, size_t end
         }
         game_init(g);
         game_set_dead_mode(g, GAME_DEAD_MATERIAL_ONLY);
+        set_chess960(u, g);
         return true;
     }
     if (i >= end || strcasecmp(t->v[i], "fen")) {
@@ -535,6 +556,8 @@ static bool position_base(Uci *u, Game *g, const Tokens *t, size_t i, size_t end
         memset(&g->outcome, 0, sizeof g->outcome);
     }
     free(fen);
+    if (ok)
+        set_chess960(u, g);
     return ok;
 }
 

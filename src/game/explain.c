@@ -85,33 +85,50 @@ static int lost_right_reason(const Game *g, int right, Square king_home, Square 
                                                                                    : EXPLAIN_ERR_CASTLE_KING_MOVED;
 }
 
+/* The blocker a player sees first looking from the king towards the castling side (in Chess960 the
+ * rook's target may also lie behind the king). */
+static Square nearest_blocker(Bitboard blockers, Square king, bool king_side) {
+    Bitboard above = blockers & ~((bb_square(king) << 1) - 1), below = blockers & (bb_square(king) - 1);
+    if (king_side)
+        return above ? bb_lsb(above) : bb_msb(below);
+    return below ? bb_msb(below) : bb_lsb(above);
+}
+
+/* By the Chess960 rule, of which standard chess is a case: the king and the right's rook may start on
+ * any files; every square either crosses or lands on must be empty but for the two of them, and no
+ * square the king crosses or lands on may be attacked once both have left their squares. */
 static void explain_castling(const Game *g, bool king_side, const char *text, SchError *why) {
     const Position *pos = &g->pos;
     Color us = pos_turn(pos), them = (Color)!us;
-    Square king = square_relative(us, SQ_E1);
-    Square rook = square_relative(us, king_side ? SQ_H1 : SQ_A1);
+    int right = castle_right(us, king_side), index = 2 * (int)us + !king_side;
+    Square king = pos_king(pos, us);
+    Square rook = (Square)pos->castle_rook[index];
     Square target = square_relative(us, king_side ? SQ_G1 : SQ_C1);
-    int right = castle_right(us, king_side);
+    Square rook_target = square_relative(us, king_side ? SQ_F1 : SQ_D1);
     if (!(pos->castling & right)) {
-        int code = lost_right_reason(g, right, king, rook);
+        /* Where king and rook stood at the start of the game (the rights there name the rook). */
+        Square king_home = pos_king(&g->start, us), rook_home = (Square)g->start.castle_rook[index];
+        int code = lost_right_reason(g, right, king_home, rook_home);
         if (code == EXPLAIN_ERR_CASTLE_KING_MOVED || code == EXPLAIN_ERR_CASTLE_NO_RIGHT)
             err_set(why, code, NULL, NULL, NULL);
         else
-            set_square_reason(why, code, rook);
+            set_square_reason(why, code, rook_home);
         return;
     }
     if (pos_in_check(pos)) {
         err_set(why, EXPLAIN_ERR_CASTLE_IN_CHECK, NULL, NULL, NULL);
         return;
     }
-    Bitboard between = bb_between(king, rook) & pos_occupied(pos);
-    if (between) {
-        set_square_reason(why, EXPLAIN_ERR_CASTLE_OCCUPIED, king_side ? bb_lsb(between) : bb_msb(between));
+    Bitboard occ = pos_occupied(pos) ^ bb_square(king) ^ bb_square(rook);
+    Bitboard crossed =
+        (bb_between(king, target) | bb_square(target) | bb_between(rook, rook_target) | bb_square(rook_target)) & occ;
+    if (crossed) {
+        set_square_reason(why, EXPLAIN_ERR_CASTLE_OCCUPIED, nearest_blocker(crossed, king, king_side));
         return;
     }
-    int step = king_side ? 1 : -1;
-    for (int s = (int)king + step;; s += step) {
-        if (pos_attacked_by(pos, (Square)s, them)) {
+    int step = target > king ? 1 : -1;
+    for (int s = king == target ? (int)king : (int)king + step;; s += step) {
+        if (pos_attackers_to(pos, (Square)s, occ) & pos->by_color[them]) {
             set_square_reason(why, EXPLAIN_ERR_CASTLE_ATTACKED, (Square)s);
             return;
         }
@@ -243,10 +260,17 @@ static int judge(const Position *pos, Square from, Square to, PieceType promo, b
 }
 
 /* Whether the intent names castling by the king's squares: e1g1, e1c1, e1h1 (king takes own rook),
- * Ke1-g1, Kg1 — only while the own king stands on e1, or e1 is empty and named as the origin. */
+ * Ke1-g1, Kg1 — only while the own king stands on e1, or e1 is empty and named as the origin; in
+ * Chess960 also the king taking its own rook from any square. */
 static int castling_by_squares(const Position *pos, const MoveText *in) {
     Color us = pos_turn(pos);
     Square home = square_relative(us, SQ_E1);
+    /* Chess960's form, the king taking its own rook on the back rank, from wherever the king stands. */
+    Square king = pos_king(pos, us);
+    if (pos->chess960 && in->from_file == square_file(king) && in->from_rank == square_rank(king) &&
+        square_rank(square_relative(us, king)) == 0 && square_rank(in->to) == square_rank(king) &&
+        pos_piece_on(pos, in->to) == piece_make(us, ROOK) && in->promo == PIECE_TYPE_NB)
+        return in->to > king ? 1 : 2;
     if (in->promo != PIECE_TYPE_NB || (in->piece != PIECE_TYPE_NB && in->piece != KING))
         return 0;
     if (square_rank(in->to) != square_rank(home) || (in->from_rank >= 0 && in->from_rank != square_rank(home)) ||

@@ -13,9 +13,10 @@
 
 #include "schach/types.h"
 
-#define MATCH_NAME_MAX    64
-#define MATCH_MAX_ARGS    32
-#define MATCH_MAX_OPTIONS 32
+#define MATCH_NAME_MAX     64
+#define MATCH_MAX_ARGS     32
+#define MATCH_MAX_OPTIONS  32
+#define MATCH_CHESS960_MAX 64
 
 typedef struct EngineOption {
     char name[128];
@@ -51,6 +52,12 @@ typedef struct MatchConfig {
     const char *openings_path;
     bool no_openings;
     bool shuffle;
+    /* Chess960: games from Chess960 start positions (each pair with colours swapped), the listed
+     * numbers in turn, or random ones from seed when chess960_count is 0; the engines get
+     * UCI_Chess960. Replaces the openings. */
+    bool chess960;
+    int chess960_numbers[MATCH_CHESS960_MAX];
+    int chess960_count;
     uint64_t seed;
     /* Output. */
     const char *pgn_path; /* NULL: no PGN */

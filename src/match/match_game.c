@@ -95,9 +95,12 @@ static char *position_command(const Game *g) {
                                   : (size_t)snprintf(cmd, size, "position startpos");
     if (g->ply_count > 0)
         n += (size_t)snprintf(cmd + n, size - n, " moves");
+    Position walk = g->start; /* Chess960 castling is written from the position it is played in */
     for (int i = 0; i < g->ply_count; i++) {
         char uci[SCHACH_MOVE_TEXT_MAX];
-        uci_write(g->plies[i].move, uci, sizeof uci);
+        Undo undo;
+        uci_write_pos(&walk, g->plies[i].move, uci, sizeof uci);
+        pos_make(&walk, g->plies[i].move, &undo);
         n += (size_t)snprintf(cmd + n, size - n, " %s", uci);
     }
     return cmd;
@@ -272,6 +275,8 @@ void match_play_game(MatchShared *sh, Slot *slot, const Opening *op, GameRecord 
         rec->reason = END_ABORTED;
         return;
     }
+    if (cfg->chess960) /* castling to the engines as king takes rook, as UCI_Chess960 says */
+        rec->game.start.chess960 = rec->game.pos.chess960 = 1;
     MoveNote book = {.engine = false};
     for (int i = 0; i < rec->game.ply_count; i++)
         record_note(rec, i, &book);

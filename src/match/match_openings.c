@@ -227,6 +227,28 @@ bool openings_standard(OpeningSet *set) {
     return ok;
 }
 
+static uint64_t next_random(uint64_t *state);
+
+bool openings_chess960(OpeningSet *set, const int *numbers, int count, uint64_t seed) {
+    memset(set, 0, sizeof *set);
+    uint64_t state = seed;
+    for (int i = 0; i < count; i++) {
+        int n = numbers ? numbers[i] : (int)(next_random(&state) % 960);
+        Position start;
+        char fen[SCHACH_FEN_MAX];
+        SchError err;
+        Game g;
+        if (!pos_set_chess960(&start, n))
+            return false;
+        fen_write(&start, fen, sizeof fen);
+        bool ok = game_init_fen(&g, fen, &err) && append(set, &g);
+        game_free(&g);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
 /* splitmix64: a small, well-mixed generator so that a seed gives the same order everywhere. */
 static uint64_t next_random(uint64_t *state) {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);

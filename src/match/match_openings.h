@@ -32,6 +32,9 @@ bool openings_parse_epd(OpeningSet *set, const char *text, Lang lang, char *why,
 bool openings_load(OpeningSet *set, const char *path, Lang lang, char *why, size_t why_size);
 /* One opening: the standard position with no moves. */
 bool openings_standard(OpeningSet *set);
+/* Chess960 start positions: the count numbers given (0-959), or, when numbers is NULL, count random
+ * ones drawn from seed. */
+bool openings_chess960(OpeningSet *set, const int *numbers, int count, uint64_t seed);
 /* Shuffles the order (Fisher-Yates with a fixed generator, so a seed repeats the order). */
 void openings_shuffle(OpeningSet *set, uint64_t seed);
 /* Starts g at opening o with its moves played; false (g is freed) if a move does not apply. */

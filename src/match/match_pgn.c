@@ -66,7 +66,7 @@ static bool set_tags(PgnGame *pg, const MatchShared *sh, const GameRecord *rec) 
            pgn_set_tag(pg, "White", sh->names[rec->first_color == WHITE ? 0 : 1]) &&
            pgn_set_tag(pg, "Black", sh->names[rec->first_color == WHITE ? 1 : 0]) &&
            pgn_set_tag(pg, "Termination", match_termination_tag(rec)) && pgn_set_tag(pg, "TimeControl", tc) &&
-           pgn_set_tag(pg, "PlyCount", plies);
+           pgn_set_tag(pg, "PlyCount", plies) && (!rec->game.start.chess960 || pgn_set_tag(pg, "Variant", "Chess960"));
 }
 
 /* "+0.35/12 0.213s" / "-M3/20 1.002s" / "book". */

@@ -162,6 +162,16 @@ static bool open_outputs(Run *run) {
 static bool load_openings(Run *run) {
     const MatchConfig *cfg = run->sh.cfg;
     char why[512];
+    if (cfg->chess960) {
+        /* One start position per pair of games, unless numbers were given. */
+        int pairs = cfg->games / 2 + cfg->games % 2;
+        bool ok = cfg->chess960_count
+                      ? openings_chess960(&run->openings, cfg->chess960_numbers, cfg->chess960_count, cfg->seed)
+                      : openings_chess960(&run->openings, NULL, pairs < 1 ? 1 : pairs, cfg->seed);
+        if (!ok)
+            fprintf(stderr, "schach match: %s\n", TR(cfg->lang, "out of memory", "kein Speicher mehr frei"));
+        return ok;
+    }
     if (cfg->no_openings)
         return openings_standard(&run->openings);
     const char *path = cfg->openings_path ? cfg->openings_path : DEFAULT_OPENINGS;

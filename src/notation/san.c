@@ -123,12 +123,14 @@ static void out_uci(TextOut *t, Move m) {
 static void write_san(TextOut *t, const Position *pos, Move m, Lang lang, bool marks) {
     Square from = move_from(m), to = move_to(m);
     Piece p = pos_piece_on(pos, from);
-    if (p == NO_PIECE || from == to) {
+    /* Castling first: in Chess960 the king may castle without moving (from == to). */
+    bool castles = move_kind(m) == MOVE_CASTLING && p != NO_PIECE && piece_type(p) == KING;
+    if (p == NO_PIECE || (from == to && !castles)) {
         out_uci(t, m);
         return;
     }
     PieceType pt = piece_type(p);
-    if (move_kind(m) == MOVE_CASTLING) {
+    if (castles) {
         out_castling(t, m, lang);
     } else if (pt == PAWN) {
         if (square_file(from) != square_file(to)) {
@@ -157,11 +159,12 @@ size_t lan_write(const Position *pos, Move m, Lang lang, char *buf, size_t size)
     TextOut t = {buf, size, 0};
     Square from = move_from(m);
     Piece p = pos_piece_on(pos, from);
-    if (p == NO_PIECE || from == move_to(m)) {
+    bool castles = move_kind(m) == MOVE_CASTLING && p != NO_PIECE && piece_type(p) == KING;
+    if (p == NO_PIECE || (from == move_to(m) && !castles)) {
         out_uci(&t, m);
         return out_finish(&t);
     }
-    if (move_kind(m) == MOVE_CASTLING) {
+    if (castles) {
         out_castling(&t, m, lang);
     } else {
         if (piece_type(p) != PAWN)
@@ -242,11 +245,7 @@ static Move castle_parse(const Position *pos, int castle, const char *arg, SchEr
     for (int i = 0; i < n; i++)
         if (move_kind(list[i]) == MOVE_CASTLING && square_file(move_to(list[i])) == file)
             return list[i];
-    Color us = pos_turn(pos);
-    Square king = square_relative(us, SQ_E1);
-    if (pos_piece_on(pos, king) != piece_make(us, KING))
-        return err_set(err, MOVE_ERR_CASTLE_RIGHTS, arg, NULL, NULL), MOVE_NONE;
-    move_explain(pos, king, square_relative(us, castle == 1 ? SQ_G1 : SQ_C1), PIECE_TYPE_NB, arg, err);
+    move_explain_castling(pos, castle == 1, arg, err);
     return MOVE_NONE;
 }
 
@@ -323,6 +322,14 @@ static Move resolve(const Position *pos, const MoveText *in, Lang lang, const ch
     for (int i = 0; i < n; i++)
         if (input_matches(pos, in, want, list[i]))
             found[k++] = list[i];
+    /* "Kg1" in Chess960 with the king on f1 is the king's step, not castling, which has O-O. */
+    if (k > 1 && want == KING) {
+        int kept = 0;
+        for (int i = 0; i < k; i++)
+            if (move_kind(found[i]) != MOVE_CASTLING)
+                found[kept++] = found[i];
+        k = kept;
+    }
     if (k == 0)
         return explain_no_match(pos, in, want, lang, arg, err);
     bool promotes = move_kind(found[0]) == MOVE_PROMOTION;

@@ -31,6 +31,12 @@ size_t uci_write(Move m, char *buf, size_t size) {
     return n;
 }
 
+size_t uci_write_pos(const Position *pos, Move m, char *buf, size_t size) {
+    if (pos->chess960 && move_kind(m) == MOVE_CASTLING)
+        m = move_make(move_from(m), pos_castling_rook(pos, m));
+    return uci_write(m, buf, size);
+}
+
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
 static bool is_square(const char *s) { return s[0] >= 'a' && s[0] <= 'h' && s[1] >= '1' && s[1] <= '8'; }
 
@@ -68,16 +74,6 @@ static bool uci_shape(const char *s, size_t n) {
     return (n == 4 || n == 5) && is_square(s) && is_square(s + 2) && (n == 4 || promo_of(s[4]) != PIECE_TYPE_NB);
 }
 
-/* The legal castling move of the king on from towards file side (6 or 2), or MOVE_NONE. */
-static Move castling_move(const Position *pos, Square from, int file) {
-    Move list[SCHACH_MAX_MOVES];
-    int n = gen_moves(pos, GEN_QUIET, list);
-    for (int i = 0; i < n; i++)
-        if (move_kind(list[i]) == MOVE_CASTLING && move_from(list[i]) == from && square_file(move_to(list[i])) == file)
-            return list[i];
-    return MOVE_NONE;
-}
-
 Move uci_parse(const Position *pos, const char *text, SchError *err) {
     if (!text)
         return err_set(err, MOVE_ERR_EMPTY, NULL, NULL, NULL), MOVE_NONE;
@@ -92,28 +88,28 @@ Move uci_parse(const Position *pos, const char *text, SchError *err) {
     Square from = square_make(text[0] - 'a', text[1] - '1');
     Square to = square_make(text[2] - 'a', text[3] - '1');
     PieceType promo = len == 5 ? promo_of(text[4]) : PIECE_TYPE_NB;
-    Color us = pos_turn(pos);
-    /* Some programs send castling as the king capturing its own rook. */
-    if (pos_piece_on(pos, from) == piece_make(us, KING) && pos_piece_on(pos, to) == piece_make(us, ROOK) &&
-        from == square_relative(us, SQ_E1) && (to == square_relative(us, SQ_H1) || to == square_relative(us, SQ_A1)) &&
-        promo == PIECE_TYPE_NB) {
-        int file = to > from ? 6 : 2;
-        Move m = castling_move(pos, from, file);
-        if (m != MOVE_NONE)
-            return m;
-        move_explain(pos, from, square_make(file, square_rank(from)), promo, arg, err);
-        return MOVE_NONE;
-    }
     Move list[SCHACH_MAX_MOVES];
     int n = gen_moves(pos, GEN_ALL, list);
+    /* A plain move first: in Chess960 "f1g1" is the king's step even when castling also puts the
+     * king on g1; that castling is written f1h1. */
+    Move castle = MOVE_NONE;
     for (int i = 0; i < n; i++) {
         Move m = list[i];
+        if (move_kind(m) == MOVE_CASTLING) {
+            /* The king's target ("e1g1") or its own rook ("e1h1", UCI_Chess960), never promoting. */
+            if (move_from(m) == from && promo == PIECE_TYPE_NB && (move_to(m) == to || pos_castling_rook(pos, m) == to))
+                castle = m;
+            continue;
+        }
         if (move_from(m) != from || move_to(m) != to)
             continue;
         bool promotes = move_kind(m) == MOVE_PROMOTION;
         if (promotes ? move_promotion(m) == promo : promo == PIECE_TYPE_NB)
             return m;
     }
+    if (castle != MOVE_NONE)
+        return castle;
+    /* The king taking its own rook is a castling attempt; move_explain says why it fails. */
     move_explain(pos, from, to, promo, arg, err);
     return MOVE_NONE;
 }
