@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "pgn_internal.h"
 #include "pgn_lex.h"
@@ -146,15 +147,38 @@ static bool read_tags(Parse *p) {
 }
 
 /* Starts the game from the FEN tag, unless SetUp says "0". */
+/* [Variant "Chess960"] (also the older names of the variant, in any case). */
+static bool is_chess960(const PgnGame *g) {
+    const char *v = pgn_tag(g, "Variant");
+    if (!v)
+        return false;
+    static const char *const names[] = {"chess960", "chess 960", "fischerandom", "fischer random", "fischerrandom"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcasecmp(v, names[i]))
+            return true;
+    return false;
+}
+
+/* A Chess960 game castles by the Chess960 rule and writes its castling as such (O-O, king takes rook
+ * in UCI) even from a position whose castling field looks standard (KQkq): the Variant tag says so. */
+static void mark_chess960(Parse *p) {
+    if (is_chess960(p->g))
+        p->g->game.start.chess960 = p->g->game.pos.chess960 = 1;
+}
+
 static bool start_position(Parse *p) {
     const char *fen = pgn_tag(p->g, "FEN"), *setup = pgn_tag(p->g, "SetUp");
-    if (!fen || (setup && strcmp(setup, "0") == 0))
+    if (!fen || (setup && strcmp(setup, "0") == 0)) {
+        mark_chess960(p);
         return true;
+    }
     SchError why;
     err_clear(&why);
     game_free(&p->g->game);
-    if (game_init_fen_mode(&p->g->game, fen, GAME_DEAD_MATERIAL_ONLY, &why)) /* as in pgn_game_init */
+    if (game_init_fen_mode(&p->g->game, fen, GAME_DEAD_MATERIAL_ONLY, &why)) { /* as in pgn_game_init */
+        mark_chess960(p);
         return true;
+    }
     char en[SCHACH_ERR_ARG_MAX], de[SCHACH_ERR_ARG_MAX];
     err_format(&why, LANG_EN, en, sizeof en);
     err_format(&why, LANG_DE, de, sizeof de);

@@ -123,6 +123,15 @@ json_lines_check "check tree results" '[.[] | .result] == ["1-0", null, "0-1", "
 run pgn check --lang de "$DATA/pgn_tree.pgn"
 grep -q "^Partie 3: .*Warnung: Zeile 26, Spalte 19: der Result-Tag" <<<"$out" || fail "check de: no warning in: $out"
 
+# Chess960 games (issue 14: one with a Shredder-FEN castling field 'HDhd' was refused): both castlings,
+# from the Shredder and the X-FEN field, read to the end; German letters 0-0 and 0-0-0 when converted.
+run pgn check --json "$DATA/pgn_chess960.pgn"
+expect_rc "check chess960" 0
+json_lines_check "check chess960" '[.[] | .plies] == [12, 12] and all(.[]; .error == null and .result == "1/2-1/2")'
+run pgn convert --lang de "$DATA/pgn_chess960.pgn"
+expect_rc "convert chess960" 0
+[ "$(grep -c '5\. 0-0 Sd6 6\. Sd3 0-0-0' <<<"$out")" -eq 2 ] || fail "convert chess960: castling not written: $out"
+
 # Usage errors.
 for args in "" "frob" "check" "convert" "check --bogus x.pgn" "convert --json x.pgn" "convert --lang xx x.pgn"; do
     # shellcheck disable=SC2086
