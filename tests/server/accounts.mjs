@@ -5,7 +5,7 @@
 //   node accounts.mjs limits     the limits per name and per address (a server with its limits on)
 //   node accounts.mjs dump FILE  writes the names and passwords used, for the shell's look into the database
 import fs from 'node:fs';
-import { api, assert, BASE, expectError, expectOk, runTests } from './lib.mjs';
+import { api, assert, BASE, expectError, expectOk, namer, runTests } from './lib.mjs';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
@@ -30,8 +30,7 @@ function sessionCookie(r, what) {
   return m[1];
 }
 
-let n = 0;
-const fresh = (prefix = 'user') => `${prefix}${process.pid % 10000}x${++n}`;
+const fresh = namer('x');
 
 async function signup(username, password = 'correct horse battery') {
   const r = await api('POST', '/api/accounts', { username, password });

@@ -52,6 +52,24 @@ export async function friendGame(extra = {}) {
   return { id: created.id, white: created.secret, black: joined.secret, invite: created.invite, state: joined.state };
 }
 
+/** Names unique to this run (a database may hold an earlier run's): fresh(prefix) is PREFIX, the
+ *  process id, the test file's MARK and a counter. */
+export function namer(mark) {
+  let n = 0;
+  return (prefix) => `${prefix}${process.pid % 10000}${mark}${++n}`;
+}
+
+/** A new account NAME: {name, cookie} with its session cookie ("schach_session=…"). */
+export async function signUp(name, password = 'good password') {
+  const r = await api('POST', '/api/accounts', { username: name, password });
+  expectOk(r, `sign up ${name}`, 201);
+  const token = /schach_session=([^;]*)/.exec(r.headers.get('set-cookie'))[1];
+  return { name, cookie: `schach_session=${token}` };
+}
+
+/** api()'s options for a request as WHO (an account from signUp, or null: anonymous). */
+export const as = (who) => (who ? { headers: { cookie: who.cookie } } : {});
+
 export const getState = async (id) => expectOk(await api('GET', `/api/games/${id}`), `state of ${id}`);
 
 // Plays moves alternately with the right secret, each acknowledged, starting at the game's ply.

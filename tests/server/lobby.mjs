@@ -5,21 +5,11 @@
 //   node lobby.mjs          the tests
 //   node lobby.mjs rated F  a rated game between two accounts; its id into F (the shell checks the row)
 import fs from 'node:fs';
-import { api, assert, expectError, expectOk, getState, runTests, WsClient } from './lib.mjs';
+import { api, as, assert, expectError, expectOk, getState, namer, runTests, signUp, WsClient } from './lib.mjs';
 
 const LIVE = { type: 'live', minutes: 5, increment: 3 };
-let n = 0;
-const fresh = (p) => `${p}${process.pid % 10000}y${++n}`;
-
-async function account(prefix) {
-  const name = fresh(prefix);
-  const r = await api('POST', '/api/accounts', { username: name, password: 'good password' });
-  expectOk(r, `sign up ${name}`, 201);
-  const token = /schach_session=([^;]*)/.exec(r.headers.get('set-cookie'))[1];
-  return { name, cookie: `schach_session=${token}` };
-}
-
-const as = (who) => (who ? { headers: { cookie: who.cookie } } : {});
+const fresh = namer('y');
+const account = (prefix) => signUp(fresh(prefix));
 
 async function post(body, who) {
   return api('POST', '/api/seeks', body, as(who));

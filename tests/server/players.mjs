@@ -6,21 +6,12 @@
 //                          shell's `schach pgn check`
 import fs from 'node:fs';
 import path from 'node:path';
-import { api, assert, expectError, expectOk, getState, runTests } from './lib.mjs';
+import { api, as, assert, expectError, expectOk, getState, namer, runTests, signUp } from './lib.mjs';
 
 const OUT = process.argv[2];
 const BLITZ = { type: 'live', minutes: 5, increment: 3 };
-let n = 0;
-const fresh = (p) => `${p}${process.pid % 10000}p${++n}`;
-const as = (who) => (who ? { headers: { cookie: who.cookie } } : {});
-
-async function account(prefix) {
-  const name = fresh(prefix);
-  const r = await api('POST', '/api/accounts', { username: name, password: 'good password' });
-  expectOk(r, `sign up ${name}`, 201);
-  const token = /schach_session=([^;]*)/.exec(r.headers.get('set-cookie'))[1];
-  return { name, cookie: `schach_session=${token}` };
-}
+const fresh = namer('p');
+const account = (prefix) => signUp(fresh(prefix));
 
 // A game from a seek posted by poster (White) and accepted by accepter (an account or null for an
 // anonymous visitor): {id, white, black} with each side's secret.

@@ -3,20 +3,11 @@
 // the accounts swapped; its secrets work, the old ones do not; a refusal and a withdrawal; both sides
 // at once make exactly one game; the computer accepts at once; a local game needs one call; bad input
 // changes nothing. Presence: a side is online while a WebSocket holding its secret is subscribed.
-import { api, assert, expectError, expectOk, friendGame, getState, runTests, WsClient } from './lib.mjs';
+import { api, as, assert, expectError, expectOk, friendGame, getState, namer, runTests, signUp, WsClient } from './lib.mjs';
 
-let n = 0;
-const fresh = (p) => `${p}${process.pid % 10000}r${++n}`;
+const fresh = namer('r');
 const LIVE = { type: 'live', minutes: 5, increment: 3 };
-
-async function account(prefix) {
-  const name = fresh(prefix);
-  const r = await api('POST', '/api/accounts', { username: name, password: 'good password' });
-  expectOk(r, `sign up ${name}`, 201);
-  const token = /schach_session=([^;]*)/.exec(r.headers.get('set-cookie'))[1];
-  return { name, cookie: `schach_session=${token}` };
-}
-const as = (who) => (who ? { headers: { cookie: who.cookie } } : {});
+const account = (prefix) => signUp(fresh(prefix));
 
 const rematch = (id, body) => api('POST', `/api/games/${id}/rematch`, body);
 
