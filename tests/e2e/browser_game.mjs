@@ -8,29 +8,10 @@
 //
 // Playwright only drives Debian's /usr/bin/chromium (CHROMIUM overrides); it never downloads a browser.
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { args, check, launch, run, shot, WAIT } from './lib.mjs';
 
-const [base, schach, artifacts] = process.argv.slice(2);
-if (!base || !schach || !artifacts) {
-  console.error('usage: node browser_game.mjs BASE_URL SCHACH_BINARY ARTIFACT_DIR');
-  process.exit(2);
-}
-fs.mkdirSync(artifacts, { recursive: true });
-const WAIT = { timeout: 15000 };
-
-let passed = 0;
-let failed = 0;
-function check(what, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`ok: ${what}`);
-  } else {
-    failed++;
-    console.log(`FAIL: ${what}${detail ? ': ' + detail : ''}`);
-  }
-}
+const [base, schach, artifacts] = args('node browser_game.mjs BASE_URL SCHACH_BINARY ARTIFACT_DIR');
 
 // 1. e4 d5 2. exd5 c6 3. dxc6 Nf6 4. cxb7 Bd7 5. bxa8=Q e6 6. Nf3 Be7 7. Bc4 Nc6 8. O-O Nd4
 // 9. Qd5 e5 10. Qxf7# — moves as [from, to, how]; how: drag, click, or promote (drag + chooser)
@@ -79,7 +60,6 @@ async function clickMove(page, from, to) {
 }
 
 const atPly = (page, ply) => page.waitForSelector(`body[data-ply="${ply}"]`, WAIT);
-const shot = (page, name) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
 const pieceCount = (fen) => fen.split(' ')[0].replace(/[^a-zA-Z]/g, '').length;
 
 /** Waits until the board shows as many pieces as the page's FEN (captured pieces fade out first). */
@@ -100,20 +80,8 @@ function pgnCheck(file) {
 }
 
 async function main() {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
-  const errors = [];
-  const open = async (locale) => {
-    const ctx = await browser.newContext({ locale, acceptDownloads: true, viewport: { width: 1200, height: 900 } });
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => errors.push(`${locale}: ${e.message}`));
-    page.on('dialog', (d) => d.accept());
-    return page;
-  };
+  const { browser, open: openPage, noScriptErrors } = await launch();
+  const open = (locale) => openPage(locale, { acceptDownloads: true, viewport: { width: 1200, height: 900 } });
   try {
     // White: a German browser creates the friend game.
     const white = await open('de-DE');
@@ -363,13 +331,7 @@ async function main() {
   } finally {
     await browser.close();
   }
-  check('no script errors on the pages', errors.length === 0, errors.join(' | '));
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+  noScriptErrors();
 }
 
-main().catch((e) => {
-  console.log(`FAIL: ${e.stack || e}`);
-  console.log(`${passed} passed, ${failed + 1} failed`);
-  process.exit(1);
-});
+run(main);

@@ -16,50 +16,10 @@
 //
 // Playwright only drives Debian's /usr/bin/chromium (CHROMIUM overrides); it never downloads a browser.
 // Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
-import fs from 'node:fs';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { api, args, check, launch, noSidewaysCheck, PHONE, run, shot, until, WAIT } from './lib.mjs';
 
-const [base, artifacts] = process.argv.slice(2);
-if (!base || !artifacts) {
-  console.error('usage: node defects.mjs BASE_URL ARTIFACT_DIR');
-  process.exit(2);
-}
-fs.mkdirSync(artifacts, { recursive: true });
-const WAIT = { timeout: 15000 };
-const PHONE = { width: 390, height: 844 };
+const [base] = args('node defects.mjs BASE_URL ARTIFACT_DIR');
 const DESKTOP = { width: 1200, height: 900 };
-
-let passed = 0;
-let failed = 0;
-function check(what, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`ok: ${what}`);
-  } else {
-    failed++;
-    console.log(`FAIL: ${what}${detail ? ': ' + detail : ''}`);
-  }
-}
-
-/** Waits for a condition; false (not an exception) when the deadline passes. */
-const until = (promise) => promise.then(() => true, () => false);
-
-async function api(method, p, body) {
-  const res = await fetch(new URL(p, base), {
-    method,
-    headers: body ? { 'Content-Type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  let json = null;
-  try {
-    json = JSON.parse(text);
-  } catch (_) {
-    json = null;
-  }
-  return { status: res.status, headers: res.headers, json, text };
-}
 
 /** A game with both sides on one screen, created over the API; its page's address holds both secrets. */
 async function localGame() {
@@ -108,7 +68,6 @@ async function drag(page, from, to) {
 }
 
 const atPly = (page, ply) => page.waitForSelector(`body[data-ply="${ply}"]`, WAIT);
-const shot = (page, name) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
 
 /** The file letters on the board: each must lie inside its square of the bottom row. */
 async function checkFileLetters(page, what) {
@@ -140,10 +99,7 @@ async function checkRankNumbers(page, what) {
   check(`${what}: each of the 8 rank numbers lies inside its square`, n === 8 && bad.length === 0, `${n} numbers; ${bad.join('; ')}`);
 }
 
-async function checkNoSidewaysScroll(page, what) {
-  const w = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
-  check(`${what}: the page does not scroll sideways`, w[0] <= w[1], `scrollWidth ${w[0]} > clientWidth ${w[1]}`);
-}
+const checkNoSidewaysScroll = (page, what) => noSidewaysCheck(page, `${what}: the page does not scroll sideways`);
 
 /** WCAG contrast of the coordinates: text (with its opacity) against its own background laid over
  *  the light and the dark squares. */
@@ -201,20 +157,8 @@ async function placeholderFits(page, sel) {
 }
 
 async function main() {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
-  const errors = [];
-  const open = async (locale, viewport, extra = {}) => {
-    const ctx = await browser.newContext({ locale, acceptDownloads: true, viewport, ...extra });
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => errors.push(`${locale}: ${e.message}`));
-    page.on('dialog', (d) => d.accept());
-    return page;
-  };
+  const { browser, open: openPage, noScriptErrors } = await launch();
+  const open = (locale, viewport, extra = {}) => openPage(locale, { acceptDownloads: true, viewport, ...extra });
   try {
     // -- A friend game created on a German phone -----------------------------------------------
     const phone = await open('de-DE', PHONE, { isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
@@ -382,13 +326,7 @@ async function main() {
   } finally {
     await browser.close();
   }
-  check('no script errors on the pages', errors.length === 0, errors.join(' | '));
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+  noScriptErrors();
 }
 
-main().catch((e) => {
-  console.log(`FAIL: ${e.stack || e}`);
-  console.log(`${passed} passed, ${failed + 1} failed`);
-  process.exit(1);
-});
+run(main);

@@ -16,44 +16,10 @@
 //   node game_a11y.mjs BASE_URL ARTIFACT_DIR
 //
 // Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
-import fs from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import { chromium } from 'playwright-core';
+import { api, args, axeCheck, check, DESKTOP, launch, noSidewaysCheck, PHONE, run, shot, until, WAIT } from './lib.mjs';
 
-const [base, artifacts] = process.argv.slice(2);
-if (!base || !artifacts) {
-  console.error('usage: node game_a11y.mjs BASE_URL ARTIFACT_DIR');
-  process.exit(2);
-}
-fs.mkdirSync(artifacts, { recursive: true });
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const WAIT = { timeout: 15000 };
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
+const [base] = args('node game_a11y.mjs BASE_URL ARTIFACT_DIR');
 
-let passed = 0;
-let failed = 0;
-function check(what, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`ok: ${what}`);
-  } else {
-    failed++;
-    console.log(`FAIL: ${what}${detail ? ': ' + detail : ''}`);
-  }
-}
-const until = (promise) => promise.then(() => true, () => false);
-
-async function api(method, p, body, cookie) {
-  const headers = body ? { 'Content-Type': 'application/json', Origin: new URL(base).origin } : {};
-  if (cookie) headers.Cookie = cookie;
-  const res = await fetch(new URL(p, base), { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const set = res.headers.get('set-cookie');
-  return { status: res.status, json: await res.json().catch(() => null), cookie: set ? set.split(';')[0] : null };
-}
-
-const shot = (page, name) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
 const focusedSquare = (page) => page.evaluate(() => document.activeElement && document.activeElement.dataset.square);
 const label = (page, sq) => page.getAttribute(`#board-grid [data-square="${sq}"]`, 'aria-label');
 const announced = (page) => page.textContent('#announcer');
@@ -106,17 +72,8 @@ async function keyMove(page, from, to, ply) {
   await page.waitForFunction((p) => document.body.dataset.ply === String(p), ply, WAIT);
 }
 
-async function axe(page, what) {
-  await page.addScriptTag({ path: AXE });
-  const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  const v = r.violations.map((x) => `${x.id} (${x.nodes.length}: ${x.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(', ')})`);
-  check(`axe: 0 violations, ${what}`, v.length === 0, v.join('; '));
-}
-
-async function noSideways(page, what) {
-  const w = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  check(`no sideways scrolling, ${what}`, w[0] <= w[1], `scrollWidth ${w[0]} > ${w[1]}`);
-}
+const axe = (page, what) => axeCheck(page, `axe: 0 violations, ${what}`);
+const noSideways = (page, what) => noSidewaysCheck(page, `no sideways scrolling, ${what}`);
 
 /** axe at both sizes (the page's own size last), light and dark. */
 async function axeEverywhere(page, own, what) {
@@ -133,19 +90,8 @@ async function axeEverywhere(page, own, what) {
 }
 
 async function main() {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
-  const errors = [];
-  const open = async (locale, viewport, extra = {}) => {
-    const ctx = await browser.newContext({ locale, viewport, ...extra });
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => errors.push(`${locale}: ${e.message}`));
-    return page;
-  };
+  const { browser, open: openPage, noScriptErrors } = await launch();
+  const open = (locale, viewport, extra = {}) => openPage(locale, { viewport, ...extra }, { dialogs: false });
   try {
     // A friend game with a live clock (10+0), White created it over the API.
     const c = await api('POST', '/api/games', { mode: 'friend', color: 'white', time: { type: 'live', minutes: 10, increment: 0 } });
@@ -403,13 +349,7 @@ async function main() {
   } finally {
     await browser.close();
   }
-  check('no script errors on the pages', errors.length === 0, errors.join(' | '));
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+  noScriptErrors();
 }
 
-main().catch((e) => {
-  console.log(`FAIL: ${e.stack || e}`);
-  console.log(`${passed} passed, ${failed + 1} failed`);
-  process.exit(1);
-});
+run(main);

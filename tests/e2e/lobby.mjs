@@ -16,37 +16,9 @@
 //
 // Playwright only drives Debian's /usr/bin/chromium (CHROMIUM overrides); it never downloads a browser.
 // Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { args, axeCheck, check, DESKTOP, launch, noSidewaysCheck, PHONE, run, shot, until, WAIT } from './lib.mjs';
 
-const [base, artifacts] = process.argv.slice(2);
-if (!base || !artifacts) {
-  console.error('usage: node lobby.mjs BASE_URL ARTIFACT_DIR');
-  process.exit(2);
-}
-fs.mkdirSync(artifacts, { recursive: true });
-const AXE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'node_modules/axe-core/axe.min.js');
-const WAIT = { timeout: 15000 };
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
-
-let passed = 0;
-let failed = 0;
-function check(what, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`ok: ${what}`);
-  } else {
-    failed++;
-    console.log(`FAIL: ${what}${detail ? ': ' + detail : ''}`);
-  }
-}
-
-/** Waits for a condition; false (not an exception) when the deadline passes. */
-const until = (promise) => promise.then(() => true, () => false);
-const shot = (page, name) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
+const [base] = args('node lobby.mjs BASE_URL ARTIFACT_DIR');
 
 // Unique names per run, so the test can run against a database used before.
 const tag = Date.now().toString(36).slice(-5);
@@ -78,19 +50,8 @@ function fakeNotifications() {
   window.Notification = FakeNotification;
 }
 
-async function axeCheck(page, what) {
-  await page.addScriptTag({ path: AXE });
-  const r = await page.evaluate(async () => {
-    const res = await window.axe.run(document);
-    return res.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-  });
-  check(`axe: ${what}: 0 violations`, r.length === 0, r.join('; '));
-}
-
-async function noSidewaysScroll(page, what) {
-  const w = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  check(`${what}: no horizontal overflow`, w[0] <= w[1], `scrollWidth ${w[0]} > innerWidth ${w[1]}`);
-}
+const axe = (page, what) => axeCheck(page, `axe: ${what}: 0 violations`);
+const noSidewaysScroll = (page, what) => noSidewaysCheck(page, `${what}: no horizontal overflow`);
 
 /** axe (and on the phone the width) for the page as it is, in German and in English (the switch). */
 async function axeBothLanguages(page, what, prepare = async () => {}) {
@@ -100,7 +61,7 @@ async function axeBothLanguages(page, what, prepare = async () => {}) {
     for (let i = 0; i < 2; i++) {
       const l = await page.evaluate(() => document.documentElement.lang);
       await prepare();
-      await axeCheck(page, `${what}, ${l}, ${size}`);
+      await axe(page, `${what}, ${l}, ${size}`);
       if (viewport === PHONE) await noSidewaysScroll(page, `${what}, ${l}, phone`);
       await shot(page, `lobby-${what.replace(/\W+/g, '-')}-${l}-${size}.png`);
       await page.click('#lang-switch');
@@ -137,21 +98,8 @@ async function typeMove(page, move, ply) {
 }
 
 async function main() {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
-  const errors = [];
-  const open = async (locale) => {
-    const ctx = await browser.newContext({ locale, viewport: DESKTOP });
-    await ctx.addInitScript(fakeNotifications);
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => errors.push(`${locale}: ${e.message}`));
-    page.on('dialog', (d) => d.accept());
-    return page;
-  };
+  const { browser, open: openPage, noScriptErrors } = await launch();
+  const open = (locale) => openPage(locale, { viewport: DESKTOP }, { init: fakeNotifications });
   const a = await open('de-DE');
   const b = await open('en-GB');
   const c = await open('de-DE'); // anonymous
@@ -359,10 +307,8 @@ async function main() {
     check('the test ran to its end', false, e.stack || String(e));
     for (const [n, p] of [['a', a], ['b', b], ['c', c]]) await shot(p, `lobby-error-${n}.png`).catch(() => {});
   }
-  check('no script errors on the pages', errors.length === 0, errors.join('; '));
+  noScriptErrors();
   await browser.close();
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
 }
 
-main();
+run(main);

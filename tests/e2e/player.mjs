@@ -11,55 +11,23 @@
 // Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { api as request, args, axeCheck, check, DESKTOP, launch, noSidewaysCheck, PHONE, run, shot, WAIT } from './lib.mjs';
 
-const [base, artifacts] = process.argv.slice(2);
-if (!base || !artifacts) {
-  console.error('usage: node player.mjs BASE_URL ARTIFACT_DIR');
-  process.exit(2);
-}
-fs.mkdirSync(artifacts, { recursive: true });
-const here = path.dirname(fileURLToPath(import.meta.url));
-const AXE = path.join(here, 'node_modules/axe-core/axe.min.js');
-const WAIT = { timeout: 15000 };
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
+const [base, artifacts] = args('node player.mjs BASE_URL ARTIFACT_DIR');
 const BLITZ = { type: 'live', minutes: 5, increment: 3 };
 
-let passed = 0;
-let failed = 0;
-function check(what, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`ok: ${what}`);
-  } else {
-    failed++;
-    console.log(`FAIL: ${what}${detail ? ': ' + detail : ''}`);
-  }
-}
-
+/** The API for making the data: any error stops the test. */
 async function api(method, p, body, cookie) {
-  const headers = {};
-  if (body) headers['Content-Type'] = 'application/json';
-  if (cookie) headers.Cookie = cookie;
-  const res = await fetch(new URL(p, base), { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const text = await res.text();
-  let json = null;
-  try {
-    json = JSON.parse(text);
-  } catch (_) {
-    json = null;
-  }
-  if (res.status >= 400) throw new Error(`${method} ${p}: ${res.status} ${text}`);
-  return { status: res.status, headers: res.headers, json, text };
+  const r = await request(method, p, body, cookie);
+  if (r.status >= 400) throw new Error(`${method} ${p}: ${r.status} ${r.text}`);
+  return r;
 }
 
 const tag = `${process.pid % 100000}`;
 async function account(prefix) {
   const name = `${prefix}${tag}`;
   const r = await api('POST', '/api/accounts', { username: name, password: 'a good password' });
-  return { name, cookie: `schach_session=${/schach_session=([^;]*)/.exec(r.headers.get('set-cookie'))[1]}` };
+  return { name, cookie: r.cookie };
 }
 
 /** A game from a seek the poster (White) posts and the accepter (null: anonymous) accepts. */
@@ -110,36 +78,14 @@ async function setup() {
   return { anna, bert, page, rated: RATED, won };
 }
 
-async function axeCheck(page, what) {
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => (await window.axe.run()).violations
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
-  check(`${what}: axe-core finds no violations`, violations.length === 0, violations.join(' | '));
-}
-
-async function noOverflow(page, what) {
-  const w = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  check(`${what}: no horizontal overflow`, w[0] <= w[1], `scrollWidth ${w[0]} > innerWidth ${w[1]}`);
-}
-
-const shot = (page, name) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
+const axe = (page, what) => axeCheck(page, `${what}: axe-core finds no violations`);
+const noOverflow = (page, what) => noSidewaysCheck(page, `${what}: no horizontal overflow`);
 
 async function main() {
   const data = await setup();
   const { anna, bert } = data;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
-  const errors = [];
-  const open = async (locale, viewport, extra = {}) => {
-    const ctx = await browser.newContext({ locale, acceptDownloads: true, viewport, ...extra });
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => errors.push(`${locale}: ${e.message}`));
-    return page;
-  };
+  const { browser, open: openPage, noScriptErrors } = await launch();
+  const open = (locale, viewport, extra = {}) => openPage(locale, { acceptDownloads: true, viewport, ...extra }, { dialogs: false });
   const playerUrl = (name, q = '') => new URL(`/@/${name}${q}`, base).href;
   const gamesShown = (page) => page.locator('.pl-list > li').count();
   try {
@@ -170,7 +116,7 @@ async function main() {
     const firstRated = await desk.locator('.pl-list > li').nth(1).textContent();
     check('a rated game shows its rating change', /rated [+−±]\d+/.test(firstRated), firstRated);
     check('a game shows the ending in words', /resigns|Checkmate|agreement/.test(firstRated), firstRated);
-    await axeCheck(desk, 'en desktop');
+    await axe(desk, 'en desktop');
     await noOverflow(desk, 'en desktop');
     await shot(desk, 'player-01-en-desktop.png');
 
@@ -229,7 +175,7 @@ async function main() {
     await desk.goto(playerUrl('nobody_by_that_name'));
     await desk.waitForSelector('.pl-missing h1', WAIT);
     check('an unknown name says "Player not found"', (await desk.textContent('.pl-missing h1')) === 'Player not found');
-    await axeCheck(desk, 'en desktop, unknown player');
+    await axe(desk, 'en desktop, unknown player');
     await shot(desk, 'player-02-unknown.png');
     await desk.context().close();
 
@@ -239,7 +185,7 @@ async function main() {
     await deDesk.waitForSelector('.pl-head h1', WAIT);
     check('German: "Wertungszahlen" and "Dabei seit"', (await deDesk.textContent('#pl-ratings-title')) === 'Wertungszahlen' &&
       /Dabei seit/.test(await deDesk.textContent('.pl-since')));
-    await axeCheck(deDesk, 'de desktop');
+    await axe(deDesk, 'de desktop');
     await noOverflow(deDesk, 'de desktop');
     await shot(deDesk, 'player-03-de-desktop.png');
     await deDesk.click('#lang-switch');
@@ -251,24 +197,18 @@ async function main() {
       const phone = await open(locale, PHONE, { isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
       await phone.goto(playerUrl(anna.name));
       await phone.waitForSelector('.pl-list > li', WAIT);
-      await axeCheck(phone, `${locale} phone`);
+      await axe(phone, `${locale} phone`);
       await noOverflow(phone, `${locale} phone`);
       await shot(phone, `player-04-${locale}-phone.png`);
       await phone.goto(playerUrl('nobody_by_that_name'));
       await phone.waitForSelector('.pl-missing h1', WAIT);
-      await axeCheck(phone, `${locale} phone, unknown player`);
+      await axe(phone, `${locale} phone, unknown player`);
       await phone.context().close();
     }
   } finally {
     await browser.close();
   }
-  check('no script errors on the pages', errors.length === 0, errors.join(' | '));
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+  noScriptErrors();
 }
 
-main().catch((e) => {
-  console.log(`FAIL: ${e.stack || e}`);
-  console.log(`${passed} passed, ${failed + 1} failed`);
-  process.exit(1);
-});
+run(main);

@@ -7,44 +7,10 @@
 //   node rematch.mjs BASE_URL ARTIFACT_DIR
 //
 // Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { api, args, axeCheck, check, launch, run, shot, until, WAIT } from './lib.mjs';
 
-const [base, artifacts] = process.argv.slice(2);
-if (!base || !artifacts) {
-  console.error('usage: node rematch.mjs BASE_URL ARTIFACT_DIR');
-  process.exit(2);
-}
-fs.mkdirSync(artifacts, { recursive: true });
-const here = path.dirname(fileURLToPath(import.meta.url));
-const AXE = path.join(here, 'node_modules', 'axe-core', 'axe.min.js');
-const WAIT = { timeout: 15000 };
+const [base] = args('node rematch.mjs BASE_URL ARTIFACT_DIR');
 
-let passed = 0;
-let failed = 0;
-function check(what, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`ok: ${what}`);
-  } else {
-    failed++;
-    console.log(`FAIL: ${what}${detail ? ': ' + detail : ''}`);
-  }
-}
-const until = (promise) => promise.then(() => true, () => false);
-
-async function api(method, p, body) {
-  const res = await fetch(new URL(p, base), {
-    method,
-    headers: body ? { 'Content-Type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, json: await res.json().catch(() => null) };
-}
-
-const shot = (page, name) => page.screenshot({ path: path.join(artifacts, name), fullPage: true });
 const gameOf = (page) => new URL(page.url()).pathname.replace(/^\/g\//, '');
 
 /** The presence span of the bar showing COLOR has data-online = ON (a condition, not a sleep). */
@@ -52,20 +18,8 @@ const presence = (page, color, on) =>
   page.waitForSelector(`.player-bar[data-color="${color}"] .presence[data-online="${on}"]`, WAIT);
 
 async function main() {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
-  const errors = [];
-  const open = async (locale) => {
-    const ctx = await browser.newContext({ locale, viewport: { width: 1100, height: 900 } });
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => errors.push(`${locale}: ${e.message}`));
-    page.on('dialog', (d) => d.accept());
-    return page;
-  };
+  const { browser, open: openPage, noScriptErrors } = await launch();
+  const open = (locale) => openPage(locale, { viewport: { width: 1100, height: 900 } });
   try {
     const created = await api('POST', '/api/games', { mode: 'friend', color: 'white', time: { type: 'live', minutes: 10, increment: 5 } });
     const g = created.json;
@@ -98,12 +52,7 @@ async function main() {
     await shot(black, 'rematch-01-offer.png');
 
     // Accessibility of the ended game page with the offer shown.
-    await black.addScriptTag({ path: AXE });
-    const axe = await black.evaluate(async () => {
-      const r = await window.axe.run(document);
-      return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    });
-    check('axe-core: no violations on the ended game with the offer', axe.length === 0, axe.join(' | '));
+    await axeCheck(black, 'axe-core: no violations on the ended game with the offer');
 
     // Black accepts: White's page goes by itself, Black's with the button.
     await accept.click();
@@ -136,13 +85,7 @@ async function main() {
   } finally {
     await browser.close();
   }
-  check('no script errors on the pages', errors.length === 0, errors.join(' | '));
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
+  noScriptErrors();
 }
 
-main().catch((e) => {
-  console.log(`FAIL: ${e.stack || e}`);
-  console.log(`${passed} passed, ${failed + 1} failed`);
-  process.exit(1);
-});
+run(main);

@@ -16,35 +16,10 @@
 //
 // Playwright only drives Debian's /usr/bin/chromium (CHROMIUM overrides); it never downloads a browser.
 // Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { args, axeCheck, check, DESKTOP, launch, noSidewaysCheck, PHONE, run, shot as saveShot, until, WAIT } from './lib.mjs';
 
-const [base, artifacts] = process.argv.slice(2);
-if (!base || !artifacts) {
-  console.error('usage: node site.mjs BASE_URL ARTIFACT_DIR');
-  process.exit(2);
-}
-fs.mkdirSync(artifacts, { recursive: true });
-const AXE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'node_modules/axe-core/axe.min.js');
-const WAIT = { timeout: 15000 };
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
-
-let passed = 0;
-let failed = 0;
-function check(what, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`ok: ${what}`);
-  } else {
-    failed++;
-    console.log(`FAIL: ${what}${detail ? ': ' + detail : ''}`);
-  }
-}
-const until = (promise) => promise.then(() => true, () => false);
-const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `site-${name}.png`), fullPage: true });
+const [base] = args('node site.mjs BASE_URL ARTIFACT_DIR');
+const shot = (page, name) => saveShot(page, `site-${name}.png`);
 
 const tag = Date.now().toString(36).slice(-5);
 const NAMES = { a: `Alma_${tag}`, b: `Bodo_${tag}` };
@@ -93,19 +68,8 @@ function glicko2(player, opponent, score, tau = 0.5) {
 }
 const NEWCOMER = { rating: 1500, rd: 350, vol: 0.06 };
 
-async function axe(page, what) {
-  await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(async () => {
-    const r = await window.axe.run(document);
-    return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
-  check(`axe: ${what}: 0 violations`, found.length === 0, found.join(' | '));
-}
-
-async function noSidewaysScroll(page, what) {
-  const w = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-  check(`${what}: no sideways scrolling on the phone`, w[0] <= w[1], `scrollWidth ${w[0]} > ${w[1]}`);
-}
+const axe = (page, what) => axeCheck(page, `axe: ${what}: 0 violations`);
+const noSidewaysScroll = (page, what) => noSidewaysCheck(page, `${what}: no sideways scrolling on the phone`);
 
 const gameId = (page) => new URL(page.url()).pathname.replace(/^\/g\//, '');
 const sideOf = (page) => new URLSearchParams(new URL(page.url()).hash.slice(1)).get('c');
@@ -148,20 +112,8 @@ async function barDiff(page, color) {
 }
 
 async function main() {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
-  const errors = [];
-  const open = async (locale, viewport) => {
-    const ctx = await browser.newContext({ locale, viewport });
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => errors.push(`${locale}: ${e.message}`));
-    page.on('dialog', (d) => d.accept());
-    return page;
-  };
+  const { browser, open: openPage, noScriptErrors } = await launch();
+  const open = (locale, viewport) => openPage(locale, { viewport });
   const A = await open('de-DE', DESKTOP);
   const B = await open('en-GB', DESKTOP);
   const C = await open('de-DE', PHONE); // the anonymous visitor
@@ -285,10 +237,8 @@ async function main() {
     check('the test ran to its end', false, e.stack || String(e));
     for (const [n, p] of [['a', A], ['b', B], ['c', C]]) await shot(p, `error-${n}`).catch(() => {});
   }
-  check('no script errors on the pages', errors.length === 0, errors.join('; '));
+  noScriptErrors();
   await browser.close();
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
 }
 
-main();
+run(main);
