@@ -5,27 +5,13 @@ import './strings-account.js';
 import { request } from './api.js';
 import { t } from './i18n.js';
 import { logOut, whoami } from './header.js';
-import { $, show, showError } from './util.js';
+import { $, el, show, showError } from './util.js';
 
 /** The page to return to: only a path of this site (never another site, never /account itself). */
 function nextPath() {
   const next = new URLSearchParams(location.search).get('next') || '';
   if (!/^\/(?!\/)/.test(next) || next.startsWith('/account') || next.includes('\\')) return '/';
   return next;
-}
-
-/** An element with attributes (data-i18n ones are filled, and kept by the language switch). */
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'i18n') {
-      e.dataset.i18n = v;
-      e.textContent = t(v);
-    } else if (v === true) e.setAttribute(k, '');
-    else if (v !== false && v != null) e.setAttribute(k, v);
-  }
-  e.append(...children);
-  return e;
 }
 
 /** One labelled input in a form. */

@@ -1,12 +1,10 @@
 // One WebSocket per page for the lobby and the "your turn" watch (web/live.js stays the game page's
 // own socket): it watches the lobby (`lobby`, optionally holding the page's open seek so that it
 // vanishes when the page closes) and any number of games (`subscribe`), up to what the server allows
-// one connection. After a loss it reconnects with backoff and sends everything again, since the
+// one connection. After a loss it reconnects (web/socket.js) and sends everything again, since the
 // server forgets a connection's watches and held seeks with the connection.
-import { lang } from './i18n.js';
+import { ReconnectingSocket } from './socket.js';
 
-const MAX_BACKOFF_MS = 10000;
-const CLOSE_GOING_AWAY = 1001;
 // The server's default --max-subscriptions is 64 (src/server/http_server.h); staying at 32 leaves
 // room on servers started with less, and an error "subs" from the server lowers it further.
 const MAX_GAMES = 32;
@@ -14,10 +12,9 @@ const MAX_GAMES = 32;
 // count, so a page that posts again after that many starts a fresh connection.
 const HELD_PER_CONNECTION = 4;
 
-class LobbySocket {
+class LobbySocket extends ReconnectingSocket {
   constructor() {
-    this.ws = null;
-    this.backoff = 500;
+    super();
     this.games = new Set(); // ids subscribed (or to subscribe after a reconnect)
     this.maxGames = MAX_GAMES;
     this.lobbyWatchers = 0;
@@ -25,58 +22,27 @@ class LobbySocket {
     this.heldHere = 0; // holds sent on the current connection
     this.stateHandlers = new Set();
     this.lobbyHandlers = new Set();
-    this.timer = null;
     this.nextId = 1;
     this.subIds = new Map(); // request id -> game, to know which subscription an error refuses
   }
 
   /** Opens the socket when something is to be watched and it is not open or opening yet. */
   ensure() {
-    if (this.ws || this.timer) return;
-    if (!this.games.size && !this.lobbyWatchers) return;
-    this.connect();
+    if (!this.ws && !this.timer) this.connect();
   }
 
-  connect() {
-    this.timer = null;
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    let ws;
-    try {
-      ws = new WebSocket(`${proto}//${location.host}/ws?lang=${lang()}`, 'schach');
-    } catch (_) {
-      this.retry();
-      return;
-    }
-    this.ws = ws;
-    ws.onopen = () => {
-      this.backoff = 500;
-      this.heldHere = 0;
-      if (this.lobbyWatchers) this.sendLobby();
-      for (const g of this.games) this.subscribe(g);
-    };
-    ws.onmessage = (ev) => this.receive(ev.data);
-    ws.onclose = (ev) => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      if (ev && ev.code === CLOSE_GOING_AWAY) {
-        // A draining server: another one takes over at once (spread a little, as live.js does).
-        this.backoff = 500;
-        this.timer = setTimeout(() => this.connect(), Math.random() * 250);
-      } else {
-        this.retry();
-      }
-    };
+  wanted() {
+    return this.games.size > 0 || this.lobbyWatchers > 0;
   }
 
-  retry() {
-    if (!this.games.size && !this.lobbyWatchers) return;
-    const wait = this.backoff * (0.75 + Math.random() / 2);
-    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
-    this.timer = setTimeout(() => this.connect(), wait);
+  opened() {
+    this.heldHere = 0;
+    if (this.lobbyWatchers) this.sendLobby();
+    for (const g of this.games) this.subscribe(g);
   }
 
   send(msg) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+    if (this.open) this.ws.send(JSON.stringify(msg));
   }
 
   subscribe(game) {
@@ -87,7 +53,7 @@ class LobbySocket {
   }
 
   sendLobby() {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    if (!this.open) return;
     if (this.hold) this.heldHere++;
     this.send(this.hold ? { type: 'lobby', hold: this.hold } : { type: 'lobby' });
   }
@@ -130,7 +96,7 @@ class LobbySocket {
    *  closes, i.e. when the page goes. null stops holding (the seek was taken or withdrawn). */
   setHold(hold) {
     this.hold = hold;
-    if (!hold || !this.lobbyWatchers || !this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    if (!hold || !this.lobbyWatchers || !this.open) return;
     if (this.heldHere < HELD_PER_CONNECTION) {
       this.sendLobby();
       return;

@@ -9,7 +9,7 @@ import { colorName, t } from './i18n.js';
 import { accountLink, whoami } from './header.js';
 import { lobbySocket } from './lobby-live.js';
 import { saveGame } from './storage.js';
-import { $, privateLink, show, showError, timeControlText } from './util.js';
+import { $, el, privateLink, show, showError, timeControlText } from './util.js';
 
 // The form's fields are named seek_* so they never clash with the new-game form's below on the page.
 // The quick-pairing pools: live minutes+increment, and correspondence with 3 days a move.
@@ -32,19 +32,6 @@ function category(time) {
   if (secs < 480) return 'blitz';
   if (secs < 1500) return 'rapid';
   return 'classical';
-}
-
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'i18n') {
-      e.dataset.i18n = v;
-      e.textContent = t(v);
-    } else if (v === true) e.setAttribute(k, '');
-    else if (v !== false && v != null) e.setAttribute(k, v);
-  }
-  e.append(...children);
-  return e;
 }
 
 const radio = (name, value, key, checked) =>

@@ -86,3 +86,18 @@ export function formatSpan(ms) {
   if (h) return `${h} h ${min % 60} min`;
   return `${min} min`;
 }
+
+/** An element TAG with ATTRS (true: present, false/null: left out; i18n: the key whose text it shows,
+ *  as data-i18n, which the language switch follows) and CHILDREN. */
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'i18n') {
+      e.dataset.i18n = v;
+      e.textContent = t(v);
+    } else if (v === true) e.setAttribute(k, '');
+    else if (v !== false && v != null) e.setAttribute(k, v);
+  }
+  e.append(...children);
+  return e;
+}
