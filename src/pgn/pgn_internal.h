@@ -22,5 +22,7 @@ void pgn_tree_commands(PgnNode *root);
  * is true when the record ends at k and the tree goes on: the record stopped at a null move, or the
  * tree was built by hand. */
 int pgn_main_cover(const PgnGame *g, PgnNode **last, bool *rest);
+/* Plays m, a legal move or a null move (PGN_MOVE_NULL, "--" in a variation), on pos. */
+void pgn_play(Position *pos, Move m);
 
 #endif

@@ -90,8 +90,7 @@ int pgn_node_ply(const PgnNode *n) {
     return ply;
 }
 
-/* Plays m, a legal move or a null move, on pos. */
-static void play(Position *pos, Move m) {
+void pgn_play(Position *pos, Move m) {
     Undo undo;
     if (m == PGN_MOVE_NULL)
         pos_make_null(pos, &undo);
@@ -108,7 +107,7 @@ bool pgn_node_position(const PgnGame *g, const PgnNode *n, Position *out) {
         moves[i] = n->move;
     *out = g->game.start;
     for (int i = 0; i < ply; i++)
-        play(out, moves[i]);
+        pgn_play(out, moves[i]);
     free(moves);
     return true;
 }
@@ -196,7 +195,7 @@ static bool walk_line(const PgnNode *n, Position pos, int depth, PgnVisitor visi
             for (const PgnNode *v = n->next; v; v = v->next)
                 if (!walk_line(v, pos, depth + 1, visit, ctx, true))
                     return false;
-        play(&pos, n->move);
+        pgn_play(&pos, n->move);
     }
     return true;
 }

@@ -214,14 +214,6 @@ static bool put_move(LineWriter *w, const Position *pos, const PgnNode *n, bool 
     return put_after(w, n);
 }
 
-static void play(Position *pos, Move m) {
-    Undo undo;
-    if (m == PGN_MOVE_NULL)
-        pos_make_null(pos, &undo);
-    else
-        pos_make(pos, m, &undo);
-}
-
 static bool put_variations(LineWriter *w, const Position *pos, const PgnNode *n, Lang lang);
 
 /* The line that starts with n in parentheses; n's siblings are not part of it. */
@@ -232,7 +224,7 @@ static void put_variation(LineWriter *w, Position pos, const PgnNode *n, Lang la
         number = put_move(w, &pos, n, number, lang);
         if (!first && put_variations(w, &pos, n, lang))
             number = true;
-        play(&pos, n->move);
+        pgn_play(&pos, n->move);
     }
     line_piece(w, ")", 1, true);
 }
@@ -264,7 +256,7 @@ static void write_moves(FILE *out, const PgnGame *g, Lang lang) {
             number = put_move(&w, &pos, n, number, lang);
             if (put_variations(&w, &pos, n, lang))
                 number = true;
-            play(&pos, n->move);
+            pgn_play(&pos, n->move);
             n = n->main;
             continue;
         }
@@ -284,7 +276,7 @@ static void write_moves(FILE *out, const PgnGame *g, Lang lang) {
         if (comment)
             put_comment(&w, comment);
         number = comment != NULL;
-        play(&pos, m);
+        pgn_play(&pos, m);
     }
     line_put(&w, result_text(g));
     line_flush(&w);

@@ -33,14 +33,22 @@ static json_t *played_json(const PlayedGame *g) {
     return o;
 }
 
+/* The account the job names, into *row; false when there is none or it cannot be read (the job is
+ * answered then). */
+static bool player_row(Accounts *a, AccJob *j, AccountRow *row, char *err, size_t size) {
+    StoreAccountResult r = a->db->vtbl->get(a->db, j->key, row, err, size);
+    if (r != SA_OK) {
+        accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_PLAYER, err);
+        return false;
+    }
+    return true;
+}
+
 static void player_page(Accounts *a, AccJob *j) {
     AccountRow row;
     char err[300] = "";
-    StoreAccountResult r = a->db->vtbl->get(a->db, j->key, &row, err, sizeof err);
-    if (r != SA_OK) {
-        accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_PLAYER, err);
+    if (!player_row(a, j, &row, err, sizeof err))
         return;
-    }
     json_t *ratings = accounts_ratings_json(a, row.key, err, sizeof err);
     json_t *history = json_object();
     RatingPoint *points = malloc(sizeof *points * PLAYER_HISTORY_POINTS);
@@ -137,11 +145,8 @@ static void pgn_part(void *ctx, const GameRecord *rec, const StoredMove *moves, 
 static void player_pgn(Accounts *a, AccJob *j) {
     AccountRow row;
     char err[300] = "";
-    StoreAccountResult r = a->db->vtbl->get(a->db, j->key, &row, err, sizeof err);
-    if (r != SA_OK) {
-        accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_PLAYER, err);
+    if (!player_row(a, j, &row, err, sizeof err))
         return;
-    }
     PgnParts p = {.lang = j->lang};
     int n = a->db->vtbl->player_games(a->db, row.name, PLAYER_PGN_GAMES, pgn_part, &p, err, sizeof err);
     char *out = NULL;
