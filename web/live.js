@@ -45,13 +45,7 @@ export class Live extends ReconnectingSocket {
     this.onStatus('disconnected');
   }
 
-  receive(text) {
-    let msg;
-    try {
-      msg = JSON.parse(text);
-    } catch (_) {
-      return;
-    }
+  receive(msg) {
     if (msg.type === 'state' && msg.game === this.game && msg.state) {
       this.onState(msg.state);
     } else if (msg.type === 'error' && msg.id === 'subscribe' && this.ws) {

@@ -58,13 +58,7 @@ class LobbySocket extends ReconnectingSocket {
     this.send(this.hold ? { type: 'lobby', hold: this.hold } : { type: 'lobby' });
   }
 
-  receive(text) {
-    let msg;
-    try {
-      msg = JSON.parse(text);
-    } catch (_) {
-      return;
-    }
+  receive(msg) {
     if (msg.type === 'lobby' && Array.isArray(msg.seeks)) {
       for (const h of this.lobbyHandlers) h(msg.seeks);
     } else if (msg.type === 'state' && msg.game && msg.state) {

@@ -30,8 +30,8 @@ export class ReconnectingSocket {
   /** The connection is lost (before any reconnection). */
   lost() {}
 
-  /** A message's text. */
-  receive(_text) {}
+  /** A message from the server (its JSON; anything else is passed over). */
+  receive(_msg) {}
 
   connect() {
     this.timer = null;
@@ -49,7 +49,15 @@ export class ReconnectingSocket {
       this.backoff = FIRST_BACKOFF_MS;
       this.opened(ws);
     };
-    ws.onmessage = (ev) => this.receive(ev.data);
+    ws.onmessage = (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch (_) {
+        return;
+      }
+      this.receive(msg);
+    };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
