@@ -286,26 +286,15 @@ static void ws_change(WsConn *c, json_t *msg, json_t *id, ServiceAction action, 
     http_schedule_timer(c->srv);
 }
 
-/* Over the client's request rate: an error with the seconds to wait. true when refused. */
-static bool ws_over_rate(WsConn *c, json_t *id) {
-    int wait = limits_take(c->srv->limits, c->client, LIMIT_REQUEST, monotonic_ms());
+/* Over one of the client's rates (kind: requests, or new games for a rematch): an error with the
+ * seconds to wait. true when refused. */
+static bool ws_over(WsConn *c, json_t *id, LimitKind kind) {
+    int wait = limits_take(c->srv->limits, c->client, kind, monotonic_ms());
     if (!wait)
         return false;
-    http_log_limit(c->srv, "requests", c->client);
-    json_t *err = error_object("rate", c->lang);
-    if (err)
-        json_object_set_new(err, "retry_after", json_integer(wait));
-    ws_send_error_object(c, id, err);
-    return true;
-}
-
-/* Over the client's rate of new games (a rematch): an error with the seconds to wait. */
-static bool ws_over_create_rate(WsConn *c, json_t *id) {
-    int wait = limits_take(c->srv->limits, c->client, LIMIT_CREATE, monotonic_ms());
-    if (!wait)
-        return false;
-    http_log_limit(c->srv, "creates", c->client);
-    json_t *err = error_object("rate_create", c->lang);
+    bool create = kind == LIMIT_CREATE;
+    http_log_limit(c->srv, create ? "creates" : "requests", c->client);
+    json_t *err = error_object(create ? "rate_create" : "rate", c->lang);
     if (err)
         json_object_set_new(err, "retry_after", json_integer(wait));
     ws_send_error_object(c, id, err);
@@ -313,7 +302,7 @@ static bool ws_over_create_rate(WsConn *c, json_t *id) {
 }
 
 static void ws_message(WsConn *c, const char *text, size_t len) {
-    if (ws_over_rate(c, NULL))
+    if (ws_over(c, NULL, LIMIT_REQUEST))
         return;
     json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
     if (!json_is_object(msg)) {
@@ -357,7 +346,7 @@ static void ws_message(WsConn *c, const char *text, size_t len) {
             ws_send_error(c, id, "type");
         else if (!game_ok)
             ws_send_error(c, id, game ? "no_game" : "game");
-        else if (changes[found].action == ACTION_REMATCH && ws_over_create_rate(c, id))
+        else if (changes[found].action == ACTION_REMATCH && ws_over(c, id, LIMIT_CREATE))
             ; /* a rematch may make a game: it counts as a creation, as over HTTP */
         else
             ws_change(c, msg, id, changes[found].action, game);
