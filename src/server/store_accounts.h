@@ -92,6 +92,9 @@ typedef struct PlayedGame {
 
 /* Which of an account's games: all finished ones, or those it won, lost or drew (aborted ones never). */
 typedef enum { PLAYED_ALL, PLAYED_WON, PLAYED_LOST, PLAYED_DRAWN } PlayedFilter;
+/* Both backends' query of an account's finished games (the columns PlayedGame is read from, in its
+ * order), with ph the placeholder of the name and tail the backend's ORDER BY / LIMIT / OFFSET. */
+void store_played_sql(PlayedFilter filter, const char *ph, const char *tail, char *out, size_t size);
 
 #define STORE_SESSIONS_MAX 50
 /* An accepted seek is kept this long (its poster may still ask which game it became). */

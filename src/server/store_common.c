@@ -123,3 +123,32 @@ StoreAccounts *store_accounts_open(Store *store, char *err, size_t err_size) {
     }
     return store->vtbl->accounts_open(store, err, err_size);
 }
+
+/* The WHERE of an account's finished games for a filter, with ph the name's parameter. */
+static void played_where(PlayedFilter f, const char *ph, char *out, size_t size) {
+    switch (f) {
+        case PLAYED_WON:
+            snprintf(out, size,
+                     " AND ((account_white = %s AND result = '1-0') OR (account_black = %s AND result = '0-1'))", ph,
+                     ph);
+            break;
+        case PLAYED_LOST:
+            snprintf(out, size,
+                     " AND ((account_white = %s AND result = '0-1') OR (account_black = %s AND result = '1-0'))", ph,
+                     ph);
+            break;
+        case PLAYED_DRAWN: snprintf(out, size, "%s", " AND result = '1/2-1/2'"); break;
+        default: snprintf(out, size, "%s", ""); break;
+    }
+}
+
+void store_played_sql(PlayedFilter filter, const char *ph, const char *tail, char *out, size_t size) {
+    char where[300];
+    played_where(filter, ph, where, sizeof where);
+    snprintf(out, size,
+             "SELECT id, created_ms, updated_ms, account_white, account_black, result, termination, reason, time_type,"
+             " minutes, increment, days, rated, rating_white, rating_black, rating_diff_white, rating_diff_black,"
+             " (SELECT count(*) FROM moves m WHERE m.game_id = g.id) FROM games g"
+             " WHERE (account_white = %s OR account_black = %s) AND result <> '' AND result <> '*'%s%s",
+             ph, ph, where, tail);
+}

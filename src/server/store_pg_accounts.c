@@ -626,29 +626,6 @@ static int pa_playing(StoreAccounts *base, const char *name, PlayingGame *out, i
     return n;
 }
 
-/* The WHERE of an account's finished games for a filter, with ph the name's parameter. */
-static void played_where(PlayedFilter f, const char *ph, char *out, size_t size) {
-    switch (f) {
-        case PLAYED_WON:
-            snprintf(out, size,
-                     " AND ((account_white = %s AND result = '1-0') OR (account_black = %s AND result = '0-1'))", ph,
-                     ph);
-            break;
-        case PLAYED_LOST:
-            snprintf(out, size,
-                     " AND ((account_white = %s AND result = '0-1') OR (account_black = %s AND result = '1-0'))", ph,
-                     ph);
-            break;
-        case PLAYED_DRAWN: snprintf(out, size, "%s", " AND result = '1/2-1/2'"); break;
-        default: snprintf(out, size, "%s", ""); break;
-    }
-}
-#define PLAYED_SELECT                                                                                                  \
-    "SELECT id, created_ms, updated_ms, account_white, account_black, result, termination, reason, time_type,"         \
-    " minutes, increment, days, rated, rating_white, rating_black, rating_diff_white, rating_diff_black,"              \
-    " (SELECT count(*) FROM moves m WHERE m.game_id = g.id) FROM games g"                                              \
-    " WHERE (account_white = %s OR account_black = %s) AND result <> '' AND result <> '*'"
-
 static int pa_rating_history(StoreAccounts *base, const char *key, const char *category, RatingPoint *out, int max,
                              char *err, size_t err_size) {
     PgAccounts *a = (PgAccounts *)base;
@@ -675,12 +652,8 @@ static int pa_rating_history(StoreAccounts *base, const char *key, const char *c
 static int pa_played(StoreAccounts *base, const char *name, PlayedFilter filter, int offset, PlayedGame *out, int max,
                      char *err, size_t err_size) {
     PgAccounts *a = (PgAccounts *)base;
-    char sql[1200], where[300];
-    played_where(filter, "$1", where, sizeof where);
-    snprintf(sql, sizeof sql,
-             PLAYED_SELECT "%s"
-                           " ORDER BY created_ms DESC, id LIMIT $3::int OFFSET $2::int",
-             "$1", "$1", where);
+    char sql[1200];
+    store_played_sql(filter, "$1", " ORDER BY created_ms DESC, id LIMIT $3::int OFFSET $2::int", sql, sizeof sql);
     StorePgParams p = {.n = 0};
     p_text(&p, name);
     p_int(&p, offset);

@@ -644,29 +644,6 @@ static int sa_playing(StoreAccounts *base, const char *name, PlayingGame *out, i
     return n;
 }
 
-/* The WHERE of an account's finished games for a filter, with ph the name's parameter. */
-static void played_where(PlayedFilter f, const char *ph, char *out, size_t size) {
-    switch (f) {
-        case PLAYED_WON:
-            snprintf(out, size,
-                     " AND ((account_white = %s AND result = '1-0') OR (account_black = %s AND result = '0-1'))", ph,
-                     ph);
-            break;
-        case PLAYED_LOST:
-            snprintf(out, size,
-                     " AND ((account_white = %s AND result = '0-1') OR (account_black = %s AND result = '1-0'))", ph,
-                     ph);
-            break;
-        case PLAYED_DRAWN: snprintf(out, size, "%s", " AND result = '1/2-1/2'"); break;
-        default: snprintf(out, size, "%s", ""); break;
-    }
-}
-#define PLAYED_SELECT                                                                                                  \
-    "SELECT id, created_ms, updated_ms, account_white, account_black, result, termination, reason, time_type,"         \
-    " minutes, increment, days, rated, rating_white, rating_black, rating_diff_white, rating_diff_black,"              \
-    " (SELECT count(*) FROM moves m WHERE m.game_id = g.id) FROM games g"                                              \
-    " WHERE (account_white = %s OR account_black = %s) AND result <> '' AND result <> '*'"
-
 static int sa_rating_history(StoreAccounts *base, const char *key, const char *category, RatingPoint *out, int max,
                              char *err, size_t err_size) {
     SqliteAccounts *a = (SqliteAccounts *)base;
@@ -696,12 +673,8 @@ static int sa_played(StoreAccounts *base, const char *name, PlayedFilter filter,
     SqliteAccounts *a = (SqliteAccounts *)base;
     if (!usable(a, err, err_size))
         return -1;
-    char sql[1200], where[300];
-    played_where(filter, "?1", where, sizeof where);
-    snprintf(sql, sizeof sql,
-             PLAYED_SELECT "%s"
-                           " ORDER BY created_ms DESC, id LIMIT ?3 OFFSET ?2",
-             "?1", "?1", where);
+    char sql[1200];
+    store_played_sql(filter, "?1", " ORDER BY created_ms DESC, id LIMIT ?3 OFFSET ?2", sql, sizeof sql);
     sqlite3_stmt *st = prepare(a, sql, err, err_size);
     if (!st)
         return -1;
