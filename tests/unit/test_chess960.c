@@ -17,6 +17,7 @@
 #include "schach/movegen.h"
 #include "schach/notation.h"
 #include "schach/perft.h"
+#include "test_helpers.h"
 
 static Position parse(const char *fen) {
     Position pos;
@@ -325,36 +326,13 @@ static void round_trip(const Position *pos, int depth, int *moves) {
     }
 }
 
+/* Each position of the suite: its legal moves two plies deep read back from SAN, LAN and UCI. */
+static void read_back(const Position *pos, void *moves) { round_trip(pos, 2, moves); }
+
 static void test_perft_suite_and_notation(void **state) {
     (void)state;
-    const char *path = SCHACH_TEST_DATA "/perft960.epd";
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    char line[1024];
-    int positions = 0, checks = 0, moves = 0;
-    while (fgets(line, sizeof line, f)) {
-        char *semi = strchr(line, ';');
-        if (!semi)
-            continue;
-        *semi = '\0';
-        Position pos = parse(line);
-        positions++;
-        for (char *p = semi + 1; p; p = strchr(p, ';') ? strchr(p, ';') + 1 : NULL) {
-            int depth;
-            unsigned long long expected;
-            while (*p == ' ')
-                p++;
-            if (sscanf(p, "D%d %llu", &depth, &expected) != 2)
-                continue;
-            uint64_t got = perft(&pos, depth);
-            if (got != expected)
-                fail_msg("%s depth %d: got %llu, expected %llu", line, depth, (unsigned long long)got, expected);
-            checks++;
-        }
-        round_trip(&pos, 2, &moves);
-    }
-    fclose(f);
+    int checks, moves = 0;
+    int positions = perft_suite(SCHACH_TEST_DATA "/perft960.epd", read_back, &moves, &checks);
     print_message("%d positions, %d counts matched, %d moves read back\n", positions, checks, moves);
     assert_true(positions >= 30);
 }

@@ -2,10 +2,14 @@
 #ifndef SCHACH_TEST_HELPERS_H
 #define SCHACH_TEST_HELPERS_H
 
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "schach/fen.h"
 #include "schach/game.h"
 #include "schach/notation.h"
+#include "schach/perft.h"
 
 /* Plays space-separated UCI moves ("e2e4 e7e5"), failing the test when one is not legal. */
 static inline void play_line(Game *g, const char *line) {
@@ -29,6 +33,45 @@ static inline void play_line(Game *g, const char *line) {
         if (!game_play(g, m, &err))
             fail_msg("cannot play %s: error %d", tok, err.code);
     }
+}
+
+/* Runs the EPD perft suite at path (one position a line: "FEN ;D1 n ;D2 n ..."): every listed count
+ * must match exactly. each (when not NULL) is called with every position as well. Returns the
+ * positions read; *checks gets the counts compared. */
+static inline int perft_suite(const char *path, void (*each)(const Position *pos, void *ctx), void *ctx, int *checks) {
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    char line[1024];
+    int positions = 0;
+    *checks = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *semi = strchr(line, ';');
+        if (!semi)
+            continue;
+        *semi = '\0';
+        Position pos;
+        SchError err;
+        if (!fen_parse(&pos, line, &err))
+            fail_msg("bad FEN in %s: %s", path, line);
+        positions++;
+        for (char *p = semi + 1; p; p = strchr(p, ';') ? strchr(p, ';') + 1 : NULL) {
+            int depth;
+            unsigned long long expected;
+            while (*p == ' ')
+                p++;
+            if (sscanf(p, "D%d %llu", &depth, &expected) != 2)
+                continue;
+            uint64_t got = perft(&pos, depth);
+            if (got != expected)
+                fail_msg("%s depth %d: got %llu, expected %llu", line, depth, (unsigned long long)got, expected);
+            (*checks)++;
+        }
+        if (each)
+            each(&pos, ctx);
+    }
+    fclose(f);
+    return positions;
 }
 
 #endif
