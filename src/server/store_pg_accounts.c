@@ -426,9 +426,8 @@ static bool store_rating(PgAccounts *a, const char *key, const char *category, c
  * is delivered only if the transaction commits. Ply 0 and the note "r" tell the listeners that this
  * is no move to replay but a row to read again. */
 static bool announce_rating(PgAccounts *a, const char *game_id, int64_t rev, char *err, size_t err_size) {
-    char payload[STORE_ID_LEN + STORE_NODE_LEN + 80];
-    snprintf(payload, sizeof payload, "%s %lld 0 %lld %s\tr", game_id, (long long)rev, (long long)store_pg_wall_ms(),
-             a->store->node);
+    char payload[STORE_PG_PAYLOAD_MAX];
+    store_pg_format_payload(payload, game_id, rev, 0, store_pg_wall_ms(), a->store->node, "r");
     StorePgParams p = {.n = 0};
     p_text(&p, payload);
     PGresult *res = run_params(a, "SELECT pg_notify('" STORE_PG_CHANNEL "', $1)", &p, PGRES_TUPLES_OK, err, err_size);

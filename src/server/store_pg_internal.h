@@ -210,6 +210,11 @@ void *store_pg_listener_main(void *arg);
 /* Parses an announcement's payload into n (id, rev, ply, sent_ms) and node (at least
  * STORE_NODE_LEN + 1 bytes); false for a malformed one. */
 bool store_pg_parse_payload(const char *payload, StoreNotice *n, char *node);
+/* The announcement of a changed game, as store_pg_parse_payload reads it:
+ * "<id> <rev> <ply> <sent_ms> <node>\t<note>". */
+#define STORE_PG_PAYLOAD_MAX (STORE_ID_LEN + STORE_NODE_LEN + STORE_NOTE_LEN + 80)
+void store_pg_format_payload(char out[STORE_PG_PAYLOAD_MAX], const char *id, int64_t rev, int ply, int64_t sent_ms,
+                             const char *node, const char *note);
 
 /* ---- store_pg_schema.c ---- */
 

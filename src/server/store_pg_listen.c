@@ -40,6 +40,12 @@ static bool parse_number(const char **p, long long min, long long max, long long
     return true;
 }
 
+void store_pg_format_payload(char out[STORE_PG_PAYLOAD_MAX], const char *id, int64_t rev, int ply, int64_t sent_ms,
+                             const char *node, const char *note) {
+    snprintf(out, STORE_PG_PAYLOAD_MAX, "%s %lld %d %lld %s\t%s", id, (long long)rev, ply, (long long)sent_ms, node,
+             note);
+}
+
 bool store_pg_parse_payload(const char *payload, StoreNotice *n, char *node) {
     memset(n, 0, sizeof *n);
     const char *p = payload;

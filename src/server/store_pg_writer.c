@@ -141,11 +141,11 @@ static RunResult run_ops(PGconn *conn, Slot *slots, int n, char *why, size_t why
     return result;
 }
 
-/* The announcement of a changed game: "<id> <rev> <ply> <sent_ms> <node>\t<note>". */
+/* The announcement of a changed game (store_pg_format_payload). */
 static void send_notice(PGconn *conn, const PgStore *s, const Slot *slot, int64_t sent_ms, bool *sent) {
-    char payload[STORE_ID_LEN + STORE_NODE_LEN + STORE_NOTE_LEN + 80];
-    snprintf(payload, sizeof payload, "%s %lld %d %lld %s\t%s", slot->op->record.id, (long long)slot->new_rev,
-             slot->plies_after, (long long)sent_ms, s->node, slot->op->note);
+    char payload[STORE_PG_PAYLOAD_MAX];
+    store_pg_format_payload(payload, slot->op->record.id, slot->new_rev, slot->plies_after, sent_ms, s->node,
+                            slot->op->note);
     *sent = *sent && store_pg_send_notify(conn, payload);
 }
 
