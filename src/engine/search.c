@@ -57,11 +57,11 @@ static inline void unmake_move(Search *s, Move m, const Undo *undo) {
     pos_unmake(&s->pos, m, undo);
 }
 
-/* Every thread's nodes as published, seen from a helper. */
-static uint64_t threads_nodes(const Search *leader) {
-    uint64_t nodes = atomic_load_explicit(&leader->published_nodes, memory_order_relaxed);
-    for (int i = 0; i < leader->peer_count; i++)
-        nodes += atomic_load_explicit(&leader->peers[i].published_nodes, memory_order_relaxed);
+/* The helpers' nodes as they last published them. */
+static uint64_t peer_nodes(const Search *s) {
+    uint64_t nodes = 0;
+    for (int i = 0; i < s->peer_count; i++)
+        nodes += atomic_load_explicit(&s->peers[i].published_nodes, memory_order_relaxed);
     return nodes;
 }
 
@@ -81,7 +81,9 @@ static void check_limits(Search *s) {
     if (s->nodes & 1023)
         return;
     atomic_store_explicit(&s->published_nodes, s->nodes, memory_order_relaxed);
-    if (s->limits.nodes && s->leader && threads_nodes(s->leader) >= s->limits.nodes)
+    if (s->limits.nodes && s->leader &&
+        atomic_load_explicit(&s->leader->published_nodes, memory_order_relaxed) + peer_nodes(s->leader) >=
+            s->limits.nodes)
         s->stopped = true;
     if (atomic_load_explicit(&s->stop, memory_order_relaxed))
         s->stopped = true;
@@ -607,12 +609,7 @@ static void prepare(Search *s, const Game *game, const EngineLimits *limits, Eng
     load_roots(s);
 }
 
-uint64_t search_total_nodes(const Search *s) {
-    uint64_t nodes = s->nodes;
-    for (int i = 0; i < s->peer_count; i++)
-        nodes += atomic_load_explicit(&s->peers[i].published_nodes, memory_order_relaxed);
-    return nodes;
-}
+uint64_t search_total_nodes(const Search *s) { return s->nodes + peer_nodes(s); }
 
 /* A search stopped inside an iteration may have proved a mate there: the best line's first move was
  * searched to the end with a mate score (the move is played: s->roots[0] holds it). The lines of the
