@@ -19,17 +19,6 @@
 #include "schach/perft.h"
 #include "test_helpers.h"
 
-static Position parse(const char *fen) {
-    Position pos;
-    SchError err;
-    if (!fen_parse(&pos, fen, &err)) {
-        char msg[256];
-        err_format(&err, LANG_EN, msg, sizeof msg);
-        fail_msg("FEN rejected: %s: %s", fen, msg);
-    }
-    return pos;
-}
-
 static void expect_fen(const Position *pos, const char *want) {
     char buf[SCHACH_FEN_MAX];
     fen_write(pos, buf, sizeof buf);
@@ -100,43 +89,43 @@ static void test_numbering_all_960(void **state) {
         /* The FEN round trip keeps the position and the rights. */
         char fen[SCHACH_FEN_MAX];
         fen_write(&pos, fen, sizeof fen);
-        Position back = parse(fen);
+        Position back = parse_fen(fen);
         assert_true(back.key == pos.key);
         assert_memory_equal(back.castle_rook, pos.castle_rook, 4);
         keys[n] = pos.key;
         for (int k = 0; k < n; k++)
             assert_true(keys[k] != keys[n]);
     }
-    Position pos = parse("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    Position pos = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
     assert_int_equal(pos_chess960_number(&pos), -1);
 }
 
 static void test_fen_castling_notations(void **state) {
     (void)state;
     /* Shredder-FEN and X-FEN name the same rights as KQkq in the standard position. */
-    Position a = parse(FEN_START), b = parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+    Position a = parse_fen(FEN_START), b = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
     assert_true(a.key == b.key);
     assert_int_equal(a.castling, b.castling);
     assert_false(b.chess960);
     expect_fen(&b, FEN_START);
     /* A 960 start position in Shredder-FEN is written in X-FEN (KQkq: the outermost rooks). */
-    Position c = parse("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1");
+    Position c = parse_fen("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1");
     assert_true(c.chess960);
     assert_int_equal(c.castle_rook[0], SQ_G1);
     assert_int_equal(c.castle_rook[1], SQ_E1);
     expect_fen(&c, "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1");
-    Position c2 = parse("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1");
+    Position c2 = parse_fen("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1");
     assert_true(c2.key == c.key);
     /* Two rooks on one side: K means the outer one; the inner one needs its file letter. */
-    Position inner = parse("4k3/8/8/8/8/8/8/4K1RR w G - 0 1"), outer = parse("4k3/8/8/8/8/8/8/4K1RR w K - 0 1");
+    Position inner = parse_fen("4k3/8/8/8/8/8/8/4K1RR w G - 0 1"), outer = parse_fen("4k3/8/8/8/8/8/8/4K1RR w K - 0 1");
     assert_int_equal(inner.castle_rook[0], SQ_G1);
     assert_int_equal(outer.castle_rook[0], SQ_H1);
     expect_fen(&inner, "4k3/8/8/8/8/8/8/4K1RR w G - 0 1");
     expect_fen(&outer, "4k3/8/8/8/8/8/8/4K1RR w K - 0 1");
     assert_true(inner.key != outer.key); /* rights are per rook: different positions */
-    Position h = parse("4k3/8/8/8/8/8/8/4K1RR w H - 0 1");
+    Position h = parse_fen("4k3/8/8/8/8/8/8/4K1RR w H - 0 1");
     assert_true(h.key == outer.key);
-    Position black = parse("r1r1k3/8/8/8/8/8/8/R1R1K3 w Cc - 0 1");
+    Position black = parse_fen("r1r1k3/8/8/8/8/8/8/R1R1K3 w Cc - 0 1");
     expect_fen(&black, "r1r1k3/8/8/8/8/8/8/R1R1K3 w Cc - 0 1");
     assert_int_equal(black.castle_rook[3], SQ_C8);
     /* Refusals: no rook there, same right twice, king off its back rank, no such letter. */
@@ -148,13 +137,13 @@ static void test_fen_castling_notations(void **state) {
     assert_int_equal(fen_error("4k3/8/8/8/8/8/8/4K1RR w I - 0 1"), FEN_ERR_CASTLING);
     assert_int_equal(fen_error("4k3/8/8/8/8/8/8/4K1RR w HGFE - 0 1"), FEN_ERR_CASTLING);
     /* The example: a Chess960 game's FEN with 'HDhd'. */
-    Position hd = parse("qnbrkbnr/pppppppp/8/8/8/8/PPPPPPPP/QNBRKBNR w HDhd - 0 1");
+    Position hd = parse_fen("qnbrkbnr/pppppppp/8/8/8/8/PPPPPPPP/QNBRKBNR w HDhd - 0 1");
     assert_int_equal(hd.castle_rook[1], SQ_D1);
 }
 
 static void test_castling_king_does_not_move(void **state) {
     (void)state;
-    Position pos = parse("r5kr/pppppppp/8/8/8/8/PPPPPPPP/R5KR w HAha - 0 1");
+    Position pos = parse_fen("r5kr/pppppppp/8/8/8/8/PPPPPPPP/R5KR w HAha - 0 1");
     Move oo = castling(&pos, true);
     assert_int_equal(move_from(oo), SQ_G1);
     assert_int_equal(move_to(oo), SQ_G1);
@@ -186,7 +175,7 @@ static void test_castling_king_does_not_move(void **state) {
 static void test_castling_swap_and_adjacent(void **state) {
     (void)state;
     /* King f1 and rook g1 change places. */
-    Position pos = parse("1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w GBgb - 0 1");
+    Position pos = parse_fen("1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w GBgb - 0 1");
     Move oo = castling(&pos, true);
     Position next = after(&pos, oo);
     assert_int_equal(pos_piece_on(&next, SQ_G1), W_KING);
@@ -195,7 +184,7 @@ static void test_castling_swap_and_adjacent(void **state) {
     SchError err;
     assert_int_equal(uci_parse(&pos, "f1g1", &err), oo);
     /* Rooks beside the king: each stays on its square, only the king moves. */
-    pos = parse("3rkr2/pppppppp/8/8/8/8/PPPPPPPP/3RKR2 w FDfd - 0 1");
+    pos = parse_fen("3rkr2/pppppppp/8/8/8/8/PPPPPPPP/3RKR2 w FDfd - 0 1");
     next = after(&pos, castling(&pos, false));
     assert_int_equal(pos_piece_on(&next, SQ_C1), W_KING);
     assert_int_equal(pos_piece_on(&next, SQ_D1), W_ROOK);
@@ -203,7 +192,7 @@ static void test_castling_swap_and_adjacent(void **state) {
     assert_int_equal(pos_piece_on(&next, SQ_G1), W_KING);
     assert_int_equal(pos_piece_on(&next, SQ_F1), W_ROOK);
     /* King f1, rook h1: "f1g1" is the king's step, castling is "f1h1" and O-O; "Kg1" is the step. */
-    pos = parse("4k3/8/8/8/8/8/8/5K1R w K - 0 1");
+    pos = parse_fen("4k3/8/8/8/8/8/8/5K1R w K - 0 1");
     Move step = uci_parse(&pos, "f1g1", &err);
     assert_int_equal(move_kind(step), MOVE_NORMAL);
     assert_int_equal(move_kind(uci_parse(&pos, "f1h1", &err)), MOVE_CASTLING);
@@ -215,35 +204,35 @@ static void test_castling_attacks_and_blocks(void **state) {
     (void)state;
     SchError err;
     /* The rook on b1 shields c1 from the queen on a1; after castling it would not. */
-    Position pos = parse("4k3/8/8/8/8/8/8/qRK4R w HB - 0 1");
+    Position pos = parse_fen("4k3/8/8/8/8/8/8/qRK4R w HB - 0 1");
     assert_int_equal(castling(&pos, false), MOVE_NONE);
     assert_int_not_equal(castling(&pos, true), MOVE_NONE);
     assert_int_equal(san_parse(&pos, "O-O-O", LANG_EN, &err), MOVE_NONE);
     assert_int_equal(err.code, MOVE_ERR_CASTLE_ATTACKED);
     assert_string_equal(err.args[1], "c1");
     /* An attack on the rook's target alone does not matter. */
-    pos = parse("3rk3/8/8/8/8/8/8/RK6 w A - 0 1");
+    pos = parse_fen("3rk3/8/8/8/8/8/8/RK6 w A - 0 1");
     assert_int_not_equal(castling(&pos, false), MOVE_NONE);
     /* A square the king crosses is attacked. */
-    pos = parse("4k3/8/8/8/7b/8/8/1K5R w H - 0 1");
+    pos = parse_fen("4k3/8/8/8/7b/8/8/1K5R w H - 0 1");
     assert_int_equal(castling(&pos, true), MOVE_NONE);
     assert_int_equal(uci_parse(&pos, "b1h1", &err), MOVE_NONE);
     assert_int_equal(err.code, MOVE_ERR_CASTLE_ATTACKED);
     assert_string_equal(err.args[1], "e1");
     /* The king's target is attacked. */
-    pos = parse("4k3/8/8/8/8/8/6r1/1K5R w H - 0 1");
+    pos = parse_fen("4k3/8/8/8/8/8/6r1/1K5R w H - 0 1");
     assert_int_equal(castling(&pos, true), MOVE_NONE);
     /* A knight on b1 blocks the rook's way to d1 though not the king's. */
-    pos = parse("4k3/8/8/8/8/8/8/RN4K1 w A - 0 1");
+    pos = parse_fen("4k3/8/8/8/8/8/8/RN4K1 w A - 0 1");
     assert_int_equal(castling(&pos, false), MOVE_NONE);
     assert_int_equal(san_parse(&pos, "O-O-O", LANG_EN, &err), MOVE_NONE);
     assert_int_equal(err.code, MOVE_ERR_CASTLE_BLOCKED);
     /* An enemy piece on the king's target. */
-    pos = parse("4k3/8/8/8/8/8/8/R1n1K2R w HA - 0 1");
+    pos = parse_fen("4k3/8/8/8/8/8/8/R1n1K2R w HA - 0 1");
     assert_int_equal(castling(&pos, false), MOVE_NONE);
     assert_int_not_equal(castling(&pos, true), MOVE_NONE);
     /* In check. */
-    pos = parse("1r2k3/8/8/8/8/8/8/RK5R w HA - 0 1");
+    pos = parse_fen("1r2k3/8/8/8/8/8/8/RK5R w HA - 0 1");
     assert_int_equal(castling(&pos, true), MOVE_NONE);
     assert_int_equal(san_parse(&pos, "O-O", LANG_EN, &err), MOVE_NONE);
     assert_int_equal(err.code, MOVE_ERR_CASTLE_IN_CHECK);
@@ -253,19 +242,19 @@ static void test_rights_per_rook(void **state) {
     (void)state;
     SchError err;
     /* Castling with the inner rook g1; the h1 rook stays. */
-    Position pos = parse("4k3/8/8/8/8/8/8/4K1RR w G - 0 1");
+    Position pos = parse_fen("4k3/8/8/8/8/8/8/4K1RR w G - 0 1");
     Position next = after(&pos, castling(&pos, true));
     assert_int_equal(pos_piece_on(&next, SQ_G1), W_KING);
     assert_int_equal(pos_piece_on(&next, SQ_F1), W_ROOK);
     assert_int_equal(pos_piece_on(&next, SQ_H1), W_ROOK);
     /* Moving the other rook keeps the right; moving the castling rook ends it. */
-    pos = parse("4k3/8/8/8/8/8/8/4K1RR w G - 0 1");
+    pos = parse_fen("4k3/8/8/8/8/8/8/4K1RR w G - 0 1");
     next = after(&pos, uci_parse(&pos, "h1h2", &err));
     assert_int_equal(next.castling, CASTLE_WK);
     next = after(&pos, uci_parse(&pos, "g1g2", &err));
     assert_int_equal(next.castling, 0);
     /* Capturing a castling rook ends that right; the key follows. */
-    pos = parse("1r2k2r/8/8/8/8/8/8/1R2K2R w KQkq - 0 1");
+    pos = parse_fen("1r2k2r/8/8/8/8/8/8/1R2K2R w KQkq - 0 1");
     next = after(&pos, uci_parse(&pos, "b1b8", &err));
     assert_int_equal(next.castling, CASTLE_WK | CASTLE_BK);
     assert_true(next.key == pos_compute_key(&next));
@@ -275,7 +264,7 @@ static void test_rights_per_rook(void **state) {
 static void test_uci_standard_and_960_forms(void **state) {
     (void)state;
     SchError err;
-    Position pos = parse("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    Position pos = parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     Move oo = castling(&pos, true);
     char uci[8];
     uci_write_pos(&pos, oo, uci, sizeof uci);

@@ -14,17 +14,7 @@
 #include "core/bitboard_internal.h"
 #include "schach/perft.h"
 #include "schach/schach.h"
-
-static Position parse(const char *fen) {
-    Position pos;
-    SchError err;
-    if (!fen_parse(&pos, fen, &err)) {
-        char msg[256];
-        err_format(&err, LANG_EN, msg, sizeof msg);
-        fail_msg("FEN rejected: %s: %s", fen, msg);
-    }
-    return pos;
-}
+#include "test_helpers.h"
 
 static uint64_t rng_state = 0x1234567;
 static uint64_t rng(void) {
@@ -117,14 +107,14 @@ static void walk(Position *pos, int depth) {
 static void test_make_unmake_restores_exactly(void **state) {
     (void)state;
     for (size_t i = 0; i < sizeof positions / sizeof positions[0]; i++) {
-        Position pos = parse(positions[i]);
+        Position pos = parse_fen(positions[i]);
         walk(&pos, 2);
     }
 }
 
 static void test_null_move(void **state) {
     (void)state;
-    Position pos = parse("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3"), before = pos;
+    Position pos = parse_fen("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3"), before = pos;
     Undo undo;
     pos_make_null(&pos, &undo);
     assert_int_equal(pos.turn, BLACK);
@@ -160,7 +150,7 @@ static void play(Position *pos, Square from, Square to) {
 
 static void test_en_passant_only_right_after_double_step(void **state) {
     (void)state;
-    Position pos = parse("4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1");
+    Position pos = parse_fen("4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1");
     play(&pos, SQ_E2, SQ_E4);
     assert_int_equal(pos.ep, SQ_E3);
     assert_true(has_move(&pos, SQ_F4, SQ_E3));
@@ -172,7 +162,7 @@ static void test_en_passant_only_right_after_double_step(void **state) {
 static void test_en_passant_exposing_king_on_rank(void **state) {
     (void)state;
     /* Capturing d3 would remove both pawns from rank 4 and expose the black king to the queen. */
-    Position pos = parse("8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1");
+    Position pos = parse_fen("8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1");
     assert_false(has_move(&pos, SQ_E4, SQ_D3));
     assert_false(gen_ep_legal(&pos));
     char fen[SCHACH_FEN_MAX];
@@ -182,24 +172,24 @@ static void test_en_passant_exposing_king_on_rank(void **state) {
 
 static void test_castling_conditions(void **state) {
     (void)state;
-    Position pos = parse("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    Position pos = parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     assert_true(has_move(&pos, SQ_E1, SQ_G1));
     assert_true(has_move(&pos, SQ_E1, SQ_C1));
     /* Passing through an attacked square (f1) is not allowed; an attacked b1 does not matter. */
-    pos = parse("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1");
+    pos = parse_fen("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1");
     assert_false(has_move(&pos, SQ_E1, SQ_G1));
-    pos = parse("1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    pos = parse_fen("1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
     assert_true(has_move(&pos, SQ_E1, SQ_C1));
     /* Not out of check; not onto an attacked square; not over an occupied b1. */
-    pos = parse("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1");
+    pos = parse_fen("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1");
     assert_false(has_move(&pos, SQ_E1, SQ_G1));
     assert_false(has_move(&pos, SQ_E1, SQ_C1));
-    pos = parse("2r1k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    pos = parse_fen("2r1k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
     assert_false(has_move(&pos, SQ_E1, SQ_C1));
-    pos = parse("4k3/8/8/8/8/8/8/RN2K2R w KQ - 0 1");
+    pos = parse_fen("4k3/8/8/8/8/8/8/RN2K2R w KQ - 0 1");
     assert_false(has_move(&pos, SQ_E1, SQ_C1));
     /* Rights are lost when the rook is captured and when the king or rook moves. */
-    pos = parse("r3k2r/8/8/8/8/8/6b1/R3K2R b KQkq - 0 1");
+    pos = parse_fen("r3k2r/8/8/8/8/8/6b1/R3K2R b KQkq - 0 1");
     play(&pos, SQ_G2, SQ_H1);
     assert_int_equal(pos.castling, CASTLE_WQ | CASTLE_BK | CASTLE_BQ);
     play(&pos, SQ_A1, SQ_A2);
@@ -210,21 +200,21 @@ static void test_castling_conditions(void **state) {
 
 static void test_promotions_and_pins(void **state) {
     (void)state;
-    Position pos = parse("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    Position pos = parse_fen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
     Move moves[SCHACH_MAX_MOVES];
     int n = gen_moves(&pos, GEN_NOISY, moves);
     assert_int_equal(n, 4);
     /* A pinned knight cannot move; a pinned rook moves only along the pin. */
-    pos = parse("4k3/4r3/8/8/8/4N3/8/4K3 w - - 0 1");
+    pos = parse_fen("4k3/4r3/8/8/8/4N3/8/4K3 w - - 0 1");
     assert_false(has_move(&pos, SQ_E3, SQ_D5));
-    pos = parse("4k3/4r3/8/8/8/4R3/8/4K3 w - - 0 1");
+    pos = parse_fen("4k3/4r3/8/8/8/4R3/8/4K3 w - - 0 1");
     assert_true(has_move(&pos, SQ_E3, SQ_E7));
     assert_false(has_move(&pos, SQ_E3, SQ_D3));
 }
 
 static void test_perft_small(void **state) {
     (void)state;
-    Position pos = parse(FEN_START);
+    Position pos = parse_fen(FEN_START);
     assert_int_equal(perft(&pos, 0), 1);
     assert_int_equal(perft(&pos, 3), 8902);
     Move moves[SCHACH_MAX_MOVES];
@@ -245,13 +235,13 @@ static void test_fen_round_trip(void **state) {
         "8/8/8/8/8/8/8/K1k5 b - - 99 200",
     };
     for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
-        Position pos = parse(fens[i]);
+        Position pos = parse_fen(fens[i]);
         char out[SCHACH_FEN_MAX];
         fen_write(&pos, out, sizeof out);
         assert_string_equal(out, fens[i]);
     }
     /* Four fields are enough; clocks default to 0 and 1. */
-    Position pos = parse("8/8/8/8/8/8/8/K1k5 w - -");
+    Position pos = parse_fen("8/8/8/8/8/8/8/K1k5 w - -");
     char out[SCHACH_FEN_MAX];
     fen_write(&pos, out, sizeof out);
     assert_string_equal(out, "8/8/8/8/8/8/8/K1k5 w - - 0 1");
@@ -260,8 +250,8 @@ static void test_fen_round_trip(void **state) {
 static void test_fen_accepts_ep_without_capture(void **state) {
     (void)state;
     /* After 1. e4 the PGN standard writes e3 although no capture is possible: accepted, not kept. */
-    Position pos = parse("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
-    Position plain = parse("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    Position pos = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    Position plain = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
     assert_int_equal(pos.key, plain.key);
 }
 

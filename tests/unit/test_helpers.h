@@ -11,6 +11,18 @@
 #include "schach/notation.h"
 #include "schach/perft.h"
 
+/* The position of a test's FEN; a FEN the parser rejects fails the test with the parser's words. */
+static inline Position parse_fen(const char *fen) {
+    Position pos;
+    SchError err;
+    if (!fen_parse(&pos, fen, &err)) {
+        char msg[256];
+        err_format(&err, LANG_EN, msg, sizeof msg);
+        fail_msg("FEN rejected: %s: %s", fen, msg);
+    }
+    return pos;
+}
+
 /* Plays space-separated UCI moves ("e2e4 e7e5"), failing the test when one is not legal. */
 static inline void play_line(Game *g, const char *line) {
     char tok[8];

@@ -15,14 +15,6 @@
 #include "schach/movegen.h"
 #include "schach/winnable.h"
 
-static Position parse(const char *fen) {
-    Position pos;
-    SchError err;
-    if (!fen_parse(&pos, fen, &err))
-        fail_msg("bad test FEN %s (error %d)", fen, err.code);
-    return pos;
-}
-
 /* The proof replays: legal moves ending in mate of !color. */
 static void assert_proof(const Position *start, Color color, const WinResult *r) {
     Position pos = *start;
@@ -74,7 +66,7 @@ static void test_verdicts(void **state) {
     WinWork *work = win_work_new(0);
     assert_non_null(work);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        Position pos = parse(cases[i].fen);
+        Position pos = parse_fen(cases[i].fen);
         for (int c = 0; c < 2; c++) {
             Winnability want = c == WHITE ? cases[i].white : cases[i].black;
             WinResult r;
