@@ -39,7 +39,7 @@ static void roundtrip(const Position *pos, Move m, Lang lang) {
     n = lan_write(pos, m, lang, text, sizeof text);
     if (n == 0 || n >= sizeof text || move_parse(pos, text, lang, &err) != m)
         abort();
-    n = uci_write(m, text, sizeof text);
+    n = uci_write_pos(pos, m, text, sizeof text);
     if (n < 4 || n > 5 || uci_parse(pos, text, &err) != m)
         abort();
 }

@@ -157,7 +157,7 @@ int cmd_perft(int argc, char **argv, Lang lang) {
         uint64_t counts[SCHACH_MAX_MOVES];
         count = perft_divide(&pos, depth, moves, counts);
         for (int i = 0; i < count; i++) {
-            uci_write(moves[i], entries[i].uci, sizeof entries[i].uci);
+            uci_write_pos(&pos, moves[i], entries[i].uci, sizeof entries[i].uci);
             entries[i].count = counts[i];
             nodes += counts[i];
         }

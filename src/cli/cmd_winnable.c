@@ -69,22 +69,32 @@ static uint64_t micros_now(void) {
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-/* The helpmate as UCI texts joined by spaces (text mode) or as a JSON array. */
-static json_t *line_json(const WinResult *r) {
-    json_t *a = json_array();
+/* The helpmate's moves in UCI, each written in the position it is played in (Chess960 castling as
+ * king takes rook); texts[i] holds SCHACH_MOVE_TEXT_MAX characters. */
+static void line_texts(const Position *start, const WinResult *r, char texts[][SCHACH_MOVE_TEXT_MAX]) {
+    Position pos = *start;
     for (int i = 0; i < r->line_len; i++) {
-        char text[SCHACH_MOVE_TEXT_MAX];
-        uci_write(r->line[i], text, sizeof text);
-        json_array_append_new(a, json_string(text));
+        Undo undo;
+        uci_write_pos(&pos, r->line[i], texts[i], SCHACH_MOVE_TEXT_MAX);
+        pos_make(&pos, r->line[i], &undo);
     }
+}
+
+/* The helpmate as a JSON array of UCI texts. */
+static json_t *line_json(const Position *start, const WinResult *r) {
+    char texts[WIN_LINE_MAX][SCHACH_MOVE_TEXT_MAX];
+    line_texts(start, r, texts);
+    json_t *a = json_array();
+    for (int i = 0; i < r->line_len; i++)
+        json_array_append_new(a, json_string(texts[i]));
     return a;
 }
 
-static json_t *result_json(const WinResult *r, Lang lang) {
+static json_t *result_json(const Position *start, const WinResult *r, Lang lang) {
     const char *reason = r->verdict == WIN_UNWINNABLE ? win_reason_name(r->reason) : NULL;
     json_t *o = json_object();
     json_object_set_new(o, "verdict", json_string(win_verdict_name(r->verdict)));
-    json_object_set_new(o, "helpmate", r->verdict == WIN_WINNABLE ? line_json(r) : json_null());
+    json_object_set_new(o, "helpmate", r->verdict == WIN_WINNABLE ? line_json(start, r) : json_null());
     json_object_set_new(o, "reason", reason ? json_string(reason) : json_null());
     json_object_set_new(o, "reason_text", reason ? json_string(win_reason_text(r->reason, lang)) : json_null());
     return o;
@@ -98,7 +108,7 @@ static const char *verdict_words(Winnability v, Lang lang) {
     }
 }
 
-static void print_result_text(Color c, const WinResult *r, Lang lang) {
+static void print_result_text(const Position *start, Color c, const WinResult *r, Lang lang) {
     const char *side = c == WHITE ? CLI_TR(lang, "White", "Weiß") : CLI_TR(lang, "Black", "Schwarz");
     printf("%s %s", side, verdict_words(r->verdict, lang));
     if (r->verdict == WIN_UNWINNABLE) {
@@ -107,11 +117,10 @@ static void print_result_text(Color c, const WinResult *r, Lang lang) {
         printf(" (%s", CLI_TR(lang, "helpmate:", "Hilfsmatt:"));
         if (r->line_len == 0)
             printf(" %s", CLI_TR(lang, "already mate", "schon matt"));
-        for (int i = 0; i < r->line_len; i++) {
-            char text[SCHACH_MOVE_TEXT_MAX];
-            uci_write(r->line[i], text, sizeof text);
-            printf(" %s", text);
-        }
+        char texts[WIN_LINE_MAX][SCHACH_MOVE_TEXT_MAX];
+        line_texts(start, r, texts);
+        for (int i = 0; i < r->line_len; i++)
+            printf(" %s", texts[i]);
         putchar(')');
     }
 }
@@ -132,8 +141,8 @@ static bool answer(const char *fen, const Position *pos, const Options *o, WinWo
     if (o->json) {
         json_t *obj = json_object();
         json_object_set_new(obj, "fen", cli_json_string(fen));
-        json_object_set_new(obj, "white", o->colors[WHITE] ? result_json(&res[WHITE], o->lang) : json_null());
-        json_object_set_new(obj, "black", o->colors[BLACK] ? result_json(&res[BLACK], o->lang) : json_null());
+        json_object_set_new(obj, "white", o->colors[WHITE] ? result_json(pos, &res[WHITE], o->lang) : json_null());
+        json_object_set_new(obj, "black", o->colors[BLACK] ? result_json(pos, &res[BLACK], o->lang) : json_null());
         json_object_set_new(obj, "dead", both ? json_boolean(dead) : json_null());
         json_object_set_new(obj, "nodes", json_integer((json_int_t)nodes));
         json_object_set_new(obj, "micros", json_integer((json_int_t)micros));
@@ -147,7 +156,7 @@ static bool answer(const char *fen, const Position *pos, const Options *o, WinWo
                 continue;
             if (!first)
                 fputs("; ", stdout);
-            print_result_text((Color)c, &res[c], o->lang);
+            print_result_text(pos, (Color)c, &res[c], o->lang);
             first = false;
         }
         if (dead)

@@ -120,7 +120,9 @@ bool svc_change_prepare(SvcPending *p, int64_t now, SchError *err) {
     if (p->kind == CH_MOVE) {
         p->op.append = true;
         p->op.ply = ply;
-        uci_write(p->move, p->op.move.uci, sizeof p->op.move.uci);
+        /* g is back at the position before the move; castling off the e-file is stored as king takes
+         * rook, which uci_parse reads back as castling where a plain king move would read the same. */
+        uci_write_pos(game_position(&g->game), p->move, p->op.move.uci, sizeof p->op.move.uci);
         p->op.move.at_ms = now;
         /* A plain move is all another node needs to replay it on its copy (service_cluster.c): the
          * rest of the row follows from the move and its time, as it did here. */

@@ -78,7 +78,8 @@ static void legal_json(const SvcGame *g, json_t **legal, json_t **promotions) {
         }
         json_array_append_new(by_from[from], json_string(ts));
         if (move_kind(m) == MOVE_CASTLING) {
-            Square rook = square_make(to > from ? 7 : 0, square_rank(from));
+            /* Castling also as the king taking its rook, wherever the rook stands (Chess960). */
+            Square rook = pos_castling_rook(pos, m);
             char rs[3];
             square_name(rook, rs);
             json_array_append_new(by_from[from], json_string(rs));
@@ -129,7 +130,7 @@ bool svc_moves_reserve(SvcGame *g) {
 
 void svc_moves_append(SvcGame *g, const Position *pos, Move m) {
     char uci[8], san[SCHACH_MOVE_TEXT_MAX], san_de[SCHACH_MOVE_TEXT_MAX];
-    uci_write(m, uci, sizeof uci);
+    uci_write_pos(pos, m, uci, sizeof uci); /* castling off the e-file as king takes rook */
     san_write(pos, m, LANG_EN, san, sizeof san);
     san_write(pos, m, LANG_DE, san_de, sizeof san_de);
     json_t *entry = json_pack("{s:s, s:s, s:s}", "uci", uci, "san", san, "san_de", san_de);
@@ -210,8 +211,13 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
     json_t *legal, *promotions;
     legal_json(g, &legal, &promotions);
     int plies = g->game.ply_count;
-    if (plies)
-        uci_write(g->game.plies[plies - 1].move, last, sizeof last);
+    if (plies) {
+        /* Written in the position it was played in, as the move list has it (Chess960 castling). */
+        const GamePly *lp = &g->game.plies[plies - 1];
+        Position played_in = *pos;
+        pos_unmake(&played_in, lp->move, &lp->undo);
+        uci_write_pos(&played_in, lp->move, last, sizeof last);
+    }
     bool over = svc_is_over(g);
     json_t *state = json_pack(
         "{s:s, s:i, s:s, s:o, s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:{s:b, s:b}, s:b, s:I, s:o}",

@@ -52,6 +52,14 @@ run perft --fen "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w GBgb - 0 1" 3
 want=$(grep -F "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w GBgb" "$(dirname "$0")/../data/perft960.epd" | grep -o 'D3 [0-9]*' | cut -d' ' -f2)
 grep -qx "nodes: $want" <<<"$out" || fail "perft swap position depth 3: want $want: $out $err"
 
+# perft --divide where O-O-O and a plain king move both take the king to c1: castling is listed as
+# king takes rook (b1a1), once each, as Stockfish divides with UCI_Chess960.
+run perft --divide --fen "r3k2r/8/8/8/8/8/8/RK5R w KQkq - 0 1" 1
+lines=$(grep -E '^[a-h][1-8][a-h][1-8][nbrq]?: ' <<<"$out")
+[ "$(wc -l <<<"$lines")" -eq 24 ] || fail "perft --divide, king b1: want 24 moves: $out $err"
+[ "$(sort -u <<<"$lines" | wc -l)" -eq 24 ] || fail "perft --divide, king b1: a move listed twice: $out"
+grep -qx "b1a1: 1" <<<"$out" && grep -qx "b1c1: 1" <<<"$out" || fail "perft --divide, king b1: b1a1 and b1c1: $out"
+
 # schach uci: the UCI_Chess960 option, king-takes-rook in and out.
 uci() {
     printf '%s\n' "$1" | timeout 120 "$SCHACH" uci >"$tmp/out" 2>"$tmp/err"

@@ -642,6 +642,40 @@ static void test_cancel_and_transport_errors(void **state) {
     free(out);
 }
 
+/* A start position only Chess960 rules explain (king on b1, rooks on a1 and h1 with both rights):
+ * O-O-O takes the king to c1, where a plain king move also goes. The stored and announced move must
+ * say castling (king takes rook, "b1a1"), and the legal list must show the real rook squares, or a
+ * restart replays the game as Kc1 (found by fuzz.san). */
+static void test_castling_off_the_e_file(void **state) {
+    Env *e = *state;
+    Game2 g;
+    new_game(e, "{\"fen\":\"r3k2r/8/8/8/8/8/8/RK5R w KQkq - 0 1\"}", &g);
+    char *s = state_text(e, g.id);
+    json_t *j = json_loads(s, 0, NULL);
+    free(s);
+    const json_t *king = get(j, "legal.b1");
+    assert_true(array_has(king, "a1") && array_has(king, "h1") && array_has(king, "c1") && array_has(king, "g1"));
+    json_decref(j);
+    int ply = play(e, &g, 0, "O-O-O O-O");
+    assert_int_equal(ply, 2);
+    s = state_text(e, g.id);
+    j = json_loads(s, 0, NULL);
+    free(s);
+    assert_string_equal(str(j, "fen"), "r4rk1/8/8/8/8/8/8/2KR3R w - - 2 2");
+    assert_string_equal(str(json_array_get(get(j, "moves"), 0), "uci"), "b1a1");
+    assert_string_equal(str(json_array_get(get(j, "moves"), 1), "uci"), "e8h8");
+    assert_string_equal(str(j, "last_move"), "e8h8");
+    json_decref(j);
+
+    char *final = state_text(e, g.id);
+    env_close(e);
+    env_open(e);
+    char *restored = state_text(e, g.id);
+    assert_string_equal(final, restored);
+    free(final);
+    free(restored);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_whole_game, setup, teardown),
@@ -657,6 +691,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_correspondence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pgn, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cancel_and_transport_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_castling_off_the_e_file, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
