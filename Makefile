@@ -10,7 +10,8 @@
 #                         slider lookups: unit.core.magic forces magic bitboards)
 #                      3. ThreadSanitizer build in build-tsan/ (clang) + the tests that run threads
 #                         (engine pool, UCI, the server's workers and stores; label "tsan")
-#                      4. libFuzzer build in build-fuzz/ (clang) + a short run of every harness
+#                      4. libFuzzer build in build-fuzz/ (clang) + a short, reproducible run of every
+#                         harness (fixed seed and input count; FUZZ_SECONDS=N fuzzes N s from a random seed)
 #   make install       builds and installs libschach (shared + static), its headers, schach.pc and
 #                      the CMake package under PREFIX (/usr/local); DESTDIR=... stages it elsewhere
 #   make uninstall     removes what the last make install installed (build/install_manifest_library.txt)
@@ -25,7 +26,8 @@
 #   make asan | tsan | fuzz | test-release | test-asan | test-tsan | test-fuzz | deps | format | clean | help
 #
 # Variables: WERROR=1 makes warnings errors (the default when CI is set, e.g. CI=true),
-# JOBS (default 2), FUZZ_SECONDS per harness (default 15), RUN_CMD; for the cluster NODES (3),
+# JOBS (default 2), FUZZ_SECONDS per harness (default 0: the reproducible run), FUZZ_RUNS (inputs
+# per harness, 0: each harness's count in fuzz/CMakeLists.txt), FUZZ_SEED (1), RUN_CMD; for the cluster NODES (3),
 # PORT (8080) and CLUSTER_DIR ($XDG_DATA_HOME/schach/cluster).
 
 JOBS         ?= 2
@@ -36,8 +38,9 @@ TSAN_BUILD   ?= build-tsan
 FUZZ_BUILD   ?= build-fuzz
 CC_RELEASE   ?= gcc
 CC_CLANG     ?= clang
-FUZZ_SECONDS ?= 15
-FUZZ_RUNS    ?= -1
+FUZZ_SECONDS ?= 0
+FUZZ_RUNS    ?= 0
+FUZZ_SEED    ?= 1
 
 # The main job of `make run`: the web server on localhost with its SQLite file in the data folder
 # (terminal play is `./build/schach play`).
@@ -137,7 +140,8 @@ test-tsan: tsan
 fuzz:
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=$(CC_CLANG) \
 	    -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DSCHACH_FUZZ=ON -DSCHACH_TESTS=OFF $(CMAKE_WERROR) \
-	    -DSCHACH_FUZZ_SECONDS=$(FUZZ_SECONDS) -DSCHACH_FUZZ_RUNS=$(FUZZ_RUNS)
+	    -DSCHACH_FUZZ_SECONDS=$(FUZZ_SECONDS) -DSCHACH_FUZZ_RUNS=$(FUZZ_RUNS) \
+	    -DSCHACH_FUZZ_SEED=$(FUZZ_SEED)
 	cmake --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz
 
 test-fuzz: fuzz
