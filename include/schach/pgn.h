@@ -145,8 +145,9 @@ void pgn_trim_comments(PgnGame *g);
 /* Writes g in export format with the letters of lang, then a blank line. Result (tag and marker) is
  * the game's outcome, else g->result. A Termination tag the caller set is kept (the standard has
  * values such as "rules infraction" and "adjudication" that no rule gives); without one, a game a
- * rule or a player ended gets "normal", "time forfeit" or "abandoned". Other tags keep their order
- * after the roster, SetUp/FEN and Termination. Each move is followed by its NAGs ($n), its comment
+ * rule or a player ended gets "normal", "time forfeit" or "abandoned". A Chess960 game
+ * (start.chess960) without a Variant tag gets [Variant "Chess960"]. Other tags keep their order
+ * after the roster, Variant, SetUp/FEN and Termination. Each move is followed by its NAGs ($n), its comment
  * in braces ([%clk]/[%eval] from the fields first when the text does not hold them) and its
  * variations; a black move gets its number "12..." at the start, after a comment and after a
  * variation. The main line is the tree's as far as it agrees with the record, then the record's

@@ -125,6 +125,10 @@ static void write_tags(FILE *out, const PgnGame *g) {
     char fen[SCHACH_FEN_MAX], start_fen[SCHACH_FEN_MAX];
     fen_write(&g->game.start, fen, sizeof fen);
     fen_write(&standard, start_fen, sizeof start_fen);
+    /* X-FEN castling rights (KQkq with the king off the e-file) mean Chess960 only to a reader told so. */
+    const char *variant = pgn_tag(g, "Variant");
+    if (g->game.start.chess960 && !variant)
+        write_tag(out, "Variant", "Chess960");
     if (strcmp(fen, start_fen) != 0) {
         write_tag(out, "SetUp", "1");
         write_tag(out, "FEN", fen);

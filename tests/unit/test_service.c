@@ -667,6 +667,13 @@ static void test_castling_off_the_e_file(void **state) {
     assert_string_equal(str(j, "last_move"), "e8h8");
     json_decref(j);
 
+    /* The PGN says Chess960, so that other programs read KQkq with the king on b1 as X-FEN. */
+    char *pgn = pgn_of(e, g.id, LANG_EN);
+    assert_non_null(strstr(pgn, "[Variant \"Chess960\"]"));
+    assert_non_null(strstr(pgn, "[FEN \"r3k2r/8/8/8/8/8/8/RK5R w KQkq - 0 1\"]"));
+    assert_non_null(strstr(pgn, "1. O-O-O O-O"));
+    free(pgn);
+
     char *final = state_text(e, g.id);
     env_close(e);
     env_open(e);
