@@ -237,6 +237,17 @@ HARNESS char *state_text(Env *e, const char *id) {
     return r.body;
 }
 
+/* A new service over the reopened database shows game id exactly as the running one did. */
+HARNESS void assert_state_survives_restart(Env *e, const char *id) {
+    char *before = state_text(e, id);
+    env_close(e);
+    env_open(e);
+    char *restored = state_text(e, id);
+    assert_string_equal(before, restored);
+    free(before);
+    free(restored);
+}
+
 /* The state once the game has reached ply or ended (the workers' results and the store's commits
  * delivered meanwhile). */
 HARNESS json_t *wait_for_ply(Env *e, const char *id, int ply) {

@@ -94,14 +94,7 @@ static void test_whole_game(void **state) {
     assert_int_equal(ev2.count, 2);
     service_unsubscribe(e->svc, sub);
 
-    /* A new service over the reopened database shows the same game. */
-    char *final = state_text(e, g.id);
-    env_close(e);
-    env_open(e);
-    char *restored = state_text(e, g.id);
-    assert_string_equal(final, restored);
-    free(final);
-    free(restored);
+    assert_state_survives_restart(e, g.id);
     free(ev.last);
     free(ev2.last);
 }
@@ -221,13 +214,7 @@ static void test_errors(void **state) {
 
     /* Nothing above changed the stored game either. */
     free(after_move);
-    after_move = state_text(e, g.id);
-    env_close(e);
-    env_open(e);
-    after = state_text(e, g.id);
-    assert_string_equal(after_move, after);
-    free(after);
-    free(after_move);
+    assert_state_survives_restart(e, g.id);
 
     /* Game over. */
     json_decref(action_as(e, &g, ACTION_RESIGN, 1, NULL, 200));
@@ -674,13 +661,7 @@ static void test_castling_off_the_e_file(void **state) {
     assert_non_null(strstr(pgn, "1. O-O-O O-O"));
     free(pgn);
 
-    char *final = state_text(e, g.id);
-    env_close(e);
-    env_open(e);
-    char *restored = state_text(e, g.id);
-    assert_string_equal(final, restored);
-    free(final);
-    free(restored);
+    assert_state_survives_restart(e, g.id);
 }
 
 int main(void) {
