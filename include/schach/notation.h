@@ -88,7 +88,9 @@ Move san_parse(const Position *pos, const char *text, Lang lang, SchError *err);
  * "+"/"#" and German "e.p." as in san_write. san_parse and move_parse read it back. */
 size_t lan_write(const Position *pos, Move m, Lang lang, char *buf, size_t size);
 
-/* Writes UCI notation ("e2e4", "e7e8q", castling as the king's move "e1g1"). */
+/* Writes UCI notation ("e2e4", "e7e8q", castling as the king's move "e1g1"). It knows no position:
+ * where castling is not the standard one (pos->chess960) the king's move can read as a plain king
+ * move ("b1c1"), so text that is stored or sent must come from uci_write_pos. */
 size_t uci_write(Move m, char *buf, size_t size);
 
 /* Parses UCI text into a legal move; castling is accepted as the king's move to its target ("e1g1")
