@@ -30,6 +30,12 @@ export class Live extends ReconnectingSocket {
     super.connect();
   }
 
+  /** The game in the URL: behind HAProxy (deploy/haproxy.cfg) every page of a game reaches the same
+   *  server, which is where presence is counted. */
+  query() {
+    return `&game=${encodeURIComponent(this.game)}`;
+  }
+
   opened(ws) {
     this.onStatus('connected');
     // A side this page holds subscribes with its secret: the opponent sees it present.

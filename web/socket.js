@@ -24,6 +24,11 @@ export class ReconnectingSocket {
     return true;
   }
 
+  /** More of the URL's query ("&game=ID"): the load balancer routes a game's sockets by it. */
+  query() {
+    return '';
+  }
+
   /** WS is open: send what the server must know of this page (it forgets it with a connection). */
   opened(_ws) {}
 
@@ -39,7 +44,7 @@ export class ReconnectingSocket {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     let ws;
     try {
-      ws = new WebSocket(`${proto}//${location.host}/ws?lang=${lang()}`, 'schach');
+      ws = new WebSocket(`${proto}//${location.host}/ws?lang=${lang()}${this.query()}`, 'schach');
     } catch (_) {
       this.reconnect(false);
       return;

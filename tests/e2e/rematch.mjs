@@ -29,11 +29,16 @@ async function main() {
 
     const white = await open('en-US');
     const black = await open('de-DE');
+    // The game page's socket names its game (/ws?…&game=ID): HAProxy routes a game's pages to one node.
+    const sockets = [];
+    white.on('websocket', (ws) => sockets.push(ws.url()));
     await white.goto(link('white', g.secret));
     await black.goto(link('black', joined.json.secret));
 
     // Presence: each sees the other online, as a dot and as text for screen readers.
     check('White sees Black online', await until(presence(white, 'black', 'true')));
+    check('the game page\'s WebSocket names the game', sockets.some((u) => new URL(u).pathname === '/ws' &&
+      new URL(u).searchParams.get('game') === g.id), JSON.stringify(sockets));
     check('Black sees White online', await until(presence(black, 'white', 'true')));
     const srText = await white.locator('.player-bar[data-color="black"] .presence .visually-hidden').textContent();
     check('the dot says "online" to screen readers', srText === 'online', srText);

@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   api, assert, at, expectError, expectOk, FRONT, gameOn, gameRow, httpMove, moveRows, NODES, positionAfter,
-  subscribed, until, wsMove,
+  subscribed, until, wsAt, wsMove,
 } from './cluster_lib.mjs';
 import { runTests } from './lib.mjs';
 
@@ -65,6 +65,29 @@ await runTests({
     for (const m of ['O-O', 'O-O-O', 'a8=Q+', 'gxf1=N']) assert.ok(GAME.includes(m), m);
     const end = positionAfter(GAME);
     assert.equal(end.outcome?.termination, 'checkmate');
+  },
+
+  async 'presence through HAProxy: the two players of a game meet on one node'() {
+    // Presence is counted by the node a page's WebSocket is on; the game page opens /ws?game=ID and
+    // HAProxy hashes that parameter, so both players' sockets (and a spectator's) land on the same node
+    // while round robin spreads everything else. Without it two sockets in a row go to two nodes.
+    const g = await gameOn(FRONT, FRONT);
+    const open = async (secret) => {
+      const c = await wsAt(FRONT, `?lang=en&game=${g.id}`);
+      c.send({ type: 'subscribe', game: g.id, ...(secret ? { secret } : {}) });
+      return c;
+    };
+    const both = (m) => m.type === 'state' && m.game === g.id && m.state.online.white && m.state.online.black;
+    const white = await open(g.white);
+    const black = await open(g.black);
+    const spectator = await open(null);
+    await white.next(both, 'White sees both players online', 10000);
+    await black.next(both, 'Black sees both players online', 10000);
+    await spectator.next(both, 'the spectator sees both players online', 10000);
+    white.close();
+    await black.next((m) => m.type === 'state' && m.game === g.id && !m.state.online.white, 'Black sees White leave', 10000);
+    black.close();
+    spectator.close();
   },
 
   async 'a whole game: White on node 1, Black on node 2, a spectator on node 3'() {

@@ -15,8 +15,9 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // A request to one base URL (a node or HAProxy).
 export const at = (base, method, path, body) => api(method, new URL(path, base).href, body);
 
-export async function wsAt(base) {
-  const url = new URL('/ws', base);
+// A WebSocket to base; query ("?game=ID", as the game page sends it) lets HAProxy route by game.
+export async function wsAt(base, query = '') {
+  const url = new URL(`/ws${query}`, base);
   return WsClient.open(url.href);
 }
 
