@@ -13,7 +13,8 @@
 /* create: parse the body, build the game, submit its row */
 
 typedef struct CreateSpec {
-    const char *mode, *color, *fen;
+    const char *mode, *color, *fen, *variant;
+    int position;             /* variant "chess960": the start position's number 0-959, -1 for one at random */
     const EngineLevel *level; /* mode "computer" */
     TimeSpec time;
 } CreateSpec;
@@ -22,15 +23,20 @@ typedef struct CreateSpec {
  * by the caller; the strings in *s point into it. */
 static bool create_parse(Req *r, json_t *body, CreateSpec *s) {
     const char *level_id = NULL;
-    json_t *time = NULL;
+    json_t *time = NULL, *position = NULL;
     Envelope env = {0};
     json_error_t jerr;
-    *s = (CreateSpec){"friend", "white", NULL, NULL, {0}};
-    if (json_unpack_ex(body, &jerr, 0, "{s?s, s?s, s?o, s?s, s?s, " ENVELOPE_FMT, "mode", &s->mode, "color", &s->color,
-                       "time", &time, "fen", &s->fen, "level", &level_id, ENVELOPE_ARGS(env)) != 0) {
+    *s = (CreateSpec){"friend", "white", NULL, "standard", -1, NULL, {0}};
+    if (json_unpack_ex(body, &jerr, 0, "{s?s, s?s, s?o, s?s, s?s, s?s, s?o, " ENVELOPE_FMT, "mode", &s->mode, "color",
+                       &s->color, "time", &time, "fen", &s->fen, "level", &level_id, "variant", &s->variant, "position",
+                       &position, ENVELOPE_ARGS(env)) != 0) {
         svc_unpack_failed(r, json_incref(body), &jerr);
         return false;
     }
+    bool chess960 = strcmp(s->variant, "chess960") == 0;
+    if (position && json_is_integer(position) && json_integer_value(position) >= 0 &&
+        json_integer_value(position) < 960)
+        s->position = (int)json_integer_value(position);
     bool computer = strcmp(s->mode, "computer") == 0;
     s->level = computer && level_id ? engine_level_find(level_id) : NULL;
     SvcError e = SVC_E_COUNT;
@@ -47,7 +53,14 @@ static bool create_parse(Req *r, json_t *body, CreateSpec *s) {
     else if (computer && !s->level) {
         err_text_arg(level_id, strlen(level_id), shown_level, sizeof shown_level);
         e = SVC_E_BAD_LEVEL, arg = shown_level;
-    }
+    } else if (!chess960 && strcmp(s->variant, "standard") != 0)
+        e = SVC_E_VALUE, arg = "variant";
+    else if (!chess960 && position)
+        e = SVC_E_UNKNOWN, arg = "position"; /* only a Chess960 game has a start position number */
+    else if (position && s->position < 0)
+        e = SVC_E_VALUE, arg = "position";
+    else if (chess960 && s->fen)
+        e = SVC_E_UNKNOWN, arg = "fen"; /* the variant gives the start position */
     if (e != SVC_E_COUNT) {
         svc_reply_error(r, e, arg);
         return false;
@@ -58,11 +71,19 @@ static bool create_parse(Req *r, json_t *body, CreateSpec *s) {
 /* The new game of spec s with a fresh id and secrets (into p); NULL after answering the error. */
 static SvcGame *create_build(Req *r, const CreateSpec *s, SvcPending *p) {
     SvcGame *g = p->game;
-    if (s->fen) {
+    char chess960_fen[SCHACH_FEN_MAX];
+    const char *fen = s->fen;
+    if (strcmp(s->variant, "chess960") == 0) {
+        Position start;
+        pos_set_chess960(&start, s->position >= 0 ? s->position : (int)secret_random_below(960));
+        fen_write(&start, chess960_fen, sizeof chess960_fen);
+        fen = chess960_fen;
+    }
+    if (fen) {
         SchError err;
         err_clear(&err);
         char message[256];
-        if (!game_init_fen_mode(&g->game, s->fen, GAME_DEAD_DEFER, &err)) {
+        if (!svc_game_start(g, fen, GAME_DEAD_DEFER, &err)) {
             err_format(&err, r->lang, message, sizeof message);
             svc_reply_error(r, SVC_E_FEN, message);
             return NULL;
@@ -125,8 +146,9 @@ static void create_submit(Req *r, SvcPending *p) {
 }
 
 uint64_t svc_action_create(Req *r) {
-    static const Field fields[] = {
-        {"mode", 's', false}, {"color", 's', false}, {"time", 'o', false}, {"fen", 's', false}, {"level", 's', false}};
+    static const Field fields[] = {{"mode", 's', false},    {"color", 's', false}, {"time", 'o', false},
+                                   {"fen", 's', false},     {"level", 's', false}, {"variant", 's', false},
+                                   {"position", 'i', false}};
     json_t *body = svc_body_parse(r, fields, sizeof fields / sizeof fields[0]);
     if (!body)
         return r->ticket;

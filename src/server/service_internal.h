@@ -294,6 +294,9 @@ void svc_touch(Service *svc, SvcGame *g);
  * trimmed to its size (least recently touched games freed first). */
 void svc_enter(Service *svc);
 void svc_leave(Service *svc);
+/* Starts g's game from fen (game_init_fen_mode); a Chess960 start array other than the standard one
+ * is marked Chess960 (pos->chess960) even where its castling looks standard. false with err set. */
+bool svc_game_start(SvcGame *g, const char *fen, GameDeadMode mode, SchError *err);
 /* Builds a game from its stored record and moves; NULL with err filled when they cannot be replayed. */
 SvcGame *svc_game_build(const GameRecord *record, const StoredMove *moves, int count, char *err, size_t err_size);
 /* Reads every game in play and the recent list at start-up; false with err filled. */

@@ -230,6 +230,10 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
         secret_is_set(g->rec.secret_hash[BLACK]), "can_abort", !over && plies < 2, "created",
         (json_int_t)g->rec.created_ms, "computer", svc_computer_json(g));
     json_object_set_new(state, "rated", json_boolean(g->rec.rated));
+    /* Chess960 (svc_game_start marks it): the start position's number when it is a start array. */
+    int chess960 = g->game.start.chess960 ? pos_chess960_number(&g->game.start) : -1;
+    json_object_set_new(state, "variant", json_string(g->game.start.chess960 ? "chess960" : "standard"));
+    json_object_set_new(state, "chess960", chess960 >= 0 ? json_integer(chess960) : json_null());
     json_object_set_new(state, "accounts", accounts_json(g));
     json_object_set_new(state, "rematch", svc_rematch_json(g));
     /* Presence: a side is online while one of its players watches (this node); the computer always. */

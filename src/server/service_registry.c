@@ -223,6 +223,18 @@ static void restore_outcome(SvcGame *g) {
     g->game.draw_offer = -1;
 }
 
+bool svc_game_start(SvcGame *g, const char *fen, GameDeadMode mode, SchError *err) {
+    if (!game_init_fen_mode(&g->game, fen, mode, err))
+        return false;
+    /* A Chess960 start array is a Chess960 game also where its castling looks standard (king on e1,
+     * rooks on a1 and h1; the rules agree there): so it is named, written (UCI king takes rook, the PGN's
+     * Variant) and read back the same. The standard array (518) stays a standard game. */
+    int number = pos_chess960_number(&g->game.start);
+    if (number >= 0 && number != 518)
+        g->game.start.chess960 = g->game.pos.chess960 = 1;
+    return true;
+}
+
 SvcGame *svc_game_build(const GameRecord *record, const StoredMove *moves, int count, char *err, size_t err_size) {
     SvcGame *g = svc_game_new();
     if (!g) {
@@ -237,7 +249,7 @@ SvcGame *svc_game_build(const GameRecord *record, const StoredMove *moves, int c
     /* Stored moves are replayed as they were played: a game an older server let go on past a dead
      * position reads back whole (svc_rules_loaded then ends it). */
     game_set_dead_mode(&g->game, GAME_DEAD_MATERIAL_ONLY);
-    if (record->start_fen[0] && !game_init_fen_mode(&g->game, record->start_fen, GAME_DEAD_MATERIAL_ONLY, &e)) {
+    if (record->start_fen[0] && !svc_game_start(g, record->start_fen, GAME_DEAD_MATERIAL_ONLY, &e)) {
         snprintf(err, err_size, "game %s: stored start position is invalid", record->id);
         svc_game_free(g);
         return NULL;

@@ -248,6 +248,13 @@ static void test_create_validation(void **state) {
         "{\"fen\":\"7k/5QQ1/8/8/8/8/8/K7 b - - 0 1\"}",
         "{\"lang\":\"fr\"}",
         "{\"mode\":\"friend\",\"players\":2}",
+        "{\"variant\":\"crazyhouse\"}",
+        "{\"position\":3}",
+        "{\"variant\":\"standard\",\"position\":3}",
+        "{\"variant\":\"chess960\",\"position\":960}",
+        "{\"variant\":\"chess960\",\"position\":-1}",
+        "{\"variant\":\"chess960\",\"position\":\"3\"}",
+        "{\"variant\":\"chess960\",\"fen\":\"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"}",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         expect_error(request(e, ACTION_CREATE, NULL, bad[i], LANG_EN, 400), "bad_request");
@@ -262,6 +269,8 @@ static void test_create_validation(void **state) {
     assert_string_equal(str(j, "state.time.type"), "none");
     assert_true(json_is_null(get(j, "state.clock")));
     assert_true(json_is_null(get(j, "state.start_fen")));
+    assert_string_equal(str(j, "state.variant"), "standard");
+    assert_true(json_is_null(get(j, "state.chess960")));
     assert_true(json_is_true(get(j, "state.players.white")));
     assert_true(json_is_false(get(j, "state.players.black")));
     assert_true(json_is_true(get(j, "state.can_abort")));
@@ -664,6 +673,59 @@ static void test_castling_off_the_e_file(void **state) {
     assert_state_survives_restart(e, g.id);
 }
 
+/* Chess960 games: a numbered or a random start array; one whose castling looks standard (692,
+ * RBBQKNNR) is still Chess960 (UCI king takes rook, PGN Variant), also after a restart; 518 is the
+ * standard game. */
+static void test_chess960_games(void **state) {
+    Env *e = *state;
+    json_t *j = request(e, ACTION_CREATE, NULL, "{\"variant\":\"chess960\",\"position\":0}", LANG_EN, 201);
+    assert_string_equal(str(j, "state.start_fen"), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+    assert_string_equal(str(j, "state.variant"), "chess960");
+    assert_int_equal(json_integer_value(get(j, "state.chess960")), 0);
+    json_decref(j);
+
+    j = request(e, ACTION_CREATE, NULL, "{\"variant\":\"chess960\",\"position\":518}", LANG_EN, 201);
+    assert_true(json_is_null(get(j, "state.start_fen")));
+    assert_string_equal(str(j, "state.variant"), "standard");
+    json_decref(j);
+
+    for (int i = 0; i < 5; i++) { /* at random: a start array (518 is the standard game) */
+        j = request(e, ACTION_CREATE, NULL, "{\"variant\":\"chess960\"}", LANG_EN, 201);
+        const json_t *number = get(j, "state.chess960");
+        if (json_is_null(number)) {
+            assert_true(json_is_null(get(j, "state.start_fen")));
+        } else {
+            assert_true(json_integer_value(number) >= 0 && json_integer_value(number) < 960);
+            assert_string_equal(str(j, "state.variant"), "chess960");
+            assert_non_null(strstr(str(j, "state.start_fen"), "/pppppppp/8/8/8/8/PPPPPPPP/"));
+        }
+        json_decref(j);
+    }
+
+    Game2 g;
+    new_game(e, "{\"mode\":\"local\",\"variant\":\"chess960\",\"position\":692}", &g);
+    char *s = state_text(e, g.id);
+    j = json_loads(s, 0, NULL);
+    free(s);
+    assert_string_equal(str(j, "start_fen"), "rbbqknnr/pppppppp/8/8/8/8/PPPPPPPP/RBBQKNNR w KQkq - 0 1");
+    assert_string_equal(str(j, "variant"), "chess960");
+    assert_int_equal(json_integer_value(get(j, "chess960")), 692);
+    json_decref(j);
+    int ply = play(e, &g, 0, "Nh3 Nh6 Ne3 Ne6 O-O");
+    s = state_text(e, g.id);
+    j = json_loads(s, 0, NULL);
+    free(s);
+    assert_int_equal(ply, 5);
+    assert_string_equal(str(json_array_get(get(j, "moves"), 4), "uci"), "e1h1");
+    assert_string_equal(str(j, "fen"), "rbbqk2r/pppppppp/4n2n/8/8/4N2N/PPPPPPPP/RBBQ1RK1 b kq - 5 3");
+    json_decref(j);
+    char *pgn = pgn_of(e, g.id, LANG_DE);
+    assert_non_null(strstr(pgn, "[Variant \"Chess960\"]"));
+    assert_non_null(strstr(pgn, "3. 0-0"));
+    free(pgn);
+    assert_state_survives_restart(e, g.id);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_whole_game, setup, teardown),
@@ -680,6 +742,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_pgn, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cancel_and_transport_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_castling_off_the_e_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_chess960_games, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
