@@ -285,9 +285,13 @@ export class GamePage {
     $('role').textContent =
       held.length === 2 ? t('you_play_both') : held.length === 1 ? t('you_play', { color: colorName(held[0]) }) : t('spectator');
     const result = $('result');
-    // Games with accounts say whether they are rated.
-    show($('game-kind'), !!s.accounts);
-    if (s.accounts) $('game-kind').textContent = t(s.rated ? 'game_rated' : 'game_casual');
+    // Games with accounts say whether they are rated; a Chess960 game says so, with its start position.
+    const kind = [];
+    if (s.accounts) kind.push(t(s.rated ? 'game_rated' : 'game_casual'));
+    if (s.variant === 'chess960')
+      kind.push(typeof s.chess960 === 'number' ? t('variant_chess960_number', { n: s.chess960 }) : t('variant_chess960_short'));
+    show($('game-kind'), kind.length > 0);
+    $('game-kind').textContent = kind.join(' · ');
     if (s.outcome) {
       const changes = ['white', 'black']
         .map((c) => s.accounts && s.accounts[c])

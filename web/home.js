@@ -127,6 +127,7 @@ export function initHome() {
     const mode = f.mode.value;
     const body = { mode, color: mode === 'local' ? 'white' : f.color.value, time };
     if (mode === 'computer') body.level = f.level.value;
+    if (f.variant.value === 'chess960') body.variant = 'chess960'; // a start position drawn by the server
     $('create').disabled = true;
     try {
       const r = await api.createGame(body);

@@ -9,7 +9,7 @@
 // Playwright only drives Debian's /usr/bin/chromium (CHROMIUM overrides); it never downloads a browser.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { args, check, launch, run, shot, WAIT } from './lib.mjs';
+import { args, check, drag, launch, run, shot, squareCenter, WAIT } from './lib.mjs';
 
 const [base, schach, artifacts] = args('node browser_game.mjs BASE_URL SCHACH_BINARY ARTIFACT_DIR');
 
@@ -30,27 +30,6 @@ const LINE = [
   ['d5', 'f7', 'click'],
 ];
 const RELOAD_AFTER_PLY = 15;
-
-/** The page coordinates of a square's centre on the real board, from its box and orientation. */
-async function squareCenter(page, sq) {
-  const box = await page.locator('#board cg-board').boundingBox();
-  const black = await page.locator('#board.orientation-black, #board .orientation-black').count();
-  const f = sq.charCodeAt(0) - 97;
-  const r = Number(sq[1]) - 1;
-  const col = black ? 7 - f : f;
-  const row = black ? r : 7 - r;
-  return { x: box.x + ((col + 0.5) * box.width) / 8, y: box.y + ((row + 0.5) * box.height) / 8 };
-}
-
-async function drag(page, from, to) {
-  const a = await squareCenter(page, from);
-  const b = await squareCenter(page, to);
-  await page.mouse.move(a.x, a.y);
-  await page.mouse.down();
-  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
-  await page.mouse.move(b.x, b.y, { steps: 4 });
-  await page.mouse.up();
-}
 
 async function clickMove(page, from, to) {
   const a = await squareCenter(page, from);

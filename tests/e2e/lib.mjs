@@ -118,3 +118,25 @@ export async function noSidewaysCheck(page, title) {
   const w = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
   check(title, w[0] <= w[1], `scrollWidth ${w[0]} > clientWidth ${w[1]}`);
 }
+
+/** The page coordinates of a square's centre on the real board, from its box and orientation. */
+export async function squareCenter(page, sq) {
+  const box = await page.locator('#board cg-board').boundingBox();
+  const black = await page.locator('#board.orientation-black, #board .orientation-black').count();
+  const f = sq.charCodeAt(0) - 97;
+  const r = Number(sq[1]) - 1;
+  const col = black ? 7 - f : f;
+  const row = black ? r : 7 - r;
+  return { x: box.x + ((col + 0.5) * box.width) / 8, y: box.y + ((row + 0.5) * box.height) / 8 };
+}
+
+/** Drags the piece on FROM to TO with the mouse, as a person does. */
+export async function drag(page, from, to) {
+  const a = await squareCenter(page, from);
+  const b = await squareCenter(page, to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
+  await page.mouse.move(b.x, b.y, { steps: 4 });
+  await page.mouse.up();
+}
