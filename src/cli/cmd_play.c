@@ -24,150 +24,28 @@
 #include "schach/notation.h"
 #include "schach/pgn.h"
 
-typedef enum {
-    CMD_HELP,
-    CMD_MOVES,
-    CMD_UNDO,
-    CMD_FLIP,
-    CMD_DRAW,
-    CMD_ACCEPT,
-    CMD_DECLINE,
-    CMD_CLAIM,
-    CMD_RESIGN,
-    CMD_FEN,
-    CMD_PGN,
-    CMD_SAVE,
-    CMD_LOAD,
-    CMD_NEW,
-    CMD_QUIT,
-    CMD_NB
-} CommandId;
-
-/* Every name a command answers to, regardless of the language chosen; ASCII spellings of umlauts too. */
-static const struct {
-    const char *name;
-    CommandId id;
-} command_names[] = {
-    {"help", CMD_HELP},          {"hilfe", CMD_HELP},        {"?", CMD_HELP},
-    {"moves", CMD_MOVES},        {"züge", CMD_MOVES},        {"zuege", CMD_MOVES},
-    {"undo", CMD_UNDO},          {"zurück", CMD_UNDO},       {"zurueck", CMD_UNDO},
-    {"flip", CMD_FLIP},          {"drehen", CMD_FLIP},       {"draw", CMD_DRAW},
-    {"remis", CMD_DRAW},         {"accept", CMD_ACCEPT},     {"annehmen", CMD_ACCEPT},
-    {"decline", CMD_DECLINE},    {"ablehnen", CMD_DECLINE},  {"claim", CMD_CLAIM},
-    {"beanspruchen", CMD_CLAIM}, {"reklamieren", CMD_CLAIM}, {"resign", CMD_RESIGN},
-    {"aufgeben", CMD_RESIGN},    {"fen", CMD_FEN},           {"pgn", CMD_PGN},
-    {"save", CMD_SAVE},          {"speichern", CMD_SAVE},    {"load", CMD_LOAD},
-    {"laden", CMD_LOAD},         {"new", CMD_NEW},           {"neu", CMD_NEW},
-    {"quit", CMD_QUIT},          {"exit", CMD_QUIT},         {"ende", CMD_QUIT},
-};
-enum { COMMAND_NAME_COUNT = sizeof command_names / sizeof command_names[0] };
-
-enum { RESOLVE_OK, RESOLVE_BAD, RESOLVE_CANCEL, RESOLVE_EOF };
-
-typedef struct Play {
-    PgnGame pg; /* the game and its tags (kept from a loaded PGN) */
-    Lang lang;
-    bool color;  /* figurines and ANSI colours */
-    bool script; /* standard input is not a terminal: echo every line read */
-    bool flip;
-    bool quit;
-    bool announced; /* the ending of the game has been announced */
-    char *line;     /* getline buffer */
-    size_t line_cap;
-    PlayPlayer players[2];     /* WHITE, BLACK */
-    PlayComputer computers[2]; /* the engine of each computer player */
-} Play;
-
-static Game *play_game(Play *p) { return &p->pg.game; }
-
-static const char *color_word(Color c, Lang lang) {
+const char *play_color_word(Color c, Lang lang) {
     return c == WHITE ? CLI_TR(lang, "White", "Weiß") : CLI_TR(lang, "Black", "Schwarz");
 }
 
-static const char *piece_word(PieceType t, Lang lang) {
+const char *play_piece_word(PieceType t, Lang lang) {
     static const char *const en[PIECE_TYPE_NB] = {"Pawn", "Knight", "Bishop", "Rook", "Queen", "King"};
     static const char *const de[PIECE_TYPE_NB] = {"Bauer", "Springer", "Läufer", "Turm", "Dame", "König"};
     return lang == LANG_DE ? de[t] : en[t];
 }
 
-static void print_error(const Play *p, const SchError *err) {
+void play_print_error(const Play *p, const SchError *err) {
     char msg[512];
     err_format(err, p->lang, msg, sizeof msg);
     printf("%s\n", msg);
 }
 
-static void print_game_error(const Play *p, int code) {
+void play_print_game_error(const Play *p, int code) {
     SchError err;
     err_clear(&err);
     err_set(&err, code, NULL, NULL, NULL);
-    print_error(p, &err);
+    play_print_error(p, &err);
 }
-
-/* ---- input -------------------------------------------------------------------------------- */
-
-static char *trim(char *s) {
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && isspace((unsigned char)s[n - 1]))
-        s[--n] = '\0';
-    return s;
-}
-
-/* Prints prompt and reads one line (trimmed); NULL at the end of input. In script mode the line is
- * echoed after the prompt so that a transcript reads like a session. */
-static char *read_line(Play *p, const char *prompt) {
-    fputs(prompt, stdout);
-    fflush(stdout);
-    ssize_t n = getline(&p->line, &p->line_cap, stdin);
-    if (n < 0) {
-        putchar('\n');
-        return NULL;
-    }
-    char *text = trim(p->line);
-    if (p->script)
-        printf("%s\n", text);
-    return text;
-}
-
-/* Lowercases ASCII letters and the German capitals Ä Ö Ü in place (UTF-8). */
-static void lowercase(char *s) {
-    for (unsigned char *u = (unsigned char *)s; *u; u++) {
-        if (u[0] == 0xC3 && (u[1] == 0x84 || u[1] == 0x96 || u[1] == 0x9C)) {
-            u[1] = (unsigned char)(u[1] + 0x20);
-            u++;
-        } else {
-            *u = (unsigned char)tolower(*u);
-        }
-    }
-}
-
-/* Skips a move number people copy from game scores: "12." "12..." */
-static const char *skip_move_number(const char *text) {
-    const char *s = text;
-    while (isdigit((unsigned char)*s))
-        s++;
-    if (s == text || *s != '.')
-        return text;
-    while (*s == '.')
-        s++;
-    while (isspace((unsigned char)*s))
-        s++;
-    return s;
-}
-
-/* A square ("e4") or castling in the word: it is meant as a move even when it is not legal. */
-static bool looks_like_move(const char *word) {
-    if (!strncmp(word, "0-0", 3) ||
-        ((word[0] == 'o' || word[0] == 'O') && word[1] == '-' && (word[2] == 'o' || word[2] == 'O')))
-        return true;
-    for (const char *s = word; s[0] && s[1]; s++)
-        if (s[0] >= 'a' && s[0] <= 'h' && s[1] >= '1' && s[1] <= '8')
-            return true;
-    return false;
-}
-
-/* ---- the board and the state of the game ------------------------------------------------------ */
 
 /* The move list in SAN ("1. e4 e5 2. Nf3"), wrapped; also the long form of the last move. */
 static void print_move_list(const Play *p, char *last, size_t last_size) {
@@ -218,7 +96,7 @@ static void print_claims(const Play *p) {
     const char *three = CLI_TR(lang, "threefold repetition", "dreifache Stellungswiederholung");
     const char *fifty = CLI_TR(lang, "50-move rule", "50-Züge-Regel");
     printf(CLI_TR(lang, "%s may claim a draw (claim): %s%s%s\n", "%s kann Remis beanspruchen (beanspruchen): %s%s%s\n"),
-           color_word(pos_turn(&g->pos), lang), (claims & CLAIM_THREEFOLD) ? three : "",
+           play_color_word(pos_turn(&g->pos), lang), (claims & CLAIM_THREEFOLD) ? three : "",
            claims == (CLAIM_THREEFOLD | CLAIM_FIFTY) ? ", " : "", (claims & CLAIM_FIFTY) ? fifty : "");
 }
 
@@ -233,17 +111,18 @@ static void print_status(const Play *p) {
         return;
     }
     printf(CLI_TR(lang, "Move %d: %s to move%s\n", "Zug %d: %s am Zug%s\n"), pos->fullmove,
-           color_word(pos_turn(pos), lang), pos_in_check(pos) ? CLI_TR(lang, " – check!", " – Schach!") : "");
+           play_color_word(pos_turn(pos), lang), pos_in_check(pos) ? CLI_TR(lang, " – check!", " – Schach!") : "");
     if (g->draw_offer >= 0) {
         Color offerer = (Color)g->draw_offer;
         printf(CLI_TR(lang, "%s offers a draw: %s may accept or decline (a move by %s declines).\n",
                       "%s bietet Remis an: %s kann annehmen oder ablehnen (ein Zug von %s lehnt ab).\n"),
-               color_word(offerer, lang), color_word((Color)!offerer, lang), color_word((Color)!offerer, lang));
+               play_color_word(offerer, lang), play_color_word((Color)!offerer, lang),
+               play_color_word((Color)!offerer, lang));
     }
     print_claims(p);
 }
 
-static void view_for(const Play *p, BoardView *v) {
+void play_view_for(const Play *p, BoardView *v) {
     const Game *g = &p->pg.game;
     board_view_init(v, p->color, p->flip, p->lang);
     if (g->ply_count > 0) {
@@ -255,9 +134,9 @@ static void view_for(const Play *p, BoardView *v) {
         v->check = pos_king(&g->pos, pos_turn(&g->pos));
 }
 
-static void show(const Play *p) {
+void play_show(const Play *p) {
     BoardView v;
-    view_for(p, &v);
+    play_view_for(p, &v);
     putchar('\n');
     board_print(stdout, &p->pg.game.pos, &v);
     char last[96];
@@ -270,8 +149,7 @@ static void show(const Play *p) {
     print_status(p);
 }
 
-/* Announces an ending once, and forgets the announcement when undo revives the game. */
-static void announce(Play *p, bool status_shown) {
+void play_announce(Play *p, bool status_shown) {
     const Game *g = play_game(p);
     if (!game_over(g)) {
         p->announced = false;
@@ -287,12 +165,10 @@ static void announce(Play *p, bool status_shown) {
                 "'ende' beendet."));
 }
 
-static void show_and_announce(Play *p) {
-    show(p);
-    announce(p, true);
+void play_show_and_announce(Play *p) {
+    play_show(p);
+    play_announce(p, true);
 }
-
-/* ---- games ----------------------------------------------------------------------------------- */
 
 static void set_default_tags(PgnGame *pg) {
     char date[16] = "????.??.??";
@@ -304,10 +180,7 @@ static void set_default_tags(PgnGame *pg) {
     pgn_set_tag(pg, "Date", date);
 }
 
-/* A game played here ends at a dead position (5.2.2), also one read from a PGN file: reading keeps
- * recorded games going past dead positions (GAME_DEAD_MATERIAL_ONLY), so the position on the board is
- * judged now, as the game would have judged it after its last move, and every move from here on. */
-static void judge_dead_positions(Game *g) {
+void play_judge_dead_positions(Game *g) {
     static const WinLimits quick = {true, 0};
     static const WinLimits full = {false, GAME_DEAD_NODES};
     game_set_dead_mode(g, GAME_DEAD_INLINE);
@@ -320,8 +193,7 @@ static void judge_dead_positions(Game *g) {
     game_settle_dead(g, g->ply_count, res);
 }
 
-/* A new game from the standard position or fen; false (message printed, *pg untouched) on a bad FEN. */
-static bool new_game(PgnGame *pg, const char *fen, Lang lang, FILE *out) {
+bool play_new_game(PgnGame *pg, const char *fen, Lang lang, FILE *out) {
     PgnGame fresh;
     pgn_game_init(&fresh);
     game_set_dead_mode(&fresh.game, GAME_DEAD_INLINE); /* pgn_game_init prepares for reading */
@@ -343,9 +215,7 @@ static bool new_game(PgnGame *pg, const char *fen, Lang lang, FILE *out) {
     return true;
 }
 
-/* Replaces *pg by the last game of file (replayed, tags kept). false with a message when the file
- * cannot be read, holds no game, or its last game has an error. */
-static bool load_game(PgnGame *pg, const char *file, Lang lang, FILE *out) {
+bool play_load_game(PgnGame *pg, const char *file, Lang lang, FILE *out) {
     FILE *f = fopen(file, "r");
     if (!f) {
         fprintf(out, CLI_TR(lang, "cannot open '%s': %s\n", "'%s' lässt sich nicht öffnen: %s\n"), file,
@@ -392,7 +262,7 @@ static bool load_game(PgnGame *pg, const char *file, Lang lang, FILE *out) {
         pgn_game_free(&last);
         return false;
     }
-    judge_dead_positions(&last.game);
+    play_judge_dead_positions(&last.game);
     if (game_over(&last.game) && last.result != RESULT_NONE && last.result != last.game.outcome.result) {
         /* Only a dead position the reader let pass can disagree with the file's result. */
         fprintf(out,
@@ -413,7 +283,62 @@ static bool load_game(PgnGame *pg, const char *file, Lang lang, FILE *out) {
     return true;
 }
 
-/* ---- moves ----------------------------------------------------------------------------------- */
+static char *trim(char *s) {
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+char *play_read_line(Play *p, const char *prompt) {
+    fputs(prompt, stdout);
+    fflush(stdout);
+    ssize_t n = getline(&p->line, &p->line_cap, stdin);
+    if (n < 0) {
+        putchar('\n');
+        return NULL;
+    }
+    char *text = trim(p->line);
+    if (p->script)
+        printf("%s\n", text);
+    return text;
+}
+
+void play_lowercase(char *s) {
+    for (unsigned char *u = (unsigned char *)s; *u; u++) {
+        if (u[0] == 0xC3 && (u[1] == 0x84 || u[1] == 0x96 || u[1] == 0x9C)) {
+            u[1] = (unsigned char)(u[1] + 0x20);
+            u++;
+        } else {
+            *u = (unsigned char)tolower(*u);
+        }
+    }
+}
+
+const char *play_skip_move_number(const char *text) {
+    const char *s = text;
+    while (isdigit((unsigned char)*s))
+        s++;
+    if (s == text || *s != '.')
+        return text;
+    while (*s == '.')
+        s++;
+    while (isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+bool play_looks_like_move(const char *word) {
+    if (!strncmp(word, "0-0", 3) ||
+        ((word[0] == 'o' || word[0] == 'O') && word[1] == '-' && (word[2] == 'o' || word[2] == 'O')))
+        return true;
+    for (const char *s = word; s[0] && s[1]; s++)
+        if (s[0] >= 'a' && s[0] <= 'h' && s[1] >= '1' && s[1] <= '8')
+            return true;
+    return false;
+}
 
 /* A legal promotion to a queen with the squares of text, which lacked the piece; MOVE_NONE if none. */
 static Move promotion_candidate(const Game *g, const char *text) {
@@ -439,7 +364,7 @@ static Move promotion_candidate(const Game *g, const char *text) {
 static PieceType parse_promotion_piece(const char *answer) {
     char word[32];
     snprintf(word, sizeof word, "%s", answer[0] == '=' ? answer + 1 : answer);
-    lowercase(word);
+    play_lowercase(word);
     if (word[0] && !word[1]) {
         switch (word[0]) {
             case 'q':
@@ -470,12 +395,12 @@ static PieceType parse_promotion_piece(const char *answer) {
 static int ask_promotion(Play *p, Move queen_move, Move *out) {
     Lang lang = p->lang;
     for (;;) {
-        char *answer = read_line(p, CLI_TR(lang, "Promote to: Q R B N? ", "Umwandeln in: D T L S? "));
+        char *answer = play_read_line(p, CLI_TR(lang, "Promote to: Q R B N? ", "Umwandeln in: D T L S? "));
         if (!answer)
             return RESOLVE_EOF;
         char low[32];
         snprintf(low, sizeof low, "%s", answer);
-        lowercase(low);
+        play_lowercase(low);
         if (!*low || !strcmp(low, "cancel") || !strcmp(low, "abbrechen")) {
             puts(CLI_TR(lang, "Move cancelled.", "Zug abgebrochen."));
             return RESOLVE_CANCEL;
@@ -490,9 +415,7 @@ static int ask_promotion(Play *p, Move queen_move, Move *out) {
     }
 }
 
-/* Turns text into a legal move, asking for the promotion piece when it is missing. Prints the reason
- * when the text is no legal move. parsed/err are the result of game_parse_move on text. */
-static int resolve_move(Play *p, const char *text, Move parsed, const SchError *err, Move *out) {
+int play_resolve_move(Play *p, const char *text, Move parsed, const SchError *err, Move *out) {
     if (parsed != MOVE_NONE) {
         *out = parsed;
         return RESOLVE_OK;
@@ -502,53 +425,48 @@ static int resolve_move(Play *p, const char *text, Move parsed, const SchError *
         if (q != MOVE_NONE)
             return ask_promotion(p, q, out);
     }
-    print_error(p, err);
+    play_print_error(p, err);
     return RESOLVE_BAD;
 }
 
-/* Parses text and resolves it; prints why when it is no move. */
-static int read_move(Play *p, const char *text, Move *out) {
+int play_read_move(Play *p, const char *text, Move *out) {
     Game *g = play_game(p);
     if (game_over(g)) {
-        print_game_error(p, GAME_ERR_OVER);
+        play_print_game_error(p, GAME_ERR_OVER);
         return RESOLVE_BAD;
     }
     if (!*text) {
-        print_game_error(p, MOVE_ERR_EMPTY);
+        play_print_game_error(p, MOVE_ERR_EMPTY);
         return RESOLVE_BAD;
     }
     SchError err;
     err_clear(&err);
     Move m = game_parse_move(g, text, p->lang, &err);
-    return resolve_move(p, text, m, &err, out);
+    return play_resolve_move(p, text, m, &err, out);
 }
 
-static void play_move(Play *p, Move m) {
+void play_move(Play *p, Move m) {
     SchError err;
     err_clear(&err);
     if (!game_play(play_game(p), m, &err)) {
-        print_error(p, &err);
+        play_print_error(p, &err);
         return;
     }
-    show_and_announce(p);
+    play_show_and_announce(p);
 }
 
-/* ---- the computer ---------------------------------------------------------------------------- */
-
-static bool computer_to_move(const Play *p) {
+bool play_computer_to_move(const Play *p) {
     const Game *g = &p->pg.game;
     return !game_over(g) && p->players[pos_turn(&g->pos)].computer;
 }
 
-/* A new game: the engines forget what they learnt. */
-static void clear_computers(Play *p) {
+void play_clear_computers(Play *p) {
     for (int c = WHITE; c <= BLACK; c++)
         if (p->players[c].computer)
             engine_clear(p->computers[c].engine);
 }
 
-/* The White and Black tags of a new game name the computer players ("schach (Club player)"). */
-static void tag_computers(Play *p) {
+void play_tag_computers(Play *p) {
     for (int c = WHITE; c <= BLACK; c++) {
         if (!p->players[c].computer)
             continue;
@@ -580,25 +498,24 @@ static bool computer_answer_offer(Play *p, const PlayChoice *ch, const char *who
     err_clear(&err);
     if (ch->accept_draw && game_accept_draw(g, c, &err)) {
         printf(CLI_TR(p->lang, "%s (%s) accepts the draw offer.\n", "%s (%s) nimmt das Remisangebot an.\n"),
-               color_word(c, p->lang), who);
-        announce(p, false);
+               play_color_word(c, p->lang), who);
+        play_announce(p, false);
         return true;
     }
     if (game_decline_draw(g, c, &err))
         printf(CLI_TR(p->lang, "%s (%s) declines the draw offer.\n", "%s (%s) lehnt das Remisangebot ab.\n"),
-               color_word(c, p->lang), who);
+               play_color_word(c, p->lang), who);
     return false;
 }
 
-/* The computer's turn: it searches, then answers a draw offer, claims a draw or moves. false when
- * it could do nothing (no move: cannot happen in a game that is not over). */
-static bool computer_turn(Play *p) {
+bool play_computer_turn(Play *p) {
     Game *g = play_game(p);
     Color c = pos_turn(&g->pos);
     char who[96], text[48];
     play_computer_describe(&p->computers[c], p->lang, who, sizeof who);
     if (!p->script) {
-        printf(CLI_TR(p->lang, "%s (%s) is thinking ...\n", "%s (%s) denkt nach ...\n"), color_word(c, p->lang), who);
+        printf(CLI_TR(p->lang, "%s (%s) is thinking ...\n", "%s (%s) denkt nach ...\n"), play_color_word(c, p->lang),
+               who);
         fflush(stdout);
     }
     PlayChoice ch = play_computer_choose(&p->computers[c], g);
@@ -607,9 +524,9 @@ static bool computer_turn(Play *p) {
     SchError err;
     err_clear(&err);
     if (ch.claim_now && game_claim(g, 0, &err)) {
-        printf(CLI_TR(p->lang, "%s (%s) claims a draw.\n", "%s (%s) beansprucht Remis.\n"), color_word(c, p->lang),
+        printf(CLI_TR(p->lang, "%s (%s) claims a draw.\n", "%s (%s) beansprucht Remis.\n"), play_color_word(c, p->lang),
                who);
-        announce(p, false);
+        play_announce(p, false);
         return true;
     }
     if (ch.move == MOVE_NONE)
@@ -617,22 +534,58 @@ static bool computer_turn(Play *p) {
     numbered_san(p, ch.move, text, sizeof text);
     if (ch.claim_with_move) {
         printf(CLI_TR(p->lang, "%s (%s) plays %s and claims a draw.\n", "%s (%s) spielt %s und beansprucht Remis.\n"),
-               color_word(c, p->lang), who, text);
+               play_color_word(c, p->lang), who, text);
         if (!game_claim_with_move(g, ch.move, 0, &err) && err.code != GAME_ERR_CLAIM_VOID)
-            print_error(p, &err);
-        show_and_announce(p);
+            play_print_error(p, &err);
+        play_show_and_announce(p);
         return true;
     }
     if (!game_play(g, ch.move, &err)) {
-        print_error(p, &err);
+        play_print_error(p, &err);
         return false;
     }
-    printf(CLI_TR(p->lang, "%s (%s) plays %s\n", "%s (%s) spielt %s\n"), color_word(c, p->lang), who, text);
-    show_and_announce(p);
+    printf(CLI_TR(p->lang, "%s (%s) plays %s\n", "%s (%s) spielt %s\n"), play_color_word(c, p->lang), who, text);
+    play_show_and_announce(p);
     return true;
 }
 
-/* ---- commands ------------------------------------------------------------------------------- */
+typedef enum {
+    CMD_HELP,
+    CMD_MOVES,
+    CMD_UNDO,
+    CMD_FLIP,
+    CMD_DRAW,
+    CMD_ACCEPT,
+    CMD_DECLINE,
+    CMD_CLAIM,
+    CMD_RESIGN,
+    CMD_FEN,
+    CMD_PGN,
+    CMD_SAVE,
+    CMD_LOAD,
+    CMD_NEW,
+    CMD_QUIT,
+    CMD_NB
+} CommandId;
+
+/* Every name a command answers to, regardless of the language chosen; ASCII spellings of umlauts too. */
+static const struct {
+    const char *name;
+    CommandId id;
+} command_names[] = {
+    {"help", CMD_HELP},          {"hilfe", CMD_HELP},        {"?", CMD_HELP},
+    {"moves", CMD_MOVES},        {"züge", CMD_MOVES},        {"zuege", CMD_MOVES},
+    {"undo", CMD_UNDO},          {"zurück", CMD_UNDO},       {"zurueck", CMD_UNDO},
+    {"flip", CMD_FLIP},          {"drehen", CMD_FLIP},       {"draw", CMD_DRAW},
+    {"remis", CMD_DRAW},         {"accept", CMD_ACCEPT},     {"annehmen", CMD_ACCEPT},
+    {"decline", CMD_DECLINE},    {"ablehnen", CMD_DECLINE},  {"claim", CMD_CLAIM},
+    {"beanspruchen", CMD_CLAIM}, {"reklamieren", CMD_CLAIM}, {"resign", CMD_RESIGN},
+    {"aufgeben", CMD_RESIGN},    {"fen", CMD_FEN},           {"pgn", CMD_PGN},
+    {"save", CMD_SAVE},          {"speichern", CMD_SAVE},    {"load", CMD_LOAD},
+    {"laden", CMD_LOAD},         {"new", CMD_NEW},           {"neu", CMD_NEW},
+    {"quit", CMD_QUIT},          {"exit", CMD_QUIT},         {"ende", CMD_QUIT},
+};
+enum { COMMAND_NAME_COUNT = sizeof command_names / sizeof command_names[0] };
 
 static void print_help(const Play *p) {
     fputs(CLI_TR(p->lang,
@@ -684,14 +637,14 @@ static void cmd_moves_of(const Play *p, const char *arg) {
     const Position *pos = &g->pos;
     Lang lang = p->lang;
     if (game_over(g)) {
-        print_game_error(p, GAME_ERR_OVER);
+        play_print_game_error(p, GAME_ERR_OVER);
         return;
     }
     Square sq = SQ_NONE;
     if (*arg) {
         char low[8];
         snprintf(low, sizeof low, "%s", arg);
-        lowercase(low);
+        play_lowercase(low);
         sq = square_parse(low);
         if (sq == SQ_NONE || low[2]) {
             printf(CLI_TR(lang, "'%s' is not a square (a1 to h8)\n", "'%s' ist kein Feld (a1 bis h8)\n"), arg);
@@ -704,8 +657,8 @@ static void cmd_moves_of(const Play *p, const char *arg) {
         }
         if (piece_color(pc) != pos_turn(pos)) {
             printf(CLI_TR(lang, "%s %s belongs to %s, but %s is to move.\n", "%s %s gehört %s, aber %s ist am Zug.\n"),
-                   piece_word(piece_type(pc), lang), low, color_word(piece_color(pc), lang),
-                   color_word(pos_turn(pos), lang));
+                   play_piece_word(piece_type(pc), lang), low, play_color_word(piece_color(pc), lang),
+                   play_color_word(pos_turn(pos), lang));
             return;
         }
     }
@@ -727,18 +680,18 @@ static void cmd_moves_of(const Play *p, const char *arg) {
         char name[3];
         square_name(sq, name);
         BoardView v;
-        view_for(p, &v);
+        play_view_for(p, &v);
         v.selected = sq;
         v.targets = targets;
         putchar('\n');
         board_print(stdout, pos, &v);
         if (count == 0) {
             printf(CLI_TR(lang, "%s %s has no legal move.\n", "%s %s hat keinen legalen Zug.\n"),
-                   piece_word(piece_type(pos_piece_on(pos, sq)), lang), name);
+                   play_piece_word(piece_type(pos_piece_on(pos, sq)), lang), name);
             return;
         }
         printf(CLI_TR(lang, "%s %s – legal moves (%d):", "%s %s – legale Züge (%d):"),
-               piece_word(piece_type(pos_piece_on(pos, sq)), lang), name, count);
+               play_piece_word(piece_type(pos_piece_on(pos, sq)), lang), name, count);
     } else {
         printf(CLI_TR(lang, "Legal moves (%d):", "Legale Züge (%d):"), count);
     }
@@ -750,7 +703,7 @@ static void cmd_moves_of(const Play *p, const char *arg) {
 static void cmd_undo(Play *p) {
     Game *g = play_game(p);
     if (g->ply_count == 0) {
-        print_game_error(p, GAME_ERR_NOTHING_TO_UNDO);
+        play_print_game_error(p, GAME_ERR_NOTHING_TO_UNDO);
         return;
     }
     if (!game_undo(g)) {
@@ -762,12 +715,12 @@ static void cmd_undo(Play *p) {
     /* Against the computer, its reply goes too: else it would at once play again. */
     Color turn = pos_turn(&g->pos);
     bool two = p->players[turn].computer && !p->players[!turn].computer && g->ply_count > 0 && game_undo(g);
-    judge_dead_positions(g);   /* a loaded game may have gone on past a dead position */
-    pgn_trim_comments(&p->pg); /* a loaded game's comments on the moves taken back go with them */
+    play_judge_dead_positions(g); /* a loaded game may have gone on past a dead position */
+    pgn_trim_comments(&p->pg);    /* a loaded game's comments on the moves taken back go with them */
     puts(two ? CLI_TR(p->lang, "Two moves taken back: yours and the computer's reply.",
                       "Zwei Züge zurückgenommen: Ihr Zug und die Antwort des Computers.")
              : CLI_TR(p->lang, "Move taken back.", "Zug zurückgenommen."));
-    show_and_announce(p);
+    play_show_and_announce(p);
 }
 
 static void cmd_draw(Play *p) {
@@ -776,22 +729,22 @@ static void cmd_draw(Play *p) {
     SchError err;
     err_clear(&err);
     if (!game_offer_draw(g, c, &err)) {
-        print_error(p, &err);
+        play_print_error(p, &err);
         return;
     }
     if (game_over(g)) {
-        announce(p, false);
+        play_announce(p, false);
         return;
     }
     if (p->players[!c].computer) {
         printf(CLI_TR(p->lang, "%s offers a draw; the computer answers after %s's move.\n",
                       "%s bietet Remis an; der Computer antwortet nach dem Zug von %s.\n"),
-               color_word(c, p->lang), color_word(c, p->lang));
+               play_color_word(c, p->lang), play_color_word(c, p->lang));
         return;
     }
     printf(CLI_TR(p->lang, "%s offers a draw. %s: 'accept' or 'decline' (a move by %s declines too).\n",
                   "%s bietet Remis an. %s: 'annehmen' oder 'ablehnen' (ein Zug von %s lehnt auch ab).\n"),
-           color_word(c, p->lang), color_word((Color)!c, p->lang), color_word((Color)!c, p->lang));
+           play_color_word(c, p->lang), play_color_word((Color)!c, p->lang), play_color_word((Color)!c, p->lang));
 }
 
 /* accept or decline: answered by the opponent of whoever offered. */
@@ -802,15 +755,15 @@ static void cmd_answer_offer(Play *p, bool accept) {
     err_clear(&err);
     bool ok = accept ? game_accept_draw(g, answering, &err) : game_decline_draw(g, answering, &err);
     if (!ok) {
-        print_error(p, &err);
+        play_print_error(p, &err);
         return;
     }
     if (accept) {
-        announce(p, false);
+        play_announce(p, false);
         return;
     }
     printf(CLI_TR(p->lang, "%s declines the draw offer.\n", "%s lehnt das Remisangebot ab.\n"),
-           color_word(answering, p->lang));
+           play_color_word(answering, p->lang));
 }
 
 static void cmd_claim(Play *p, const char *move_text) {
@@ -820,37 +773,37 @@ static void cmd_claim(Play *p, const char *move_text) {
     err_clear(&err);
     if (!*move_text) {
         if (game_claim(g, 0, &err)) {
-            announce(p, false);
+            play_announce(p, false);
             return;
         }
-        print_error(p, &err);
+        play_print_error(p, &err);
         if (err.code == GAME_ERR_NO_CLAIM && g->draw_offer == (int)c)
             printf(CLI_TR(p->lang, "The incorrect claim counts as a draw offer by %s: %s may accept or decline.\n",
                           "Die unberechtigte Reklamation gilt als Remisangebot von %s: %s kann annehmen oder "
                           "ablehnen.\n"),
-                   color_word(c, p->lang), color_word((Color)!c, p->lang));
+                   play_color_word(c, p->lang), play_color_word((Color)!c, p->lang));
         return;
     }
     Move m;
-    int r = read_move(p, skip_move_number(move_text), &m);
+    int r = play_read_move(p, play_skip_move_number(move_text), &m);
     if (r == RESOLVE_EOF)
         p->quit = true;
     if (r != RESOLVE_OK)
         return;
     if (game_claim_with_move(g, m, 0, &err)) {
-        show_and_announce(p);
+        play_show_and_announce(p);
         return;
     }
     if (err.code == GAME_ERR_CLAIM_REJECTED || err.code == GAME_ERR_CLAIM_VOID) {
-        print_error(p, &err);
+        play_print_error(p, &err);
         if (err.code == GAME_ERR_CLAIM_REJECTED && g->draw_offer == (int)c)
             printf(CLI_TR(p->lang, "The incorrect claim counts as a draw offer by %s.\n",
                           "Die unberechtigte Reklamation gilt als Remisangebot von %s.\n"),
-                   color_word(c, p->lang));
-        show_and_announce(p);
+                   play_color_word(c, p->lang));
+        play_show_and_announce(p);
         return;
     }
-    print_error(p, &err);
+    play_print_error(p, &err);
 }
 
 static void cmd_resign(Play *p, const char *arg) {
@@ -859,7 +812,7 @@ static void cmd_resign(Play *p, const char *arg) {
     if (*arg) {
         char low[16];
         snprintf(low, sizeof low, "%s", arg);
-        lowercase(low);
+        play_lowercase(low);
         if (!strcmp(low, "white") || !strcmp(low, "weiß") || !strcmp(low, "weiss") || !strcmp(low, "w"))
             c = WHITE;
         else if (!strcmp(low, "black") || !strcmp(low, "schwarz") || !strcmp(low, "b") || !strcmp(low, "s"))
@@ -873,10 +826,10 @@ static void cmd_resign(Play *p, const char *arg) {
     SchError err;
     err_clear(&err);
     if (!game_resign(g, c, &err)) {
-        print_error(p, &err);
+        play_print_error(p, &err);
         return;
     }
-    announce(p, false);
+    play_announce(p, false);
 }
 
 static void cmd_save(const Play *p, const char *file) {
@@ -907,7 +860,7 @@ static void run_command(Play *p, CommandId id, const char *arg) {
         case CMD_UNDO: cmd_undo(p); break;
         case CMD_FLIP:
             p->flip = !p->flip;
-            show(p);
+            play_show(p);
             break;
         case CMD_DRAW: cmd_draw(p); break;
         case CMD_ACCEPT: cmd_answer_offer(p, true); break;
@@ -925,20 +878,20 @@ static void run_command(Play *p, CommandId id, const char *arg) {
         case CMD_LOAD:
             if (!*arg) {
                 puts(CLI_TR(lang, "Which file? load FILE", "Welche Datei? laden DATEI"));
-            } else if (load_game(&p->pg, arg, lang, stdout)) {
+            } else if (play_load_game(&p->pg, arg, lang, stdout)) {
                 p->announced = false;
-                clear_computers(p);
+                play_clear_computers(p);
                 printf(CLI_TR(lang, "Loaded the last game of %s.\n", "Letzte Partie aus %s geladen.\n"), arg);
-                show_and_announce(p);
+                play_show_and_announce(p);
             }
             break;
         case CMD_NEW:
-            if (new_game(&p->pg, *arg ? arg : NULL, lang, stdout)) {
+            if (play_new_game(&p->pg, *arg ? arg : NULL, lang, stdout)) {
                 p->announced = false;
-                clear_computers(p);
-                tag_computers(p);
+                play_clear_computers(p);
+                play_tag_computers(p);
                 puts(CLI_TR(lang, "New game.", "Neue Partie."));
-                show_and_announce(p);
+                play_show_and_announce(p);
             }
             break;
         case CMD_QUIT: p->quit = true; break;
@@ -972,12 +925,12 @@ static int prefix_command(const char *word, char *names, size_t size) {
     return found;
 }
 
-static void handle_line(Play *p, char *line) {
+void play_handle_line(Play *p, char *line) {
     /* The first word, lowercased, may be a command; the rest is its argument. */
     char word[64];
     size_t wlen = strcspn(line, " \t");
     snprintf(word, sizeof word, "%.*s", (int)(wlen < sizeof word ? wlen : sizeof word - 1), line);
-    lowercase(word);
+    play_lowercase(word);
     const char *arg = line + wlen;
     while (isspace((unsigned char)*arg))
         arg++;
@@ -988,19 +941,19 @@ static void handle_line(Play *p, char *line) {
         return;
     }
     Game *g = play_game(p);
-    const char *text = skip_move_number(line);
+    const char *text = play_skip_move_number(line);
     SchError err;
     err_clear(&err);
     Move m = MOVE_NONE;
     if (!game_over(g) && *text)
         m = game_parse_move(g, text, p->lang, &err);
-    if (m != MOVE_NONE || err.code == MOVE_ERR_PROMOTION_MISSING || looks_like_move(text)) {
+    if (m != MOVE_NONE || err.code == MOVE_ERR_PROMOTION_MISSING || play_looks_like_move(text)) {
         if (game_over(g)) {
-            print_game_error(p, GAME_ERR_OVER);
+            play_print_game_error(p, GAME_ERR_OVER);
             return;
         }
         Move chosen;
-        int r = resolve_move(p, text, m, &err, &chosen);
+        int r = play_resolve_move(p, text, m, &err, &chosen);
         if (r == RESOLVE_EOF)
             p->quit = true;
         else if (r == RESOLVE_OK)
@@ -1014,22 +967,12 @@ static void handle_line(Play *p, char *line) {
     } else if (cmd == -2) {
         printf(CLI_TR(p->lang, "'%s' is ambiguous: %s\n", "'%s' ist mehrdeutig: %s\n"), word, names);
     } else if (err.code != ERR_NONE && err.code != MOVE_ERR_SYNTAX) {
-        print_error(p, &err);
+        play_print_error(p, &err);
     } else {
         printf(CLI_TR(p->lang, "'%s' is neither a move nor a command; 'help' lists the commands.\n",
                       "'%s' ist weder ein Zug noch ein Befehl; 'hilfe' zeigt die Befehle.\n"),
                line);
     }
-}
-
-static void prompt_text(const Play *p, char *buf, size_t size) {
-    const Game *g = &p->pg.game;
-    if (game_over(g)) {
-        snprintf(buf, size, "> ");
-        return;
-    }
-    Color c = pos_turn(&g->pos);
-    snprintf(buf, size, "%d%s %s> ", g->pos.fullmove, c == WHITE ? "." : "...", color_word(c, p->lang));
 }
 
 /* ---- the command line ------------------------------------------------------------------------ */
@@ -1239,6 +1182,19 @@ static void stop_computers(Play *p) {
             play_computer_free(&p->computers[c]);
 }
 
+/* ---- the loop ------------------------------------------------------------------------------- */
+
+/* "12. White> " or "12... Black> ", a bare "> " once the game is over. */
+static void prompt_text(const Play *p, char *buf, size_t size) {
+    const Game *g = &p->pg.game;
+    if (game_over(g)) {
+        snprintf(buf, size, "> ");
+        return;
+    }
+    Color c = pos_turn(&g->pos);
+    snprintf(buf, size, "%d%s %s> ", g->pos.fullmove, c == WHITE ? "." : "...", play_color_word(c, p->lang));
+}
+
 int cmd_play(int argc, char **argv, Lang lang) {
     const char *bad = NULL;
     if (!cli_scan_lang(argc, argv, &lang, &bad))
@@ -1270,7 +1226,7 @@ int cmd_play(int argc, char **argv, Lang lang) {
         a.fen = fen960;
         printf(CLI_TR(lang, "Chess960 start position %d\n", "Chess960-Startstellung %d\n"), n);
     }
-    bool ok = a.pgn ? load_game(&p.pg, a.pgn, lang, stderr) : new_game(&p.pg, a.fen, lang, stderr);
+    bool ok = a.pgn ? play_load_game(&p.pg, a.pgn, lang, stderr) : play_new_game(&p.pg, a.fen, lang, stderr);
     if (ok && a.c960 != CLI_CHESS960_OFF) {
         p.pg.game.start.chess960 = p.pg.game.pos.chess960 = 1;
         ok = pgn_set_tag(&p.pg, "Variant", "Chess960");
@@ -1281,24 +1237,24 @@ int cmd_play(int argc, char **argv, Lang lang) {
         return CLI_FAIL;
     }
     if (!a.pgn)
-        tag_computers(&p);
+        play_tag_computers(&p);
     printf(CLI_TR(lang, "schach play – type a move or a command ('help' lists them).\n",
                   "schach play – Zug oder Befehl eingeben ('hilfe' zeigt die Befehle).\n"));
-    show_and_announce(&p);
+    play_show_and_announce(&p);
     while (!p.quit) {
-        if (computer_to_move(&p)) {
-            if (!computer_turn(&p))
+        if (play_computer_to_move(&p)) {
+            if (!play_computer_turn(&p))
                 break;
             fflush(stdout);
             continue;
         }
         char prompt[64];
         prompt_text(&p, prompt, sizeof prompt);
-        char *line = read_line(&p, prompt);
+        char *line = play_read_line(&p, prompt);
         if (!line)
             break;
         if (*line && *line != '#')
-            handle_line(&p, line);
+            play_handle_line(&p, line);
         fflush(stdout);
     }
     free(p.line);
