@@ -2,6 +2,7 @@
  * person and the computer, or the computer against itself. Its files:
  *
  *   cmd_play.c            the command line, the loop of turns, and what is not split off yet
+ *   play_show.c           the game shown: board, moves, whose turn, the ending
  *   play_board.c          the board drawn, with figurines and ANSI colours for a terminal or with
  *                         plain letters for a file or a pipe
  *   play_computer.c       the computer's decisions
@@ -104,7 +105,7 @@ typedef struct Play {
 
 static inline Game *play_game(Play *p) { return &p->pg.game; }
 
-/* cmd_play.c: what the person sees. */
+/* play_show.c: what the person sees. */
 
 /* "White" / "Weiß", "Black" / "Schwarz". */
 const char *play_color_word(Color c, Lang lang);
