@@ -3,6 +3,7 @@
  *
  *   cmd_play.c            the command line, the loop of turns, and what is not split off yet
  *   play_show.c           the game shown: board, moves, whose turn, the ending
+ *   play_games.c          a new game, or the last game of a PGN file
  *   play_board.c          the board drawn, with figurines and ANSI colours for a terminal or with
  *                         plain letters for a file or a pipe
  *   play_computer.c       the computer's decisions
@@ -124,7 +125,7 @@ void play_show(const Play *p);
 void play_announce(Play *p, bool status_shown);
 void play_show_and_announce(Play *p);
 
-/* cmd_play.c: where a game comes from. */
+/* play_games.c: where a game comes from. */
 
 /* A game played here ends at a dead position (5.2.2), also one read from a PGN file: reading keeps
  * recorded games going past dead positions (GAME_DEAD_MATERIAL_ONLY), so the position on the board is
