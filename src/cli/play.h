@@ -2,6 +2,7 @@
  * person and the computer, or the computer against itself. Its files:
  *
  *   cmd_play.c            the command line, the loop of turns, and what is not split off yet
+ *   play_input.c          lines from standard input, and text turned into a legal move
  *   play_show.c           the game shown: board, moves, whose turn, the ending
  *   play_games.c          a new game, or the last game of a PGN file
  *   play_board.c          the board drawn, with figurines and ANSI colours for a terminal or with
@@ -138,7 +139,7 @@ bool play_new_game(PgnGame *pg, const char *fen, Lang lang, FILE *out);
  * file cannot be read, holds no game, or its last game has an error. */
 bool play_load_game(PgnGame *pg, const char *file, Lang lang, FILE *out);
 
-/* cmd_play.c: lines and moves from standard input. */
+/* play_input.c: lines and moves from standard input. */
 
 /* What became of text meant as a move. */
 enum { RESOLVE_OK, RESOLVE_BAD, RESOLVE_CANCEL, RESOLVE_EOF };
