@@ -5,6 +5,7 @@
  *   play_input.c          lines from standard input, and text turned into a legal move
  *   play_show.c           the game shown: board, moves, whose turn, the ending
  *   play_games.c          a new game, or the last game of a PGN file
+ *   play_computer_turn.c  the computer's turn carried out and reported
  *   play_board.c          the board drawn, with figurines and ANSI colours for a terminal or with
  *                         plain letters for a file or a pipe
  *   play_computer.c       the computer's decisions
@@ -161,7 +162,7 @@ int play_read_move(Play *p, const char *text, Move *out);
 /* Plays m and shows the board; prints why when the game refuses it. */
 void play_move(Play *p, Move m);
 
-/* cmd_play.c: the computer's turns in the session. */
+/* play_computer_turn.c: the computer's turns in the session. */
 
 /* True when the game goes on and the side to move is a computer. */
 bool play_computer_to_move(const Play *p);
