@@ -1,7 +1,8 @@
 /* schach play: a game at one terminal (or from a script on standard input) between two people, a
  * person and the computer, or the computer against itself. Its files:
  *
- *   cmd_play.c            the command line, the loop of turns, and what is not split off yet
+ *   cmd_play.c            the command line, and the loop of turns
+ *   play_commands.c       a line a person typed: a command, or else a move
  *   play_input.c          lines from standard input, and text turned into a legal move
  *   play_show.c           the game shown: board, moves, whose turn, the ending
  *   play_games.c          a new game, or the last game of a PGN file
@@ -174,7 +175,7 @@ void play_tag_computers(Play *p);
  * it could do nothing (no move: cannot happen in a game that is not over). */
 bool play_computer_turn(Play *p);
 
-/* cmd_play.c: answers a line a person typed (not empty, not a # comment): a command (English or
+/* play_commands.c: answers a line a person typed (not empty, not a # comment): a command (English or
  * German, any unambiguous beginning) or a move in any notation. */
 void play_handle_line(Play *p, char *line);
 
