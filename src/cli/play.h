@@ -1,9 +1,15 @@
 /* schach play: a game at one terminal (or from a script on standard input) between two people, a
- * person and the computer, or the computer against itself.
+ * person and the computer, or the computer against itself. Its files:
  *
- * cmd_play.c reads moves and commands and keeps the game; play_board.c draws the board, either with
- * figurines and ANSI colours for a terminal or with plain letters for a file or a pipe;
- * play_computer.c makes the computer's decisions.
+ *   cmd_play.c            the command line, and the loop of turns
+ *   play_commands.c       a line a person typed: a command, or else a move
+ *   play_input.c          lines from standard input, and text turned into a legal move
+ *   play_show.c           the game shown: board, moves, whose turn, the ending
+ *   play_games.c          a new game, or the last game of a PGN file
+ *   play_computer_turn.c  the computer's turn carried out and reported
+ *   play_board.c          the board drawn, with figurines and ANSI colours for a terminal or with
+ *                         plain letters for a file or a pipe
+ *   play_computer.c       the computer's decisions
  */
 #ifndef SCHACH_PLAY_H
 #define SCHACH_PLAY_H
@@ -12,7 +18,9 @@
 #include <stdio.h>
 
 #include "engine.h"
+#include "schach/error.h"
 #include "schach/game.h"
+#include "schach/pgn.h"
 #include "schach/position.h"
 #include "schach/types.h"
 
@@ -81,6 +89,95 @@ PlayChoice play_computer_choose(PlayComputer *c, const Game *g);
 
 /* "computer, Club player" / "Computer, Vereinsspieler" or "computer, Elo 1500". */
 void play_computer_describe(const PlayComputer *c, Lang lang, char *buf, size_t size);
+
+/* ---- the session: shared by cmd_play.c and its play_*.c pieces ------------------------------- */
+
+/* One game at the terminal: the game, how it is shown, who plays it and the line being read. */
+typedef struct Play {
+    PgnGame pg; /* the game and its tags (kept from a loaded PGN) */
+    Lang lang;
+    bool color;  /* figurines and ANSI colours */
+    bool script; /* standard input is not a terminal: echo every line read */
+    bool flip;
+    bool quit;
+    bool announced; /* the ending of the game has been announced */
+    char *line;     /* getline buffer */
+    size_t line_cap;
+    PlayPlayer players[2];     /* WHITE, BLACK */
+    PlayComputer computers[2]; /* the engine of each computer player */
+} Play;
+
+static inline Game *play_game(Play *p) { return &p->pg.game; }
+
+/* play_show.c: what the person sees. */
+
+/* "White" / "Weiß", "Black" / "Schwarz". */
+const char *play_color_word(Color c, Lang lang);
+/* "Knight" / "Springer". */
+const char *play_piece_word(PieceType t, Lang lang);
+/* Prints err's message in the language of p on a line of standard output. */
+void play_print_error(const Play *p, const SchError *err);
+/* Prints the message of an error code without details (GAME_ERR_*, MOVE_ERR_*). */
+void play_print_game_error(const Play *p, int code);
+/* A board view of p's game: the last move and a king in check marked. */
+void play_view_for(const Play *p, BoardView *v);
+/* The board, the moves so far, the last move, and whose turn it is or how the game ended. */
+void play_show(const Play *p);
+/* Announces an ending once, and forgets the announcement when undo revives the game. status_shown:
+ * the ending was just shown by play_show. */
+void play_announce(Play *p, bool status_shown);
+void play_show_and_announce(Play *p);
+
+/* play_games.c: where a game comes from. */
+
+/* A game played here ends at a dead position (5.2.2), also one read from a PGN file: reading keeps
+ * recorded games going past dead positions (GAME_DEAD_MATERIAL_ONLY), so the position on the board is
+ * judged now, as the game would have judged it after its last move, and every move from here on. */
+void play_judge_dead_positions(Game *g);
+/* A new game from the standard position or fen; false (message printed to out, *pg untouched) on a
+ * bad FEN. */
+bool play_new_game(PgnGame *pg, const char *fen, Lang lang, FILE *out);
+/* Replaces *pg by the last game of file (replayed, tags kept). false with a message to out when the
+ * file cannot be read, holds no game, or its last game has an error. */
+bool play_load_game(PgnGame *pg, const char *file, Lang lang, FILE *out);
+
+/* play_input.c: lines and moves from standard input. */
+
+/* What became of text meant as a move. */
+enum { RESOLVE_OK, RESOLVE_BAD, RESOLVE_CANCEL, RESOLVE_EOF };
+
+/* Prints prompt and reads one line (trimmed); NULL at the end of input. In script mode the line is
+ * echoed after the prompt so that a transcript reads like a session. */
+char *play_read_line(Play *p, const char *prompt);
+/* Lowercases ASCII letters and the German capitals Ä Ö Ü in place (UTF-8). */
+void play_lowercase(char *s);
+/* Skips a move number people copy from game scores: "12." "12..." */
+const char *play_skip_move_number(const char *text);
+/* A square ("e4") or castling in the word: it is meant as a move even when it is not legal. */
+bool play_looks_like_move(const char *word);
+/* Turns text into a legal move, asking for the promotion piece when it is missing. Prints the reason
+ * when the text is no legal move. parsed/err are the result of game_parse_move on text. RESOLVE_*. */
+int play_resolve_move(Play *p, const char *text, Move parsed, const SchError *err, Move *out);
+/* Parses text and resolves it; prints why when it is no move. RESOLVE_*. */
+int play_read_move(Play *p, const char *text, Move *out);
+/* Plays m and shows the board; prints why when the game refuses it. */
+void play_move(Play *p, Move m);
+
+/* play_computer_turn.c: the computer's turns in the session. */
+
+/* True when the game goes on and the side to move is a computer. */
+bool play_computer_to_move(const Play *p);
+/* A new game: the engines forget what they learnt. */
+void play_clear_computers(Play *p);
+/* The White and Black tags of a new game name the computer players ("schach (Club player)"). */
+void play_tag_computers(Play *p);
+/* The computer's turn: it searches, then answers a draw offer, claims a draw or moves. false when
+ * it could do nothing (no move: cannot happen in a game that is not over). */
+bool play_computer_turn(Play *p);
+
+/* play_commands.c: answers a line a person typed (not empty, not a # comment): a command (English or
+ * German, any unambiguous beginning) or a move in any notation. */
+void play_handle_line(Play *p, char *line);
 
 /* The play command: `schach play [--fen FEN | --pgn FILE] [--white P] [--black P] [--think MS] [--nodes N]
  * [--lang de|en] [--ascii] [--flip]`. */
