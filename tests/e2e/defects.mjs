@@ -16,7 +16,7 @@
 //
 // Playwright only drives Debian's /usr/bin/chromium (CHROMIUM overrides); it never downloads a browser.
 // Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
-import { api, args, check, launch, noSidewaysCheck, PHONE, run, shot, until, WAIT } from './lib.mjs';
+import { api, args, centre, check, drag, launch, noSidewaysCheck, PHONE, run, shot, squareBox, until, WAIT } from './lib.mjs';
 
 const [base] = args('node defects.mjs BASE_URL ARTIFACT_DIR');
 const DESKTOP = { width: 1200, height: 900 };
@@ -38,34 +38,10 @@ async function playMoves(g, moves) {
   }
 }
 
-/** The page box of a square on the real board, from the board's box and orientation. */
-async function squareBox(page, sq) {
-  const box = await page.locator('#board cg-board').boundingBox();
-  const black = await page.locator('#board.orientation-black, #board .orientation-black').count();
-  const f = sq.charCodeAt(0) - 97;
-  const r = Number(sq[1]) - 1;
-  const col = black ? 7 - f : f;
-  const row = black ? r : 7 - r;
-  const w = box.width / 8;
-  const h = box.height / 8;
-  return { x: box.x + col * w, y: box.y + row * h, width: w, height: h };
-}
-
-const centre = (b) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
 const inside = (p, b) => p.x >= b.x && p.x <= b.x + b.width && p.y >= b.y && p.y <= b.y + b.height;
 const boxInside = (a, b, slack = 0.5) =>
   a.x >= b.x - slack && a.y >= b.y - slack && a.x + a.width <= b.x + b.width + slack && a.y + a.height <= b.y + b.height + slack;
 const fmt = (b) => `${b.x.toFixed(1)},${b.y.toFixed(1)} ${b.width.toFixed(1)}×${b.height.toFixed(1)}`;
-
-async function drag(page, from, to) {
-  const a = centre(await squareBox(page, from));
-  const b = centre(await squareBox(page, to));
-  await page.mouse.move(a.x, a.y);
-  await page.mouse.down();
-  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
-  await page.mouse.move(b.x, b.y, { steps: 4 });
-  await page.mouse.up();
-}
 
 const atPly = (page, ply) => page.waitForSelector(`body[data-ply="${ply}"]`, WAIT);
 

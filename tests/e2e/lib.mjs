@@ -119,16 +119,24 @@ export async function noSidewaysCheck(page, title) {
   check(title, w[0] <= w[1], `scrollWidth ${w[0]} > clientWidth ${w[1]}`);
 }
 
-/** The page coordinates of a square's centre on the real board, from its box and orientation. */
-export async function squareCenter(page, sq) {
+/** The page box of a square on the real board, from the board's box and orientation. */
+export async function squareBox(page, sq) {
   const box = await page.locator('#board cg-board').boundingBox();
   const black = await page.locator('#board.orientation-black, #board .orientation-black').count();
   const f = sq.charCodeAt(0) - 97;
   const r = Number(sq[1]) - 1;
   const col = black ? 7 - f : f;
   const row = black ? r : 7 - r;
-  return { x: box.x + ((col + 0.5) * box.width) / 8, y: box.y + ((row + 0.5) * box.height) / 8 };
+  const w = box.width / 8;
+  const h = box.height / 8;
+  return { x: box.x + col * w, y: box.y + row * h, width: w, height: h };
 }
+
+/** The page coordinates of a box's centre. */
+export const centre = (b) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
+
+/** The page coordinates of a square's centre on the real board. */
+export const squareCenter = async (page, sq) => centre(await squareBox(page, sq));
 
 /** Drags the piece on FROM to TO with the mouse, as a person does. */
 export async function drag(page, from, to) {

@@ -237,6 +237,15 @@ HARNESS char *state_text(Env *e, const char *id) {
     return r.body;
 }
 
+/* The current state, parsed (json_decref it). */
+HARNESS json_t *state_json(Env *e, const char *id) {
+    char *text = state_text(e, id);
+    json_t *j = json_loads(text, 0, NULL);
+    free(text);
+    assert_non_null(j);
+    return j;
+}
+
 /* A new service over the reopened database shows game id exactly as the running one did. */
 HARNESS void assert_state_survives_restart(Env *e, const char *id) {
     char *before = state_text(e, id);

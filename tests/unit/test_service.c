@@ -56,16 +56,12 @@ static void test_whole_game(void **state) {
 
     /* SAN, German SAN, UCI, king-takes-rook castling, promotion with capture, mate. */
     int ply = play(e, &g, 1, "a7a5 Sf3 a4 Lc4 a3");
-    char *s = state_text(e, g.id);
-    j = json_loads(s, 0, NULL);
-    free(s);
+    j = state_json(e, g.id);
     const json_t *king = get(j, "legal.e1");
     assert_true(array_has(king, "g1") && array_has(king, "h1") && array_has(king, "f1"));
     json_decref(j);
     ply = play(e, &g, ply, "e1h1 axb2 Ne5");
-    s = state_text(e, g.id);
-    j = json_loads(s, 0, NULL);
-    free(s);
+    j = state_json(e, g.id);
     assert_true(array_has(get(j, "promotions"), "b2a1"));
     assert_true(array_has(get(j, "promotions"), "b2c1"));
     json_decref(j);
@@ -537,9 +533,7 @@ static void test_clock_insufficient(void **state) {
     unsigned seen = wakes_now(e);
     expect_error(move_as(e, &g, 0, 2, "Qd5", NULL, LANG_EN, 409), "game_over");
     settle_timer(e, seen);
-    char *s = state_text(e, g.id);
-    json_t *j = json_loads(s, 0, NULL);
-    free(s);
+    json_t *j = state_json(e, g.id);
     assert_string_equal(str(j, "outcome.result"), "1/2-1/2");
     assert_string_equal(str(j, "outcome.termination"), "timeout_insufficient_material");
     assert_int_equal(json_integer_value(get(j, "ply")), 2);
@@ -565,9 +559,7 @@ static void test_correspondence(void **state) {
     unsigned seen = wakes_now(e);
     service_on_timer(e->svc);
     settle_timer(e, seen);
-    char *s = state_text(e, g.id);
-    j = json_loads(s, 0, NULL);
-    free(s);
+    j = state_json(e, g.id);
     assert_string_equal(str(j, "outcome.result"), "1-0");
     assert_string_equal(str(j, "outcome.termination"), "abandoned");
     assert_true(json_is_null(get(j, "clock.deadline")));
@@ -646,17 +638,13 @@ static void test_castling_off_the_e_file(void **state) {
     Env *e = *state;
     Game2 g;
     new_game(e, "{\"fen\":\"r3k2r/8/8/8/8/8/8/RK5R w KQkq - 0 1\"}", &g);
-    char *s = state_text(e, g.id);
-    json_t *j = json_loads(s, 0, NULL);
-    free(s);
+    json_t *j = state_json(e, g.id);
     const json_t *king = get(j, "legal.b1");
     assert_true(array_has(king, "a1") && array_has(king, "h1") && array_has(king, "c1") && array_has(king, "g1"));
     json_decref(j);
     int ply = play(e, &g, 0, "O-O-O O-O");
     assert_int_equal(ply, 2);
-    s = state_text(e, g.id);
-    j = json_loads(s, 0, NULL);
-    free(s);
+    j = state_json(e, g.id);
     assert_string_equal(str(j, "fen"), "r4rk1/8/8/8/8/8/8/2KR3R w - - 2 2");
     assert_string_equal(str(json_array_get(get(j, "moves"), 0), "uci"), "b1a1");
     assert_string_equal(str(json_array_get(get(j, "moves"), 1), "uci"), "e8h8");
@@ -704,17 +692,13 @@ static void test_chess960_games(void **state) {
 
     Game2 g;
     new_game(e, "{\"mode\":\"local\",\"variant\":\"chess960\",\"position\":692}", &g);
-    char *s = state_text(e, g.id);
-    j = json_loads(s, 0, NULL);
-    free(s);
+    j = state_json(e, g.id);
     assert_string_equal(str(j, "start_fen"), "rbbqknnr/pppppppp/8/8/8/8/PPPPPPPP/RBBQKNNR w KQkq - 0 1");
     assert_string_equal(str(j, "variant"), "chess960");
     assert_int_equal(json_integer_value(get(j, "chess960")), 692);
     json_decref(j);
     int ply = play(e, &g, 0, "Nh3 Nh6 Ne3 Ne6 O-O");
-    s = state_text(e, g.id);
-    j = json_loads(s, 0, NULL);
-    free(s);
+    j = state_json(e, g.id);
     assert_int_equal(ply, 5);
     assert_string_equal(str(json_array_get(get(j, "moves"), 4), "uci"), "e1h1");
     assert_string_equal(str(j, "fen"), "rbbqk2r/pppppppp/4n2n/8/8/4N2N/PPPPPPPP/RBBQ1RK1 b kq - 5 3");
