@@ -655,7 +655,10 @@ EngineResult search_run(Search *s, const Game *game, const EngineLimits *limits,
 }
 
 void search_run_helper(Search *s, const Game *game, const EngineLimits *limits, int helper_index) {
+    /* No clock of its own, but the node limit: it counts every thread's nodes (check_limits), so a
+     * helper stops by it also while the main thread, past the limit, waits for a processor. */
     EngineLimits own = {.depth = limits->depth,
+                        .nodes = limits->nodes,
                         .infinite = true,
                         .searchmoves = limits->searchmoves,
                         .searchmoves_count = limits->searchmoves_count};

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -378,6 +379,34 @@ static void test_node_limit(void **state) {
     EngineResult r = search_fen(FEN_START, &limits);
     assert_true(r.nodes >= 20000 && r.nodes <= 20000 + 64);
     assert_true(r.best != MOVE_NONE);
+}
+
+/* A helper thread stops at the node limit of the whole search (its leader's count as published plus
+ * the helpers'), also when the main thread, past the limit, gets no processor to stop it: the helper
+ * used to search on to its depth limit or until told (cli.uci saw 70,000 nodes for `go nodes 50000`
+ * with Threads 2 on a loaded machine). */
+static void test_helper_stops_at_the_node_limit(void **state) {
+    (void)state;
+    TT tt = {0};
+    assert_true(tt_resize(&tt, 1));
+    Search *leader = calloc(1, sizeof *leader), *helper = calloc(1, sizeof *helper);
+    assert_non_null(leader);
+    assert_non_null(helper);
+    search_init(leader, &tt);
+    search_init(helper, &tt);
+    leader->peers = helper;
+    leader->peer_count = 1;
+    helper->leader = leader;
+    atomic_store(&leader->published_nodes, 20000); /* the main thread is at the limit */
+    Game g;
+    game_init(&g);
+    EngineLimits limits = {.nodes = 20000, .depth = 12};
+    search_run_helper(helper, &g, &limits, 1);
+    assert_true(helper->nodes <= 2048);
+    game_free(&g);
+    free(leader);
+    free(helper);
+    tt_free(&tt);
 }
 
 typedef struct Lines {
@@ -809,6 +838,7 @@ int main(void) {
         cmocka_unit_test(test_stop_from_another_thread),
         cmocka_unit_test(test_stop_before_search_still_returns_a_move),
         cmocka_unit_test(test_node_limit),
+        cmocka_unit_test(test_helper_stops_at_the_node_limit),
         cmocka_unit_test(test_weakest_level_has_lines_to_choose_from),
         cmocka_unit_test(test_time_budget_keeps_a_cushion),
         cmocka_unit_test(test_lag_is_measured_between_moves),
