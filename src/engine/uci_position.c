@@ -1,0 +1,145 @@
+/* UCI: the position the GUI sets up (`position startpos|fen ... moves ...`, all or nothing) and the
+ * debugging commands that show it (`d`, `eval`). Apart from the loop and from `go`: it builds the
+ * Game every search starts from and knows the rules of replaying moves under UCI. */
+#define _POSIX_C_SOURCE 200809L /* strcasecmp */
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "engine.h"
+#include "schach/fen.h"
+#include "schach/game.h"
+#include "schach/movegen.h"
+#include "schach/notation.h"
+#include "uci_internal.h"
+
+/* Plays m, also after an automatic ending that leaves legal moves: the GUI is the arbiter. The game
+ * decides dead positions by material only (GAME_DEAD_MATERIAL_ONLY): the full analysis after each
+ * replayed move of a locked position would cost milliseconds per ply on every "position" command,
+ * time the engine's clock pays, and the search needs none of it. */
+static bool play_on(Game *g, Move m, SchError *err) {
+    if (game_over(g))
+        memset(&g->outcome, 0, sizeof g->outcome);
+    return game_play(g, m, err);
+}
+
+/* With UCI_Chess960 every position uses Chess960 notation (a 960 FEN switches it on by itself). */
+static void set_chess960(const Uci *u, Game *g) {
+    if (u->set.chess960)
+        g->pos.chess960 = g->start.chess960 = 1;
+}
+
+/* Sets up g (which must be fresh) from tokens [i, end): "startpos" or "fen <fields>". */
+static bool position_base(Uci *u, Game *g, const Tokens *t, size_t i, size_t end) {
+    char buf[SHOWN_MAX + 8];
+    if (i < end && !strcasecmp(t->v[i], "startpos")) {
+        if (i + 1 < end) {
+            uci_say(u, "info string position: unexpected '%s' after startpos; position unchanged",
+                    uci_shown(t->v[i + 1], buf, sizeof buf));
+            return false;
+        }
+        game_init(g);
+        game_set_dead_mode(g, GAME_DEAD_MATERIAL_ONLY);
+        set_chess960(u, g);
+        return true;
+    }
+    if (i >= end || strcasecmp(t->v[i], "fen")) {
+        uci_say(u, "info string position: expected 'startpos' or 'fen <FEN>'%s%s%s; position unchanged",
+                i < end ? " instead of '" : "", i < end ? uci_shown(t->v[i], buf, sizeof buf) : "", i < end ? "'" : "");
+        return false;
+    }
+    char *fen = uci_join_tokens(t, i + 1, end);
+    if (!fen) {
+        uci_say(u, "info string position: out of memory; position unchanged");
+        return false;
+    }
+    SchError err;
+    err_clear(&err);
+    bool ok = game_init_fen_mode(g, fen, GAME_DEAD_MATERIAL_ONLY, &err);
+    if (!ok) {
+        char msg[256];
+        err_format(&err, LANG_EN, msg, sizeof msg);
+        uci_say(u, "info string position: invalid FEN: %s; position unchanged", msg);
+    } else if (game_over(g) && gen_has_legal_move(game_position(g))) {
+        memset(&g->outcome, 0, sizeof g->outcome);
+    }
+    free(fen);
+    if (ok)
+        set_chess960(u, g);
+    return ok;
+}
+
+/* Plays the moves [i, n) on g; reports the first bad one. */
+static bool position_moves(Uci *u, Game *g, const Tokens *t, size_t i) {
+    for (size_t k = i; k < t->n; k++) {
+        SchError err;
+        err_clear(&err);
+        Move m = uci_parse(game_position(g), t->v[k], &err);
+        if (m == MOVE_NONE || !play_on(g, m, &err)) {
+            char msg[256], buf[SHOWN_MAX + 8];
+            err_format(&err, LANG_EN, msg, sizeof msg);
+            uci_say(u, "info string position: move %zu '%s' cannot be played: %s; position unchanged", k - i + 1,
+                    uci_shown(t->v[k], buf, sizeof buf), msg);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* position startpos|fen <FEN> [moves m1 m2 ...]: all or nothing. */
+void uci_cmd_position(Uci *u, const Tokens *t, size_t i) {
+    size_t moves = i;
+    while (moves < t->n && strcasecmp(t->v[moves], "moves"))
+        moves++;
+    Game g;
+    game_init(&g);
+    game_free(&g);
+    bool ok = position_base(u, &g, t, i, moves) && position_moves(u, &g, t, moves + 1);
+    if (!ok) {
+        game_free(&g);
+        return;
+    }
+    if (u->has_position)
+        game_free(&u->game);
+    u->game = g;
+    u->has_position = true;
+}
+
+/* ---- debugging commands ------------------------------------------------------------------------ */
+
+/* d: the board from white's side, its FEN and how many legal moves there are. */
+void uci_cmd_display(Uci *u) {
+    if (!u->has_position) {
+        uci_say(u, "info string d: no position yet");
+        return;
+    }
+    const Position *pos = game_position(&u->game);
+    for (int rank = 7; rank >= 0; rank--) {
+        char row[32];
+        int len = 0;
+        for (int file = 0; file < 8; file++) {
+            Piece p = pos_piece_on(pos, square_make(file, rank));
+            char c = p == NO_PIECE ? '.' : "PNBRQKpnbrqk"[p];
+            len += snprintf(row + len, sizeof row - (size_t)len, " %c", c);
+        }
+        uci_say(u, "%d%s", rank + 1, row);
+    }
+    uci_say(u, "  a b c d e f g h");
+    char fen[SCHACH_FEN_MAX];
+    fen_write(pos, fen, sizeof fen);
+    uci_say(u, "Fen: %s", fen);
+    uci_say(u, "Legal moves: %d", gen_count(pos));
+}
+
+void uci_cmd_eval(Uci *u) {
+    if (!u->has_position) {
+        uci_say(u, "info string eval: no position yet");
+        return;
+    }
+    const Position *pos = game_position(&u->game);
+    uci_say(u, "info string eval %d cp (from %s's point of view; static, no search)", engine_evaluate(pos),
+            pos_turn(pos) == WHITE ? "white" : "black");
+}
