@@ -1,4 +1,5 @@
-/* The SQLite store's parts, shared by its files: store_sqlite.c (open, writer, faults),
+/* The SQLite store's parts, shared by its files: store_sqlite.c (open, close, the vtable),
+ * store_sqlite_writer.c (the writer thread, its batches and faults, the checkpointer),
  * store_sqlite_read.c (load, get, recent), store_check.c (start-up checks, the WAL validator),
  * store_backup.c (online backups and their Unix socket) and the accounts' connection
  * (store_sqlite_accounts.c, store_sqlite_lobby.c, store_sqlite_ratings.c). Not for the rest of the
@@ -151,13 +152,24 @@ typedef enum { STORE_CHECK_OK, STORE_CHECK_RUNNING, STORE_CHECK_DAMAGED } StoreC
 
 void store_set_err(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool store_exec(sqlite3 *db, const char *sql, const char *what, char *err, size_t err_size);
-/* The INSERT of a game row (parameters as enum GameParam) and the binding of a record to it. */
-extern const char store_sqlite_insert_game_sql[];
-int store_sqlite_bind_record(sqlite3_stmt *st, const GameRecord *r);
 /* A connection through STORE_VFS with the settings every connection of the store needs; flags as for
  * sqlite3_open_v2 (SQLITE_OPEN_NOMUTEX is added; SQLITE_OPEN_READONLY gives a read-write connection
  * with PRAGMA query_only, see there). NULL with err filled on failure. */
 sqlite3 *store_open_connection(const char *path, int flags, char *err, size_t err_size);
+
+/* ---- the writer (store_sqlite_writer.c) ---- */
+
+/* The INSERT of a game row (parameters as enum GameParam) and the binding of a record to it. */
+extern const char store_sqlite_insert_game_sql[];
+int store_sqlite_bind_record(sqlite3_stmt *st, const GameRecord *r);
+/* Prepares the writer's statements (s->stmt) on s->db and hooks the WAL's growth to the checkpointer;
+ * false with err filled. */
+bool store_sqlite_writer_prepare(SqliteStore *s, char *err, size_t err_size);
+/* The writer thread: commits what is queued, batch by batch, until stopping is set and the queue is
+ * empty. */
+void *store_sqlite_writer_main(void *arg);
+/* The checkpointer thread: PASSIVE checkpoints run beside the writer's commits without blocking them. */
+void *store_sqlite_checkpointer_main(void *arg);
 
 /* ---- the schema (store_schema.c) ---- */
 
