@@ -1,7 +1,8 @@
 /* The PostgreSQL store's parts, shared by its files: store_pg.c (open, close, connections, the queues),
  * store_pg_writer.c (the writer thread), store_pg_ops.c (each op as one statement), store_pg_read.c (reads on the event loop's connection),
- * store_pg_listen.c (the listener thread and its notices) and store_pg_schema.c (migrations). Not for
- * the rest of the server: store.h is the interface. */
+ * store_pg_listen.c (the listener thread and its notices), store_pg_schema.c (migrations) and the
+ * accounts' connection (store_pg_accounts.c, store_pg_lobby.c, store_pg_ratings.c). Not for the rest of
+ * the server: store.h and store_accounts.h are the interface. */
 #ifndef SCHACH_SERVER_STORE_PG_INTERNAL_H
 #define SCHACH_SERVER_STORE_PG_INTERNAL_H
 
@@ -13,6 +14,7 @@
 
 #include "log.h"
 #include "store.h"
+#include "store_accounts.h"
 
 /* The channel every node announces its commits on, and the payload's layout:
  * "<id> <rev> <ply> <sent_ms> <node>\t<note>" (the op's note, store.h; node names have no tab). */
@@ -123,8 +125,6 @@ typedef struct PgStore {
 /* ---- store_pg.c ---- */
 
 void store_pg_set_err(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* store_accounts.h's connection for accounts (store_pg_accounts.c). */
-struct StoreAccounts *store_pg_accounts_open(Store *store, char *err, size_t err_size);
 /* A connection with the store's defaults (connect_timeout, keepalives, application name; anything the
  * conninfo says wins) and the session settings of role. NULL with err filled ("cannot connect to
  * PostgreSQL at ...: why"; never the conninfo itself, which may hold a password). */
@@ -223,5 +223,56 @@ void store_pg_format_payload(char out[STORE_PG_PAYLOAD_MAX], const char *id, int
 bool store_pg_migrate(PGconn *conn, char *err, size_t err_size);
 /* The newest schema version this program knows. */
 int store_pg_schema_version(void);
+
+/* ---- accounts (store_pg_accounts.c, store_pg_lobby.c, store_pg_ratings.c) ---- */
+
+/* store_accounts.h's connection for accounts: connected on first use. */
+StoreAccounts *store_pg_accounts_open(Store *store, char *err, size_t err_size);
+
+typedef struct PgAccounts {
+    StoreAccounts base;
+    PgStore *store;
+    PGconn *conn;
+} PgAccounts;
+
+/* The connection, opened (again) when there is none or it broke. */
+PGconn *store_pg_accounts_conn(PgAccounts *a, char *err, size_t err_size);
+/* Runs sql with the parameters of p (no result rows wanted unless want says so); NULL with err filled
+ * (and a broken connection dropped) when the result is not want. */
+PGresult *store_pg_accounts_run(PgAccounts *a, const char *sql, const StorePgParams *p, ExecStatusType want, char *err,
+                                size_t err_size);
+/* The rows a command changed; clears res. */
+long store_pg_affected(PGresult *res);
+/* Appends a text parameter, or a number as text, to p. */
+void store_pg_param_text(StorePgParams *p, const char *v);
+void store_pg_param_int(StorePgParams *p, long long v);
+
+/* The lobby (store_pg_lobby.c): StoreAccountsVtbl's methods of the same names. */
+StoreAccountResult store_pg_seek_create(StoreAccounts *base, const SeekRow *k, char *err, size_t err_size);
+int store_pg_seek_list(StoreAccounts *base, int64_t now_ms, SeekRow *out, int max, char *err, size_t err_size);
+StoreAccountResult store_pg_seek_get(StoreAccounts *base, const char *id, int64_t now_ms, SeekRow *out, char *err,
+                                     size_t err_size);
+StoreAccountResult store_pg_seek_cancel(StoreAccounts *base, const char *id, const unsigned char hash[STORE_HASH_LEN],
+                                        int64_t now_ms, char *err, size_t err_size);
+StoreAccountResult store_pg_seek_accept(StoreAccounts *base, const char *id, int64_t now_ms, int poster_color,
+                                        const GameRecord *game, char *err, size_t err_size);
+
+/* Ratings and the player pages (store_pg_ratings.c): StoreAccountsVtbl's methods of the same names. */
+StoreAccountResult store_pg_rate_game(StoreAccounts *base, const char *game_id, const char *category,
+                                      const char *white_key, const char *black_key, int64_t now_ms, StoreRateFn fn,
+                                      void *ctx, RatingRow before[2], RatingRow after[2], int64_t *game_rev, char *err,
+                                      size_t err_size);
+StoreAccountResult store_pg_ratings_of(StoreAccounts *base, const char *key, RatingRow out[RATING_COUNT],
+                                       bool have[RATING_COUNT], char *err, size_t err_size);
+StoreAccountResult store_pg_game_rating(StoreAccounts *base, const char *game_id, int before[2], int after[2],
+                                        char *err, size_t err_size);
+int store_pg_unrated(StoreAccounts *base, int64_t since_ms, UnratedGame *out, int max, char *err, size_t err_size);
+int store_pg_rating_history(StoreAccounts *base, const char *key, const char *category, RatingPoint *out, int max,
+                            char *err, size_t err_size);
+int store_pg_playing(StoreAccounts *base, const char *name, PlayingGame *out, int max, char *err, size_t err_size);
+int store_pg_played(StoreAccounts *base, const char *name, PlayedFilter filter, int offset, PlayedGame *out, int max,
+                    char *err, size_t err_size);
+int store_pg_player_games(StoreAccounts *base, const char *name, int max, StoreEachGame each, void *ctx, char *err,
+                          size_t err_size);
 
 #endif

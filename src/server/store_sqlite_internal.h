@@ -1,7 +1,9 @@
-/* The SQLite store's parts, shared by its files: store_sqlite.c (open, writer, faults),
- * store_sqlite_read.c (load, get, recent), store_check.c (start-up checks, the WAL validator) and
- * store_backup.c (online backups and their Unix socket). Not for the rest of the server: store.h is
- * the interface. */
+/* The SQLite store's parts, shared by its files: store_sqlite.c (open, close, the vtable),
+ * store_sqlite_writer.c (the writer thread, its batches and faults, the checkpointer),
+ * store_sqlite_read.c (load, get, recent), store_check.c (start-up checks, the WAL validator),
+ * store_backup.c (online backups and their Unix socket) and the accounts' connection
+ * (store_sqlite_accounts.c, store_sqlite_lobby.c, store_sqlite_ratings.c). Not for the rest of the
+ * server: store.h and store_accounts.h are the interface. */
 #ifndef SCHACH_SERVER_STORE_SQLITE_INTERNAL_H
 #define SCHACH_SERVER_STORE_SQLITE_INTERNAL_H
 
@@ -14,6 +16,7 @@
 
 #include "log.h"
 #include "store.h"
+#include "store_accounts.h"
 
 /* Every connection of the store uses this VFS: it holds the database file locked for this process
  * alone (another process cannot open it) and keeps the WAL index in heap memory, so no -shm file is
@@ -148,16 +151,25 @@ typedef enum { STORE_CHECK_OK, STORE_CHECK_RUNNING, STORE_CHECK_DAMAGED } StoreC
 /* ---- helpers (store_sqlite.c) ---- */
 
 void store_set_err(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* store_accounts.h's connection for accounts (store_sqlite_accounts.c). */
-struct StoreAccounts *store_sqlite_accounts_open(Store *store, char *err, size_t err_size);
 bool store_exec(sqlite3 *db, const char *sql, const char *what, char *err, size_t err_size);
-/* The INSERT of a game row (parameters as enum GameParam) and the binding of a record to it. */
-extern const char store_sqlite_insert_game_sql[];
-int store_sqlite_bind_record(sqlite3_stmt *st, const GameRecord *r);
 /* A connection through STORE_VFS with the settings every connection of the store needs; flags as for
  * sqlite3_open_v2 (SQLITE_OPEN_NOMUTEX is added; SQLITE_OPEN_READONLY gives a read-write connection
  * with PRAGMA query_only, see there). NULL with err filled on failure. */
 sqlite3 *store_open_connection(const char *path, int flags, char *err, size_t err_size);
+
+/* ---- the writer (store_sqlite_writer.c) ---- */
+
+/* The INSERT of a game row (parameters as enum GameParam) and the binding of a record to it. */
+extern const char store_sqlite_insert_game_sql[];
+int store_sqlite_bind_record(sqlite3_stmt *st, const GameRecord *r);
+/* Prepares the writer's statements (s->stmt) on s->db and hooks the WAL's growth to the checkpointer;
+ * false with err filled. */
+bool store_sqlite_writer_prepare(SqliteStore *s, char *err, size_t err_size);
+/* The writer thread: commits what is queued, batch by batch, until stopping is set and the queue is
+ * empty. */
+void *store_sqlite_writer_main(void *arg);
+/* The checkpointer thread: PASSIVE checkpoints run beside the writer's commits without blocking them. */
+void *store_sqlite_checkpointer_main(void *arg);
 
 /* ---- the schema (store_schema.c) ---- */
 
@@ -239,6 +251,60 @@ typedef struct StoreWalScan {
     bool read_error;           /* the byte source failed (not: ended) */
 } StoreWalScan;
 void store_wal_scan(uint64_t size, StoreWalRead read, void *ctx, StoreWalScan *out);
+
+/* ---- accounts (store_sqlite_accounts.c, store_sqlite_lobby.c, store_sqlite_ratings.c) ---- */
+
+/* store_accounts.h's connection for accounts: a connection of its own to the store's file. */
+StoreAccounts *store_sqlite_accounts_open(Store *store, char *err, size_t err_size);
+
+typedef struct SqliteAccounts {
+    StoreAccounts base;
+    SqliteStore *store;
+    sqlite3 *db;
+} SqliteAccounts;
+
+/* A column's text (NULL as "") into out. */
+void store_sqlite_copy_text(char *out, size_t size, const unsigned char *text);
+/* A damaged database refuses writes and reads of what it holds (store_sqlite_open): false, with err
+ * filled, when it was found damaged. */
+bool store_sqlite_accounts_usable(SqliteAccounts *a, char *err, size_t err_size);
+/* SA_FAULT, with "what: SQLite's message" in err. */
+StoreAccountResult store_sqlite_accounts_fault(SqliteAccounts *a, const char *what, char *err, size_t err_size);
+/* Prepares sql; NULL (and err filled) when it cannot. */
+sqlite3_stmt *store_sqlite_accounts_prepare(SqliteAccounts *a, const char *sql, char *err, size_t err_size);
+/* Runs the statements of one transaction (each with the binds its caller made; changes, when not NULL,
+ * gets each one's count of changed rows); rolls back on error; finalizes them all. */
+StoreAccountResult store_sqlite_accounts_run(SqliteAccounts *a, sqlite3_stmt **sts, int n, int *changes,
+                                             const char *what, char *err, size_t err_size);
+
+/* The lobby (store_sqlite_lobby.c): StoreAccountsVtbl's methods of the same names. */
+StoreAccountResult store_sqlite_seek_create(StoreAccounts *base, const SeekRow *k, char *err, size_t err_size);
+int store_sqlite_seek_list(StoreAccounts *base, int64_t now_ms, SeekRow *out, int max, char *err, size_t err_size);
+StoreAccountResult store_sqlite_seek_get(StoreAccounts *base, const char *id, int64_t now_ms, SeekRow *out, char *err,
+                                         size_t err_size);
+StoreAccountResult store_sqlite_seek_cancel(StoreAccounts *base, const char *id,
+                                            const unsigned char hash[STORE_HASH_LEN], int64_t now_ms, char *err,
+                                            size_t err_size);
+StoreAccountResult store_sqlite_seek_accept(StoreAccounts *base, const char *id, int64_t now_ms, int poster_color,
+                                            const GameRecord *game, char *err, size_t err_size);
+
+/* Ratings and the player pages (store_sqlite_ratings.c): StoreAccountsVtbl's methods of the same names. */
+StoreAccountResult store_sqlite_rate_game(StoreAccounts *base, const char *game_id, const char *category,
+                                          const char *white_key, const char *black_key, int64_t now_ms, StoreRateFn fn,
+                                          void *ctx, RatingRow before[2], RatingRow after[2], int64_t *game_rev,
+                                          char *err, size_t err_size);
+StoreAccountResult store_sqlite_ratings_of(StoreAccounts *base, const char *key, RatingRow out[RATING_COUNT],
+                                           bool have[RATING_COUNT], char *err, size_t err_size);
+StoreAccountResult store_sqlite_game_rating(StoreAccounts *base, const char *game_id, int before[2], int after[2],
+                                            char *err, size_t err_size);
+int store_sqlite_unrated(StoreAccounts *base, int64_t since_ms, UnratedGame *out, int max, char *err, size_t err_size);
+int store_sqlite_rating_history(StoreAccounts *base, const char *key, const char *category, RatingPoint *out, int max,
+                                char *err, size_t err_size);
+int store_sqlite_playing(StoreAccounts *base, const char *name, PlayingGame *out, int max, char *err, size_t err_size);
+int store_sqlite_played(StoreAccounts *base, const char *name, PlayedFilter filter, int offset, PlayedGame *out,
+                        int max, char *err, size_t err_size);
+int store_sqlite_player_games(StoreAccounts *base, const char *name, int max, StoreEachGame each, void *ctx, char *err,
+                              size_t err_size);
 
 /* ---- online backups (store_backup.c) ---- */
 
