@@ -248,9 +248,12 @@ async function main() {
     // While a challenge is open: axe on the lobby with a listed seek and a waiting poster.
     await axeBothLanguages(b, 'home with an open seek (account)', async () => {
       await until(b.locator('#lobby-table tbody tr').first().waitFor(WAIT));
-      // With the your-turn list open, so that it is checked too.
+      // With the your-turn list open, so that it is checked too (the header builds it once GET /api/me
+      // answered, which may come after the lobby's list).
+      await b.locator('#turns').waitFor({ state: 'attached', ...WAIT });
       await b.evaluate(() => { document.querySelector('#turns').open = true; });
     });
+    await b.locator('#turns').waitFor({ state: 'attached', ...WAIT });
     await b.evaluate(() => { document.querySelector('#turns').open = false; });
     await axeBothLanguages(c, 'home waiting (anonymous)');
     await b.setViewportSize(PHONE);
