@@ -236,10 +236,13 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
     json_object_set_new(state, "chess960", chess960 >= 0 ? json_integer(chess960) : json_null());
     json_object_set_new(state, "accounts", accounts_json(g));
     json_object_set_new(state, "rematch", svc_rematch_json(g));
-    /* Presence: a side is online while one of its players watches (this node); the computer always. */
+    /* Presence: a side is online while one of its players watches (this node); the computer always;
+     * in a local game one person holds both sides at one screen, so both are there while either is. */
+    bool local = strcmp(g->rec.mode, "local") == 0;
+    bool any = g->online[WHITE] > 0 || g->online[BLACK] > 0;
     json_object_set_new(state, "online",
-                        json_pack("{s:b, s:b}", "white", g->online[WHITE] > 0 || g->computer == WHITE, "black",
-                                  g->online[BLACK] > 0 || g->computer == BLACK));
+                        json_pack("{s:b, s:b}", "white", g->online[WHITE] > 0 || g->computer == WHITE || (local && any),
+                                  "black", g->online[BLACK] > 0 || g->computer == BLACK || (local && any)));
     /* "moves" comes from the cached text; jansson wrote every entry of it. */
     size_t moves_len = g->moves_len;
     char *moves = malloc(moves_len + 3);

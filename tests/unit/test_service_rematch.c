@@ -92,10 +92,33 @@ static void test_presence_counts_sides(void **state) {
     free(s.last);
 }
 
+/* A local game: one person holds both sides at one screen, and the page subscribes with one secret;
+ * both sides are present while it watches (the page showed Black offline beside White). */
+static void test_presence_local_game(void **state) {
+    Env *e = *state;
+    Game2 g;
+    new_game(e, "{\"mode\":\"local\"}", &g);
+    Events w = {0};
+    bool bad = false;
+    uint64_t page = service_subscribe_as(e->svc, g.id, g.secret[0], on_event, &w, &bad);
+    assert_true(page != 0);
+    json_t *j = state_json(e, g.id);
+    assert_true(json_is_true(get(j, "online.white")));
+    assert_true(json_is_true(get(j, "online.black")));
+    json_decref(j);
+    service_unsubscribe(e->svc, page);
+    j = state_json(e, g.id);
+    assert_true(json_is_false(get(j, "online.white")));
+    assert_true(json_is_false(get(j, "online.black")));
+    json_decref(j);
+    free(w.last);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_rematch_secrets_survive_a_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_presence_counts_sides, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_presence_local_game, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
