@@ -41,17 +41,6 @@ PGresult *store_pg_accounts_run(PgAccounts *a, const char *sql, const StorePgPar
     return res;
 }
 
-void store_pg_param_text(StorePgParams *p, const char *v) {
-    p->values[p->n] = v;
-    p->lengths[p->n] = 0;
-    p->formats[p->n++] = 0;
-}
-
-void store_pg_param_int(StorePgParams *p, long long v) {
-    snprintf(p->numbers[p->n], sizeof p->numbers[p->n], "%lld", v);
-    store_pg_param_text(p, p->numbers[p->n]);
-}
-
 /* store_pg_accounts_run with text parameters, but for the session hash (binary, where hash_param is its
  * 1-based number, 0 for none). */
 static PGresult *run(PgAccounts *a, const char *sql, int n, const char *const *values, const unsigned char *hash,

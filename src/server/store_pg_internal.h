@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "log.h"
 #include "store.h"
@@ -168,6 +169,16 @@ typedef struct StorePgParams {
     char numbers[STORE_PG_MAX_PARAMS][24];
     int n;
 } StorePgParams;
+/* Appends a text parameter, or a number as text, to p. */
+static inline void store_pg_param_text(StorePgParams *p, const char *v) {
+    p->values[p->n] = v;
+    p->lengths[p->n] = 0;
+    p->formats[p->n++] = 0;
+}
+static inline void store_pg_param_int(StorePgParams *p, long long v) {
+    snprintf(p->numbers[p->n], sizeof p->numbers[p->n], "%lld", v);
+    store_pg_param_text(p, p->numbers[p->n]);
+}
 void store_pg_params_record(StorePgParams *p, const GameRecord *r);
 /* Which statement op needs (PG_W_CREATE ... PG_W_CLAIM); -1, with op->error filled, when it names no
  * write or a claim together with another write. */
@@ -243,9 +254,6 @@ PGresult *store_pg_accounts_run(PgAccounts *a, const char *sql, const StorePgPar
                                 size_t err_size);
 /* The rows a command changed; clears res. */
 long store_pg_affected(PGresult *res);
-/* Appends a text parameter, or a number as text, to p. */
-void store_pg_param_text(StorePgParams *p, const char *v);
-void store_pg_param_int(StorePgParams *p, long long v);
 
 /* The lobby (store_pg_lobby.c): StoreAccountsVtbl's methods of the same names. */
 StoreAccountResult store_pg_seek_create(StoreAccounts *base, const SeekRow *k, char *err, size_t err_size);

@@ -123,18 +123,7 @@ bool store_pg_prepare_writer(PGconn *conn, char *err, size_t err_size) {
 
 typedef StorePgParams Params;
 
-static void p_text(Params *p, const char *v) {
-    p->values[p->n] = v;
-    p->lengths[p->n] = 0;
-    p->formats[p->n++] = 0;
-}
-
-static void p_int(Params *p, long long v) {
-    snprintf(p->numbers[p->n], sizeof p->numbers[p->n], "%lld", v);
-    p_text(p, p->numbers[p->n]);
-}
-
-static void p_bool(Params *p, bool v) { p_text(p, v ? "t" : "f"); }
+static void p_bool(Params *p, bool v) { store_pg_param_text(p, v ? "t" : "f"); }
 
 /* A hash as bytea in binary format; NULL when it is all zero (nobody holds the side). */
 static void p_hash(Params *p, const unsigned char *hash) {
@@ -147,38 +136,38 @@ static void p_hash(Params *p, const unsigned char *hash) {
 }
 
 void store_pg_params_record(StorePgParams *p, const GameRecord *r) {
-    p_text(p, r->id);
-    p_int(p, r->created_ms);
-    p_int(p, r->updated_ms);
-    p_text(p, r->start_fen);
-    p_text(p, r->mode);
-    p_text(p, r->time_type);
-    p_int(p, r->minutes);
-    p_int(p, r->increment);
-    p_int(p, r->days);
+    store_pg_param_text(p, r->id);
+    store_pg_param_int(p, r->created_ms);
+    store_pg_param_int(p, r->updated_ms);
+    store_pg_param_text(p, r->start_fen);
+    store_pg_param_text(p, r->mode);
+    store_pg_param_text(p, r->time_type);
+    store_pg_param_int(p, r->minutes);
+    store_pg_param_int(p, r->increment);
+    store_pg_param_int(p, r->days);
     p_hash(p, r->secret_hash[0]);
     p_hash(p, r->secret_hash[1]);
     p_hash(p, r->invite_hash);
-    p_int(p, r->invite_color);
-    p_text(p, r->result);
-    p_text(p, r->termination);
-    p_int(p, r->draw_offer);
-    p_int(p, r->clock_ms[0]);
-    p_int(p, r->clock_ms[1]);
-    p_int(p, r->turn_started_ms);
-    p_text(p, r->level);
-    p_int(p, r->plies);
-    p_text(p, r->reason);
-    p_text(p, r->account[0]);
-    p_text(p, r->account[1]);
-    p_int(p, r->rated);
-    p_int(p, r->rating[0]);
-    p_int(p, r->rating[1]);
-    p_int(p, r->rating_diff[0]);
-    p_int(p, r->rating_diff[1]);
-    p_int(p, r->rematch_offer);
-    p_int(p, r->rematch_decline);
-    p_text(p, r->rematch_game);
+    store_pg_param_int(p, r->invite_color);
+    store_pg_param_text(p, r->result);
+    store_pg_param_text(p, r->termination);
+    store_pg_param_int(p, r->draw_offer);
+    store_pg_param_int(p, r->clock_ms[0]);
+    store_pg_param_int(p, r->clock_ms[1]);
+    store_pg_param_int(p, r->turn_started_ms);
+    store_pg_param_text(p, r->level);
+    store_pg_param_int(p, r->plies);
+    store_pg_param_text(p, r->reason);
+    store_pg_param_text(p, r->account[0]);
+    store_pg_param_text(p, r->account[1]);
+    store_pg_param_int(p, r->rated);
+    store_pg_param_int(p, r->rating[0]);
+    store_pg_param_int(p, r->rating[1]);
+    store_pg_param_int(p, r->rating_diff[0]);
+    store_pg_param_int(p, r->rating_diff[1]);
+    store_pg_param_int(p, r->rematch_offer);
+    store_pg_param_int(p, r->rematch_decline);
+    store_pg_param_text(p, r->rematch_game);
 }
 
 static bool send_stmt(PGconn *conn, int which, const Params *p) {
@@ -228,34 +217,34 @@ bool store_pg_send_op(PGconn *conn, int stmt, const StoreOp *op) {
         case PG_W_CREATE:
             store_pg_params_record(&p, &op->record);
             p_bool(&p, op->append);
-            p_int(&p, op->ply);
-            p_text(&p, op->move.uci);
-            p_int(&p, op->move.at_ms);
+            store_pg_param_int(&p, op->ply);
+            store_pg_param_text(&p, op->move.uci);
+            store_pg_param_int(&p, op->move.at_ms);
             break;
         case PG_W_UPDATE:
         case PG_W_SPAWN:
             store_pg_params_record(&p, &op->record);
-            p_int(&p, op->base_rev);
+            store_pg_param_int(&p, op->base_rev);
             p_bool(&p, op->append);
-            p_int(&p, op->ply);
-            p_text(&p, op->move.uci);
-            p_int(&p, op->move.at_ms);
+            store_pg_param_int(&p, op->ply);
+            store_pg_param_text(&p, op->move.uci);
+            store_pg_param_int(&p, op->move.at_ms);
             if (stmt == PG_W_SPAWN)
                 store_pg_params_record(&p, op->spawn);
             break;
         case PG_W_APPEND:
-            p_text(&p, op->record.id);
-            p_int(&p, op->base_rev);
-            p_int(&p, op->ply);
-            p_text(&p, op->move.uci);
-            p_int(&p, op->move.at_ms);
+            store_pg_param_text(&p, op->record.id);
+            store_pg_param_int(&p, op->base_rev);
+            store_pg_param_int(&p, op->ply);
+            store_pg_param_text(&p, op->move.uci);
+            store_pg_param_int(&p, op->move.at_ms);
             break;
         default:
-            p_text(&p, op->record.id);
-            p_int(&p, op->base_rev);
-            p_text(&p, op->node);
-            p_int(&p, op->now_ms);
-            p_int(&p, op->lease_until_ms);
+            store_pg_param_text(&p, op->record.id);
+            store_pg_param_int(&p, op->base_rev);
+            store_pg_param_text(&p, op->node);
+            store_pg_param_int(&p, op->now_ms);
+            store_pg_param_int(&p, op->lease_until_ms);
             break;
     }
     return send_stmt(conn, stmt, &p);
@@ -266,7 +255,7 @@ bool store_pg_send_plain(PGconn *conn, int stmt) { return send_stmt(conn, stmt, 
 bool store_pg_send_notify(PGconn *conn, const char *payload) {
     Params p;
     p.n = 0;
-    p_text(&p, payload);
+    store_pg_param_text(&p, payload);
     return send_stmt(conn, PG_W_NOTIFY, &p);
 }
 
