@@ -46,6 +46,7 @@ function renderGameList(container, games, emptyKey = 'no_games') {
     const info = document.createElement('span');
     const parts = [
       modeText(g),
+      ...(g.variant === 'chess960' ? [t('variant_chess960_short')] : []),
       timeControlText(g.time),
       t(g.moves === 1 ? 'moves_count_one' : 'moves_count', { n: g.moves }),
     ];

@@ -261,11 +261,12 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
 }
 
 json_t *svc_summary_json(const SvcGame *g) {
-    return json_pack("{s:s, s:I, s:s, s:o, s:i, s:o, s:b, s:b, s:o}", "id", g->rec.id, "created",
+    return json_pack("{s:s, s:I, s:s, s:o, s:i, s:o, s:b, s:b, s:o, s:s}", "id", g->rec.id, "created",
                      (json_int_t)g->rec.created_ms, "mode", g->rec.mode, "time", time_json(&g->rec), "moves",
                      g->game.ply_count, "outcome", outcome_json(g), "white", secret_is_set(g->rec.secret_hash[WHITE]),
                      "black", secret_is_set(g->rec.secret_hash[BLACK]), "level",
-                     g->rec.level[0] ? json_string(g->rec.level) : json_null());
+                     g->rec.level[0] ? json_string(g->rec.level) : json_null(), "variant",
+                     g->game.start.chess960 ? "chess960" : "standard");
 }
 
 char *svc_dump(const json_t *j, size_t *len) {

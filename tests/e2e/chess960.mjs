@@ -42,6 +42,9 @@ async function main() {
       check('the standard array (518) is a standard game', s.variant === 'standard' && s.start_fen === null, JSON.stringify(s));
     }
     await shot(page, '01-chess960-game.png');
+    await page.goto(base);
+    const listed = await page.locator('#my-games li', { hasText: 'Chess960' }).first().waitFor(WAIT).then(() => true, () => false);
+    check('the home page lists the game as Chess960', s.variant !== 'chess960' || listed);
 
     // Castling in position 692: the knights leave, then the king is dropped on the h1 rook.
     const created = await api('POST', '/api/games', { mode: 'local', variant: 'chess960', position: 692 });

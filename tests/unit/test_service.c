@@ -708,6 +708,15 @@ static void test_chess960_games(void **state) {
     assert_non_null(strstr(pgn, "3. 0-0"));
     free(pgn);
     assert_state_survives_restart(e, g.id);
+
+    /* The browser's game lists say the variant too. */
+    Reply r = {0};
+    ServiceRequest list = {.action = ACTION_LIST, .ids = g.id};
+    service_handle(e->svc, &list, on_reply, &r);
+    j = json_loads(r.body, 0, NULL);
+    free(r.body);
+    assert_string_equal(str(json_array_get(get(j, "games"), 0), "variant"), "chess960");
+    json_decref(j);
 }
 
 int main(void) {
