@@ -115,6 +115,10 @@ export async function axeCheck(page, title) {
 /** Check TITLE: the page is no wider than its visible area (it does not scroll sideways). The width
  *  without a scroll bar, not window.innerWidth, which would let the page overflow by the bar's width. */
 export async function noSidewaysCheck(page, title) {
+  // Right after a change of the viewport the board still has its old size until it follows its box
+  // (a resize observer, on a later frame): wait for the page to settle, then judge it.
+  const fits = () => document.documentElement.scrollWidth <= document.documentElement.clientWidth;
+  await page.waitForFunction(fits, null, WAIT).catch(() => {});
   const w = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
   check(title, w[0] <= w[1], `scrollWidth ${w[0]} > clientWidth ${w[1]}`);
 }
