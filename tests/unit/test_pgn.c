@@ -16,6 +16,8 @@
 #include "schach/movegen.h"
 #include "schach/pgn.h"
 #include "schach/schach.h"
+
+#include "pgn_test_helpers.h"
 #include "util/error_internal.h"
 
 #define MAX_GAMES 16
@@ -537,21 +539,11 @@ static Move move_by_uci(const Position *pos, const char *uci) {
     return MOVE_NONE;
 }
 
-static char *write_one(const PgnGame *g, Lang lang) {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
-    assert_true(pgn_write(f, g, lang));
-    fclose(f);
-    return text;
-}
-
 static void test_write_new_game(void **state) {
     (void)state;
     PgnGame g;
     pgn_game_init(&g);
-    char *text = write_one(&g, LANG_EN);
+    char *text = pgn_text(&g, LANG_EN);
     assert_string_equal(text, "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
                               "[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n*\n\n");
     free(text);
@@ -563,7 +555,7 @@ static void test_write_new_game(void **state) {
     for (int i = 0; i < 3; i++)
         assert_true(game_play(&g.game, move_by_uci(game_position(&g.game), moves[i]), NULL));
     assert_true(game_resign(&g.game, BLACK, NULL));
-    text = write_one(&g, LANG_EN);
+    text = pgn_text(&g, LANG_EN);
     assert_string_equal(text, "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
                               "[White \"Weiß \\\"Wally\\\"\"]\n[Black \"?\"]\n[Result \"1-0\"]\n"
                               "[Termination \"normal\"]\n[Annotator \"me\"]\n\n1. e4 e5 2. Nf3 1-0\n\n");
@@ -572,7 +564,7 @@ static void test_write_new_game(void **state) {
 
     pgn_game_init(&g);
     assert_true(game_time_forfeit(&g.game, WHITE, NULL));
-    text = write_one(&g, LANG_EN);
+    text = pgn_text(&g, LANG_EN);
     assert_non_null(strstr(text, "[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\n0-1\n\n"));
     free(text);
     pgn_game_free(&g);
@@ -591,7 +583,7 @@ static void test_write_long_game(void **state) {
     }
     assert_true(g.game.ply_count > 40);
     for (int lang = LANG_EN; lang <= LANG_DE; lang++) {
-        char *text = write_one(&g, (Lang)lang);
+        char *text = pgn_text(&g, (Lang)lang);
         assert_lines_fit(text);
         GameList list;
         read_text(text, &list);
@@ -622,7 +614,7 @@ static void test_comments(void **state) {
     assert_true(pgn_set_comment(&g, 3, " \n "));
     assert_null(pgn_comment(&g, 3)); /* nothing but blanks is no comment */
     assert_true(pgn_set_comment(&g, 4, "last"));
-    char *text = write_one(&g, LANG_EN);
+    char *text = pgn_text(&g, LANG_EN);
     assert_non_null(strstr(text, "\n\n{before the first move} 1. e4 {+0.30/12 0.100s} 1... e5 2. Nf3 Nc6 {last} *\n"));
     free(text);
 
@@ -646,7 +638,7 @@ static void test_comments(void **state) {
     for (int i = 0; i < 60; i++)
         strcat(words, i ? " word" : "word");
     assert_true(pgn_set_comment(&g, 3, words));
-    text = write_one(&g, LANG_DE);
+    text = pgn_text(&g, LANG_DE);
     assert_lines_fit(text);
     read_text(text, &list);
     assert_int_equal(list.rc[0], 1);
@@ -660,7 +652,7 @@ static void test_comments(void **state) {
     char both[256];
     snprintf(both, sizeof both, "see %s for more", run);
     assert_true(pgn_set_comment(&g, 3, both));
-    text = write_one(&g, LANG_EN);
+    text = pgn_text(&g, LANG_EN);
     char own_line[160];
     snprintf(own_line, sizeof own_line, "\n%s\n", run);
     assert_non_null(strstr(text, own_line));
@@ -673,7 +665,7 @@ static void test_comments(void **state) {
     /* The caller's Termination wins over the one a rule would give. */
     assert_true(game_resign(&g.game, WHITE, NULL));
     assert_true(pgn_set_tag(&g, "Termination", "rules infraction"));
-    text = write_one(&g, LANG_EN);
+    text = pgn_text(&g, LANG_EN);
     assert_non_null(strstr(text, "[Result \"0-1\"]\n[Termination \"rules infraction\"]\n\n"));
     assert_null(strstr(text, "normal"));
     free(text);

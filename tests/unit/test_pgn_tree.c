@@ -19,6 +19,8 @@
 #include "schach/pgn.h"
 #include "schach/schach.h"
 
+#include "pgn_test_helpers.h"
+
 static int setup(void **state) {
     (void)state;
     schach_init();
@@ -42,20 +44,10 @@ static void read_ok(const char *text, PgnGame *g) {
                  text);
 }
 
-static char *write_text(const PgnGame *g, Lang lang) {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
-    assert_true(pgn_write(f, g, lang));
-    fclose(f);
-    return text;
-}
-
 /* The movetext of g as written (the part after the tag section), in a static buffer. */
 static const char *movetext(const PgnGame *g, Lang lang) {
     static char buf[8192];
-    char *text = write_text(g, lang);
+    char *text = pgn_text(g, lang);
     const char *body = strstr(text, "\n\n");
     assert_non_null(body);
     snprintf(buf, sizeof buf, "%s", body + 2);
@@ -68,7 +60,7 @@ static const char *movetext(const PgnGame *g, Lang lang) {
 
 /* Written in lang and read again, g gives the same tree, record and result. */
 static void assert_round_trip(const PgnGame *g, Lang lang) {
-    char *text = write_text(g, lang);
+    char *text = pgn_text(g, lang);
     PgnGame copy;
     SchError err;
     PgnReader *r = pgn_reader_from_buffer(text, strlen(text), &err);
@@ -83,7 +75,7 @@ static void assert_round_trip(const PgnGame *g, Lang lang) {
         assert_int_equal(copy.game.plies[i].move, g->game.plies[i].move);
     assert_int_equal(copy.result, game_over(&g->game) ? g->game.outcome.result : g->result);
     /* The second writing is the first, byte for byte. */
-    char *again = write_text(&copy, lang);
+    char *again = pgn_text(&copy, lang);
     assert_string_equal(again, text);
     free(again);
     pgn_game_free(&copy);
@@ -449,7 +441,7 @@ static void test_defect_result_tag_contradicts_marker(void **state) {
     char msg[256];
     err_format(&g.warning, LANG_EN, msg, sizeof msg);
     assert_string_equal(msg, "the Result tag '1-0' contradicts the result '0-1' after the moves, which counts");
-    char *text = write_text(&g, LANG_EN);
+    char *text = pgn_text(&g, LANG_EN);
     assert_non_null(strstr(text, "[Result \"0-1\"]"));
     free(text);
     pgn_game_free(&g);
