@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "service.h"
+#include "service/service.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "store_sqlite_internal.h"
+#include "store/sqlite/store_sqlite_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* libFuzzer harness for the WebSocket stream checks of schach serve (src/server/ws_frames.h).
+/* libFuzzer harness for the WebSocket stream checks of schach serve (src/server/http/ws_frames.h).
  * Input: one byte that chooses how the rest is cut into reads, then the bytes a client sends.
  *
  *  - WsFrames fed the stream whole and fed it in pieces must agree with each other and with a plain
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "ws_frames.h"
+#include "http/ws_frames.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,10 +5,10 @@
 // server forgets a connection's watches and held seeks with the connection.
 import { ReconnectingSocket } from './socket.js';
 
-// The server's default --max-subscriptions is 64 (src/server/http_server.h); staying at 32 leaves
+// The server's default --max-subscriptions is 64 (src/server/http/http.h); staying at 32 leaves
 // room on servers started with less, and an error "subs" from the server lowers it further.
 const MAX_GAMES = 32;
-// Seeks one connection may hold (WS_HELD_SEEKS in src/server/http_internal.h); withdrawn ones still
+// Seeks one connection may hold (WS_HELD_SEEKS in src/server/http/http_internal.h); withdrawn ones still
 // count, so a page that posts again after that many starts a fresh connection.
 const HELD_PER_CONNECTION = 4;
 

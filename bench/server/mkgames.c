@@ -18,7 +18,7 @@
 #include "schach/game.h"
 #include "schach/movegen.h"
 #include "schach/notation.h"
-#include "store.h"
+#include "store/store.h"
 
 #define LINES    256
 #define MAX_LINE 400

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "store.h"
+#include "store/store.h"
 
 static void print_backup_help(Lang lang) {
     fputs(CLI_TR(lang,

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "store.h"
+#include "store/store.h"
 
 /* Games read, and written, per round: bounds the memory whatever the number of games. */
 enum { COPY_PAGE = 200 };

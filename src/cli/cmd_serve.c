@@ -1,6 +1,6 @@
 /* schach serve: people play chess with each other in the browser; the server enforces every rule.
  *
- * The set-up lives here, the transport in src/server/http_server.c: options, the environment
+ * The set-up lives here, the transport in src/server/http/http_server.c: options, the environment
  * (SCHACH_COMPUTER_*, SCHACH_LWS_LOG), the open-files limit, then in this order the event loop, the
  * store (whose writer wakes the loop), the service over it with every game in play loaded, the
  * computer player, and only then the listening socket: nothing connects before the games are there.
@@ -17,11 +17,11 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "http_server.h"
-#include "log.h"
+#include "http/http.h"
+#include "base/base.h"
 #include "engine.h"
-#include "service.h"
-#include "store.h"
+#include "service/service.h"
+#include "store/store.h"
 
 #ifndef SCHACH_WEB_DIR
 #define SCHACH_WEB_DIR "web"

@@ -3,6 +3,11 @@
 programs above them (engine < match, server < cli). A file may include headers and call functions of
 its own layer and the layers below, never above.
 
+The server is ranked room by room (src/server/ROOM/, each with one public header named after it):
+base < store < service < accounts < http, where store's backends store/sqlite and store/pg sit above
+store's shared part (which opens them) in one rank, beside each other. A room includes of a lower room (and the program of any
+room) only that room's public header.
+
     layers.py SOURCE_DIR [BUILD_DIR] [--plant-object LAYER FILE.o ...]
 
 Includes are read from the sources (src/ and include/schach/). Calls are read from the object files
@@ -15,10 +20,17 @@ import subprocess
 import sys
 
 # Layer ranks. Files named pgn_* in src/notation are the pgn layer until they move to src/pgn/.
-LAYERS = ["util", "core", "notation", "game", "pgn", "engine", "match", "server", "cli"]
+LAYERS = ["util", "core", "notation", "game", "pgn", "engine", "match",
+          "server/base", "server/store", "server/store/sqlite", "server/store/pg", "server/service",
+          "server/accounts", "server/http", "cli"]
+SERVER_ROOMS = ["base", "store", "service", "accounts", "http"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
-# match and server both sit on the engine, neither on the other.
-PEERS = {("match", "server"), ("server", "match")}
+# One room, one rank: the store's shared part opens a backend, a backend implements store.h.
+RANK["server/store/sqlite"] = RANK["server/store/pg"] = RANK["server/store"]
+# match and the server both sit on the engine, neither on the other; the two store backends neither.
+PEERS = {(a, b) for a in ["match"] for b in LAYERS if b.startswith("server/")}
+PEERS |= {(b, a) for a, b in PEERS}
+PEERS |= {("server/store/sqlite", "server/store/pg"), ("server/store/pg", "server/store/sqlite")}
 
 # Public headers by the layer that implements them; schach.h is the umbrella at the top.
 PUBLIC = {
@@ -42,13 +54,35 @@ def layer_of(rel):
         return "pgn"
     if module in ("pgn", "messages"):  # the message lookup reads every module's table: the top
         return "pgn"
+    if module == "server":
+        if len(parts) < 4 or parts[2] not in SERVER_ROOMS:
+            return "unknown"  # a file outside the rooms has no rank
+        if parts[2] == "store" and len(parts) >= 5 and parts[3] in ("sqlite", "pg"):
+            return "server/store/" + parts[3]
+        return "server/" + parts[2]
     return module if module in RANK else None
+
+
+def room_of(rel):
+    """The server room (base, store, ...) a path relative to the source dir belongs to, or None."""
+    parts = rel.split("/")
+    if len(parts) >= 4 and parts[:2] == ["src", "server"] and parts[2] in SERVER_ROOMS:
+        return parts[2]
+    return None
+
+
+def is_public(rel):
+    """Whether a server header is its room's public one (src/server/ROOM/ROOM.h)."""
+    parts = rel.split("/")
+    return len(parts) == 4 and parts[3] == parts[2] + ".h"
 
 
 def allowed(user, used):
     if "unknown" in (user, used):
         return False
     if user == used:
+        return True
+    if (user, used) not in PEERS and user.startswith("server/store") and used.startswith("server/store"):
         return True
     if (user, used) in PEERS:
         return False
@@ -78,16 +112,22 @@ def check_includes(src, out):
                         if not m:
                             continue
                         inc = m.group(1)
-                        # As the compiler looks: beside the file, then src/ (internal), then include/.
-                        for base in (os.path.dirname(path), os.path.join(src, "src"), os.path.join(src, "include")):
+                        # As the compiler looks: beside the file, then src/ and src/server/ (internal), then include/.
+                        for base in (os.path.dirname(path), os.path.join(src, "src"), os.path.join(src, "src", "server"),
+                                     os.path.join(src, "include")):
                             cand = os.path.normpath(os.path.join(base, inc))
                             if os.path.isfile(cand):
                                 break
                         else:
                             continue  # generated or system header
-                        used = layer_of(os.path.relpath(cand, src))
+                        cand_rel = os.path.relpath(cand, src)
+                        used = layer_of(cand_rel)
                         if used and not allowed(user, used):
                             out.append(f"{rel}:{n}: the {user} layer includes {inc} of the {used} layer")
+                        elif (room_of(cand_rel) and room_of(cand_rel) != room_of(rel)
+                              and not is_public(cand_rel)):
+                            out.append(f"{rel}:{n}: {inc} is not the public header of the room "
+                                       f"{room_of(cand_rel)} (src/server/{room_of(cand_rel)}/{room_of(cand_rel)}.h)")
 
 
 def nm_symbols(objs):

@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "engine.h"
-#include "service.h"
-#include "store.h"
+#include "service/service.h"
+#include "store/store.h"
 
 #define T0           1763800000000LL /* the injected clock starts here */
 #define WAIT_SECONDS 20              /* the store answers within this, or the test fails */

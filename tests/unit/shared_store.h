@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store.h"
+#include "store/store.h"
 
 #define SHARED_NODES_MAX  4
 #define SHARED_FLIGHT_MAX 256

@@ -4,7 +4,7 @@
 #ifndef SCHACH_TESTS_STORE_CASES_H
 #define SCHACH_TESTS_STORE_CASES_H
 
-#include "store_accounts.h"
+#include "store/store_accounts.h"
 #include "store_fixture.h"
 
 /* A test program may leave out cases its backend does not support yet (SQLite: the row versions,

@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "store.h"
+#include "store/store.h"
 
 /* Only guards against a hung writer; no assertion depends on how long anything takes. */
 #define HANG_GUARD_SECONDS 120

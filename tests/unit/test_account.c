@@ -1,4 +1,4 @@
-/* Accounts' names and passwords (src/server/account.c): which names and passwords are accepted and why
+/* Accounts' names and passwords (src/server/accounts/account.c): which names and passwords are accepted and why
  * not, names compared without case, and password storage: an Argon2id string that holds no trace of
  * the password, verifies the right one and only that one. */
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "account.h"
+#include "accounts/account.h"
 
 static void names(void **state) {
     (void)state;

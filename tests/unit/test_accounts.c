@@ -1,4 +1,4 @@
-/* The accounts module (src/server/accounts.c) without HTTP, on a real SQLite store, so that the sanitizer
+/* The accounts module (src/server/accounts/accounts.c) without HTTP, on a real SQLite store, so that the sanitizer
  * build sees its threads, its queue and its cancellations: sign-up, login, who am I, logout, a request
  * cancelled while the worker has it, seeks posted, listed and withdrawn, and freeing with requests
  * still queued. (The HTTP behaviour is tests/cli/server_accounts.sh and server_lobby.sh.) */
@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "accounts.h"
-#include "store.h"
+#include "accounts/accounts.h"
+#include "store/store.h"
 
 typedef struct Waker {
     pthread_mutex_t mutex;

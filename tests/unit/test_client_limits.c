@@ -1,4 +1,4 @@
-/* The server's per-address accounting (src/server/client_limits.c): connection caps, the two token
+/* The server's per-address accounting (src/server/base/client_limits.c): connection caps, the two token
  * buckets and their Retry-After, address keys (IPv4, IPv6 per /64, mapped addresses), and that the
  * table stays bounded however many addresses come by. Time is passed in, so nothing here waits. */
 #include <stdarg.h>
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "client_limits.h"
+#include "base/client_limits.h"
 
 static Limits *make(int total, int per_address, int creates, int requests, int max_entries) {
     LimitsConfig cfg = {total, per_address, creates, requests, max_entries};

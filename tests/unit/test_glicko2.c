@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "glicko2.h"
-#include "rating.h"
+#include "base/glicko2.h"
+#include "base/rating.h"
 
 #define assert_near(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
 

@@ -4,7 +4,7 @@
  * subscribers holding a side's secret. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, clock_gettime, pthread_cond_timedwait */
 
-#include "secret.h"
+#include "service/secret.h"
 #include "service_harness.h"
 
 static const unsigned char KEY[32] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,

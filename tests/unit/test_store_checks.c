@@ -12,8 +12,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "store_sqlite_internal.h"
+#include "base/log.h"
+#include "store/sqlite/store_sqlite_internal.h"
 
 #define PAGE      4096
 #define FRAME     (24 + PAGE)

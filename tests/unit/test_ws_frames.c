@@ -16,8 +16,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "ws_frames.h"
-#include "ws_guard.h"
+#include "http/ws_frames.h"
+#include "http/ws_guard.h"
 
 /* ---- frames to feed ---------------------------------------------------------------------------- */
 

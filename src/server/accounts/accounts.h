@@ -1,0 +1,128 @@
+/* The accounts room (src/server/accounts/): accounts, sessions, the lobby's seeks, rating games,
+ * player pages. Builds on service, store and base.
+ *
+ * schach serve: accounts, optional for players (docs/api.md "Accounts"). Sign up, log in, log out,
+ * change the password, and who is logged in (GET /api/me).
+ *
+ * Passwords are hashed with Argon2id (account.h), which costs tens of milliseconds and 64 MiB on
+ * purpose; so every request that touches a password or the database runs on a worker thread of its
+ * own, one at a time (memory stays bounded, the event loop never waits), and comes back through the
+ * wake function like the store's results. The queue is bounded: beyond it a request is answered 503
+ * busy at once. Login attempts are limited per address and per name (a password cannot be guessed
+ * faster than that, whatever the number of addresses), and a failed login takes as long as one with
+ * an unknown name (the hash is computed anyway), so the answer does not tell which names exist.
+ *
+ * A session is a random token in a cookie (HttpOnly, SameSite=Lax, Secure over HTTPS), stored only as
+ * its hash, valid for ACCOUNTS_SESSION_DAYS.
+ *
+ * Everything but the worker runs on the event loop's thread.
+ */
+#ifndef SCHACH_SERVER_ACCOUNTS_H
+#define SCHACH_SERVER_ACCOUNTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schach/types.h"
+#include "service/service.h"
+#include "store/store.h"
+
+#define ACCOUNTS_COOKIE             "schach_session"
+#define ACCOUNTS_SESSION_DAYS       30
+#define ACCOUNTS_QUEUE_MAX          64 /* requests waiting for the worker */
+#define ACCOUNTS_LOGINS_PER_MINUTE  10 /* failed or not, per name and per address */
+#define ACCOUNTS_SIGNUPS_PER_MINUTE 5  /* per address */
+
+typedef struct Accounts Accounts;
+
+typedef int64_t (*AccountsClock)(void *ctx);
+
+typedef struct AccountsConfig {
+    /* Login and sign-up attempts limited per address too (ACCOUNTS_*_PER_MINUTE); false as with
+     * `schach serve --no-limits`. The limit per name always holds. */
+    bool address_limits;
+} AccountsConfig;
+
+/* Opens the store's accounts connection and starts the worker. cfg NULL: the defaults above; now NULL:
+ * real time. NULL with err filled on failure. */
+Accounts *accounts_create(Store *store, const AccountsConfig *cfg, AccountsClock now, void *clock_ctx,
+                          void (*wake)(void *), void *wake_ctx, char *err, size_t err_size);
+/* The games' service: a seek accepted becomes one of its games (read from the store, its state in the
+ * answer). Set before serving. */
+void accounts_set_service(Accounts *a, Service *svc);
+/* Stops the worker (the request it runs is finished; queued ones are dropped unanswered) and closes
+ * the connection. */
+void accounts_free(Accounts *a);
+
+typedef enum {
+    ACCOUNTS_SIGNUP,   /* POST /api/accounts {"username","password"} -> 201 + cookie */
+    ACCOUNTS_LOGIN,    /* POST /api/session {"username","password"} -> 200 + cookie */
+    ACCOUNTS_LOGOUT,   /* DELETE /api/session -> 200, the cookie cleared */
+    ACCOUNTS_ME,       /* GET /api/me -> 200 {"username",...} or 401 */
+    ACCOUNTS_PASSWORD, /* POST /api/account/password {"password","new_password"} -> 200 */
+    /* The lobby (docs/api.md "Lobby"): */
+    ACCOUNTS_SEEKS,       /* GET /api/seeks -> {"seeks":[...]} */
+    ACCOUNTS_SEEK_POST,   /* POST /api/seeks {"time","color","rated"} -> 201 {"id","secret"} */
+    ACCOUNTS_SEEK_GET,    /* GET /api/seeks/{id} -> {"seek","game","color"} */
+    ACCOUNTS_SEEK_CANCEL, /* DELETE /api/seeks/{id} {"secret"} -> 200 */
+    ACCOUNTS_SEEK_ACCEPT, /* POST /api/seeks/{id}/accept -> 200 {"id","color","secret","state"} */
+    ACCOUNTS_RATE,        /* internal: a rated game that ended (accounts_rate) */
+    ACCOUNTS_PLAYER,      /* GET /api/players/{name}?page=N&result=won|lost|drawn -> the player's page */
+    ACCOUNTS_LOBBY,       /* internal: the lobby read again for its watchers */
+    ACCOUNTS_PLAYER_PGN,  /* GET /api/players/{name}/pgn -> all the player's games as one PGN file */
+} AccountsAction;
+
+typedef struct AccountsRequest {
+    AccountsAction action;
+    const char *body;    /* the JSON body (NUL-terminated), NULL for none */
+    const char *seek;    /* the seek's id from the path, for the seek actions; the name for ACCOUNTS_PLAYER */
+    int page;            /* ACCOUNTS_PLAYER: which page of games (0 first) */
+    const char *filter;  /* ACCOUNTS_PLAYER: "won", "lost", "drawn" or NULL for all */
+    const char *token;   /* the session token from the Cookie header (accounts_cookie_token), NULL for none */
+    const char *address; /* the client's address key (client_limits.h), for the login limits */
+    Lang lang;
+    bool secure; /* the page was served over HTTPS: the cookie gets Secure */
+} AccountsRequest;
+
+typedef struct AccountsAnswer {
+    int status;
+    const char *body; /* JSON */
+    size_t len;
+    const char *set_cookie;   /* a Set-Cookie value, or NULL */
+    int retry_after;          /* seconds, for 429 and 503 busy; 0 otherwise */
+    const char *content_type; /* NULL: application/json */
+    const char *filename;     /* a download (Content-Disposition: attachment) under this name, or NULL */
+} AccountsAnswer;
+
+typedef void (*AccountsReply)(void *ctx, const AccountsAnswer *answer);
+
+/* Handles req: answers at once (a refusal) or after the worker ran it. Returns a ticket (never 0) for
+ * accounts_cancel while the reply is outstanding. */
+uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx);
+/* The requester went away: the reply will not be called (what the request does still happens). */
+void accounts_cancel(Accounts *a, uint64_t ticket);
+/* The loop woke up: answers the requests the worker finished. */
+void accounts_on_wake(Accounts *a);
+
+/* A rated game ended (service.h ServiceGameOver): both players' ratings change on the worker, once
+ * whichever node asks; the game's copy then shows the change (service_rated). Games whose node went
+ * down before this are found by the worker itself: every minute it rates the rated games that ended in
+ * the last week and were not rated. */
+void accounts_rate(void *accounts, const GameRecord *rec);
+
+/* The lobby live (WebSocket): fn(ctx, text, len) gets {"type":"lobby","seeks":[...]} (as GET /api/seeks)
+ * at once when the list is known (else as soon as it is read) and again whenever it changed: after
+ * every seek posted, withdrawn or accepted here, and, with watchers, every 2 s (other servers' seeks).
+ * Returns an id (never 0) for accounts_lobby_unwatch, 0 when out of memory. */
+typedef void (*AccountsLobbyEvent)(void *ctx, const char *json, size_t len);
+uint64_t accounts_lobby_watch(Accounts *a, AccountsLobbyEvent fn, void *ctx);
+void accounts_lobby_unwatch(Accounts *a, uint64_t id);
+/* The poster of seek (who holds secret) left: the seek is withdrawn (if it is still open). */
+void accounts_seek_abandon(Accounts *a, const char *seek, const char *secret);
+
+/* The session token in a Cookie header (ACCOUNTS_COOKIE=...), copied into out; false when there is
+ * none or it is malformed. */
+bool accounts_cookie_token(const char *cookie, char *out, size_t size);
+
+#endif

@@ -1,0 +1,159 @@
+/* The accounts' parts, shared by accounts.c (the event loop's side) and accounts_worker.c (the worker
+ * thread). Not for the rest of the server: accounts.h is the interface. */
+#ifndef SCHACH_SERVER_ACCOUNTS_INTERNAL_H
+#define SCHACH_SERVER_ACCOUNTS_INTERNAL_H
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "account.h"
+#include "accounts.h"
+#include "base/base.h"
+#include "service/service.h"
+#include "store/store.h"
+
+#define ACC_TOKEN_LEN SECRET_LEN
+
+typedef enum {
+    ACC_E_BAD_JSON,
+    ACC_E_BAD_REQUEST,
+    ACC_E_BAD_NAME,
+    ACC_E_BAD_PASSWORD,
+    ACC_E_BAD_LOGIN,
+    ACC_E_BAD_PASSWORD_NOW,
+    ACC_E_NOT_LOGGED_IN,
+    ACC_E_TAKEN,
+    ACC_E_RATE,
+    ACC_E_BUSY,
+    ACC_E_STORAGE,
+    ACC_E_INTERNAL,
+    ACC_E_NO_SEEK,     /* 404: no open seek with this id (accepted, cancelled, expired) */
+    ACC_E_OWN_SEEK,    /* 409: accepting one's own seek */
+    ACC_E_RATED_LOGIN, /* 401: rated seeks need an account */
+    ACC_E_BAD_SECRET,  /* 403: cancel without the poster's secret */
+    ACC_E_BAD_MEMBER,  /* 400: a member missing or with a value not allowed */
+    ACC_E_UNKNOWN,     /* 400: a member not known here */
+    ACC_E_NO_PLAYER,   /* 404: no account with this name */
+    ACC_E_COUNT        /* none */
+} AccError;
+
+/* One request on its way to the worker and back. */
+typedef struct AccJob {
+    AccountsAction action;
+    Lang lang;
+    bool secure;
+    AccountsReply reply;
+    void *ctx;
+    uint64_t ticket;
+    bool cancelled; /* the requester went away (set on the loop, read on the loop) */
+    /* In: */
+    char username[ACCOUNT_NAME_MAX + 1]; /* signup, login: as typed */
+    char key[ACCOUNT_NAME_MAX + 1];      /* login: the name's key ("" when it cannot be a name) */
+    char password[ACCOUNT_PASSWORD_MAX];
+    size_t password_len;
+    bool never_matches; /* login: a password longer than any account's */
+    char new_password[ACCOUNT_PASSWORD_MAX];
+    size_t new_password_len;
+    SeekRow seek;                              /* seek post: the new seek; get, cancel, accept: seek.id */
+    char seek_secret[SECRET_LEN + 1];          /* post: the poster's new secret; accept: the accepter's */
+    unsigned char cancel_hash[STORE_HASH_LEN]; /* cancel: the hash of the secret given */
+    int color;                                 /* accept: the accepter's Color */
+    char game_id[STORE_ID_LEN + 1];            /* accept: the game made */
+    uint64_t service_ticket;                   /* accept: the state request to the service, while it is out */
+    struct Accounts *owner;                    /* accept: while the service is asked */
+    bool pool;                                 /* seek post: quick pairing (take a matching seek when there is one) */
+    char bad_member[40];                       /* ACC_E_UNKNOWN: which member */
+    UnratedGame rate;                          /* rate: the game */
+    int rated_before[2], rated_diff[2];        /* rate: what it came to */
+    int page;                                  /* player: the page of games */
+    PlayedFilter filter;                       /* player: which games */
+    int64_t rated_rev;                         /* ... and the game's rev after it (0: not rated now) */
+    bool has_session;
+    unsigned char session_hash[STORE_HASH_LEN];
+    /* Out (the worker's): */
+    AccError error;   /* ACC_E_COUNT: success, status and body say what */
+    AccountCheck why; /* ACC_E_BAD_PASSWORD: which rule */
+    int status;
+    char *body;               /* JSON, malloc'd */
+    size_t body_len;          /* its length when content_type is set (else strlen) */
+    const char *content_type; /* NULL: JSON */
+    char filename[64];        /* a download's file name (Content-Disposition), "" for none */
+    char cookie[200];         /* a Set-Cookie value, "" for none */
+    struct AccJob *next;
+} AccJob;
+
+struct Accounts {
+    AccountsClock now;
+    void *clock_ctx;
+    void (*wake)(void *);
+    void *wake_ctx;
+    uint64_t next_ticket;
+    AccountsConfig cfg;
+    Limits *login_limits, *signup_limits;
+    int64_t last_sweep_ms;
+    StoreAccounts *db; /* the worker's alone once it runs */
+    Service *service;
+    AccJob *in_service; /* accepted seeks whose game's state the service has not answered yet */
+    /* The lobby's watchers (the loop's), the last list sent to them, and whether a read is on its way. */
+    struct LobbyWatcher *watchers;
+    int nwatchers, watchers_cap;
+    uint64_t next_watch;
+    char *lobby_text;
+    size_t lobby_len;
+    bool lobby_reading;
+
+    pthread_t thread;
+    bool thread_started;
+    char dummy_hash[ACCOUNT_HASH_LEN]; /* the worker's: what an unknown name's password is checked against */
+    pthread_mutex_t mutex;             /* guards everything below */
+    pthread_cond_t cond;
+    AccJob *queue_head, *queue_tail;
+    int queued;
+    AccJob *running;
+    AccJob *done_head, *done_tail;
+    bool stopping;
+    int64_t swept_ms;           /* the worker's: when it last looked for unrated games */
+    bool watching;              /* under mutex: the lobby has watchers (the worker reads it every 2 s) */
+    unsigned char site_key[32]; /* the worker's: store_accounts.h site_key, once read */
+    bool have_site_key;
+};
+
+/* accounts.c */
+int64_t accounts_now(Accounts *a);
+int accounts_error_status(AccError e);
+char *accounts_error_json(AccError e, Lang lang, const char *arg);
+void accounts_set_cookie(const char *token, bool secure, char *out, size_t size);
+void accounts_clear_cookie(bool secure, char *out, size_t size);
+void accounts_job_free(AccJob *j);
+
+/* accounts_lobby.c: the loop's checks of a seek request (true when the job may go to the worker; else
+ * *e says why), the worker's part, and the loop's last step of an accept (the game's state). */
+bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, AccError *e, const char **arg);
+void accounts_lobby_run(Accounts *a, AccJob *j);
+bool accounts_session_account(Accounts *a, AccJob *j, AccountRow *row, bool required);
+void accounts_lobby_finish(Accounts *a, AccJob *j);
+
+/* The secret of the side color of game id played by an account: derived from the site's key, so that
+ * GET /api/me can hand it to any browser of the account without the database holding it. false
+ * (with the job's error set) when the key cannot be read. Worker only. */
+bool accounts_side_secret(Accounts *a, AccJob *j, const char *game_id, int color, char out[SECRET_LEN + 1]);
+
+/* accounts_player.c: a player's page and all their games as PGN (ACCOUNTS_PLAYER, _PLAYER_PGN). */
+void accounts_player_run(Accounts *a, AccJob *j);
+
+/* accounts_worker.c */
+bool accounts_worker_start(Accounts *a, char *err, size_t err_size);
+/* The worker's answers: an error (logged when it is the storage's), or a status with a JSON body. */
+void accounts_fail(AccJob *j, AccError e, const char *why);
+void accounts_set_body(AccJob *j, int status, json_t *o);
+/* The account's ratings as GET /api/me shows them; NULL with err filled when the store failed. */
+json_t *accounts_ratings_json(Accounts *a, const char *key, char *err, size_t err_size);
+void accounts_worker_stop(Accounts *a);
+/* false when the queue is full (the job stays the caller's). */
+bool accounts_worker_submit(Accounts *a, AccJob *j);
+void accounts_worker_cancel(Accounts *a, uint64_t ticket);
+AccJob *accounts_worker_take_done(Accounts *a);
+
+#endif

@@ -1,0 +1,440 @@
+/* The lobby (docs/api.md "Lobby"): open challenges ("seeks") that anyone may accept, anonymous ones
+ * casual, rated ones between accounts. A seek lives in the store (so every node of a cluster lists it,
+ * and two accepters on two nodes make one game: store_accounts.h seek_accept), its poster holds a
+ * secret that becomes their game secret when someone accepts; the poster learns of the game by asking
+ * for the seek (GET /api/seeks/{id}). Requests run on the accounts' worker (accounts.h). */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "accounts_internal.h"
+#include "base/base.h"
+
+/* How long a seek stays in the lobby unless accepted or withdrawn first. */
+#define SEEK_TTL_MS (10 * 60 * 1000)
+/* How many open seeks GET /api/seeks lists at most (oldest first). */
+#define SEEKS_LISTED 200
+#define RATING_START 1500
+
+/* ---- the loop: the request's checks ---- */
+
+static bool int_member(json_t *o, const char *name, json_int_t lo, json_int_t hi, int *out, bool *given) {
+    json_t *v = json_object_get(o, name);
+    *given = v != NULL;
+    if (!v)
+        return true;
+    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+        return false;
+    *out = (int)json_integer_value(v);
+    return true;
+}
+
+/* The time control of a seek: live (minutes 1-180, increment 0-180) or correspondence (days 1-30);
+ * the ranges of POST /api/games. A lobby game always has one. */
+static bool parse_time(json_t *time, SeekRow *k, const char **bad) {
+    *bad = "time";
+    if (!json_is_object(time))
+        return false;
+    const char *key;
+    json_t *v;
+    json_object_foreach(time, key, v) {
+        if (strcmp(key, "type") && strcmp(key, "minutes") && strcmp(key, "increment") && strcmp(key, "days")) {
+            *bad = "time";
+            return false;
+        }
+    }
+    const char *type = json_string_value(json_object_get(time, "type"));
+    bool live = type && !strcmp(type, "live"), corr = type && !strcmp(type, "correspondence");
+    *bad = "time.type";
+    if (!live && !corr)
+        return false;
+    snprintf(k->time_type, sizeof k->time_type, "%s", type);
+    bool has_min, has_inc, has_days;
+    *bad = "time.minutes";
+    if (!int_member(time, "minutes", live ? 1 : 1, live ? 180 : 0, &k->minutes, &has_min) || (live && !has_min))
+        return false;
+    *bad = "time.increment";
+    if (!int_member(time, "increment", 0, live ? 180 : -1, &k->increment, &has_inc))
+        return false;
+    *bad = "time.days";
+    if (!int_member(time, "days", 1, corr ? 30 : 0, &k->days, &has_days) || (corr && !has_days))
+        return false;
+    return true;
+}
+
+static bool valid_id(const char *id) {
+    if (!id || strlen(id) != STORE_ID_LEN)
+        return false;
+    for (const char *p = id; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' ||
+              *p == '_'))
+            return false;
+    return true;
+}
+
+bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, AccError *e, const char **arg) {
+    *arg = NULL;
+    if (req->action == ACCOUNTS_SEEKS)
+        return true;
+    if (req->action != ACCOUNTS_SEEK_POST) {
+        if (!valid_id(req->seek)) {
+            *e = ACC_E_NO_SEEK;
+            return false;
+        }
+        snprintf(j->seek.id, sizeof j->seek.id, "%s", req->seek);
+    }
+    if (req->action == ACCOUNTS_SEEK_GET)
+        return true;
+    /* Bodies: post {"time","color","rated"}, cancel {"secret"}, accept {} (or none). */
+    json_t *root = req->body && req->body[0] ? json_loads(req->body, JSON_REJECT_DUPLICATES, NULL) : json_object();
+    bool ok = json_is_object(root);
+    *e = ACC_E_BAD_JSON;
+    const char *key;
+    json_t *v;
+    if (ok) {
+        *e = ACC_E_BAD_MEMBER;
+        json_object_foreach(root, key, v) {
+            bool known = !strcmp(key, "lang") ||
+                         (req->action == ACCOUNTS_SEEK_POST && (!strcmp(key, "time") || !strcmp(key, "color") ||
+                                                                !strcmp(key, "rated") || !strcmp(key, "pool"))) ||
+                         (req->action == ACCOUNTS_SEEK_CANCEL && !strcmp(key, "secret"));
+            if (!known && ok) {
+                ok = false;
+                snprintf(j->bad_member, sizeof j->bad_member, "%s", key);
+                *arg = j->bad_member;
+                *e = ACC_E_UNKNOWN;
+            }
+        }
+    }
+    if (ok && req->action == ACCOUNTS_SEEK_POST) {
+        SeekRow *k = &j->seek;
+        json_t *color = json_object_get(root, "color"), *rated = json_object_get(root, "rated");
+        json_t *pool = json_object_get(root, "pool");
+        const char *c = color ? json_string_value(color) : "random";
+        if (!c || (strcmp(c, "white") && strcmp(c, "black") && strcmp(c, "random"))) {
+            ok = false;
+            *arg = "color";
+        } else if (rated && !json_is_boolean(rated)) {
+            ok = false;
+            *arg = "rated";
+        } else if (pool && (!json_is_boolean(pool) || (json_is_true(pool) && strcmp(c, "random") != 0))) {
+            ok = false; /* quick pairing leaves the colours to chance */
+            *arg = "pool";
+        } else if (!parse_time(json_object_get(root, "time"), k, arg)) {
+            ok = false;
+        } else {
+            snprintf(k->color, sizeof k->color, "%s", c);
+            k->rated = rated && json_is_true(rated);
+            j->pool = pool && json_is_true(pool);
+            /* The id and the secret are made here; the worker stores the seek with the secret's hash. */
+            secret_random_id(k->id, STORE_ID_LEN);
+            secret_new(j->seek_secret, k->secret_hash);
+            k->created_ms = accounts_now(a);
+            k->expires_ms = k->created_ms + SEEK_TTL_MS;
+        }
+    } else if (ok && req->action == ACCOUNTS_SEEK_CANCEL) {
+        const char *secret = json_string_value(json_object_get(root, "secret"));
+        if (!secret) {
+            ok = false;
+            *arg = "secret";
+        } else {
+            secret_hash(secret, j->cancel_hash);
+        }
+    }
+    json_decref(root);
+    return ok;
+}
+
+/* ---- the worker ---- */
+
+static json_t *seek_json(const SeekRow *k) {
+    json_t *time = !strcmp(k->time_type, "live")
+                       ? json_pack("{s:s,s:i,s:i}", "type", "live", "minutes", k->minutes, "increment", k->increment)
+                       : json_pack("{s:s,s:i}", "type", "correspondence", "days", k->days);
+    return json_pack("{s:s,s:o,s:o,s:b,s:s,s:o,s:I}", "id", k->id, "name",
+                     k->name[0] ? json_string(k->name) : json_null(), "rating",
+                     k->rating ? json_integer(k->rating) : json_null(), "rated", k->rated, "color", k->color, "time",
+                     time, "created", (json_int_t)k->created_ms);
+}
+
+static void list_seeks(Accounts *a, AccJob *j) {
+    SeekRow *rows = malloc(sizeof *rows * SEEKS_LISTED);
+    char err[300] = "";
+    int n = rows ? a->db->vtbl->seek_list(a->db, accounts_now(a), rows, SEEKS_LISTED, err, sizeof err) : -1;
+    if (n < 0) {
+        free(rows);
+        accounts_fail(j, rows ? ACC_E_STORAGE : ACC_E_INTERNAL, err);
+        return;
+    }
+    json_t *arr = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(arr, seek_json(&rows[i]));
+    free(rows);
+    accounts_set_body(j, 200, json_pack("{s:o}", "seeks", arr));
+}
+
+/* The account's rating in the category of a time control (a newcomer's 1500 without one); -1 with the
+ * job's error set when the store failed. */
+static int current_rating(Accounts *a, AccJob *j, const char *key, const char *time_type, int minutes, int increment) {
+    RatingRow rows[RATING_COUNT];
+    bool have[RATING_COUNT];
+    char err[300] = "";
+    if (a->db->vtbl->ratings_of(a->db, key, rows, have, err, sizeof err) != SA_OK) {
+        accounts_fail(j, ACC_E_STORAGE, err);
+        return -1;
+    }
+    int c = rating_category(time_type, minutes, increment);
+    return c >= 0 && have[c] ? (int)(rows[c].g.rating + 0.5) : RATING_START;
+}
+
+static void accept_seek(Accounts *a, AccJob *j);
+
+/* How far apart two ratings may be for quick pairing. */
+#define POOL_RATING_WINDOW 300
+
+/* Quick pairing: the oldest open seek with the same time control, rated or not alike, colours left
+ * to chance, not one's own, and (rated) a rating within POOL_RATING_WINDOW. true when j now accepts it
+ * (its action is an accept then); false to post j's seek instead. */
+static bool pool_match(Accounts *a, AccJob *j, bool logged_in, const AccountRow *row) {
+    enum { LOOK = 200 };
+    SeekRow *open = malloc(sizeof *open * LOOK);
+    char err[300] = "";
+    int n = open ? a->db->vtbl->seek_list(a->db, accounts_now(a), open, LOOK, err, sizeof err) : -1;
+    const SeekRow *k = &j->seek;
+    int found = -1;
+    for (int i = 0; i < n && found < 0; i++) {
+        const SeekRow *s = &open[i];
+        bool same = !strcmp(s->time_type, k->time_type) && s->minutes == k->minutes && s->increment == k->increment &&
+                    s->days == k->days && s->rated == k->rated && !strcmp(s->color, "random");
+        bool own = logged_in && s->account[0] && !strcmp(s->account, row->key);
+        bool near = !k->rated || abs(s->rating - k->rating) <= POOL_RATING_WINDOW;
+        if (same && !own && near)
+            found = i;
+    }
+    if (found >= 0) {
+        snprintf(j->seek.id, sizeof j->seek.id, "%s", open[found].id);
+        j->action = ACCOUNTS_SEEK_ACCEPT;
+    }
+    free(open);
+    return found >= 0;
+}
+
+static void post(Accounts *a, AccJob *j) {
+    AccountRow row;
+    bool logged_in = accounts_session_account(a, j, &row, false);
+    if (j->error != ACC_E_COUNT)
+        return;
+    if (j->seek.rated && !logged_in) {
+        accounts_fail(j, ACC_E_RATED_LOGIN, NULL);
+        return;
+    }
+    if (logged_in) {
+        snprintf(j->seek.account, sizeof j->seek.account, "%s", row.key);
+        snprintf(j->seek.name, sizeof j->seek.name, "%s", row.name);
+        j->seek.rating = current_rating(a, j, row.key, j->seek.time_type, j->seek.minutes, j->seek.increment);
+        if (j->seek.rating < 0)
+            return;
+    }
+    if (j->pool && pool_match(a, j, logged_in, &row)) {
+        /* Someone waits for the same game: it starts now (answered like an accept). */
+        accept_seek(a, j);
+        if (j->error == ACC_E_COUNT)
+            return;
+        /* Taken meanwhile by another: post ours after all. */
+        j->error = ACC_E_COUNT;
+        j->action = ACCOUNTS_SEEK_POST;
+        secret_random_id(j->seek.id, STORE_ID_LEN);
+        secret_new(j->seek_secret, j->seek.secret_hash);
+    }
+    char err[300] = "";
+    StoreAccountResult r = a->db->vtbl->seek_create(a->db, &j->seek, err, sizeof err);
+    if (r != SA_OK) {
+        accounts_fail(j, r == SA_TAKEN ? ACC_E_BUSY : ACC_E_STORAGE, err);
+        return;
+    }
+    json_t *o = seek_json(&j->seek);
+    json_object_set_new(o, "secret", json_string(j->seek_secret));
+    accounts_set_body(j, 201, o);
+}
+
+static void get(Accounts *a, AccJob *j) {
+    SeekRow k;
+    AccountRow row;
+    char err[300] = "";
+    bool logged_in = accounts_session_account(a, j, &row, false);
+    if (j->error != ACC_E_COUNT)
+        return;
+    StoreAccountResult r = a->db->vtbl->seek_get(a->db, j->seek.id, accounts_now(a), &k, err, sizeof err);
+    if (r != SA_OK) {
+        accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_SEEK, err);
+        return;
+    }
+    bool taken = k.game_id[0] != '\0';
+    json_t *o = json_pack("{s:o,s:o,s:o}", "seek", seek_json(&k), "game", taken ? json_string(k.game_id) : json_null(),
+                          "color", taken ? json_string(k.poster_color == WHITE ? "white" : "black") : json_null());
+    /* The poster with an account, asking with their session: the game's secret of their side. */
+    if (taken && logged_in && k.account[0] && !strcmp(k.account, row.key)) {
+        char secret[SECRET_LEN + 1];
+        if (!accounts_side_secret(a, j, k.game_id, k.poster_color, secret)) {
+            json_decref(o);
+            return;
+        }
+        json_object_set_new(o, "secret", json_string(secret));
+        sodium_memzero(secret, sizeof secret);
+    }
+    accounts_set_body(j, 200, o);
+}
+
+static void cancel(Accounts *a, AccJob *j) {
+    char err[300] = "";
+    SeekRow k;
+    StoreAccountResult r = a->db->vtbl->seek_get(a->db, j->seek.id, accounts_now(a), &k, err, sizeof err);
+    if (r == SA_OK && k.game_id[0])
+        r = SA_NOT_FOUND; /* accepted already: the game stands */
+    if (r == SA_OK)
+        r = a->db->vtbl->seek_cancel(a->db, j->seek.id, j->cancel_hash, accounts_now(a), err, sizeof err) == SA_OK
+                ? SA_OK
+                : SA_TAKEN; /* open, but not this secret's */
+    if (r != SA_OK) {
+        accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : r == SA_TAKEN ? ACC_E_BAD_SECRET : ACC_E_NO_SEEK, err);
+        return;
+    }
+    accounts_set_body(j, 200, json_object());
+}
+
+/* The game of an accepted seek: two people, the seek's time control, nobody to invite. A side an
+ * account plays gets a secret derived from the site's key (GET /api/me hands it out again); an
+ * anonymous poster keeps the seek's secret, an anonymous accepter gets a new one. false when the
+ * site's key cannot be read. */
+static bool build_game(Accounts *a, AccJob *j, const SeekRow *k, Color poster, const char *accepter, GameRecord *rec,
+                       char secret[SECRET_LEN + 1]) {
+    memset(rec, 0, sizeof *rec);
+    secret_random_id(rec->id, STORE_ID_LEN);
+    rec->created_ms = rec->updated_ms = accounts_now(a);
+    snprintf(rec->mode, sizeof rec->mode, "%s", "friend");
+    snprintf(rec->time_type, sizeof rec->time_type, "%s", k->time_type);
+    rec->minutes = k->minutes;
+    rec->increment = k->increment;
+    rec->days = k->days;
+    if (!strcmp(k->time_type, "live"))
+        rec->clock_ms[WHITE] = rec->clock_ms[BLACK] = (int64_t)k->minutes * 60000;
+    rec->draw_offer = -1;
+    rec->invite_color = -1;
+    rec->plies = 0;
+    if (k->account[0]) {
+        char mine[SECRET_LEN + 1];
+        if (!accounts_side_secret(a, j, rec->id, poster, mine))
+            return false;
+        secret_hash(mine, rec->secret_hash[poster]);
+        sodium_memzero(mine, sizeof mine);
+    } else {
+        memcpy(rec->secret_hash[poster], k->secret_hash, STORE_HASH_LEN);
+    }
+    if (accepter[0]) {
+        if (!accounts_side_secret(a, j, rec->id, !poster, secret))
+            return false;
+        secret_hash(secret, rec->secret_hash[!poster]);
+    } else {
+        secret_new(secret, rec->secret_hash[!poster]);
+    }
+    snprintf(rec->account[poster], sizeof rec->account[poster], "%s", k->name);
+    snprintf(rec->account[!poster], sizeof rec->account[!poster], "%s", accepter);
+    rec->rated = k->rated;
+    if (k->rated)
+        rec->rating[WHITE] = rec->rating[BLACK] = RATING_START;
+    return true;
+}
+
+static void accept_seek(Accounts *a, AccJob *j) {
+    AccountRow row;
+    bool logged_in = accounts_session_account(a, j, &row, false);
+    if (j->error != ACC_E_COUNT)
+        return;
+    SeekRow k;
+    char err[300] = "";
+    StoreAccountResult r = a->db->vtbl->seek_get(a->db, j->seek.id, accounts_now(a), &k, err, sizeof err);
+    if (r != SA_OK || k.game_id[0]) {
+        accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_SEEK, err);
+        return;
+    }
+    if (logged_in && k.account[0] && !strcmp(k.account, row.key)) {
+        accounts_fail(j, ACC_E_OWN_SEEK, NULL);
+        return;
+    }
+    if (k.rated && !logged_in) {
+        accounts_fail(j, ACC_E_RATED_LOGIN, NULL);
+        return;
+    }
+    Color poster = !strcmp(k.color, "white")   ? WHITE
+                   : !strcmp(k.color, "black") ? BLACK
+                                               : (Color)randombytes_uniform(2);
+    GameRecord rec;
+    if (!build_game(a, j, &k, poster, logged_in ? row.name : "", &rec, j->seek_secret))
+        return;
+    if (k.rated) {
+        /* The ratings the game begins with (the rating itself reads them again when it ends). */
+        rec.rating[poster] = current_rating(a, j, k.account, k.time_type, k.minutes, k.increment);
+        rec.rating[!poster] = current_rating(a, j, row.key, k.time_type, k.minutes, k.increment);
+        if (rec.rating[poster] < 0 || rec.rating[!poster] < 0)
+            return;
+    }
+    r = a->db->vtbl->seek_accept(a->db, k.id, accounts_now(a), (int)poster, &rec, err, sizeof err);
+    if (r != SA_OK) {
+        accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_SEEK, err);
+        return;
+    }
+    snprintf(j->game_id, sizeof j->game_id, "%s", rec.id);
+    j->color = !poster;
+    j->status = 200;
+}
+
+void accounts_lobby_run(Accounts *a, AccJob *j) {
+    switch (j->action) {
+        case ACCOUNTS_SEEKS:
+        case ACCOUNTS_LOBBY: list_seeks(a, j); break;
+        case ACCOUNTS_SEEK_POST: post(a, j); break;
+        case ACCOUNTS_SEEK_GET: get(a, j); break;
+        case ACCOUNTS_SEEK_CANCEL: cancel(a, j); break;
+        case ACCOUNTS_SEEK_ACCEPT: accept_seek(a, j); break;
+        default: break;
+    }
+}
+
+/* ---- the loop: an accepted seek's answer ---- */
+
+static void unlink_in_service(Accounts *a, AccJob *j) {
+    for (AccJob **p = &a->in_service; *p; p = &(*p)->next)
+        if (*p == j) {
+            *p = j->next;
+            return;
+        }
+}
+
+/* The service's answer with the new game's state: {"id","color","secret","state"} to the accepter. */
+static void on_state(void *ctx, const ServiceAnswer *ans) {
+    AccJob *j = ctx;
+    Accounts *a = j->owner;
+    unlink_in_service(a, j);
+    json_t *state = ans->status == 200 ? json_loadb(ans->body, ans->len, 0, NULL) : NULL;
+    json_t *o = json_pack("{s:s,s:s,s:s,s:o}", "id", j->game_id, "color", j->color == WHITE ? "white" : "black",
+                          "secret", j->seek_secret, "state", state ? state : json_null());
+    char *body = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    AccountsAnswer out = {.status = 200, .body = body ? body : "{}", .len = body ? strlen(body) : 2};
+    if (!j->cancelled)
+        j->reply(j->ctx, &out);
+    free(body);
+    accounts_job_free(j);
+}
+
+void accounts_lobby_finish(Accounts *a, AccJob *j) {
+    j->owner = a;
+    j->next = a->in_service;
+    a->in_service = j;
+    ServiceRequest req = {.action = ACTION_STATE, .game = j->game_id, .lang = j->lang};
+    /* The game was written by the worker, not through the service: it is read from the store here. */
+    j->service_ticket = service_handle(a->service, &req, on_state, j);
+}

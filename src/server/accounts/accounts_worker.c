@@ -1,0 +1,451 @@
+/* The accounts' worker thread: password hashes and the store's accounts connection, one request at a
+ * time (accounts.h says why). */
+#define _POSIX_C_SOURCE 200809L /* pthread_sigmask, sigfillset */
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sodium.h>
+
+#include "accounts_internal.h"
+#include "base/base.h"
+
+void accounts_set_body(AccJob *j, int status, json_t *o) {
+    j->status = status;
+    j->body = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    if (!j->body)
+        j->error = ACC_E_INTERNAL;
+}
+
+void accounts_fail(AccJob *j, AccError e, const char *why) {
+    j->error = e;
+    if (e == ACC_E_STORAGE && why)
+        log_event(LOG_ERROR, "accounts_storage", "error", why, (char *)NULL);
+}
+
+/* A new session for key: the token goes into the job's cookie, only its hash into the store. */
+static bool new_session(Accounts *a, AccJob *j, const char *key) {
+    char token[ACC_TOKEN_LEN + 1], err[300] = "";
+    unsigned char hash[STORE_HASH_LEN];
+    secret_new(token, hash);
+    int64_t now = accounts_now(a);
+    StoreAccountResult r = a->db->vtbl->session_create(
+        a->db, key, hash, now, now + (int64_t)ACCOUNTS_SESSION_DAYS * 86400000, err, sizeof err);
+    if (r != SA_OK) {
+        sodium_memzero(token, sizeof token);
+        accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_BAD_LOGIN, err);
+        return false;
+    }
+    accounts_set_cookie(token, j->secure, j->cookie, sizeof j->cookie);
+    sodium_memzero(token, sizeof token);
+    return true;
+}
+
+static void signup(Accounts *a, AccJob *j) {
+    AccountRow row = {.created_ms = accounts_now(a)};
+    char err[300] = "";
+    if (!account_name_key(j->username, row.key)) {
+        accounts_fail(j, ACC_E_BAD_NAME, NULL);
+        return;
+    }
+    snprintf(row.name, sizeof row.name, "%s", j->username);
+    char hash[ACCOUNT_HASH_LEN];
+    if (!account_password_hash(j->password, j->password_len, hash)) {
+        accounts_fail(j, ACC_E_INTERNAL, NULL);
+        return;
+    }
+    snprintf(row.password_hash, sizeof row.password_hash, "%s", hash);
+    StoreAccountResult r = a->db->vtbl->create(a->db, &row, err, sizeof err);
+    if (r != SA_OK) {
+        accounts_fail(j, r == SA_TAKEN ? ACC_E_TAKEN : ACC_E_STORAGE, err);
+        return;
+    }
+    if (new_session(a, j, row.key))
+        accounts_set_body(j, 201, json_pack("{s:s}", "username", row.name));
+}
+
+static void login(Accounts *a, AccJob *j) {
+    AccountRow row;
+    char err[300] = "";
+    StoreAccountResult r = j->key[0] ? a->db->vtbl->get(a->db, j->key, &row, err, sizeof err) : SA_NOT_FOUND;
+    if (r == SA_FAULT) {
+        accounts_fail(j, ACC_E_STORAGE, err);
+        return;
+    }
+    /* An unknown name costs the same hash as a known one: the time does not tell which names exist. */
+    const char *hash = r == SA_OK ? row.password_hash : a->dummy_hash;
+    bool match = account_password_verify(hash, j->password, j->password_len) && r == SA_OK && !j->never_matches;
+    if (!match) {
+        accounts_fail(j, ACC_E_BAD_LOGIN, NULL);
+        return;
+    }
+    if (new_session(a, j, row.key))
+        accounts_set_body(j, 200, json_pack("{s:s}", "username", row.name));
+}
+
+static void logout(Accounts *a, AccJob *j) {
+    char err[300] = "";
+    StoreAccountResult r = a->db->vtbl->session_delete(a->db, j->session_hash, err, sizeof err);
+    if (r == SA_FAULT) {
+        accounts_fail(j, ACC_E_STORAGE, err);
+        return;
+    }
+    accounts_clear_cookie(j->secure, j->cookie, sizeof j->cookie);
+    accounts_set_body(j, 200, json_object());
+}
+
+/* The session's account; false (and, when required, the job's error set) when there is none. */
+bool accounts_session_account(Accounts *a, AccJob *j, AccountRow *row, bool required) {
+    char err[300] = "";
+    if (!j->has_session) {
+        if (required)
+            accounts_fail(j, ACC_E_NOT_LOGGED_IN, NULL);
+        return false;
+    }
+    StoreAccountResult r = a->db->vtbl->session_get(a->db, j->session_hash, accounts_now(a), row, err, sizeof err);
+    if (r == SA_OK)
+        return true;
+    if (r == SA_FAULT || required)
+        accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NOT_LOGGED_IN, err);
+    if (r == SA_NOT_FOUND && required)
+        accounts_clear_cookie(j->secure, j->cookie, sizeof j->cookie);
+    return false;
+}
+
+/* {"blitz": {"rating", "rd", "games", "provisional"}, ...}: the categories the account has played. */
+json_t *accounts_ratings_json(Accounts *a, const char *key, char *err, size_t err_size) {
+    RatingRow rows[RATING_COUNT];
+    bool have[RATING_COUNT];
+    if (a->db->vtbl->ratings_of(a->db, key, rows, have, err, err_size) != SA_OK)
+        return NULL;
+    json_t *o = json_object();
+    for (int c = 0; c < RATING_COUNT; c++)
+        if (have[c])
+            json_object_set_new(o, rating_category_name(c),
+                                json_pack("{s:i,s:i,s:i,s:b}", "rating", (int)(rows[c].g.rating + 0.5), "rd",
+                                          (int)(rows[c].g.rd + 0.5), "games", rows[c].games, "provisional",
+                                          glicko2_provisional(&rows[c].g)));
+    return o;
+}
+
+static void me(Accounts *a, AccJob *j) {
+    AccountRow row;
+    if (!accounts_session_account(a, j, &row, true))
+        return;
+    char err[300] = "";
+    json_t *ratings = accounts_ratings_json(a, row.key, err, sizeof err);
+    if (!ratings) {
+        accounts_fail(j, ACC_E_STORAGE, err);
+        return;
+    }
+    /* The games in play, each with the secret of the account's side: any browser of the account can go
+     * on playing them. */
+    enum { PLAYING_MAX = 100 };
+    PlayingGame *games = malloc(sizeof *games * PLAYING_MAX);
+    int n = games ? a->db->vtbl->playing(a->db, row.name, games, PLAYING_MAX, err, sizeof err) : -1;
+    if (n < 0) {
+        free(games);
+        json_decref(ratings);
+        accounts_fail(j, games ? ACC_E_STORAGE : ACC_E_INTERNAL, err);
+        return;
+    }
+    json_t *playing = json_array();
+    for (int i = 0; i < n; i++) {
+        char secret[SECRET_LEN + 1];
+        if (!accounts_side_secret(a, j, games[i].id, games[i].color, secret)) {
+            free(games);
+            json_decref(ratings);
+            json_decref(playing);
+            return;
+        }
+        /* Whose turn: White's at the standard start, else the start position's side, then every ply. */
+        const char *side = games[i].start_fen[0] ? strchr(games[i].start_fen, ' ') : NULL;
+        int first = side && side[1] == 'b' ? 1 : 0;
+        bool my_turn = (first + games[i].moves) % 2 == games[i].color;
+        json_array_append_new(playing, json_pack("{s:s,s:s,s:s,s:b,s:s}", "id", games[i].id, "color",
+                                                 games[i].color == 0 ? "white" : "black", "secret", secret, "my_turn",
+                                                 my_turn, "time", games[i].time_type));
+        sodium_memzero(secret, sizeof secret);
+    }
+    free(games);
+    accounts_set_body(j, 200, json_pack("{s:s,s:o,s:o}", "username", row.name, "ratings", ratings, "playing", playing));
+}
+
+static void change_password(Accounts *a, AccJob *j) {
+    AccountRow row;
+    if (!accounts_session_account(a, j, &row, true))
+        return;
+    if (j->never_matches || !account_password_verify(row.password_hash, j->password, j->password_len)) {
+        accounts_fail(j, ACC_E_BAD_PASSWORD_NOW, NULL);
+        return;
+    }
+    AccountCheck c = account_password_check(j->new_password, j->new_password_len, row.name);
+    if (c != ACCOUNT_OK) {
+        j->why = c;
+        accounts_fail(j, ACC_E_BAD_PASSWORD, NULL);
+        return;
+    }
+    char hash[ACCOUNT_HASH_LEN], err[300] = "";
+    if (!account_password_hash(j->new_password, j->new_password_len, hash)) {
+        accounts_fail(j, ACC_E_INTERNAL, NULL);
+        return;
+    }
+    /* Every other session ends: whoever knew the old password is logged out everywhere else. */
+    StoreAccountResult r = a->db->vtbl->set_password(a->db, row.key, hash, j->session_hash, err, sizeof err);
+    if (r != SA_OK) {
+        accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NOT_LOGGED_IN, err);
+        return;
+    }
+    accounts_set_body(j, 200, json_pack("{s:s}", "username", row.name));
+}
+
+/* ---- the secrets of accounts' sides ---- */
+
+bool accounts_side_secret(Accounts *a, AccJob *j, const char *game_id, int color, char out[SECRET_LEN + 1]) {
+    if (!a->have_site_key) {
+        char err[300] = "";
+        if (a->db->vtbl->site_key(a->db, a->site_key, err, sizeof err) != SA_OK) {
+            accounts_fail(j, ACC_E_STORAGE, err);
+            return false;
+        }
+        a->have_site_key = true;
+    }
+    secret_side(a->site_key, game_id, color, out);
+    return true;
+}
+
+/* ---- ratings ---- */
+
+static bool apply_result(void *ctx, RatingRow *white, RatingRow *black) {
+    const AccJob *j = ctx;
+    return rating_apply(white, black, j->rate.result, j->rate.updated_ms);
+}
+
+/* Rates the job's game (once: a game rated already changes nothing). */
+static void rate(Accounts *a, AccJob *j) {
+    char keys[2][ACCOUNT_NAME_MAX + 1], err[300] = "";
+    const char *category = rating_category_name(rating_category(j->rate.time_type, j->rate.minutes, j->rate.increment));
+    if (!category || !account_name_key(j->rate.account[0], keys[0]) || !account_name_key(j->rate.account[1], keys[1]))
+        return;
+    RatingRow before[2], after[2];
+    StoreAccountResult r = a->db->vtbl->rate_game(a->db, j->rate.id, category, keys[0], keys[1], j->rate.updated_ms,
+                                                  apply_result, j, before, after, &j->rated_rev, err, sizeof err);
+    if (r == SA_FAULT)
+        log_event(LOG_ERROR, "rating_failed", "game", j->rate.id, "error", err, (char *)NULL);
+    if (r != SA_OK) {
+        j->rated_rev = 0;
+        return;
+    }
+    for (int c = 0; c < 2; c++) {
+        j->rated_before[c] = (int)(before[c].g.rating + 0.5);
+        j->rated_diff[c] = (int)(after[c].g.rating + 0.5) - j->rated_before[c];
+    }
+}
+
+/* Hands the finished jobs from first on (linked by next) to the loop and wakes it. Called with the mutex
+ * held; drops it for the wake-up. */
+static void hand_back(Accounts *a, AccJob *first) {
+    if (!first)
+        return;
+    AccJob *last = first;
+    while (last->next)
+        last = last->next;
+    if (a->done_tail)
+        a->done_tail->next = first;
+    else
+        a->done_head = first;
+    a->done_tail = last;
+    pthread_mutex_unlock(&a->mutex);
+    a->wake(a->wake_ctx);
+    pthread_mutex_lock(&a->mutex);
+}
+
+#define SWEEP_EVERY_MS  60000
+#define SWEEP_WINDOW_MS (7LL * 86400000)
+#define SWEEP_BATCH     32
+
+/* Rated games that ended without being rated (their node went down first): rated here, each handed
+ * back like a rate job so the loop shows it. Called with the mutex held; drops it while working. */
+static void sweep(Accounts *a) {
+    a->swept_ms = accounts_now(a);
+    pthread_mutex_unlock(&a->mutex);
+    UnratedGame found[SWEEP_BATCH];
+    char err[300] = "";
+    int n = a->db->vtbl->unrated(a->db, a->swept_ms - SWEEP_WINDOW_MS, found, SWEEP_BATCH, err, sizeof err);
+    AccJob *done = NULL, **tail = &done;
+    for (int i = 0; i < n; i++) {
+        AccJob *j = calloc(1, sizeof *j);
+        if (!j)
+            break;
+        j->action = ACCOUNTS_RATE;
+        j->error = ACC_E_COUNT;
+        j->rate = found[i];
+        rate(a, j);
+        *tail = j;
+        tail = &j->next;
+    }
+    pthread_mutex_lock(&a->mutex);
+    hand_back(a, done);
+}
+
+#define LOBBY_EVERY_MS 2000
+
+static void run(Accounts *a, AccJob *j);
+
+/* The lobby read for its watchers (as an ACCOUNTS_LOBBY job handed back). Called with the mutex
+ * held; drops it while working. */
+static void lobby_read_here(Accounts *a) {
+    pthread_mutex_unlock(&a->mutex);
+    AccJob *j = calloc(1, sizeof *j);
+    if (j) {
+        j->action = ACCOUNTS_LOBBY;
+        run(a, j);
+    }
+    pthread_mutex_lock(&a->mutex);
+    hand_back(a, j);
+}
+
+static void run(Accounts *a, AccJob *j) {
+    j->error = ACC_E_COUNT;
+    switch (j->action) {
+        case ACCOUNTS_SIGNUP: signup(a, j); break;
+        case ACCOUNTS_LOGIN: login(a, j); break;
+        case ACCOUNTS_LOGOUT: logout(a, j); break;
+        case ACCOUNTS_ME: me(a, j); break;
+        case ACCOUNTS_PASSWORD: change_password(a, j); break;
+        case ACCOUNTS_SEEKS:
+        case ACCOUNTS_SEEK_POST:
+        case ACCOUNTS_SEEK_GET:
+        case ACCOUNTS_SEEK_CANCEL:
+        case ACCOUNTS_SEEK_ACCEPT:
+        case ACCOUNTS_LOBBY: accounts_lobby_run(a, j); break;
+        case ACCOUNTS_RATE: rate(a, j); break;
+        case ACCOUNTS_PLAYER:
+        case ACCOUNTS_PLAYER_PGN: accounts_player_run(a, j); break;
+    }
+    sodium_memzero(j->password, sizeof j->password);
+    sodium_memzero(j->new_password, sizeof j->new_password);
+}
+
+static void *worker_main(void *arg) {
+    Accounts *a = arg;
+    pthread_mutex_lock(&a->mutex);
+    sweep(a);
+    for (;;) {
+        while (!a->queue_head && !a->stopping) {
+            /* Idle: look for unrated games once a minute, and with watchers read the lobby every
+             * 2 s (other servers' seeks come and go without this one hearing of it). */
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_sec += a->watching ? LOBBY_EVERY_MS / 1000 : SWEEP_EVERY_MS / 1000;
+            if (pthread_cond_timedwait(&a->cond, &a->mutex, &until) == 0 || a->stopping)
+                continue;
+            if (a->watching)
+                lobby_read_here(a);
+            if (accounts_now(a) - a->swept_ms >= SWEEP_EVERY_MS)
+                sweep(a);
+        }
+        if (a->stopping)
+            break;
+        AccJob *j = a->queue_head;
+        a->queue_head = j->next;
+        if (!a->queue_head)
+            a->queue_tail = NULL;
+        a->queued--;
+        j->next = NULL;
+        a->running = j;
+        pthread_mutex_unlock(&a->mutex);
+        run(a, j);
+        pthread_mutex_lock(&a->mutex);
+        a->running = NULL;
+        hand_back(a, j);
+    }
+    pthread_mutex_unlock(&a->mutex);
+    return NULL;
+}
+
+bool accounts_worker_start(Accounts *a, char *err, size_t err_size) {
+    if (sodium_init() < 0) {
+        snprintf(err, err_size, "%s", "libsodium cannot be initialised");
+        return false;
+    }
+    char random[SECRET_LEN + 1];
+    secret_random_id(random, 32);
+    if (!account_password_hash(random, strlen(random), a->dummy_hash)) {
+        snprintf(err, err_size, "%s", "cannot hash a password (out of memory?)");
+        return false;
+    }
+    /* Every signal blocked: the process's signals reach the event loop's thread. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(&a->thread, NULL, worker_main, a);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        snprintf(err, err_size, "cannot start the accounts thread: %s", strerror(rc));
+        return false;
+    }
+    a->thread_started = true;
+    return true;
+}
+
+static void free_list(AccJob *j) {
+    while (j) {
+        AccJob *next = j->next;
+        accounts_job_free(j);
+        j = next;
+    }
+}
+
+void accounts_worker_stop(Accounts *a) {
+    if (a->thread_started) {
+        pthread_mutex_lock(&a->mutex);
+        a->stopping = true;
+        pthread_cond_signal(&a->cond);
+        pthread_mutex_unlock(&a->mutex);
+        pthread_join(a->thread, NULL);
+        a->thread_started = false;
+    }
+    free_list(a->queue_head);
+    free_list(a->done_head);
+    a->queue_head = a->queue_tail = a->done_head = a->done_tail = NULL;
+}
+
+bool accounts_worker_submit(Accounts *a, AccJob *j) {
+    pthread_mutex_lock(&a->mutex);
+    bool room = a->queued < ACCOUNTS_QUEUE_MAX && !a->stopping;
+    if (room) {
+        j->next = NULL;
+        if (a->queue_tail)
+            a->queue_tail->next = j;
+        else
+            a->queue_head = j;
+        a->queue_tail = j;
+        a->queued++;
+        pthread_cond_signal(&a->cond);
+    }
+    pthread_mutex_unlock(&a->mutex);
+    return room;
+}
+
+void accounts_worker_cancel(Accounts *a, uint64_t ticket) {
+    pthread_mutex_lock(&a->mutex);
+    AccJob *lists[] = {a->queue_head, a->running, a->done_head};
+    for (int i = 0; i < 3; i++)
+        for (AccJob *j = lists[i]; j; j = i == 1 ? NULL : j->next)
+            if (j->ticket == ticket)
+                j->cancelled = true;
+    pthread_mutex_unlock(&a->mutex);
+}
+
+AccJob *accounts_worker_take_done(Accounts *a) {
+    pthread_mutex_lock(&a->mutex);
+    AccJob *j = a->done_head;
+    a->done_head = a->done_tail = NULL;
+    pthread_mutex_unlock(&a->mutex);
+    return j;
+}

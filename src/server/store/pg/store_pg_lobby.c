@@ -1,0 +1,158 @@
+/* The lobby's seeks in the PostgreSQL store (store_accounts.h), on the accounts' connection
+ * (store_pg_accounts.c). Apart from accounts and sessions because a seek is a game in the making, not
+ * a login: a table of its own with its own expiry, and accepting one inserts the game's row. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../store_accounts.h"
+#include "store_pg_internal.h"
+
+#define SEEK_COLUMNS                                                                                                   \
+    "id, created_ms, expires_ms, account_key, name, rating, rated, color, time_type, minutes, increment, days,"        \
+    " encode(secret_hash, 'hex'), game_id, poster_color"
+
+static void read_seek(const PGresult *res, int row, SeekRow *out) {
+    memset(out, 0, sizeof *out);
+    snprintf(out->id, sizeof out->id, "%s", PQgetvalue(res, row, 0));
+    out->created_ms = strtoll(PQgetvalue(res, row, 1), NULL, 10);
+    out->expires_ms = strtoll(PQgetvalue(res, row, 2), NULL, 10);
+    snprintf(out->account, sizeof out->account, "%s", PQgetvalue(res, row, 3));
+    snprintf(out->name, sizeof out->name, "%s", PQgetvalue(res, row, 4));
+    out->rating = atoi(PQgetvalue(res, row, 5));
+    out->rated = atoi(PQgetvalue(res, row, 6));
+    snprintf(out->color, sizeof out->color, "%s", PQgetvalue(res, row, 7));
+    snprintf(out->time_type, sizeof out->time_type, "%s", PQgetvalue(res, row, 8));
+    out->minutes = atoi(PQgetvalue(res, row, 9));
+    out->increment = atoi(PQgetvalue(res, row, 10));
+    out->days = atoi(PQgetvalue(res, row, 11));
+    const char *hex = PQgetvalue(res, row, 12);
+    if (PQgetlength(res, row, 12) == 2 * STORE_HASH_LEN)
+        for (int i = 0; i < STORE_HASH_LEN; i++) {
+            unsigned int byte = 0;
+            if (sscanf(hex + 2 * i, "%2x", &byte) == 1)
+                out->secret_hash[i] = (unsigned char)byte;
+        }
+    snprintf(out->game_id, sizeof out->game_id, "%s", PQgetvalue(res, row, 13));
+    out->poster_color = atoi(PQgetvalue(res, row, 14));
+}
+
+/* A seek's secret hash as a binary bytea parameter. */
+static void p_blob(StorePgParams *p, const unsigned char *hash) {
+    p->values[p->n] = (const char *)hash;
+    p->lengths[p->n] = STORE_HASH_LEN;
+    p->formats[p->n++] = 1;
+}
+
+StoreAccountResult store_pg_seek_create(StoreAccounts *base, const SeekRow *k, char *err, size_t err_size) {
+    PgAccounts *a = (PgAccounts *)base;
+    StorePgParams p = {.n = 0};
+    store_pg_param_text(&p, k->id);
+    store_pg_param_int(&p, k->created_ms);
+    store_pg_param_int(&p, k->expires_ms);
+    store_pg_param_text(&p, k->account);
+    store_pg_param_text(&p, k->name);
+    store_pg_param_int(&p, k->rating);
+    store_pg_param_int(&p, k->rated);
+    store_pg_param_text(&p, k->color);
+    store_pg_param_text(&p, k->time_type);
+    store_pg_param_int(&p, k->minutes);
+    store_pg_param_int(&p, k->increment);
+    store_pg_param_int(&p, k->days);
+    p_blob(&p, k->secret_hash);
+    store_pg_param_int(&p, STORE_SEEK_KEEP_MS);
+    PGresult *res =
+        store_pg_accounts_run(a,
+                              "WITH old AS (DELETE FROM seeks WHERE (game_id = '' AND expires_ms <= $2::bigint) OR"
+                              "  (game_id <> '' AND created_ms < $2::bigint - $14::bigint))"
+                              " INSERT INTO seeks (id, created_ms, expires_ms, account_key, name, rating, rated, color,"
+                              " time_type, minutes, increment, days, secret_hash) VALUES ($1, $2::bigint, $3::bigint,"
+                              " $4, $5, $6::int, $7::int, $8, $9, $10::int, $11::int, $12::int, $13)"
+                              " ON CONFLICT DO NOTHING",
+                              &p, PGRES_COMMAND_OK, err, err_size);
+    if (!res)
+        return SA_FAULT;
+    return store_pg_affected(res) == 1 ? SA_OK : SA_TAKEN;
+}
+
+int store_pg_seek_list(StoreAccounts *base, int64_t now_ms, SeekRow *out, int max, char *err, size_t err_size) {
+    PgAccounts *a = (PgAccounts *)base;
+    StorePgParams p = {.n = 0};
+    store_pg_param_int(&p, now_ms);
+    store_pg_param_int(&p, max);
+    PGresult *res =
+        store_pg_accounts_run(a,
+                              "SELECT " SEEK_COLUMNS " FROM seeks WHERE game_id = '' AND expires_ms > $1::bigint"
+                              " ORDER BY created_ms, id LIMIT $2::int",
+                              &p, PGRES_TUPLES_OK, err, err_size);
+    if (!res)
+        return -1;
+    int n = PQntuples(res) < max ? PQntuples(res) : max;
+    for (int i = 0; i < n; i++)
+        read_seek(res, i, &out[i]);
+    PQclear(res);
+    return n;
+}
+
+StoreAccountResult store_pg_seek_get(StoreAccounts *base, const char *id, int64_t now_ms, SeekRow *out, char *err,
+                                     size_t err_size) {
+    PgAccounts *a = (PgAccounts *)base;
+    StorePgParams p = {.n = 0};
+    store_pg_param_text(&p, id);
+    store_pg_param_int(&p, now_ms);
+    PGresult *res = store_pg_accounts_run(
+        a, "SELECT " SEEK_COLUMNS " FROM seeks WHERE id = $1 AND (game_id <> '' OR expires_ms > $2::bigint)", &p,
+        PGRES_TUPLES_OK, err, err_size);
+    if (!res)
+        return SA_FAULT;
+    bool found = PQntuples(res) == 1;
+    if (found)
+        read_seek(res, 0, out);
+    PQclear(res);
+    return found ? SA_OK : SA_NOT_FOUND;
+}
+
+StoreAccountResult store_pg_seek_cancel(StoreAccounts *base, const char *id, const unsigned char hash[STORE_HASH_LEN],
+                                        int64_t now_ms, char *err, size_t err_size) {
+    PgAccounts *a = (PgAccounts *)base;
+    StorePgParams p = {.n = 0};
+    store_pg_param_text(&p, id);
+    p_blob(&p, hash);
+    store_pg_param_int(&p, now_ms);
+    /* Expired ones go with it: the table holds open seeks and the accepted ones' games only. */
+    PGresult *res =
+        store_pg_accounts_run(a,
+                              "WITH old AS (DELETE FROM seeks WHERE game_id = '' AND expires_ms <= $3::bigint"
+                              "  AND id <> $1)"
+                              " DELETE FROM seeks WHERE id = $1 AND secret_hash = $2 AND game_id = ''"
+                              " AND expires_ms > $3::bigint",
+                              &p, PGRES_COMMAND_OK, err, err_size);
+    if (!res)
+        return SA_FAULT;
+    return store_pg_affected(res) == 1 ? SA_OK : SA_NOT_FOUND;
+}
+
+StoreAccountResult store_pg_seek_accept(StoreAccounts *base, const char *id, int64_t now_ms, int poster_color,
+                                        const GameRecord *game, char *err, size_t err_size) {
+    PgAccounts *a = (PgAccounts *)base;
+    StorePgParams p = {.n = 0};
+    store_pg_params_record(&p, game); /* $1 .. $PGP_RECORD_COUNT */
+    store_pg_param_text(&p, id);
+    store_pg_param_int(&p, poster_color);
+    store_pg_param_int(&p, now_ms);
+    char sql[1200];
+    /* One statement: the seek taken (under its row lock, so two accepters cannot both take it) and the
+     * game inserted only from that row. */
+    snprintf(sql, sizeof sql,
+             "WITH s AS (UPDATE seeks SET game_id = $1, poster_color = $%d::int WHERE id = $%d AND game_id = ''"
+             "  AND expires_ms > $%d::bigint RETURNING id)"
+             " INSERT INTO games (" STORE_PG_GAME_COLUMNS ", rev) SELECT $1, $2::bigint, $3::bigint, $4, $5, $6,"
+             " $7::int, $8::int, $9::int, $10::bytea, $11::bytea, $12::bytea, $13::int, $14, $15, $16::int,"
+             " $17::bigint, $18::bigint, $19::bigint, $20, $21::int, $22, $23, $24, $25::int, $26::int, $27::int,"
+             " $28::int, $29::int, $30::int, $31::int, $32, 1 FROM s",
+             PGP_RECORD_COUNT + 2, PGP_RECORD_COUNT + 1, PGP_RECORD_COUNT + 3);
+    PGresult *res = store_pg_accounts_run(a, sql, &p, PGRES_COMMAND_OK, err, err_size);
+    if (!res)
+        return SA_FAULT;
+    return store_pg_affected(res) == 1 ? SA_OK : SA_NOT_FOUND;
+}

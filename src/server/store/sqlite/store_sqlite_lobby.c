@@ -1,0 +1,181 @@
+/* The lobby's seeks in the SQLite store (store_accounts.h), on the accounts' connection
+ * (store_sqlite_accounts.c). Apart from accounts and sessions because a seek is a game in the making,
+ * not a login: a table of its own with its own expiry, and accepting one inserts the game's row. */
+#include <string.h>
+
+#include "../store_accounts.h"
+#include "store_sqlite_internal.h"
+
+#define SEEK_COLUMNS                                                                                                   \
+    "id, created_ms, expires_ms, account_key, name, rating, rated, color, time_type, minutes, increment, days,"        \
+    " secret_hash, game_id, poster_color"
+
+static void read_seek(sqlite3_stmt *st, SeekRow *out) {
+    memset(out, 0, sizeof *out);
+    store_sqlite_copy_text(out->id, sizeof out->id, sqlite3_column_text(st, 0));
+    out->created_ms = sqlite3_column_int64(st, 1);
+    out->expires_ms = sqlite3_column_int64(st, 2);
+    store_sqlite_copy_text(out->account, sizeof out->account, sqlite3_column_text(st, 3));
+    store_sqlite_copy_text(out->name, sizeof out->name, sqlite3_column_text(st, 4));
+    out->rating = sqlite3_column_int(st, 5);
+    out->rated = sqlite3_column_int(st, 6);
+    store_sqlite_copy_text(out->color, sizeof out->color, sqlite3_column_text(st, 7));
+    store_sqlite_copy_text(out->time_type, sizeof out->time_type, sqlite3_column_text(st, 8));
+    out->minutes = sqlite3_column_int(st, 9);
+    out->increment = sqlite3_column_int(st, 10);
+    out->days = sqlite3_column_int(st, 11);
+    if (sqlite3_column_bytes(st, 12) == STORE_HASH_LEN)
+        memcpy(out->secret_hash, sqlite3_column_blob(st, 12), STORE_HASH_LEN);
+    store_sqlite_copy_text(out->game_id, sizeof out->game_id, sqlite3_column_text(st, 13));
+    out->poster_color = sqlite3_column_int(st, 14);
+}
+
+StoreAccountResult store_sqlite_seek_create(StoreAccounts *base, const SeekRow *k, char *err, size_t err_size) {
+    SqliteAccounts *a = (SqliteAccounts *)base;
+    if (!store_sqlite_accounts_usable(a, err, err_size))
+        return SA_FAULT;
+    sqlite3_stmt *old = store_sqlite_accounts_prepare(a,
+                                                      "DELETE FROM seeks WHERE (game_id = '' AND expires_ms <= ?1) OR"
+                                                      " (game_id <> '' AND created_ms < ?1 - ?2)",
+                                                      err, err_size);
+    if (!old)
+        return SA_FAULT;
+    sqlite3_bind_int64(old, 1, k->created_ms);
+    sqlite3_bind_int64(old, 2, STORE_SEEK_KEEP_MS);
+    if (store_sqlite_accounts_run(a, &old, 1, NULL, "clear seeks", err, err_size) != SA_OK)
+        return SA_FAULT;
+    sqlite3_stmt *st = store_sqlite_accounts_prepare(a,
+                                                     "INSERT INTO seeks (" SEEK_COLUMNS
+                                                     ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+                                                     " ?11, ?12, ?13, '', -1) ON CONFLICT DO NOTHING",
+                                                     err, err_size);
+    if (!st)
+        return SA_FAULT;
+    sqlite3_bind_text(st, 1, k->id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, k->created_ms);
+    sqlite3_bind_int64(st, 3, k->expires_ms);
+    sqlite3_bind_text(st, 4, k->account, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, k->name, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 6, k->rating);
+    sqlite3_bind_int(st, 7, k->rated);
+    sqlite3_bind_text(st, 8, k->color, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 9, k->time_type, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 10, k->minutes);
+    sqlite3_bind_int(st, 11, k->increment);
+    sqlite3_bind_int(st, 12, k->days);
+    sqlite3_bind_blob(st, 13, k->secret_hash, STORE_HASH_LEN, SQLITE_STATIC);
+    int changes = 0;
+    StoreAccountResult r = store_sqlite_accounts_run(a, &st, 1, &changes, "create seek", err, err_size);
+    return r == SA_OK && changes == 0 ? SA_TAKEN : r;
+}
+
+int store_sqlite_seek_list(StoreAccounts *base, int64_t now_ms, SeekRow *out, int max, char *err, size_t err_size) {
+    SqliteAccounts *a = (SqliteAccounts *)base;
+    if (!store_sqlite_accounts_usable(a, err, err_size))
+        return -1;
+    sqlite3_stmt *st =
+        store_sqlite_accounts_prepare(a,
+                                      "SELECT " SEEK_COLUMNS " FROM seeks WHERE game_id = '' AND expires_ms > ?1"
+                                      " ORDER BY created_ms, id LIMIT ?2",
+                                      err, err_size);
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 1, now_ms);
+    sqlite3_bind_int(st, 2, max);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max)
+        read_seek(st, &out[n++]);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        store_sqlite_accounts_fault(a, "list seeks", err, err_size);
+        return -1;
+    }
+    return n;
+}
+
+StoreAccountResult store_sqlite_seek_get(StoreAccounts *base, const char *id, int64_t now_ms, SeekRow *out, char *err,
+                                         size_t err_size) {
+    SqliteAccounts *a = (SqliteAccounts *)base;
+    if (!store_sqlite_accounts_usable(a, err, err_size))
+        return SA_FAULT;
+    sqlite3_stmt *st = store_sqlite_accounts_prepare(
+        a, "SELECT " SEEK_COLUMNS " FROM seeks WHERE id = ?1 AND (game_id <> '' OR expires_ms > ?2)", err, err_size);
+    if (!st)
+        return SA_FAULT;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, now_ms);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        read_seek(st, out);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW)
+        return SA_OK;
+    return rc == SQLITE_DONE ? SA_NOT_FOUND : store_sqlite_accounts_fault(a, "read seek", err, err_size);
+}
+
+StoreAccountResult store_sqlite_seek_cancel(StoreAccounts *base, const char *id,
+                                            const unsigned char hash[STORE_HASH_LEN], int64_t now_ms, char *err,
+                                            size_t err_size) {
+    SqliteAccounts *a = (SqliteAccounts *)base;
+    if (!store_sqlite_accounts_usable(a, err, err_size))
+        return SA_FAULT;
+    /* Expired ones go with it: the table holds open seeks and the accepted ones' games only. */
+    sqlite3_stmt *sts[2] = {
+        store_sqlite_accounts_prepare(
+            a, "DELETE FROM seeks WHERE id = ?1 AND secret_hash = ?2 AND game_id = '' AND expires_ms > ?3", err,
+            err_size),
+        store_sqlite_accounts_prepare(a, "DELETE FROM seeks WHERE game_id = '' AND expires_ms <= ?1", err, err_size),
+    };
+    if (!sts[0] || !sts[1]) {
+        sqlite3_finalize(sts[0]);
+        sqlite3_finalize(sts[1]);
+        return SA_FAULT;
+    }
+    sqlite3_bind_text(sts[0], 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(sts[0], 2, hash, STORE_HASH_LEN, SQLITE_STATIC);
+    sqlite3_bind_int64(sts[0], 3, now_ms);
+    sqlite3_bind_int64(sts[1], 1, now_ms);
+    int changes[2] = {0, 0};
+    StoreAccountResult r = store_sqlite_accounts_run(a, sts, 2, changes, "cancel seek", err, err_size);
+    return r == SA_OK && changes[0] == 0 ? SA_NOT_FOUND : r;
+}
+
+StoreAccountResult store_sqlite_seek_accept(StoreAccounts *base, const char *id, int64_t now_ms, int poster_color,
+                                            const GameRecord *game, char *err, size_t err_size) {
+    SqliteAccounts *a = (SqliteAccounts *)base;
+    if (!store_sqlite_accounts_usable(a, err, err_size))
+        return SA_FAULT;
+    sqlite3_stmt *sts[2] = {
+        store_sqlite_accounts_prepare(
+            a, "UPDATE seeks SET game_id = ?2, poster_color = ?3 WHERE id = ?1 AND game_id = '' AND expires_ms > ?4",
+            err, err_size),
+        store_sqlite_accounts_prepare(a, store_sqlite_insert_game_sql, err, err_size),
+    };
+    if (!sts[0] || !sts[1]) {
+        sqlite3_finalize(sts[0]);
+        sqlite3_finalize(sts[1]);
+        return SA_FAULT;
+    }
+    sqlite3_bind_text(sts[0], 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(sts[0], 2, game->id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(sts[0], 3, poster_color);
+    sqlite3_bind_int64(sts[0], 4, now_ms);
+    store_sqlite_bind_record(sts[1], game);
+    /* Both or neither: the game only when the seek was still open. */
+    StoreAccountResult r = SA_OK;
+    if (sqlite3_exec(a->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        r = store_sqlite_accounts_fault(a, "accept seek", err, err_size);
+    if (r == SA_OK && sqlite3_step(sts[0]) != SQLITE_DONE)
+        r = store_sqlite_accounts_fault(a, "accept seek", err, err_size);
+    if (r == SA_OK && sqlite3_changes(a->db) != 1)
+        r = SA_NOT_FOUND;
+    if (r == SA_OK && sqlite3_step(sts[1]) != SQLITE_DONE)
+        r = store_sqlite_accounts_fault(a, "create the seek's game", err, err_size);
+    if (r == SA_OK && sqlite3_exec(a->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        r = store_sqlite_accounts_fault(a, "accept seek", err, err_size);
+    if (r != SA_OK && !sqlite3_get_autocommit(a->db))
+        sqlite3_exec(a->db, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_finalize(sts[0]);
+    sqlite3_finalize(sts[1]);
+    return r;
+}

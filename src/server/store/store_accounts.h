@@ -1,0 +1,199 @@
+/* Accounts and their sessions in the store (issue 13): a connection of their own, apart from the games'
+ * writer and reads, used by one thread at a time — the server's accounts worker, which also hashes
+ * passwords, so nothing here ever runs on the event loop. Every call is synchronous and durable: it
+ * returns once the database committed (SQLite synchronous=FULL, PostgreSQL synchronous_commit on).
+ *
+ * A name is stored twice: as its key (lower case, the primary key: names are one whatever the case)
+ * and as its owner typed it. A password only as its Argon2id string (account.h), a session only as
+ * the hash of its token (secret.c), so the database never holds anything a reader could log in with. */
+#ifndef SCHACH_SERVER_STORE_ACCOUNTS_H
+#define SCHACH_SERVER_STORE_ACCOUNTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "store.h"
+
+#define STORE_ACCOUNT_NAME_LEN  STORE_ACCOUNT_LEN
+#define STORE_PASSWORD_HASH_LEN 127 /* crypto_pwhash_STRBYTES - 1 */
+
+typedef struct AccountRow {
+    char key[STORE_ACCOUNT_NAME_LEN + 1];  /* lower case */
+    char name[STORE_ACCOUNT_NAME_LEN + 1]; /* as its owner typed it */
+    char password_hash[STORE_PASSWORD_HASH_LEN + 1];
+    int64_t created_ms;
+} AccountRow;
+
+/* An open challenge in the lobby (schema 10). Its poster holds a secret whose hash is stored here; when
+ * someone accepts, the game is created with that hash as the poster's side's secret, so the poster
+ * plays on with the secret they already hold. */
+typedef struct SeekRow {
+    char id[STORE_ID_LEN + 1];
+    int64_t created_ms;
+    int64_t expires_ms;                  /* gone from the lobby after this */
+    char account[STORE_ACCOUNT_LEN + 1]; /* the poster's account key, "" for an anonymous poster */
+    char name[STORE_ACCOUNT_LEN + 1];    /* ... and its name as shown */
+    int rating;                          /* the poster's rating in the seek's category (0: none) */
+    int rated;                           /* 1: a rated game (both players need accounts) */
+    char color[8];                       /* the poster's side: "white", "black" or "random" */
+    char time_type[16];                  /* as GameRecord */
+    int minutes, increment, days;
+    unsigned char secret_hash[STORE_HASH_LEN];
+    char game_id[STORE_ID_LEN + 1]; /* the game once accepted, "" while open */
+    int poster_color;               /* once accepted: the Color the poster plays */
+} SeekRow;
+
+/* What a rated game computes from both ratings before it (rating_apply), inside the store's
+ * transaction; false leaves everything as it was. */
+typedef bool (*StoreRateFn)(void *ctx, RatingRow *white, RatingRow *black);
+
+/* A rated game that ended and has not been rated (the node that ended it went down first). */
+typedef struct UnratedGame {
+    char id[STORE_ID_LEN + 1];
+    char account[2][STORE_ACCOUNT_LEN + 1]; /* the players' names as shown */
+    char result[8];
+    char time_type[16];
+    int minutes, increment;
+    int64_t updated_ms; /* when it ended */
+} UnratedGame;
+
+/* A game in play of an account. */
+typedef struct PlayingGame {
+    char id[STORE_ID_LEN + 1];
+    int color;                      /* the account's side */
+    int moves;                      /* plies played */
+    char start_fen[SCHACH_FEN_MAX]; /* "" for the standard start */
+    char time_type[16];
+    int64_t updated_ms;
+} PlayingGame;
+
+/* A point of a rating's history: after the game that ended at at_ms. */
+typedef struct RatingPoint {
+    int64_t at_ms;
+    int rating;
+} RatingPoint;
+
+/* A finished game of an account, as its player page lists it. */
+typedef struct PlayedGame {
+    char id[STORE_ID_LEN + 1];
+    int64_t created_ms, ended_ms;
+    char account[2][STORE_ACCOUNT_LEN + 1];
+    char result[8];
+    char termination[40];
+    char reason[32];
+    char time_type[16];
+    int minutes, increment, days;
+    int rated;
+    int rating[2], rating_diff[2];
+    int moves;
+} PlayedGame;
+
+/* Which of an account's games: all finished ones, or those it won, lost or drew (aborted ones never). */
+typedef enum { PLAYED_ALL, PLAYED_WON, PLAYED_LOST, PLAYED_DRAWN } PlayedFilter;
+/* Both backends' query of an account's finished games (the columns PlayedGame is read from, in its
+ * order), with ph the placeholder of the name and tail the backend's ORDER BY / LIMIT / OFFSET. */
+void store_played_sql(PlayedFilter filter, const char *ph, const char *tail, char *out, size_t size);
+
+#define STORE_SESSIONS_MAX 50
+/* An accepted seek is kept this long (its poster may still ask which game it became). */
+#define STORE_SEEK_KEEP_MS (24LL * 3600 * 1000)
+
+/* What a call came to. */
+typedef enum {
+    SA_OK,
+    SA_NOT_FOUND, /* no such account or session (or an expired session) */
+    SA_TAKEN,     /* create: the name (whatever its case) has an account already */
+    SA_FAULT      /* the database failed; err says how; nothing changed */
+} StoreAccountResult;
+
+typedef struct StoreAccounts StoreAccounts;
+
+typedef struct StoreAccountsVtbl {
+    void (*close)(StoreAccounts *a);
+    /* Inserts the account; SA_TAKEN when its key exists. */
+    StoreAccountResult (*create)(StoreAccounts *a, const AccountRow *row, char *err, size_t err_size);
+    /* Reads the account with this key. */
+    StoreAccountResult (*get)(StoreAccounts *a, const char *key, AccountRow *out, char *err, size_t err_size);
+    /* Replaces the password hash and ends every session of the account but keep (a hash, or NULL: all). */
+    StoreAccountResult (*set_password)(StoreAccounts *a, const char *key, const char *password_hash,
+                                       const unsigned char keep[STORE_HASH_LEN], char *err, size_t err_size);
+    /* Stores a new session of the account until expires_ms; also removes the account's expired ones and
+     * its oldest beyond STORE_SESSIONS_MAX (what one account can make the database hold is bounded). */
+    StoreAccountResult (*session_create)(StoreAccounts *a, const char *key, const unsigned char hash[STORE_HASH_LEN],
+                                         int64_t now_ms, int64_t expires_ms, char *err, size_t err_size);
+    /* The account of a session that has not expired at now_ms. */
+    StoreAccountResult (*session_get)(StoreAccounts *a, const unsigned char hash[STORE_HASH_LEN], int64_t now_ms,
+                                      AccountRow *out, char *err, size_t err_size);
+    /* Ends the session (SA_NOT_FOUND when there was none). */
+    StoreAccountResult (*session_delete)(StoreAccounts *a, const unsigned char hash[STORE_HASH_LEN], char *err,
+                                         size_t err_size);
+    /* The lobby. Stores a new seek (SA_TAKEN: the id exists); removes the expired ones and the accepted
+     * ones older than STORE_SEEK_KEEP_MS. */
+    StoreAccountResult (*seek_create)(StoreAccounts *a, const SeekRow *seek, char *err, size_t err_size);
+    /* Up to max open seeks (not accepted, not expired at now_ms), oldest first; the count or -1. */
+    int (*seek_list)(StoreAccounts *a, int64_t now_ms, SeekRow *out, int max, char *err, size_t err_size);
+    /* One seek by id, open or accepted (not one that expired unaccepted). */
+    StoreAccountResult (*seek_get)(StoreAccounts *a, const char *id, int64_t now_ms, SeekRow *out, char *err,
+                                   size_t err_size);
+    /* Removes an open seek whose secret hashes to hash (SA_NOT_FOUND: none such). */
+    StoreAccountResult (*seek_cancel)(StoreAccounts *a, const char *id, const unsigned char hash[STORE_HASH_LEN],
+                                      int64_t now_ms, char *err, size_t err_size);
+    /* Accepts an open seek: in one transaction marks it taken by game->id with the poster's color and
+     * inserts the game's row (rev 1). SA_NOT_FOUND: it was accepted, cancelled or expired meanwhile
+     * (nothing written). */
+    /* Ratings. Rates a finished game once (schema 11): in one transaction marks the game rated (SA_TAKEN:
+     * it was already, nothing changed), reads both accounts' ratings in the category (a newcomer's when
+     * there is none), lets fn compute the new ones, stores them with a point of each one's history, and
+     * the game's before and after, in game_ratings and in the game's row (rating, rating_diff; its rev
+     * goes up by one: *game_rev, the new rev, 0 when the game's row is not there). before/after get the
+     * ratings. */
+    StoreAccountResult (*rate_game)(StoreAccounts *a, const char *game_id, const char *category, const char *white_key,
+                                    const char *black_key, int64_t now_ms, StoreRateFn fn, void *ctx,
+                                    RatingRow before[2], RatingRow after[2], int64_t *game_rev, char *err,
+                                    size_t err_size);
+    /* The account's ratings: have[c] tells which categories it has played in. SA_OK (also with none). */
+    StoreAccountResult (*ratings_of)(StoreAccounts *a, const char *key, RatingRow out[RATING_COUNT],
+                                     bool have[RATING_COUNT], char *err, size_t err_size);
+    /* The site's secret key (32 random bytes, made once by whichever node asks first, the same for
+     * every node): the secrets of the sides accounts play are derived from it (accounts.h). */
+    StoreAccountResult (*site_key)(StoreAccounts *a, unsigned char key[32], char *err, size_t err_size);
+    /* Up to max games in play where the account (by its name as shown) plays a side, newest first; the
+     * count or -1. */
+    int (*playing)(StoreAccounts *a, const char *name, PlayingGame *out, int max, char *err, size_t err_size);
+    /* The newest max points of the account's rating history in a category, oldest first; the count or -1. */
+    int (*rating_history)(StoreAccounts *a, const char *key, const char *category, RatingPoint *out, int max, char *err,
+                          size_t err_size);
+    /* The account's finished games (by its name as shown), newest first, skipping offset; the count or
+     * -1. */
+    int (*played)(StoreAccounts *a, const char *name, PlayedFilter filter, int offset, PlayedGame *out, int max,
+                  char *err, size_t err_size);
+    /* Up to max rated games that ended after since_ms and have not been rated; the count or -1. */
+    int (*unrated)(StoreAccounts *a, int64_t since_ms, UnratedGame *out, int max, char *err, size_t err_size);
+    /* A rated game's ratings before and after (rounded), SA_NOT_FOUND before it was rated. */
+    StoreAccountResult (*game_rating)(StoreAccounts *a, const char *game_id, int before[2], int after[2], char *err,
+                                      size_t err_size);
+    /* The newest max finished games of the account (by its name as shown; aborted ones never), newest
+     * first, each handed to each with its moves as it is read (one at a time: memory holds one game's
+     * moves, however many there are); all from one snapshot. The count or -1. */
+    int (*player_games)(StoreAccounts *a, const char *name, int max, StoreEachGame each, void *ctx, char *err,
+                        size_t err_size);
+    StoreAccountResult (*seek_accept)(StoreAccounts *a, const char *id, int64_t now_ms, int poster_color,
+                                      const GameRecord *game, char *err, size_t err_size);
+} StoreAccountsVtbl;
+
+struct StoreAccounts {
+    const StoreAccountsVtbl *vtbl;
+};
+
+/* A connection for accounts to the store's database; NULL with err filled on failure. Close it before
+ * the store. */
+StoreAccounts *store_accounts_open(Store *store, char *err, size_t err_size);
+
+static inline void store_accounts_close(StoreAccounts *a) {
+    if (a)
+        a->vtbl->close(a);
+}
+
+#endif
