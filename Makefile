@@ -1,4 +1,4 @@
-# schach: a thin wrapper over CMake and CTest. Every target can also be run by hand; see README.md.
+# schach: a thin wrapper over CMake and CTest. Every target can also be run by hand; see docs/development.md.
 #
 #   make, make build   release build in build/ with gcc
 #   make run           install missing Debian packages, build, run RUN_CMD
