@@ -1,6 +1,6 @@
 # schach: a thin wrapper over CMake and CTest. Every target can also be run by hand; see docs/development.md.
 #
-#   make, make build   release build in build/ with gcc
+#   make, make build   release build in build/ with gcc; the browser UI bundled into build/web (esbuild)
 #   make run           install missing Debian packages, build, run RUN_CMD
 #   make run-cluster   install and build like make run, then a cluster on loopback in the background
 #                      (scripts/cluster): PostgreSQL, NODES schach serve nodes, HAProxy on PORT (8080)

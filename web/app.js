@@ -1,7 +1,7 @@
 // The browser UI of schach serve. No framework: the page's HTML is static (index.html holds every
 // page's section), and the module of the page the address names fills it from the server's state.
 // Routes: / (home), /g/<id> (a game), /@/<name> (a player), /account (sign up, log in, password).
-import { GamePage } from './game.js';
+import { GamePage } from './game-ctrl.js';
 import { initHeader } from './header.js';
 import { initHome } from './home.js';
 import { lang, setLang, translateDom } from './i18n.js';

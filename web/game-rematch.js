@@ -1,5 +1,5 @@
 // The game page's rematch box (#rematch-box) and the players' presence dots (docs/api.md "Rematch",
-// WebSocket "Presence"). game.js calls renderRematch and renderPresence whenever it draws a state.
+// WebSocket "Presence"). game-view.js calls renderRematch and renderPresence whenever it draws a state.
 //
 // After the end a player may offer a rematch; the other side sees the offer with Accept and Decline.
 // Once the new game exists both pages offer to go there, and the page that offered goes by itself

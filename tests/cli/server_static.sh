@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # schach serve's static files: a test web folder (index, /g/<id>, MIME types, chessground's folder),
-# then the repository's web/ folder when its index.html exists.
+# then, when the repository's web/index.html exists, the folder the built schach serves by default
+# (the bundle scripts/web-bundle made in the build folder, unless SCHACH_WEB_BUNDLE=0: web/ itself) and
+# web/ as it is, module by module (--web).
 set -u
 source "$(dirname "$0")/lib/common.bash"
 cli_init "$@"
@@ -24,7 +26,10 @@ server_stop
 repo_web=$(cd "$(dirname "$0")/../../web" 2>/dev/null && pwd)
 if [ -n "$repo_web" ] && [ -f "$repo_web/index.html" ]; then
     server_start "$tmp/y.db"
-    STATIC_MARK='<html' run_node static.mjs
+    STATIC_MARK='<html' STATIC_SERVED=$([ "${SCHACH_WEB_BUNDLE:-1}" = 1 ] && echo bundle || echo sources) run_node static.mjs
+    server_stop
+    server_start "$tmp/z.db" --web "$repo_web"
+    STATIC_MARK='<html' STATIC_SERVED=sources run_node static.mjs
     server_stop
 else
     echo "note: web/index.html not there yet; only the test folder was served"

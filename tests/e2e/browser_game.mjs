@@ -53,6 +53,22 @@ async function boardMatchesFen(page, what) {
   return fen;
 }
 
+// The scripts and stylesheets PAGE fetches from the server, in a list that fills as it loads them. The
+// built schach serves the bundled browser UI (scripts/web-bundle) unless SCHACH_WEB_BUNDLE=0: then
+// each page loads one script and one stylesheet.
+const bundled = (process.env.SCHACH_WEB_BUNDLE || '1') === '1';
+function scriptsAndStyles(page) {
+  const seen = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.origin === new URL(base).origin && ['script', 'stylesheet'].includes(r.resourceType())) seen.push(u.pathname);
+  });
+  return seen;
+}
+function oneBundleCheck(title, seen) {
+  if (bundled) check(title, [...seen].sort().join(' ') === '/app.css /app.js', seen.join(' '));
+}
+
 function pgnCheck(file) {
   const out = execFileSync(schach, ['pgn', 'check', '--json', file], { encoding: 'utf8' });
   return JSON.parse(out.trim().split('\n')[0]);
@@ -64,8 +80,10 @@ async function main() {
   try {
     // White: a German browser creates the friend game.
     const white = await open('de-DE');
+    const whiteLoads = scriptsAndStyles(white);
     await white.goto(base);
     await white.waitForSelector('#new-game');
+    oneBundleCheck('the home page loads one script and one stylesheet (the bundles)', whiteLoads);
     check('the new-game page is German for a German browser', (await white.textContent('#create')) === 'Partie erstellen');
     await white.check('input[name="mode"][value="friend"]');
     await white.check('input[name="color"][value="white"]');
@@ -98,8 +116,10 @@ async function main() {
 
     // A spectator: the game's address without a fragment, in a third browser.
     const watcher = await open('en-GB');
+    const watcherLoads = scriptsAndStyles(watcher);
     await watcher.goto(invite.replace(/#.*$/, ''));
     await atPly(watcher, 0);
+    oneBundleCheck('a game page loads one script and one stylesheet (the bundles)', watcherLoads);
     check('the spectator link opens a watching page', (await watcher.textContent('#role')).includes('watching'));
     check('a spectator gets no move field', await watcher.locator('#move-form').isHidden());
 

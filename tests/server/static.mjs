@@ -1,6 +1,8 @@
 // Static files: the index, the single-page app's routes (/g/<id>, /@/<name>, /account), MIME types, chessground's folder.
 // STATIC_MARK is a text the index.html of the served folder contains; STATIC_FULL=1 checks the
-// test folder's extra files (app.mjs, app.js.map, style.css, vendor file).
+// test folder's extra files (app.mjs, app.js.map, style.css, vendor file). STATIC_SERVED says what the
+// folder is: "bundle" (scripts/web-bundle's: one script and one stylesheet, with their source maps) or
+// "sources" (web/ as it is, module by module).
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { api, assert, BASE, runTests } from './lib.mjs';
@@ -18,6 +20,7 @@ function raw(path, headers = {}) {
 
 const mark = process.env.STATIC_MARK;
 const full = process.env.STATIC_FULL === '1';
+const served = process.env.STATIC_SERVED || '';
 
 await runTests({
   async 'index and app routes'() {
@@ -46,8 +49,38 @@ await runTests({
       (await api('GET', '/../../etc/passwd')).text.includes('root:'), false, 'no escape from the web folder');
   },
 
+  async 'the bundle: the page loads one script and one stylesheet, and their source maps are served'() {
+    if (served !== 'bundle') return;
+    const page = (await api('GET', '/')).text;
+    const scripts = page.match(/<script\b[^>]*>/g) || [];
+    assert.deepEqual(scripts, ['<script type="module" src="/app.js">'], 'exactly one script, the bundle');
+    const sheets = page.match(/<link rel="stylesheet"[^>]*>/g) || [];
+    assert.deepEqual(sheets, ['<link rel="stylesheet" href="/app.css">'], 'exactly one stylesheet, the bundle');
+    for (const [file, comment, sources] of [
+      ['/app.js', /\n\/\/# sourceMappingURL=(\S+)\n?$/, ['web/app.js', 'web/game-ctrl.js', 'web/player.js', '@lichess-org/chessground/']],
+      ['/app.css', /\/\*# sourceMappingURL=(\S+) \*\/\n?$/, ['web/style.css', 'web/player.css', '@lichess-org/chessground/assets/chessground.base.css']],
+    ]) {
+      const bundle = await api('GET', file);
+      assert.equal(bundle.status, 200, `${file}: ${bundle.status}`);
+      const m = bundle.text.match(comment);
+      assert.ok(m, `${file} names its source map`);
+      const map = await api('GET', new URL(m[1], new URL(file, BASE)).pathname);
+      assert.equal(map.status, 200, `${file}'s map ${m[1]}: ${map.status}`);
+      assert.match(map.headers.get('content-type'), /^application\/json/, `${m[1]}: content type`);
+      assert.equal(map.json.version, 3, `${m[1]}: a version 3 source map`);
+      for (const src of sources)
+        assert.ok(map.json.sources.some((p) => p.includes(src)), `${m[1]} maps ${src}: ${map.json.sources.join(' ')}`);
+      assert.equal(map.json.sourcesContent.length, map.json.sources.length, `${m[1]}: the sources are inside it`);
+    }
+    // Only the bundle: the modules and chessground's folder are not served one by one.
+    for (const path of ['/game-ctrl.js', '/i18n.js', '/style.css', '/vendor/chessground/dist/chessground.js'])
+      assert.equal((await api('GET', path)).status, 404, `${path} is not served beside the bundle`);
+  },
+
   async 'files are revalidated by their tag and sent compressed to who accepts it'() {
-    const paths = full ? ['/', '/app.js', '/style.css'] : ['/', '/game.js', '/i18n.js', '/style.css', '/favicon.ico'];
+    const paths = full ? ['/', '/app.js', '/style.css']
+      : served === 'bundle' ? ['/', '/app.js', '/app.js.map', '/app.css', '/app.css.map', '/favicon.ico']
+      : ['/', '/game-ctrl.js', '/i18n.js', '/style.css', '/favicon.ico'];
     let plain = 0, first = 0, again = 0;
     for (const path of paths) {
       const a = await raw(path);
@@ -56,7 +89,8 @@ await runTests({
       assert.match(a.headers.etag || '', /^"[0-9a-f]{32}"$/, `${path}: a strong tag`);
       assert.equal(a.headers['content-encoding'], undefined, `${path}: not compressed when not accepted`);
       assert.match(a.headers.vary || '', /accept-encoding/i);
-      plain += a.body.length;
+      const visit = !path.endsWith('.map'); // a source map is fetched only by the developer tools
+      if (visit) plain += a.body.length;
       const z = await raw(path, { 'accept-encoding': 'gzip, deflate, br' });
       assert.equal(z.headers.etag, a.headers.etag, `${path}: one tag for both forms`);
       if (a.body.length >= 1024 && !path.endsWith('.ico')) {
@@ -64,7 +98,7 @@ await runTests({
         assert.ok(z.body.length < a.body.length / 2, `${path}: ${z.body.length} of ${a.body.length} bytes`);
         assert.ok(zlib.gunzipSync(z.body).equals(a.body), `${path}: the same file`);
       }
-      first += z.body.length;
+      if (visit) first += z.body.length;
       const no = await raw(path, { 'accept-encoding': 'gzip;q=0' });
       assert.equal(no.headers['content-encoding'], undefined, `${path}: q=0 refuses gzip`);
       const again304 = await raw(path, { 'if-none-match': a.headers.etag, 'accept-encoding': 'gzip' });

@@ -1,0 +1,232 @@
+// The game page's drawing (game-ctrl.js holds the state): the board, and around it the status, the
+// controls, the moves, the players' bars, the links and the connection; and the controls' events,
+// which call the page's actions.
+import * as api from './api.js';
+import { capturedMaterial, claimWithMovePossible, glyph } from './chess.js';
+import { colorName, levelName, outcomeText, t } from './i18n.js';
+import { signed } from './board-keys.js';
+import { renderClocks } from './game-clock.js';
+import { bindPromotion } from './game-promotion.js';
+import { renderPresence, renderRematch } from './game-rematch.js';
+import { gameRecord } from './storage.js';
+import { $, gamePath, other, privateLink, show, showError } from './util.js';
+
+/** The page's controls: each calls one of the page's actions. */
+export function bindControls(ctrl) {
+  $('flip').addEventListener('click', () => {
+    ctrl.orientation = other(ctrl.orientation || 'white');
+    ctrl.cg.set({ orientation: ctrl.orientation });
+    ctrl.keys.update();
+    renderBars(ctrl);
+  });
+  $('resign').addEventListener('click', () => {
+    if (!confirm(t('resign_confirm'))) return;
+    ctrl.action('resign', ctrl.actingColor(), {});
+  });
+  $('abort').addEventListener('click', () => ctrl.action('abort', ctrl.actingColor(), {}));
+  $('offer-draw').addEventListener('click', () => ctrl.action('draw', ctrl.actingColor(), { action: 'offer' }));
+  $('accept-draw').addEventListener('click', () =>
+    ctrl.action('draw', other(ctrl.state.draw_offer), { action: 'accept' }),
+  );
+  $('decline-draw').addEventListener('click', () =>
+    ctrl.action('draw', other(ctrl.state.draw_offer), { action: 'decline' }),
+  );
+  $('claim-threefold').addEventListener('click', () => ctrl.action('claim', ctrl.state.turn, { kind: 'threefold' }));
+  $('claim-fifty').addEventListener('click', () => ctrl.action('claim', ctrl.state.turn, { kind: 'fifty' }));
+  $('move-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const text = $('move-input').value.trim();
+    if (text && ctrl.review.active) showError($('error'), new Error(t('review_no_move')));
+    else if (text && ctrl.canMove()) ctrl.sendMove(text, false);
+  });
+  bindPromotion(ctrl);
+  $('read-clocks').addEventListener('click', () => ctrl.keys.handlers.clocks());
+  $('pgn-de').href = api.pgnUrl(ctrl.id, 'de');
+  $('pgn-en').href = api.pgnUrl(ctrl.id, 'en');
+}
+
+/** The board and everything around it for the page's state. */
+export function render(ctrl) {
+  const s = ctrl.state;
+  if (!s) return;
+  // While the promotion chooser is open the pawn stays on its target square.
+  if (ctrl.pendingPromotion) {
+    renderSide(ctrl);
+    return;
+  }
+  // While reviewing, the board keeps the earlier position; the rest of the page follows the game.
+  if (ctrl.review.active) {
+    renderSide(ctrl);
+    ctrl.review.draw();
+    return;
+  }
+  const dests = new Map();
+  if (ctrl.canMove()) for (const [from, tos] of Object.entries(s.legal || {})) dests.set(from, tos);
+  // Always draw the server's FEN: chessground alone would leave an en-passant pawn standing
+  // and cannot know the promoted piece.
+  ctrl.cg.set({
+    fen: s.fen,
+    orientation: ctrl.orientation,
+    turnColor: s.turn,
+    lastMove: s.last_move ? [s.last_move.slice(0, 2), s.last_move.slice(2, 4)] : undefined,
+    check: s.check ? s.turn : false,
+    movable: { free: false, color: ctrl.canMove() ? s.turn : undefined, dests },
+  });
+  ctrl.keys.update();
+  renderSide(ctrl);
+}
+
+/** Everything around the board. */
+function renderSide(ctrl) {
+  const s = ctrl.state;
+  renderStatus(ctrl);
+  renderControls(ctrl);
+  ctrl.review.renderMoves();
+  renderBars(ctrl);
+  renderLinks(ctrl);
+  renderRematch(ctrl);
+  $('fen').value = s.fen;
+  document.body.dataset.ply = String(s.ply);
+  document.body.dataset.over = s.outcome ? 'true' : 'false';
+}
+
+function renderStatus(ctrl) {
+  const s = ctrl.state;
+  const held = ctrl.held();
+  $('role').textContent =
+    held.length === 2 ? t('you_play_both') : held.length === 1 ? t('you_play', { color: colorName(held[0]) }) : t('spectator');
+  const result = $('result');
+  // Games with accounts say whether they are rated; a Chess960 game says so, with its start position.
+  const kind = [];
+  if (s.accounts) kind.push(t(s.rated ? 'game_rated' : 'game_casual'));
+  if (s.variant === 'chess960')
+    kind.push(typeof s.chess960 === 'number' ? t('variant_chess960_number', { n: s.chess960 }) : t('variant_chess960_short'));
+  show($('game-kind'), kind.length > 0);
+  $('game-kind').textContent = kind.join(' · ');
+  if (s.outcome) {
+    const changes = ['white', 'black']
+      .map((c) => s.accounts && s.accounts[c])
+      .filter((a) => a && typeof a.diff === 'number')
+      .map((a) => t('rating_change', { name: a.name, diff: signed(a.diff) }));
+    result.textContent = `${outcomeText(s)} (${s.outcome.result})`;
+    if (changes.length) {
+      const span = document.createElement('span');
+      span.className = 'result-ratings';
+      span.textContent = ` · ${changes.join(', ')}`;
+      result.append(span);
+    }
+    show(result, true);
+    $('status').textContent = '';
+    document.title = `${outcomeText(s)} – ${t('app_title')}`;
+    return;
+  }
+  show(result, false);
+  let text = t(s.turn === 'white' ? 'turn_white' : 'turn_black');
+  if (held.length === 1 && held[0] === s.turn) text = t('your_turn');
+  if (s.computer && s.computer.color === s.turn) text = t('computer_thinking');
+  if (s.mode === 'friend' && !(s.players.white && s.players.black)) text = t('waiting_opponent') + ' ' + text;
+  if (s.check) text = t('check') + ' ' + text;
+  $('status').textContent = text;
+  document.title = `${t(s.turn === 'white' ? 'turn_white' : 'turn_black')} – ${t('app_title')}`;
+}
+
+function renderControls(ctrl) {
+  const s = ctrl.state;
+  const held = ctrl.held();
+  const active = !s.outcome && held.length > 0;
+  const mover = !s.outcome && !!ctrl.secrets[s.turn];
+  // Offering a draw and resigning wait until both sides are taken (by a person or the computer).
+  const taken = (c) => !s.players || s.players[c] || (s.computer && s.computer.color === c);
+  const started = active && taken('white') && taken('black');
+  show($('abort'), active && s.can_abort);
+  show($('resign'), started);
+  $('resign').textContent = held.length === 2 ? t('resign_as', { color: colorName(s.turn) }) : t('resign');
+  const offer = s.draw_offer;
+  show($('offer-draw'), started && !offer);
+  const canAnswer = active && offer && !!ctrl.secrets[other(offer)];
+  show($('accept-draw'), !!canAnswer);
+  show($('decline-draw'), !!canAnswer);
+  $('draw-offer-text').textContent = offer ? t('draw_offered_by', { color: colorName(offer) }) : '';
+  show($('draw-offer-text'), !s.outcome && !!offer);
+  const claims = s.claims || [];
+  show($('claim-threefold'), mover && claims.includes('threefold_repetition'));
+  show($('claim-fifty'), mover && claims.includes('fifty_moves'));
+  // Claiming with the move is offered only when some move could make the claim correct.
+  const claimable = mover && claimWithMovePossible(s);
+  show($('claim-with-move-label'), claimable);
+  if (!claimable) $('claim-with-move').checked = false;
+  show($('move-form'), mover || (active && held.length > 0));
+  show($('read-clocks'), !!s.time && s.time.type !== 'none');
+  $('move-input').disabled = !mover;
+}
+
+/** The players' bars above and below the board: names, accounts and ratings, captured pieces, clocks. */
+export function renderBars(ctrl) {
+  const s = ctrl.state;
+  if (!s) return;
+  const bottom = ctrl.orientation || 'white';
+  const cap = capturedMaterial(s.fen);
+  for (const [barId, color] of [
+    ['bar-bottom', bottom],
+    ['bar-top', other(bottom)],
+  ]) {
+    const bar = $(barId);
+    bar.dataset.color = color;
+    const present = s.players ? s.players[color] : true;
+    const computer = s.computer && s.computer.color === color;
+    const nameEl = bar.querySelector('.player-name');
+    nameEl.textContent = computer
+      ? `${colorName(color)} – ${t('computer_name', { level: levelName(s.computer) })}`
+      : colorName(color) + (s.mode === 'friend' && !present ? ` (${t('waiting_opponent')})` : '');
+    // A side played with an account: its name (a link to its player page), in rated games the
+    // rating the game began with, and once the game is rated the change.
+    const acc = s.accounts && s.accounts[color];
+    if (acc && !computer) {
+      const a = document.createElement('a');
+      a.href = `/@/${encodeURIComponent(acc.name)}`;
+      a.textContent = acc.name;
+      a.title = t('player_page_of', { name: acc.name });
+      nameEl.append(' – ', a);
+      if (typeof acc.rating === 'number') {
+        const r = document.createElement('span');
+        r.className = 'rating';
+        r.textContent = ` (${acc.rating})`;
+        nameEl.append(r);
+      }
+      if (typeof acc.diff === 'number') {
+        const d = document.createElement('span');
+        d.className = 'rating-diff ' + (acc.diff > 0 ? 'up' : acc.diff < 0 ? 'down' : '');
+        d.textContent = ` ${signed(acc.diff)}`;
+        nameEl.append(d);
+      }
+    }
+    bar.querySelector('.clock').setAttribute('aria-label', t('clock_of', { color: colorName(color) }));
+    bar.dataset.computer = computer ? 'true' : 'false';
+    // Beside each side: the opponent's pieces it has taken, and its material lead.
+    const taken = cap[other(color)].map((r) => glyph(other(color), r)).join('');
+    const lead = color === 'white' ? cap.diff : -cap.diff;
+    bar.querySelector('.captured').textContent = taken + (lead > 0 ? ` +${lead}` : '');
+  }
+  renderPresence(ctrl);
+  renderClocks(ctrl);
+}
+
+/** The links to share: the spectators', the invitation while it is open, this side's private one. */
+export function renderLinks(ctrl) {
+  const held = ctrl.held();
+  const rec = gameRecord(ctrl.id);
+  $('spectator-link').value = location.origin + gamePath(ctrl.id);
+  const s = ctrl.state;
+  const inviteOpen =
+    rec && rec.invite && held.length === 1 && (!s || (s.mode === 'friend' && !s.players[other(held[0])]));
+  show($('invite-box'), !!inviteOpen);
+  if (inviteOpen) $('invite-link').value = `${location.origin}${gamePath(ctrl.id)}#i=${encodeURIComponent(rec.invite)}`;
+  show($('private-box'), held.length === 1);
+  if (held.length === 1) $('private-link').value = privateLink(ctrl.id, held[0], ctrl.secrets[held[0]]);
+}
+
+/** The connection's state ("connecting", "connected", "disconnected") in words. */
+export function renderConnection(status) {
+  $('connection').textContent = t(status);
+  $('connection').dataset.status = status;
+}
