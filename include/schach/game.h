@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "material.h" /* pos_insufficient_material: the dead position by material alone */
 #include "position.h"
 #include "winnable.h"
 
@@ -169,10 +170,6 @@ int game_repetitions(const Game *g);
 uint64_t game_repetition_key(const Position *pos);
 /* Repetition key of the position after `index` plies (0: the start, ply_count: now). */
 uint64_t game_key_at(const Game *g, int index);
-
-/* Dead position by material alone: K v K, K+N v K, K+B v K, kings with bishops all on one square
- * colour. Thin wrapper: win_material_insufficient (winnable.h) for both colours. */
-bool pos_insufficient_material(const Position *pos);
 
 /* Names: "1-0", "0-1", "1/2-1/2", "*". */
 const char *result_string(Result r);

@@ -13,6 +13,7 @@
 #include "explain.h"
 #include "fen.h"
 #include "game.h"
+#include "material.h"
 #include "movegen.h"
 #include "notation.h"
 #include "perft.h"

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "material.h" /* win_material_insufficient: the analysis' first rule, declared with the material module */
 #include "position.h"
 
 #ifdef __cplusplus
@@ -92,11 +93,6 @@ bool win_proof_valid(const Position *pos, Color color, const WinResult *r);
  * winnable) is left WIN_UNDETERMINED. In quick mode, res[..].blockade says whether the full analysis
  * is worth running. */
 Winnability dead_position(const Position *pos, const WinLimits *limits, WinWork *work, WinResult res[2]);
-
-/* Material alone shows that color can never checkmate: a bare king; K+N against a bare king; or
- * bishops all on one square colour (and no other piece) against a king with at most bishops on that
- * same colour. No pawns of either side in the last two cases. */
-bool win_material_insufficient(const Position *pos, Color color);
 
 /* Machine name of a reason ("insufficient_material", "locked_pawns", ...); NULL for WIN_REASON_NONE. */
 const char *win_reason_name(WinReason reason);

@@ -13,7 +13,7 @@
 static void init_reductions(Search *s) {
     for (int d = 0; d < 64; d++)
         for (int m = 0; m < 64; m++)
-            s->reductions[d][m] = (int8_t)(d && m ? 0.75 + log(d) * log(m) / 2.25 : 0);
+            s->reductions[d][m] = (int8_t)(d && m ? SEARCH_LMR_BASE + log(d) * log(m) / SEARCH_LMR_DIVISOR : 0);
 }
 
 void search_init(Search *s, TT *tt) {
@@ -127,7 +127,7 @@ static void history_add(int16_t *entry, int bonus) {
 static void update_quiet_stats(Search *s, int ply, int depth, Move best, const Move *tried, int tried_count) {
     Heuristics *h = &s->heur;
     Color us = pos_turn(&s->pos);
-    int bonus = min_int(16 * depth * depth, 1600);
+    int bonus = min_int(SEARCH_HISTORY_BONUS_SCALE * depth * depth, SEARCH_HISTORY_BONUS_MAX);
     history_add(&h->history[us][move_from(best)][move_to(best)], bonus);
     for (int i = 0; i < tried_count; i++)
         history_add(&h->history[us][move_from(tried[i])][move_to(tried[i])], -bonus);
@@ -187,7 +187,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply) {
         /* Delta pruning: even winning this piece cleanly cannot lift the score to alpha. */
         PieceType victim = see_captured(pos, m);
         if (!in_check && move_kind(m) != MOVE_PROMOTION && victim != PIECE_TYPE_NB &&
-            eval + see_value[victim] + 200 <= alpha)
+            eval + see_value[victim] + SEARCH_DELTA_MARGIN <= alpha)
             continue;
         Undo undo;
         make_move(s, ply, m, &undo);
@@ -221,10 +221,11 @@ static int search(Search *s, int alpha, int beta, int depth, int ply);
  * and not without pieces, where zugzwang makes passing the best "move"). */
 static bool null_move_cuts(Search *s, int beta, int depth, int ply, int eval, int *score) {
     const Position *pos = &s->pos;
-    if (depth < 3 || eval < beta || !has_non_pawn_material(pos, pos_turn(pos)) || ply == 0 ||
+    if (depth < SEARCH_NMP_DEPTH || eval < beta || !has_non_pawn_material(pos, pos_turn(pos)) || ply == 0 ||
         s->stack[ply - 1].move == MOVE_NONE || is_mate_score(beta))
         return false;
-    int r = 3 + depth / 4 + min_int(3, (eval - beta) / 200);
+    int r = SEARCH_NMP_REDUCTION + depth / SEARCH_NMP_DEPTH_DIVISOR +
+            min_int(SEARCH_NMP_EVAL_REDUCTION_MAX, (eval - beta) / SEARCH_NMP_EVAL_DIVISOR);
     Undo undo;
     s->stack[ply].move = MOVE_NONE;
     pos_make_null(&s->pos, &undo);
@@ -254,14 +255,16 @@ typedef struct Node {
  * and moves losing material by exchange. Sets *skip_quiets when no later quiet move can do better. */
 static bool prune_move(const Search *s, const Node *n, Move m, bool quiet, int quiets_count, bool *skip_quiets) {
     const Position *pos = &s->pos;
-    if (n->depth > 8 || !has_non_pawn_material(pos, pos_turn(pos)))
+    if (n->depth > SEARCH_PRUNING_DEPTH || !has_non_pawn_material(pos, pos_turn(pos)))
         return false;
-    if (quiet && (quiets_count >= (3 + n->depth * n->depth) / (2 - n->improving) ||
-                  (!n->in_check && n->eval + 100 + 90 * n->depth <= n->alpha))) {
+    if (quiet &&
+        (quiets_count >= (SEARCH_LMP_BASE + n->depth * n->depth) / (SEARCH_LMP_DIVISOR - n->improving) ||
+         (!n->in_check && n->eval + SEARCH_FUTILITY_BASE + SEARCH_FUTILITY_PER_DEPTH * n->depth <= n->alpha))) {
         *skip_quiets = true;
         return true;
     }
-    return !see_ge(pos, m, quiet ? -50 * n->depth : -20 * n->depth * n->depth);
+    return !see_ge(pos, m,
+                   quiet ? -SEARCH_SEE_QUIET_MARGIN * n->depth : -SEARCH_SEE_NOISY_MARGIN * n->depth * n->depth);
 }
 
 /* Late move reduction of the move-th move (quiet, or a losing capture) searched to new_depth. */
@@ -270,7 +273,7 @@ static int reduction(const Search *s, const Node *n, int searched, bool quiet, b
     int r = s->reductions[min_int(n->depth, 63)][min_int(searched, 63)];
     r += !n->improving - n->pv_node - gives_check;
     if (quiet)
-        r -= killer + history / 6000;
+        r -= killer + history / SEARCH_LMR_HISTORY_DIVISOR;
     return max_int(0, min_int(r, new_depth - 1));
 }
 
@@ -279,14 +282,15 @@ static int reduction(const Search *s, const Node *n, int searched, bool quiet, b
 static int search_move(Search *s, const Node *n, const MovePicker *mp, Move m, int searched) {
     const Position *pos = &s->pos;
     bool quiet = !move_is_noisy(pos, m);
-    bool reducible = n->depth >= 3 && searched >= 2 + n->pv_node && (quiet || !see_ge(pos, m, 0));
+    bool reducible =
+        n->depth >= SEARCH_LMR_DEPTH && searched >= SEARCH_LMR_MOVES + n->pv_node && (quiet || !see_ge(pos, m, 0));
     bool killer = m == mp->killers[0] || m == mp->killers[1];
     int history = s->heur.history[pos_turn(pos)][move_from(m)][move_to(m)];
     Undo undo;
     make_move(s, n->ply, m, &undo);
     bool gives_check = pos_in_check(&s->pos);
     /* Check extension, bounded so that perpetual checks cannot run the line away. */
-    int new_depth = n->depth - 1 + (gives_check && n->ply < 2 * s->root_depth);
+    int new_depth = n->depth - 1 + (gives_check && n->ply < SEARCH_CHECK_EXTENSION_LIMIT * s->root_depth);
     int alpha = n->alpha, beta = n->beta, ply = n->ply + 1, score;
     if (searched == 0) {
         score = -search(s, -beta, -alpha, new_depth, ply);
@@ -336,13 +340,14 @@ static int search(Search *s, int alpha, int beta, int depth, int ply) {
     s->heur.killers[ply + 1][0] = s->heur.killers[ply + 1][1] = MOVE_NONE;
     if (!n.in_check && !n.pv_node) {
         /* Reverse futility: far above beta near the leaves, assume it holds. */
-        if (depth <= 7 && n.eval - 80 * (depth - n.improving) >= beta && !is_mate_score(beta))
+        if (depth <= SEARCH_RFP_DEPTH && n.eval - SEARCH_RFP_MARGIN * (depth - n.improving) >= beta &&
+            !is_mate_score(beta))
             return n.eval;
         if (null_move_cuts(s, beta, depth, ply, n.eval, &score))
             return score;
     }
     /* Without a table move this node was not searched before: a shallower search does as well. */
-    if (depth >= 4 && !tt_move)
+    if (depth >= SEARCH_IIR_DEPTH && !tt_move)
         n.depth = --depth;
 
     int alpha_orig = alpha, best = -SEARCH_INF, searched = 0, quiets_count = 0;
@@ -412,7 +417,8 @@ static int search_root(Search *s, int alpha, int beta, int depth) {
         if (i == s->pv_index) {
             score = -search(s, -beta, -alpha, new_depth, 1);
         } else {
-            int r = depth >= 3 && quiet && i - s->pv_index >= 4 && !pos_in_check(&s->pos);
+            int r = depth >= SEARCH_ROOT_LMR_DEPTH && quiet && i - s->pv_index >= SEARCH_ROOT_LMR_MOVES &&
+                    !pos_in_check(&s->pos);
             score = -search(s, -alpha - 1, -alpha, new_depth - r, 1);
             if (score > alpha && r)
                 score = -search(s, -alpha - 1, -alpha, new_depth, 1);
@@ -462,8 +468,8 @@ static void report_line(Search *s, int depth, int index, const RootMove *rm, boo
 /* One line of MultiPV at this depth, in a window around the last score that widens on failure. */
 static void aspiration(Search *s, int depth) {
     int prev = s->roots[s->pv_index].prev_score;
-    int delta = 15, alpha = -SEARCH_INF, beta = SEARCH_INF;
-    if (depth >= 5 && !is_mate_score(prev)) {
+    int delta = SEARCH_ASPIRATION_WINDOW, alpha = -SEARCH_INF, beta = SEARCH_INF;
+    if (depth >= SEARCH_ASPIRATION_DEPTH && !is_mate_score(prev)) {
         alpha = max_int(prev - delta, -SEARCH_INF);
         beta = min_int(prev + delta, SEARCH_INF);
     }
@@ -476,7 +482,7 @@ static void aspiration(Search *s, int depth) {
         bool low = score <= alpha, high = score >= beta;
         if (!low && !high)
             return;
-        if (tm_elapsed(&s->tm) >= 1000)
+        if (tm_elapsed(&s->tm) >= SEARCH_ASPIRATION_REPORT_MS)
             report_line(s, depth, s->pv_index, &s->roots[s->pv_index], high, low);
         if (low) {
             beta = (alpha + beta) / 2;
@@ -484,7 +490,7 @@ static void aspiration(Search *s, int depth) {
         } else {
             beta = min_int(score + delta, SEARCH_INF);
         }
-        delta += delta / 2;
+        delta += delta / SEARCH_ASPIRATION_GROWTH;
     }
 }
 

@@ -21,6 +21,73 @@
 #define SEARCH_INF          (ENGINE_MATE + 1)
 #define SEARCH_HISTORY_KEYS 1024 /* game positions kept for repetition detection */
 
+/* The search's margins and limits (centipawns, plies, move counts). Each one shapes the tree, so a
+ * change of any shows in the node count of `schach bench`. */
+
+/* Reverse futility pruning: near the leaves, a static evaluation this far above beta returns at once. */
+#define SEARCH_RFP_DEPTH  7  /* at depth <= this */
+#define SEARCH_RFP_MARGIN 80 /* per ply of depth (one ply less when improving) */
+
+/* Null-move pruning: the null move is searched depth - 1 - R plies deep, with
+ * R = SEARCH_NMP_REDUCTION + depth / SEARCH_NMP_DEPTH_DIVISOR + min(SEARCH_NMP_EVAL_REDUCTION_MAX,
+ * (eval - beta) / SEARCH_NMP_EVAL_DIVISOR). */
+#define SEARCH_NMP_DEPTH              3   /* tried from this depth on */
+#define SEARCH_NMP_REDUCTION          3   /* plies R has at least */
+#define SEARCH_NMP_DEPTH_DIVISOR      4   /* one ply more of R per this much depth */
+#define SEARCH_NMP_EVAL_DIVISOR       200 /* one ply more of R per this much evaluation above beta... */
+#define SEARCH_NMP_EVAL_REDUCTION_MAX 3   /* ...but at most this many */
+
+/* Internal iterative reduction: a node without a table move was not searched before and is searched
+ * one ply shallower. */
+#define SEARCH_IIR_DEPTH 4 /* from this depth on */
+
+/* Move pruning near the leaves (prune_move): late quiet moves, quiet moves far below alpha, and
+ * moves that lose material by exchange are skipped. */
+#define SEARCH_PRUNING_DEPTH 8 /* all of it only at depth <= this */
+/* Late move pruning: the quiet moves after the first (SEARCH_LMP_BASE + depth^2) / SEARCH_LMP_DIVISOR
+ * are skipped; an improving node divides by one less, so it searches about twice as many. */
+#define SEARCH_LMP_BASE    3 /* added to depth^2 */
+#define SEARCH_LMP_DIVISOR 2 /* not improving: the count is divided by this */
+/* Futility pruning: quiet moves are skipped when eval + SEARCH_FUTILITY_BASE +
+ * SEARCH_FUTILITY_PER_DEPTH * depth stays at or below alpha. */
+#define SEARCH_FUTILITY_BASE      100 /* margin at depth 0 */
+#define SEARCH_FUTILITY_PER_DEPTH 90  /* margin added per ply of depth */
+/* SEE pruning: moves that lose more than this by exchange are skipped. */
+#define SEARCH_SEE_QUIET_MARGIN 50 /* quiet moves: this much per ply of depth */
+#define SEARCH_SEE_NOISY_MARGIN 20 /* captures and promotions: this much times depth^2 */
+
+/* Late move reductions: quiet moves and losing captures after the first few are searched
+ * SEARCH_LMR_BASE + log(depth) * log(move number) / SEARCH_LMR_DIVISOR plies shallower (see
+ * reduction() for the adjustments), and again to full depth when they beat alpha. */
+#define SEARCH_LMR_DEPTH           3    /* reduced from this depth on */
+#define SEARCH_LMR_MOVES           2    /* moves searched unreduced (one more at PV nodes) */
+#define SEARCH_LMR_BASE            0.75 /* reduction before the log term */
+#define SEARCH_LMR_DIVISOR         2.25 /* the log term is divided by this */
+#define SEARCH_LMR_HISTORY_DIVISOR 6000 /* a quiet move's reduction shrinks one ply per this much history */
+/* At the root: late quiet moves that do not give check are searched one ply shallower first. */
+#define SEARCH_ROOT_LMR_DEPTH 3 /* from this depth on */
+#define SEARCH_ROOT_LMR_MOVES 4 /* moves of the line searched unreduced */
+
+/* Check extension: a move giving check is searched one ply deeper, bounded so that perpetual checks
+ * cannot run the line away. */
+#define SEARCH_CHECK_EXTENSION_LIMIT 2 /* only while the ply is below this times the root depth */
+
+/* Delta pruning in the quiescence search: a capture is skipped when even winning the captured piece
+ * cleanly leaves the score at or below alpha. */
+#define SEARCH_DELTA_MARGIN 200 /* added to the captured piece's value */
+
+/* History: a quiet move that cuts off gains SEARCH_HISTORY_BONUS_SCALE * depth^2, the quiet moves
+ * tried before it lose as much. */
+#define SEARCH_HISTORY_BONUS_SCALE 16   /* times depth^2 */
+#define SEARCH_HISTORY_BONUS_MAX   1600 /* the bonus (and the malus) is at most this */
+
+/* Aspiration windows: the root is searched in a window around the last iteration's score, widened on
+ * each failure. */
+#define SEARCH_ASPIRATION_DEPTH     5    /* from this depth on (before: the full window) */
+#define SEARCH_ASPIRATION_WINDOW    15   /* first half-width of the window */
+#define SEARCH_ASPIRATION_GROWTH    2    /* after a failure the half-width grows by 1 / this of itself */
+#define SEARCH_ASPIRATION_REPORT_MS 1000 /* a failure is reported as a bound once the search has run this long */
+
 typedef struct RootMove {
     Move move;
     int score;      /* in the current iteration; -SEARCH_INF until searched */

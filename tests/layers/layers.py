@@ -37,7 +37,7 @@ PUBLIC = {
     "types.h": "util", "error.h": "util",
     "bitboard.h": "core", "position.h": "core", "movegen.h": "core", "fen.h": "core", "perft.h": "core",
     "notation.h": "notation",
-    "game.h": "game", "winnable.h": "game", "explain.h": "game",
+    "game.h": "game", "material.h": "game", "winnable.h": "game", "explain.h": "game",
     "pgn.h": "pgn", "schach.h": "pgn",
 }
 
