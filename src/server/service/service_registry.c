@@ -236,6 +236,8 @@ bool svc_game_start(SvcGame *g, const char *fen, GameDeadMode mode, SchError *er
     return true;
 }
 
+Variant svc_game_variant(const SvcGame *g) { return g->game.start.chess960 ? VARIANT_CHESS960 : VARIANT_STANDARD; }
+
 SvcGame *svc_game_build(const GameRecord *record, const StoredMove *moves, int count, char *err, size_t err_size) {
     SvcGame *g = svc_game_new();
     if (!g) {
