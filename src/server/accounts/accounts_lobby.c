@@ -172,7 +172,12 @@ static void list_seeks(Accounts *a, AccJob *j) {
     for (int i = 0; i < n; i++)
         json_array_append_new(arr, seek_json(&rows[i]));
     free(rows);
-    accounts_set_body(j, 200, json_pack("{s:o}", "seeks", arr));
+    json_t *o = json_pack("{s:o}", "seeks", arr);
+    /* GET /api/seeks also tells the page the rating categories (its quick-pairing buttons name them);
+     * the lobby's WebSocket updates carry the seeks only. */
+    if (j->action == ACCOUNTS_SEEKS)
+        json_object_set_new(o, "categories", accounts_categories_json());
+    accounts_set_body(j, 200, o);
 }
 
 /* The account's rating in the category of a time control (a newcomer's 1500 without one); -1 with the

@@ -79,9 +79,10 @@ static void player_page(Accounts *a, AccJob *j) {
     free(points);
     free(games);
     accounts_set_body(j, 200,
-                      json_pack("{s:s,s:I,s:o,s:o,s:o,s:i,s:b}", "username", row.name, "created",
+                      json_pack("{s:s,s:I,s:o,s:o,s:o,s:i,s:b,s:o}", "username", row.name, "created",
                                 (json_int_t)row.created_ms, "ratings", ratings, "history", history, "games", list,
-                                "page", j->page, "more", n > PLAYER_GAMES_PER_PAGE));
+                                "page", j->page, "more", n > PLAYER_GAMES_PER_PAGE, "categories",
+                                accounts_categories_json()));
 }
 
 /* ---- all of a player's games as one PGN file ---- */

@@ -2,7 +2,8 @@
  * one type shared by the game record, the lobby's seeks, the rating queries and the games a player is
  * in. The store keeps the type as text ("none", "live", "correspondence": time_type_name) and the
  * numbers in columns of their own, so the names below are also those of the database and the JSON API.
- * The category of a game is decided here and nowhere else (rating_category). */
+ * The category of a game is decided here and nowhere else (rating_category); the web page is told the
+ * categories by the server (docs/api.md "Rating categories"). */
 #ifndef SCHACH_SERVER_TIMECONTROL_H
 #define SCHACH_SERVER_TIMECONTROL_H
 
