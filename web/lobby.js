@@ -5,6 +5,7 @@
 // Rated seeks need an account on both sides: anonymous visitors play casual ones.
 import './strings-lobby.js';
 import { request } from './api.js';
+import { categoryOf } from './categories.js';
 import { colorName, t } from './i18n.js';
 import { accountLink, whoami } from './header.js';
 import { lobbySocket } from './lobby-live.js';
@@ -25,15 +26,6 @@ const POOLS = [
 // How often a waiting page asks whether its seek was taken (besides watching the lobby list).
 const POLL_MS = 3000;
 
-/** The rating category of a live control (by the estimated duration, as the server rates it). */
-function category(time) {
-  const secs = time.minutes * 60 + 40 * time.increment;
-  if (secs < 180) return 'bullet';
-  if (secs < 480) return 'blitz';
-  if (secs < 1500) return 'rapid';
-  return 'classical';
-}
-
 const radio = (name, value, key, checked) =>
   el('label', {}, el('input', { type: 'radio', name, value, checked }), ' ', el('span', { i18n: key }));
 
@@ -43,6 +35,7 @@ const numberField = (name, key, min, max, value) =>
 export function mountLobby(area) {
   let me = null;
   let seeks = [];
+  let categories = null; // the server's rating categories (GET /api/seeks): the quick pools' names
   let pending = null; // this page's open seek: {id, secret, time, rated}
   let pollTimer = null;
   let leaving = false;
@@ -232,10 +225,14 @@ export function mountLobby(area) {
     quickNote.textContent = t(me ? 'lobby_quick_rated' : 'lobby_quick_casual');
     quickButtons.textContent = '';
     for (const time of POOLS) {
+      // A live pool is named with its category once the server has told the categories.
+      const cat = time.type === 'live' ? categoryOf(categories, time) : null;
       const label =
-        time.type === 'live'
-          ? t('lobby_quick_button', { tc: timeControlText(time), cat: t(`lobby_cat_${category(time)}`) })
-          : t('lobby_corr_button');
+        time.type !== 'live'
+          ? t('lobby_corr_button')
+          : cat
+            ? t('lobby_quick_button', { tc: timeControlText(time), cat: t(`lobby_cat_${cat}`) })
+            : timeControlText(time);
       const b = el('button', { type: 'button', class: 'quick', 'data-pool': time.type === 'live' ? `${time.minutes}+${time.increment}` : `corr${time.days}` });
       b.textContent = label;
       b.disabled = !!pending;
@@ -342,6 +339,8 @@ export function mountLobby(area) {
   // The list at once over HTTP; the socket keeps it current from then on.
   request('GET', '/api/seeks').then(
     (r) => {
+      categories = r.categories || null;
+      renderQuick();
       if (!seeks.length) onSeeks(r.seeks || []);
     },
     (e) => showError(error, e),

@@ -3,13 +3,13 @@
 // address's query, so a view can be linked), and all games as one PGN file. Everything comes from
 // GET /api/players/NAME (docs/api.md "Players"); the language switch re-renders what was read.
 import { request } from './api.js';
+import { categoryNames } from './categories.js';
 import { ratingGraph, summarize } from './graph.js';
 import { lang, outcomeText, t } from './i18n.js';
 import './strings-player.js';
 import { $, gamePath, show, showError, timeControlText } from './util.js';
 
 const FILTERS = ['all', 'won', 'lost', 'drawn'];
-const CATEGORIES = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
 const MINUS = '\u2212';
 
 const shortDate = (ms) =>
@@ -123,7 +123,8 @@ export function initPlayer(name) {
   }
 
   function renderRatings() {
-    const cats = CATEGORIES.filter((c) => data.ratings[c]);
+    // In the server's order of categories (bullet first).
+    const cats = categoryNames(data.categories).filter((c) => data.ratings[c]);
     const card = node('section', { class: 'card pl-ratings', 'aria-labelledby': 'pl-ratings-title' },
       node('h2', { id: 'pl-ratings-title', text: t('pl_ratings') }));
     if (!cats.length) {

@@ -66,6 +66,13 @@ bool pos_set_chess960(Position *pos, int number);
 /* The Chess960 number (0-959) of pos when it is a start position (all 32 pieces at home, all four
  * rights, white to move), otherwise -1. */
 int pos_chess960_number(const Position *pos);
+/* Whether Chess960 start position number (0-959) castles like standard chess: king on the e-file and
+ * rooks on the a- and h-files, 18 of the 960 (the standard array 518 among them, e.g. 692 RBBQKNNR).
+ * Castling there moves king and rook as in standard chess, so its FEN (KQkq) cannot tell such a start
+ * from a standard game's: fen_parse leaves pos->chess960 off, where every other start array's FEN
+ * switches it on. A program that starts a Chess960 game from such a FEN sets pos->chess960 itself.
+ * false for every other number, also one out of range. */
+bool pos_chess960_castles_like_standard(int number);
 
 /* Empties the board (white to move, no rights, clocks 0 and 1). Use pos_put/pos_finish to build. */
 void pos_clear(Position *pos);

@@ -93,6 +93,14 @@ bool pos_set_chess960(Position *pos, int number) {
     return true;
 }
 
+bool pos_chess960_castles_like_standard(int number) {
+    if (number < 0 || number > 959)
+        return false;
+    PieceType rank[8];
+    chess960_back_rank(number, rank);
+    return rank[0] == ROOK && rank[4] == KING && rank[7] == ROOK;
+}
+
 int pos_chess960_number(const Position *pos) {
     if (pos->castling != CASTLE_ALL || pos->turn != WHITE || pos->ep != SQ_NONE || bb_count(pos_occupied(pos)) != 32 ||
         (pos_pieces(pos, WHITE, PAWN) != BB_RANK_2) || (pos_pieces(pos, BLACK, PAWN) != BB_RANK_7))

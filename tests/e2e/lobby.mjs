@@ -5,7 +5,7 @@
 //     accepts; both land on the game with opposite colours (the poster without reloading);
 //   - the header's "your turn" says which side is to move, lists the game and follows the moves live,
 //     also on another page, where a notification says so (clicking it opens the game);
-//   - quick pairing 10+0 by both makes one game;
+//   - the quick-pairing buttons named with the server's categories; quick pairing 10+0 by both makes one game;
 //   - the anonymous visitor is told to log in for a rated challenge, cannot mark one rated, and posts a
 //     casual one that an account accepts; a withdrawn challenge leaves the other lists;
 //   - log out, a wrong password shown, log in (back to the page it came from), change the password;
@@ -195,6 +195,11 @@ async function main() {
     // --- Quick pairing 10+0 ---------------------------------------------------------------------
     await a.goto(base);
     await b.goto(base);
+    // The pools named with the categories the server told (GET /api/seeks "categories").
+    check('quick pairing: 1+0 is named bullet, 5+3 blitz, 15+10 rapid',
+      await until(a.locator('.quick-buttons button[data-pool="1+0"]', { hasText: 'Bullet' }).waitFor(WAIT)) &&
+        /Blitz/.test(await a.locator('.quick-buttons button[data-pool="5+3"]').innerText()) &&
+        /Schnellschach|Rapid/.test(await a.locator('.quick-buttons button[data-pool="15+10"]').innerText()));
     await a.locator('.quick-buttons button[data-pool="10+0"]').click();
     check('quick pairing: the first waits', await until(a.locator('#lobby-status', { hasText: '10+0' }).waitFor(WAIT)));
     await b.locator('.quick-buttons button[data-pool="10+0"]').click();

@@ -8,6 +8,18 @@ import fs from 'node:fs';
 import { api, as, assert, expectError, expectOk, getState, namer, runTests, signUp, WsClient } from './lib.mjs';
 
 const LIVE = { type: 'live', minutes: 5, increment: 3 };
+// The rating categories with their rule, as GET /api/seeks and GET /api/players/{name} tell the page
+// (docs/api.md "Rating categories").
+const CATEGORIES = {
+  seconds: { minute: 60, increment: 40 },
+  list: [
+    { name: 'bullet', time: 'live', below: 180 },
+    { name: 'blitz', time: 'live', below: 480 },
+    { name: 'rapid', time: 'live', below: 1500 },
+    { name: 'classical', time: 'live', below: null },
+    { name: 'correspondence', time: 'correspondence', below: null },
+  ],
+};
 const fresh = namer('y');
 const account = (prefix) => signUp(fresh(prefix));
 
@@ -186,6 +198,20 @@ const tests = {
     const paired = expectOk(await post(rated, q), 'rated pairing');
     assert.equal(paired.state.rated, true);
     assert.deepEqual(Object.values(paired.state.accounts).map((s) => s.name).sort(), [p.name, q.name].sort());
+  },
+
+  async 'the list tells the rating categories; the WebSocket updates do not'() {
+    const body = expectOk(await api('GET', '/api/seeks'), 'list');
+    assert.deepEqual(body.categories, CATEGORIES);
+    const ws = await WsClient.open();
+    try {
+      ws.send({ type: 'lobby' });
+      const update = await ws.next((m) => m.type === 'lobby', 'the list at once');
+      assert.ok(Array.isArray(update.seeks));
+      assert.equal(update.categories, undefined);
+    } finally {
+      ws.close();
+    }
   },
 
   async 'unknown and malformed ids'() {

@@ -10,6 +10,18 @@ import { api, as, assert, expectError, expectOk, getState, namer, runTests, sign
 
 const OUT = process.argv[2];
 const BLITZ = { type: 'live', minutes: 5, increment: 3 };
+// The rating categories with their rule, as GET /api/seeks and GET /api/players/{name} tell the page
+// (docs/api.md "Rating categories").
+const CATEGORIES = {
+  seconds: { minute: 60, increment: 40 },
+  list: [
+    { name: 'bullet', time: 'live', below: 180 },
+    { name: 'blitz', time: 'live', below: 480 },
+    { name: 'rapid', time: 'live', below: 1500 },
+    { name: 'classical', time: 'live', below: null },
+    { name: 'correspondence', time: 'correspondence', below: null },
+  ],
+};
 const fresh = namer('p');
 const account = (prefix) => signUp(fresh(prefix));
 
@@ -108,6 +120,12 @@ const tests = {
     // German by Accept-Language too.
     const rd = await api('GET', `/api/players/${b.name}/pgn`, undefined, { headers: { 'accept-language': 'de' } });
     assert.equal(rd.headers.get('content-disposition'), `attachment; filename="schach-${b.name}-de.pgn"`);
+  },
+
+  async 'the player page tells the rating categories'() {
+    const c = await account('Cato');
+    const page = expectOk(await api('GET', `/api/players/${c.name}`), 'player page');
+    assert.deepEqual(page.categories, CATEGORIES);
   },
 
   async 'an account without games: an empty file'() {

@@ -734,9 +734,7 @@ STORE_CASE test_seeks(void **state) {
         k[i].rating = i == 0 ? 1712 : 0;
         k[i].rated = i == 0;
         snprintf(k[i].color, sizeof k[i].color, "%s", i == 1 ? "random" : "white");
-        snprintf(k[i].time_type, sizeof k[i].time_type, "%s", "live");
-        k[i].minutes = 5;
-        k[i].increment = 3;
+        k[i].time = (TimeControl){TIME_LIVE, 5, 3, 0};
         memset(k[i].secret_hash, 0x40 + i, STORE_HASH_LEN);
         k[i].secret_hash[0] = 0;
         assert_int_equal(a->vtbl->seek_create(a, &k[i], err, sizeof err), SA_OK);

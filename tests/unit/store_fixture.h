@@ -136,10 +136,10 @@ static inline void make_record(GameRecord *r, int n) {
     snprintf(r->mode, sizeof r->mode, "%s", n % 2 ? "local" : n % 4 == 2 ? "computer" : "friend");
     if (n % 4 == 2)
         snprintf(r->level, sizeof r->level, "%s", "club");
-    snprintf(r->time_type, sizeof r->time_type, "%s", n % 2 ? "correspondence" : "live");
-    r->minutes = 5 + n;
-    r->increment = 3;
-    r->days = n % 2 ? 2 : 0;
+    r->time.type = n % 2 ? TIME_CORRESPONDENCE : TIME_LIVE;
+    r->time.minutes = 5 + n;
+    r->time.increment = 3;
+    r->time.days = n % 2 ? 2 : 0;
     for (int i = 0; i < STORE_HASH_LEN; i++) {
         r->secret_hash[0][i] = (unsigned char)(n * 7 + i + 1);
         if (n % 2 == 0)
@@ -202,10 +202,10 @@ static inline void assert_records_equal(const GameRecord *a, const GameRecord *b
     assert_int_equal(a->updated_ms, b->updated_ms);
     assert_string_equal(a->start_fen, b->start_fen);
     assert_string_equal(a->mode, b->mode);
-    assert_string_equal(a->time_type, b->time_type);
-    assert_int_equal(a->minutes, b->minutes);
-    assert_int_equal(a->increment, b->increment);
-    assert_int_equal(a->days, b->days);
+    assert_int_equal(a->time.type, b->time.type);
+    assert_int_equal(a->time.minutes, b->time.minutes);
+    assert_int_equal(a->time.increment, b->time.increment);
+    assert_int_equal(a->time.days, b->time.days);
     assert_memory_equal(a->secret_hash, b->secret_hash, sizeof a->secret_hash);
     assert_memory_equal(a->invite_hash, b->invite_hash, sizeof a->invite_hash);
     assert_int_equal(a->invite_color, b->invite_color);

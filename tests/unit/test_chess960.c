@@ -100,6 +100,34 @@ static void test_numbering_all_960(void **state) {
     assert_int_equal(pos_chess960_number(&pos), -1);
 }
 
+/* The 18 start arrays whose castling looks standard (king on e, rooks on a and h): exactly those whose
+ * FEN does not switch Chess960 on by itself. */
+static void test_start_arrays_that_castle_like_standard_chess(void **state) {
+    (void)state;
+    int count = 0;
+    for (int n = 0; n < 960; n++) {
+        Position pos;
+        assert_true(pos_set_chess960(&pos, n));
+        bool like = pos_chess960_castles_like_standard(n);
+        count += like;
+        bool e_a_h = pos_king(&pos, WHITE) == SQ_E1 && pos.castle_rook[0] == SQ_H1 && pos.castle_rook[1] == SQ_A1;
+        assert_int_equal(like, e_a_h);
+        char fen[SCHACH_FEN_MAX];
+        fen_write(&pos, fen, sizeof fen);
+        Position back = parse_fen(fen);
+        assert_int_equal(back.chess960, !like);
+    }
+    assert_int_equal(count, 18);
+    assert_true(pos_chess960_castles_like_standard(518));
+    Position pos;
+    assert_true(pos_set_chess960(&pos, 692));
+    expect_fen(&pos, "rbbqknnr/pppppppp/8/8/8/8/PPPPPPPP/RBBQKNNR w KQkq - 0 1");
+    assert_true(pos_chess960_castles_like_standard(692));
+    assert_false(pos_chess960_castles_like_standard(0));
+    assert_false(pos_chess960_castles_like_standard(-1));
+    assert_false(pos_chess960_castles_like_standard(960));
+}
+
 static void test_fen_castling_notations(void **state) {
     (void)state;
     /* Shredder-FEN and X-FEN name the same rights as KQkq in the standard position. */
@@ -364,6 +392,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbering_known_positions),
         cmocka_unit_test(test_numbering_all_960),
+        cmocka_unit_test(test_start_arrays_that_castle_like_standard_chess),
         cmocka_unit_test(test_fen_castling_notations),
         cmocka_unit_test(test_castling_king_does_not_move),
         cmocka_unit_test(test_castling_swap_and_adjacent),

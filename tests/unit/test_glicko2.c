@@ -99,19 +99,25 @@ static void bad_inputs_are_refused(void **state) {
     assert_true(isfinite(out.rating) && out.rating < 4000);
 }
 
-/* rating.h: categories by estimated duration, and a game's effect on both players. */
+/* A standard game's category (timecontrol.h). */
+static int category(TimeType type, int minutes, int increment) {
+    TimeControl tc = {type, minutes, increment, 0};
+    return rating_category(&tc, VARIANT_STANDARD);
+}
+
+/* rating.h, timecontrol.h: categories by estimated duration, and a game's effect on both players. */
 static void categories_and_games(void **state) {
     (void)state;
-    assert_int_equal(rating_category("live", 1, 0), RATING_BULLET);
-    assert_int_equal(rating_category("live", 2, 1), RATING_BULLET);  /* 160 s */
-    assert_int_equal(rating_category("live", 3, 0), RATING_BLITZ);   /* 180 s */
-    assert_int_equal(rating_category("live", 3, 2), RATING_BLITZ);   /* 260 s */
-    assert_int_equal(rating_category("live", 5, 3), RATING_BLITZ);   /* 420 s */
-    assert_int_equal(rating_category("live", 8, 0), RATING_RAPID);   /* 480 s */
-    assert_int_equal(rating_category("live", 15, 10), RATING_RAPID); /* 1300 s */
-    assert_int_equal(rating_category("live", 25, 0), RATING_CLASSICAL);
-    assert_int_equal(rating_category("correspondence", 0, 0), RATING_CORRESPONDENCE);
-    assert_int_equal(rating_category("none", 0, 0), -1);
+    assert_int_equal(category(TIME_LIVE, 1, 0), RATING_BULLET);
+    assert_int_equal(category(TIME_LIVE, 2, 1), RATING_BULLET);  /* 160 s */
+    assert_int_equal(category(TIME_LIVE, 3, 0), RATING_BLITZ);   /* 180 s */
+    assert_int_equal(category(TIME_LIVE, 3, 2), RATING_BLITZ);   /* 260 s */
+    assert_int_equal(category(TIME_LIVE, 5, 3), RATING_BLITZ);   /* 420 s */
+    assert_int_equal(category(TIME_LIVE, 8, 0), RATING_RAPID);   /* 480 s */
+    assert_int_equal(category(TIME_LIVE, 15, 10), RATING_RAPID); /* 1300 s */
+    assert_int_equal(category(TIME_LIVE, 25, 0), RATING_CLASSICAL);
+    assert_int_equal(category(TIME_CORRESPONDENCE, 0, 0), RATING_CORRESPONDENCE);
+    assert_int_equal(category(TIME_NONE, 0, 0), -1);
     assert_string_equal(rating_category_name(RATING_BLITZ), "blitz");
     assert_int_equal(rating_category_of("classical"), RATING_CLASSICAL);
     assert_int_equal(rating_category_of("chess960"), -1);
@@ -132,6 +138,55 @@ static void categories_and_games(void **state) {
     assert_true(w3.g.rd > w2.g.rd);
 }
 
+/* timecontrol.h: the names of types and variants both ways, the categories' rule as data (what the web
+ * page is told) agreeing with rating_category, and Chess960 in the standard categories. */
+static void time_controls_and_variants(void **state) {
+    (void)state;
+    const char *names[] = {"none", "live", "correspondence"};
+    for (int t = TIME_NONE; t <= TIME_CORRESPONDENCE; t++) {
+        TimeType back = TIME_NONE;
+        assert_string_equal(time_type_name((TimeType)t), names[t]);
+        assert_true(time_type_of(names[t], &back));
+        assert_int_equal(back, t);
+    }
+    TimeType untouched = TIME_LIVE;
+    assert_false(time_type_of("Live", &untouched));
+    assert_false(time_type_of("", &untouched));
+    assert_false(time_type_of(NULL, &untouched));
+    assert_int_equal(untouched, TIME_LIVE);
+    assert_null(time_type_name((TimeType)3));
+    Variant v = VARIANT_STANDARD;
+    assert_true(variant_of("chess960", &v) && v == VARIANT_CHESS960);
+    assert_true(variant_of("standard", &v) && v == VARIANT_STANDARD);
+    assert_false(variant_of("Chess960", &v));
+    assert_string_equal(variant_name(VARIANT_CHESS960), "chess960");
+    assert_null(variant_name((Variant)2));
+
+    /* Every live control up to 180+180: the first live category whose bound its estimate is below. */
+    for (int m = 0; m <= 180; m++)
+        for (int i = 0; i <= 180; i++) {
+            TimeControl tc = {TIME_LIVE, m, i, 0};
+            long seconds = time_control_seconds(&tc);
+            assert_int_equal(seconds, m * 60 + 40 * i);
+            int want = -1;
+            for (int c = 0; c < RATING_COUNT && want < 0; c++)
+                if (rating_category_time(c) == TIME_LIVE &&
+                    (rating_category_below(c) == 0 || seconds < rating_category_below(c)))
+                    want = c;
+            assert_int_equal(rating_category(&tc, VARIANT_STANDARD), want);
+            assert_int_equal(rating_category(&tc, VARIANT_CHESS960), want);
+        }
+    TimeControl corr = {TIME_CORRESPONDENCE, 0, 0, 3}, none = {TIME_NONE, 5, 3, 0};
+    assert_int_equal(rating_category(&corr, VARIANT_CHESS960), RATING_CORRESPONDENCE);
+    assert_int_equal(rating_category(&none, VARIANT_CHESS960), -1);
+    assert_int_equal(rating_category(NULL, VARIANT_STANDARD), -1);
+    assert_int_equal(rating_category_time(RATING_CORRESPONDENCE), TIME_CORRESPONDENCE);
+    assert_int_equal(rating_category_below(RATING_BULLET), 180);
+    assert_int_equal(rating_category_below(RATING_BLITZ), 480);
+    assert_int_equal(rating_category_below(RATING_RAPID), 1500);
+    assert_int_equal(rating_category_below(RATING_CLASSICAL), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_papers_example),
@@ -140,6 +195,7 @@ int main(void) {
         cmocka_unit_test(bounds_and_idle_periods),
         cmocka_unit_test(bad_inputs_are_refused),
         cmocka_unit_test(categories_and_games),
+        cmocka_unit_test(time_controls_and_variants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -136,7 +136,7 @@ static void store_finished_games(Env *e, int count) {
         rec->created_ms = T0;
         rec->updated_ms = T0 + (int64_t)i * 1000;
         snprintf(rec->mode, sizeof rec->mode, "local");
-        snprintf(rec->time_type, sizeof rec->time_type, "none");
+        rec->time.type = TIME_NONE;
         rec->invite_color = -1;
         rec->draw_offer = -1;
         snprintf(rec->result, sizeof rec->result, "1-0");

@@ -233,7 +233,7 @@ static void store_old_game(Env *e, const char *id, const char *fen, const char *
     rec->created_ms = rec->updated_ms = T0;
     snprintf(rec->start_fen, sizeof rec->start_fen, "%s", fen);
     snprintf(rec->mode, sizeof rec->mode, "local");
-    snprintf(rec->time_type, sizeof rec->time_type, "none");
+    rec->time.type = TIME_NONE;
     rec->invite_color = -1;
     rec->draw_offer = -1;
     ops[0].create = true;

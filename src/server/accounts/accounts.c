@@ -485,9 +485,7 @@ void accounts_rate(void *accounts, const GameRecord *rec) {
     for (int c = 0; c < 2; c++)
         snprintf(u->account[c], sizeof u->account[c], "%s", rec->account[c]);
     snprintf(u->result, sizeof u->result, "%s", rec->result);
-    snprintf(u->time_type, sizeof u->time_type, "%s", rec->time_type);
-    u->minutes = rec->minutes;
-    u->increment = rec->increment;
+    u->time = rec->time;
     u->updated_ms = rec->updated_ms;
     if (!accounts_worker_submit(a, j))
         accounts_job_free(j); /* the sweep again */

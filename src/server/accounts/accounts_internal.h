@@ -143,6 +143,11 @@ bool accounts_side_secret(Accounts *a, AccJob *j, const char *game_id, int color
 /* accounts_player.c: a player's page and all their games as PGN (ACCOUNTS_PLAYER, _PLAYER_PGN). */
 void accounts_player_run(Accounts *a, AccJob *j);
 
+/* accounts_time.c: a time control as the API writes it ({"type", "minutes", "increment"} and so on),
+ * and the rating categories with their rule (docs/api.md "Rating categories"), for the web page. */
+json_t *accounts_time_json(const TimeControl *time);
+json_t *accounts_categories_json(void);
+
 /* accounts_worker.c */
 bool accounts_worker_start(Accounts *a, char *err, size_t err_size);
 /* The worker's answers: an error (logged when it is the storage's), or a status with a JSON body. */

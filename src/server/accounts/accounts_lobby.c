@@ -18,6 +18,8 @@
 /* How many open seeks GET /api/seeks lists at most (oldest first). */
 #define SEEKS_LISTED 200
 #define RATING_START 1500
+/* A seek's game is standard chess (docs/api.md "Lobby"). */
+#define SEEK_VARIANT VARIANT_STANDARD
 
 /* ---- the loop: the request's checks ---- */
 
@@ -46,21 +48,20 @@ static bool parse_time(json_t *time, SeekRow *k, const char **bad) {
             return false;
         }
     }
-    const char *type = json_string_value(json_object_get(time, "type"));
-    bool live = type && !strcmp(type, "live"), corr = type && !strcmp(type, "correspondence");
+    TimeControl *tc = &k->time;
     *bad = "time.type";
-    if (!live && !corr)
+    if (!time_type_of(json_string_value(json_object_get(time, "type")), &tc->type) || tc->type == TIME_NONE)
         return false;
-    snprintf(k->time_type, sizeof k->time_type, "%s", type);
+    bool live = tc->type == TIME_LIVE, corr = tc->type == TIME_CORRESPONDENCE;
     bool has_min, has_inc, has_days;
     *bad = "time.minutes";
-    if (!int_member(time, "minutes", live ? 1 : 1, live ? 180 : 0, &k->minutes, &has_min) || (live && !has_min))
+    if (!int_member(time, "minutes", live ? 1 : 1, live ? 180 : 0, &tc->minutes, &has_min) || (live && !has_min))
         return false;
     *bad = "time.increment";
-    if (!int_member(time, "increment", 0, live ? 180 : -1, &k->increment, &has_inc))
+    if (!int_member(time, "increment", 0, live ? 180 : -1, &tc->increment, &has_inc))
         return false;
     *bad = "time.days";
-    if (!int_member(time, "days", 1, corr ? 30 : 0, &k->days, &has_days) || (corr && !has_days))
+    if (!int_member(time, "days", 1, corr ? 30 : 0, &tc->days, &has_days) || (corr && !has_days))
         return false;
     return true;
 }
@@ -151,9 +152,7 @@ bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, Ac
 /* ---- the worker ---- */
 
 static json_t *seek_json(const SeekRow *k) {
-    json_t *time = !strcmp(k->time_type, "live")
-                       ? json_pack("{s:s,s:i,s:i}", "type", "live", "minutes", k->minutes, "increment", k->increment)
-                       : json_pack("{s:s,s:i}", "type", "correspondence", "days", k->days);
+    json_t *time = accounts_time_json(&k->time);
     return json_pack("{s:s,s:o,s:o,s:b,s:s,s:o,s:I}", "id", k->id, "name",
                      k->name[0] ? json_string(k->name) : json_null(), "rating",
                      k->rating ? json_integer(k->rating) : json_null(), "rated", k->rated, "color", k->color, "time",
@@ -173,12 +172,17 @@ static void list_seeks(Accounts *a, AccJob *j) {
     for (int i = 0; i < n; i++)
         json_array_append_new(arr, seek_json(&rows[i]));
     free(rows);
-    accounts_set_body(j, 200, json_pack("{s:o}", "seeks", arr));
+    json_t *o = json_pack("{s:o}", "seeks", arr);
+    /* GET /api/seeks also tells the page the rating categories (its quick-pairing buttons name them);
+     * the lobby's WebSocket updates carry the seeks only. */
+    if (j->action == ACCOUNTS_SEEKS)
+        json_object_set_new(o, "categories", accounts_categories_json());
+    accounts_set_body(j, 200, o);
 }
 
 /* The account's rating in the category of a time control (a newcomer's 1500 without one); -1 with the
  * job's error set when the store failed. */
-static int current_rating(Accounts *a, AccJob *j, const char *key, const char *time_type, int minutes, int increment) {
+static int current_rating(Accounts *a, AccJob *j, const char *key, const TimeControl *time) {
     RatingRow rows[RATING_COUNT];
     bool have[RATING_COUNT];
     char err[300] = "";
@@ -186,7 +190,7 @@ static int current_rating(Accounts *a, AccJob *j, const char *key, const char *t
         accounts_fail(j, ACC_E_STORAGE, err);
         return -1;
     }
-    int c = rating_category(time_type, minutes, increment);
+    int c = rating_category(time, SEEK_VARIANT);
     return c >= 0 && have[c] ? (int)(rows[c].g.rating + 0.5) : RATING_START;
 }
 
@@ -207,8 +211,9 @@ static bool pool_match(Accounts *a, AccJob *j, bool logged_in, const AccountRow 
     int found = -1;
     for (int i = 0; i < n && found < 0; i++) {
         const SeekRow *s = &open[i];
-        bool same = !strcmp(s->time_type, k->time_type) && s->minutes == k->minutes && s->increment == k->increment &&
-                    s->days == k->days && s->rated == k->rated && !strcmp(s->color, "random");
+        bool same = s->time.type == k->time.type && s->time.minutes == k->time.minutes &&
+                    s->time.increment == k->time.increment && s->time.days == k->time.days && s->rated == k->rated &&
+                    !strcmp(s->color, "random");
         bool own = logged_in && s->account[0] && !strcmp(s->account, row->key);
         bool near = !k->rated || abs(s->rating - k->rating) <= POOL_RATING_WINDOW;
         if (same && !own && near)
@@ -234,7 +239,7 @@ static void post(Accounts *a, AccJob *j) {
     if (logged_in) {
         snprintf(j->seek.account, sizeof j->seek.account, "%s", row.key);
         snprintf(j->seek.name, sizeof j->seek.name, "%s", row.name);
-        j->seek.rating = current_rating(a, j, row.key, j->seek.time_type, j->seek.minutes, j->seek.increment);
+        j->seek.rating = current_rating(a, j, row.key, &j->seek.time);
         if (j->seek.rating < 0)
             return;
     }
@@ -315,12 +320,9 @@ static bool build_game(Accounts *a, AccJob *j, const SeekRow *k, Color poster, c
     secret_random_id(rec->id, STORE_ID_LEN);
     rec->created_ms = rec->updated_ms = accounts_now(a);
     snprintf(rec->mode, sizeof rec->mode, "%s", "friend");
-    snprintf(rec->time_type, sizeof rec->time_type, "%s", k->time_type);
-    rec->minutes = k->minutes;
-    rec->increment = k->increment;
-    rec->days = k->days;
-    if (!strcmp(k->time_type, "live"))
-        rec->clock_ms[WHITE] = rec->clock_ms[BLACK] = (int64_t)k->minutes * 60000;
+    rec->time = k->time;
+    if (rec->time.type == TIME_LIVE)
+        rec->clock_ms[WHITE] = rec->clock_ms[BLACK] = (int64_t)rec->time.minutes * 60000;
     rec->draw_offer = -1;
     rec->invite_color = -1;
     rec->plies = 0;
@@ -376,8 +378,8 @@ static void accept_seek(Accounts *a, AccJob *j) {
         return;
     if (k.rated) {
         /* The ratings the game begins with (the rating itself reads them again when it ends). */
-        rec.rating[poster] = current_rating(a, j, k.account, k.time_type, k.minutes, k.increment);
-        rec.rating[!poster] = current_rating(a, j, row.key, k.time_type, k.minutes, k.increment);
+        rec.rating[poster] = current_rating(a, j, k.account, &k.time);
+        rec.rating[!poster] = current_rating(a, j, row.key, &k.time);
         if (rec.rating[poster] < 0 || rec.rating[!poster] < 0)
             return;
     }

@@ -15,11 +15,7 @@
 #define PLAYER_HISTORY_POINTS 500
 
 static json_t *played_json(const PlayedGame *g) {
-    json_t *time = !strcmp(g->time_type, "live")
-                       ? json_pack("{s:s,s:i,s:i}", "type", "live", "minutes", g->minutes, "increment", g->increment)
-                   : !strcmp(g->time_type, "correspondence")
-                       ? json_pack("{s:s,s:i}", "type", "correspondence", "days", g->days)
-                       : json_pack("{s:s}", "type", "none");
+    json_t *time = accounts_time_json(&g->time);
     json_t *o = json_pack("{s:s,s:I,s:I,s:o,s:o,s:s,s:s,s:o,s:o,s:b,s:i}", "id", g->id, "created",
                           (json_int_t)g->created_ms, "ended", (json_int_t)g->ended_ms, "white",
                           g->account[0][0] ? json_string(g->account[0]) : json_null(), "black",
@@ -83,9 +79,10 @@ static void player_page(Accounts *a, AccJob *j) {
     free(points);
     free(games);
     accounts_set_body(j, 200,
-                      json_pack("{s:s,s:I,s:o,s:o,s:o,s:i,s:b}", "username", row.name, "created",
+                      json_pack("{s:s,s:I,s:o,s:o,s:o,s:i,s:b,s:o}", "username", row.name, "created",
                                 (json_int_t)row.created_ms, "ratings", ratings, "history", history, "games", list,
-                                "page", j->page, "more", n > PLAYER_GAMES_PER_PAGE));
+                                "page", j->page, "more", n > PLAYER_GAMES_PER_PAGE, "categories",
+                                accounts_categories_json()));
 }
 
 /* ---- all of a player's games as one PGN file ---- */

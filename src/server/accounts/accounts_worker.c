@@ -168,7 +168,7 @@ static void me(Accounts *a, AccJob *j) {
         bool my_turn = (first + games[i].moves) % 2 == games[i].color;
         json_array_append_new(playing, json_pack("{s:s,s:s,s:s,s:b,s:s}", "id", games[i].id, "color",
                                                  games[i].color == 0 ? "white" : "black", "secret", secret, "my_turn",
-                                                 my_turn, "time", games[i].time_type));
+                                                 my_turn, "time", time_type_name(games[i].time.type)));
         sodium_memzero(secret, sizeof secret);
     }
     free(games);
@@ -228,7 +228,8 @@ static bool apply_result(void *ctx, RatingRow *white, RatingRow *black) {
 /* Rates the job's game (once: a game rated already changes nothing). */
 static void rate(Accounts *a, AccJob *j) {
     char keys[2][ACCOUNT_NAME_MAX + 1], err[300] = "";
-    const char *category = rating_category_name(rating_category(j->rate.time_type, j->rate.minutes, j->rate.increment));
+    /* A rated game is a lobby game, standard chess (a Chess960 one would share its categories anyway). */
+    const char *category = rating_category_name(rating_category(&j->rate.time, VARIANT_STANDARD));
     if (!category || !account_name_key(j->rate.account[0], keys[0]) || !account_name_key(j->rate.account[1], keys[1]))
         return;
     RatingRow before[2], after[2];

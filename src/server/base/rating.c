@@ -1,34 +1,7 @@
-/* Categories and rated games' effects (rating.h). */
+/* Rated games' effects (rating.h). */
 #include "rating.h"
 
 #include <string.h>
-
-static const char *const names[RATING_COUNT] = {"bullet", "blitz", "rapid", "classical", "correspondence"};
-
-int rating_category(const char *time_type, int minutes, int increment) {
-    if (!time_type)
-        return -1;
-    if (!strcmp(time_type, "correspondence"))
-        return RATING_CORRESPONDENCE;
-    if (strcmp(time_type, "live") != 0)
-        return -1;
-    long seconds = (long)minutes * 60 + 40L * increment;
-    return seconds < 180    ? RATING_BULLET
-           : seconds < 480  ? RATING_BLITZ
-           : seconds < 1500 ? RATING_RAPID
-                            : RATING_CLASSICAL;
-}
-
-const char *rating_category_name(int category) {
-    return category >= 0 && category < RATING_COUNT ? names[category] : NULL;
-}
-
-int rating_category_of(const char *name) {
-    for (int i = 0; name && i < RATING_COUNT; i++)
-        if (!strcmp(name, names[i]))
-            return i;
-    return -1;
-}
 
 /* Days sat out since the last game (none for a first game: a newcomer's deviation is the largest). */
 static int idle_days(const RatingRow *r, int64_t now_ms) {

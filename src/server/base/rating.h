@@ -1,5 +1,5 @@
-/* Ratings per category of game (issue 13): which category a time control belongs to, and a rated
- * game's effect on both players' Glicko-2 ratings (glicko2.h). */
+/* Ratings per category of game (issue 13): a rated game's effect on both players' Glicko-2 ratings
+ * (glicko2.h). Which category a time control belongs to is timecontrol.h's (rating_category). */
 #ifndef SCHACH_SERVER_RATING_H
 #define SCHACH_SERVER_RATING_H
 
@@ -7,24 +7,7 @@
 #include <stdint.h>
 
 #include "glicko2.h"
-
-typedef enum {
-    RATING_BULLET,
-    RATING_BLITZ,
-    RATING_RAPID,
-    RATING_CLASSICAL,
-    RATING_CORRESPONDENCE,
-    RATING_COUNT
-} RatingCategory;
-
-/* A live game by its estimated duration, minutes × 60 + 40 × increment seconds (lichess's rule):
- * bullet below 3 minutes, blitz below 8, rapid below 25, classical from there; correspondence games
- * are their own category. -1 for a game without a time control (never rated). */
-int rating_category(const char *time_type, int minutes, int increment);
-/* "bullet", "blitz", "rapid", "classical", "correspondence"; NULL for anything else. */
-const char *rating_category_name(int category);
-/* The category of a name, or -1. */
-int rating_category_of(const char *name);
+#include "timecontrol.h"
 
 /* One player's rating in a category, as stored. */
 typedef struct RatingRow {

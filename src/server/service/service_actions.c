@@ -13,27 +13,28 @@
 /* create: parse the body, build the game, submit its row */
 
 typedef struct CreateSpec {
-    const char *mode, *color, *fen, *variant;
-    int position;             /* variant "chess960": the start position's number 0-959, -1 for one at random */
+    const char *mode, *color, *fen;
+    Variant variant;
+    int position;             /* Chess960: the start position's number 0-959, -1 for one at random */
     const EngineLevel *level; /* mode "computer" */
-    TimeSpec time;
+    TimeControl time;
 } CreateSpec;
 
 /* Reads and checks the body of a create into *s; false after answering the error. body is freed
  * by the caller; the strings in *s point into it. */
 static bool create_parse(Req *r, json_t *body, CreateSpec *s) {
-    const char *level_id = NULL;
+    const char *level_id = NULL, *variant = NULL;
     json_t *time = NULL, *position = NULL;
     Envelope env = {0};
     json_error_t jerr;
-    *s = (CreateSpec){"friend", "white", NULL, "standard", -1, NULL, {0}};
+    *s = (CreateSpec){"friend", "white", NULL, VARIANT_STANDARD, -1, NULL, {0}};
     if (json_unpack_ex(body, &jerr, 0, "{s?s, s?s, s?o, s?s, s?s, s?s, s?o, " ENVELOPE_FMT, "mode", &s->mode, "color",
-                       &s->color, "time", &time, "fen", &s->fen, "level", &level_id, "variant", &s->variant, "position",
+                       &s->color, "time", &time, "fen", &s->fen, "level", &level_id, "variant", &variant, "position",
                        &position, ENVELOPE_ARGS(env)) != 0) {
         svc_unpack_failed(r, json_incref(body), &jerr);
         return false;
     }
-    bool chess960 = strcmp(s->variant, "chess960") == 0;
+    bool known_variant = !variant || variant_of(variant, &s->variant), chess960 = s->variant == VARIANT_CHESS960;
     if (position && json_is_integer(position) && json_integer_value(position) >= 0 &&
         json_integer_value(position) < 960)
         s->position = (int)json_integer_value(position);
@@ -53,7 +54,7 @@ static bool create_parse(Req *r, json_t *body, CreateSpec *s) {
     else if (computer && !s->level) {
         err_text_arg(level_id, strlen(level_id), shown_level, sizeof shown_level);
         e = SVC_E_BAD_LEVEL, arg = shown_level;
-    } else if (!chess960 && strcmp(s->variant, "standard") != 0)
+    } else if (!known_variant)
         e = SVC_E_VALUE, arg = "variant";
     else if (!chess960 && position)
         e = SVC_E_UNKNOWN, arg = "position"; /* only a Chess960 game has a start position number */
@@ -73,7 +74,7 @@ static SvcGame *create_build(Req *r, const CreateSpec *s, SvcPending *p) {
     SvcGame *g = p->game;
     char chess960_fen[SCHACH_FEN_MAX];
     const char *fen = s->fen;
-    if (strcmp(s->variant, "chess960") == 0) {
+    if (s->variant == VARIANT_CHESS960) {
         Position start;
         pos_set_chess960(&start, s->position >= 0 ? s->position : (int)secret_random_below(960));
         fen_write(&start, chess960_fen, sizeof chess960_fen);
@@ -109,12 +110,9 @@ static SvcGame *create_build(Req *r, const CreateSpec *s, SvcPending *p) {
     if (strcmp(start, standard) != 0)
         snprintf(rec->start_fen, sizeof rec->start_fen, "%s", start);
     snprintf(rec->mode, sizeof rec->mode, "%s", s->mode);
-    snprintf(rec->time_type, sizeof rec->time_type, "%s", s->time.type);
-    rec->minutes = s->time.minutes;
-    rec->increment = s->time.increment;
-    rec->days = s->time.days;
-    if (strcmp(s->time.type, "live") == 0)
-        rec->clock_ms[WHITE] = rec->clock_ms[BLACK] = (int64_t)rec->minutes * 60000;
+    rec->time = s->time;
+    if (rec->time.type == TIME_LIVE)
+        rec->clock_ms[WHITE] = rec->clock_ms[BLACK] = (int64_t)rec->time.minutes * 60000;
     rec->draw_offer = -1;
     rec->invite_color = -1;
     rec->plies = 0;

@@ -107,22 +107,21 @@ static bool time_member(json_t *time, const char *name, json_int_t lo, json_int_
     return true;
 }
 
-bool svc_time_parse(Req *r, json_t *time, TimeSpec *t) {
+bool svc_time_parse(Req *r, json_t *time, TimeControl *t) {
     static const Field fields[] = {
         {"type", 's', true}, {"minutes", 'i', false}, {"increment", 'i', false}, {"days", 'i', false}};
-    *t = (TimeSpec){"none", 0, 0, 0};
+    *t = (TimeControl){TIME_NONE, 0, 0, 0};
     if (!time)
         return true;
     if (!svc_members_check(r, time, fields, sizeof fields / sizeof fields[0], false, "time."))
         return false;
-    t->type = json_string_value(json_object_get(time, "type"));
-    /* Each member's range for the type; lo > hi: the member has no place in it. */
-    json_int_t min_lo = 1, min_hi = 180, inc_lo = 0, inc_hi = 180, days_lo = 1, days_hi = 30;
-    bool live = strcmp(t->type, "live") == 0, corr = strcmp(t->type, "correspondence") == 0;
-    if (!live && !corr && strcmp(t->type, "none") != 0) {
+    if (!time_type_of(json_string_value(json_object_get(time, "type")), &t->type)) {
         svc_reply_error(r, SVC_E_VALUE, "time.type");
         return false;
     }
+    /* Each member's range for the type; lo > hi: the member has no place in it. */
+    json_int_t min_lo = 1, min_hi = 180, inc_lo = 0, inc_hi = 180, days_lo = 1, days_hi = 30;
+    bool live = t->type == TIME_LIVE, corr = t->type == TIME_CORRESPONDENCE;
     if (!live)
         min_lo = inc_lo = 1, min_hi = inc_hi = 0;
     if (!corr)

@@ -64,7 +64,7 @@ bool svc_change_run(SvcGame *g, SvcPending *p, SchError *err) {
         case CH_RESIGN: return game_resign(game, p->color, err);
         case CH_ABORT: g->aborted = true; return true;
         case CH_TIMEOUT:
-            if (strcmp(g->rec.time_type, "live") == 0) {
+            if (g->rec.time.type == TIME_LIVE) {
                 /* Judged on a worker before this change was made (svc_flag_judged). */
                 WinResult opponent = {.verdict = (Winnability)p->flag_verdict, .reason = (WinReason)p->flag_reason};
                 return game_time_forfeit_judged(game, turn, &opponent, err);
@@ -226,7 +226,7 @@ bool svc_time_is_up(const SvcGame *g, int64_t now) {
 }
 
 void svc_timeout_start(Service *svc, SvcGame *g, int64_t now) {
-    bool live = strcmp(g->rec.time_type, "live") == 0;
+    bool live = g->rec.time.type == TIME_LIVE;
     if (live && !svc_flag_judged(svc, g, now))
         return; /* the 6.9 analysis runs on a worker and calls again */
     SvcPending *p = svc_pending_new(NULL, g, CH_TIMEOUT, pos_turn(game_position(&g->game)));

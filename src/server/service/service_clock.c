@@ -5,8 +5,8 @@
 
 #include "service_internal.h"
 
-static bool is_live(const GameRecord *rec) { return strcmp(rec->time_type, "live") == 0; }
-static bool is_correspondence(const GameRecord *rec) { return strcmp(rec->time_type, "correspondence") == 0; }
+static bool is_live(const GameRecord *rec) { return rec->time.type == TIME_LIVE; }
+static bool is_correspondence(const GameRecord *rec) { return rec->time.type == TIME_CORRESPONDENCE; }
 
 bool svc_clock_running(const SvcGame *g) {
     return g->rec.turn_started_ms != 0 && !game_over(&g->game) && !g->aborted &&
@@ -23,7 +23,7 @@ int64_t svc_time_left(const SvcGame *g, Color color, int64_t now) {
 int64_t svc_deadline(const SvcGame *g) {
     if (!svc_clock_running(g) || !is_correspondence(&g->rec))
         return 0;
-    return g->rec.turn_started_ms + g->rec.days * SVC_DAY_MS;
+    return g->rec.turn_started_ms + g->rec.time.days * SVC_DAY_MS;
 }
 
 bool svc_expiry(const SvcGame *g, int64_t now, int64_t *ms) {
@@ -44,7 +44,7 @@ void svc_clock_after_move(const SvcGame *g, GameRecord *rec, int plies_after, in
     if (svc_clock_running(g)) {
         if (is_live(rec)) {
             Color mover = pos_turn(game_position(&g->game));
-            rec->clock_ms[mover] += (int64_t)rec->increment * 1000 - (now - rec->turn_started_ms);
+            rec->clock_ms[mover] += (int64_t)rec->time.increment * 1000 - (now - rec->turn_started_ms);
         }
         rec->turn_started_ms = now;
     } else if (plies_after >= 2) {

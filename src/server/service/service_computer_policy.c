@@ -29,11 +29,11 @@ int svc_computer_color(const GameRecord *rec) {
 
 void svc_computer_limits(const SvcGame *g, const ServiceComputerConfig *cfg, int64_t now, EngineLimits *out) {
     memset(out, 0, sizeof *out);
-    if (strcmp(g->rec.time_type, "live") == 0 && svc_clock_running(g)) {
+    if (g->rec.time.type == TIME_LIVE && svc_clock_running(g)) {
         for (int c = WHITE; c <= BLACK; c++) {
             int64_t left = svc_time_left(g, (Color)c, now);
             out->time[c] = left < 1 ? 1 : left > 1000000000 ? 1000000000 : (int)left; /* 0 would mean no clock */
-            out->inc[c] = g->rec.increment * 1000;
+            out->inc[c] = g->rec.time.increment * 1000;
         }
     } else {
         out->movetime = cfg && cfg->think_ms > 0 ? cfg->think_ms : budget_ms(g->level);

@@ -297,6 +297,8 @@ void svc_leave(Service *svc);
 /* Starts g's game from fen (game_init_fen_mode); a Chess960 start array other than the standard one
  * is marked Chess960 (pos->chess960) even where its castling looks standard. false with err set. */
 bool svc_game_start(SvcGame *g, const char *fen, GameDeadMode mode, SchError *err);
+/* g's variant: Chess960 when its start is (as svc_game_start marks it), else standard chess. */
+Variant svc_game_variant(const SvcGame *g);
 /* Builds a game from its stored record and moves; NULL with err filled when they cannot be replayed. */
 SvcGame *svc_game_build(const GameRecord *record, const StoredMove *moves, int count, char *err, size_t err_size);
 /* Reads every game in play and the recent list at start-up; false with err filled. */
@@ -356,13 +358,9 @@ bool svc_members_check(Req *r, json_t *obj, const Field *fields, size_t n, bool 
 /* Answers the error of a strict unpack (out-of-range integers jansson refuses) and frees obj. */
 bool svc_unpack_failed(Req *r, json_t *obj, const json_error_t *jerr);
 
-typedef struct TimeSpec {
-    const char *type; /* "none", "live", "correspondence" */
-    int minutes, increment, days;
-} TimeSpec;
 /* The create body's "time" member (NULL: none): every member present only where its type allows and
  * within its range. true, or false after answering 400 naming the member. */
-bool svc_time_parse(Req *r, json_t *time, TimeSpec *t);
+bool svc_time_parse(Req *r, json_t *time, TimeControl *t);
 
 /* --- service_actions.c, service_read.c: the requests --- */
 

@@ -12,11 +12,13 @@ static const char *color_name(Color c) { return c == WHITE ? "white" : "black"; 
 static json_t *color_or_null(int c) { return c < 0 ? json_null() : json_string(color_name((Color)c)); }
 
 static json_t *time_json(const GameRecord *rec) {
-    if (strcmp(rec->time_type, "live") == 0)
-        return json_pack("{s:s, s:i, s:i}", "type", "live", "minutes", rec->minutes, "increment", rec->increment);
-    if (strcmp(rec->time_type, "correspondence") == 0)
-        return json_pack("{s:s, s:i}", "type", "correspondence", "days", rec->days);
-    return json_pack("{s:s}", "type", "none");
+    const TimeControl *t = &rec->time;
+    if (t->type == TIME_LIVE)
+        return json_pack("{s:s, s:i, s:i}", "type", time_type_name(t->type), "minutes", t->minutes, "increment",
+                         t->increment);
+    if (t->type == TIME_CORRESPONDENCE)
+        return json_pack("{s:s, s:i}", "type", time_type_name(t->type), "days", t->days);
+    return json_pack("{s:s}", "type", time_type_name(TIME_NONE));
 }
 
 /* The ending in words, English and German: libschach's own sentence (outcome_describe), which names
@@ -102,10 +104,10 @@ static json_t *claims_json(const SvcGame *g) {
 static json_t *clock_json(const SvcGame *g, int64_t now) {
     const GameRecord *rec = &g->rec;
     json_t *running = svc_clock_running(g) ? json_string(color_name(pos_turn(game_position(&g->game)))) : json_null();
-    if (strcmp(rec->time_type, "live") == 0)
+    if (rec->time.type == TIME_LIVE)
         return json_pack("{s:I, s:I, s:o}", "white", (json_int_t)svc_time_left(g, WHITE, now), "black",
                          (json_int_t)svc_time_left(g, BLACK, now), "running", running);
-    if (strcmp(rec->time_type, "correspondence") == 0) {
+    if (rec->time.type == TIME_CORRESPONDENCE) {
         int64_t deadline = svc_deadline(g);
         return json_pack("{s:o, s:o}", "deadline", deadline ? json_integer(deadline) : json_null(), "running", running);
     }
@@ -232,7 +234,7 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
     json_object_set_new(state, "rated", json_boolean(g->rec.rated));
     /* Chess960 (svc_game_start marks it): the start position's number when it is a start array. */
     int chess960 = g->game.start.chess960 ? pos_chess960_number(&g->game.start) : -1;
-    json_object_set_new(state, "variant", json_string(g->game.start.chess960 ? "chess960" : "standard"));
+    json_object_set_new(state, "variant", json_string(variant_name(svc_game_variant(g))));
     json_object_set_new(state, "chess960", chess960 >= 0 ? json_integer(chess960) : json_null());
     json_object_set_new(state, "accounts", accounts_json(g));
     json_object_set_new(state, "rematch", svc_rematch_json(g));
@@ -261,12 +263,11 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
 }
 
 json_t *svc_summary_json(const SvcGame *g) {
-    return json_pack("{s:s, s:I, s:s, s:o, s:i, s:o, s:b, s:b, s:o, s:s}", "id", g->rec.id, "created",
-                     (json_int_t)g->rec.created_ms, "mode", g->rec.mode, "time", time_json(&g->rec), "moves",
-                     g->game.ply_count, "outcome", outcome_json(g), "white", secret_is_set(g->rec.secret_hash[WHITE]),
-                     "black", secret_is_set(g->rec.secret_hash[BLACK]), "level",
-                     g->rec.level[0] ? json_string(g->rec.level) : json_null(), "variant",
-                     g->game.start.chess960 ? "chess960" : "standard");
+    return json_pack(
+        "{s:s, s:I, s:s, s:o, s:i, s:o, s:b, s:b, s:o, s:s}", "id", g->rec.id, "created", (json_int_t)g->rec.created_ms,
+        "mode", g->rec.mode, "time", time_json(&g->rec), "moves", g->game.ply_count, "outcome", outcome_json(g),
+        "white", secret_is_set(g->rec.secret_hash[WHITE]), "black", secret_is_set(g->rec.secret_hash[BLACK]), "level",
+        g->rec.level[0] ? json_string(g->rec.level) : json_null(), "variant", variant_name(svc_game_variant(g)));
 }
 
 char *svc_dump(const json_t *j, size_t *len) {

@@ -25,10 +25,10 @@ static bool pgn_tags(PgnGame *pg, const SvcGame *g, Lang lang) {
     struct tm tm;
     gmtime_r(&secs, &tm);
     strftime(date, sizeof date, "%Y.%m.%d", &tm);
-    if (strcmp(g->rec.time_type, "live") == 0)
-        snprintf(tc, sizeof tc, "%d+%d", g->rec.minutes * 60, g->rec.increment);
-    else if (strcmp(g->rec.time_type, "correspondence") == 0)
-        snprintf(tc, sizeof tc, "1/%lld", (long long)g->rec.days * 86400);
+    if (g->rec.time.type == TIME_LIVE)
+        snprintf(tc, sizeof tc, "%d+%d", g->rec.time.minutes * 60, g->rec.time.increment);
+    else if (g->rec.time.type == TIME_CORRESPONDENCE)
+        snprintf(tc, sizeof tc, "1/%lld", (long long)g->rec.time.days * 86400);
     else
         snprintf(tc, sizeof tc, "-");
     /* Players with accounts by their names; against the computer its side is named with its level,

@@ -227,13 +227,16 @@ bool svc_game_start(SvcGame *g, const char *fen, GameDeadMode mode, SchError *er
     if (!game_init_fen_mode(&g->game, fen, mode, err))
         return false;
     /* A Chess960 start array is a Chess960 game also where its castling looks standard (king on e1,
-     * rooks on a1 and h1; the rules agree there): so it is named, written (UCI king takes rook, the PGN's
-     * Variant) and read back the same. The standard array (518) stays a standard game. */
+     * rooks on a1 and h1; the rules agree there, and the FEN alone does not say Chess960): so it is
+     * named, written (UCI king takes rook, the PGN's Variant) and read back the same. Every other start
+     * array's FEN says Chess960 by itself. The standard array (518) stays a standard game. */
     int number = pos_chess960_number(&g->game.start);
-    if (number >= 0 && number != 518)
+    if (number != 518 && pos_chess960_castles_like_standard(number))
         g->game.start.chess960 = g->game.pos.chess960 = 1;
     return true;
 }
+
+Variant svc_game_variant(const SvcGame *g) { return g->game.start.chess960 ? VARIANT_CHESS960 : VARIANT_STANDARD; }
 
 SvcGame *svc_game_build(const GameRecord *record, const StoredMove *moves, int count, char *err, size_t err_size) {
     SvcGame *g = svc_game_new();

@@ -80,13 +80,10 @@ static bool build_new_game(Service *svc, SvcGame *g, SvcPending *p) {
     rec.created_ms = rec.updated_ms = svc_now(svc);
     memcpy(rec.start_fen, old->start_fen, sizeof rec.start_fen);
     memcpy(rec.mode, old->mode, sizeof rec.mode);
-    memcpy(rec.time_type, old->time_type, sizeof rec.time_type);
     memcpy(rec.level, old->level, sizeof rec.level);
-    rec.minutes = old->minutes;
-    rec.increment = old->increment;
-    rec.days = old->days;
-    if (strcmp(rec.time_type, "live") == 0)
-        rec.clock_ms[WHITE] = rec.clock_ms[BLACK] = (int64_t)rec.minutes * 60000;
+    rec.time = old->time;
+    if (rec.time.type == TIME_LIVE)
+        rec.clock_ms[WHITE] = rec.clock_ms[BLACK] = (int64_t)rec.time.minutes * 60000;
     rec.draw_offer = -1;
     rec.invite_color = -1;
     rec.plies = 0;

@@ -39,8 +39,7 @@ typedef struct GameRecord {
     int64_t updated_ms;
     char start_fen[SCHACH_FEN_MAX];               /* "" for the standard start */
     char mode[16];                                /* "friend", "local" or "computer" */
-    char time_type[16];                           /* "none", "live" or "correspondence" */
-    int minutes, increment, days;                 /* time control parameters */
+    TimeControl time;                             /* stored as time_type (its name), minutes, increment, days */
     unsigned char secret_hash[2][STORE_HASH_LEN]; /* per Color; all zero while nobody holds the side */
     unsigned char invite_hash[STORE_HASH_LEN];    /* all zero when there is no open invitation */
     int invite_color;                             /* Color the invitation is for, -1 when none */
@@ -166,6 +165,12 @@ typedef struct StoreStats {
 
 /* Adds one observation of ms to h (not thread-safe: the caller holds the lock that guards h). */
 void store_histogram_add(StoreHistogram *h, double ms);
+
+/* The time_type column of games and seeks holds a TimeControl's type by its name (time_type_name):
+ * the text a backend writes for a type, and the type of the text it reads (text that names no type
+ * reads as TIME_NONE, as the server always took it). */
+const char *store_time_type_text(TimeType type);
+TimeType store_time_type_read(const char *text);
 
 /* Tests: SCHACH_STORE_COMMIT_DELAY_MS (1 to 60000) holds each batch back that long before its
  * transaction, so that a test can act while a change is surely in flight (a drain, a crash). The

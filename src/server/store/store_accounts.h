@@ -38,8 +38,7 @@ typedef struct SeekRow {
     int rating;                          /* the poster's rating in the seek's category (0: none) */
     int rated;                           /* 1: a rated game (both players need accounts) */
     char color[8];                       /* the poster's side: "white", "black" or "random" */
-    char time_type[16];                  /* as GameRecord */
-    int minutes, increment, days;
+    TimeControl time;                    /* live or correspondence (the lobby's games are standard chess) */
     unsigned char secret_hash[STORE_HASH_LEN];
     char game_id[STORE_ID_LEN + 1]; /* the game once accepted, "" while open */
     int poster_color;               /* once accepted: the Color the poster plays */
@@ -54,8 +53,7 @@ typedef struct UnratedGame {
     char id[STORE_ID_LEN + 1];
     char account[2][STORE_ACCOUNT_LEN + 1]; /* the players' names as shown */
     char result[8];
-    char time_type[16];
-    int minutes, increment;
+    TimeControl time;
     int64_t updated_ms; /* when it ended */
 } UnratedGame;
 
@@ -65,7 +63,7 @@ typedef struct PlayingGame {
     int color;                      /* the account's side */
     int moves;                      /* plies played */
     char start_fen[SCHACH_FEN_MAX]; /* "" for the standard start */
-    char time_type[16];
+    TimeControl time;
     int64_t updated_ms;
 } PlayingGame;
 
@@ -83,8 +81,7 @@ typedef struct PlayedGame {
     char result[8];
     char termination[40];
     char reason[32];
-    char time_type[16];
-    int minutes, increment, days;
+    TimeControl time;
     int rated;
     int rating[2], rating_diff[2];
     int moves;

@@ -1,5 +1,5 @@
 /* What both store backends share: choosing a backend from a --db argument, histograms for the
- * metrics, the notice list, and the tests' commit delay. */
+ * metrics, the notice list, the time_type column's text, and the tests' commit delay. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 
 #include <stdio.h>
@@ -87,6 +87,17 @@ void store_describe(const char *db, char *out, size_t size) {
         out[n++] = *p++;
     }
     out[n] = '\0';
+}
+
+const char *store_time_type_text(TimeType type) {
+    const char *name = time_type_name(type);
+    return name ? name : time_type_name(TIME_NONE);
+}
+
+TimeType store_time_type_read(const char *text) {
+    TimeType type = TIME_NONE;
+    time_type_of(text, &type);
+    return type;
 }
 
 void store_histogram_add(StoreHistogram *h, double ms) {

@@ -22,10 +22,10 @@ static void read_seek(const PGresult *res, int row, SeekRow *out) {
     out->rating = atoi(PQgetvalue(res, row, 5));
     out->rated = atoi(PQgetvalue(res, row, 6));
     snprintf(out->color, sizeof out->color, "%s", PQgetvalue(res, row, 7));
-    snprintf(out->time_type, sizeof out->time_type, "%s", PQgetvalue(res, row, 8));
-    out->minutes = atoi(PQgetvalue(res, row, 9));
-    out->increment = atoi(PQgetvalue(res, row, 10));
-    out->days = atoi(PQgetvalue(res, row, 11));
+    out->time.type = store_time_type_read(PQgetvalue(res, row, 8));
+    out->time.minutes = atoi(PQgetvalue(res, row, 9));
+    out->time.increment = atoi(PQgetvalue(res, row, 10));
+    out->time.days = atoi(PQgetvalue(res, row, 11));
     const char *hex = PQgetvalue(res, row, 12);
     if (PQgetlength(res, row, 12) == 2 * STORE_HASH_LEN)
         for (int i = 0; i < STORE_HASH_LEN; i++) {
@@ -55,10 +55,10 @@ StoreAccountResult store_pg_seek_create(StoreAccounts *base, const SeekRow *k, c
     store_pg_param_int(&p, k->rating);
     store_pg_param_int(&p, k->rated);
     store_pg_param_text(&p, k->color);
-    store_pg_param_text(&p, k->time_type);
-    store_pg_param_int(&p, k->minutes);
-    store_pg_param_int(&p, k->increment);
-    store_pg_param_int(&p, k->days);
+    store_pg_param_text(&p, store_time_type_text(k->time.type));
+    store_pg_param_int(&p, k->time.minutes);
+    store_pg_param_int(&p, k->time.increment);
+    store_pg_param_int(&p, k->time.days);
     p_blob(&p, k->secret_hash);
     store_pg_param_int(&p, STORE_SEEK_KEEP_MS);
     PGresult *res =

@@ -141,10 +141,10 @@ void store_pg_params_record(StorePgParams *p, const GameRecord *r) {
     store_pg_param_int(p, r->updated_ms);
     store_pg_param_text(p, r->start_fen);
     store_pg_param_text(p, r->mode);
-    store_pg_param_text(p, r->time_type);
-    store_pg_param_int(p, r->minutes);
-    store_pg_param_int(p, r->increment);
-    store_pg_param_int(p, r->days);
+    store_pg_param_text(p, store_time_type_text(r->time.type));
+    store_pg_param_int(p, r->time.minutes);
+    store_pg_param_int(p, r->time.increment);
+    store_pg_param_int(p, r->time.days);
     p_hash(p, r->secret_hash[0]);
     p_hash(p, r->secret_hash[1]);
     p_hash(p, r->invite_hash);

@@ -244,7 +244,7 @@ int store_pg_unrated(StoreAccounts *base, int64_t since_ms, UnratedGame *out, in
     store_pg_param_int(&p, max);
     PGresult *res = store_pg_accounts_run(
         a,
-        "SELECT id, account_white, account_black, result, time_type, minutes, increment, updated_ms FROM games g"
+        "SELECT id, account_white, account_black, result, time_type, minutes, increment, updated_ms, days FROM games g"
         " WHERE result <> '' AND updated_ms > $1::bigint AND rated = 1 AND result <> '*'"
         " AND NOT EXISTS (SELECT 1 FROM game_ratings r WHERE r.game_id = g.id) ORDER BY updated_ms LIMIT $2::int",
         &p, PGRES_TUPLES_OK, err, err_size);
@@ -258,10 +258,11 @@ int store_pg_unrated(StoreAccounts *base, int64_t since_ms, UnratedGame *out, in
         snprintf(u->account[0], sizeof u->account[0], "%s", PQgetvalue(res, i, 1));
         snprintf(u->account[1], sizeof u->account[1], "%s", PQgetvalue(res, i, 2));
         snprintf(u->result, sizeof u->result, "%s", PQgetvalue(res, i, 3));
-        snprintf(u->time_type, sizeof u->time_type, "%s", PQgetvalue(res, i, 4));
-        u->minutes = atoi(PQgetvalue(res, i, 5));
-        u->increment = atoi(PQgetvalue(res, i, 6));
+        u->time.type = store_time_type_read(PQgetvalue(res, i, 4));
+        u->time.minutes = atoi(PQgetvalue(res, i, 5));
+        u->time.increment = atoi(PQgetvalue(res, i, 6));
         u->updated_ms = strtoll(PQgetvalue(res, i, 7), NULL, 10);
+        u->time.days = atoi(PQgetvalue(res, i, 8));
     }
     PQclear(res);
     return n;
@@ -300,7 +301,7 @@ int store_pg_playing(StoreAccounts *base, const char *name, PlayingGame *out, in
     PGresult *res = store_pg_accounts_run(
         a,
         "SELECT id, CASE WHEN account_white = $1 THEN 0 ELSE 1 END, start_fen, time_type, updated_ms,"
-        " (SELECT count(*) FROM moves m WHERE m.game_id = g.id) FROM games g"
+        " (SELECT count(*) FROM moves m WHERE m.game_id = g.id), minutes, increment, days FROM games g"
         " WHERE result = '' AND (account_white = $1 OR account_black = $1) ORDER BY updated_ms DESC LIMIT $2::int",
         &p, PGRES_TUPLES_OK, err, err_size);
     if (!res)
@@ -312,9 +313,12 @@ int store_pg_playing(StoreAccounts *base, const char *name, PlayingGame *out, in
         snprintf(g->id, sizeof g->id, "%s", PQgetvalue(res, i, 0));
         g->color = atoi(PQgetvalue(res, i, 1));
         snprintf(g->start_fen, sizeof g->start_fen, "%s", PQgetvalue(res, i, 2));
-        snprintf(g->time_type, sizeof g->time_type, "%s", PQgetvalue(res, i, 3));
+        g->time.type = store_time_type_read(PQgetvalue(res, i, 3));
         g->updated_ms = strtoll(PQgetvalue(res, i, 4), NULL, 10);
         g->moves = atoi(PQgetvalue(res, i, 5));
+        g->time.minutes = atoi(PQgetvalue(res, i, 6));
+        g->time.increment = atoi(PQgetvalue(res, i, 7));
+        g->time.days = atoi(PQgetvalue(res, i, 8));
     }
     PQclear(res);
     return n;
@@ -344,10 +348,10 @@ int store_pg_played(StoreAccounts *base, const char *name, PlayedFilter filter, 
         snprintf(g->result, sizeof g->result, "%s", PQgetvalue(res, i, 5));
         snprintf(g->termination, sizeof g->termination, "%s", PQgetvalue(res, i, 6));
         snprintf(g->reason, sizeof g->reason, "%s", PQgetvalue(res, i, 7));
-        snprintf(g->time_type, sizeof g->time_type, "%s", PQgetvalue(res, i, 8));
-        g->minutes = atoi(PQgetvalue(res, i, 9));
-        g->increment = atoi(PQgetvalue(res, i, 10));
-        g->days = atoi(PQgetvalue(res, i, 11));
+        g->time.type = store_time_type_read(PQgetvalue(res, i, 8));
+        g->time.minutes = atoi(PQgetvalue(res, i, 9));
+        g->time.increment = atoi(PQgetvalue(res, i, 10));
+        g->time.days = atoi(PQgetvalue(res, i, 11));
         g->rated = atoi(PQgetvalue(res, i, 12));
         g->rating[0] = atoi(PQgetvalue(res, i, 13));
         g->rating[1] = atoi(PQgetvalue(res, i, 14));

@@ -79,9 +79,9 @@ static bool read_record(const PGresult *res, GameRecord *r) {
     memset(r, 0, sizeof *r);
     r->created_ms = column_int(res, PGP_CREATED - 1);
     r->updated_ms = column_int(res, PGP_UPDATED - 1);
-    r->minutes = (int)column_int(res, PGP_MINUTES - 1);
-    r->increment = (int)column_int(res, PGP_INCREMENT - 1);
-    r->days = (int)column_int(res, PGP_DAYS - 1);
+    r->time.minutes = (int)column_int(res, PGP_MINUTES - 1);
+    r->time.increment = (int)column_int(res, PGP_INCREMENT - 1);
+    r->time.days = (int)column_int(res, PGP_DAYS - 1);
     r->invite_color = (int)column_int(res, PGP_INVITE_COLOR - 1);
     r->draw_offer = (int)column_int(res, PGP_DRAW_OFFER - 1);
     r->clock_ms[0] = column_int(res, PGP_CLOCK_WHITE - 1);
@@ -96,11 +96,13 @@ static bool read_record(const PGresult *res, GameRecord *r) {
     r->rematch_offer = (int)column_int(res, PGP_REMATCH_OFFER - 1);
     r->rematch_decline = (int)column_int(res, PGP_REMATCH_DECLINE - 1);
     r->rev = column_int(res, COL_REV);
-    return copy_text(res, PGP_ID - 1, r->id, sizeof r->id) &&
+    char time_type[16] = "";
+    bool ok = copy_text(res, PGP_TIME_TYPE - 1, time_type, sizeof time_type);
+    r->time.type = store_time_type_read(time_type);
+    return ok && copy_text(res, PGP_ID - 1, r->id, sizeof r->id) &&
            copy_text(res, PGP_START_FEN - 1, r->start_fen, sizeof r->start_fen) &&
            copy_text(res, PGP_MODE - 1, r->mode, sizeof r->mode) &&
            copy_text(res, PGP_REMATCH_GAME - 1, r->rematch_game, sizeof r->rematch_game) &&
-           copy_text(res, PGP_TIME_TYPE - 1, r->time_type, sizeof r->time_type) &&
            copy_text(res, PGP_RESULT - 1, r->result, sizeof r->result) &&
            copy_text(res, PGP_TERMINATION - 1, r->termination, sizeof r->termination) &&
            copy_hash(res, PGP_SECRET_WHITE - 1, r->secret_hash[0]) &&

@@ -20,10 +20,10 @@ static void read_seek(sqlite3_stmt *st, SeekRow *out) {
     out->rating = sqlite3_column_int(st, 5);
     out->rated = sqlite3_column_int(st, 6);
     store_sqlite_copy_text(out->color, sizeof out->color, sqlite3_column_text(st, 7));
-    store_sqlite_copy_text(out->time_type, sizeof out->time_type, sqlite3_column_text(st, 8));
-    out->minutes = sqlite3_column_int(st, 9);
-    out->increment = sqlite3_column_int(st, 10);
-    out->days = sqlite3_column_int(st, 11);
+    out->time.type = store_time_type_read((const char *)sqlite3_column_text(st, 8));
+    out->time.minutes = sqlite3_column_int(st, 9);
+    out->time.increment = sqlite3_column_int(st, 10);
+    out->time.days = sqlite3_column_int(st, 11);
     if (sqlite3_column_bytes(st, 12) == STORE_HASH_LEN)
         memcpy(out->secret_hash, sqlite3_column_blob(st, 12), STORE_HASH_LEN);
     store_sqlite_copy_text(out->game_id, sizeof out->game_id, sqlite3_column_text(st, 13));
@@ -59,10 +59,10 @@ StoreAccountResult store_sqlite_seek_create(StoreAccounts *base, const SeekRow *
     sqlite3_bind_int(st, 6, k->rating);
     sqlite3_bind_int(st, 7, k->rated);
     sqlite3_bind_text(st, 8, k->color, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 9, k->time_type, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 10, k->minutes);
-    sqlite3_bind_int(st, 11, k->increment);
-    sqlite3_bind_int(st, 12, k->days);
+    sqlite3_bind_text(st, 9, store_time_type_text(k->time.type), -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 10, k->time.minutes);
+    sqlite3_bind_int(st, 11, k->time.increment);
+    sqlite3_bind_int(st, 12, k->time.days);
     sqlite3_bind_blob(st, 13, k->secret_hash, STORE_HASH_LEN, SQLITE_STATIC);
     int changes = 0;
     StoreAccountResult r = store_sqlite_accounts_run(a, &st, 1, &changes, "create seek", err, err_size);

@@ -215,7 +215,7 @@ int store_sqlite_unrated(StoreAccounts *base, int64_t since_ms, UnratedGame *out
         return -1;
     sqlite3_stmt *st = store_sqlite_accounts_prepare(
         a,
-        "SELECT id, account_white, account_black, result, time_type, minutes, increment, updated_ms FROM games g"
+        "SELECT id, account_white, account_black, result, time_type, minutes, increment, updated_ms, days FROM games g"
         " WHERE result <> '' AND updated_ms > ?1 AND rated = 1 AND result <> '*'"
         " AND NOT EXISTS (SELECT 1 FROM game_ratings r WHERE r.game_id = g.id) ORDER BY updated_ms LIMIT ?2",
         err, err_size);
@@ -231,10 +231,11 @@ int store_sqlite_unrated(StoreAccounts *base, int64_t since_ms, UnratedGame *out
         store_sqlite_copy_text(u->account[0], sizeof u->account[0], sqlite3_column_text(st, 1));
         store_sqlite_copy_text(u->account[1], sizeof u->account[1], sqlite3_column_text(st, 2));
         store_sqlite_copy_text(u->result, sizeof u->result, sqlite3_column_text(st, 3));
-        store_sqlite_copy_text(u->time_type, sizeof u->time_type, sqlite3_column_text(st, 4));
-        u->minutes = sqlite3_column_int(st, 5);
-        u->increment = sqlite3_column_int(st, 6);
+        u->time.type = store_time_type_read((const char *)sqlite3_column_text(st, 4));
+        u->time.minutes = sqlite3_column_int(st, 5);
+        u->time.increment = sqlite3_column_int(st, 6);
         u->updated_ms = sqlite3_column_int64(st, 7);
+        u->time.days = sqlite3_column_int(st, 8);
     }
     sqlite3_finalize(st);
     return n;
@@ -274,7 +275,7 @@ int store_sqlite_playing(StoreAccounts *base, const char *name, PlayingGame *out
     sqlite3_stmt *st = store_sqlite_accounts_prepare(
         a,
         "SELECT id, CASE WHEN account_white = ?1 THEN 0 ELSE 1 END, start_fen, time_type, updated_ms,"
-        " (SELECT count(*) FROM moves m WHERE m.game_id = g.id) FROM games g"
+        " (SELECT count(*) FROM moves m WHERE m.game_id = g.id), minutes, increment, days FROM games g"
         " WHERE result = '' AND (account_white = ?1 OR account_black = ?1) ORDER BY updated_ms DESC LIMIT ?2",
         err, err_size);
     if (!st)
@@ -288,9 +289,12 @@ int store_sqlite_playing(StoreAccounts *base, const char *name, PlayingGame *out
         store_sqlite_copy_text(p->id, sizeof p->id, sqlite3_column_text(st, 0));
         p->color = sqlite3_column_int(st, 1);
         store_sqlite_copy_text(p->start_fen, sizeof p->start_fen, sqlite3_column_text(st, 2));
-        store_sqlite_copy_text(p->time_type, sizeof p->time_type, sqlite3_column_text(st, 3));
+        p->time.type = store_time_type_read((const char *)sqlite3_column_text(st, 3));
         p->updated_ms = sqlite3_column_int64(st, 4);
         p->moves = sqlite3_column_int(st, 5);
+        p->time.minutes = sqlite3_column_int(st, 6);
+        p->time.increment = sqlite3_column_int(st, 7);
+        p->time.days = sqlite3_column_int(st, 8);
     }
     sqlite3_finalize(st);
     return n;
@@ -321,10 +325,10 @@ int store_sqlite_played(StoreAccounts *base, const char *name, PlayedFilter filt
         store_sqlite_copy_text(g->result, sizeof g->result, sqlite3_column_text(st, 5));
         store_sqlite_copy_text(g->termination, sizeof g->termination, sqlite3_column_text(st, 6));
         store_sqlite_copy_text(g->reason, sizeof g->reason, sqlite3_column_text(st, 7));
-        store_sqlite_copy_text(g->time_type, sizeof g->time_type, sqlite3_column_text(st, 8));
-        g->minutes = sqlite3_column_int(st, 9);
-        g->increment = sqlite3_column_int(st, 10);
-        g->days = sqlite3_column_int(st, 11);
+        g->time.type = store_time_type_read((const char *)sqlite3_column_text(st, 8));
+        g->time.minutes = sqlite3_column_int(st, 9);
+        g->time.increment = sqlite3_column_int(st, 10);
+        g->time.days = sqlite3_column_int(st, 11);
         g->rated = sqlite3_column_int(st, 12);
         g->rating[0] = sqlite3_column_int(st, 13);
         g->rating[1] = sqlite3_column_int(st, 14);

@@ -44,9 +44,9 @@ static bool read_record(sqlite3_stmt *st, GameRecord *r) {
     memset(r, 0, sizeof *r);
     r->created_ms = sqlite3_column_int64(st, GP_CREATED - 1);
     r->updated_ms = sqlite3_column_int64(st, GP_UPDATED - 1);
-    r->minutes = sqlite3_column_int(st, GP_MINUTES - 1);
-    r->increment = sqlite3_column_int(st, GP_INCREMENT - 1);
-    r->days = sqlite3_column_int(st, GP_DAYS - 1);
+    r->time.minutes = sqlite3_column_int(st, GP_MINUTES - 1);
+    r->time.increment = sqlite3_column_int(st, GP_INCREMENT - 1);
+    r->time.days = sqlite3_column_int(st, GP_DAYS - 1);
     r->invite_color = sqlite3_column_int(st, GP_INVITE_COLOR - 1);
     r->draw_offer = sqlite3_column_int(st, GP_DRAW_OFFER - 1);
     r->clock_ms[0] = sqlite3_column_int64(st, GP_CLOCK_WHITE - 1);
@@ -61,11 +61,13 @@ static bool read_record(sqlite3_stmt *st, GameRecord *r) {
     r->rating_diff[1] = sqlite3_column_int(st, GP_RATING_DIFF_BLACK - 1);
     r->rematch_offer = sqlite3_column_int(st, GP_REMATCH_OFFER - 1);
     r->rematch_decline = sqlite3_column_int(st, GP_REMATCH_DECLINE - 1);
-    return column_text(st, GP_ID - 1, r->id, sizeof r->id) &&
+    char time_type[16] = "";
+    bool ok = column_text(st, GP_TIME_TYPE - 1, time_type, sizeof time_type);
+    r->time.type = store_time_type_read(time_type);
+    return ok && column_text(st, GP_ID - 1, r->id, sizeof r->id) &&
            column_text(st, GP_REMATCH_GAME - 1, r->rematch_game, sizeof r->rematch_game) &&
            column_text(st, GP_START_FEN - 1, r->start_fen, sizeof r->start_fen) &&
            column_text(st, GP_MODE - 1, r->mode, sizeof r->mode) &&
-           column_text(st, GP_TIME_TYPE - 1, r->time_type, sizeof r->time_type) &&
            column_text(st, GP_RESULT - 1, r->result, sizeof r->result) &&
            column_text(st, GP_TERMINATION - 1, r->termination, sizeof r->termination) &&
            column_hash(st, GP_SECRET_WHITE - 1, r->secret_hash[0]) &&

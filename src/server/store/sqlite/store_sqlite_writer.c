@@ -88,10 +88,10 @@ int store_sqlite_bind_record(sqlite3_stmt *st, const GameRecord *r) {
     rc |= sqlite3_bind_int64(st, GP_UPDATED, r->updated_ms);
     rc |= sqlite3_bind_text(st, GP_START_FEN, r->start_fen, -1, SQLITE_STATIC);
     rc |= sqlite3_bind_text(st, GP_MODE, r->mode, -1, SQLITE_STATIC);
-    rc |= sqlite3_bind_text(st, GP_TIME_TYPE, r->time_type, -1, SQLITE_STATIC);
-    rc |= sqlite3_bind_int(st, GP_MINUTES, r->minutes);
-    rc |= sqlite3_bind_int(st, GP_INCREMENT, r->increment);
-    rc |= sqlite3_bind_int(st, GP_DAYS, r->days);
+    rc |= sqlite3_bind_text(st, GP_TIME_TYPE, store_time_type_text(r->time.type), -1, SQLITE_STATIC);
+    rc |= sqlite3_bind_int(st, GP_MINUTES, r->time.minutes);
+    rc |= sqlite3_bind_int(st, GP_INCREMENT, r->time.increment);
+    rc |= sqlite3_bind_int(st, GP_DAYS, r->time.days);
     rc |= bind_hash(st, GP_SECRET_WHITE, r->secret_hash[0]);
     rc |= bind_hash(st, GP_SECRET_BLACK, r->secret_hash[1]);
     rc |= bind_hash(st, GP_INVITE_HASH, r->invite_hash);
