@@ -296,26 +296,13 @@ static void http_route(HttpConn *c, int method, const char *path) {
     const char *id = rest + 6;
     const char *slash = strchr(id, '/');
     size_t idlen = slash ? (size_t)(slash - id) : strlen(id);
-    const char *verb = slash ? slash + 1 : NULL;
-    static const struct {
-        const char *verb;
-        ServiceAction action;
-        bool post;
-    } verbs[] = {
-        {"join", ACTION_JOIN, true},       {"move", ACTION_MOVE, true},     {"draw", ACTION_DRAW, true},
-        {"claim", ACTION_CLAIM, true},     {"resign", ACTION_RESIGN, true}, {"abort", ACTION_ABORT, true},
-        {"rematch", ACTION_REMATCH, true}, {"pgn", ACTION_PGN, false},      {"positions", ACTION_POSITIONS, false},
-    };
-    int found = -1;
-    if (verb)
-        for (int i = 0; i < (int)(sizeof verbs / sizeof verbs[0]); i++)
-            if (!strcmp(verb, verbs[i].verb))
-                found = i;
-    if (verb && found < 0) {
+    const char *name = slash ? slash + 1 : NULL;
+    const ServiceVerb *verb = name ? service_verb(name) : NULL; /* none: the game's state */
+    if (name && !verb) {
         route_fail(c, 404, "no_path");
         return;
     }
-    bool want_post = verb ? verbs[found].post : false;
+    bool want_post = verb && verb->change;
     if ((want_post && !post) || (!want_post && !get)) {
         route_fail(c, 405, "method");
         return;
@@ -326,7 +313,7 @@ static void http_route(HttpConn *c, int method, const char *path) {
     }
     memcpy(c->game, id, idlen);
     c->game[idlen] = '\0';
-    c->action = verb ? verbs[found].action : ACTION_STATE;
+    c->action = verb ? verb->action : ACTION_STATE;
 }
 
 /* The body's declared length: -1 when there is no Content-Length, -2 when it is not exactly one plain

@@ -314,13 +314,6 @@ static void ws_message(WsConn *c, const char *text, size_t len) {
     const char *type = json_string_value(json_object_get(msg, "type"));
     const char *game = json_string_value(json_object_get(msg, "game"));
     bool game_ok = game && valid_game_id(game, strlen(game));
-    static const struct {
-        const char *type;
-        ServiceAction action;
-    } changes[] = {
-        {"move", ACTION_MOVE},     {"draw", ACTION_DRAW},   {"claim", ACTION_CLAIM},
-        {"resign", ACTION_RESIGN}, {"abort", ACTION_ABORT}, {"rematch", ACTION_REMATCH},
-    };
     if (!type) {
         ws_send_error(c, id, "type");
     } else if (!strcmp(type, "ping")) {
@@ -338,18 +331,15 @@ static void ws_message(WsConn *c, const char *text, size_t len) {
         else
             ws_unsubscribe(c, game);
     } else {
-        int found = -1;
-        for (int i = 0; i < (int)(sizeof changes / sizeof changes[0]); i++)
-            if (!strcmp(type, changes[i].type))
-                found = i;
-        if (found < 0)
+        const ServiceVerb *verb = service_verb(type); /* the game's changes, as over HTTP */
+        if (!verb || !verb->websocket)
             ws_send_error(c, id, "type");
         else if (!game_ok)
             ws_send_error(c, id, game ? "no_game" : "game");
-        else if (changes[found].action == ACTION_REMATCH && ws_over(c, id, LIMIT_CREATE))
+        else if (verb->action == ACTION_REMATCH && ws_over(c, id, LIMIT_CREATE))
             ; /* a rematch may make a game: it counts as a creation, as over HTTP */
         else
-            ws_change(c, msg, id, changes[found].action, game);
+            ws_change(c, msg, id, verb->action, game);
     }
     json_decref(msg);
 }

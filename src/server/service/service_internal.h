@@ -7,6 +7,7 @@
  *   service_change.c           changes: tried on the game, written through the store; subscriptions and
  *                              broadcasts
  *   service_body.c             request bodies: one JSON object with exactly the members an action names
+ *   service_verbs.c            the game actions by name (ServiceVerb), for HTTP and the WebSocket alike
  *   service_actions.c          the requests that change a game (create, join, move, draw, claim, ...)
  *   service_read.c             the requests that only read (state, pgn, list, recent)
  *   service_commit.c           what comes back from the store: applied and answered, or refused (503);
