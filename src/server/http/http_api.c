@@ -87,19 +87,17 @@ static void http_reply(void *ctx, const ServiceAnswer *a) {
     http_set_response(c, a->status, a->content_type ? a->content_type : "application/json", a->body, a->len);
 }
 
-/* With ?lang= the query beats the body's "lang" (docs/api.md): the body's member is overwritten.
- * Returns a new body to free, or NULL to keep the original. */
-static char *body_with_lang(const HttpConn *c) {
+/* With ?lang= the query beats the body's "lang" (docs/api.md): the body's member is overwritten, and
+ * the body goes to the service parsed (json_decref it). NULL: the body goes as it came. */
+static json_t *body_with_lang(const HttpConn *c) {
     if (!c->lang_fixed || !c->body)
         return NULL;
     json_t *o = json_loadb(c->body, c->body_len, 0, NULL);
-    char *out = NULL;
-    if (json_is_object(o) && json_object_get(o, "lang")) {
-        json_object_set_new(o, "lang", json_string(c->lang == LANG_DE ? "de" : "en"));
-        out = json_dumps(o, JSON_COMPACT);
-    }
+    if (json_is_object(o) && json_object_get(o, "lang") &&
+        json_object_set_new(o, "lang", json_string(c->lang == LANG_DE ? "de" : "en")) == 0)
+        return o;
     json_decref(o);
-    return out;
+    return NULL;
 }
 
 static void account_reply(void *ctx, const AccountsAnswer *a) {
@@ -151,13 +149,12 @@ static void http_dispatch(HttpConn *c) {
         http_error(c, 500, "internal");
         return;
     }
-    char *rewritten = body_with_lang(c);
+    json_t *rewritten = body_with_lang(c);
     ServiceRequest req = {
         .action = c->action,
         .game = c->game[0] ? c->game : NULL,
-        .body = rewritten ? rewritten
-                : c->body ? c->body
-                          : (c->post ? "" : NULL),
+        .body = c->body ? c->body : (c->post ? "" : NULL),
+        .json = rewritten,
         .ids = c->ids,
         .lang = c->lang,
     };
@@ -167,7 +164,7 @@ static void http_dispatch(HttpConn *c) {
     c->in_handle = false;
     if (c->waiting)
         c->ticket = ticket;
-    free(rewritten);
+    json_decref(rewritten);
     http_schedule_timer(srv);
 }
 

@@ -250,16 +250,15 @@ static void ws_change(WsConn *c, json_t *msg, json_t *id, ServiceAction action, 
         ws_send_error(c, id, "pending");
         return;
     }
-    /* The body is the message without the envelope; the service validates it strictly. */
+    /* The body is the message without the envelope (a shallow copy), handed on parsed; the service
+     * validates it strictly. */
     json_t *body = json_copy(msg);
     json_object_del(body, "type");
     json_object_del(body, "game");
     json_object_del(body, "id");
-    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
-    json_decref(body);
-    WsPending *p = text ? calloc(1, sizeof *p) : NULL;
+    WsPending *p = body ? calloc(1, sizeof *p) : NULL;
     if (!p) {
-        free(text);
+        json_decref(body);
         ws_send_error(c, id, "internal");
         return;
     }
@@ -270,11 +269,11 @@ static void ws_change(WsConn *c, json_t *msg, json_t *id, ServiceAction action, 
     p->next = c->pending;
     c->pending = p;
     c->npending++;
-    ServiceRequest req = {.action = action, .game = p->game, .body = text, .ids = NULL, .lang = c->lang};
+    ServiceRequest req = {.action = action, .game = p->game, .json = body, .ids = NULL, .lang = c->lang};
     p->in_handle = true;
     uint64_t ticket = c->srv->service ? service_handle(c->srv->service, &req, ws_reply, p) : 0;
     p->in_handle = false;
-    free(text);
+    json_decref(body);
     if (!ticket && !p->done) {
         ws_send_error(c, id, "internal");
         p->done = true;

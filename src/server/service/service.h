@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "schach/types.h"
 #include "store/store.h"
 
@@ -129,6 +131,11 @@ typedef struct ServiceRequest {
     const char *ids;    /* list: comma-separated ids from the query */
     Lang lang;          /* language of messages (and of PGN letters for ACTION_PGN) */
     bool lang_explicit; /* lang came from the `lang` query parameter; else a body's "lang" wins */
+    /* The body already parsed, used instead of body when set: a transport that read the request as
+     * JSON (a WebSocket message) hands the object on. The same checks apply to it as to a text, the
+     * 16 KiB to its compact JSON text (counted, not written). The service does not change it, and
+     * takes a reference of its own while it may handle the request once more. */
+    json_t *json;
 } ServiceRequest;
 
 /* The answer to one request: HTTP status, content type ("application/json" or a PGN's

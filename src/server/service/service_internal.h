@@ -152,9 +152,10 @@ typedef struct SvcPending {
     void *ctx;
     uint64_t ticket;
     /* Several servers: the request again, so a change another node got in first can be tried once
-     * more on the refreshed game (service_cluster.c). NULL body: not kept. */
+     * more on the refreshed game (service_cluster.c). NULL body and json: not kept. */
     ServiceAction action;
     char *body;
+    json_t *json; /* a reference to the parsed body the request came with (ServiceRequest.json) */
     bool lang_explicit;
     int retries;
     double arrived_ms;              /* CH_MOVE asked for by a request: when it arrived (svc_monotonic_ms), else 0 */
