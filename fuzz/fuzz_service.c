@@ -5,6 +5,9 @@
  * stand for the white and black secrets and "@i" for the invitation, so the fuzzer reaches the paths
  * behind a valid secret. Every request must be answered exactly once (after the wake for changes)
  * with a known status and a JSON body (PGN for ACTION_PGN with 200).
+ *
+ * A first byte from 128 on hands a body that is JSON to the service parsed (ServiceRequest.json), as
+ * the WebSocket does: the object must come back unchanged, and without the service's references.
  */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include <jansson.h>
@@ -77,12 +80,17 @@ static void on_reply(void *ctx, const ServiceAnswer *answer) {
     a->body[answer->len] = '\0';
 }
 
-static Answer ask(Service *svc, ServiceAction action, const char *game, const char *body) {
+/* json, when not NULL, goes instead of body. */
+static Answer ask_json(Service *svc, ServiceAction action, const char *game, const char *body, json_t *json) {
     Answer a = {0, 0, NULL};
-    ServiceRequest req = {.action = action, .game = game, .body = body, .ids = game, .lang = LANG_EN};
+    ServiceRequest req = {.action = action, .game = game, .body = body, .json = json, .ids = game, .lang = LANG_EN};
     service_handle(svc, &req, on_reply, &a);
     service_on_wake(svc);
     return a;
+}
+
+static Answer ask(Service *svc, ServiceAction action, const char *game, const char *body) {
+    return ask_json(svc, action, game, body, NULL);
 }
 
 static char *copy_member(const char *json, const char *key) {
@@ -148,9 +156,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     raw[size - 1] = '\0';
     char *body = substitute(raw, w, b, invite);
     ServiceAction action = (ServiceAction)(data[0] % (ACTION_RECENT + 1));
-    Answer a = ask(svc, action, id, body);
+    json_t *parsed = data[0] >= 128 ? json_loads(body, JSON_REJECT_DUPLICATES, NULL) : NULL;
+    char *before = parsed ? json_dumps(parsed, JSON_COMPACT) : NULL;
+    if (parsed && !before)
+        abort();
+    Answer a = ask_json(svc, action, id, body, parsed);
     if (a.calls != 1 || a.status < 200 || a.status > 503)
         abort();
+    if (parsed) {
+        char *after = json_dumps(parsed, JSON_COMPACT);
+        if (!after || strcmp(before, after) != 0 || parsed->refcount != 1)
+            abort(); /* changed, or a reference kept after the answer */
+        free(after);
+        json_decref(parsed);
+        free(before);
+    }
     bool pgn = action == ACTION_PGN && a.status == 200;
     json_t *reply = pgn ? NULL : json_loads(a.body, 0, NULL);
     if (!pgn && !reply)

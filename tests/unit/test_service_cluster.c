@@ -441,6 +441,35 @@ static void test_resign_while_move_in_flight(void **state) {
     expect_error(cl_action(c, A, &g, ACTION_DRAW, 0, ",\"action\":\"offer\"", 409), "game_over");
 }
 
+/* The same with the resignation's body handed over parsed (ServiceRequest.json, as the WebSocket does)
+ * and released by the caller at once: the service keeps its own reference to handle it once more. */
+static void test_parsed_body_handled_again(void **state) {
+    Cluster *c = *state;
+    Game2 g;
+    cl_new_game(c, A, A, "{}", &g);
+    json_decref(cl_state(c, B, g.id));
+    char body_a[256];
+    Reply ra, rb;
+    cl_send_move(c, A, &g, 0, "e4", body_a, sizeof body_a, &ra);
+    memset(&rb, 0, sizeof rb);
+    json_t *body = json_pack("{s:s, s:s}", "secret", g.secret[1], "lang", "de");
+    ServiceRequest req = {.action = ACTION_RESIGN, .game = g.id, .json = body, .lang = LANG_EN};
+    assert_true(service_handle(c->svc[B], &req, on_reply, &rb) != 0);
+    json_decref(body);
+    cl_settle(c, A, &ra);
+    cl_settle(c, B, &rb);
+    assert_int_equal(ra.status, 200);
+    assert_int_equal(rb.status, 200);
+    assert_int_equal(rb.ply, 1);
+    json_t *j = reply_json(&rb);
+    assert_string_equal(str(j, "state.outcome.termination"), "resignation");
+    json_decref(j);
+    free(ra.body);
+    assert_int_equal(metrics(c, B).conflicts, 1);
+    cl_drain(c);
+    all_agree(c, g.id);
+}
+
 /* A watcher on B sees A's move as soon as B handles the announcement, within that wake-up; a game
  * nobody watches on B is only marked, and read again when B next serves it. */
 static void test_watchers_and_marks(void **state) {
@@ -1013,6 +1042,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_three_nodes_in_turn, setup3, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_same_ply_at_once, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_resign_while_move_in_flight, setup2, teardown_cluster),
+        cmocka_unit_test_setup_teardown(test_parsed_body_handled_again, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_watchers_and_marks, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_flag_falls_once, setup2, teardown_cluster),
         cmocka_unit_test_setup_teardown(test_flag_on_stale_copy, setup2, teardown_cluster),

@@ -87,19 +87,17 @@ static void http_reply(void *ctx, const ServiceAnswer *a) {
     http_set_response(c, a->status, a->content_type ? a->content_type : "application/json", a->body, a->len);
 }
 
-/* With ?lang= the query beats the body's "lang" (docs/api.md): the body's member is overwritten.
- * Returns a new body to free, or NULL to keep the original. */
-static char *body_with_lang(const HttpConn *c) {
+/* With ?lang= the query beats the body's "lang" (docs/api.md): the body's member is overwritten, and
+ * the body goes to the service parsed (json_decref it). NULL: the body goes as it came. */
+static json_t *body_with_lang(const HttpConn *c) {
     if (!c->lang_fixed || !c->body)
         return NULL;
     json_t *o = json_loadb(c->body, c->body_len, 0, NULL);
-    char *out = NULL;
-    if (json_is_object(o) && json_object_get(o, "lang")) {
-        json_object_set_new(o, "lang", json_string(c->lang == LANG_DE ? "de" : "en"));
-        out = json_dumps(o, JSON_COMPACT);
-    }
+    if (json_is_object(o) && json_object_get(o, "lang") &&
+        json_object_set_new(o, "lang", json_string(c->lang == LANG_DE ? "de" : "en")) == 0)
+        return o;
     json_decref(o);
-    return out;
+    return NULL;
 }
 
 static void account_reply(void *ctx, const AccountsAnswer *a) {
@@ -151,13 +149,12 @@ static void http_dispatch(HttpConn *c) {
         http_error(c, 500, "internal");
         return;
     }
-    char *rewritten = body_with_lang(c);
+    json_t *rewritten = body_with_lang(c);
     ServiceRequest req = {
         .action = c->action,
         .game = c->game[0] ? c->game : NULL,
-        .body = rewritten ? rewritten
-                : c->body ? c->body
-                          : (c->post ? "" : NULL),
+        .body = c->body ? c->body : (c->post ? "" : NULL),
+        .json = rewritten,
         .ids = c->ids,
         .lang = c->lang,
     };
@@ -167,7 +164,7 @@ static void http_dispatch(HttpConn *c) {
     c->in_handle = false;
     if (c->waiting)
         c->ticket = ticket;
-    free(rewritten);
+    json_decref(rewritten);
     http_schedule_timer(srv);
 }
 
@@ -296,26 +293,13 @@ static void http_route(HttpConn *c, int method, const char *path) {
     const char *id = rest + 6;
     const char *slash = strchr(id, '/');
     size_t idlen = slash ? (size_t)(slash - id) : strlen(id);
-    const char *verb = slash ? slash + 1 : NULL;
-    static const struct {
-        const char *verb;
-        ServiceAction action;
-        bool post;
-    } verbs[] = {
-        {"join", ACTION_JOIN, true},       {"move", ACTION_MOVE, true},     {"draw", ACTION_DRAW, true},
-        {"claim", ACTION_CLAIM, true},     {"resign", ACTION_RESIGN, true}, {"abort", ACTION_ABORT, true},
-        {"rematch", ACTION_REMATCH, true}, {"pgn", ACTION_PGN, false},      {"positions", ACTION_POSITIONS, false},
-    };
-    int found = -1;
-    if (verb)
-        for (int i = 0; i < (int)(sizeof verbs / sizeof verbs[0]); i++)
-            if (!strcmp(verb, verbs[i].verb))
-                found = i;
-    if (verb && found < 0) {
+    const char *name = slash ? slash + 1 : NULL;
+    const ServiceVerb *verb = name ? service_verb(name) : NULL; /* none: the game's state */
+    if (name && !verb) {
         route_fail(c, 404, "no_path");
         return;
     }
-    bool want_post = verb ? verbs[found].post : false;
+    bool want_post = verb && verb->change;
     if ((want_post && !post) || (!want_post && !get)) {
         route_fail(c, 405, "method");
         return;
@@ -326,7 +310,7 @@ static void http_route(HttpConn *c, int method, const char *path) {
     }
     memcpy(c->game, id, idlen);
     c->game[idlen] = '\0';
-    c->action = verb ? verbs[found].action : ACTION_STATE;
+    c->action = verb ? verb->action : ACTION_STATE;
 }
 
 /* The body's declared length: -1 when there is no Content-Length, -2 when it is not exactly one plain

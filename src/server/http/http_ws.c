@@ -250,16 +250,15 @@ static void ws_change(WsConn *c, json_t *msg, json_t *id, ServiceAction action, 
         ws_send_error(c, id, "pending");
         return;
     }
-    /* The body is the message without the envelope; the service validates it strictly. */
+    /* The body is the message without the envelope (a shallow copy), handed on parsed; the service
+     * validates it strictly. */
     json_t *body = json_copy(msg);
     json_object_del(body, "type");
     json_object_del(body, "game");
     json_object_del(body, "id");
-    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
-    json_decref(body);
-    WsPending *p = text ? calloc(1, sizeof *p) : NULL;
+    WsPending *p = body ? calloc(1, sizeof *p) : NULL;
     if (!p) {
-        free(text);
+        json_decref(body);
         ws_send_error(c, id, "internal");
         return;
     }
@@ -270,11 +269,11 @@ static void ws_change(WsConn *c, json_t *msg, json_t *id, ServiceAction action, 
     p->next = c->pending;
     c->pending = p;
     c->npending++;
-    ServiceRequest req = {.action = action, .game = p->game, .body = text, .ids = NULL, .lang = c->lang};
+    ServiceRequest req = {.action = action, .game = p->game, .json = body, .ids = NULL, .lang = c->lang};
     p->in_handle = true;
     uint64_t ticket = c->srv->service ? service_handle(c->srv->service, &req, ws_reply, p) : 0;
     p->in_handle = false;
-    free(text);
+    json_decref(body);
     if (!ticket && !p->done) {
         ws_send_error(c, id, "internal");
         p->done = true;
@@ -314,13 +313,6 @@ static void ws_message(WsConn *c, const char *text, size_t len) {
     const char *type = json_string_value(json_object_get(msg, "type"));
     const char *game = json_string_value(json_object_get(msg, "game"));
     bool game_ok = game && valid_game_id(game, strlen(game));
-    static const struct {
-        const char *type;
-        ServiceAction action;
-    } changes[] = {
-        {"move", ACTION_MOVE},     {"draw", ACTION_DRAW},   {"claim", ACTION_CLAIM},
-        {"resign", ACTION_RESIGN}, {"abort", ACTION_ABORT}, {"rematch", ACTION_REMATCH},
-    };
     if (!type) {
         ws_send_error(c, id, "type");
     } else if (!strcmp(type, "ping")) {
@@ -338,18 +330,15 @@ static void ws_message(WsConn *c, const char *text, size_t len) {
         else
             ws_unsubscribe(c, game);
     } else {
-        int found = -1;
-        for (int i = 0; i < (int)(sizeof changes / sizeof changes[0]); i++)
-            if (!strcmp(type, changes[i].type))
-                found = i;
-        if (found < 0)
+        const ServiceVerb *verb = service_verb(type); /* the game's changes, as over HTTP */
+        if (!verb || !verb->websocket)
             ws_send_error(c, id, "type");
         else if (!game_ok)
             ws_send_error(c, id, game ? "no_game" : "game");
-        else if (changes[found].action == ACTION_REMATCH && ws_over(c, id, LIMIT_CREATE))
+        else if (verb->action == ACTION_REMATCH && ws_over(c, id, LIMIT_CREATE))
             ; /* a rematch may make a game: it counts as a creation, as over HTTP */
         else
-            ws_change(c, msg, id, changes[found].action, game);
+            ws_change(c, msg, id, verb->action, game);
     }
     json_decref(msg);
 }

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "schach/types.h"
 #include "store/store.h"
 
@@ -101,6 +103,23 @@ typedef enum {
     ACTION_LEVELS
 } ServiceAction;
 
+/* The game actions by name, one table for every transport. Over HTTP a verb is the NAME of
+ * /api/games/{id}/NAME, asked for with POST when it changes the game and with GET (or HEAD) when it
+ * only reads; over the WebSocket, when websocket is set, it is the "type" of a message
+ * {"type":NAME,"game":id,...} whose other members are the body (changes only: the sender gets an
+ * acknowledgement, the new state comes to the subscribers). A game's state, GET /api/games/{id}, has
+ * no verb. */
+typedef struct ServiceVerb {
+    const char *name;
+    ServiceAction action;
+    bool change;    /* changes the game: POST over HTTP (else GET and HEAD) */
+    bool websocket; /* also a WebSocket message */
+} ServiceVerb;
+extern const ServiceVerb service_verbs[];
+extern const size_t service_verb_count;
+/* The verb called name (exactly), or NULL. */
+const ServiceVerb *service_verb(const char *name);
+
 /* A body is one JSON object with exactly the members docs/api.md names for the action (json_unpack
  * strict: an unknown member is a 400 bad_request). Every body may also carry "lang" ("de"/"en") and
  * the WebSocket envelope members "type", "game" and "id", which the service ignores, so a transport
@@ -112,6 +131,11 @@ typedef struct ServiceRequest {
     const char *ids;    /* list: comma-separated ids from the query */
     Lang lang;          /* language of messages (and of PGN letters for ACTION_PGN) */
     bool lang_explicit; /* lang came from the `lang` query parameter; else a body's "lang" wins */
+    /* The body already parsed, used instead of body when set: a transport that read the request as
+     * JSON (a WebSocket message) hands the object on. The same checks apply to it as to a text, the
+     * 16 KiB to its compact JSON text (counted, not written). The service does not change it, and
+     * takes a reference of its own while it may handle the request once more. */
+    json_t *json;
 } ServiceRequest;
 
 /* The answer to one request: HTTP status, content type ("application/json" or a PGN's

@@ -160,10 +160,13 @@ SvcPending *svc_pending_new(Req *r, SvcGame *g, ChangeKind kind, Color color) {
         p->retries = r->svc->retry_depth;
         /* A rematch comes after the end of a rated game, whose rating raises the rev from the accounts'
          * worker even on one node. */
-        if ((r->svc->cluster || kind == CH_REMATCH) && r->in->body && kind != CH_CREATE) {
+        if ((r->svc->cluster || kind == CH_REMATCH) && (r->in->body || r->in->json) && kind != CH_CREATE) {
             /* Kept to be handled again should another node change the game first; without it (no
              * memory) such a change is answered 409 stale_ply. */
-            p->body = strdup(r->in->body);
+            if (r->in->json)
+                p->json = json_incref(r->in->json);
+            else
+                p->body = strdup(r->in->body);
             p->action = r->in->action;
             p->lang_explicit = r->in->lang_explicit;
         }
@@ -178,6 +181,7 @@ void svc_pending_free(SvcPending *p) {
         return;
     svc_game_free(p->spawned);
     free(p->body);
+    json_decref(p->json);
     free(p);
 }
 

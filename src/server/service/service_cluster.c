@@ -133,12 +133,13 @@ void svc_commit_conflict(Service *svc, SvcPending *p) {
     if (g->store_rev <= g->rec.rev)
         g->store_rev = g->rec.rev + 1;
     bool fresh = svc_refresh(svc, g);
-    if (p->body && fresh && p->retries < 2) {
+    if ((p->body || p->json) && fresh && p->retries < 2) {
         /* The request once more, on the game as it is now: the same answers as on one node. Also when
          * nobody waits for the answer any more: a cancelled request's change still happens. */
         ServiceRequest req = {.action = p->action,
                               .game = g->rec.id,
                               .body = p->body,
+                              .json = p->json,
                               .lang = p->lang,
                               .lang_explicit = p->lang_explicit};
         Req r = {svc, &req, p->lang, p->reply, p->ctx, p->ticket, true};

@@ -7,6 +7,7 @@
  *   service_change.c           changes: tried on the game, written through the store; subscriptions and
  *                              broadcasts
  *   service_body.c             request bodies: one JSON object with exactly the members an action names
+ *   service_verbs.c            the game actions by name (ServiceVerb), for HTTP and the WebSocket alike
  *   service_actions.c          the requests that change a game (create, join, move, draw, claim, ...)
  *   service_read.c             the requests that only read (state, pgn, list, recent)
  *   service_commit.c           what comes back from the store: applied and answered, or refused (503);
@@ -151,9 +152,10 @@ typedef struct SvcPending {
     void *ctx;
     uint64_t ticket;
     /* Several servers: the request again, so a change another node got in first can be tried once
-     * more on the refreshed game (service_cluster.c). NULL body: not kept. */
+     * more on the refreshed game (service_cluster.c). NULL body and json: not kept. */
     ServiceAction action;
     char *body;
+    json_t *json; /* a reference to the parsed body the request came with (ServiceRequest.json) */
     bool lang_explicit;
     int retries;
     double arrived_ms;              /* CH_MOVE asked for by a request: when it arrived (svc_monotonic_ms), else 0 */
