@@ -398,12 +398,7 @@ static void lobby_refresh(Accounts *a) {
         accounts_job_free(j);
 }
 
-static void set_watching(Accounts *a) {
-    pthread_mutex_lock(&a->mutex);
-    a->watching = a->nwatchers > 0;
-    pthread_cond_signal(&a->cond);
-    pthread_mutex_unlock(&a->mutex);
-}
+static void set_watching(Accounts *a) { accounts_worker_watch(a, a->nwatchers > 0); }
 
 uint64_t accounts_lobby_watch(Accounts *a, AccountsLobbyEvent fn, void *ctx) {
     if (a->nwatchers == a->watchers_cap) {
@@ -557,8 +552,6 @@ Accounts *accounts_create(Store *store, const AccountsConfig *cfg, AccountsClock
         snprintf(err, err_size, "%s", "out of memory");
         return NULL;
     }
-    pthread_mutex_init(&a->mutex, NULL);
-    pthread_cond_init(&a->cond, NULL);
     a->cfg = cfg ? *cfg : (AccountsConfig){.address_limits = true};
     a->now = now ? now : real_now;
     a->clock_ctx = clock_ctx;
@@ -605,8 +598,6 @@ void accounts_free(Accounts *a) {
     free(a->lobby_text);
     limits_free(a->login_limits);
     limits_free(a->signup_limits);
-    pthread_mutex_destroy(&a->mutex);
-    pthread_cond_destroy(&a->cond);
     free(a);
 }
 

@@ -4,7 +4,7 @@
 #define SCHACH_SERVER_ACCOUNTS_INTERNAL_H
 
 #include <jansson.h>
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -104,19 +104,11 @@ struct Accounts {
     size_t lobby_len;
     bool lobby_reading;
 
-    pthread_t thread;
-    bool thread_started;
+    Worker *worker;                    /* one thread: the queue, the running job, the done list */
     char dummy_hash[ACCOUNT_HASH_LEN]; /* the worker's: what an unknown name's password is checked against */
-    pthread_mutex_t mutex;             /* guards everything below */
-    pthread_cond_t cond;
-    AccJob *queue_head, *queue_tail;
-    int queued;
-    AccJob *running;
-    AccJob *done_head, *done_tail;
-    bool stopping;
-    int64_t swept_ms;           /* the worker's: when it last looked for unrated games */
-    bool watching;              /* under mutex: the lobby has watchers (the worker reads it every 2 s) */
-    unsigned char site_key[32]; /* the worker's: store_accounts.h site_key, once read */
+    int64_t swept_ms;                  /* the worker's: when it last looked for unrated games */
+    atomic_bool watching;              /* the lobby has watchers (the worker reads it every 2 s) */
+    unsigned char site_key[32];        /* the worker's: store_accounts.h site_key, once read */
     bool have_site_key;
 };
 
@@ -160,5 +152,7 @@ void accounts_worker_stop(Accounts *a);
 bool accounts_worker_submit(Accounts *a, AccJob *j);
 void accounts_worker_cancel(Accounts *a, uint64_t ticket);
 AccJob *accounts_worker_take_done(Accounts *a);
+/* The lobby has watchers (or none any more): the worker reads it every 2 s while it has. */
+void accounts_worker_watch(Accounts *a, bool watching);
 
 #endif

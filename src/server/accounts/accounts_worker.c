@@ -1,12 +1,11 @@
-/* The accounts' worker thread: password hashes and the store's accounts connection, one request at a
- * time (accounts.h says why). */
-#define _POSIX_C_SOURCE 200809L /* pthread_sigmask, sigfillset */
+/* The accounts' worker thread (a worker, worker.h): password hashes and the store's accounts
+ * connection, one request at a time (accounts.h says why). */
 #include <jansson.h>
-#include <signal.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <sodium.h>
 
@@ -247,33 +246,14 @@ static void rate(Accounts *a, AccJob *j) {
     }
 }
 
-/* Hands the finished jobs from first on (linked by next) to the loop and wakes it. Called with the mutex
- * held; drops it for the wake-up. */
-static void hand_back(Accounts *a, AccJob *first) {
-    if (!first)
-        return;
-    AccJob *last = first;
-    while (last->next)
-        last = last->next;
-    if (a->done_tail)
-        a->done_tail->next = first;
-    else
-        a->done_head = first;
-    a->done_tail = last;
-    pthread_mutex_unlock(&a->mutex);
-    a->wake(a->wake_ctx);
-    pthread_mutex_lock(&a->mutex);
-}
-
 #define SWEEP_EVERY_MS  60000
 #define SWEEP_WINDOW_MS (7LL * 86400000)
 #define SWEEP_BATCH     32
 
 /* Rated games that ended without being rated (their node went down first): rated here, each handed
- * back like a rate job so the loop shows it. Called with the mutex held; drops it while working. */
-static void sweep(Accounts *a) {
+ * back like a rate job so the loop shows it. */
+static void sweep(Accounts *a, Worker *w) {
     a->swept_ms = accounts_now(a);
-    pthread_mutex_unlock(&a->mutex);
     UnratedGame found[SWEEP_BATCH];
     char err[300] = "";
     int n = a->db->vtbl->unrated(a->db, a->swept_ms - SWEEP_WINDOW_MS, found, SWEEP_BATCH, err, sizeof err);
@@ -289,25 +269,21 @@ static void sweep(Accounts *a) {
         *tail = j;
         tail = &j->next;
     }
-    pthread_mutex_lock(&a->mutex);
-    hand_back(a, done);
+    worker_hand_back(w, done);
 }
 
 #define LOBBY_EVERY_MS 2000
 
 static void run(Accounts *a, AccJob *j);
 
-/* The lobby read for its watchers (as an ACCOUNTS_LOBBY job handed back). Called with the mutex
- * held; drops it while working. */
-static void lobby_read_here(Accounts *a) {
-    pthread_mutex_unlock(&a->mutex);
+/* The lobby read for its watchers (as an ACCOUNTS_LOBBY job handed back). */
+static void lobby_read_here(Accounts *a, Worker *w) {
     AccJob *j = calloc(1, sizeof *j);
     if (j) {
         j->action = ACCOUNTS_LOBBY;
         run(a, j);
     }
-    pthread_mutex_lock(&a->mutex);
-    hand_back(a, j);
+    worker_hand_back(w, j);
 }
 
 static void run(Accounts *a, AccJob *j) {
@@ -332,42 +308,36 @@ static void run(Accounts *a, AccJob *j) {
     sodium_memzero(j->new_password, sizeof j->new_password);
 }
 
-static void *worker_main(void *arg) {
-    Accounts *a = arg;
-    pthread_mutex_lock(&a->mutex);
-    sweep(a);
-    for (;;) {
-        while (!a->queue_head && !a->stopping) {
-            /* Idle: look for unrated games once a minute, and with watchers read the lobby every
-             * 2 s (other servers' seeks come and go without this one hearing of it). */
-            struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_sec += a->watching ? LOBBY_EVERY_MS / 1000 : SWEEP_EVERY_MS / 1000;
-            if (pthread_cond_timedwait(&a->cond, &a->mutex, &until) == 0 || a->stopping)
-                continue;
-            if (a->watching)
-                lobby_read_here(a);
-            if (accounts_now(a) - a->swept_ms >= SWEEP_EVERY_MS)
-                sweep(a);
-        }
-        if (a->stopping)
-            break;
-        AccJob *j = a->queue_head;
-        a->queue_head = j->next;
-        if (!a->queue_head)
-            a->queue_tail = NULL;
-        a->queued--;
-        j->next = NULL;
-        a->running = j;
-        pthread_mutex_unlock(&a->mutex);
-        run(a, j);
-        pthread_mutex_lock(&a->mutex);
-        a->running = NULL;
-        hand_back(a, j);
-    }
-    pthread_mutex_unlock(&a->mutex);
-    return NULL;
+/* ---- the worker's hooks (worker.h): one thread, one request at a time ---- */
+
+static void hook_run(Worker *w, void *owner, void *jobs, int n, int thread) {
+    (void)w, (void)n, (void)thread;
+    run(owner, jobs);
 }
+
+/* First thing on the thread: the games left unrated while no server ran. */
+static void hook_start(Worker *w, void *owner, int thread) {
+    (void)thread;
+    sweep(owner, w);
+}
+
+/* Idle: look for unrated games once a minute, and with watchers read the lobby every 2 s (other
+ * servers' seeks come and go without this one hearing of it). */
+static void hook_idle(Worker *w, void *owner) {
+    Accounts *a = owner;
+    if (atomic_load(&a->watching))
+        lobby_read_here(a, w);
+    if (accounts_now(a) - a->swept_ms >= SWEEP_EVERY_MS)
+        sweep(a, w);
+}
+
+/* The requester went away: the job still runs (what it does still happens), its reply is not sent. */
+static void hook_cancel(void *owner, void *job, WorkerState state, int thread) {
+    (void)owner, (void)state, (void)thread;
+    ((AccJob *)job)->cancelled = true;
+}
+
+static void hook_free(void *job) { accounts_job_free(job); }
 
 bool accounts_worker_start(Accounts *a, char *err, size_t err_size) {
     if (sodium_init() < 0) {
@@ -380,73 +350,42 @@ bool accounts_worker_start(Accounts *a, char *err, size_t err_size) {
         snprintf(err, err_size, "%s", "cannot hash a password (out of memory?)");
         return false;
     }
-    /* Every signal blocked: the process's signals reach the event loop's thread. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int rc = pthread_create(&a->thread, NULL, worker_main, a);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (rc != 0) {
-        snprintf(err, err_size, "cannot start the accounts thread: %s", strerror(rc));
+    /* Stopping finishes the request that runs; queued ones are dropped unanswered. */
+    WorkerConfig cfg = {.threads = 1,
+                        .next_offset = offsetof(AccJob, next),
+                        .queue_max = ACCOUNTS_QUEUE_MAX,
+                        .hand_back = true,
+                        .idle_ms = SWEEP_EVERY_MS,
+                        .owner = a,
+                        .run = hook_run,
+                        .start = hook_start,
+                        .idle = hook_idle,
+                        .cancel = hook_cancel,
+                        .free_job = hook_free,
+                        .wake = a->wake,
+                        .wake_ctx = a->wake_ctx};
+    char why[200];
+    if (!(a->worker = worker_new(&cfg, why, sizeof why))) {
+        snprintf(err, err_size, "cannot start the accounts thread: %s", why);
         return false;
     }
-    a->thread_started = true;
     return true;
 }
 
-static void free_list(AccJob *j) {
-    while (j) {
-        AccJob *next = j->next;
-        accounts_job_free(j);
-        j = next;
-    }
-}
-
 void accounts_worker_stop(Accounts *a) {
-    if (a->thread_started) {
-        pthread_mutex_lock(&a->mutex);
-        a->stopping = true;
-        pthread_cond_signal(&a->cond);
-        pthread_mutex_unlock(&a->mutex);
-        pthread_join(a->thread, NULL);
-        a->thread_started = false;
-    }
-    free_list(a->queue_head);
-    free_list(a->done_head);
-    a->queue_head = a->queue_tail = a->done_head = a->done_tail = NULL;
+    worker_free(a->worker);
+    a->worker = NULL;
 }
 
-bool accounts_worker_submit(Accounts *a, AccJob *j) {
-    pthread_mutex_lock(&a->mutex);
-    bool room = a->queued < ACCOUNTS_QUEUE_MAX && !a->stopping;
-    if (room) {
-        j->next = NULL;
-        if (a->queue_tail)
-            a->queue_tail->next = j;
-        else
-            a->queue_head = j;
-        a->queue_tail = j;
-        a->queued++;
-        pthread_cond_signal(&a->cond);
-    }
-    pthread_mutex_unlock(&a->mutex);
-    return room;
-}
+bool accounts_worker_submit(Accounts *a, AccJob *j) { return worker_submit(a->worker, j); }
 
-void accounts_worker_cancel(Accounts *a, uint64_t ticket) {
-    pthread_mutex_lock(&a->mutex);
-    AccJob *lists[] = {a->queue_head, a->running, a->done_head};
-    for (int i = 0; i < 3; i++)
-        for (AccJob *j = lists[i]; j; j = i == 1 ? NULL : j->next)
-            if (j->ticket == ticket)
-                j->cancelled = true;
-    pthread_mutex_unlock(&a->mutex);
-}
+static bool has_ticket(const void *job, void *ticket) { return ((const AccJob *)job)->ticket == *(uint64_t *)ticket; }
 
-AccJob *accounts_worker_take_done(Accounts *a) {
-    pthread_mutex_lock(&a->mutex);
-    AccJob *j = a->done_head;
-    a->done_head = a->done_tail = NULL;
-    pthread_mutex_unlock(&a->mutex);
-    return j;
+void accounts_worker_cancel(Accounts *a, uint64_t ticket) { worker_cancel(a->worker, has_ticket, &ticket); }
+
+AccJob *accounts_worker_take_done(Accounts *a) { return worker_take_done(a->worker); }
+
+void accounts_worker_watch(Accounts *a, bool watching) {
+    atomic_store(&a->watching, watching);
+    worker_set_idle_ms(a->worker, watching ? LOBBY_EVERY_MS : SWEEP_EVERY_MS);
 }

@@ -3,8 +3,10 @@
  *
  * Owns: the log (log.h), the monotonic clock for limits and durations (monotonic.h), per-address token
  * buckets (client_limits.h), the time controls and variants of games with the rating categories they
- * make (timecontrol.h), and the rating arithmetic shared by the store's rating rows and the accounts'
- * rating of games (rating.h, Glicko-2 in glicko2.h).
+ * make (timecontrol.h), the rating arithmetic shared by the store's rating rows and the accounts'
+ * rating of games (rating.h, Glicko-2 in glicko2.h), and the one worker primitive every thread of the
+ * server is started by (worker.h: a queue, its threads, the done list back to the event loop,
+ * cancellation).
  *
  * Rooms of src/server, lowest first (tests/layers ranks them; a room includes only the public header
  * of a lower room and calls nothing above it): base < store < service < accounts < http. */
@@ -16,5 +18,6 @@
 #include "monotonic.h"
 #include "rating.h"
 #include "timecontrol.h"
+#include "worker.h"
 
 #endif

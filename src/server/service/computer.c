@@ -1,48 +1,23 @@
-/* The computer player's worker pool (computer.h): one mutex guards the queues, the done list and which
- * job each worker runs; searches and analyses run outside it. The engines' workers take searches,
- * one worker of its own (no engine) takes the rules' analyses, so a verdict never waits for a search. Stopping a search is engine_stop, which may come
- * before the worker's engine_search has begun (the search clears its stop flag when it starts), so a
- * worker also asks for the stop again from the search's progress callback, and shutdown repeats
- * engine_stop until every worker has left. */
-#define _POSIX_C_SOURCE 200809L /* pthread_sigmask, nanosleep, clock_gettime */
-
+/* The computer player's worker pool (computer.h): two workers (worker.h), the searches' (a pool of
+ * threads, an engine each) and the analyses' (one thread, no engine), so a verdict never waits for a
+ * search; both hand back through the searches' done list. Stopping a search is engine_stop, which may
+ * come before the thread's engine_search has begun (the search clears its stop flag when it starts),
+ * so a search also asks for the stop again from its progress callback, and shutdown repeats
+ * engine_stop until every thread has left. */
 #include "computer.h"
+#include "base/base.h"
 
-#include <errno.h>
-#include <pthread.h>
-#include <signal.h>
-#include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #define COMPUTER_MAX_THREADS 8
 
-typedef struct Worker {
-    struct Computer *c;
-    pthread_t thread;
-    bool started;
-    Engine *engine;       /* NULL for the rules worker */
-    ComputerJob *running; /* under the mutex */
-    atomic_bool stop;     /* the running job should end now */
-} Worker;
-
 struct Computer {
-    int threads; /* 0: synchronous */
-    Worker workers[COMPUTER_MAX_THREADS];
-    Worker rules; /* the analyses' worker (threads > 0) */
-    Engine *sync_engine;
-    void (*wake)(void *);
-    void *wake_ctx;
-
-    pthread_mutex_t mutex;
-    pthread_cond_t cond;                  /* queued work, a cancelled delay, or stopping */
-    ComputerJob *queue_head, *queue_tail; /* searches */
-    ComputerJob *rules_head, *rules_tail; /* analyses (JOB_DEAD, JOB_FLAG), in the order submitted */
-    ComputerJob *done_head, *done_tail;
-    int alive; /* workers that have not left their loop */
-    bool stopping;
+    int threads;                           /* 0: synchronous */
+    Engine *engines[COMPUTER_MAX_THREADS]; /* one per search thread; [0] alone when synchronous */
+    Worker *search;                        /* the searches: threads threads, and the done list of both */
+    Worker *rules;                         /* the analyses: one thread, handing back into search's list */
 };
 
 ComputerJob *computer_job_new(const Game *game) {
@@ -73,16 +48,6 @@ void computer_job_free(ComputerJob *job) {
     free(job);
 }
 
-/* Under the mutex. */
-static void done_append(Computer *c, ComputerJob *job) {
-    job->next = NULL;
-    if (c->done_tail)
-        c->done_tail->next = job;
-    else
-        c->done_head = job;
-    c->done_tail = job;
-}
-
 static void set_skill(Engine *e, int skill) {
     EngineOptions opt;
     engine_get_options(e, &opt);
@@ -92,102 +57,59 @@ static void set_skill(Engine *e, int skill) {
     engine_set_options(e, &opt);
 }
 
+/* What a search's progress reports need: where it runs. */
+typedef struct SearchThread {
+    Worker *w;
+    int thread;
+    Engine *engine;
+} SearchThread;
+
 /* Progress report of a search: the moment to repeat a stop that came before the search began. */
 static void on_info(const EngineInfo *info, void *ctx) {
     (void)info;
-    Worker *w = ctx;
-    if (atomic_load(&w->stop))
-        engine_stop(w->engine);
+    SearchThread *t = ctx;
+    if (worker_cancelled(t->w, t->thread))
+        engine_stop(t->engine);
 }
 
-static void run_job(Engine *e, ComputerJob *job, Worker *w) {
+/* A search on one of the search worker's threads (or, synchronous, on the caller's). */
+static void run_search(Worker *w, void *owner, void *jobs, int n, int thread) {
+    (void)n;
+    Computer *c = owner;
+    ComputerJob *job = jobs;
+    /* Testing: the delay is cut short by a cancel or shutdown, and then the job is not searched. */
+    if (job->delay_ms > 0 && !worker_pause(w, thread, job->delay_ms)) {
+        job->cancelled = true;
+        return;
+    }
+    SearchThread t = {w, thread, c->engines[thread]};
+    set_skill(t.engine, job->skill);
+    job->result = engine_search(t.engine, &job->game, &job->limits, c->threads ? on_info : NULL, &t);
+}
+
+/* An analysis on the rules worker's thread: bounded by its node budget, never cancelled. */
+static void run_rules(Worker *w, void *owner, void *jobs, int n, int thread) {
+    (void)w, (void)owner, (void)n, (void)thread;
     static const WinLimits dead = {false, GAME_DEAD_NODES};
     static const WinLimits flag = {false, GAME_FLAG_NODES};
-    switch (job->kind) {
-        case JOB_SEARCH:
-            set_skill(e, job->skill);
-            job->result = engine_search(e, &job->game, &job->limits, w ? on_info : NULL, w);
-            break;
-        case JOB_DEAD: dead_position(game_position(&job->game), &dead, NULL, job->win); break;
-        case JOB_FLAG: can_checkmate(game_position(&job->game), (Color)!job->flagged, &flag, NULL, &job->win[0]); break;
-    }
+    ComputerJob *job = jobs;
+    if (job->kind == JOB_DEAD)
+        dead_position(game_position(&job->game), &dead, NULL, job->win);
+    else
+        can_checkmate(game_position(&job->game), (Color)!job->flagged, &flag, NULL, &job->win[0]);
 }
 
-/* Waits up to ms for a cancel or shutdown (under the mutex); true when the job may go on. */
-static bool delay_job(Computer *c, Worker *w, ComputerJob *job, int ms) {
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += ms / 1000;
-    until.tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
-    while (!c->stopping && !atomic_load(&w->stop) && !job->cancelled)
-        if (pthread_cond_timedwait(&c->cond, &c->mutex, &until) == ETIMEDOUT)
-            break;
-    return !c->stopping && !atomic_load(&w->stop) && !job->cancelled;
+/* A search cancelled: queued, it comes back unsearched; running, its engine is told to stop (again
+ * from its progress reports); either way it comes back marked. One already done is left alone. */
+static void cancel_search(void *owner, void *job, WorkerState state, int thread) {
+    Computer *c = owner;
+    if (state == WORKER_RUNNING)
+        engine_stop(c->engines[thread]);
+    else if (state != WORKER_DONE)
+        ((ComputerJob *)job)->cancelled = true;
 }
 
-/* Under the mutex: the queue w takes its jobs from (searches for an engine's worker, analyses for
- * the rules worker), as pointers to its head and tail. */
-static ComputerJob **queue_of(Computer *c, const Worker *w, ComputerJob ***tail) {
-    *tail = w->engine ? &c->queue_tail : &c->rules_tail;
-    return w->engine ? &c->queue_head : &c->rules_head;
-}
-
-static void *worker_main(void *arg) {
-    Worker *w = arg;
-    Computer *c = w->c;
-    ComputerJob **tail, **head = queue_of(c, w, &tail);
-    pthread_mutex_lock(&c->mutex);
-    for (;;) {
-        while (!*head && !c->stopping)
-            pthread_cond_wait(&c->cond, &c->mutex);
-        if (c->stopping)
-            break;
-        ComputerJob *job = *head;
-        *head = job->next;
-        if (!*head)
-            *tail = NULL;
-        w->running = job;
-        atomic_store(&w->stop, false);
-        bool go = job->delay_ms <= 0 || delay_job(c, w, job, job->delay_ms);
-        pthread_mutex_unlock(&c->mutex);
-
-        if (go)
-            run_job(w->engine, job, w);
-
-        pthread_mutex_lock(&c->mutex);
-        w->running = NULL;
-        if (!go || atomic_load(&w->stop))
-            job->cancelled = true;
-        done_append(c, job);
-        pthread_mutex_unlock(&c->mutex);
-        /* Outside the lock, as the store does: the wake function may take locks of its own. */
-        if (c->wake)
-            c->wake(c->wake_ctx);
-        pthread_mutex_lock(&c->mutex);
-    }
-    c->alive--;
-    pthread_mutex_unlock(&c->mutex);
-    return NULL;
-}
-
-/* Workers run with every signal blocked, so SIGINT and SIGTERM reach the event loop's thread. */
-static bool start_worker(Worker *w, char *err, size_t err_size) {
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int rc = pthread_create(&w->thread, NULL, worker_main, w);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (rc != 0) {
-        snprintf(err, err_size, "cannot start a computer thread: %s", strerror(rc));
-        return false;
-    }
-    w->started = true;
-    return true;
-}
+static void free_job(void *job) { computer_job_free(job); }
 
 static Engine *engine_with_hash(size_t hash_mb) {
     EngineOptions opt;
@@ -209,29 +131,41 @@ Computer *computer_start(int threads, size_t hash_mb, void (*wake)(void *), void
         return NULL;
     }
     c->threads = threads;
-    c->wake = wake;
-    c->wake_ctx = wake_ctx;
-    pthread_mutex_init(&c->mutex, NULL);
-    pthread_cond_init(&c->cond, NULL);
     bool ok = true;
-    if (threads == 0 && !(c->sync_engine = engine_with_hash(hash_mb)))
-        ok = false;
-    for (int i = 0; ok && i < threads; i++)
-        if (!(c->workers[i].engine = engine_with_hash(hash_mb)))
+    for (int i = 0; ok && i < (threads ? threads : 1); i++)
+        if (!(c->engines[i] = engine_with_hash(hash_mb)))
             ok = false;
     if (!ok)
         snprintf(err, err_size, "out of memory for the computer's engines");
-    for (int i = 0; ok && i < threads; i++) {
-        c->workers[i].c = c;
-        ok = start_worker(&c->workers[i], err, err_size);
-        if (ok)
-            c->alive++;
+    /* Stopping drops the queued jobs and stops the searches that run (a stop can be lost when it comes
+     * just before a search begins: the worker repeats it until every thread has left). */
+    WorkerConfig search = {.threads = threads,
+                           .next_offset = offsetof(ComputerJob, next),
+                           .hand_back = true,
+                           .skip_cancelled = true,
+                           .cancel_on_stop = true,
+                           .owner = c,
+                           .run = run_search,
+                           .cancel = cancel_search,
+                           .free_job = free_job,
+                           .wake = wake,
+                           .wake_ctx = wake_ctx};
+    char why[200];
+    if (ok && !(c->search = worker_new(&search, why, sizeof why))) {
+        snprintf(err, err_size, "cannot start a computer thread: %s", why);
+        ok = false;
     }
-    if (ok && threads > 0) {
-        c->rules.c = c;
-        ok = start_worker(&c->rules, err, err_size);
-        if (ok)
-            c->alive++;
+    /* The analyses: a running one finishes at shutdown (bounded by its node budget). */
+    WorkerConfig rules = {.threads = threads ? 1 : 0,
+                          .next_offset = offsetof(ComputerJob, next),
+                          .hand_back = true,
+                          .done_to = c->search,
+                          .owner = c,
+                          .run = run_rules,
+                          .free_job = free_job};
+    if (ok && !(c->rules = worker_new(&rules, why, sizeof why))) {
+        snprintf(err, err_size, "cannot start a computer thread: %s", why);
+        ok = false;
     }
     if (!ok) {
         computer_free(c);
@@ -241,108 +175,27 @@ Computer *computer_start(int threads, size_t hash_mb, void (*wake)(void *), void
 }
 
 void computer_submit(Computer *c, ComputerJob *job) {
-    job->next = NULL;
     job->cancelled = false;
-    if (c->threads == 0) {
-        run_job(c->sync_engine, job, NULL);
-        pthread_mutex_lock(&c->mutex);
-        done_append(c, job);
-        pthread_mutex_unlock(&c->mutex);
-        if (c->wake)
-            c->wake(c->wake_ctx);
-        return;
-    }
-    pthread_mutex_lock(&c->mutex);
-    bool search = job->kind == JOB_SEARCH;
-    ComputerJob **head = search ? &c->queue_head : &c->rules_head, **tail = search ? &c->queue_tail : &c->rules_tail;
-    if (*tail)
-        (*tail)->next = job;
-    else
-        *head = job;
-    *tail = job;
-    pthread_cond_broadcast(&c->cond);
-    pthread_mutex_unlock(&c->mutex);
+    worker_submit(job->kind == JOB_SEARCH ? c->search : c->rules, job); /* no bound */
 }
 
-ComputerJob *computer_take_done(Computer *c) {
-    pthread_mutex_lock(&c->mutex);
-    ComputerJob *done = c->done_head;
-    c->done_head = c->done_tail = NULL;
-    pthread_mutex_unlock(&c->mutex);
-    return done;
+ComputerJob *computer_take_done(Computer *c) { return worker_take_done(c->search); }
+
+static bool has_serial(const void *job, void *serial) {
+    return ((const ComputerJob *)job)->serial == *(uint64_t *)serial;
 }
 
-void computer_cancel(Computer *c, uint64_t serial) {
-    bool woke = false;
-    pthread_mutex_lock(&c->mutex);
-    ComputerJob **link = &c->queue_head, *prev = NULL;
-    for (ComputerJob *job = c->queue_head; job; prev = job, job = job->next) {
-        if (job->serial != serial) {
-            link = &job->next;
-            continue;
-        }
-        *link = job->next;
-        if (c->queue_tail == job)
-            c->queue_tail = prev;
-        job->cancelled = true;
-        done_append(c, job);
-        woke = true;
-        break;
-    }
-    for (int i = 0; !woke && i < c->threads; i++) {
-        Worker *w = &c->workers[i];
-        if (w->running && w->running->serial == serial) {
-            atomic_store(&w->stop, true);
-            engine_stop(w->engine);
-            pthread_cond_broadcast(&c->cond); /* ends a testing delay */
-        }
-    }
-    pthread_mutex_unlock(&c->mutex);
-    if (woke && c->wake)
-        c->wake(c->wake_ctx);
-}
-
-static void free_list(ComputerJob *job) {
-    while (job) {
-        ComputerJob *next = job->next;
-        computer_job_free(job);
-        job = next;
-    }
-}
+void computer_cancel(Computer *c, uint64_t serial) { worker_cancel(c->search, has_serial, &serial); }
 
 void computer_free(Computer *c) {
     if (!c)
         return;
-    pthread_mutex_lock(&c->mutex);
-    c->stopping = true;
-    pthread_cond_broadcast(&c->cond);
-    /* A stop can be lost when it comes just before a search begins: repeat it until all have left. */
-    while (c->alive > 0) {
-        for (int i = 0; i < c->threads; i++)
-            if (c->workers[i].running) {
-                atomic_store(&c->workers[i].stop, true);
-                engine_stop(c->workers[i].engine);
-            }
-        pthread_mutex_unlock(&c->mutex);
-        struct timespec pause = {0, 2000000};
-        nanosleep(&pause, NULL);
-        pthread_mutex_lock(&c->mutex);
-    }
-    pthread_mutex_unlock(&c->mutex);
-    for (int i = 0; i < c->threads; i++) {
-        if (c->workers[i].started)
-            pthread_join(c->workers[i].thread, NULL);
-        if (c->workers[i].engine)
-            engine_free(c->workers[i].engine);
-    }
-    if (c->rules.started) /* it ends its analysis first: bounded by the analysis's node budget */
-        pthread_join(c->rules.thread, NULL);
-    if (c->sync_engine)
-        engine_free(c->sync_engine);
-    free_list(c->queue_head);
-    free_list(c->rules_head);
-    free_list(c->done_head);
-    pthread_cond_destroy(&c->cond);
-    pthread_mutex_destroy(&c->mutex);
+    worker_stop(c->search);
+    worker_stop(c->rules);
+    worker_free(c->rules); /* first: it hands back into search's list */
+    worker_free(c->search);
+    for (int i = 0; i < COMPUTER_MAX_THREADS; i++)
+        if (c->engines[i])
+            engine_free(c->engines[i]);
     free(c);
 }

@@ -1,6 +1,6 @@
 /* schach serve: the computer player's thinking, and the rules' analyses, off the event loop.
  *
- * A small pool of worker threads, each with an Engine of its own, takes search jobs from one FIFO
+ * A small pool of worker threads (worker.h), each with an Engine of its own, takes search jobs from one FIFO
  * queue; one more thread, without an engine, takes the rules' analyses (dead positions, flag falls)
  * from a FIFO queue of their own, so a verdict never waits behind a search (which may think for
  * seconds), only behind other analyses, each bounded by its node budget. Finished jobs come back

@@ -1,17 +1,17 @@
 /* The PostgreSQL store: several `schach serve` nodes on one database. Three connections per node, each
  * with one owner: the writer thread's (group commit, store_pg_writer.c), the listener thread's (the
  * other nodes' announcements, store_pg_listen.c) and the event loop's for reads (store_pg_read.c).
- * This file opens and closes the store, makes connections, and holds the queues between the threads.
+ * This file opens and closes the store, makes connections, and holds the notices' queue (the ops' queue
+ * is the writer's worker, worker.h).
  *
  * The conninfo may carry a password: it is handed to libpq and never written anywhere (messages name
  * the database as user@host:port/dbname). */
-#define _POSIX_C_SOURCE 200809L /* gethostname, pipe, pthread_sigmask, clock_gettime */
+#define _POSIX_C_SOURCE 200809L /* gethostname, pipe, clock_gettime */
 
 #include "store_pg_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,26 +194,10 @@ static void pg_submit(Store *store, StoreOp *op) {
     PgStore *s = (PgStore *)store;
     op->ok = op->fault = op->conflict = op->uncertain = false;
     op->error[0] = '\0';
-    op->next = NULL;
-    pthread_mutex_lock(&s->mutex);
-    if (s->queue_tail)
-        s->queue_tail->next = op;
-    else
-        s->queue_head = op;
-    s->queue_tail = op;
-    s->counters.queue_depth++;
-    pthread_cond_signal(&s->cond);
-    pthread_mutex_unlock(&s->mutex);
+    worker_submit(s->writer, op); /* no bound, and nobody submits once close began */
 }
 
-static StoreOp *pg_take_done(Store *store) {
-    PgStore *s = (PgStore *)store;
-    pthread_mutex_lock(&s->mutex);
-    StoreOp *done = s->done_head;
-    s->done_head = s->done_tail = NULL;
-    pthread_mutex_unlock(&s->mutex);
-    return done;
-}
+static StoreOp *pg_take_done(Store *store) { return worker_take_done(((PgStore *)store)->writer); }
 
 static StoreNotice *pg_take_notices(Store *store) {
     PgStore *s = (PgStore *)store;
@@ -231,25 +215,21 @@ static void pg_stats(Store *store, StoreStats *out) {
     *out = s->counters;
     out->connected = s->writer_ok && s->listener_ok;
     pthread_mutex_unlock(&s->mutex);
+    out->queue_depth = worker_queued(s->writer);
     out->backend = "postgresql";
 }
 
 /* Stops the threads (the writer after everything queued) and frees the store. */
 static void free_store(PgStore *s) {
-    pthread_mutex_lock(&s->mutex);
-    s->stopping = true;
-    pthread_cond_signal(&s->cond);
-    pthread_mutex_unlock(&s->mutex);
-    if (s->writer_started)
-        pthread_join(s->writer, NULL);
+    worker_free(s->writer);
+    free(s->slots);
     if (s->stop_pipe[1] >= 0) {
         ssize_t w;
         do
             w = write(s->stop_pipe[1], "x", 1);
         while (w < 0 && errno == EINTR);
     }
-    if (s->listener_started)
-        pthread_join(s->listener, NULL);
+    worker_free(s->listener);
     for (int i = 0; i < 2; i++)
         if (s->stop_pipe[i] >= 0)
             close(s->stop_pipe[i]);
@@ -257,7 +237,6 @@ static void free_store(PgStore *s) {
     PQfinish(s->lconn);
     store_pg_read_close(s);
     store_notices_free(s->notice_head);
-    pthread_cond_destroy(&s->cond);
     pthread_mutex_destroy(&s->mutex);
     free(s->conninfo);
     free(s);
@@ -282,22 +261,6 @@ static const StoreVtbl pg_vtbl = {
 };
 
 /* ---- open ---- */
-
-/* The store's threads run with every signal blocked, so the process's signals (SIGINT, SIGTERM) reach
- * the event loop's thread. */
-static bool start_thread(pthread_t *thread, void *(*main_fn)(void *), PgStore *s, const char *what, char *err,
-                         size_t err_size) {
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int rc = pthread_create(thread, NULL, main_fn, s);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (rc != 0) {
-        store_pg_set_err(err, err_size, "cannot start the store's %s thread: %s", what, strerror(rc));
-        return false;
-    }
-    return true;
-}
 
 /* host:pid, the default node name: unique among the nodes of one site. */
 static void default_node(char *node, size_t size) {
@@ -388,7 +351,6 @@ Store *store_pg_open(const char *conninfo, const char *node, void (*wake)(void *
     else
         default_node(s->node, sizeof s->node);
     pthread_mutex_init(&s->mutex, NULL);
-    pthread_cond_init(&s->cond, NULL);
 
     bool ok = open_connections(s, err, err_size);
     if (ok && pipe(s->stop_pipe) != 0) {
@@ -398,8 +360,12 @@ Store *store_pg_open(const char *conninfo, const char *node, void (*wake)(void *
     }
     for (int i = 0; ok && i < 2; i++)
         fcntl(s->stop_pipe[i], F_SETFD, FD_CLOEXEC);
-    ok = ok && (s->writer_started = start_thread(&s->writer, store_pg_writer_main, s, "writer", err, err_size));
-    ok = ok && (s->listener_started = start_thread(&s->listener, store_pg_listener_main, s, "listener", err, err_size));
+    ok = ok && store_pg_writer_start(s, err, err_size);
+    char why[200];
+    if (ok && !(s->listener = worker_start_task(store_pg_listener_main, s, why, sizeof why))) {
+        store_pg_set_err(err, err_size, "cannot start the store's %s thread: %s", "listener", why);
+        ok = false;
+    }
     if (!ok) {
         free_store(s);
         return NULL;

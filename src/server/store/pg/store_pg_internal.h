@@ -93,13 +93,12 @@ typedef struct PgStore {
     bool wconn_lost;      /* the connection broke: open a fresh one before the next batch */
     bool faulted;         /* the last batch failed for the storage's sake (logged once it recovers) */
     LogLimiter fault_log; /* storage_fault lines: at most one a second */
-    pthread_t writer;
-    bool writer_started;
+    struct PgSlot *slots; /* a batch in execution order (store_pg_writer.c); NULL: one op per batch */
+    Worker *writer;       /* one thread, batches of up to PG_BATCH_MAX ops (store_pg_writer.c) */
 
     /* The listener thread's alone once it runs. */
     PGconn *lconn;
-    pthread_t listener;
-    bool listener_started;
+    Worker *listener; /* one task: store_pg_listener_main */
     int stop_pipe[2]; /* written at close: ends the listener's wait */
     LogLimiter listen_log;
 
@@ -111,16 +110,12 @@ typedef struct PgStore {
     LogLimiter read_log;
 
     pthread_mutex_t mutex; /* guards everything below */
-    pthread_cond_t cond;   /* signalled when ops are queued or stopping is set */
-    StoreOp *queue_head, *queue_tail;
-    StoreOp *done_head, *done_tail;
     StoreNotice *notice_head, *notice_tail;
     size_t notice_count;
-    bool stopping;
     int writer_pid;      /* the writer's backend: announcements from it are this node's own */
     bool writer_ok;      /* the writer's last batch (or connection) worked */
     bool listener_ok;    /* the listener is connected and listening */
-    StoreStats counters; /* backend and connected are filled by stats() */
+    StoreStats counters; /* backend, connected and queue_depth are filled by stats() */
 } PgStore;
 
 /* ---- store_pg.c ---- */
@@ -195,7 +190,10 @@ void store_pg_take_answer(StoreOp *op, int stmt, const PGresult *res, int64_t *n
 
 /* ---- store_pg_writer.c ---- */
 
-void *store_pg_writer_main(void *arg);
+/* Starts the writer thread: batches of what is queued, one transaction each, handed back to the loop
+ * (at close worker_free(s->writer) commits what is queued; s->slots is freed after it); false with
+ * err filled. */
+bool store_pg_writer_start(PgStore *s, char *err, size_t err_size);
 
 /* ---- store_pg_read.c ---- */
 
@@ -217,7 +215,8 @@ void store_pg_read_close(PgStore *s);
 
 /* LISTENs on conn (the listener's connection, opened by store_pg_open before the thread starts). */
 bool store_pg_listen_on(PGconn *conn, char *err, size_t err_size);
-void *store_pg_listener_main(void *arg);
+/* The listener's loop (the task of s->listener, arg the PgStore) until the stop pipe is written. */
+void store_pg_listener_main(void *arg);
 /* Parses an announcement's payload into n (id, rev, ply, sent_ms) and node (at least
  * STORE_NODE_LEN + 1 bytes); false for a malformed one. */
 bool store_pg_parse_payload(const char *payload, StoreNotice *n, char *node);

@@ -156,7 +156,7 @@ static bool reconnect(PgStore *s) {
     }
 }
 
-void *store_pg_listener_main(void *arg) {
+void store_pg_listener_main(void *arg) {
     PgStore *s = arg;
     for (;;) {
         int fd = PQsocket(s->lconn);
@@ -175,5 +175,4 @@ void *store_pg_listener_main(void *arg) {
         if (!reconnect(s))
             break;
     }
-    return NULL;
 }

@@ -1,6 +1,7 @@
-/* The PostgreSQL store's writer: one connection, one thread, group commit. Everything queued meanwhile
- * becomes one transaction, sent in libpq's pipeline mode, so a batch costs two round trips however
- * many ops it holds (one for the ops, one for the announcements and COMMIT) instead of several per op.
+/* The PostgreSQL store's writer: one connection, one thread (a worker in batch mode, worker.h), group
+ * commit. Everything queued meanwhile becomes one transaction, sent in libpq's pipeline mode, so a
+ * batch costs two round trips however many ops it holds (one for the ops, one for the announcements
+ * and COMMIT) instead of several per op.
  *
  * Each op is a single statement (store_pg_ops.c: its writes joined in data-modifying WITH clauses), so
  * it is atomic by itself: an op that cannot apply (a stale base_rev, a ply that is not the next one, a
@@ -35,7 +36,7 @@
 /* ---- one batch ---- */
 
 /* An op of the batch in execution order, and what its statement answered. */
-typedef struct Slot {
+typedef struct PgSlot {
     StoreOp *op;
     int index;   /* in submission order */
     bool active; /* sent in this attempt (not failed already, alone) */
@@ -334,53 +335,33 @@ static void write_batch(PgStore *s, Slot *slots, int n) {
     pthread_mutex_unlock(&s->mutex);
 }
 
-void *store_pg_writer_main(void *arg) {
-    PgStore *s = arg;
-    Slot one;
-    int cap = PG_BATCH_MAX;
-    Slot *slots = malloc(sizeof *slots * (size_t)cap);
-    if (!slots) { /* still correct, one op per batch */
-        slots = &one;
-        cap = 1;
-    }
-    pthread_mutex_lock(&s->mutex);
-    for (;;) {
-        while (!s->queue_head && !s->stopping)
-            pthread_cond_wait(&s->cond, &s->mutex);
-        if (!s->queue_head)
-            break; /* stopping, and everything submitted is done */
-        StoreOp *batch = s->queue_head, *last = batch;
-        int n = 1;
-        slots[0] = (Slot){.op = batch, .index = 0};
-        while (n < cap && last->next) {
-            last = last->next;
-            slots[n] = (Slot){.op = last, .index = n};
-            n++;
-        }
-        s->queue_head = last->next;
-        if (!s->queue_head)
-            s->queue_tail = NULL;
-        last->next = NULL;
-        s->counters.queue_depth -= (uint64_t)n;
-        pthread_mutex_unlock(&s->mutex);
+/* One batch: up to PG_BATCH_MAX ops (one without slots), linked from jobs in the order submitted. */
+static void writer_run(Worker *w, void *owner, void *jobs, int n, int thread) {
+    (void)w, (void)thread;
+    PgStore *s = owner;
+    Slot one, *slots = s->slots ? s->slots : &one;
+    StoreOp *op = jobs;
+    for (int i = 0; i < n; i++, op = op->next)
+        slots[i] = (Slot){.op = op, .index = i};
+    store_test_commit_delay(); /* tests: hold the batch back, as the SQLite writer does */
+    write_batch(s, slots, n);
+}
 
-        store_test_commit_delay(); /* tests: hold the batch back, as the SQLite writer does */
-        write_batch(s, slots, n);
-
-        pthread_mutex_lock(&s->mutex);
-        if (s->done_tail)
-            s->done_tail->next = batch;
-        else
-            s->done_head = batch;
-        s->done_tail = last;
-        pthread_mutex_unlock(&s->mutex);
-        /* Outside the lock: the wake function may take the mutex of whoever it wakes. */
-        if (s->wake)
-            s->wake(s->wake_ctx);
-        pthread_mutex_lock(&s->mutex);
+bool store_pg_writer_start(PgStore *s, char *err, size_t err_size) {
+    s->slots = malloc(sizeof *s->slots * PG_BATCH_MAX); /* without it still correct, one op per batch */
+    WorkerConfig cfg = {.threads = 1,
+                        .next_offset = offsetof(StoreOp, next),
+                        .batch_max = s->slots ? PG_BATCH_MAX : 1,
+                        .drain = true,
+                        .hand_back = true,
+                        .owner = s,
+                        .run = writer_run,
+                        .wake = s->wake,
+                        .wake_ctx = s->wake_ctx};
+    char why[200];
+    if (!(s->writer = worker_new(&cfg, why, sizeof why))) {
+        store_pg_set_err(err, err_size, "cannot start the store's %s thread: %s", "writer", why);
+        return false;
     }
-    pthread_mutex_unlock(&s->mutex);
-    if (slots != &one)
-        free(slots);
-    return NULL;
+    return true;
 }

@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +36,7 @@ struct StoreBackupServer {
     char *sock_path;
     int listen_fd;
     int stop_pipe[2];
-    pthread_t thread;
+    Worker *thread; /* one task: the socket's loop (worker_start_task) */
 };
 
 /* ---- the copy ---- */
@@ -221,7 +220,7 @@ static void serve_client(StoreBackupServer *b, int fd) {
     free(line);
 }
 
-static void *backup_main(void *arg) {
+static void backup_main(void *arg) {
     StoreBackupServer *b = arg;
     for (;;) {
         struct pollfd fds[2] = {{.fd = b->listen_fd, .events = POLLIN}, {.fd = b->stop_pipe[0], .events = POLLIN}};
@@ -237,7 +236,6 @@ static void *backup_main(void *arg) {
         serve_client(b, fd);
         close(fd);
     }
-    return NULL;
 }
 
 static void backup_server_free(StoreBackupServer *b) {
@@ -283,11 +281,8 @@ StoreBackupServer *store_backup_server_start(const char *db_path) {
     if (dir_fd >= 0)
         close(dir_fd);
     if (ok) {
-        sigset_t all, prev;
-        sigfillset(&all);
-        pthread_sigmask(SIG_SETMASK, &all, &prev);
-        ok = pthread_create(&b->thread, NULL, backup_main, b) == 0;
-        pthread_sigmask(SIG_SETMASK, &prev, NULL);
+        char why[200];
+        ok = (b->thread = worker_start_task(backup_main, b, why, sizeof why)) != NULL;
         if (!ok)
             snprintf(err, sizeof err, "cannot start the backup thread");
     }
@@ -307,7 +302,7 @@ void store_backup_server_stop(StoreBackupServer *b) {
     /* The thread finishes a backup in progress before it sees this. */
     if (write(b->stop_pipe[1], "x", 1) != 1)
         shutdown(b->listen_fd, SHUT_RDWR); /* cannot happen with an empty pipe; wakes poll all the same */
-    pthread_join(b->thread, NULL);
+    worker_free(b->thread);
     unlink(b->sock_path);
     backup_server_free(b);
 }

@@ -12,7 +12,7 @@
  * 24 bytes), then frames of a 24-byte header (page number, database size after a commit or 0, the
  * salts, a checksum) and one page each. Checksums are cumulative over the header and every frame;
  * the magic's low bit says whether their 32-bit words are big-endian. */
-#define _POSIX_C_SOURCE 200809L /* pread, fcntl, pthread_sigmask */
+#define _POSIX_C_SOURCE 200809L /* pread, fcntl */
 #define _DEFAULT_SOURCE         /* syscall(SYS_gettid): a checker thread lowers its own priority */
 
 #include "store_sqlite_internal.h"
@@ -20,7 +20,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -354,17 +353,19 @@ bool store_check_writable(sqlite3 *db, const char *path, char *err, size_t err_s
 
 /* ---- the check of a large database, in parallel ---- */
 
+/* One share of the tables: a job of the checkers' worker (s->checkers, one thread per share). */
 typedef struct CheckPart {
-    SqliteStore *s;
+    struct CheckPart *next;
     int part;
 } CheckPart;
 
 /* Checks every STORE_CHECK_THREADS-th table (by name, the schema table last) on a connection of its
  * own; the last part to finish decides. */
-static void *checker_main(void *arg) {
-    CheckPart cp_copy = *(CheckPart *)arg, *cp = &cp_copy;
-    free(arg);
-    SqliteStore *s = cp->s;
+static void check_part(Worker *w, void *owner, void *jobs, int n, int thread) {
+    (void)w, (void)n, (void)thread;
+    CheckPart cp_copy = *(CheckPart *)jobs, *cp = &cp_copy;
+    free(jobs);
+    SqliteStore *s = owner;
     /* In the background the check takes what the loop, the writer and the computer leave over (on
      * Linux a thread has a nice value of its own). */
     if (s->check_background) {
@@ -413,7 +414,6 @@ static void *checker_main(void *arg) {
     }
     pthread_cond_broadcast(&s->check_cond);
     pthread_mutex_unlock(&s->mutex);
-    return NULL;
 }
 
 static long long file_bytes(const char *path) {
@@ -438,24 +438,31 @@ bool store_check_start(SqliteStore *s, char *err, size_t err_size) {
     }
     s->check_state = STORE_CHECK_RUNNING;
     s->check_parts_left = STORE_CHECK_THREADS;
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    for (int i = 0; i < STORE_CHECK_THREADS; i++) {
+    /* Every part runs, also when the store closes first (drain); each frees its part. */
+    WorkerConfig checkers = {.threads = STORE_CHECK_THREADS,
+                             .next_offset = offsetof(CheckPart, next),
+                             .drain = true,
+                             .owner = s,
+                             .run = check_part,
+                             .free_job = free};
+    char why[200];
+    s->checkers = worker_new(&checkers, why, sizeof why);
+    int started = 0;
+    for (int i = 0; s->checkers && i < STORE_CHECK_THREADS; i++) {
         CheckPart *cp = malloc(sizeof *cp);
         if (cp)
-            *cp = (CheckPart){s, i};
-        if (!cp || pthread_create(&s->checkers[i], NULL, checker_main, cp) != 0) {
+            *cp = (CheckPart){.part = i};
+        if (!cp || !worker_submit(s->checkers, cp)) {
             free(cp);
             break;
         }
-        s->checkers_started++;
+        started++;
     }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (s->checkers_started < STORE_CHECK_THREADS) {
+    worker_stop(s->checkers); /* its threads leave once the parts are done (joined at close) */
+    if (started < STORE_CHECK_THREADS) {
         /* No thread for every part: wait for those that run, then check the whole file here. */
         pthread_mutex_lock(&s->mutex);
-        s->check_parts_left -= STORE_CHECK_THREADS - s->checkers_started;
+        s->check_parts_left -= STORE_CHECK_THREADS - started;
         pthread_mutex_unlock(&s->mutex);
         if (store_check_wait(s, err, err_size) != 0 || !store_check_integrity(s->db, s->path, NULL, err, err_size))
             return false;

@@ -1,11 +1,12 @@
 /* The SQLite store: opening it (the checks a database must pass first, the connections' settings),
- * its vtable, and closing it. The writer thread and its checkpoints are in store_sqlite_writer.c;
- * reads (store_sqlite_read.c), start-up checks (store_check.c), the schema (store_schema.c), backups
- * (store_backup.c) and the accounts' connection (store_sqlite_accounts.c) live beside it.
+ * its vtable, and closing it. The writer thread and its checkpoints (workers, worker.h) are in
+ * store_sqlite_writer.c; reads (store_sqlite_read.c), start-up checks (store_check.c), the schema
+ * (store_schema.c), backups (store_backup.c) and the accounts' connection (store_sqlite_accounts.c)
+ * live beside it.
  *
  * Error texts are technical (they carry SQLite's English messages) and meant for the server's log;
  * the caller words what a person sees. */
-#define _POSIX_C_SOURCE 200809L /* mkdir, pthread_sigmask, sigaction */
+#define _POSIX_C_SOURCE 200809L /* mkdir, sigaction */
 
 #include "store_sqlite_internal.h"
 
@@ -78,7 +79,7 @@ sqlite3 *store_open_connection(const char *path, int flags, char *err, size_t er
     bool reader = (flags & SQLITE_OPEN_READONLY) != 0;
     if (reader)
         flags = (flags & ~SQLITE_OPEN_READONLY) | SQLITE_OPEN_READWRITE;
-    /* NOMUTEX: each connection is used by one thread at a time (handed over by pthread_create/join). */
+    /* NOMUTEX: each connection is used by one thread at a time (handed over by a worker's start and end). */
     int rc = sqlite3_open_v2(path, &db, flags | SQLITE_OPEN_NOMUTEX, STORE_VFS);
     if (rc != SQLITE_OK) {
         store_set_err(err, err_size, "cannot open %s: %s", path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
@@ -104,47 +105,20 @@ static void sqlite_submit(Store *store, StoreOp *op) {
     SqliteStore *s = (SqliteStore *)store;
     op->ok = false;
     op->error[0] = '\0';
-    op->next = NULL;
-    pthread_mutex_lock(&s->mutex);
-    if (s->queue_tail)
-        s->queue_tail->next = op;
-    else
-        s->queue_head = op;
-    s->queue_tail = op;
-    s->queued++;
-    pthread_cond_signal(&s->cond);
-    pthread_mutex_unlock(&s->mutex);
+    worker_submit(s->writer, op); /* no bound, and nobody submits once close began */
 }
 
-static StoreOp *sqlite_take_done(Store *store) {
-    SqliteStore *s = (SqliteStore *)store;
-    pthread_mutex_lock(&s->mutex);
-    StoreOp *done = s->done_head;
-    s->done_head = s->done_tail = NULL;
-    pthread_mutex_unlock(&s->mutex);
-    return done;
-}
+static StoreOp *sqlite_take_done(Store *store) { return worker_take_done(((SqliteStore *)store)->writer); }
 
 /* ---- open and close ---- */
 
 /* Stops the threads (the writer after everything queued) and frees the store. */
 static void free_store(SqliteStore *s) {
     store_backup_server_stop(s->backup);
-    pthread_mutex_lock(&s->mutex);
-    s->stopping = true;
-    pthread_cond_signal(&s->cond);
-    pthread_mutex_unlock(&s->mutex);
-    if (s->thread_started)
-        pthread_join(s->thread, NULL);
+    worker_free(s->writer);
     /* After the writer: its last commits may still ask for a checkpoint. */
-    pthread_mutex_lock(&s->mutex);
-    s->checkpoint_stopping = true;
-    pthread_cond_signal(&s->checkpoint_cond);
-    pthread_mutex_unlock(&s->mutex);
-    if (s->checkpointer_started)
-        pthread_join(s->checkpointer, NULL);
-    for (int i = 0; i < s->checkers_started; i++)
-        pthread_join(s->checkers[i], NULL);
+    worker_free(s->checkpointer);
+    worker_free(s->checkers);
     sqlite3_close(s->checkpoint_db);
     store_read_close(s);
     for (int i = 0; i < ST_COUNT; i++)
@@ -154,8 +128,6 @@ static void free_store(SqliteStore *s) {
     if (s->registered)
         store_open_files_set(s->db_dev, s->db_ino, false);
     pthread_cond_destroy(&s->check_cond);
-    pthread_cond_destroy(&s->checkpoint_cond);
-    pthread_cond_destroy(&s->cond);
     pthread_mutex_destroy(&s->mutex);
     free(s->wal_path);
     free(s->path);
@@ -185,9 +157,9 @@ static void sqlite_stats(Store *store, StoreStats *out) {
     SqliteStore *s = (SqliteStore *)store;
     pthread_mutex_lock(&s->mutex);
     *out = s->stats;
-    out->queue_depth = s->queued;
     out->connected = s->check_state != STORE_CHECK_DAMAGED;
     pthread_mutex_unlock(&s->mutex);
+    out->queue_depth = worker_queued(s->writer);
     out->backend = "sqlite";
 }
 
@@ -205,22 +177,6 @@ static const StoreVtbl sqlite_vtbl = {
     .scan = store_read_scan,
     .accounts_open = store_sqlite_accounts_open,
 };
-
-/* The store's threads run with every signal blocked, so the process's signals (SIGINT, SIGTERM) reach
- * the event loop's thread. */
-static bool start_thread(pthread_t *thread, void *(*main_fn)(void *), SqliteStore *s, const char *what, char *err,
-                         size_t err_size) {
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int rc = pthread_create(thread, NULL, main_fn, s);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (rc != 0) {
-        store_set_err(err, err_size, "cannot start the store's %s thread: %s", what, strerror(rc));
-        return false;
-    }
-    return true;
-}
 
 /* A write past a file-size limit (ulimit -f) must fail with EFBIG, which the store reports and
  * recovers from, rather than kill the server with SIGXFSZ. Left alone when someone set a handler. */
@@ -295,16 +251,11 @@ Store *store_sqlite_open(const char *path, void (*wake)(void *), void *wake_ctx,
     s->wake = wake;
     s->wake_ctx = wake_ctx;
     pthread_mutex_init(&s->mutex, NULL);
-    pthread_cond_init(&s->cond, NULL);
-    pthread_cond_init(&s->checkpoint_cond, NULL);
     pthread_cond_init(&s->check_cond, NULL);
 
     bool ok = open_checked(s, err, err_size) &&
               (s->checkpoint_db = store_open_connection(path, SQLITE_OPEN_READWRITE, err, err_size)) != NULL &&
-              store_sqlite_writer_prepare(s, err, err_size);
-    ok = ok && (s->checkpointer_started =
-                    start_thread(&s->checkpointer, store_sqlite_checkpointer_main, s, "checkpoint", err, err_size));
-    ok = ok && (s->thread_started = start_thread(&s->thread, store_sqlite_writer_main, s, "writer", err, err_size));
+              store_sqlite_writer_prepare(s, err, err_size) && store_sqlite_writer_start(s, err, err_size);
     if (!ok) {
         free_store(s);
         return NULL;

@@ -107,8 +107,8 @@ typedef struct SqliteStore {
     void (*wake)(void *);
     void *wake_ctx;
 
-    pthread_t thread, checkpointer;
-    bool thread_started, checkpointer_started;
+    Worker *writer;         /* one thread: the batches (store_sqlite_writer.c) */
+    Worker *checkpointer;   /* one thread: the checkpoints the writer asks for */
     sqlite3 *checkpoint_db; /* the checkpointer's connection */
     /* The event loop's read connection for get() and recent(), opened on first use. */
     sqlite3 *read_db;
@@ -126,16 +126,9 @@ typedef struct SqliteStore {
     StoreBackupServer *backup; /* the socket `schach backup` talks to; NULL when there is none */
     /* A database too large to check in one go is checked by these threads, a share of its tables each,
      * while the store migrates and the server sets up; load() and the writer wait for them. */
-    pthread_t checkers[STORE_CHECK_THREADS];
-    int checkers_started;
+    Worker *checkers;
 
-    pthread_mutex_t mutex;          /* guards everything below */
-    pthread_cond_t cond;            /* signalled when ops are queued or stopping is set */
-    pthread_cond_t checkpoint_cond; /* signalled when checkpoint_wanted or checkpoint_stopping is set */
-    StoreOp *queue_head, *queue_tail;
-    StoreOp *done_head, *done_tail;
-    bool stopping;
-    bool checkpoint_wanted, checkpoint_stopping;
+    pthread_mutex_t mutex;     /* guards everything below */
     pthread_cond_t check_cond; /* signalled when check_state leaves STORE_CHECK_RUNNING */
     int check_state;           /* StoreCheckState */
     int check_parts_left;      /* checker threads still running */
@@ -143,7 +136,6 @@ typedef struct SqliteStore {
     int64_t check_started_ms;  /* monotonic, for the log line when a background check passes */
     char check_error[600];     /* why the database was found damaged */
     StoreStats stats;          /* the counters of store_stats (backend and queue_depth set on reading) */
-    uint64_t queued;           /* ops in queue_head..queue_tail */
 } SqliteStore;
 
 typedef enum { STORE_CHECK_OK, STORE_CHECK_RUNNING, STORE_CHECK_DAMAGED } StoreCheckState;
@@ -165,11 +157,10 @@ int store_sqlite_bind_record(sqlite3_stmt *st, const GameRecord *r);
 /* Prepares the writer's statements (s->stmt) on s->db and hooks the WAL's growth to the checkpointer;
  * false with err filled. */
 bool store_sqlite_writer_prepare(SqliteStore *s, char *err, size_t err_size);
-/* The writer thread: commits what is queued, batch by batch, until stopping is set and the queue is
- * empty. */
-void *store_sqlite_writer_main(void *arg);
-/* The checkpointer thread: PASSIVE checkpoints run beside the writer's commits without blocking them. */
-void *store_sqlite_checkpointer_main(void *arg);
+/* Starts the checkpointer (PASSIVE checkpoints beside the writer's commits, without blocking them) and
+ * the writer, which commits what is queued batch by batch (worker_free(s->writer) drains the queue);
+ * false with err filled. */
+bool store_sqlite_writer_start(SqliteStore *s, char *err, size_t err_size);
 
 /* ---- the schema (store_schema.c) ---- */
 

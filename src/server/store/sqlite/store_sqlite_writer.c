@@ -1,7 +1,8 @@
 /* The SQLite store's writer (store_sqlite.c opens it): one write connection owned by a writer thread
- * that commits everything queued meanwhile in one transaction (group commit: one fsync per batch),
- * each operation inside its own savepoint so a failing one is rolled back alone, and the checkpointer
- * thread that copies the WAL back beside it. Apart from store_sqlite.c because this is what runs once
+ * (a worker, worker.h, in batch mode) that commits everything queued meanwhile in one transaction
+ * (group commit: one fsync per batch), each operation inside its own savepoint so a failing one is
+ * rolled back alone, and the checkpointer thread (a worker of its own) that copies the WAL back
+ * beside it. Apart from store_sqlite.c because this is what runs once
  * the store is open: the statements, the batches, and the storage faults they meet.
  *
  * Durability: WAL with synchronous=FULL fsyncs the log on every COMMIT, so an operation reported ok
@@ -13,7 +14,9 @@
 #include "store_sqlite_internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -355,6 +358,12 @@ static void write_batch(SqliteStore *s, StoreOp *batch) {
     log_event_limited(&s->fault_log, LOG_ERROR, "storage_fault", "path", s->path, "error", why, (char *)NULL);
 }
 
+/* A checkpoint asked for: the checkpointer's queue holds at most one, so asking while one waits asks
+ * for nothing more, and asking while one runs gets one more after it. */
+typedef struct CheckpointJob {
+    struct CheckpointJob *next;
+} CheckpointJob;
+
 /* Called by SQLite in the writer thread after each commit, with the WAL's size in pages. Replaces the
  * automatic checkpoint. */
 static int on_wal_commit(void *ctx, sqlite3 *db, const char *name, int pages) {
@@ -362,30 +371,19 @@ static int on_wal_commit(void *ctx, sqlite3 *db, const char *name, int pages) {
     if (pages >= STORE_CHECKPOINT_FORCE_PAGES) {
         /* Nothing else writes now, so this checkpoint completes and the next batch restarts the WAL. */
         sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-    } else if (pages >= STORE_CHECKPOINT_PAGES) {
-        pthread_mutex_lock(&s->mutex);
-        s->checkpoint_wanted = true;
-        pthread_cond_signal(&s->checkpoint_cond);
-        pthread_mutex_unlock(&s->mutex);
+    } else if (pages >= STORE_CHECKPOINT_PAGES && s->checkpointer) {
+        CheckpointJob *job = calloc(1, sizeof *job);
+        if (job && !worker_submit(s->checkpointer, job))
+            free(job);
     }
     return SQLITE_OK;
 }
 
-void *store_sqlite_checkpointer_main(void *arg) {
-    SqliteStore *s = arg;
-    pthread_mutex_lock(&s->mutex);
-    for (;;) {
-        while (!s->checkpoint_wanted && !s->checkpoint_stopping)
-            pthread_cond_wait(&s->checkpoint_cond, &s->mutex);
-        if (s->checkpoint_stopping)
-            break;
-        s->checkpoint_wanted = false;
-        pthread_mutex_unlock(&s->mutex);
-        sqlite3_wal_checkpoint_v2(s->checkpoint_db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-        pthread_mutex_lock(&s->mutex);
-    }
-    pthread_mutex_unlock(&s->mutex);
-    return NULL;
+static void checkpoint_run(Worker *w, void *owner, void *jobs, int n, int thread) {
+    (void)w, (void)n, (void)thread;
+    SqliteStore *s = owner;
+    free(jobs);
+    sqlite3_wal_checkpoint_v2(s->checkpoint_db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
 }
 
 /* Counts a finished batch into the metrics (under the store's mutex). */
@@ -406,43 +404,57 @@ static void count_batch(StoreStats *st, const StoreOp *batch, double ms) {
     }
 }
 
-void *store_sqlite_writer_main(void *arg) {
-    SqliteStore *s = arg;
-    /* Nothing is committed (or acknowledged) before the database passed its check. */
-    store_check_wait(s, NULL, 0);
+/* The writer's first step: nothing is committed (or acknowledged) before the database passed its check. */
+static void writer_begin(Worker *w, void *owner, int thread) {
+    (void)w, (void)thread;
+    store_check_wait(owner, NULL, 0);
+}
+
+/* Everything queued since the last batch, as one batch: one transaction, one fsync. */
+static void writer_run(Worker *w, void *owner, void *jobs, int n, int thread) {
+    (void)w, (void)n, (void)thread;
+    SqliteStore *s = owner;
+    StoreOp *batch = jobs;
+    store_test_commit_delay();
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    write_batch(s, batch);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    /* Counted before the batch is handed back. */
     pthread_mutex_lock(&s->mutex);
-    for (;;) {
-        while (!s->queue_head && !s->stopping)
-            pthread_cond_wait(&s->cond, &s->mutex);
-        if (!s->queue_head)
-            break; /* stopping, and everything submitted is done */
-        StoreOp *batch = s->queue_head;
-        StoreOp *last = s->queue_tail;
-        s->queue_head = s->queue_tail = NULL;
-        s->queued = 0;
-        pthread_mutex_unlock(&s->mutex);
-
-        store_test_commit_delay();
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        write_batch(s, batch);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-
-        pthread_mutex_lock(&s->mutex);
-        count_batch(&s->stats, batch, (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
-        if (s->done_tail)
-            s->done_tail->next = batch;
-        else
-            s->done_head = batch;
-        s->done_tail = last;
-        pthread_mutex_unlock(&s->mutex);
-        /* Outside the lock: the wake function may take the mutex of whoever it wakes. */
-        if (s->wake)
-            s->wake(s->wake_ctx);
-        pthread_mutex_lock(&s->mutex);
-    }
+    count_batch(&s->stats, batch, (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
     pthread_mutex_unlock(&s->mutex);
-    return NULL;
+}
+
+bool store_sqlite_writer_start(SqliteStore *s, char *err, size_t err_size) {
+    char why[200];
+    /* The checkpoints: one at a time, at most one more waiting; one asked for at close is left out. */
+    WorkerConfig checkpoints = {.threads = 1,
+                                .next_offset = offsetof(CheckpointJob, next),
+                                .queue_max = 1,
+                                .owner = s,
+                                .run = checkpoint_run,
+                                .free_job = free};
+    if (!(s->checkpointer = worker_new(&checkpoints, why, sizeof why))) {
+        store_set_err(err, err_size, "cannot start the store's %s thread: %s", "checkpoint", why);
+        return false;
+    }
+    /* The ops: all that wait as one batch, handed back to the loop; close commits what is queued. */
+    WorkerConfig writer = {.threads = 1,
+                           .next_offset = offsetof(StoreOp, next),
+                           .batch_max = INT_MAX,
+                           .drain = true,
+                           .hand_back = true,
+                           .owner = s,
+                           .run = writer_run,
+                           .start = writer_begin,
+                           .wake = s->wake,
+                           .wake_ctx = s->wake_ctx};
+    if (!(s->writer = worker_new(&writer, why, sizeof why))) {
+        store_set_err(err, err_size, "cannot start the store's %s thread: %s", "writer", why);
+        return false;
+    }
+    return true;
 }
 
 bool store_sqlite_writer_prepare(SqliteStore *s, char *err, size_t err_size) {
