@@ -192,6 +192,14 @@ export class GamePage {
       const held = this.held();
       this.orientation = held.length === 1 ? held[0] : 'white';
     }
+    // While a change is on its way, an update of the position shown (an answer to an earlier request,
+    // presence) leaves the board alone: drawn, it would put a piece just dropped back on its square,
+    // and the position after the move would slide it over again (a Chess960 castling showed the king
+    // passing the f-file). send() draws the board once it is done.
+    if (this.busy && cur && s.ply === cur.ply) {
+      view.renderSide(this);
+      return;
+    }
     this.render();
   }
 

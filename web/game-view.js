@@ -77,7 +77,7 @@ export function render(ctrl) {
 }
 
 /** Everything around the board. */
-function renderSide(ctrl) {
+export function renderSide(ctrl) {
   const s = ctrl.state;
   renderStatus(ctrl);
   renderControls(ctrl);

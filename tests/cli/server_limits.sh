@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # schach serve's limits per client address (tests/server/limits.mjs): 429 for a client over a limit
 # while others are served, X-Forwarded-For only from a trusted proxy, none with --no-limits; and
-# the structured log: limit events, and with --log-format json every line is a JSON object.
+# the structured log: limit events, and with --log-format json every line is a JSON object. The limits'
+# clock stands still (SCHACH_LIMITS_CLOCK=frozen), so what the test counts does not depend on how fast
+# the machine sends its requests (a running clock refills a bucket while a slow machine sends).
 set -u
 source "$(dirname "$0")/lib/common.bash"
 cli_init "$@"
@@ -9,7 +11,7 @@ require_command jq
 source "$(dirname "$0")/../server/server.bash"
 server_setup
 
-server_start "$tmp/x.db" --max-games-per-minute 3 --max-requests-per-minute 40 --max-connections-per-address 5 \
+SCHACH_LIMITS_CLOCK=frozen server_start "$tmp/x.db" --max-games-per-minute 3 --max-requests-per-minute 40 --max-connections-per-address 5 \
     --max-subscriptions 2 --trust-proxy 127.0.0.8
 LIMITS=on run_node limits.mjs
 server_stop

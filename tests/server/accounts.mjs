@@ -2,7 +2,9 @@
 // and every bad input answered with the right status and nothing changed.
 //
 //   node accounts.mjs            the API (the server runs with --no-limits: limits per name only)
-//   node accounts.mjs limits     the limits per name and per address (a server with its limits on)
+//   node accounts.mjs limits     the limits per name and per address (a server with its limits on and
+//                                their clock frozen, SCHACH_LIMITS_CLOCK=frozen: however long the
+//                                Argon2id hashing of the attempts takes, no bucket refills meanwhile)
 //   node accounts.mjs dump FILE  writes the names and passwords used, for the shell's look into the database
 import fs from 'node:fs';
 import { api, assert, BASE, expectError, expectOk, namer, runTests } from './lib.mjs';

@@ -1,6 +1,7 @@
 /* The server's per-address accounting (src/server/base/client_limits.c): connection caps, the two token
  * buckets and their Retry-After, address keys (IPv4, IPv6 per /64, mapped addresses), and that the
- * table stays bounded however many addresses come by. Time is passed in, so nothing here waits. */
+ * table stays bounded however many addresses come by, and the frozen clock of the server's tests. Time
+ * is passed in, so nothing here waits. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,7 +16,7 @@
 #include "base/client_limits.h"
 
 static Limits *make(int total, int per_address, int creates, int requests, int max_entries) {
-    LimitsConfig cfg = {total, per_address, creates, requests, max_entries};
+    LimitsConfig cfg = {total, per_address, creates, requests, max_entries, false};
     Limits *l = limits_new(&cfg);
     assert_non_null(l);
     return l;
@@ -58,6 +59,32 @@ static void test_buckets_and_retry_after(void **state) {
     /* After the wait it said, one more is allowed, and then it is empty again. */
     assert_int_equal(limits_take(l, "192.0.2.7", LIMIT_CREATE, 1000 + (int64_t)retry * 1000), 0);
     assert_true(limits_take(l, "192.0.2.7", LIMIT_CREATE, 1000 + (int64_t)retry * 1000) >= 1);
+    limits_free(l);
+}
+
+/* SCHACH_LIMITS_CLOCK=frozen (tests of the server): whatever time passes, a bucket never refills, so
+ * a test's eleventh attempt is refused however long the ten before it took; the table keeps its
+ * addresses (a sweep forgets nothing) and connections are counted as before. */
+static void test_frozen_clock_never_refills(void **state) {
+    (void)state;
+    LimitsConfig cfg = {.max_connections = 100, .creates_per_minute = 3, .frozen = true};
+    Limits *l = limits_new(&cfg);
+    assert_non_null(l);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(limits_take(l, "192.0.2.7", LIMIT_CREATE, 1000 + (int64_t)i * 3600000), 0);
+    int64_t much_later = 24LL * 3600000;
+    int retry = limits_take(l, "192.0.2.7", LIMIT_CREATE, much_later);
+    assert_true(retry >= 20 && retry <= 21); /* Retry-After as with a running clock */
+    assert_true(limits_take(l, "192.0.2.7", LIMIT_CREATE, much_later + (int64_t)retry * 1000) >= 1);
+    limits_sweep(l, 2 * much_later);
+    assert_int_equal(limits_entries(l), 1);
+    assert_true(limits_take(l, "192.0.2.7", LIMIT_CREATE, 3 * much_later) >= 1);
+    /* Another address has a full bucket of its own. */
+    assert_int_equal(limits_take(l, "192.0.2.8", LIMIT_CREATE, much_later), 0);
+    LimitsEntry *e;
+    assert_int_equal(limits_open(l, "192.0.2.9", true, much_later, &e), LIMITS_OPEN_OK);
+    assert_int_equal(limits_connections(l), 1);
+    limits_close(l, e);
     limits_free(l);
 }
 
@@ -135,6 +162,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_connection_caps),
         cmocka_unit_test(test_buckets_and_retry_after),
+        cmocka_unit_test(test_frozen_clock_never_refills),
         cmocka_unit_test(test_address_keys),
         cmocka_unit_test(test_table_stays_bounded),
     };

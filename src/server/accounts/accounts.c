@@ -559,8 +559,10 @@ Accounts *accounts_create(Store *store, const AccountsConfig *cfg, AccountsClock
     a->wake_ctx = wake_ctx;
     /* Two tables of token buckets (client_limits.h, its "creates" kind): attempts per address ("a:")
      * and per name ("n:") in one, sign-ups per address in the other. */
-    LimitsConfig logins = {.max_connections = 1, .creates_per_minute = ACCOUNTS_LOGINS_PER_MINUTE};
-    LimitsConfig signups = {.max_connections = 1, .creates_per_minute = ACCOUNTS_SIGNUPS_PER_MINUTE};
+    LimitsConfig logins = {
+        .max_connections = 1, .creates_per_minute = ACCOUNTS_LOGINS_PER_MINUTE, .frozen = a->cfg.frozen_limits};
+    LimitsConfig signups = {
+        .max_connections = 1, .creates_per_minute = ACCOUNTS_SIGNUPS_PER_MINUTE, .frozen = a->cfg.frozen_limits};
     a->login_limits = limits_new(&logins);
     a->signup_limits = limits_new(&signups);
     if (!a->login_limits || !a->signup_limits) {

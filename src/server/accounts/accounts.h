@@ -42,6 +42,8 @@ typedef struct AccountsConfig {
     /* Login and sign-up attempts limited per address too (ACCOUNTS_*_PER_MINUTE); false as with
      * `schach serve --no-limits`. The limit per name always holds. */
     bool address_limits;
+    /* Tests only: the limits' clock stands still (client_limits.h, LimitsConfig.frozen). */
+    bool frozen_limits;
 } AccountsConfig;
 
 /* Opens the store's accounts connection and starts the worker. cfg NULL: the defaults above; now NULL:

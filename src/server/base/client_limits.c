@@ -113,6 +113,9 @@ static unsigned hash_key(const char *key) {
     return h % BUCKETS;
 }
 
+/* The time the buckets go by: now_ms, or always 0 when the clock is frozen (tests). */
+static int64_t clock_of(const Limits *l, int64_t now_ms) { return l->cfg.frozen ? 0 : now_ms; }
+
 /* Adds what the time since the last refill earned, up to a minute's worth. */
 static void refill(const Limits *l, LimitsEntry *e, int64_t now_ms) {
     int64_t dt = now_ms - e->refilled_ms;
@@ -155,6 +158,7 @@ static LimitsEntry *entry_for(Limits *l, const char *key, int64_t now_ms) {
 
 LimitsOpen limits_open(Limits *l, const char *key, bool per_address, int64_t now_ms, LimitsEntry **entry) {
     *entry = NULL;
+    now_ms = clock_of(l, now_ms);
     if (l->cfg.max_connections > 0 && l->connections >= l->cfg.max_connections)
         return LIMITS_OPEN_TOTAL;
     LimitsEntry *e = entry_for(l, key, now_ms);
@@ -181,6 +185,7 @@ int limits_take(Limits *l, const char *key, LimitKind kind, int64_t now_ms) {
     int limit = kind_limit(l, kind);
     if (limit <= 0)
         return 0;
+    now_ms = clock_of(l, now_ms);
     LimitsEntry *e = entry_for(l, key, now_ms);
     if (!e)
         return 0;
@@ -195,6 +200,7 @@ int limits_take(Limits *l, const char *key, LimitKind kind, int64_t now_ms) {
 }
 
 void limits_sweep(Limits *l, int64_t now_ms) {
+    now_ms = clock_of(l, now_ms);
     for (int i = 0; i < BUCKETS; i++)
         for (LimitsEntry **pe = &l->table[i]; *pe;) {
             LimitsEntry *e = *pe;

@@ -32,6 +32,9 @@ typedef struct LimitsConfig {
     int creates_per_minute;      /* game creations per address; 0: no limit */
     int requests_per_minute;     /* HTTP requests and WebSocket messages per address; 0: no limit */
     int max_entries;             /* addresses tracked at once; 0: LIMITS_MAX_ENTRIES */
+    /* Tests only (SCHACH_LIMITS_CLOCK=frozen): the buckets' clock stands still, whatever now_ms says,
+     * so they never refill and a test counts exactly on any machine. */
+    bool frozen;
 } LimitsConfig;
 
 /* LIMIT_FILE: the browser UI's files. A page view fetches (or revalidates) a few dozen of them, all
