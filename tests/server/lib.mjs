@@ -205,3 +205,16 @@ export async function runTests(tests) {
 export const OPERA = ['e4', 'e5', 'Nf3', 'd6', 'd4', 'Bg4', 'dxe5', 'Bxf3', 'Qxf3', 'dxe5', 'Bc4', 'Nf6',
   'Qb3', 'Qe7', 'Nc3', 'c6', 'Bg5', 'b5', 'Nxb5', 'cxb5', 'Bxb5+', 'Nbd7', 'O-O-O', 'Rd8', 'Rxd7', 'Rxd7',
   'Rd1', 'Qe6', 'Bxd7+', 'Nxd7', 'Qb8+', 'Nxb8', 'Rd8#'];
+
+// The rating categories with their rule, as GET /api/seeks and GET /api/players/{name} tell the page
+// (docs/api.md "Rating categories").
+export const CATEGORIES = {
+  seconds: { minute: 60, increment: 40 },
+  list: [
+    { name: 'bullet', time: 'live', below: 180 },
+    { name: 'blitz', time: 'live', below: 480 },
+    { name: 'rapid', time: 'live', below: 1500 },
+    { name: 'classical', time: 'live', below: null },
+    { name: 'correspondence', time: 'correspondence', below: null },
+  ],
+};

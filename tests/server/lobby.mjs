@@ -5,21 +5,9 @@
 //   node lobby.mjs          the tests
 //   node lobby.mjs rated F  a rated game between two accounts; its id into F (the shell checks the row)
 import fs from 'node:fs';
-import { api, as, assert, expectError, expectOk, getState, namer, runTests, signUp, WsClient } from './lib.mjs';
+import { api, as, assert, expectError, expectOk, getState, namer, runTests, signUp, CATEGORIES, WsClient } from './lib.mjs';
 
 const LIVE = { type: 'live', minutes: 5, increment: 3 };
-// The rating categories with their rule, as GET /api/seeks and GET /api/players/{name} tell the page
-// (docs/api.md "Rating categories").
-const CATEGORIES = {
-  seconds: { minute: 60, increment: 40 },
-  list: [
-    { name: 'bullet', time: 'live', below: 180 },
-    { name: 'blitz', time: 'live', below: 480 },
-    { name: 'rapid', time: 'live', below: 1500 },
-    { name: 'classical', time: 'live', below: null },
-    { name: 'correspondence', time: 'correspondence', below: null },
-  ],
-};
 const fresh = namer('y');
 const account = (prefix) => signUp(fresh(prefix));
 

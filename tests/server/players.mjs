@@ -6,22 +6,10 @@
 //                          shell's `schach pgn check`
 import fs from 'node:fs';
 import path from 'node:path';
-import { api, as, assert, expectError, expectOk, getState, namer, runTests, signUp } from './lib.mjs';
+import { api, as, assert, expectError, expectOk, getState, namer, runTests, signUp, CATEGORIES } from './lib.mjs';
 
 const OUT = process.argv[2];
 const BLITZ = { type: 'live', minutes: 5, increment: 3 };
-// The rating categories with their rule, as GET /api/seeks and GET /api/players/{name} tell the page
-// (docs/api.md "Rating categories").
-const CATEGORIES = {
-  seconds: { minute: 60, increment: 40 },
-  list: [
-    { name: 'bullet', time: 'live', below: 180 },
-    { name: 'blitz', time: 'live', below: 480 },
-    { name: 'rapid', time: 'live', below: 1500 },
-    { name: 'classical', time: 'live', below: null },
-    { name: 'correspondence', time: 'correspondence', below: null },
-  ],
-};
 const fresh = namer('p');
 const account = (prefix) => signUp(fresh(prefix));
 
