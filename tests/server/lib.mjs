@@ -15,7 +15,13 @@ export async function api(method, path, body, { headers = {} } = {}) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
     init.headers['content-type'] = 'application/json';
   }
-  const res = await fetch(new URL(path, BASE), init);
+  let res;
+  try {
+    res = await fetch(new URL(path, BASE), init);
+  } catch (e) {
+    // fetch says only "fetch failed": the reason is in its cause (e.g. other side closed, ECONNREFUSED).
+    throw new Error(`${method} ${path}: ${e.message} (${e.cause?.code ?? ''} ${e.cause?.message ?? ''})`, { cause: e });
+  }
   const text = await res.text();
   let json = null;
   try { json = JSON.parse(text); } catch { /* not JSON */ }
