@@ -143,8 +143,9 @@ export class WsClient {
 
   send(obj) { this.ws.send(typeof obj === 'string' ? obj : JSON.stringify(obj)); }
 
-  // The first message (in arrival order) that pred accepts; removed from the inbox.
-  next(pred, what, timeoutMs = 15000) {
+  // The first message (in arrival order) that pred accepts; removed from the inbox. The deadline is
+  // generous (a busy machine answers late); a message that came returns at once.
+  next(pred, what, timeoutMs = 60000) {
     return new Promise((resolve, reject) => {
       const check = () => {
         const i = this.inbox.findIndex(pred);
@@ -177,7 +178,7 @@ export class WsClient {
       what || `reply to ${id}`);
   }
 
-  closed(what, timeoutMs = 15000) {
+  closed(what, timeoutMs = 60000) {
     return new Promise((resolve, reject) => {
       const check = () => { if (this.closeCode !== null) { done(); resolve(this.closeCode); } };
       const timer = setTimeout(() => { done(); reject(new Error(`${what}: still open`)); }, timeoutMs);
