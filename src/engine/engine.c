@@ -41,6 +41,8 @@ struct Engine {
     TT tt;               /* shared by the search and its helpers */
     SearchPool pool;     /* Threads - 1 helper threads */
     Search search;       /* the main thread's; large: the engine is allocated on the heap */
+    /* What times a search for the lag: tm_now_ms, or a test's clock (engine_set_lag_clock). */
+    int64_t (*lag_clock)(void);
 };
 
 static size_t clamp_hash(size_t mb) { return mb < 1 ? 1 : mb > 65536 ? 65536 : mb; }
@@ -116,6 +118,8 @@ void engine_set_seed(Engine *e, uint64_t seed) { e->rng = rng_seed(seed); }
 
 int engine_lag(const Engine *e) { return e->lag; }
 
+void engine_set_lag_clock(Engine *e, int64_t (*now_ms)(void)) { e->lag_clock = now_ms; }
+
 /* The lag limit: a gap larger than this is a new game the caller did not announce, not lag. */
 enum { LAG_MAX_MS = 1000 };
 
@@ -147,7 +151,8 @@ EngineResult engine_search(Engine *e, const Game *game, const EngineLimits *limi
     EngineLimits lim = *limits;
     strength_limit(&plan, &lim);
     int report_lines = limits->multipv > 0 ? limits->multipv : 1;
-    int64_t started = tm_now_ms();
+    int64_t (*now_ms)(void) = e->lag_clock ? e->lag_clock : tm_now_ms;
+    int64_t started = now_ms();
     Color us = pos_turn(&game->pos);
     lag_observe(e, game, limits, us);
     tt_new_search(&e->tt);
@@ -172,7 +177,7 @@ EngineResult engine_search(Engine *e, const Game *game, const EngineLimits *limi
         r.ponder = line->pv_length > 1 ? line->pv[1] : MOVE_NONE;
         r.score = line->score;
     }
-    lag_remember(e, game, limits, us, tm_now_ms() - started);
+    lag_remember(e, game, limits, us, now_ms() - started);
     atomic_store(&e->search.stop, false);
     return r;
 }

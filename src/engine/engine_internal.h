@@ -14,4 +14,9 @@ void engine_set_seed(Engine *e, uint64_t seed);
  * search plans for. */
 int engine_lag(const Engine *e);
 
+/* Tests: the clock (ms) that times each search for the lag estimate, tm_now_ms when NULL. One that
+ * stands still makes every search take 0 ms there, however busy the machine. The search's own time
+ * limits still go by tm_now_ms. */
+void engine_set_lag_clock(Engine *e, int64_t (*now_ms)(void));
+
 #endif

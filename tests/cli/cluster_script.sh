@@ -34,12 +34,13 @@ export SERVE_ARGS=--no-limits
 trap '"$cluster" stop >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 front=http://127.0.0.1:$base
 
-code() { curl -s -o /dev/null -w '%{http_code}' -m 5 "$@"; }
+# Generous deadlines, for a busy machine: every wait is for a condition.
+code() { curl -s -o /dev/null -w '%{http_code}' -m 30 "$@"; }
 # server_state I: UP, DOWN, ... of node I on HAProxy's statistics page.
-server_state() { curl -s -m 2 "http://127.0.0.1:$STATS_PORT/;csv" | awk -F, -v n="node$1" '$1 == "schach" && $2 == n { print $18 }'; }
+server_state() { curl -s -m 30 "http://127.0.0.1:$STATS_PORT/;csv" | awk -F, -v n="node$1" '$1 == "schach" && $2 == n { print $18 }'; }
 wait_state() {
     local i
-    for ((i = 0; i < 100; i++)); do
+    for ((i = 0; i < 600; i++)); do
         [[ $(server_state "$1") == "$2"* ]] && return 0
         sleep 0.1
     done
@@ -83,7 +84,7 @@ wait_state 1 UP || fail "node1 is not back: $(server_state 1)"
 
 # SIGTERM: the node drains and exits; HAProxy goes on with the other one.
 kill -TERM "$(<"$CLUSTER_DIR/node2.pid")"
-for ((i = 0; i < 50; i++)); do grep -q ' info stop ' "$CLUSTER_DIR/node2.log" && break; sleep 0.1; done
+for ((i = 0; i < 600; i++)); do grep -q ' info stop ' "$CLUSTER_DIR/node2.log" && break; sleep 0.1; done
 grep -q ' info drained result=ok' "$CLUSTER_DIR/node2.log" || fail "node2 did not drain: $(tail -n 5 "$CLUSTER_DIR/node2.log")"
 for ((i = 0; i < 20; i++)); do [[ $(code "$front/api/levels") == 200 ]] || fail "a request after node2 drained"; done
 "$cluster" node-start 2 >/dev/null || fail "node-start 2"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # schach play in a real terminal: a detached tmux session of fixed size, keys sent as a person types
 # them, the screen read back with capture-pane. Every wait polls the screen until the expected text
-# appears (at most 10 s), so nothing depends on timing.
+# appears (at most 60 s, for a busy machine), so nothing depends on timing.
 set -u
 SCHACH=${1:?usage: play_tty.sh path/to/schach}
 case $SCHACH in /*) ;; *) SCHACH=$PWD/$SCHACH ;; esac
@@ -17,7 +17,7 @@ fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 screen() { T capture-pane -p -t play 2>/dev/null; }
 # wait_for DESCRIPTION TEXT: polls the screen until TEXT shows.
 wait_for() {
-    for _ in $(seq 100); do
+    for _ in $(seq 600); do
         screen | grep -qF -- "$2" && return 0
         sleep 0.1
     done
@@ -62,7 +62,7 @@ wait_for "promoted to a queen" "Letzter Zug: 1. a8=D+ (a7-a8=D+), Schach"
 wait_for "check shown" "Zug 1: Schwarz am Zug – Schach!"
 
 type_line "ende"
-for _ in $(seq 100); do
+for _ in $(seq 600); do
     T has-session -t play 2>/dev/null || break
     sleep 0.1
 done

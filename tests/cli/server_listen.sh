@@ -26,7 +26,7 @@ c.execute("COMMIT")
 c.close()
 PY
 locker=$!
-for ((i = 0; i < 100; i++)); do [ -f "$tmp/locked" ] && break; sleep 0.05; done
+for ((i = 0; i < 1200; i++)); do [ -f "$tmp/locked" ] && break; sleep 0.05; done
 [ -f "$tmp/locked" ] || fail "the locking process did not start"
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -41,8 +41,9 @@ while [ -f "$tmp/locked" ]; do
 done
 wait "$locker"
 [ "$accepted" -eq 0 ] || fail "the port accepted $accepted connection(s) while the database could not be loaded"
-# Afterwards the server either serves (it waited for the lock) or refused to start with a message.
-for ((i = 0; i < 200; i++)); do
+# Afterwards the server either serves (it waited for the lock) or refused to start with a message
+# (waited for up to a minute: a busy machine).
+for ((i = 0; i < 1200; i++)); do
     grep -q '^schach serve: http' "$tmp/late.out" && break
     kill -0 "$late" 2>/dev/null || break
     sleep 0.05

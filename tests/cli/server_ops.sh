@@ -8,7 +8,9 @@ cli_init "$@"
 source "$(dirname "$0")/../server/server.bash"
 server_setup
 
-server_start "$tmp/x.db" --max-requests-per-minute 10
+# The limits' clock stands still (SCHACH_LIMITS_CLOCK=frozen): the API is limited after ten requests
+# however slowly they come.
+SCHACH_LIMITS_CLOCK=frozen server_start "$tmp/x.db" --max-requests-per-minute 10
 run_node ops.mjs limited
 server_stop
 ! grep -q 'healthz\|metrics' "$SERVER_ERR" || fail "health checks or scrapes are logged: $(grep 'healthz\|metrics' "$SERVER_ERR" | head -3)"

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 
-export const WAIT = { timeout: 15000 };
+// How long a wait for a condition may last: generous, for a busy machine (a condition met returns at once).
+export const WAIT = { timeout: 60000 };
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');

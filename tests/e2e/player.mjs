@@ -67,7 +67,7 @@ async function setup() {
   await api('POST', `/api/games/${casual.id}/resign`, { secret: casual.black });
   // The ratings change on the server's accounts worker after each game: wait until all are in.
   let page;
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 2400; i++) {
     page = (await api('GET', `/api/players/${anna.name}`)).json;
     if (page.history.blitz && page.history.blitz.length === RATED) break;
     await new Promise((r) => setTimeout(r, 50));

@@ -18,8 +18,8 @@ async function game() {
 }
 
 // Sends bytes on a fresh connection; resolves with everything received once the server closed it
-// (or after timeoutMs, then closed: false).
-function rawExchange(bytes, timeoutMs = 5000) {
+// (or after timeoutMs, then closed: false; generous: a busy machine answers late).
+function rawExchange(bytes, timeoutMs = 30000) {
   const url = new URL(BASE);
   return new Promise((resolve) => {
     const sock = net.connect(Number(url.port), url.hostname);
@@ -30,7 +30,7 @@ function rawExchange(bytes, timeoutMs = 5000) {
     sock.on('end', () => finish(true));
     sock.on('close', () => finish(true));
     sock.on('error', () => finish(true));
-    setTimeout(() => finish(false), timeoutMs);
+    setTimeout(() => finish(false), timeoutMs).unref(); // does not keep node alive once all is done
     sock.write(bytes);
   });
 }

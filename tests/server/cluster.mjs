@@ -81,11 +81,11 @@ await runTests({
     const white = await open(g.white);
     const black = await open(g.black);
     const spectator = await open(null);
-    await white.next(both, 'White sees both players online', 10000);
-    await black.next(both, 'Black sees both players online', 10000);
-    await spectator.next(both, 'the spectator sees both players online', 10000);
+    await white.next(both, 'White sees both players online');
+    await black.next(both, 'Black sees both players online');
+    await spectator.next(both, 'the spectator sees both players online');
     white.close();
-    await black.next((m) => m.type === 'state' && m.game === g.id && !m.state.online.white, 'Black sees White leave', 10000);
+    await black.next((m) => m.type === 'state' && m.game === g.id && !m.state.online.white, 'Black sees White leave');
     black.close();
     spectator.close();
   },
@@ -183,7 +183,7 @@ await runTests({
     for (const [ply, [base, secret, move]] of moves.entries()) expectOk(await httpMove(base, g, secret, ply, move), move);
     // Node 3 learns of the rating through PostgreSQL's announcement and passes it to its watcher.
     const rated = (await spectator.next((m) => m.type === 'state' && m.game === g.id && m.state.accounts?.white?.diff != null,
-      'the rating change reaches node 3', 20000)).state;
+      'the rating change reaches node 3')).state;
     assert.ok(rated.accounts.white.diff < 0, `White lost rating: ${JSON.stringify(rated.accounts)}`);
     assert.ok(rated.accounts.black.diff > 0, `Black won rating: ${JSON.stringify(rated.accounts)}`);
     spectator.close();
@@ -281,7 +281,7 @@ await runTests({
       assert.match(pgn.text, /\[Result "0-1"\][^]*\[Termination "White lost on time – Black wins 0-1"\]/, `PGN at ${base}: ${pgn.text}`);
     }
     // PostgreSQL: the result once — one commit after the last move, however many nodes tried.
-    const row = await until(() => { const r = gameRow(g.id); return r.result ? r : null; }, 'the result in PostgreSQL', 10000);
+    const row = await until(() => { const r = gameRow(g.id); return r.result ? r : null; }, 'the result in PostgreSQL', 60000);
     assert.equal(row.result, '0-1');
     assert.equal(row.termination, 'time_forfeit');
     assert.equal(row.moves, 2);

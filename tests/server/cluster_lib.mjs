@@ -2,7 +2,7 @@
 // the nodes' and HAProxy's addresses, requests and WebSockets to a chosen one, PostgreSQL through psql,
 // and positions computed independently of the server by `schach moves`.
 import { execFileSync } from 'node:child_process';
-import { api, assert, expectError, expectOk, WsClient } from './lib.mjs';
+import { api as keptAliveApi, assert, expectError, expectOk, WsClient } from './lib.mjs';
 
 export const FRONT = process.env.SCHACH_URL;
 export const NODES = (process.env.CLUSTER_NODE_URLS || '').split(' ').filter(Boolean);
@@ -11,6 +11,13 @@ const SCHACH = process.env.SCHACH;
 if (NODES.length !== 3 || !PG_URI || !SCHACH) throw new Error('CLUSTER_NODE_URLS, PG_URI or SCHACH is not set');
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// A request on a connection of its own (Connection: close). These tests run psql and schach
+// synchronously (sql, positionAfter), which stops node's event loop: on a busy machine for longer than a
+// node keeps an idle connection (about 5 s), and a kept-alive connection the node closed meanwhile would
+// be reused before node noticed: "fetch failed", other side closed.
+export const api = (method, path, body, { headers = {} } = {}) =>
+  keptAliveApi(method, path, body, { headers: { connection: 'close', ...headers } });
 
 // A request to one base URL (a node or HAProxy).
 export const at = (base, method, path, body) => api(method, new URL(path, base).href, body);
@@ -102,4 +109,4 @@ export function wsMove(client, g, secret, ply, move) {
   return client.reply(id, `move ${move} at ply ${ply} over WebSocket`);
 }
 
-export { api, assert, expectError, expectOk };
+export { assert, expectError, expectOk };

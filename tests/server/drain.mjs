@@ -1,14 +1,17 @@
 // The graceful stop on SIGTERM (docs/api.md "Draining"), driven by tests/cli/server_drain.sh:
-//   hold FILE PID   the server holds every commit SCHACH_STORE_COMMIT_DELAY_MS (1000): a move over
+//   hold FILE PID   the server holds every commit SCHACH_STORE_COMMIT_DELAY_MS (3000): a move over
 //                   WebSocket and one over HTTP are in the store when SIGTERM arrives. New connections
-//                   are refused at once, /healthz on an open connection says "draining" (and closes
-//                   it), both moves are answered, then the WebSocket gets Close 1001; FILE keeps what
-//                   was acknowledged
+//                   are refused while both are still unanswered, /healthz on an open connection says
+//                   "draining" (and closes it), both moves are answered, then the WebSocket gets Close
+//                   1001; FILE keeps what was acknowledged
 //   check FILE      (after a restart on the same database) every acknowledged move is there
-//   idle PID        a server with nothing in flight: SIGTERM closes an idle WebSocket with 1001 at once
+//   idle PID        a server with nothing in flight: SIGTERM closes an idle WebSocket with 1001 (that
+//                   the drain ran into none of its bounds, the script reads in the server's log)
 //   page PID        the browser's connection (web/live.js, on the ws package): after 1001 it tries
-//                   again at once, and once a server is back (the script starts one on the same port
-//                   and database) it subscribes again and shows the game as it was, then follows it
+//                   again at once (the delay its own timer is given, not the wall clock's), and once a
+//                   server is back (the script starts one on the same port and database) it subscribes
+//                   again and shows the game as it was, then follows it
+// Nothing is timed by the wall clock: a busy machine answers late, not differently.
 import fs from 'node:fs';
 import net from 'node:net';
 import { api, assert, BASE, expectOk, friendGame, getState, OPERA, playMoves, WsClient } from './lib.mjs';
@@ -93,11 +96,13 @@ if (cmd === 'hold') {
   // A move over WebSocket and one over HTTP, both held in the store, then SIGTERM.
   ws.send({ type: 'move', game: a.id, secret: a.white, ply: 0, move: OPERA[0], id: 1 });
   const httpMove = api('POST', `/api/games/${b.id}/move`, { secret: b.white, ply: 0, move: OPERA[0] });
+  let httpAnswered = false;
+  httpMove.then(() => { httpAnswered = true; }, () => { httpAnswered = true; });
+  const unanswered = () => !httpAnswered && !ws.inbox.some((m) => m.id === 1);
   for (let i = 0; (await pendingChanges(conn)) < 2; i++) {
     assert.ok(i < 100, 'both moves reach the store');
     await sleep(10);
   }
-  const sent = Date.now();
   process.kill(pid, 'SIGTERM');
 
   // New connections are refused from the moment the signal is handled.
@@ -113,7 +118,7 @@ if (cmd === 'hold') {
   assert.deepEqual(JSON.parse(health.body), { status: 'draining' });
   assert.equal(health.headers.connection, 'close', 'Connection: close while draining');
   assert.ok(await conn.closed(), 'the connection is closed after the answer');
-  assert.ok(Date.now() - sent < 900, 'all that while the moves were still held in the store');
+  assert.ok(unanswered(), 'all that while the moves were still held in the store (neither was answered yet)');
 
   // Both moves are answered, the WebSocket one before its Close 1001.
   const ack = await ws.reply(1, 'ack of the move in flight');
@@ -134,10 +139,8 @@ if (cmd === 'hold') {
   }
 } else if (cmd === 'idle') {
   const ws = await WsClient.open();
-  const sent = Date.now();
   process.kill(Number(arg1), 'SIGTERM');
   assert.equal(await ws.closed('close of an idle WebSocket'), 1001);
-  assert.ok(Date.now() - sent < 1000, `closed within a second (${Date.now() - sent} ms)`);
 } else if (cmd === 'page') {
   const { default: WebSocket } = await import('ws');
   // What web/live.js needs of a browser. ws throws on an 'error' nobody listens to; a browser does not.
@@ -157,6 +160,22 @@ if (cmd === 'hold') {
   let state = null;
   const live = new Live(g.id, (s) => { state = s; events.push({ at: Date.now(), what: `state ${s.ply}` }); },
     (st) => events.push({ at: Date.now(), what: st }));
+  // The wait the page gives its timer before each new attempt (web/socket.js reconnect): what it asks
+  // for, not what a busy machine makes of it.
+  const waits = [];
+  const reconnect = live.reconnect.bind(live);
+  live.reconnect = (goingAway) => {
+    const realSetTimeout = globalThis.setTimeout;
+    globalThis.setTimeout = (fn, ms, ...rest) => {
+      waits.push({ at: Date.now(), goingAway, ms });
+      return realSetTimeout(fn, ms, ...rest);
+    };
+    try {
+      reconnect(goingAway);
+    } finally {
+      globalThis.setTimeout = realSetTimeout;
+    }
+  };
   const until = async (pred, what, ms = 20000) => {
     for (const end = Date.now() + ms; !pred();) {
       assert.ok(Date.now() < end, `${what}: ${JSON.stringify(events)}`);
@@ -169,8 +188,10 @@ if (cmd === 'hold') {
   await until(() => events.some((e) => e.what === 'disconnected' && e.at >= sent), 'the server closes');
   const closedAt = events.find((e) => e.what === 'disconnected' && e.at >= sent).at;
   await until(() => events.some((e) => e.what === 'connecting' && e.at >= closedAt), 'a new attempt');
-  const again = events.find((e) => e.what === 'connecting' && e.at >= closedAt).at;
-  assert.ok(again - closedAt < 400, `after 1001 the page tries again at once, not after ${again - closedAt} ms`);
+  const first = waits.find((w) => w.at >= closedAt);
+  assert.ok(first && first.goingAway, `the page saw the close as 1001 (going away): ${JSON.stringify(waits)}`);
+  // At once: within the spread of 250 ms, where any other close backs off for 375 ms and more.
+  assert.ok(first.ms < 300, `after 1001 the page tries again at once, not after a backoff of ${first.ms} ms`);
   const back = () => events.some((e) => e.what.startsWith('state') && e.at > closedAt);
   await until(back, 'the page is back with the state (the script restarts the server)', 30000);
   assert.equal(state.ply, 1, 'the state after the reconnection');

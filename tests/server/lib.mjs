@@ -15,7 +15,13 @@ export async function api(method, path, body, { headers = {} } = {}) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
     init.headers['content-type'] = 'application/json';
   }
-  const res = await fetch(new URL(path, BASE), init);
+  let res;
+  try {
+    res = await fetch(new URL(path, BASE), init);
+  } catch (e) {
+    // fetch says only "fetch failed": the reason is in its cause (e.g. other side closed, ECONNREFUSED).
+    throw new Error(`${method} ${path}: ${e.message} (${e.cause?.code ?? ''} ${e.cause?.message ?? ''})`, { cause: e });
+  }
   const text = await res.text();
   let json = null;
   try { json = JSON.parse(text); } catch { /* not JSON */ }
@@ -137,8 +143,9 @@ export class WsClient {
 
   send(obj) { this.ws.send(typeof obj === 'string' ? obj : JSON.stringify(obj)); }
 
-  // The first message (in arrival order) that pred accepts; removed from the inbox.
-  next(pred, what, timeoutMs = 15000) {
+  // The first message (in arrival order) that pred accepts; removed from the inbox. The deadline is
+  // generous (a busy machine answers late); a message that came returns at once.
+  next(pred, what, timeoutMs = 60000) {
     return new Promise((resolve, reject) => {
       const check = () => {
         const i = this.inbox.findIndex(pred);
@@ -171,7 +178,7 @@ export class WsClient {
       what || `reply to ${id}`);
   }
 
-  closed(what, timeoutMs = 15000) {
+  closed(what, timeoutMs = 60000) {
     return new Promise((resolve, reject) => {
       const check = () => { if (this.closeCode !== null) { done(); resolve(this.closeCode); } };
       const timer = setTimeout(() => { done(); reject(new Error(`${what}: still open`)); }, timeoutMs);

@@ -48,7 +48,7 @@ function keptConnection(from) {
   return new Promise((resolve) => {
     const sock = net.connect({ host: url.hostname, port: Number(url.port), localAddress: from });
     let data = '';
-    const timer = setTimeout(() => { sock.destroy(); resolve(null); }, 10000);
+    const timer = setTimeout(() => { sock.destroy(); resolve(null); }, 30000);
     sock.on('data', (d) => {
       data += d;
       if (/\r\n\r\n/.test(data)) { clearTimeout(timer); resolve(sock); }

@@ -24,7 +24,7 @@ class RawClient {
       c.sock.on('error', () => {});
       c.sock.on('close', () => { c.ended = true; c.wake(); });
       c.ready = { resolve, reject };
-      setTimeout(() => reject(new Error('no answer to the handshake within 15 s')), 15000).unref();
+      setTimeout(() => reject(new Error('no answer to the handshake within 60 s')), 60000).unref();
     });
   }
 
@@ -73,7 +73,7 @@ class RawClient {
   wake() { for (const w of [...this.waiters]) w(); }
 
   // Resolves once pred() holds, rejects after timeoutMs.
-  until(pred, what, timeoutMs = 15000) {
+  until(pred, what, timeoutMs = 60000) {
     return new Promise((resolve, reject) => {
       const check = () => { if (pred()) { done(); resolve(); } };
       const timer = setTimeout(() => {

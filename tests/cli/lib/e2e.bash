@@ -40,9 +40,9 @@ e2e_setup() {
     server_pid=$!
     trap 'kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 
-    # The server prints its address once it listens; wait for that line (at most 20 s).
+    # The server prints its address once it listens; wait for that line (at most 60 s).
     url=""
-    for _ in $(seq 200); do
+    for _ in $(seq 600); do
         url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$tmp/serve.log" | head -n 1)
         [ -n "$url" ] && break
         kill -0 "$server_pid" 2>/dev/null || break
