@@ -24,13 +24,20 @@ const char *time_type_name(TimeType type) {
     return type >= TIME_NONE && type <= TIME_CORRESPONDENCE ? time_names[type] : NULL;
 }
 
+/* The index of name among count names, or -1 (also for NULL). */
+static int index_of(const char *name, const char *const *names, int count) {
+    for (int i = 0; name && i < count; i++)
+        if (!strcmp(name, names[i]))
+            return i;
+    return -1;
+}
+
 bool time_type_of(const char *name, TimeType *out) {
-    for (int i = TIME_NONE; name && i <= TIME_CORRESPONDENCE; i++)
-        if (!strcmp(name, time_names[i])) {
-            *out = (TimeType)i;
-            return true;
-        }
-    return false;
+    int i = index_of(name, time_names, TIME_CORRESPONDENCE + 1);
+    if (i < 0)
+        return false;
+    *out = (TimeType)i;
+    return true;
 }
 
 const char *variant_name(Variant variant) {
@@ -38,12 +45,11 @@ const char *variant_name(Variant variant) {
 }
 
 bool variant_of(const char *name, Variant *out) {
-    for (int i = VARIANT_STANDARD; name && i <= VARIANT_CHESS960; i++)
-        if (!strcmp(name, variant_names[i])) {
-            *out = (Variant)i;
-            return true;
-        }
-    return false;
+    int i = index_of(name, variant_names, VARIANT_CHESS960 + 1);
+    if (i < 0)
+        return false;
+    *out = (Variant)i;
+    return true;
 }
 
 long time_control_seconds(const TimeControl *tc) {
