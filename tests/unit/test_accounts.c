@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "accounts/accounts.h"
+#include "service/service.h"
 #include "store/store.h"
 
 typedef struct Waker {
@@ -272,11 +273,48 @@ static void freed_with_requests_queued(void **state) {
      * (the sanitizer build checks that nothing leaks or is used after it is freed). */
 }
 
+/* A seek accepted with a service: the accepter is answered with the new game's state. The service
+ * answers a state request at once (the game is read from the store on the loop), so the job must
+ * outlive its own answer until accounts_lobby_finish returns (it once wrote to the freed job). */
+static void seek_accepted_with_a_service(void **state) {
+    Fixture *f = *state;
+    char err[256];
+    Service *svc = service_create(f->store, NULL, NULL, err, sizeof err);
+    if (!svc)
+        fail_msg("service_create: %s", err);
+    accounts_set_service(f->acc, svc);
+    Reply r;
+    call(f,
+         (AccountsRequest){.action = ACCOUNTS_SEEK_POST,
+                           .body = "{\"time\":{\"type\":\"live\",\"minutes\":3,\"increment\":2},\"color\":\"white\"}"},
+         &r);
+    assert_int_equal(r.status, 201);
+    json_t *seek = json_loads(r.body, 0, NULL);
+    assert_non_null(seek);
+    char id[16];
+    snprintf(id, sizeof id, "%s", json_string_value(json_object_get(seek, "id")));
+    json_decref(seek);
+    call(f, (AccountsRequest){.action = ACCOUNTS_SEEK_ACCEPT, .seek = id, .body = "{}"}, &r);
+    assert_int_equal(r.status, 200);
+    json_t *game = json_loads(r.body, 0, NULL);
+    assert_non_null(game);
+    assert_string_equal(json_string_value(json_object_get(game, "color")), "black");
+    assert_true(json_is_object(json_object_get(game, "state")));
+    const char *gid = json_string_value(json_object_get(game, "id"));
+    assert_non_null(gid);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(game, "state"), "id")), gid);
+    json_decref(game);
+    accounts_free(f->acc);
+    f->acc = NULL;
+    service_free(svc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(sign_up_log_in_and_out, setup, teardown),
         cmocka_unit_test_setup_teardown(cancelled_requests_never_answer, setup, teardown),
         cmocka_unit_test_setup_teardown(seeks_without_a_service, setup, teardown),
+        cmocka_unit_test_setup_teardown(seek_accepted_with_a_service, setup, teardown),
         cmocka_unit_test_setup_teardown(lobby_watchers, setup, teardown),
         cmocka_unit_test_setup_teardown(freed_with_requests_queued, setup, teardown),
     };

@@ -63,6 +63,8 @@ typedef struct AccJob {
     char game_id[STORE_ID_LEN + 1];            /* accept: the game made */
     uint64_t service_ticket;                   /* accept: the state request to the service, while it is out */
     struct Accounts *owner;                    /* accept: while the service is asked */
+    bool asking;                               /* accept: inside service_handle (it may answer at once) */
+    bool answered;                             /* accept: answered while asking: freed when service_handle returns */
     bool pool;                                 /* seek post: quick pairing (take a matching seek when there is one) */
     char bad_member[40];                       /* ACC_E_UNKNOWN: which member */
     UnratedGame rate;                          /* rate: the game */

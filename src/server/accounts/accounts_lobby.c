@@ -429,7 +429,10 @@ static void on_state(void *ctx, const ServiceAnswer *ans) {
     if (!j->cancelled)
         j->reply(j->ctx, &out);
     free(body);
-    accounts_job_free(j);
+    if (j->asking) /* answered inside service_handle: accounts_lobby_finish frees it after */
+        j->answered = true;
+    else
+        accounts_job_free(j);
 }
 
 void accounts_lobby_finish(Accounts *a, AccJob *j) {
@@ -438,5 +441,13 @@ void accounts_lobby_finish(Accounts *a, AccJob *j) {
     a->in_service = j;
     ServiceRequest req = {.action = ACTION_STATE, .game = j->game_id, .lang = j->lang};
     /* The game was written by the worker, not through the service: it is read from the store here. */
-    j->service_ticket = service_handle(a->service, &req, on_state, j);
+    /* The service may answer before service_handle returns (a state is read at once): the job must
+     * outlive that answer, so on_state leaves freeing it to here. */
+    j->asking = true;
+    uint64_t ticket = service_handle(a->service, &req, on_state, j);
+    j->asking = false;
+    if (j->answered)
+        accounts_job_free(j);
+    else
+        j->service_ticket = ticket;
 }
