@@ -13,7 +13,11 @@
 
 #include <sodium.h>
 
-#include "service_internal.h"
+#include "computer/service_computer.h"
+#include "service_change.h"
+#include "service_registry.h"
+#include "service_requests.h"
+#include "service_state.h"
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Time, replies */

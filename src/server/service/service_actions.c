@@ -7,7 +7,10 @@
 
 #include "schach/explain.h"
 #include "schach/fen.h"
-#include "service_internal.h"
+#include "service_change.h"
+#include "service_registry.h"
+#include "service_requests.h"
+#include "service_state.h"
 
 /* ------------------------------------------------------------------------------------------------ */
 /* create: parse the body, build the game, submit its row */

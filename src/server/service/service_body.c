@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "service_internal.h"
+#include "service_requests.h"
 
 /* The WebSocket envelope and the language, accepted in every body. */
 static const Field envelope[] = {{"type", 's', false}, {"game", 's', false}, {"id", '*', false}, {"lang", 's', false}};

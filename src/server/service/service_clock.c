@@ -3,7 +3,7 @@
  * both sides have moved (before that a game may be aborted), and stops when the game ends. */
 #include <string.h>
 
-#include "service_internal.h"
+#include "service_state.h"
 
 static bool is_live(const GameRecord *rec) { return rec->time.type == TIME_LIVE; }
 static bool is_correspondence(const GameRecord *rec) { return rec->time.type == TIME_CORRESPONDENCE; }

@@ -19,7 +19,10 @@
 #include <string.h>
 
 #include "base/base.h"
-#include "service_internal.h"
+#include "computer/service_computer.h"
+#include "service_change.h"
+#include "service_registry.h"
+#include "service_state.h"
 
 /* How long a lease on the computer's thinking holds beyond the search's own time, and how soon a node
  * that found the lease held by another asks again. */

@@ -8,7 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "service_internal.h"
+#include "computer/service_computer.h"
+#include "service_change.h"
+#include "service_registry.h"
+#include "service_requests.h"
+#include "service_state.h"
 
 static char *create_reply(const SvcPending *p, const char *state, size_t *len) {
     const SvcGame *g = p->game;

@@ -1,23 +1,30 @@
-/* schach serve: what the service's files share. Not for the transport: that one uses service.h only.
+/* schach serve: the service's model, what every one of its files shares: a game in memory (SvcGame),
+ * a change on its way through the store (SvcPending), the service itself, one request (Req), the
+ * errors, and the replies. Not for the transport: that one uses service.h only.
  *
- * The files, each along one seam:
+ * The files, each along one seam, and the header that declares what it offers the others:
  *   service.c                  the public entry points: create, free, handle (dispatch), cancel; replies
+ *                              (here)
  *   service_registry.c         games in memory by id and by slot, the cache of finished games (LRU),
  *                              reading a game from the store, the recently finished list, the timer list
+ *                              (service_registry.h)
  *   service_change.c           changes: tried on the game, written through the store; subscriptions and
- *                              broadcasts
+ *                              broadcasts (service_change.h, with service_commit.c and service_cluster.c)
+ *   service_commit.c           what comes back from the store: applied and answered, or refused (503);
+ *                              the timers that end games
+ *   service_cluster.c          several servers on one store: refreshes, retries, the computer's lease
  *   service_body.c             request bodies: one JSON object with exactly the members an action names
+ *                              (service_requests.h, with the actions)
  *   service_verbs.c            the game actions by name (ServiceVerb), for HTTP and the WebSocket alike
  *   service_actions.c          the requests that change a game (create, join, move, draw, claim, ...)
  *   service_read.c             the requests that only read (state, pgn, list, recent)
- *   service_commit.c           what comes back from the store: applied and answered, or refused (503);
- *                              the timers that end games
- *   service_computer.c         the computer player's plumbing: searches, results, its own changes
- *   service_computer_policy.c  how the computer player behaves (pure decisions)
- *   service_clock.c            clocks and deadlines
+ *   service_rematch.c          rematch offers and the new game
+ *   service_clock.c            clocks and deadlines (service_state.h, with service_json.c)
  *   service_json.c             the state object and summaries
- *   service_messages.c         errors in English and German
- *   secret.c                   secrets, ids, hashes
+ *   service_messages.c         errors in English and German (here)
+ *   secret.c                   secrets, ids, hashes (secret.h)
+ *   computer/                  the computer player and the rules' analyses on worker threads
+ *                              (computer/service_computer.h; the workers: computer/computer.h)
  *
  * Memory: games in play always live in memory; a finished game lives there only while something holds
  * it (a subscriber, a change in flight, a search) or, up to the cache's size, because it was touched
@@ -32,12 +39,12 @@
 
 #include <jansson.h>
 
-#include "computer.h"
+#include "computer/computer.h"
 #include "engine.h"
 #include "schach/game.h"
 #include "schach/notation.h"
-#include "service.h"
 #include "secret.h"
+#include "service.h"
 #include "store/store.h"
 
 #define SVC_BODY_MAX   (16 * 1024) /* bigger request bodies are refused (413) */
@@ -272,239 +279,11 @@ uint64_t svc_reply_error(Req *r, SvcError e, const char *arg);
 /* obj (consumed) with "state": the game's state, as text. */
 char *svc_with_state(const Service *svc, const SvcGame *g, json_t *obj, size_t *len);
 
-/* --- service_registry.c: games in memory, the cache, the store's reads --- */
-
-/* A zeroed game at the standard start (computer -1); NULL when out of memory. */
-SvcGame *svc_game_new(void);
-/* Frees a game that is not registered (or was just unregistered). NULL is fine. */
-void svc_game_free(SvcGame *g);
-/* Whether something holds g in memory: it is in play, watched, changing or thought about. */
-bool svc_game_pinned(const SvcGame *g);
-/* The game with this id in memory, or NULL (the store is not asked). */
-SvcGame *svc_find(const Service *svc, const char *id);
-/* The game with this id: from memory, else read from the store and kept (in play: for good; finished:
- * in the cache). NULL with *err (SVC_E_NOT_FOUND, SVC_E_READ, SVC_E_INTERNAL) when it cannot. */
-SvcGame *svc_fetch(Service *svc, const char *id, SvcError *err);
-/* The game registered in slot (a subscription's), or NULL. */
-SvcGame *svc_slot_game(const Service *svc, uint32_t slot);
-/* Adds a new game to memory; false when out of memory. */
-bool svc_register(Service *svc, SvcGame *g);
-/* After g was used or changed: a finished game nothing holds goes to the front of the cache, a held
- * one out of it. Frees nothing (see svc_leave). */
-void svc_touch(Service *svc, SvcGame *g);
-/* Every public entry point brackets its work with these: on leaving the outermost one, the cache is
- * trimmed to its size (least recently touched games freed first). */
-void svc_enter(Service *svc);
-void svc_leave(Service *svc);
-/* Starts g's game from fen (game_init_fen_mode); a Chess960 start array other than the standard one
- * is marked Chess960 (pos->chess960) even where its castling looks standard. false with err set. */
-bool svc_game_start(SvcGame *g, const char *fen, GameDeadMode mode, SchError *err);
-/* g's variant: Chess960 when its start is (as svc_game_start marks it), else standard chess. */
-Variant svc_game_variant(const SvcGame *g);
-/* Builds a game from its stored record and moves; NULL with err filled when they cannot be replayed. */
-SvcGame *svc_game_build(const GameRecord *record, const StoredMove *moves, int count, char *err, size_t err_size);
-/* Reads every game in play and the recent list at start-up; false with err filled. */
-bool svc_registry_load(Service *svc, char *err, size_t err_size);
-/* Frees every game in memory and the registry's tables. */
-void svc_registry_free(Service *svc);
-/* Keeps g (which just finished) in the recent list when it is among the SVC_RECENT_MAX newest. */
-void svc_recent_insert(Service *svc, const SvcGame *g);
-/* Puts g into the timer list or takes it out, as its clock runs or not. */
-void svc_timer_update(Service *svc, SvcGame *g);
-
-/* --- service_change.c: changes through the store, subscriptions, broadcasts --- */
-
-/* A change of g by color for the request r (NULL: the service's own); NULL when out of memory. */
-SvcPending *svc_pending_new(Req *r, SvcGame *g, ChangeKind kind, Color color);
-/* Performs p's action on the game; false with err when libschach refuses it. */
-bool svc_change_run(SvcGame *g, SvcPending *p, SchError *err);
-/* Tries p on its game at now and fills p->op with the write it needs; the game is left as it was.
- * false with err when the change is refused. */
-bool svc_change_prepare(SvcPending *p, int64_t now, SchError *err);
-/* Hands p's write to the store; p's game counts as changing until it comes back. */
-void svc_pending_submit(Service *svc, SvcPending *p);
-void svc_pending_unlink(Service *svc, SvcPending *p);
-/* Prepares and submits a change for r; on refusal answers with the matching error. */
-uint64_t svc_change_start(Req *r, SvcPending *p);
-/* The side to move's flag fell (or its deadline passed) and no timer has ended the game yet. */
-bool svc_time_is_up(const SvcGame *g, int64_t now);
-/* Ends g by time (a change of the service's own). */
-void svc_timeout_start(Service *svc, SvcGame *g, int64_t now);
-/* Tells every subscriber of g its new state (text of the state object). */
-void svc_broadcast(Service *svc, SvcGame *g, const char *state);
-
-/* --- service_body.c: request bodies --- */
-
-typedef struct Field {
-    const char *name;
-    char type; /* 's' string, 'i' integer, 'o' object, '*' anything */
-    bool required;
-} Field;
-
-/* The WebSocket envelope, accepted (and ignored) in every body: put ENVELOPE_FMT at the end of a
- * json_unpack format and ENVELOPE_ARGS(e) at the end of its arguments. */
-#define ENVELOPE_FMT     "s?s, s?s, s?o, s?s !}"
-#define ENVELOPE_ARGS(e) "type", &(e).type, "game", &(e).game, "id", &(e).id, "lang", &(e).lang
-
-typedef struct Envelope {
-    const char *type, *game, *lang;
-    json_t *id;
-} Envelope;
-
-/* Parses r's body as an object with fields; NULL after answering the error. Sets r->lang from a
- * "lang" member unless the query chose the language. */
-json_t *svc_body_parse(Req *r, const Field *fields, size_t n);
-/* Checks members of obj against fields (unknown, missing, wrong type); prefix ("time.") qualifies
- * nested names. true, or false after answering the error. */
-bool svc_members_check(Req *r, json_t *obj, const Field *fields, size_t n, bool with_envelope, const char *prefix);
-/* Answers the error of a strict unpack (out-of-range integers jansson refuses) and frees obj. */
-bool svc_unpack_failed(Req *r, json_t *obj, const json_error_t *jerr);
-
-/* The create body's "time" member (NULL: none): every member present only where its type allows and
- * within its range. true, or false after answering 400 naming the member. */
-bool svc_time_parse(Req *r, json_t *time, TimeControl *t);
-
-/* --- service_actions.c, service_read.c: the requests --- */
-
-uint64_t svc_action_create(Req *r);
-uint64_t svc_action_join(Req *r, SvcGame *g);
-uint64_t svc_action_move(Req *r, SvcGame *g);
-uint64_t svc_action_draw(Req *r, SvcGame *g);
-uint64_t svc_action_claim(Req *r, SvcGame *g);
-uint64_t svc_action_secret_only(Req *r, SvcGame *g, ChangeKind kind); /* resign, abort */
-uint64_t svc_action_state(Req *r, SvcGame *g);
-uint64_t svc_action_pgn(Req *r, SvcGame *g);
-uint64_t svc_action_positions(Req *r, SvcGame *g);
-uint64_t svc_action_list(Req *r);
-uint64_t svc_action_recent(Req *r);
-uint64_t svc_action_rematch(Req *r, SvcGame *g); /* service_rematch.c */
-/* A rematch change came back committed: the new game registered, the old one's row taken, both told. */
-void svc_rematch_committed(Service *svc, SvcPending *p);
-/* The state's "rematch" member: null, or {"offered_by","declined_by","game"}. New reference. */
-json_t *svc_rematch_json(const SvcGame *g);
-
 /* --- service.c --- */
 
 /* Handles r for game g (a game action) as service_handle does after finding the game. */
 uint64_t svc_handle_game(Req *r, SvcGame *g);
 /* Frees a change and what it holds. */
 void svc_pending_free(SvcPending *p);
-
-/* --- service_cluster.c: several servers on one store --- */
-
-/* Whether the store is known to be ahead of g's copy in memory. */
-bool svc_game_stale(const SvcGame *g);
-/* Reads g again from the store and, when the store is ahead, replaces the copy in memory (clocks,
- * subscribers and the registry's links stay), tells the subscribers and pokes the computer and the
- * rules. false when the read failed (g stays as it was). Not while a change of g is in the store. */
-bool svc_refresh(Service *svc, SvcGame *g);
-/* Whether another node changed g since this copy was read: the store is asked for g's rev (one small
- * read) and, when it is ahead, g is read again. true when g changed. Not while a change of g is in
- * the store; false on a single node. */
-bool svc_catch_up(Service *svc, SvcGame *g);
-/* Before r is refused for what this node knows of g (no draw offer, not the player's turn, an unknown
- * secret, time up): when another node changed g meanwhile (svc_catch_up), r is handled once more on
- * the game read again and true returned (r is answered then); false: the refusal stands. Asks the
- * store once per request. */
-bool svc_handled_again(Req *r, SvcGame *g);
-/* The store refused p as made on an outdated copy: the game is refreshed and p's request handled once
- * more on it (a move already played by the same request answers as a duplicate), or answered 409
- * stale_ply. */
-void svc_commit_conflict(Service *svc, SvcPending *p);
-/* Announcements of other nodes' commits: copies behind the store are marked, watched ones refreshed. */
-void svc_notices(Service *svc, StoreNotice *list);
-/* The computer may think in g now: true when this node holds the lease for g's rev (or there is only
- * one node); otherwise a claim is started (or a retry scheduled) and false returned. */
-bool svc_lease_held(Service *svc, SvcGame *g);
-/* A claim came back from the store. */
-void svc_lease_done(Service *svc, SvcPending *p);
-
-/* --- service_commit.c: committed or failed writes --- */
-
-/* Applies a committed change to the game in memory, answers and broadcasts it. */
-void svc_commit_apply(Service *svc, SvcPending *p);
-/* A write failed: the game stays as it was, the requester gets 503 storage. */
-void svc_commit_failed(Service *svc, SvcPending *p);
-
-/* --- service_computer.c: the computer player's plumbing --- */
-
-/* Whatever the computer has to do in g now: answer a draw offer made on the opponent's turn, play a
- * search result that waited, or start thinking. Called after every change of a game against it. */
-void svc_computer_poke(Service *svc, SvcGame *g);
-/* A search came back: kept for its game when the game still waits for it, else dropped. */
-void svc_computer_result(Service *svc, const ComputerJob *job);
-
-/* service_rules.c: the rules' analyses off the event loop. */
-/* Starts what g waits for: the full dead-position analysis of its position, or the change that ends
- * it as dead once that analysis came back. Call whenever g may have changed (like svc_computer_poke). */
-void svc_rules_poke(Service *svc, SvcGame *g);
-/* A game read from the store: from now on its dead positions are deferred to the workers; a game in
- * play whose position is dead by the rules (an older server let it go on) is ended at the next poke. */
-void svc_rules_loaded(SvcGame *g);
-/* A JOB_DEAD or JOB_FLAG came back. */
-void svc_rules_result(Service *svc, const ComputerJob *job);
-/* A live game's flag fell: true when the 6.9 verdict for its position is at hand (in g->flag_*);
- * otherwise the analysis is started (once) and svc_timeout_start is called again when it is done. */
-bool svc_flag_judged(Service *svc, SvcGame *g, int64_t now);
-
-/* --- service_clock.c: clocks and deadlines (docs/api.md "Clocks") --- */
-
-/* Whether the game's time runs now: a time control, both sides have moved, the game goes on. */
-bool svc_clock_running(const SvcGame *g);
-/* Live: what color has left at now (never below 0); the stored value when its clock stands. */
-int64_t svc_time_left(const SvcGame *g, Color color, int64_t now);
-/* Correspondence: when the side to move loses, or 0 when no deadline runs. */
-int64_t svc_deadline(const SvcGame *g);
-/* Whether a clock or deadline runs; then *ms is the time from now until it expires (<= 0: expired). */
-bool svc_expiry(const SvcGame *g, int64_t now, int64_t *ms);
-/* Updates rec's clock fields for a move by the side to move of g (before the move) at now: the mover's
- * time is charged and the increment added while the clock runs; plies_after is g's ply count after it. */
-void svc_clock_after_move(const SvcGame *g, GameRecord *rec, int plies_after, int64_t now);
-/* Stops the clock in rec when the game ends at now: the side to move is charged its time. */
-void svc_clock_stop(const SvcGame *g, GameRecord *rec, int64_t now);
-
-/* --- service_json.c: the state object, summaries --- */
-
-/* Makes room for one more entry in g->moves_text; false when out of memory. */
-bool svc_moves_reserve(SvcGame *g);
-/* Appends the entry of legal move m, to be played in pos, to g->moves_text (room reserved before). */
-void svc_moves_append(SvcGame *g, const Position *pos, Move m);
-/* The state object of docs/api.md at now as compact JSON text (malloc'd, *len bytes); NULL when out
- * of memory. */
-char *svc_state_text(const SvcGame *g, int64_t now, size_t *len);
-/* obj (consumed) as compact JSON text with one more member name (a plain key) whose value is the JSON
- * text raw, e.g. {"state": <state text>}. malloc'd, NULL when out of memory. */
-char *svc_json_with(json_t *obj, const char *name, const char *raw, size_t *len);
-/* The summary of docs/api.md. New reference. */
-json_t *svc_summary_json(const SvcGame *g);
-/* json_dumps compactly; NULL when out of memory. Caller frees. */
-char *svc_dump(const json_t *j, size_t *len);
-
-/* --- service_computer_policy.c: how the computer player behaves (docs/api.md) --- */
-
-typedef enum { SVC_ACT_MOVE, SVC_ACT_CLAIM, SVC_ACT_ACCEPT_DRAW } SvcComputerAct;
-
-/* The level named by a game record (NULL when the record has none or names an unknown one), and the
- * Color the computer plays in it: the side nobody holds (-1 when the game is not against it). */
-const EngineLevel *svc_computer_level(const GameRecord *rec);
-int svc_computer_color(const GameRecord *rec);
-/* The limits of the computer's next search in g at now: from the clock and increment in live games,
- * else the level's thinking budget (or cfg->think_ms); cfg->depth caps every search. */
-void svc_computer_limits(const SvcGame *g, const ServiceComputerConfig *cfg, int64_t now, EngineLimits *out);
-/* What the computer does with its search result (best move, score from its side) on its turn in g
- * (the engine's draw policy, engine_draw_choice): accept the opponent's standing draw offer, claim a
- * draw, or play the move; *claim receives the claim to make with the move (0: any) or -1. */
-SvcComputerAct svc_computer_choose(const SvcGame *g, Move best, int score, int *claim);
-/* Whether the computer accepts the opponent's draw offer in g now, when it is the opponent's turn:
- * by its latest evaluation, else by the static evaluation of the position. */
-bool svc_computer_accepts_offer(const SvcGame *g);
-/* The state's "computer" member: null, or its color, level id, names and Elo. New reference. */
-json_t *svc_computer_json(const SvcGame *g);
-/* The computer's name in a PGN, e.g. "schach (Club player)", into out. */
-void svc_computer_name(const EngineLevel *level, Lang lang, char *out, size_t size);
-/* GET /api/levels: {"levels":[{id, name, name_de, elo}, ...]}. New reference. */
-json_t *svc_levels_json(void);
-
-/* --- secret.c: secret.h --- */
 
 #endif

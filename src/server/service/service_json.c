@@ -5,7 +5,10 @@
 
 #include "schach/fen.h"
 #include "schach/movegen.h"
-#include "service_internal.h"
+#include "computer/service_computer.h"
+#include "service_registry.h"
+#include "service_requests.h"
+#include "service_state.h"
 
 static const char *color_name(Color c) { return c == WHITE ? "white" : "black"; }
 

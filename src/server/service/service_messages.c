@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "service_internal.h"
+#include "service_state.h"
 
 typedef struct ErrorRow {
     int status;

@@ -9,7 +9,10 @@
 
 #include "schach/fen.h"
 #include "schach/pgn.h"
-#include "service_internal.h"
+#include "computer/service_computer.h"
+#include "service_registry.h"
+#include "service_requests.h"
+#include "service_state.h"
 
 uint64_t svc_action_state(Req *r, SvcGame *g) {
     size_t len = 0;

@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "service_internal.h"
+#include "computer/service_computer.h"
+#include "service_change.h"
+#include "service_registry.h"
+#include "service_state.h"
 
 #define BUCKETS_MIN 64
 

@@ -14,7 +14,11 @@
 
 #include <sodium.h>
 
-#include "service_internal.h"
+#include "computer/service_computer.h"
+#include "service_change.h"
+#include "service_registry.h"
+#include "service_requests.h"
+#include "service_state.h"
 
 static json_t *side_json(int side) {
     return side == 1 + WHITE ? json_string("white") : side == 1 + BLACK ? json_string("black") : json_null();

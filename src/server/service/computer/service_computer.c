@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "service_internal.h"
+#include "service_computer.h"
+#include "service/service_change.h"
+#include "service/service_registry.h"
+#include "service/service_state.h"
 
 /* Hands the workers a search for the computer's move in g. */
 static void computer_think(Service *svc, SvcGame *g) {

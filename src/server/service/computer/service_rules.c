@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "service_internal.h"
+#include "service_computer.h"
+#include "service/service_change.h"
+#include "service/service_registry.h"
 
 /* Ends g as a dead position with the verdict waiting in it, unless a change is on its way (then the
  * next poke does it). */

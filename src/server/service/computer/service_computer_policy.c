@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "service_internal.h"
+#include "service_computer.h"
+#include "service/service_state.h"
 
 /* Thinking time per move without a running live clock: 150 ms at skill 0 up to 1450 ms at 20. */
 static int budget_ms(const EngineLevel *level) { return 150 + 65 * (level ? level->skill : 20); }

@@ -1,0 +1,56 @@
+/* The requests: their bodies (service_body.c) and the actions that answer them (service_actions.c,
+ * service_read.c, service_rematch.c). */
+#ifndef SCHACH_SERVER_SERVICE_REQUESTS_H
+#define SCHACH_SERVER_SERVICE_REQUESTS_H
+
+#include "service_internal.h"
+
+typedef struct Field {
+    const char *name;
+    char type; /* 's' string, 'i' integer, 'o' object, '*' anything */
+    bool required;
+} Field;
+
+/* The WebSocket envelope, accepted (and ignored) in every body: put ENVELOPE_FMT at the end of a
+ * json_unpack format and ENVELOPE_ARGS(e) at the end of its arguments. */
+#define ENVELOPE_FMT     "s?s, s?s, s?o, s?s !}"
+#define ENVELOPE_ARGS(e) "type", &(e).type, "game", &(e).game, "id", &(e).id, "lang", &(e).lang
+
+typedef struct Envelope {
+    const char *type, *game, *lang;
+    json_t *id;
+} Envelope;
+
+/* Parses r's body as an object with fields; NULL after answering the error. Sets r->lang from a
+ * "lang" member unless the query chose the language. */
+json_t *svc_body_parse(Req *r, const Field *fields, size_t n);
+/* Checks members of obj against fields (unknown, missing, wrong type); prefix ("time.") qualifies
+ * nested names. true, or false after answering the error. */
+bool svc_members_check(Req *r, json_t *obj, const Field *fields, size_t n, bool with_envelope, const char *prefix);
+/* Answers the error of a strict unpack (out-of-range integers jansson refuses) and frees obj. */
+bool svc_unpack_failed(Req *r, json_t *obj, const json_error_t *jerr);
+
+/* The create body's "time" member (NULL: none): every member present only where its type allows and
+ * within its range. true, or false after answering 400 naming the member. */
+bool svc_time_parse(Req *r, json_t *time, TimeControl *t);
+
+/* --- service_actions.c, service_read.c: the requests --- */
+
+uint64_t svc_action_create(Req *r);
+uint64_t svc_action_join(Req *r, SvcGame *g);
+uint64_t svc_action_move(Req *r, SvcGame *g);
+uint64_t svc_action_draw(Req *r, SvcGame *g);
+uint64_t svc_action_claim(Req *r, SvcGame *g);
+uint64_t svc_action_secret_only(Req *r, SvcGame *g, ChangeKind kind); /* resign, abort */
+uint64_t svc_action_state(Req *r, SvcGame *g);
+uint64_t svc_action_pgn(Req *r, SvcGame *g);
+uint64_t svc_action_positions(Req *r, SvcGame *g);
+uint64_t svc_action_list(Req *r);
+uint64_t svc_action_recent(Req *r);
+uint64_t svc_action_rematch(Req *r, SvcGame *g); /* service_rematch.c */
+/* A rematch change came back committed: the new game registered, the old one's row taken, both told. */
+void svc_rematch_committed(Service *svc, SvcPending *p);
+/* The state's "rematch" member: null, or {"offered_by","declined_by","game"}. New reference. */
+json_t *svc_rematch_json(const SvcGame *g);
+
+#endif
