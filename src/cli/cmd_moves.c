@@ -1,4 +1,5 @@
 /* schach moves: plays moves from a position, then shows the legal moves and the state of the game. */
+#define _POSIX_C_SOURCE 200809L /* getline */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@ static void print_help(Lang lang) {
     fputs(CLI_TR(lang,
                  "Usage: schach moves [--fen FEN | --chess960 [N]] [--moves MOVE...] [--json]\n"
                  "                    [--lang de|en]\n"
+                 "       schach moves --batch [--lang de|en]\n"
                  "\n"
                  "Plays the moves from the standard position (or FEN), then prints the position,\n"
                  "whose turn it is, check, the legal moves, how the game ended and which draws the\n"
@@ -30,11 +32,16 @@ static void print_help(Lang lang) {
                  "  --json        print one JSON object: fen, turn, check, moves (uci, san, san_de),\n"
                  "                outcome (null or result, termination and, for a dead position,\n"
                  "                reason), claims\n"
+                 "  --batch       read queries from stdin, one JSON object per line:\n"
+                 "                {\"fen\": FEN, \"moves\": \"e4 e5\" or [\"e4\", \"e5\"], \"chess960\": N or\n"
+                 "                true} (each member optional); answer each with one line of --json,\n"
+                 "                or {\"line\": N, \"error\": WHY}; exit status 1 if any line failed\n"
                  "  --lang L      language of messages and piece letters: de or en\n"
                  "\n"
                  "An invalid FEN or a move that is not legal is an error (exit status 1).\n",
                  "Aufruf: schach moves [--fen FEN | --chess960 [N]] [--moves ZUG...] [--json]\n"
                  "                     [--lang de|en]\n"
+                 "        schach moves --batch [--lang de|en]\n"
                  "\n"
                  "Spielt die Züge von der Grundstellung (oder FEN) aus und zeigt dann die Stellung,\n"
                  "wer am Zug ist, Schach, die legalen Züge, wie die Partie endete und welches Remis\n"
@@ -51,6 +58,11 @@ static void print_help(Lang lang) {
                  "  --json        ein JSON-Objekt ausgeben: fen, turn, check, moves (uci, san, san_de),\n"
                  "                outcome (null oder result, termination und, bei toter Stellung,\n"
                  "                reason), claims\n"
+                 "  --batch       Anfragen von der Standardeingabe lesen, ein JSON-Objekt je Zeile:\n"
+                 "                {\"fen\": FEN, \"moves\": \"e4 e5\" oder [\"e4\", \"e5\"], \"chess960\": N\n"
+                 "                oder true} (jedes Element optional); jede mit einer Zeile wie --json\n"
+                 "                beantworten oder mit {\"line\": N, \"error\": GRUND}; Rückgabewert 1,\n"
+                 "                wenn eine Zeile scheiterte\n"
                  "  --lang L      Sprache der Meldungen und Figurenbuchstaben: de oder en\n"
                  "\n"
                  "Eine ungültige FEN oder ein nicht legaler Zug ist ein Fehler (Rückgabewert 1).\n"),
@@ -104,8 +116,8 @@ static const char *skip_move_number(const char *tok) {
     return p;
 }
 
-/* Plays every move of text on g; on failure prints which one and why. */
-static bool play_moves(Game *g, char *text, Lang lang) {
+/* Plays every move of text on g; on failure writes which one and why into why. */
+static bool play_moves(Game *g, char *text, Lang lang, char *why, size_t why_size) {
     int number = 0;
     char *cursor = text;
     for (char *tok; (tok = next_token(&cursor)) != NULL;) {
@@ -122,7 +134,7 @@ static bool play_moves(Game *g, char *text, Lang lang) {
         if (m == MOVE_NONE || !game_play(g, m, &err)) {
             char msg[256];
             err_format(&err, lang, msg, sizeof msg);
-            cli_errorf(CLI_TR(lang, "move %d (%s): %s", "Zug %d (%s): %s"), number, move, msg);
+            snprintf(why, why_size, CLI_TR(lang, "move %d (%s): %s", "Zug %d (%s): %s"), number, move, msg);
             return false;
         }
     }
@@ -155,7 +167,11 @@ static int collect_moves(const Game *g, MoveEntry *out) {
     return list.count;
 }
 
-static int print_json(const Game *g, const MoveEntry *moves, int count, int claims) {
+/* The --json object of g: fen, turn, check, moves, outcome, claims. NULL when out of memory. */
+static json_t *state_json(const Game *g) {
+    MoveEntry moves[SCHACH_MAX_MOVES];
+    int count = collect_moves(g, moves);
+    int claims = game_over(g) ? 0 : game_claims(g);
     const Position *pos = game_position(g);
     char fen[SCHACH_FEN_MAX];
     fen_write(pos, fen, sizeof fen);
@@ -179,7 +195,7 @@ static int print_json(const Game *g, const MoveEntry *moves, int count, int clai
     } else
         json_object_set_new(o, "outcome", json_null());
     json_object_set_new(o, "claims", cli_claims_json(claims));
-    return cli_print_json(o) ? CLI_OK : CLI_FAIL;
+    return o;
 }
 
 static void print_text(const Game *g, const MoveEntry *moves, int count, int claims, Lang lang) {
@@ -211,13 +227,188 @@ static void print_text(const Game *g, const MoveEntry *moves, int count, int cla
     }
 }
 
+/* What one query asks: a start (FEN, Chess960 number or mode) and the moves to play from it. */
+typedef struct Query {
+    const char *fen;
+    int c960;
+    char *moves; /* the move texts joined by spaces (cut up in place when played), or NULL */
+} Query;
+
+/* Sets up g as q asks (game_free(g) afterwards in every case); false with why filled. */
+static bool query_game(Game *g, const Query *q, Lang lang, char *why, size_t why_size) {
+    SchError err;
+    err_clear(&err);
+    if (q->fen) {
+        if (!game_init_fen(g, q->fen, &err)) {
+            char msg[256];
+            err.line = 0; /* a FEN is one line: the column says enough */
+            cli_format_error(&err, lang, msg, sizeof msg);
+            snprintf(why, why_size, CLI_TR(lang, "invalid FEN: %s", "ungültige FEN: %s"), msg);
+            return false;
+        }
+    } else {
+        game_init(g);
+    }
+    cli_chess960_game(g, q->c960);
+    return !q->moves || play_moves(g, q->moves, lang, why, why_size);
+}
+
+/* ---- --batch: one query per line of stdin, one JSON answer per line of stdout ---- */
+
+/* Longer lines are answered with an error (a FEN and a long game's moves fit with room to spare). */
+#define BATCH_LINE_MAX (256 * 1024)
+
+/* Fills q from one batch line's object {"fen"?, "moves"?, "chess960"?}; the moves text is added to
+ * mt. false with why filled (which member and what is wrong with it). */
+static bool batch_query(json_t *obj, Query *q, MoveArgs *mt, Lang lang, char *why, size_t why_size) {
+    const char *key;
+    json_t *value;
+    json_object_foreach(obj, key, value) {
+        if (!strcmp(key, "fen")) {
+            if (!json_is_string(value))
+                goto not_string;
+            q->fen = json_string_value(value);
+        } else if (!strcmp(key, "moves")) {
+            if (json_is_string(value)) {
+                if (!move_args_add(mt, json_string_value(value)))
+                    goto oom;
+            } else if (json_is_array(value)) {
+                size_t k;
+                json_t *m;
+                json_array_foreach(value, k, m) {
+                    if (!json_is_string(m)) {
+                        snprintf(why, why_size,
+                                 CLI_TR(lang, "\"moves\": entry %zu is not a string",
+                                        "\"moves\": Eintrag %zu ist keine Zeichenkette"),
+                                 k + 1);
+                        return false;
+                    }
+                    if (!move_args_add(mt, json_string_value(m)))
+                        goto oom;
+                }
+            } else {
+                snprintf(why, why_size,
+                         CLI_TR(lang, "\"moves\" must be a string or an array of strings",
+                                "\"moves\" muss eine Zeichenkette oder eine Liste von Zeichenketten sein"));
+                return false;
+            }
+        } else if (!strcmp(key, "chess960")) {
+            if (json_is_true(value)) {
+                q->c960 = CLI_CHESS960_MODE;
+            } else if (json_is_integer(value) && json_integer_value(value) >= 0 && json_integer_value(value) <= 959) {
+                q->c960 = (int)json_integer_value(value);
+            } else if (!json_is_false(value)) {
+                snprintf(why, why_size,
+                         CLI_TR(lang, "\"chess960\" must be true, false or a number from 0 to 959",
+                                "\"chess960\" muss true, false oder eine Zahl von 0 bis 959 sein"));
+                return false;
+            }
+        } else {
+            snprintf(why, why_size, CLI_TR(lang, "unknown member \"%s\"", "unbekanntes Element \"%s\""), key);
+            return false;
+        }
+    }
+    if (q->fen && q->c960 >= 0) {
+        snprintf(why, why_size,
+                 CLI_TR(lang, "a start position number and \"fen\" exclude each other",
+                        "Startstellungsnummer und \"fen\" schließen sich aus"));
+        return false;
+    }
+    q->moves = mt->text;
+    return true;
+not_string:
+    snprintf(why, why_size, CLI_TR(lang, "\"%s\" must be a string", "\"%s\" muss eine Zeichenkette sein"), key);
+    return false;
+oom:
+    snprintf(why, why_size, "%s", CLI_TR(lang, "out of memory", "kein Speicher mehr frei"));
+    return false;
+}
+
+/* The answer to one line: the --json object, or {"line": n, "error": why}. NULL when out of memory. */
+static json_t *batch_answer(const char *line, size_t len, long number, Lang lang, bool *failed) {
+    char why[512];
+    json_error_t jerr;
+    json_t *obj = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *answer = NULL;
+    MoveArgs mt = {NULL, 0};
+    Query q = {NULL, CLI_CHESS960_OFF, NULL};
+    if (!obj) {
+        snprintf(why, sizeof why, CLI_TR(lang, "not JSON: %s (column %d)", "kein JSON: %s (Spalte %d)"), jerr.text,
+                 jerr.column);
+    } else if (!json_is_object(obj)) {
+        snprintf(why, sizeof why, "%s",
+                 CLI_TR(lang, "a query is a JSON object {\"fen\", \"moves\", \"chess960\"}",
+                        "eine Anfrage ist ein JSON-Objekt {\"fen\", \"moves\", \"chess960\"}"));
+    } else if (batch_query(obj, &q, &mt, lang, why, sizeof why)) {
+        Game g;
+        if (query_game(&g, &q, lang, why, sizeof why)) {
+            answer = state_json(&g);
+            if (!answer)
+                snprintf(why, sizeof why, "%s", CLI_TR(lang, "out of memory", "kein Speicher mehr frei"));
+        }
+        game_free(&g);
+        if (answer) {
+            json_decref(obj);
+            free(mt.text);
+            return answer;
+        }
+    }
+    json_decref(obj);
+    free(mt.text);
+    *failed = true;
+    return json_pack("{s:I, s:s}", "line", (json_int_t)number, "error", why);
+}
+
+/* Answers every line of stdin in order (blank lines are skipped); CLI_FAIL when a line failed (it is
+ * answered with its error and the others still are). Each answer is flushed at once, so a program
+ * may keep one schach running and ask it one position at a time. */
+static int run_batch(Lang lang) {
+    char *line = NULL;
+    size_t capacity = 0;
+    long number = 0;
+    bool failed = false;
+    ssize_t n;
+    while ((n = getline(&line, &capacity, stdin)) >= 0) {
+        number++;
+        size_t len = (size_t)n;
+        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            len--;
+        size_t start = 0;
+        while (start < len && isspace((unsigned char)line[start]))
+            start++;
+        if (start == len)
+            continue;
+        json_t *answer;
+        if (len > BATCH_LINE_MAX) {
+            failed = true;
+            char why[128];
+            snprintf(why, sizeof why,
+                     CLI_TR(lang, "line longer than %d bytes", "Zeile länger als %d Bytes"), BATCH_LINE_MAX);
+            answer = json_pack("{s:I, s:s}", "line", (json_int_t)number, "error", why);
+        } else {
+            answer = batch_answer(line + start, len - start, number, lang, &failed);
+        }
+        if (!cli_print_json(answer) || fflush(stdout) != 0) {
+            free(line);
+            cli_errorf("%s", CLI_TR(lang, "cannot write the answer", "kann die Antwort nicht schreiben"));
+            return CLI_FAIL;
+        }
+    }
+    free(line);
+    if (ferror(stdin)) {
+        cli_errorf("%s", CLI_TR(lang, "cannot read stdin", "kann die Standardeingabe nicht lesen"));
+        return CLI_FAIL;
+    }
+    return failed ? CLI_FAIL : CLI_OK;
+}
+
 /* Parses the arguments; returns CLI_OK or a usage status (messages printed). */
-static int parse_args(int argc, char **argv, Lang lang, const char **fen, MoveArgs *mt, bool *json, int *c960) {
+static int parse_args(int argc, char **argv, Lang lang, Query *q, MoveArgs *mt, bool *json, bool *batch) {
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *v = NULL;
         int r;
         if (!strcmp(opt, "--chess960")) {
-            *c960 = CLI_CHESS960_MODE;
+            q->c960 = CLI_CHESS960_MODE;
             if (i + 1 < argc && isdigit((unsigned char)argv[i + 1][0])) {
                 char *end;
                 long n = strtol(argv[++i], &end, 10);
@@ -226,16 +417,18 @@ static int parse_args(int argc, char **argv, Lang lang, const char **fen, MoveAr
                                      CLI_TR(lang, "--chess960: '%s' is not a number from 0 to 959",
                                             "--chess960: '%s' ist keine Zahl von 0 bis 959"),
                                      argv[i]);
-                *c960 = (int)n;
+                q->c960 = (int)n;
             }
         } else if ((r = cli_option(argc, argv, &i, "--fen", &v)) != 0) {
             if (r < 0)
                 return cli_usage(lang, "moves", CLI_TR(lang, "%s needs a value", "%s braucht einen Wert"), opt);
-            *fen = v;
+            q->fen = v;
         } else if ((r = cli_option(argc, argv, &i, "--lang", &v)) != 0) {
             /* already applied by cli_scan_lang */
         } else if (!strcmp(opt, "--json")) {
             *json = true;
+        } else if (!strcmp(opt, "--batch")) {
+            *batch = true;
         } else if (!strncmp(opt, "--moves", 7) && (opt[7] == '\0' || opt[7] == '=')) {
             if (opt[7] == '=' && !move_args_add(mt, opt + 8))
                 return CLI_FAIL;
@@ -252,6 +445,16 @@ static int parse_args(int argc, char **argv, Lang lang, const char **fen, MoveAr
                              opt);
         }
     }
+    if (*batch && (q->fen || q->c960 != CLI_CHESS960_OFF || mt->text))
+        return cli_usage(lang, "moves",
+                         CLI_TR(lang, "--batch reads the positions from stdin: no --fen, --chess960 or --moves",
+                                "--batch liest die Stellungen von der Standardeingabe: kein --fen, --chess960 "
+                                "oder --moves"));
+    if (q->fen && q->c960 >= 0)
+        return cli_usage(lang, "moves",
+                         CLI_TR(lang, "%s: a start position number and --fen exclude each other",
+                                "%s: Startstellungsnummer und --fen schließen sich aus"),
+                         "--chess960");
     return CLI_OK;
 }
 
@@ -263,51 +466,32 @@ int cmd_moves(int argc, char **argv, Lang lang) {
         print_help(lang);
         return CLI_OK;
     }
-    const char *fen = NULL;
+    Query q = {NULL, CLI_CHESS960_OFF, NULL};
     MoveArgs mt = {NULL, 0};
-    bool json = false;
-    int c960 = CLI_CHESS960_OFF;
-    int status = parse_args(argc, argv, lang, &fen, &mt, &json, &c960);
-    if (status == CLI_OK && fen && c960 >= 0)
-        status = cli_usage(lang, "moves",
-                           CLI_TR(lang, "%s: a start position number and --fen exclude each other",
-                                  "%s: Startstellungsnummer und --fen schließen sich aus"),
-                           "--chess960");
+    bool json = false, batch = false;
+    int status = parse_args(argc, argv, lang, &q, &mt, &json, &batch);
     if (status != CLI_OK) {
         if (status == CLI_FAIL)
             cli_errorf("%s", CLI_TR(lang, "out of memory", "kein Speicher mehr frei"));
         free(mt.text);
         return status;
     }
+    if (batch)
+        return run_batch(lang);
 
+    q.moves = mt.text;
     Game g;
-    SchError err;
-    err_clear(&err);
-    if (fen) {
-        if (!game_init_fen(&g, fen, &err)) {
-            char msg[256];
-            err.line = 0; /* a FEN is one line: the column says enough */
-            cli_format_error(&err, lang, msg, sizeof msg);
-            cli_errorf(CLI_TR(lang, "invalid FEN: %s", "ungültige FEN: %s"), msg);
-            game_free(&g);
-            free(mt.text);
-            return CLI_FAIL;
-        }
-    } else {
-        game_init(&g);
-    }
-    cli_chess960_game(&g, c960);
+    char why[512];
     status = CLI_FAIL;
-    if (!mt.text || play_moves(&g, mt.text, lang)) {
+    if (!query_game(&g, &q, lang, why, sizeof why)) {
+        cli_errorf("%s", why);
+    } else if (json) {
+        status = cli_print_json(state_json(&g)) ? CLI_OK : CLI_FAIL;
+    } else {
         MoveEntry moves[SCHACH_MAX_MOVES];
         int count = collect_moves(&g, moves);
-        int claims = game_over(&g) ? 0 : game_claims(&g);
-        if (json) {
-            status = print_json(&g, moves, count, claims);
-        } else {
-            print_text(&g, moves, count, claims, lang);
-            status = CLI_OK;
-        }
+        print_text(&g, moves, count, game_over(&g) ? 0 : game_claims(&g), lang);
+        status = CLI_OK;
     }
     game_free(&g);
     free(mt.text);

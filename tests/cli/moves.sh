@@ -93,6 +93,43 @@ grep -q "Zug 3 (Ke3)" <<<"$err" || fail "illegal move German: $err"
 run moves --moves xyz
 expect_rc "garbage move" 1
 
+# --batch: one JSON query per line of stdin, one answer per line; the answers are --json's, errors
+# say which line and why, and a bad line stops nothing.
+run moves --batch <<'EOF'
+{"moves": "e4 e5 Nf3"}
+
+{"moves": ["e4", "Ke2x"]}
+not json
+[1]
+{"fen": 1}
+{"zzz": true}
+{"chess960": 518, "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}
+{"chess960": 960}
+{"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}
+{"fen": "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"}
+EOF
+expect_rc "moves --batch with bad lines" 1
+[ "$(wc -l <<<"$out")" -eq 10 ] || fail "moves --batch: want 10 answers (the blank line skipped), got: $out"
+single=$("$SCHACH" moves --json --moves e4 e5 Nf3)
+[ "$(sed -n 1p <<<"$out")" = "$single" ] || fail "moves --batch: line 1 differs from moves --json: $out"
+out_all=$out
+for want in '2:.line == 3 and (.error | test("move 2 \\(Ke2x\\)"))' '3:.line == 4 and (.error | test("not JSON"))' \
+    '4:.line == 5 and (.error | test("JSON object"))' '5:.line == 6 and (.error | test("\"fen\" must be a string"))' \
+    '6:.line == 7 and (.error | test("unknown member \"zzz\""))' '7:.line == 8 and (.error | test("exclude"))' \
+    '8:.line == 9 and (.error | test("0 to 959"))' '9:.line == 10 and (.error | test("invalid FEN"))' \
+    '10:.outcome.termination == "checkmate" and .moves == []'; do
+    out=$(sed -n "${want%%:*}p" <<<"$out_all")
+    json_check "moves --batch answer ${want%%:*}" "${want#*:}"
+done
+run moves --batch --lang de <<<'{"moves": "e4 e4"}'
+expect_rc "moves --batch --lang de" 1
+json_check "moves --batch in German" '.error | test("Zug 2 \\(e4\\)")'
+run moves --batch </dev/null
+expect_rc "moves --batch with no input" 0
+[ -z "$out" ] || fail "moves --batch with no input answered: $out"
+run moves --batch --fen "$START"
+expect_rc "moves --batch --fen" 2
+
 # Usage errors.
 for args in "--bogus" "e4" "--fen" "--lang xx" "--lang"; do
     # shellcheck disable=SC2086

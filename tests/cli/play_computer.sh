@@ -22,7 +22,7 @@ hasnt() { ! grep -qF -- "$2" <<<"$out" || fail "$1: unexpected '$2' in output"; 
 check_saved() {
     local json
     json=$("$SCHACH" pgn check --json "$2" 2>&1)
-    jq -e "$3" >/dev/null 2>&1 <<<"$json" || fail "$1: jq '$3' is not true for: $json"
+    [ -n "$json" ] && jq -e "$3" >/dev/null 2>&1 <<<"$json" || fail "$1: jq '$3' is not true for: $json"
 }
 require_command jq
 

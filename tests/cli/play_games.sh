@@ -30,7 +30,7 @@ expect_rc() { [ "$rc" -eq "$2" ] || fail "$1: want exit $2, got $rc (stderr: $er
 check_saved() {
     local json
     json=$("$SCHACH" pgn check --json "$2" 2>&1)
-    jq -e "$3" >/dev/null 2>&1 <<<"$json" || fail "$1: jq '$3' is not true for: $json"
+    [ -n "$json" ] && jq -e "$3" >/dev/null 2>&1 <<<"$json" || fail "$1: jq '$3' is not true for: $json"
 }
 
 # The Opera game (Morphy 1858), typed move by move as a player would: English SAN ...

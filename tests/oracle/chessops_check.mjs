@@ -6,7 +6,7 @@
 //   node chessops_check.mjs path/to/schach [perft.epd]
 // Exit status 0 when schach agrees everywhere, 1 on any mismatch (each printed as a diff), 2 on misuse.
 import { existsSync } from 'node:fs';
-import { STYLES, makeRng, parseJson, randomGame, readEpdFens, runSchachAll } from './lib.mjs';
+import { STYLES, makeRng, parseJson, randomGame, readEpdFens, runSchachAll, runSchachBatch } from './lib.mjs';
 
 const [schach, epdPath] = process.argv.slice(2);
 if (!schach) {
@@ -81,7 +81,12 @@ for (const g of games)
   }
 
 const started = Date.now();
-const answers = await runSchachAll(schach, queries.map(q => ['moves', '--json', '--fen', q.input]));
+// All positions through one `schach moves --batch`; a sample of them (and every game replay below)
+// also through `schach moves --json` one process each, which must print the very same line.
+const answers = await runSchachBatch(schach, queries.map(q => ({ fen: q.input })));
+const SAMPLE_EVERY = 40;
+const sample = queries.map((q, i) => i).filter(i => i % SAMPLE_EVERY === 0);
+const single = await runSchachAll(schach, sample.map(i => ['moves', '--json', '--fen', queries[i].input]));
 let failures = 0;
 let movesChecked = 0;
 const fail = (where, what, want, got) => {
@@ -93,6 +98,10 @@ const fail = (where, what, want, got) => {
   }
 };
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+for (let k = 0; k < sample.length; k++)
+  if (single[k].stdout.trimEnd() !== answers[sample[k]].stdout)
+    fail(`--fen "${queries[sample[k]].input}"`, 'moves --json and moves --batch', single[k].stdout.trimEnd(), answers[sample[k]].stdout);
 
 const counts = { checkmate: 0, stalemate: 0, insufficient_material: 0, seventyfive_moves: 0, fivefold_repetition: 0 };
 const features = { castle: 0, enPassant: 0, promotion: 0, underpromotion: 0, mate: 0, check: 0, capture: 0 };
@@ -169,6 +178,7 @@ for (const g of games) {
   }
 }
 const replayed = await runSchachAll(schach, replays.map(r => ['moves', '--json', '--fen', r.g.startFen, '--moves', ...r.g.plies.slice(0, r.n)]));
+const replayedBatch = await runSchachBatch(schach, replays.map(r => ({ fen: r.g.startFen, moves: r.g.plies.slice(0, r.n) })));
 let threefoldClaims = 0;
 for (let i = 0; i < replays.length; i++) {
   const { g, n, outcome } = replays[i];
@@ -181,6 +191,8 @@ for (let i = 0; i < replays.length; i++) {
     fail(where, 'game replay', 'JSON', e.message);
     continue;
   }
+  if (replayedBatch[i].stdout !== replayed[i].stdout.trimEnd())
+    fail(where, 'moves --json and moves --batch', replayed[i].stdout.trimEnd(), replayedBatch[i].stdout);
   if (out.fen !== last.fen) fail(where, 'final FEN of the game', last.fen, out.fen);
   if (!same(out.outcome, outcome)) fail(where, 'outcome of the game', outcome, out.outcome);
   if (n === g.plies.length && g.outcome?.termination === 'fivefold_repetition') counts.fivefold_repetition++;

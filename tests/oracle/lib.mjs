@@ -1,6 +1,6 @@
 // Shared helpers of the oracle tests: a seeded PRNG, chessops move lists in schach's conventions,
 // seeded random games, and a small pool that runs the schach program.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { Chess } from 'chessops/chess';
@@ -195,6 +195,30 @@ export async function runSchachAll(schach, argLists) {
   const jobs = Math.max(2, Math.min(4, cpus().length));
   await Promise.all(Array.from({ length: jobs }, worker));
   return results;
+}
+
+// Asks one `schach moves --batch` every query (objects {fen, moves, chess960}) and resolves to one
+// result per query, like runSchachAll's: {code, stdout, stderr}, code 1 for an answer that is an error.
+// One process instead of one per query: the start-up of thousands of processes was most of the time.
+export function runSchachBatch(schach, queries) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(schach, ['moves', '--batch'], { env: { ...process.env, LC_ALL: 'C', LANG: 'C' } });
+    const chunks = [];
+    let stderr = '';
+    child.stdout.on('data', c => chunks.push(c));
+    child.stderr.on('data', c => { stderr += c; });
+    child.on('error', reject);
+    child.on('close', () => {
+      const lines = Buffer.concat(chunks).toString('utf8').split('\n');
+      if (lines.length && lines[lines.length - 1] === '') lines.pop();
+      if (lines.length !== queries.length) {
+        reject(new Error(`schach moves --batch answered ${lines.length} of ${queries.length} queries: ${stderr.slice(0, 300)}`));
+        return;
+      }
+      resolve(lines.map(line => ({ code: line.startsWith('{"line":') ? 1 : 0, stdout: line, stderr: '' })));
+    });
+    child.stdin.end(queries.map(q => JSON.stringify(q)).join('\n') + '\n');
+  });
 }
 
 export function parseJson(result, what) {

@@ -34,8 +34,11 @@ run() {
 
 expect_rc() { [ "$rc" -eq "$2" ] || fail "$1: want exit $2, got $rc (stderr: $err)"; }
 
-# json_check WHAT FILTER: the jq FILTER is true for $out.
-json_check() { jq -e "$2" >/dev/null 2>&1 <<<"$out" || fail "$1: jq '$2' is not true for: $out"; }
+# json_check WHAT FILTER: the jq FILTER is true for $out. Empty output fails too (jq 1.6 -e exits 0
+# when it reads no value at all).
+json_check() {
+    [ -n "$out" ] && jq -e "$2" >/dev/null 2>&1 <<<"$out" || fail "$1: jq '$2' is not true for: $out"
+}
 
 cli_finish() {
     if [ "$failures" -ne 0 ]; then
