@@ -122,12 +122,18 @@ test: deps
 test-release: build web
 	$(CTEST) --test-dir $(BUILD)
 
-asan:
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=$(CC_CLANG) \
+ASAN_CONFIGURE = cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=$(CC_CLANG) \
 	    -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DSCHACH_SANITIZE=ON -DSCHACH_NATIVE=OFF $(CMAKE_WERROR)
+
+asan:
+	$(ASAN_CONFIGURE)
 	cmake --build $(ASAN_BUILD) -j$(JOBS)
 
-test-asan: asan
+# Only the programs of the tests labelled unit are built (target unit_programs): not the program,
+# the shared library, the benchmarks or the web bundle, which this stage does not run.
+test-asan:
+	$(ASAN_CONFIGURE)
+	cmake --build $(ASAN_BUILD) -j$(JOBS) --target unit_programs
 	$(SAN_ENV) $(CTEST) --test-dir $(ASAN_BUILD) -L unit
 
 # Only the programs of the tests labelled tsan are built, to keep this stage short.
