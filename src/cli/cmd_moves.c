@@ -382,8 +382,8 @@ static int run_batch(Lang lang) {
         if (len > BATCH_LINE_MAX) {
             failed = true;
             char why[128];
-            snprintf(why, sizeof why,
-                     CLI_TR(lang, "line longer than %d bytes", "Zeile länger als %d Bytes"), BATCH_LINE_MAX);
+            snprintf(why, sizeof why, CLI_TR(lang, "line longer than %d bytes", "Zeile länger als %d Bytes"),
+                     BATCH_LINE_MAX);
             answer = json_pack("{s:I, s:s}", "line", (json_int_t)number, "error", why);
         } else {
             answer = batch_answer(line + start, len - start, number, lang, &failed);
