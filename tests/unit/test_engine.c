@@ -466,7 +466,14 @@ static void test_searchmoves(void **state) {
 /* ---- threads ---- */
 
 /* Helpers share the table with the main thread: what they store must never spoil a mate score. */
-static void test_threads_find_the_same_mates(void **state) {
+/* With helpers the threads share the table, so what the leader reports at a given depth depends on
+ * how the threads were scheduled: under ThreadSanitizer beside two busy loops, depth 2n + 3 once gave
+ * a mate in 3 where a mate in 2 exists (a true mate, a longer one a helper's entries led to) and once
+ * no mate at all for a mate in 3 (the pruning saw the helpers' entries; one thread alone needs depth 16
+ * to see the mate after the move it chose). The single thread's exact distances are
+ * test_mate_in_two_and_three's. What threads must keep: searched deep enough, a forced mate is found,
+ * never a shorter one than exists, and the move is legal. */
+static void test_threads_find_the_mates(void **state) {
     (void)state;
     Engine *e = new_threaded_engine(3);
     for (int round = 0; round < 3; round++)
@@ -474,9 +481,11 @@ static void test_threads_find_the_same_mates(void **state) {
             Game g;
             init_fen(&g, mate_cases[i].fen);
             engine_clear(e);
-            EngineLimits limits = {.depth = 2 * mate_cases[i].n + 3};
+            int n = mate_cases[i].n;
+            EngineLimits limits = {.depth = 20};
             EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
-            assert_int_equal(r.score, ENGINE_MATE - (2 * mate_cases[i].n - 1));
+            assert_true(r.score >= ENGINE_MATE_BOUND);
+            assert_true(r.score <= ENGINE_MATE - (2 * n - 1));
             assert_true(gen_is_legal(&g.pos, r.best));
             game_free(&g);
         }
@@ -849,7 +858,7 @@ int main(void) {
         cmocka_unit_test(test_time_budget_keeps_a_cushion),
         cmocka_unit_test(test_lag_is_measured_between_moves),
         cmocka_unit_test(test_multipv_lines_are_distinct_and_ordered),
-        cmocka_unit_test(test_threads_find_the_same_mates),
+        cmocka_unit_test(test_threads_find_the_mates),
         cmocka_unit_test(test_threads_start_stop_and_resize),
         cmocka_unit_test(test_searchmoves),
         cmocka_unit_test(test_weak_levels_play_legal_and_sometimes_other_moves),
