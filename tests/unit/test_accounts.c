@@ -185,8 +185,8 @@ static void cancelled_requests_never_answer(void **state) {
     assert_int_equal(r[7].status, 201);
 }
 
-static void seeks_without_a_service(void **state) {
-    Fixture *f = *state;
+/* Posts a live 3+2 seek for white; its id and secret into id and secret. */
+static void post_seek(Fixture *f, char id[16], char secret[64]) {
     Reply r;
     call(f,
          (AccountsRequest){.action = ACCOUNTS_SEEK_POST,
@@ -195,10 +195,16 @@ static void seeks_without_a_service(void **state) {
     assert_int_equal(r.status, 201);
     json_t *seek = json_loads(r.body, 0, NULL);
     assert_non_null(seek);
-    char id[16], secret[64], body[128];
-    snprintf(id, sizeof id, "%s", json_string_value(json_object_get(seek, "id")));
-    snprintf(secret, sizeof secret, "%s", json_string_value(json_object_get(seek, "secret")));
+    snprintf(id, 16, "%s", json_string_value(json_object_get(seek, "id")));
+    snprintf(secret, 64, "%s", json_string_value(json_object_get(seek, "secret")));
     json_decref(seek);
+}
+
+static void seeks_without_a_service(void **state) {
+    Fixture *f = *state;
+    Reply r;
+    char id[16], secret[64], body[128];
+    post_seek(f, id, secret);
     call(f, (AccountsRequest){.action = ACCOUNTS_SEEKS}, &r);
     assert_int_equal(r.status, 200);
     assert_non_null(strstr(r.body, id));
@@ -284,16 +290,8 @@ static void seek_accepted_with_a_service(void **state) {
         fail_msg("service_create: %s", err);
     accounts_set_service(f->acc, svc);
     Reply r;
-    call(f,
-         (AccountsRequest){.action = ACCOUNTS_SEEK_POST,
-                           .body = "{\"time\":{\"type\":\"live\",\"minutes\":3,\"increment\":2},\"color\":\"white\"}"},
-         &r);
-    assert_int_equal(r.status, 201);
-    json_t *seek = json_loads(r.body, 0, NULL);
-    assert_non_null(seek);
-    char id[16];
-    snprintf(id, sizeof id, "%s", json_string_value(json_object_get(seek, "id")));
-    json_decref(seek);
+    char id[16], secret[64];
+    post_seek(f, id, secret);
     call(f, (AccountsRequest){.action = ACCOUNTS_SEEK_ACCEPT, .seek = id, .body = "{}"}, &r);
     assert_int_equal(r.status, 200);
     json_t *game = json_loads(r.body, 0, NULL);
