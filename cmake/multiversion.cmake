@@ -1,12 +1,12 @@
 # One build, fast on every x86-64: the hot files are compiled twice, once for the portable baseline
-# (lookups that follow the tables schach_init() built, so the other functions of these files, which
+# (lookups that follow the tables built when the library is loaded, so the other functions of these files, which
 # keep their names in this copy, may call the hot ones directly whatever the CPU) and once with
 # BMI1/BMI2/LZCNT (PEXT lookups, BLSR, TZCNT, ANDN). A dispatch file sends each call of the copies'
-# entry points to the one schach_init() chose for this CPU (bb_use_bmi2): one predictable branch per
+# entry points to the one chosen for this CPU at load time (sch_bb_use_bmi2): one predictable branch per
 # call of a whole generator or search, none per attack lookup.
 #
 # The two copies are made by generated one-line files that #include the real source, with the file's
-# exported functions and data renamed by -D (gen_moves -> gen_moves_bmi2 / gen_moves_base). The names
+# exported functions and data renamed by -D (sch_gen_moves -> sch_gen_moves_bmi2 / sch_gen_moves_base). The names
 # are read from the sources here, so a function added to one of these files needs no list kept by
 # hand (it is simply not dispatched: the baseline copy keeps its name unless it is an entry point).
 #
@@ -58,7 +58,7 @@ function(schach_multiversion sources_var name dir)
     # it (and inline under LTO).
     set_source_files_properties(${out_dir}/${file}_base.c PROPERTIES COMPILE_DEFINITIONS "${base_renames}")
     set_source_files_properties(${out_dir}/${file}_bmi2.c PROPERTIES
-      COMPILE_DEFINITIONS "SCHACH_LOOKUP_PEXT;${bmi2_renames};${MV_BMI2_DEFINES}" COMPILE_OPTIONS "-mbmi;-mbmi2;-mlzcnt")
+      COMPILE_DEFINITIONS "SCH_LOOKUP_PEXT;${bmi2_renames};${MV_BMI2_DEFINES}" COMPILE_OPTIONS "-mbmi;-mbmi2;-mlzcnt")
   endforeach()
   set(${sources_var} ${sources} PARENT_SCOPE)
   set(SCHACH_${name}_BMI2_RENAMES ${bmi2_renames} PARENT_SCOPE)

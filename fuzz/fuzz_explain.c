@@ -1,4 +1,4 @@
-/* libFuzzer harness for the explainer (game_parse_move): a learner's move text in a game.
+/* libFuzzer harness for the explainer (sch_game_parse_move): a learner's move text in a game.
  *
  * Input "FEN\ntext" reads text in a game started from that FEN (the start position when the FEN is
  * refused); input without a newline is read in two fixed games, one of which has a history that took
@@ -16,29 +16,29 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check(const Game *g, const char *text) {
-    for (Lang lang = LANG_EN; lang <= LANG_DE; lang++) {
+static void check(const SchGame *g, const char *text) {
+    for (SchLang lang = SCH_LANG_EN; lang <= SCH_LANG_DE; lang++) {
         SchError err;
-        err_clear(&err);
-        Move m = game_parse_move(g, text, lang, &err);
-        if (m != MOVE_NONE) {
-            if (!gen_is_legal(game_position(g), m))
+        sch_err_clear(&err);
+        SchMove m = sch_game_parse_move(g, text, lang, &err);
+        if (m != SCH_MOVE_NONE) {
+            if (!sch_gen_is_legal(sch_game_position(g), m))
                 abort();
             continue;
         }
         bool known = (err.code >= 200 && err.code < 300) || (err.code >= 500 && err.code < 600);
         char msg[512];
-        if (!known || err_format(&err, lang, msg, sizeof msg) == 0 || strlen(msg) >= sizeof msg)
+        if (!known || sch_err_format(&err, lang, msg, sizeof msg) == 0 || strlen(msg) >= sizeof msg)
             abort();
     }
 }
 
 /* Plays UCI moves that are legal by construction of the list. */
-static void play_all(Game *g, const char *const *moves, size_t n) {
+static void play_all(SchGame *g, const char *const *moves, size_t n) {
     for (size_t i = 0; i < n; i++) {
         SchError err;
-        Move m = uci_parse(game_position(g), moves[i], &err);
-        if (m == MOVE_NONE || !game_play(g, m, &err))
+        SchMove m = sch_uci_parse(sch_game_position(g), moves[i], &err);
+        if (m == SCH_MOVE_NONE || !sch_game_play(g, m, &err))
             abort();
     }
 }
@@ -49,22 +49,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         return 0;
     memcpy(input, data, size);
     input[size] = '\0';
-    Game g;
+    SchGame g;
     char *newline = strchr(input, '\n');
     if (newline) {
         *newline = '\0';
         SchError err;
-        if (!game_init_fen(&g, input, &err))
-            game_init(&g);
+        if (!sch_game_init_fen(&g, input, &err))
+            sch_game_init(&g);
         check(&g, newline + 1);
-        game_free(&g);
+        sch_game_free(&g);
     } else {
         static const char *const history[] = {"e2e4", "e7e5", "g1f3", "b8c6", "h1g1", "c6d4", "g1h1", "d4f3"};
-        game_init(&g);
+        sch_game_init(&g);
         check(&g, input);
         play_all(&g, history, sizeof history / sizeof history[0]);
         check(&g, input);
-        game_free(&g);
+        sch_game_free(&g);
     }
     free(input);
     return 0;

@@ -24,29 +24,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Enough for a few games with tags, comments and variations; longer inputs only repeat. */
 #define INPUT_MAX 4096
 
-static void check_error(const SchError *err, const PgnGame *g) {
+static void check_error(const SchError *err, const SchPgnGame *g) {
     char msg[512];
-    CHECK(err->code != ERR_NONE, "game %d failed without an error code", g->number);
+    CHECK(err->code != SCH_ERR_NONE, "game %d failed without an error code", g->number);
     CHECK(err->game == g->number, "error names game %d, read game %d", err->game, g->number);
-    CHECK(err->code == ERR_OUT_OF_MEMORY || (err->line >= 1 && err->column >= 1), "error %d without a position (%d:%d)",
+    CHECK(err->code == SCH_ERR_OUT_OF_MEMORY || (err->line >= 1 && err->column >= 1), "error %d without a position (%d:%d)",
           err->code, err->line, err->column);
-    for (int lang = LANG_EN; lang <= LANG_DE; lang++)
-        CHECK(err_format(err, (Lang)lang, msg, sizeof msg) > 0, "empty message for code %d", err->code);
+    for (int lang = SCH_LANG_EN; lang <= SCH_LANG_DE; lang++)
+        CHECK(sch_err_format(err, (SchLang)lang, msg, sizeof msg) > 0, "empty message for code %d", err->code);
 }
 
-static void check_round_trip(const PgnGame *g, Lang lang) {
+static void check_round_trip(const SchPgnGame *g, SchLang lang) {
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     CHECK(f != NULL, "open_memstream failed");
-    CHECK(pgn_write(f, g, lang), "pgn_write failed");
+    CHECK(sch_pgn_write(f, g, lang), "pgn_write failed");
     fclose(f);
 
     SchError err;
-    PgnReader *r = pgn_reader_from_buffer(text, len, &err);
+    SchPgnReader *r = sch_pgn_reader_from_buffer(text, len, &err);
     CHECK(r != NULL, "reader");
-    PgnGame copy;
-    int rc = pgn_read_game(r, &copy, &err);
+    SchPgnGame copy;
+    int rc = sch_pgn_read_game(r, &copy, &err);
     CHECK(rc == 1, "own output (lang %d) read with rc %d, error %d at %d:%d '%s':\n%s", lang, rc, err.code, err.line,
           err.column, err.args[0], text);
     CHECK(copy.game.ply_count == g->game.ply_count, "%d plies, re-read %d:\n%s", g->game.ply_count, copy.game.ply_count,
@@ -54,48 +54,43 @@ static void check_round_trip(const PgnGame *g, Lang lang) {
     for (int i = 0; i < g->game.ply_count; i++)
         CHECK(copy.game.plies[i].move == g->game.plies[i].move, "ply %d differs:\n%s", i, text);
     for (int k = 0; k <= g->game.ply_count; k++) {
-        const char *was = pgn_comment(g, k), *is = pgn_comment(&copy, k);
+        const char *was = sch_pgn_comment(g, k), *is = sch_pgn_comment(&copy, k);
         CHECK((was == NULL) == (is == NULL) && (!was || strcmp(was, is) == 0),
               "comment after ply %d: '%s', re-read '%s'", k, was ? was : "(none)", is ? is : "(none)");
     }
-    char a[SCHACH_FEN_MAX], b[SCHACH_FEN_MAX];
-    fen_write(&g->game.start, a, sizeof a);
-    fen_write(&copy.game.start, b, sizeof b);
+    char a[SCH_FEN_MAX], b[SCH_FEN_MAX];
+    sch_fen_write(&g->game.start, a, sizeof a);
+    sch_fen_write(&copy.game.start, b, sizeof b);
     CHECK(strcmp(a, b) == 0, "start %s, re-read %s", a, b);
-    Result want = game_over(&g->game) ? g->game.outcome.result : g->result;
+    SchResult want = sch_game_over(&g->game) ? g->game.outcome.result : g->result;
     CHECK(copy.result == want, "result %d, re-read %d:\n%s", want, copy.result, text);
     CHECK(copy.game.outcome.termination == g->game.outcome.termination ||
-              g->game.outcome.termination > TERM_SEVENTYFIVE_MOVES, /* claims and decisions are not in the moves */
+              g->game.outcome.termination > SCH_TERM_SEVENTYFIVE_MOVES, /* claims and decisions are not in the moves */
           "termination %d, re-read %d", g->game.outcome.termination, copy.game.outcome.termination);
-    CHECK(pgn_tree_equal(pgn_root(g), pgn_root(&copy)), "tree differs after the round trip:\n%s", text);
-    CHECK(pgn_node_count(&copy) == pgn_node_count(g), "%d nodes, re-read %d", pgn_node_count(g), pgn_node_count(&copy));
+    CHECK(sch_pgn_tree_equal(sch_pgn_root(g), sch_pgn_root(&copy)), "tree differs after the round trip:\n%s", text);
+    CHECK(sch_pgn_node_count(&copy) == sch_pgn_node_count(g), "%d nodes, re-read %d", sch_pgn_node_count(g), sch_pgn_node_count(&copy));
     char *again = NULL;
     size_t again_len = 0;
     f = open_memstream(&again, &again_len);
-    CHECK(f != NULL && pgn_write(f, &copy, lang), "pgn_write of the copy failed");
+    CHECK(f != NULL && sch_pgn_write(f, &copy, lang), "pgn_write of the copy failed");
     fclose(f);
     CHECK(again_len == len && memcmp(again, text, len) == 0, "second writing differs:\n%s\n----\n%s", text, again);
     free(again);
-    PgnGame extra;
-    CHECK(pgn_read_game(r, &extra, &err) == 0, "more than one game in own output:\n%s", text);
-    pgn_game_free(&copy);
-    pgn_reader_close(r);
+    SchPgnGame extra;
+    CHECK(sch_pgn_read_game(r, &extra, &err) == 0, "more than one game in own output:\n%s", text);
+    sch_pgn_game_free(&copy);
+    sch_pgn_reader_close(r);
     free(text);
 }
 
-static bool count_node(const PgnNode *n, const Position *before, int depth, void *ctx) {
-    CHECK(n->move != MOVE_NONE && depth >= 0 && depth <= PGN_MAX_DEPTH, "walk: node without a move or depth %d", depth);
+static bool count_node(const SchPgnNode *n, const SchPosition *before, int depth, void *ctx) {
+    CHECK(n->move != SCH_MOVE_NONE && depth >= 0 && depth <= SCH_PGN_MAX_DEPTH, "walk: node without a move or depth %d", depth);
     CHECK(before != NULL, "walk: no position");
     ++*(int *)ctx;
     return true;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static bool initialised;
-    if (!initialised) {
-        schach_init();
-        initialised = true;
-    }
     if (size > INPUT_MAX)
         return 0;
     char *text = malloc(size + 1);
@@ -105,24 +100,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     text[size] = '\0';
 
     SchError err;
-    PgnReader *r = pgn_reader_from_buffer(text, size, &err);
+    SchPgnReader *r = sch_pgn_reader_from_buffer(text, size, &err);
     CHECK(r != NULL, "reader");
-    PgnGame g;
+    SchPgnGame g;
     int rc, number = 0;
-    while ((rc = pgn_read_game(r, &g, &err)) != 0) {
+    while ((rc = sch_pgn_read_game(r, &g, &err)) != 0) {
         CHECK(g.number == ++number, "game number %d, expected %d", g.number, number);
         if (rc < 0)
             check_error(&err, &g);
         else
-            CHECK(rc == 1 && err.code == ERR_NONE, "rc %d with error %d", rc, err.code);
+            CHECK(rc == 1 && err.code == SCH_ERR_NONE, "rc %d with error %d", rc, err.code);
         int walked = 0;
-        CHECK(pgn_walk(&g, count_node, &walked) && walked == pgn_node_count(&g), "walk visited %d of %d nodes", walked,
-              pgn_node_count(&g));
-        check_round_trip(&g, LANG_EN);
-        check_round_trip(&g, LANG_DE);
-        pgn_game_free(&g);
+        CHECK(sch_pgn_walk(&g, count_node, &walked) && walked == sch_pgn_node_count(&g), "walk visited %d of %d nodes", walked,
+              sch_pgn_node_count(&g));
+        check_round_trip(&g, SCH_LANG_EN);
+        check_round_trip(&g, SCH_LANG_DE);
+        sch_pgn_game_free(&g);
     }
-    pgn_reader_close(r);
+    sch_pgn_reader_close(r);
     free(text);
     return 0;
 }

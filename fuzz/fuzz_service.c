@@ -83,7 +83,7 @@ static void on_reply(void *ctx, const ServiceAnswer *answer) {
 /* json, when not NULL, goes instead of body. */
 static Answer ask_json(Service *svc, ServiceAction action, const char *game, const char *body, json_t *json) {
     Answer a = {0, 0, NULL};
-    ServiceRequest req = {.action = action, .game = game, .body = body, .json = json, .ids = game, .lang = LANG_EN};
+    ServiceRequest req = {.action = action, .game = game, .body = body, .json = json, .ids = game, .lang = SCH_LANG_EN};
     service_handle(svc, &req, on_reply, &a);
     service_on_wake(svc);
     return a;

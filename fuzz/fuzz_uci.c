@@ -45,11 +45,6 @@ static char *bounded_session(const uint8_t *data, size_t size, size_t *len) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static bool ready;
-    if (!ready) {
-        schach_init();
-        ready = true;
-    }
     if (size > INPUT_MAX)
         return 0;
     for (size_t i = 0; i + 4 <= size; i++)

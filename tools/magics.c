@@ -1,6 +1,6 @@
 /* Prints the magic numbers that src/core/bitboard.c stores (magics_rook.inc, magics_bishop.inc).
  * Usage: magics rook|bishop > src/core/magics_rook.inc — the search is deterministic, so the output
- * only changes when bb_find_magic or its seed does. */
+ * only changes when sch_bb_find_magic or its seed does. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,10 +12,10 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: magics rook|bishop\n");
         return 2;
     }
-    PieceType t = strcmp(argv[1], "rook") == 0 ? ROOK : BISHOP;
-    static Bitboard table[4096];
+    SchPieceType t = strcmp(argv[1], "rook") == 0 ? SCH_ROOK : SCH_BISHOP;
+    static SchBitboard table[4096];
     uint64_t rng = 0x5C4AC4ULL * 0x9E3779B97F4A7C15ULL;
-    for (Square s = SQ_A1; s <= SQ_H8; s++)
-        printf("0x%016" PRIx64 "ULL,%s", bb_find_magic(t, s, &rng, table), s % 4 == 3 ? "\n" : " ");
+    for (SchSquare s = SCH_SQ_A1; s <= SCH_SQ_H8; s++)
+        printf("0x%016" PRIx64 "ULL,%s", sch_bb_find_magic(t, s, &rng, table), s % 4 == 3 ? "\n" : " ");
     return 0;
 }

@@ -53,38 +53,38 @@ static uint64_t rng_next(void) {
 }
 
 /* Quiet for the tuner: not in check, and no capture or promotion that wins material outright. */
-static bool is_quiet(const Position *pos) {
+static bool is_quiet(const SchPosition *pos) {
     if (pos->checkers)
         return false;
-    Move noisy[SCHACH_MAX_MOVES];
-    int n = gen_moves(pos, GEN_NOISY, noisy);
+    SchMove noisy[SCH_MAX_MOVES];
+    int n = sch_gen_moves(pos, SCH_GEN_NOISY, noisy);
     for (int i = 0; i < n; i++)
-        if (move_kind(noisy[i]) == MOVE_PROMOTION || see_ge(pos, noisy[i], 1))
+        if (sch_move_kind(noisy[i]) == SCH_MOVE_PROMOTION || see_ge(pos, noisy[i], 1))
             return false;
     return true;
 }
 
-static const char *result_text(Result r) { return r == RESULT_WHITE_WINS ? "1" : r == RESULT_BLACK_WINS ? "0" : "0.5"; }
+static const char *result_text(SchResult r) { return r == SCH_RESULT_WHITE_WINS ? "1" : r == SCH_RESULT_BLACK_WINS ? "0" : "0.5"; }
 
-static int extract_game(const PgnGame *pg, int skip, int per_game) {
-    Result r = pg->game.outcome.result != RESULT_NONE ? pg->game.outcome.result : pg->result;
-    if (r == RESULT_NONE)
+static int extract_game(const SchPgnGame *pg, int skip, int per_game) {
+    SchResult r = pg->game.outcome.result != SCH_RESULT_NONE ? pg->game.outcome.result : pg->result;
+    if (r == SCH_RESULT_NONE)
         return 0;
     /* Candidates: the quiet positions after the opening, then a random pick of per_game of them. */
     int plies = pg->game.ply_count, count = 0;
-    char (*fens)[SCHACH_FEN_MAX] = malloc((size_t)(plies + 1) * sizeof *fens);
+    char (*fens)[SCH_FEN_MAX] = malloc((size_t)(plies + 1) * sizeof *fens);
     if (!fens)
         return 0;
-    Position pos = pg->game.start;
+    SchPosition pos = pg->game.start;
     for (int i = 0; i < plies; i++) {
-        Undo u;
-        pos_make(&pos, pg->game.plies[i].move, &u);
+        SchUndo u;
+        sch_pos_make(&pos, pg->game.plies[i].move, &u);
         if (i + 1 < skip || !is_quiet(&pos))
             continue;
         EvalTrace t;
         eval_trace(&pos, &t);
         if (!t.special)
-            fen_write(&pos, fens[count++], sizeof fens[0]);
+            sch_fen_write(&pos, fens[count++], sizeof fens[0]);
     }
     int taken = 0;
     for (int k = 0; k < count && taken < per_game; k++) {
@@ -115,17 +115,17 @@ static int cmd_extract(int argc, char **argv) {
             }
             files++;
             SchError err;
-            PgnReader *r = pgn_reader_from_file(f, &err);
-            PgnGame g;
+            SchPgnReader *r = sch_pgn_reader_from_file(f, &err);
+            SchPgnGame g;
             int rc;
-            while (r && (rc = pgn_read_game(r, &g, &err)) != 0) {
+            while (r && (rc = sch_pgn_read_game(r, &g, &err)) != 0) {
                 if (rc > 0) {
                     positions += extract_game(&g, skip, per_game);
                     games++;
                 }
-                pgn_game_free(&g);
+                sch_pgn_game_free(&g);
             }
-            pgn_reader_close(r);
+            sch_pgn_reader_close(r);
             fclose(f);
         }
     }
@@ -154,16 +154,16 @@ static uint64_t xorshift(uint64_t *s) {
 }
 
 /* A random opening of 8 legal plies that a 4-ply search finds within a pawn of equality. */
-static bool random_opening(Engine *e, Game *g, uint64_t *rng) {
+static bool random_opening(Engine *e, SchGame *g, uint64_t *rng) {
     for (int tries = 0; tries < 100; tries++) {
-        game_free(g);
-        game_init(g);
-        for (int i = 0; i < 8 && !game_over(g); i++) {
-            MoveList list;
-            gen_legal(game_position(g), &list);
-            game_play(g, list.moves[xorshift(rng) % (uint64_t)list.count], NULL);
+        sch_game_free(g);
+        sch_game_init(g);
+        for (int i = 0; i < 8 && !sch_game_over(g); i++) {
+            SchMoveList list;
+            sch_gen_legal(sch_game_position(g), &list);
+            sch_game_play(g, list.moves[xorshift(rng) % (uint64_t)list.count], NULL);
         }
-        if (game_over(g))
+        if (sch_game_over(g))
             continue;
         EngineLimits lim = {.depth = 4};
         EngineResult r = engine_search(e, g, &lim, NULL, NULL);
@@ -175,39 +175,39 @@ static bool random_opening(Engine *e, Game *g, uint64_t *rng) {
 
 /* Plays one game; writes up to per_game quiet positions of it with the result. */
 static void selfplay_game(SelfPlay *sp, Engine *e, uint64_t *rng) {
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     engine_clear(e);
-    Result result = RESULT_NONE;
+    SchResult result = SCH_RESULT_NONE;
     if (random_opening(e, &g, rng)) {
         int winning = 0, quiet = 0;
-        while (!game_over(&g) && result == RESULT_NONE) {
+        while (!sch_game_over(&g) && result == SCH_RESULT_NONE) {
             EngineLimits lim = {.nodes = (uint64_t)sp->nodes};
             EngineResult r = engine_search(e, &g, &lim, NULL, NULL);
-            Color stm = (Color)game_position(&g)->turn;
-            int white_score = stm == WHITE ? r.score : -r.score;
+            SchColor stm = (SchColor)sch_game_position(&g)->turn;
+            int white_score = stm == SCH_WHITE ? r.score : -r.score;
             winning = white_score >= 1000 ? (winning > 0 ? winning + 1 : 1)
                     : white_score <= -1000 ? (winning < 0 ? winning - 1 : -1) : 0;
             quiet = white_score > -50 && white_score < 50 ? quiet + 1 : 0;
             if (winning >= 6)
-                result = RESULT_WHITE_WINS;
+                result = SCH_RESULT_WHITE_WINS;
             else if (winning <= -6)
-                result = RESULT_BLACK_WINS;
+                result = SCH_RESULT_BLACK_WINS;
             else if (g.ply_count >= 200 && quiet >= 10)
-                result = RESULT_DRAW;
-            else if (r.best == MOVE_NONE || !game_play(&g, r.best, NULL))
+                result = SCH_RESULT_DRAW;
+            else if (r.best == SCH_MOVE_NONE || !sch_game_play(&g, r.best, NULL))
                 break;
         }
-        if (game_over(&g))
+        if (sch_game_over(&g))
             result = g.outcome.result;
     }
-    if (result != RESULT_NONE) {
-        PgnGame pg = {.game = g, .result = result};
+    if (result != SCH_RESULT_NONE) {
+        SchPgnGame pg = {.game = g, .result = result};
         pthread_mutex_lock(&sp->lock);
         sp->positions += extract_game(&pg, 9, sp->per_game);
         pthread_mutex_unlock(&sp->lock);
     }
-    game_free(&g);
+    sch_game_free(&g);
 }
 
 static void *selfplay_thread(void *arg) {
@@ -291,7 +291,7 @@ static bool grow(void **p, int *capacity, int need, size_t size) {
     return true;
 }
 
-static bool data_add(Data *d, const Position *pos, float result) {
+static bool data_add(Data *d, const SchPosition *pos, float result) {
     EvalTrace t;
     eval_trace(pos, &t);
     if (t.special)
@@ -308,7 +308,7 @@ static bool data_add(Data *d, const Position *pos, float result) {
     Entry *e = &d->entries[d->count++];
     e->start = d->ncoeff;
     for (int i = 0; i < EP_COUNT; i++) {
-        int c = t.coeff[i][WHITE] - t.coeff[i][BLACK];
+        int c = t.coeff[i][SCH_WHITE] - t.coeff[i][SCH_BLACK];
         if (c) {
             d->index[d->ncoeff] = (uint16_t)i;
             d->coeff[d->ncoeff++] = (int16_t)c;
@@ -335,8 +335,8 @@ static bool data_load(Data *d, const char *path) {
         if (!semi)
             continue;
         *semi = '\0';
-        Position pos;
-        if (!fen_parse(&pos, line, NULL)) {
+        SchPosition pos;
+        if (!sch_fen_parse(&pos, line, NULL)) {
             fprintf(stderr, "schach_tune: %s:%d: not a FEN\n", path, lineno);
             continue;
         }
@@ -531,7 +531,6 @@ static int cmd_tune(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-    schach_init();
     if (argc >= 2 && !strcmp(argv[1], "extract"))
         return cmd_extract(argc - 2, argv + 2);
     if (argc >= 2 && !strcmp(argv[1], "selfplay"))

@@ -203,7 +203,7 @@ typedef struct Line {
 static Line *lines;
 static int line_count;
 
-static void line_from_game(const Game *g) {
+static void line_from_game(const SchGame *g) {
     if (g->ply_count == 0 || g->ply_count > MAX_PLIES)
         return;
     lines = realloc(lines, (size_t)(line_count + 1) * sizeof *lines);
@@ -214,9 +214,13 @@ static void line_from_game(const Game *g) {
         fputs("schach_loadgen: out of memory\n", stderr);
         exit(2);
     }
-    for (int i = 0; i < g->ply_count; i++)
-        uci_write(g->plies[i].move, l->uci[i], sizeof l->uci[i]);
-    l->over = game_over(g);
+    SchPosition walk = g->start;
+    for (int i = 0; i < g->ply_count; i++) {
+        SchUndo undo;
+        sch_uci_write(&walk, g->plies[i].move, l->uci[i], sizeof l->uci[i]);
+        sch_pos_make(&walk, g->plies[i].move, &undo);
+    }
+    l->over = sch_game_over(g);
 }
 
 static bool lines_from_pgn(const char *path) {
@@ -226,20 +230,20 @@ static bool lines_from_pgn(const char *path) {
         return false;
     }
     SchError err;
-    PgnReader *r = pgn_reader_from_file(f, &err);
+    SchPgnReader *r = sch_pgn_reader_from_file(f, &err);
     if (!r) {
         fclose(f);
         return false;
     }
-    PgnGame pg;
+    SchPgnGame pg;
     int rc;
-    while ((rc = pgn_read_game(r, &pg, &err)) != 0) {
+    while ((rc = sch_pgn_read_game(r, &pg, &err)) != 0) {
         /* A game read only up to an error is still a legal line; real games from the start only. */
-        if (pgn_tag(&pg, "FEN") == NULL)
+        if (sch_pgn_tag(&pg, "FEN") == NULL)
             line_from_game(&pg.game);
-        pgn_game_free(&pg);
+        sch_pgn_game_free(&pg);
     }
-    pgn_reader_close(r);
+    sch_pgn_reader_close(r);
     fclose(f);
     return true;
 }
@@ -259,17 +263,17 @@ static uint64_t rng_next(void) { /* xorshift64*: a fixed seed gives the same lin
 static void lines_random(int count, int plies) {
     rng_state = 0x9E3779B97F4A7C15ULL ^ opt.seed;
     for (int i = 0; i < count; i++) {
-        Game g;
-        game_init(&g);
+        SchGame g;
+        sch_game_init(&g);
         int length = plies / 2 + (int)(rng_next() % (uint64_t)(plies + 1));
-        for (int p = 0; p < length && !game_over(&g); p++) {
-            MoveList list;
-            gen_legal(game_position(&g), &list);
-            if (!game_play(&g, list.moves[rng_next() % (uint64_t)list.count], NULL))
+        for (int p = 0; p < length && !sch_game_over(&g); p++) {
+            SchMoveList list;
+            sch_gen_legal(sch_game_position(&g), &list);
+            if (!sch_game_play(&g, list.moves[rng_next() % (uint64_t)list.count], NULL))
                 break;
         }
         line_from_game(&g);
-        game_free(&g);
+        sch_game_free(&g);
     }
 }
 
@@ -1377,7 +1381,6 @@ int main(int argc, char **argv) {
         fprintf(stderr, "schach_loadgen: cannot write %s\n", opt.trace);
         return 2;
     }
-    schach_init();
     for (int i = 0; i < opt.pgn_count; i++)
         if (!lines_from_pgn(opt.pgn[i]))
             return 2;

@@ -42,29 +42,29 @@ static uint64_t rng_next(void) { /* xorshift64* */
  * (the stored result is a resignation, which must still be possible in the last position). */
 static void make_lines(int plies) {
     for (int i = 0; i < LINES; i++) {
-        Game g;
-        game_init(&g);
+        SchGame g;
+        sch_game_init(&g);
         int length = plies / 2 + (int)(rng_next() % (uint64_t)(plies + 1));
         if (length >= MAX_LINE)
             length = MAX_LINE - 1;
         Line *l = &lines[i];
         l->count = 0;
         for (int p = 0; p < length; p++) {
-            MoveList list;
-            gen_legal(game_position(&g), &list);
-            Move m = list.moves[rng_next() % (uint64_t)list.count];
-            Game probe;
-            if (!game_copy(&probe, &g))
+            SchMoveList list;
+            sch_gen_legal(sch_game_position(&g), &list);
+            SchMove m = list.moves[rng_next() % (uint64_t)list.count];
+            SchGame probe;
+            if (!sch_game_copy(&probe, &g))
                 break;
-            bool ends = !game_play(&probe, m, NULL) || game_over(&probe);
-            game_free(&probe);
+            bool ends = !sch_game_play(&probe, m, NULL) || sch_game_over(&probe);
+            sch_game_free(&probe);
             if (ends)
                 break;
-            game_play(&g, m, NULL);
-            uci_write(m, l->uci[l->count], sizeof l->uci[0]);
+            sch_uci_write(&g.pos, m, l->uci[l->count], sizeof l->uci[0]);
+            sch_game_play(&g, m, NULL);
             l->count++;
         }
-        game_free(&g);
+        sch_game_free(&g);
     }
 }
 

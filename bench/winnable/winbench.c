@@ -4,7 +4,7 @@
  *
  * The positions: the final position of every decisive game of the PGN files, and ten positions
  * picked at random (a fixed seed) from every game. Each is analysed for both colours in quick mode
- * and in full mode (budget N, default WIN_DEFAULT_NODES), three times over for the quick mode (its
+ * and in full mode (budget N, default SCH_WIN_DEFAULT_NODES), three times over for the quick mode (its
  * times are tiny); every proof is replayed. Prints per mode the average and worst time per position
  * (both colours), the verdict counts and the nodes, and checks the targets: quick <= 2 us average,
  * full <= 100 us average with none undetermined. --positions also writes the positions, one FEN per
@@ -25,11 +25,11 @@
 #define QUICK_ROUNDS    3
 
 typedef struct Set {
-    Position *items;
+    SchPosition *items;
     size_t count, capacity;
 } Set;
 
-static void add(Set *s, const Position *pos) {
+static void add(Set *s, const SchPosition *pos) {
     if (s->count == s->capacity) {
         s->capacity = s->capacity ? s->capacity * 2 : 1024;
         s->items = realloc(s->items, s->capacity * sizeof *s->items);
@@ -56,36 +56,36 @@ static void read_games(const char *file, Set *set, int *games, int *decisive) {
         exit(2);
     }
     SchError err;
-    PgnReader *r = pgn_reader_from_file(f, &err);
+    SchPgnReader *r = sch_pgn_reader_from_file(f, &err);
     if (!r) {
         fprintf(stderr, "%s: cannot read\n", file);
         exit(2);
     }
-    PgnGame pg;
+    SchPgnGame pg;
     int rc;
-    while ((rc = pgn_read_game(r, &pg, &err)) != 0) {
+    while ((rc = sch_pgn_read_game(r, &pg, &err)) != 0) {
         if (rc > 0) {
-            const Game *g = &pg.game;
+            const SchGame *g = &pg.game;
             (*games)++;
-            if (pg.result == RESULT_WHITE_WINS || pg.result == RESULT_BLACK_WINS) {
+            if (pg.result == SCH_RESULT_WHITE_WINS || pg.result == SCH_RESULT_BLACK_WINS) {
                 add(set, &g->pos);
                 (*decisive)++;
             }
             int picks[RANDOM_PER_GAME];
             for (int k = 0; k < RANDOM_PER_GAME; k++)
                 picks[k] = g->ply_count ? (int)(next_random() % (uint64_t)g->ply_count) : -1;
-            Position pos = g->start;
+            SchPosition pos = g->start;
             for (int i = 0; i < g->ply_count; i++) {
-                Undo u;
-                pos_make(&pos, g->plies[i].move, &u);
+                SchUndo u;
+                sch_pos_make(&pos, g->plies[i].move, &u);
                 for (int k = 0; k < RANDOM_PER_GAME; k++)
                     if (picks[k] == i)
                         add(set, &pos);
             }
         }
-        pgn_game_free(&pg);
+        sch_pgn_game_free(&pg);
     }
-    pgn_reader_close(r);
+    sch_pgn_reader_close(r);
     fclose(f);
 }
 
@@ -103,24 +103,24 @@ typedef struct Figures {
 } Figures;
 
 /* Times both colours of every position; the time of a position is the sum of both. */
-static void measure(const Set *set, const WinLimits *limits, WinWork *work, Figures *fig, char *worst_fen) {
+static void measure(const Set *set, const SchWinLimits *limits, SchWinWork *work, Figures *fig, char *worst_fen) {
     memset(fig, 0, sizeof *fig);
     for (size_t i = 0; i < set->count; i++) {
-        const Position *pos = &set->items[i];
-        WinResult res[2];
+        const SchPosition *pos = &set->items[i];
+        SchWinResult res[2];
         double start = seconds();
         for (int c = 0; c < 2; c++)
-            can_checkmate(pos, (Color)c, limits, work, &res[c]);
+            sch_can_checkmate(pos, (SchColor)c, limits, work, &res[c]);
         double t = seconds() - start;
         fig->total += t;
         if (t > fig->worst) {
             fig->worst = t;
-            fen_write(pos, worst_fen, SCHACH_FEN_MAX);
+            sch_fen_write(pos, worst_fen, SCH_FEN_MAX);
         }
         for (int c = 0; c < 2; c++) {
             fig->verdicts[res[c].verdict]++;
             fig->nodes += res[c].nodes;
-            if (res[c].verdict == WIN_WINNABLE && !win_proof_valid(pos, (Color)c, &res[c]))
+            if (res[c].verdict == SCH_WIN_WINNABLE && !sch_win_proof_valid(pos, (SchColor)c, &res[c]))
                 fig->bad_proofs++;
         }
     }
@@ -128,14 +128,13 @@ static void measure(const Set *set, const WinLimits *limits, WinWork *work, Figu
 
 static void report(const char *mode, const Figures *f, size_t positions, const char *worst_fen) {
     printf("| %s | %.2f µs | %.0f µs | %d | %d | %d | %.0f |\n", mode, f->total / (double)positions * 1e6,
-           f->worst * 1e6, f->verdicts[WIN_WINNABLE], f->verdicts[WIN_UNWINNABLE], f->verdicts[WIN_UNDETERMINED],
+           f->worst * 1e6, f->verdicts[SCH_WIN_WINNABLE], f->verdicts[SCH_WIN_UNWINNABLE], f->verdicts[SCH_WIN_UNDETERMINED],
            (double)f->nodes / (double)positions);
     printf("  worst: %s\n", worst_fen);
 }
 
 int main(int argc, char **argv) {
-    schach_init();
-    WinLimits full = {false, 0}, quick = {true, 0};
+    SchWinLimits full = {false, 0}, quick = {true, 0};
     const char *positions_out = NULL;
     Set set = {0};
     int games = 0, decisive = 0;
@@ -154,19 +153,19 @@ int main(int argc, char **argv) {
     if (positions_out) {
         FILE *f = fopen(positions_out, "w");
         for (size_t i = 0; f && i < set.count; i++) {
-            char fen[SCHACH_FEN_MAX];
-            fen_write(&set.items[i], fen, sizeof fen);
+            char fen[SCH_FEN_MAX];
+            sch_fen_write(&set.items[i], fen, sizeof fen);
             fprintf(f, "%s\n", fen);
         }
         if (f)
             fclose(f);
     }
-    WinWork *work = win_work_new(0);
+    SchWinWork *work = sch_win_work_new(0);
     if (!work)
         return 2;
     /* Warm the work area's pages and the caches once. */
     Figures warm, qf, ff;
-    char worst_q[SCHACH_FEN_MAX] = "", worst_f[SCHACH_FEN_MAX] = "";
+    char worst_q[SCH_FEN_MAX] = "", worst_f[SCH_FEN_MAX] = "";
     measure(&set, &full, work, &warm, worst_f);
 
     printf("%zu positions (both colours each) from %d games: the final positions of the %d decisive ones and "
@@ -183,7 +182,7 @@ int main(int argc, char **argv) {
     report("quick", &best_q, set.count, worst_q);
     measure(&set, &full, work, &ff, worst_f);
     report("full", &ff, set.count, worst_f);
-    win_work_free(work);
+    sch_win_work_free(work);
 
     double quick_avg = best_q.total / (double)set.count * 1e6, full_avg = ff.total / (double)set.count * 1e6;
     bool ok = true;
@@ -191,9 +190,9 @@ int main(int argc, char **argv) {
     ok &= quick_avg <= 2;
     printf("target full <= 100 µs average: %s (%.2f µs)\n", full_avg <= 100 ? "PASS" : "MISS", full_avg);
     ok &= full_avg <= 100;
-    printf("target full: none undetermined: %s (%d)\n", ff.verdicts[WIN_UNDETERMINED] == 0 ? "PASS" : "MISS",
-           ff.verdicts[WIN_UNDETERMINED]);
-    ok &= ff.verdicts[WIN_UNDETERMINED] == 0;
+    printf("target full: none undetermined: %s (%d)\n", ff.verdicts[SCH_WIN_UNDETERMINED] == 0 ? "PASS" : "MISS",
+           ff.verdicts[SCH_WIN_UNDETERMINED]);
+    ok &= ff.verdicts[SCH_WIN_UNDETERMINED] == 0;
     printf("proofs replayed to mate: %s (%d failed)\n", ff.bad_proofs + best_q.bad_proofs == 0 ? "PASS" : "FAIL",
            ff.bad_proofs + best_q.bad_proofs);
     ok &= ff.bad_proofs + best_q.bad_proofs == 0;

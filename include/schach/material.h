@@ -5,8 +5,8 @@
  * This module depends on the position only; winnable.h and game.h include this header, so their
  * users see these functions as before.
  */
-#ifndef SCHACH_MATERIAL_H
-#define SCHACH_MATERIAL_H
+#ifndef SCH_MATERIAL_H
+#define SCH_MATERIAL_H
 
 #include "position.h"
 
@@ -18,11 +18,11 @@ extern "C" {
  * bishops all on one square colour (and no other piece) against a king with at most bishops on that
  * same colour; one bishop against rooks and queens only; one knight against a lone queen. No pawns
  * of either side in all but the first case. */
-bool win_material_insufficient(const Position *pos, Color color);
+bool sch_win_material_insufficient(const SchPosition *pos, SchColor color);
 
 /* Dead position by material alone: K v K, K+N v K, K+B v K, kings with bishops all on one square
- * colour. Thin wrapper: win_material_insufficient for both colours. */
-bool pos_insufficient_material(const Position *pos);
+ * colour. Thin wrapper: sch_win_material_insufficient for both colours. */
+bool sch_pos_insufficient_material(const SchPosition *pos);
 
 #ifdef __cplusplus
 }

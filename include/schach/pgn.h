@@ -1,7 +1,7 @@
 /* libschach: Portable Game Notation — reading many games tolerantly, writing the export format.
  *
  * The reader builds a game tree: the main line with its variations ( ... ) nested to any depth (up
- * to PGN_MAX_DEPTH), NAGs ($0..$255, and the suffixes ! ? !! ?? !? ?! as NAGs 1-6), comments {} and ;
+ * to SCH_PGN_MAX_DEPTH), NAGs ($0..$255, and the suffixes ! ? !! ?? !? ?! as NAGs 1-6), comments {} and ;
  * before and after moves, the commands [%clk h:mm:ss(.s)] and [%eval x.yz | #n] read into fields of
  * the move, null moves ("--", "Z0"), % escape lines, the results (also "½-½"), and English and German
  * piece letters. Every move, also inside variations, is checked for legality; a variation replaces the
@@ -12,8 +12,8 @@
  * game, NAGs as $n, brace comments, variations in parentheses, lines of at most 80 characters, and
  * the letters of the chosen language. Reading what it wrote gives the same tree again.
  */
-#ifndef SCHACH_PGN_H
-#define SCHACH_PGN_H
+#ifndef SCH_PGN_H
+#define SCH_PGN_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -28,92 +28,92 @@ extern "C" {
 /* Error arguments that are words or sentences come in both languages, because a reader does not
  * know the language its errors will be shown in: each template picks its own. */
 enum {
-    PGN_ERR_TOKEN = 300,  /* %1: unexpected token */
-    PGN_ERR_TAG,          /* %1: the token where a tag pair went wrong */
-    PGN_ERR_UNTERMINATED, /* %1/%2: what is not closed ("comment", "string") in English/German,
+    SCH_PGN_ERR_TOKEN = 300,  /* %1: unexpected token */
+    SCH_PGN_ERR_TAG,          /* %1: the token where a tag pair went wrong */
+    SCH_PGN_ERR_UNTERMINATED, /* %1/%2: what is not closed ("comment", "string") in English/German,
                               %3: its opening character */
-    PGN_ERR_MOVE,         /* %1: the move token, %2/%3: why it cannot be played, in English/German */
-    PGN_ERR_FEN,          /* %1/%2: the FEN tag's problem in English/German, %3: the FEN */
-    PGN_ERR_RESULT,       /* %1: termination marker, %2: the Result tag or the result of the final position */
-    PGN_ERR_VARIATION,    /* %1: the parenthesis that is not matched */
+    SCH_PGN_ERR_MOVE,         /* %1: the move token, %2/%3: why it cannot be played, in English/German */
+    SCH_PGN_ERR_FEN,          /* %1/%2: the FEN tag's problem in English/German, %3: the FEN */
+    SCH_PGN_ERR_RESULT,       /* %1: termination marker, %2: the Result tag or the result of the final position */
+    SCH_PGN_ERR_VARIATION,    /* %1: the parenthesis that is not matched */
     /* pgn.c may add codes below this line */
-    PGN_ERR_LIMIT,   /* %1/%2: what there is too much of, in English/German, %3: the limit */
-    PGN_ERR_NAG,     /* %1: a NAG outside $0..$255 */
-    PGN_WARN_RESULT, /* a warning, not an error: %1: the Result tag, %2: the movetext's marker (it counts) */
+    SCH_PGN_ERR_LIMIT,   /* %1/%2: what there is too much of, in English/German, %3: the limit */
+    SCH_PGN_ERR_NAG,     /* %1: a NAG outside $0..$255 */
+    SCH_PGN_WARN_RESULT, /* a warning, not an error: %1: the Result tag, %2: the movetext's marker (it counts) */
 };
 
 /* Bounds of one game, so that hostile input cannot make the reader allocate without end. */
 enum {
-    PGN_MAX_DEPTH = 64,      /* variations nested inside each other */
-    PGN_MAX_NODES = 100000,  /* moves in a game, variations included */
-    PGN_MAX_COMMENT = 16384, /* bytes in one comment (comments in a row are joined) */
-    PGN_MAX_NAGS = 8,        /* NAGs on one move */
+    SCH_PGN_MAX_DEPTH = 64,      /* variations nested inside each other */
+    SCH_PGN_MAX_NODES = 100000,  /* moves in a game, variations included */
+    SCH_PGN_MAX_COMMENT = 16384, /* bytes in one comment (comments in a row are joined) */
+    SCH_PGN_MAX_NAGS = 8,        /* NAGs on one move */
 };
 
 /* A null move ("--" or "Z0"): it passes the turn. Its from and to squares are both h8, so it is no
- * real move and not MOVE_NONE. It cannot be played while in check. */
-#define PGN_MOVE_NULL ((Move)(63 | (63 << 6)))
+ * real move and not SCH_MOVE_NONE. It cannot be played while in check. */
+#define SCH_PGN_MOVE_NULL ((SchMove)(63 | (63 << 6)))
 /* clock_ms of a move without a [%clk] command. */
-#define PGN_NO_CLOCK (-1)
+#define SCH_PGN_NO_CLOCK (-1)
 
 /* A node of the game tree. The root stands for the start position and has no move; every other
  * node is a move played from its parent's position. A node's first child (main) is the main
  * continuation, the first child's siblings (next, next->next, ...) are the variations that replace
  * it, in file order. */
-typedef struct PgnNode {
-    Move move; /* PGN_MOVE_NULL for a null move; MOVE_NONE at the root */
+typedef struct SchPgnNode {
+    SchMove move; /* SCH_PGN_MOVE_NULL for a null move; SCH_MOVE_NONE at the root */
     uint8_t nag_count;
-    uint8_t nags[PGN_MAX_NAGS]; /* in file order */
+    uint8_t nags[SCH_PGN_MAX_NAGS]; /* in file order */
     char *comment_before;       /* comment before the move (at the start of a variation, after one) or NULL */
     char *comment;              /* comment after the move (the root's: before the first move) or NULL.
                                It holds the [%clk]/[%eval] commands too when other text is there. */
-    int64_t clock_ms;           /* [%clk] of the comment after the move, or PGN_NO_CLOCK */
+    int64_t clock_ms;           /* [%clk] of the comment after the move, or SCH_PGN_NO_CLOCK */
     bool has_eval;              /* [%eval] of the comment after the move, from White's view: */
     bool eval_mate;             /* eval is "mate in eval moves" (negative: Black mates), else centipawns */
     int eval;
     int eval_depth;         /* the ",depth" of an [%eval], 0 when not given */
-    struct PgnNode *parent; /* NULL at the root */
-    struct PgnNode *main;   /* first child: the main continuation, or NULL */
-    struct PgnNode *next;   /* the next sibling: the next variation to the same move, or NULL */
-    struct PgnNode *last;   /* the last child (NULL without children): appending does not walk the list */
-} PgnNode;
+    struct SchPgnNode *parent; /* NULL at the root */
+    struct SchPgnNode *main;   /* first child: the main continuation, or NULL */
+    struct SchPgnNode *next;   /* the next sibling: the next variation to the same move, or NULL */
+    struct SchPgnNode *last;   /* the last child (NULL without children): appending does not walk the list */
+} SchPgnNode;
 
-typedef struct PgnTag {
+typedef struct SchPgnTag {
     char *name;
     char *value;
-} PgnTag;
+} SchPgnTag;
 
 /* A game. game holds the main line as a game record (endings, claims, repetitions); the tree at root
  * holds all of it. They differ only where the record cannot follow: a null move is no legal move, so
  * the record stops before the main line's first null move and the tree goes on. Games built by
  * playing moves into game (root NULL, or a tree shorter than the record) are written from the
- * record and the comments set with pgn_set_comment; where the record ends, the tree goes on. */
-typedef struct PgnGame {
-    PgnTag *tags; /* in file order */
+ * record and the comments set with sch_pgn_set_comment; where the record ends, the tree goes on. */
+typedef struct SchPgnGame {
+    SchPgnTag *tags; /* in file order */
     int tag_count;
     int tag_capacity;
-    Game game;         /* the replayed game (moves up to the first error) */
+    SchGame game;         /* the replayed game (moves up to the first error) */
     char **comments;   /* comments[k]: the comment after ply k (0: before the first move), or NULL */
     int comment_slots; /* entries in comments (at most game.ply_count + 1 are written) */
-    Result result;     /* the game termination marker at the end of the movetext (RESULT_NONE for "*") */
+    SchResult result;     /* the game termination marker at the end of the movetext (SCH_RESULT_NONE for "*") */
     int number;        /* 1-based game number in the file */
     int line;          /* line where the game starts */
-    PgnNode *root;     /* the game tree (see above), NULL when there is none */
+    SchPgnNode *root;     /* the game tree (see above), NULL when there is none */
     int node_count;    /* moves in the tree */
-    SchError warning;  /* code ERR_NONE, or a warning about a game that was read (PGN_WARN_RESULT) */
-} PgnGame;
+    SchError warning;  /* code SCH_ERR_NONE, or a warning about a game that was read (SCH_PGN_WARN_RESULT) */
+} SchPgnGame;
 
-typedef struct PgnReader PgnReader;
+typedef struct SchPgnReader SchPgnReader;
 
 /* Opens a reader over a NUL-terminated buffer of length len (not copied: keep it alive), or a file.
- * Returns NULL when out of memory / the file cannot be read (err set). Close with pgn_reader_close. */
-PgnReader *pgn_reader_from_buffer(const char *text, size_t len, SchError *err);
-PgnReader *pgn_reader_from_file(FILE *f, SchError *err);
-void pgn_reader_close(PgnReader *r);
+ * Returns NULL when out of memory / the file cannot be read (err set). Close with sch_pgn_reader_close. */
+SchPgnReader *sch_pgn_reader_from_buffer(const char *text, size_t len, SchError *err);
+SchPgnReader *sch_pgn_reader_from_file(FILE *f, SchError *err);
+void sch_pgn_reader_close(SchPgnReader *r);
 
-/* Reads the next game into *out (initialised by this call; free with pgn_game_free after 1 and -1).
+/* Reads the next game into *out (initialised by this call; free with sch_pgn_game_free after 1 and -1).
  * A Result tag that contradicts the termination marker leaves the game readable: the marker counts
- * (g->result, and what pgn_write writes) and out->warning says PGN_WARN_RESULT. Without a marker the
+ * (g->result, and what sch_pgn_write writes) and out->warning says SCH_PGN_WARN_RESULT. Without a marker the
  * game's result is the Result tag's.
  * Returns 1 on success, 0 at end of input (out untouched), -1 on an error in this game: err (may be
  * NULL) has code, game, line, column and token, *out holds the game up to the error, and the next
@@ -121,26 +121,26 @@ void pgn_reader_close(PgnReader *r);
  * that starts with '['). A missing termination marker before EOF or the next tag section is fine.
  * The game starts from the FEN tag when there is one (unless SetUp is "0"). Piece letters may be
  * English or German, decided per game; moves after an ending by the rules are errors. */
-int pgn_read_game(PgnReader *r, PgnGame *out, SchError *err);
-void pgn_game_free(PgnGame *g);
+int sch_pgn_read_game(SchPgnReader *r, SchPgnGame *out, SchError *err);
+void sch_pgn_game_free(SchPgnGame *g);
 
-/* Initialises an empty PgnGame around a fresh game from the start position (for writing). */
-void pgn_game_init(PgnGame *g);
+/* Initialises an empty SchPgnGame around a fresh game from the start position (for writing). */
+void sch_pgn_game_init(SchPgnGame *g);
 /* Value of a tag, or NULL. */
-const char *pgn_tag(const PgnGame *g, const char *name);
+const char *sch_pgn_tag(const SchPgnGame *g, const char *name);
 /* Sets or replaces a tag (copied). false when out of memory. */
-bool pgn_set_tag(PgnGame *g, const char *name, const char *value);
+bool sch_pgn_set_tag(SchPgnGame *g, const char *name, const char *value);
 
 /* The comment after main-line ply k (k = 0: before the first move), or NULL: the tree's when it holds
- * that ply, else the one set with pgn_set_comment. Several comments in a row become one, separated by
+ * that ply, else the one set with sch_pgn_set_comment. Several comments in a row become one, separated by
  * a space, and line breaks become spaces. */
-const char *pgn_comment(const PgnGame *g, int ply);
+const char *sch_pgn_comment(const SchPgnGame *g, int ply);
 /* Sets (text copied; line breaks and '}' become spaces) or with NULL removes the comment after ply
  * k, 0 <= k <= the game's ply count. false when out of memory or k is out of that range. */
-bool pgn_set_comment(PgnGame *g, int ply, const char *text);
+bool sch_pgn_set_comment(SchPgnGame *g, int ply, const char *text);
 /* Removes the comments after the game's last ply, e.g. after moves were taken back, and the tree's
  * main-line moves past the record (with their variations) unless the record stopped at a null move. */
-void pgn_trim_comments(PgnGame *g);
+void sch_pgn_trim_comments(SchPgnGame *g);
 
 /* Writes g in export format with the letters of lang, then a blank line. Result (tag and marker) is
  * the game's outcome, else g->result. A Termination tag the caller set is kept (the standard has
@@ -153,42 +153,42 @@ void pgn_trim_comments(PgnGame *g);
  * variation. The main line is the tree's as far as it agrees with the record, then the record's
  * (moves played after reading) or, where the record ends, the tree's.
  * Returns false on a write error. */
-bool pgn_write(FILE *out, const PgnGame *g, Lang lang);
+bool sch_pgn_write(FILE *out, const SchPgnGame *g, SchLang lang);
 
 /* ---------------------------------------------------------------- the tree
- * Walking: start at pgn_root, follow main for the main line and next for the variations. */
+ * Walking: start at sch_pgn_root, follow main for the main line and next for the variations. */
 
 /* The root of g's tree, or NULL when g has none (a game built by playing into g->game). */
-const PgnNode *pgn_root(const PgnGame *g);
+const SchPgnNode *sch_pgn_root(const SchPgnGame *g);
 /* The root, created (from g->game's start) when g has none yet; NULL when out of memory. */
-PgnNode *pgn_tree_root(PgnGame *g);
+SchPgnNode *sch_pgn_tree_root(SchPgnGame *g);
 /* Appends the move m as the last child of parent (the main continuation when it is the first) and
- * returns it; m must be legal after parent (or PGN_MOVE_NULL, not in check). NULL with err set when
- * it is not, when out of memory or past PGN_MAX_NODES. The record g->game is not changed. */
-PgnNode *pgn_node_add(PgnGame *g, PgnNode *parent, Move m, SchError *err);
-/* Sets (text copied, blanks joined as in pgn_set_comment; NULL removes) the comment after the move
- * or, with before, the one before it. false when out of memory or longer than PGN_MAX_COMMENT. */
-bool pgn_node_set_comment(PgnNode *n, bool before, const char *text);
-/* Adds a NAG (0..255); false when it is out of range or the node has PGN_MAX_NAGS already. */
-bool pgn_node_add_nag(PgnNode *n, int nag);
+ * returns it; m must be legal after parent (or SCH_PGN_MOVE_NULL, not in check). NULL with err set when
+ * it is not, when out of memory or past SCH_PGN_MAX_NODES. The record g->game is not changed. */
+SchPgnNode *sch_pgn_node_add(SchPgnGame *g, SchPgnNode *parent, SchMove m, SchError *err);
+/* Sets (text copied, blanks joined as in sch_pgn_set_comment; NULL removes) the comment after the move
+ * or, with before, the one before it. false when out of memory or longer than SCH_PGN_MAX_COMMENT. */
+bool sch_pgn_node_set_comment(SchPgnNode *n, bool before, const char *text);
+/* Adds a NAG (0..255); false when it is out of range or the node has SCH_PGN_MAX_NAGS already. */
+bool sch_pgn_node_add_nag(SchPgnNode *n, int nag);
 /* Moves from the root to n: 0 at the root. */
-int pgn_node_ply(const PgnNode *n);
+int sch_pgn_node_ply(const SchPgnNode *n);
 /* The position after n's move (the start position at the root). false when out of memory. */
-bool pgn_node_position(const PgnGame *g, const PgnNode *n, Position *out);
+bool sch_pgn_node_position(const SchPgnGame *g, const SchPgnNode *n, SchPosition *out);
 /* Moves in the tree (the root not counted). */
-int pgn_node_count(const PgnGame *g);
+int sch_pgn_node_count(const SchPgnGame *g);
 
 /* Called for every move of the tree in file order (a move, then its variations, then the next main
  * move): before is the position before the move, depth the variation nesting (0: main line).
  * Returning false stops the walk. */
-typedef bool (*PgnVisitor)(const PgnNode *n, const Position *before, int depth, void *ctx);
+typedef bool (*SchPgnVisitor)(const SchPgnNode *n, const SchPosition *before, int depth, void *ctx);
 /* Walks g's tree; false when the visitor stopped it. */
-bool pgn_walk(const PgnGame *g, PgnVisitor visit, void *ctx);
+bool sch_pgn_walk(const SchPgnGame *g, SchPgnVisitor visit, void *ctx);
 /* True when the two trees have the same moves, NAGs, comments, clocks and evaluations. */
-bool pgn_tree_equal(const PgnNode *a, const PgnNode *b);
+bool sch_pgn_tree_equal(const SchPgnNode *a, const SchPgnNode *b);
 
 /* The [%clk]/[%eval] text of the fields ("[%clk 1:02:03.4] [%eval -0.25]"), "" when neither is set. */
-void pgn_node_commands(const PgnNode *n, char *buf, size_t size);
+void sch_pgn_node_commands(const SchPgnNode *n, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

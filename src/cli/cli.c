@@ -10,15 +10,15 @@
 #include "schach/fen.h"
 #include "schach/game.h"
 
-Lang cli_env_lang(void) {
+SchLang cli_env_lang(void) {
     /* POSIX precedence: LC_ALL overrides LC_MESSAGES, which overrides LANG. */
     static const char *const vars[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
         const char *v = getenv(vars[i]);
         if (v && *v)
-            return (tolower((unsigned char)v[0]) == 'd' && tolower((unsigned char)v[1]) == 'e') ? LANG_DE : LANG_EN;
+            return (tolower((unsigned char)v[0]) == 'd' && tolower((unsigned char)v[1]) == 'e') ? SCH_LANG_DE : SCH_LANG_EN;
     }
-    return LANG_EN;
+    return SCH_LANG_EN;
 }
 
 static bool equal_nocase(const char *a, const char *b) {
@@ -28,13 +28,13 @@ static bool equal_nocase(const char *a, const char *b) {
     return *a == *b;
 }
 
-bool cli_parse_lang(const char *text, Lang *out) {
+bool cli_parse_lang(const char *text, SchLang *out) {
     if (equal_nocase(text, "en")) {
-        *out = LANG_EN;
+        *out = SCH_LANG_EN;
         return true;
     }
     if (equal_nocase(text, "de")) {
-        *out = LANG_DE;
+        *out = SCH_LANG_DE;
         return true;
     }
     return false;
@@ -57,7 +57,7 @@ int cli_option(int argc, char **argv, int *i, const char *name, const char **val
     return 1;
 }
 
-bool cli_scan_lang(int argc, char **argv, Lang *lang, const char **bad) {
+bool cli_scan_lang(int argc, char **argv, SchLang *lang, const char **bad) {
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         int r = cli_option(argc, argv, &i, "--lang", &v);
@@ -89,7 +89,7 @@ void cli_errorf(const char *fmt, ...) {
     va_end(ap);
 }
 
-int cli_usage(Lang lang, const char *cmd, const char *fmt, ...) {
+int cli_usage(SchLang lang, const char *cmd, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "schach %s: ", cmd);
@@ -101,7 +101,7 @@ int cli_usage(Lang lang, const char *cmd, const char *fmt, ...) {
     return CLI_USAGE;
 }
 
-int cli_bad_lang(Lang lang, const char *cmd, const char *bad) {
+int cli_bad_lang(SchLang lang, const char *cmd, const char *bad) {
     if (!bad)
         return cli_usage(lang, cmd, "%s",
                          CLI_TR(lang, "--lang needs a value: de or en", "--lang braucht einen Wert: de oder en"));
@@ -109,7 +109,7 @@ int cli_bad_lang(Lang lang, const char *cmd, const char *bad) {
                      CLI_TR(lang, "unknown language '%s' (use de or en)", "unbekannte Sprache '%s' (de oder en)"), bad);
 }
 
-void cli_format_error(const SchError *err, Lang lang, char *buf, size_t size) {
+void cli_format_error(const SchError *err, SchLang lang, char *buf, size_t size) {
     size_t n = 0;
     if (err->line > 0 && err->column > 0)
         n = (size_t)snprintf(buf, size, CLI_TR(lang, "line %d, column %d: ", "Zeile %d, Spalte %d: "), err->line,
@@ -119,7 +119,7 @@ void cli_format_error(const SchError *err, Lang lang, char *buf, size_t size) {
     else if (err->column > 0)
         n = (size_t)snprintf(buf, size, CLI_TR(lang, "column %d: ", "Spalte %d: "), err->column);
     if (n < size)
-        err_format(err, lang, buf + n, size - n);
+        sch_err_format(err, lang, buf + n, size - n);
 }
 
 /* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
@@ -171,9 +171,9 @@ json_t *cli_json_string(const char *text) {
 
 json_t *cli_claims_json(int claims) {
     json_t *c = json_array();
-    if (claims & CLAIM_THREEFOLD)
+    if (claims & SCH_CLAIM_THREEFOLD)
         json_array_append_new(c, json_string("threefold_repetition"));
-    if (claims & CLAIM_FIFTY)
+    if (claims & SCH_CLAIM_FIFTY)
         json_array_append_new(c, json_string("fifty_moves"));
     return c;
 }
@@ -186,17 +186,17 @@ bool cli_print_json(json_t *obj) {
     return r == 0 && fputc('\n', stdout) != EOF;
 }
 
-void cli_chess960_game(struct Game *g, int c960) {
+void cli_chess960_game(struct SchGame *g, int c960) {
     if (c960 == CLI_CHESS960_OFF)
         return;
     if (c960 >= 0) {
-        Position start;
-        char fen[SCHACH_FEN_MAX];
+        SchPosition start;
+        char fen[SCH_FEN_MAX];
         SchError err;
-        pos_set_chess960(&start, c960);
-        fen_write(&start, fen, sizeof fen);
-        game_free(g);
-        game_init_fen(g, fen, &err); /* cannot fail: a start position */
+        sch_pos_set_chess960(&start, c960);
+        sch_fen_write(&start, fen, sizeof fen);
+        sch_game_free(g);
+        sch_game_init_fen(g, fen, &err); /* cannot fail: a start position */
     }
     g->start.chess960 = g->pos.chess960 = 1;
 }

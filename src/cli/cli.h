@@ -17,19 +17,19 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
 /* Picks the English or German string literal. A macro, not a function, so that the compiler still
  * checks printf formats against their arguments in both languages. */
-#define CLI_TR(lang, en, de) ((lang) == LANG_DE ? (de) : (en))
+#define CLI_TR(lang, en, de) ((lang) == SCH_LANG_DE ? (de) : (en))
 
 /* The language the environment asks for: the first non-empty of LC_ALL, LC_MESSAGES, LANG;
  * German when it starts with "de", else English. */
-Lang cli_env_lang(void);
+SchLang cli_env_lang(void);
 
 /* Parses "de" or "en" (any case) into *out; false for anything else. */
-bool cli_parse_lang(const char *text, Lang *out);
+bool cli_parse_lang(const char *text, SchLang *out);
 
 /* Scans argv[1..] for the last --lang X / --lang=X and stores it in *lang (unchanged when absent).
  * Returns false, with *bad set to the offending value (or NULL when the value is missing), when
  * the value is not a language. Lets --help and early errors use the right language. */
-bool cli_scan_lang(int argc, char **argv, Lang *lang, const char **bad);
+bool cli_scan_lang(int argc, char **argv, SchLang *lang, const char **bad);
 
 /* True when argv[1..] holds --help or -h. */
 bool cli_wants_help(int argc, char **argv);
@@ -44,13 +44,13 @@ void cli_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Prints "schach CMD: " and the formatted message to stderr, then a hint to `schach CMD --help`.
  * Returns CLI_USAGE so commands can `return cli_usage(...)`. */
-int cli_usage(Lang lang, const char *cmd, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int cli_usage(SchLang lang, const char *cmd, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Usage error for an unknown option or a missing or invalid --lang value (see cli_scan_lang). */
-int cli_bad_lang(Lang lang, const char *cmd, const char *bad);
+int cli_bad_lang(SchLang lang, const char *cmd, const char *bad);
 
 /* Writes err's message in lang into buf, prefixed by "line L, column C: " when it has a position. */
-void cli_format_error(const SchError *err, Lang lang, char *buf, size_t size);
+void cli_format_error(const SchError *err, SchLang lang, char *buf, size_t size);
 
 /* A JSON string of text; bytes that are not valid UTF-8 become '?' so the output is always valid.
  * Returns a new reference (never NULL unless out of memory). */
@@ -65,28 +65,28 @@ bool cli_print_json(json_t *obj);
 /* --chess960 [N]: off, Chess960 notation only (on the standard position or a FEN), or start position
  * N (0-959). */
 enum { CLI_CHESS960_OFF = -2, CLI_CHESS960_MODE = -1 };
-struct Game;
+struct SchGame;
 /* Applies a --chess960 value to a freshly initialised game: start position N replaces its start;
  * any value but CLI_CHESS960_OFF switches Chess960 notation on (UCI king-takes-rook castling). */
-void cli_chess960_game(struct Game *g, int c960);
+void cli_chess960_game(struct SchGame *g, int c960);
 
-int cmd_perft(int argc, char **argv, Lang lang);
-int cmd_moves(int argc, char **argv, Lang lang);
-int cmd_pgn(int argc, char **argv, Lang lang);
+int cmd_perft(int argc, char **argv, SchLang lang);
+int cmd_moves(int argc, char **argv, SchLang lang);
+int cmd_pgn(int argc, char **argv, SchLang lang);
 /* schach serve (cmd_serve.c): the HTTP/WebSocket server for games in the browser. */
-int cmd_serve(int argc, char **argv, Lang lang);
+int cmd_serve(int argc, char **argv, SchLang lang);
 /* schach backup --db PATH FILE (cmd_backup.c): an online, consistent copy of the server's database. */
-int cmd_backup(int argc, char **argv, Lang lang);
+int cmd_backup(int argc, char **argv, SchLang lang);
 /* schach db copy --from DB --to DB (cmd_db.c): every game of one store into another. */
-int cmd_db(int argc, char **argv, Lang lang);
+int cmd_db(int argc, char **argv, SchLang lang);
 /* schach uci (cmd_uci.c): the UCI protocol on standard input and output until quit or end of input. */
-int cmd_uci(int argc, char **argv, Lang lang);
+int cmd_uci(int argc, char **argv, SchLang lang);
 /* schach bench [DEPTH] (cmd_bench.c): the engine's fixed benchmark; the last line is
  * "bench: <nodes> nodes <nps> nps <ms> ms". */
-int cmd_bench(int argc, char **argv, Lang lang);
+int cmd_bench(int argc, char **argv, SchLang lang);
 /* schach match (cmd_match.c): games between two UCI engines, with Elo. */
-int cmd_match(int argc, char **argv, Lang lang);
+int cmd_match(int argc, char **argv, SchLang lang);
 /* schach winnable (cmd_winnable.c): whether each side can still checkmate (dead positions, 6.9). */
-int cmd_winnable(int argc, char **argv, Lang lang);
+int cmd_winnable(int argc, char **argv, SchLang lang);
 
 #endif

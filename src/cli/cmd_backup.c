@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "store/store.h"
 
-static void print_backup_help(Lang lang) {
+static void print_backup_help(SchLang lang) {
     fputs(CLI_TR(lang,
                  "Usage: schach backup --db PATH FILE [--lang de|en]\n"
                  "\n"
@@ -39,7 +39,7 @@ static void print_backup_help(Lang lang) {
           stdout);
 }
 
-int cmd_backup(int argc, char **argv, Lang lang) {
+int cmd_backup(int argc, char **argv, SchLang lang) {
     const char *bad = NULL;
     if (!cli_scan_lang(argc, argv, &lang, &bad))
         return cli_bad_lang(lang, "backup", bad);

@@ -11,7 +11,7 @@
 
 enum { BENCH_MAX_DEPTH = 64 };
 
-static void print_help(Lang lang) {
+static void print_help(SchLang lang) {
     printf(CLI_TR(lang,
                   "Usage: schach bench [--lang de|en] [DEPTH]\n"
                   "\n"
@@ -41,13 +41,13 @@ static bool parse_depth(const char *text, int *depth) {
 }
 
 static void print_position(int index, const char *fen, uint64_t nodes, void *ctx) {
-    Lang lang = *(const Lang *)ctx;
+    SchLang lang = *(const SchLang *)ctx;
     printf(CLI_TR(lang, "Position %2d: %12" PRIu64 " nodes  %s\n", "Stellung %2d: %12" PRIu64 " Knoten  %s\n"),
            index + 1, nodes, fen);
     fflush(stdout);
 }
 
-int cmd_bench(int argc, char **argv, Lang lang) {
+int cmd_bench(int argc, char **argv, SchLang lang) {
     const char *bad = NULL;
     if (!cli_scan_lang(argc, argv, &lang, &bad))
         return cli_bad_lang(lang, "bench", bad);

@@ -17,7 +17,7 @@
 /* Games read, and written, per round: bounds the memory whatever the number of games. */
 enum { COPY_PAGE = 200 };
 
-static void print_db_help(Lang lang) {
+static void print_db_help(SchLang lang) {
     fputs(CLI_TR(lang,
                  "Usage: schach db copy --from DB --to DB [--lang de|en]\n"
                  "\n"
@@ -175,7 +175,7 @@ static bool page_write(Page *p, Waiter *w) {
     return ok;
 }
 
-static int copy(const char *from, const char *to, Lang lang) {
+static int copy(const char *from, const char *to, SchLang lang) {
     char err[512] = "", shown[512];
     Waiter w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
     const char *path;
@@ -246,7 +246,7 @@ static int copy(const char *from, const char *to, Lang lang) {
     return rc;
 }
 
-int cmd_db(int argc, char **argv, Lang lang) {
+int cmd_db(int argc, char **argv, SchLang lang) {
     const char *bad = NULL;
     if (!cli_scan_lang(argc, argv, &lang, &bad))
         return cli_bad_lang(lang, "db", bad);

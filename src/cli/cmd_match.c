@@ -11,7 +11,7 @@
 
 #define MAX_WORDS 64
 
-static void print_help(Lang lang) {
+static void print_help(SchLang lang) {
     fputs(CLI_TR(lang,
                  "Usage: schach match --engine cmd=CMD [KEY=VALUE...] --engine cmd=CMD [KEY=VALUE...]\n"
                  "                    (--tc S[+I] | --nodes N | --depth N | --movetime MS) [OPTIONS]\n"
@@ -213,12 +213,12 @@ typedef struct Args {
     bool has_limit;
 } Args;
 
-static int bad_value(Lang lang, const char *option, const char *value) {
+static int bad_value(SchLang lang, const char *option, const char *value) {
     return cli_usage(lang, "match", CLI_TR(lang, "invalid value '%s' for %s", "ungültiger Wert '%s' für %s"),
                      value ? value : "", option);
 }
 
-static int parse_engine_words(Args *a, MatchConfig *cfg, Lang lang) {
+static int parse_engine_words(Args *a, MatchConfig *cfg, SchLang lang) {
     if (a->engines != 2)
         return cli_usage(lang, "match", "%s", CLI_TR(lang, "give exactly two --engine", "genau zwei --engine angeben"));
     for (int e = 0; e < 2; e++) {
@@ -240,7 +240,7 @@ static int parse_engine_words(Args *a, MatchConfig *cfg, Lang lang) {
 }
 
 /* Options with a value. Returns CLI_OK, a usage status, or -1 when argv[*i] is none of them. */
-static int parse_valued(int argc, char **argv, int *i, MatchConfig *cfg, Args *a, Lang lang) {
+static int parse_valued(int argc, char **argv, int *i, MatchConfig *cfg, Args *a, SchLang lang) {
     static const struct {
         const char *name;
         long long min, max;
@@ -301,7 +301,7 @@ static int parse_valued(int argc, char **argv, int *i, MatchConfig *cfg, Args *a
 }
 
 /* Options followed by words: --engine, --each, --resign, --draw, --sprt. */
-static int parse_worded(int argc, char **argv, int *i, MatchConfig *cfg, Args *a, Lang lang) {
+static int parse_worded(int argc, char **argv, int *i, MatchConfig *cfg, Args *a, SchLang lang) {
     const char *opt = argv[*i];
     char *words[MAX_WORDS];
     const char *bad = NULL;
@@ -342,7 +342,7 @@ static int parse_worded(int argc, char **argv, int *i, MatchConfig *cfg, Args *a
 }
 
 /* --chess960 [N,N,...]: Chess960 start positions, random (from --seed) or the numbers listed. */
-static int parse_chess960(int argc, char **argv, int *i, MatchConfig *cfg, Lang lang) {
+static int parse_chess960(int argc, char **argv, int *i, MatchConfig *cfg, SchLang lang) {
     cfg->chess960 = true;
     if (*i + 1 >= argc || !isdigit((unsigned char)argv[*i + 1][0]))
         return CLI_OK;
@@ -376,7 +376,7 @@ static void add_chess960_option(MatchConfig *cfg) {
     }
 }
 
-static int parse_args(int argc, char **argv, MatchConfig *cfg, Lang lang) {
+static int parse_args(int argc, char **argv, MatchConfig *cfg, SchLang lang) {
     Args a;
     memset(&a, 0, sizeof a);
     for (int i = 1; i < argc; i++) {
@@ -413,7 +413,7 @@ static int parse_args(int argc, char **argv, MatchConfig *cfg, Lang lang) {
     return status;
 }
 
-int cmd_match(int argc, char **argv, Lang lang) {
+int cmd_match(int argc, char **argv, SchLang lang) {
     const char *bad = NULL;
     if (!cli_scan_lang(argc, argv, &lang, &bad))
         return cli_bad_lang(lang, "match", bad);

@@ -11,7 +11,7 @@
 #include "schach/movegen.h"
 #include "schach/notation.h"
 
-static void print_help(Lang lang) {
+static void print_help(SchLang lang) {
     fputs(CLI_TR(lang,
                  "Usage: schach moves [--fen FEN | --chess960 [N]] [--moves MOVE...] [--json]\n"
                  "                    [--lang de|en]\n"
@@ -117,7 +117,7 @@ static const char *skip_move_number(const char *tok) {
 }
 
 /* Plays every move of text on g; on failure writes which one and why into why. */
-static bool play_moves(Game *g, char *text, Lang lang, char *why, size_t why_size) {
+static bool play_moves(SchGame *g, char *text, SchLang lang, char *why, size_t why_size) {
     int number = 0;
     char *cursor = text;
     for (char *tok; (tok = next_token(&cursor)) != NULL;) {
@@ -126,14 +126,14 @@ static bool play_moves(Game *g, char *text, Lang lang, char *why, size_t why_siz
             continue;
         number++;
         SchError err;
-        err_clear(&err);
+        sch_err_clear(&err);
         /* After the end every move is illegal; say why rather than which rule it breaks. */
-        Move m = game_over(g) ? MOVE_NONE : move_parse(game_position(g), move, lang, &err);
-        if (game_over(g))
-            err_set(&err, GAME_ERR_OVER, NULL, NULL, NULL);
-        if (m == MOVE_NONE || !game_play(g, m, &err)) {
+        SchMove m = sch_game_over(g) ? SCH_MOVE_NONE : sch_move_parse(sch_game_position(g), move, lang, &err);
+        if (sch_game_over(g))
+            sch_err_set(&err, SCH_GAME_ERR_OVER, NULL, NULL, NULL);
+        if (m == SCH_MOVE_NONE || !sch_game_play(g, m, &err)) {
             char msg[256];
-            err_format(&err, lang, msg, sizeof msg);
+            sch_err_format(&err, lang, msg, sizeof msg);
             snprintf(why, why_size, CLI_TR(lang, "move %d (%s): %s", "Zug %d (%s): %s"), number, move, msg);
             return false;
         }
@@ -142,9 +142,9 @@ static bool play_moves(Game *g, char *text, Lang lang, char *why, size_t why_siz
 }
 
 typedef struct MoveEntry {
-    char uci[SCHACH_MOVE_TEXT_MAX];
-    char san[SCHACH_MOVE_TEXT_MAX];
-    char san_de[SCHACH_MOVE_TEXT_MAX];
+    char uci[SCH_MOVE_TEXT_MAX];
+    char san[SCH_MOVE_TEXT_MAX];
+    char san_de[SCH_MOVE_TEXT_MAX];
 } MoveEntry;
 
 static int compare_entries(const void *a, const void *b) {
@@ -152,43 +152,43 @@ static int compare_entries(const void *a, const void *b) {
 }
 
 /* The legal moves, sorted by UCI text; none once the game is over. */
-static int collect_moves(const Game *g, MoveEntry *out) {
-    if (game_over(g))
+static int collect_moves(const SchGame *g, MoveEntry *out) {
+    if (sch_game_over(g))
         return 0;
-    const Position *pos = game_position(g);
-    MoveList list;
-    gen_legal(pos, &list);
+    const SchPosition *pos = sch_game_position(g);
+    SchMoveList list;
+    sch_gen_legal(pos, &list);
     for (int i = 0; i < list.count; i++) {
-        uci_write_pos(pos, list.moves[i], out[i].uci, sizeof out[i].uci);
-        san_write(pos, list.moves[i], LANG_EN, out[i].san, sizeof out[i].san);
-        san_write(pos, list.moves[i], LANG_DE, out[i].san_de, sizeof out[i].san_de);
+        sch_uci_write(pos, list.moves[i], out[i].uci, sizeof out[i].uci);
+        sch_san_write(pos, list.moves[i], SCH_LANG_EN, out[i].san, sizeof out[i].san);
+        sch_san_write(pos, list.moves[i], SCH_LANG_DE, out[i].san_de, sizeof out[i].san_de);
     }
     qsort(out, (size_t)list.count, sizeof out[0], compare_entries);
     return list.count;
 }
 
 /* The --json object of g: fen, turn, check, moves, outcome, claims. NULL when out of memory. */
-static json_t *state_json(const Game *g) {
-    MoveEntry moves[SCHACH_MAX_MOVES];
+static json_t *state_json(const SchGame *g) {
+    MoveEntry moves[SCH_MAX_MOVES];
     int count = collect_moves(g, moves);
-    int claims = game_over(g) ? 0 : game_claims(g);
-    const Position *pos = game_position(g);
-    char fen[SCHACH_FEN_MAX];
-    fen_write(pos, fen, sizeof fen);
+    int claims = sch_game_over(g) ? 0 : sch_game_claims(g);
+    const SchPosition *pos = sch_game_position(g);
+    char fen[SCH_FEN_MAX];
+    sch_fen_write(pos, fen, sizeof fen);
     json_t *o = json_object();
     json_object_set_new(o, "fen", cli_json_string(fen));
-    json_object_set_new(o, "turn", json_string(pos_turn(pos) == WHITE ? "white" : "black"));
-    json_object_set_new(o, "check", json_boolean(pos_in_check(pos)));
+    json_object_set_new(o, "turn", json_string(sch_pos_turn(pos) == SCH_WHITE ? "white" : "black"));
+    json_object_set_new(o, "check", json_boolean(sch_pos_in_check(pos)));
     json_t *list = json_array();
     for (int i = 0; i < count; i++)
         json_array_append_new(
             list, json_pack("{s:s, s:s, s:s}", "uci", moves[i].uci, "san", moves[i].san, "san_de", moves[i].san_de));
     json_object_set_new(o, "moves", list);
-    if (game_over(g)) {
-        json_t *outcome = json_pack("{s:s, s:s?}", "result", result_string(g->outcome.result), "termination",
-                                    termination_name(g->outcome.termination));
+    if (sch_game_over(g)) {
+        json_t *outcome = json_pack("{s:s, s:s?}", "result", sch_result_string(g->outcome.result), "termination",
+                                    sch_termination_name(g->outcome.termination));
         /* Why a dead position is dead (the other endings need no reason). */
-        const char *reason = win_reason_name((WinReason)g->outcome.reason);
+        const char *reason = sch_win_reason_name((SchWinReason)g->outcome.reason);
         if (reason)
             json_object_set_new(outcome, "reason", json_string(reason));
         json_object_set_new(o, "outcome", outcome);
@@ -198,22 +198,22 @@ static json_t *state_json(const Game *g) {
     return o;
 }
 
-static void print_text(const Game *g, const MoveEntry *moves, int count, int claims, Lang lang) {
-    const Position *pos = game_position(g);
-    char fen[SCHACH_FEN_MAX];
-    fen_write(pos, fen, sizeof fen);
+static void print_text(const SchGame *g, const MoveEntry *moves, int count, int claims, SchLang lang) {
+    const SchPosition *pos = sch_game_position(g);
+    char fen[SCH_FEN_MAX];
+    sch_fen_write(pos, fen, sizeof fen);
     printf("FEN: %s\n", fen);
     printf(CLI_TR(lang, "Turn: %s\n", "Am Zug: %s\n"),
-           pos_turn(pos) == WHITE ? CLI_TR(lang, "White", "Weiß") : CLI_TR(lang, "Black", "Schwarz"));
+           sch_pos_turn(pos) == SCH_WHITE ? CLI_TR(lang, "White", "Weiß") : CLI_TR(lang, "Black", "Schwarz"));
     printf(CLI_TR(lang, "Check: %s\n", "Schach: %s\n"),
-           pos_in_check(pos) ? CLI_TR(lang, "yes", "ja") : CLI_TR(lang, "no", "nein"));
+           sch_pos_in_check(pos) ? CLI_TR(lang, "yes", "ja") : CLI_TR(lang, "no", "nein"));
     printf(CLI_TR(lang, "Legal moves (%d):", "Legale Züge (%d):"), count);
     for (int i = 0; i < count; i++)
-        printf(" %s", lang == LANG_DE ? moves[i].san_de : moves[i].san);
+        printf(" %s", lang == SCH_LANG_DE ? moves[i].san_de : moves[i].san);
     putchar('\n');
-    if (game_over(g)) {
+    if (sch_game_over(g)) {
         char text[256];
-        outcome_describe(&g->outcome, lang, text, sizeof text);
+        sch_outcome_describe(&g->outcome, lang, text, sizeof text);
         printf(CLI_TR(lang, "Game over: %s\n", "Partie beendet: %s\n"), text);
     } else {
         puts(CLI_TR(lang, "Game in progress", "Partie läuft"));
@@ -222,8 +222,8 @@ static void print_text(const Game *g, const MoveEntry *moves, int count, int cla
         const char *three = CLI_TR(lang, "threefold repetition", "dreifache Stellungswiederholung");
         const char *fifty = CLI_TR(lang, "fifty-move rule", "50-Züge-Regel");
         printf(CLI_TR(lang, "Draw can be claimed: %s%s%s\n", "Remis kann reklamiert werden: %s%s%s\n"),
-               (claims & CLAIM_THREEFOLD) ? three : "", claims == (CLAIM_THREEFOLD | CLAIM_FIFTY) ? ", " : "",
-               (claims & CLAIM_FIFTY) ? fifty : "");
+               (claims & SCH_CLAIM_THREEFOLD) ? three : "", claims == (SCH_CLAIM_THREEFOLD | SCH_CLAIM_FIFTY) ? ", " : "",
+               (claims & SCH_CLAIM_FIFTY) ? fifty : "");
     }
 }
 
@@ -234,12 +234,12 @@ typedef struct Query {
     char *moves; /* the move texts joined by spaces (cut up in place when played), or NULL */
 } Query;
 
-/* Sets up g as q asks (game_free(g) afterwards in every case); false with why filled. */
-static bool query_game(Game *g, const Query *q, Lang lang, char *why, size_t why_size) {
+/* Sets up g as q asks (sch_game_free(g) afterwards in every case); false with why filled. */
+static bool query_game(SchGame *g, const Query *q, SchLang lang, char *why, size_t why_size) {
     SchError err;
-    err_clear(&err);
+    sch_err_clear(&err);
     if (q->fen) {
-        if (!game_init_fen(g, q->fen, &err)) {
+        if (!sch_game_init_fen(g, q->fen, &err)) {
             char msg[256];
             err.line = 0; /* a FEN is one line: the column says enough */
             cli_format_error(&err, lang, msg, sizeof msg);
@@ -247,7 +247,7 @@ static bool query_game(Game *g, const Query *q, Lang lang, char *why, size_t why
             return false;
         }
     } else {
-        game_init(g);
+        sch_game_init(g);
     }
     cli_chess960_game(g, q->c960);
     return !q->moves || play_moves(g, q->moves, lang, why, why_size);
@@ -260,7 +260,7 @@ static bool query_game(Game *g, const Query *q, Lang lang, char *why, size_t why
 
 /* Fills q from one batch line's object {"fen"?, "moves"?, "chess960"?}; the moves text is added to
  * mt. false with why filled (which member and what is wrong with it). */
-static bool batch_query(json_t *obj, Query *q, MoveArgs *mt, Lang lang, char *why, size_t why_size) {
+static bool batch_query(json_t *obj, Query *q, MoveArgs *mt, SchLang lang, char *why, size_t why_size) {
     const char *key;
     json_t *value;
     json_object_foreach(obj, key, value) {
@@ -325,7 +325,7 @@ oom:
 }
 
 /* The answer to one line: the --json object, or {"line": n, "error": why}. NULL when out of memory. */
-static json_t *batch_answer(const char *line, size_t len, long number, Lang lang, bool *failed) {
+static json_t *batch_answer(const char *line, size_t len, long number, SchLang lang, bool *failed) {
     char why[512];
     json_error_t jerr;
     json_t *obj = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -340,13 +340,13 @@ static json_t *batch_answer(const char *line, size_t len, long number, Lang lang
                  CLI_TR(lang, "a query is a JSON object {\"fen\", \"moves\", \"chess960\"}",
                         "eine Anfrage ist ein JSON-Objekt {\"fen\", \"moves\", \"chess960\"}"));
     } else if (batch_query(obj, &q, &mt, lang, why, sizeof why)) {
-        Game g;
+        SchGame g;
         if (query_game(&g, &q, lang, why, sizeof why)) {
             answer = state_json(&g);
             if (!answer)
                 snprintf(why, sizeof why, "%s", CLI_TR(lang, "out of memory", "kein Speicher mehr frei"));
         }
-        game_free(&g);
+        sch_game_free(&g);
         if (answer) {
             json_decref(obj);
             free(mt.text);
@@ -362,7 +362,7 @@ static json_t *batch_answer(const char *line, size_t len, long number, Lang lang
 /* Answers every line of stdin in order (blank lines are skipped); CLI_FAIL when a line failed (it is
  * answered with its error and the others still are). Each answer is flushed at once, so a program
  * may keep one schach running and ask it one position at a time. */
-static int run_batch(Lang lang) {
+static int run_batch(SchLang lang) {
     char *line = NULL;
     size_t capacity = 0;
     long number = 0;
@@ -403,7 +403,7 @@ static int run_batch(Lang lang) {
 }
 
 /* Parses the arguments; returns CLI_OK or a usage status (messages printed). */
-static int parse_args(int argc, char **argv, Lang lang, Query *q, MoveArgs *mt, bool *json, bool *batch) {
+static int parse_args(int argc, char **argv, SchLang lang, Query *q, MoveArgs *mt, bool *json, bool *batch) {
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *v = NULL;
         int r;
@@ -458,7 +458,7 @@ static int parse_args(int argc, char **argv, Lang lang, Query *q, MoveArgs *mt, 
     return CLI_OK;
 }
 
-int cmd_moves(int argc, char **argv, Lang lang) {
+int cmd_moves(int argc, char **argv, SchLang lang) {
     const char *bad = NULL;
     if (!cli_scan_lang(argc, argv, &lang, &bad))
         return cli_bad_lang(lang, "moves", bad);
@@ -480,7 +480,7 @@ int cmd_moves(int argc, char **argv, Lang lang) {
         return run_batch(lang);
 
     q.moves = mt.text;
-    Game g;
+    SchGame g;
     char why[512];
     status = CLI_FAIL;
     if (!query_game(&g, &q, lang, why, sizeof why)) {
@@ -488,12 +488,12 @@ int cmd_moves(int argc, char **argv, Lang lang) {
     } else if (json) {
         status = cli_print_json(state_json(&g)) ? CLI_OK : CLI_FAIL;
     } else {
-        MoveEntry moves[SCHACH_MAX_MOVES];
+        MoveEntry moves[SCH_MAX_MOVES];
         int count = collect_moves(&g, moves);
-        print_text(&g, moves, count, game_over(&g) ? 0 : game_claims(&g), lang);
+        print_text(&g, moves, count, sch_game_over(&g) ? 0 : sch_game_claims(&g), lang);
         status = CLI_OK;
     }
-    game_free(&g);
+    sch_game_free(&g);
     free(mt.text);
     return status;
 }

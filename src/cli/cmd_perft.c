@@ -12,7 +12,7 @@
 
 enum { PERFT_MAX_DEPTH = 30 };
 
-static void print_help(Lang lang) {
+static void print_help(SchLang lang) {
     fputs(CLI_TR(lang,
                  "Usage: schach perft [--fen FEN] [--divide] [--json] [--lang de|en] DEPTH\n"
                  "\n"
@@ -38,7 +38,7 @@ static void print_help(Lang lang) {
 }
 
 typedef struct DivideEntry {
-    char uci[SCHACH_MOVE_TEXT_MAX];
+    char uci[SCH_MOVE_TEXT_MAX];
     uint64_t count;
 } DivideEntry;
 
@@ -63,12 +63,12 @@ static bool parse_depth(const char *text, int *depth) {
     return true;
 }
 
-static int print_result(const Position *pos, int depth, uint64_t nodes, double seconds, const DivideEntry *entries,
-                        int count, bool divide, bool json, Lang lang) {
+static int print_result(const SchPosition *pos, int depth, uint64_t nodes, double seconds, const DivideEntry *entries,
+                        int count, bool divide, bool json, SchLang lang) {
     uint64_t nps = seconds > 0.0 ? (uint64_t)((double)nodes / seconds) : 0;
     if (json) {
-        char fen[SCHACH_FEN_MAX];
-        fen_write(pos, fen, sizeof fen);
+        char fen[SCH_FEN_MAX];
+        sch_fen_write(pos, fen, sizeof fen);
         json_t *o = json_object();
         json_object_set_new(o, "fen", cli_json_string(fen));
         json_object_set_new(o, "depth", json_integer(depth));
@@ -93,7 +93,7 @@ static int print_result(const Position *pos, int depth, uint64_t nodes, double s
     return CLI_OK;
 }
 
-int cmd_perft(int argc, char **argv, Lang lang) {
+int cmd_perft(int argc, char **argv, SchLang lang) {
     const char *bad = NULL;
     if (!cli_scan_lang(argc, argv, &lang, &bad))
         return cli_bad_lang(lang, "perft", bad);
@@ -135,12 +135,12 @@ int cmd_perft(int argc, char **argv, Lang lang) {
     if (divide && depth < 1)
         return cli_usage(lang, "perft", "%s", CLI_TR(lang, "--divide needs DEPTH >= 1", "--divide braucht TIEFE >= 1"));
 
-    Position pos;
+    SchPosition pos;
     SchError err;
-    err_clear(&err);
+    sch_err_clear(&err);
     if (!fen)
-        pos_set_start(&pos);
-    else if (!fen_parse(&pos, fen, &err)) {
+        sch_pos_set_start(&pos);
+    else if (!sch_fen_parse(&pos, fen, &err)) {
         char msg[256];
         err.line = 0; /* a FEN is one line: the column says enough */
         cli_format_error(&err, lang, msg, sizeof msg);
@@ -148,22 +148,22 @@ int cmd_perft(int argc, char **argv, Lang lang) {
         return CLI_FAIL;
     }
 
-    DivideEntry entries[SCHACH_MAX_MOVES];
+    DivideEntry entries[SCH_MAX_MOVES];
     int count = 0;
     uint64_t nodes = 0;
     double start = now_seconds();
     if (divide) {
-        Move moves[SCHACH_MAX_MOVES];
-        uint64_t counts[SCHACH_MAX_MOVES];
-        count = perft_divide(&pos, depth, moves, counts);
+        SchMove moves[SCH_MAX_MOVES];
+        uint64_t counts[SCH_MAX_MOVES];
+        count = sch_perft_divide(&pos, depth, moves, counts);
         for (int i = 0; i < count; i++) {
-            uci_write_pos(&pos, moves[i], entries[i].uci, sizeof entries[i].uci);
+            sch_uci_write(&pos, moves[i], entries[i].uci, sizeof entries[i].uci);
             entries[i].count = counts[i];
             nodes += counts[i];
         }
         qsort(entries, (size_t)count, sizeof entries[0], compare_entries);
     } else {
-        nodes = perft(&pos, depth);
+        nodes = sch_perft(&pos, depth);
     }
     double seconds = now_seconds() - start;
     if (seconds < 0.0)

@@ -9,7 +9,7 @@
 #include "schach/game.h"
 #include "schach/pgn.h"
 
-static void print_help(Lang lang) {
+static void print_help(SchLang lang) {
     fputs(CLI_TR(lang,
                  "Usage: schach pgn check [--json] [--lang de|en] FILE...\n"
                  "       schach pgn convert [--lang de|en] FILE...\n"
@@ -36,7 +36,7 @@ static void print_help(Lang lang) {
           stdout);
 }
 
-static void print_check_help(Lang lang) {
+static void print_check_help(SchLang lang) {
     fputs(CLI_TR(lang,
                  "Usage: schach pgn check [--json] [--lang de|en] FILE...\n"
                  "\n"
@@ -98,7 +98,7 @@ static void print_check_help(Lang lang) {
           stdout);
 }
 
-static void print_convert_help(Lang lang) {
+static void print_convert_help(SchLang lang) {
     fputs(CLI_TR(lang,
                  "Usage: schach pgn convert [--lang de|en] FILE...\n"
                  "\n"
@@ -119,24 +119,24 @@ static void print_convert_help(Lang lang) {
 }
 
 typedef struct PgnOptions {
-    Lang lang;
-    WinWork *work; /* pgn check: the analyses' work area */
+    SchLang lang;
+    SchWinWork *work; /* pgn check: the analyses' work area */
     bool json;
     bool several_files; /* name the file in every report */
     int games;
     int errors;
 } PgnOptions;
 
-/* Called for every game read: rc is pgn_read_game's 1 or -1 (err then describes the problem). */
-typedef bool (*GameHandler)(const char *file, PgnGame *pg, int number, const SchError *err, PgnOptions *opt);
+/* Called for every game read: rc is sch_pgn_read_game's 1 or -1 (err then describes the problem). */
+typedef bool (*GameHandler)(const char *file, SchPgnGame *pg, int number, const SchError *err, PgnOptions *opt);
 
-static const char *display_name(const char *file, Lang lang) {
+static const char *display_name(const char *file, SchLang lang) {
     return strcmp(file, "-") ? file : CLI_TR(lang, "(standard input)", "(Standardeingabe)");
 }
 
 /* Reads every game of file and hands it to handle. false when the file cannot be read or a game failed. */
 static bool for_each_game(const char *file, GameHandler handle, PgnOptions *opt) {
-    Lang lang = opt->lang;
+    SchLang lang = opt->lang;
     bool is_stdin = !strcmp(file, "-");
     FILE *f = is_stdin ? stdin : fopen(file, "rb");
     if (!f) {
@@ -144,8 +144,8 @@ static bool for_each_game(const char *file, GameHandler handle, PgnOptions *opt)
         return false;
     }
     SchError err;
-    err_clear(&err);
-    PgnReader *r = pgn_reader_from_file(f, &err);
+    sch_err_clear(&err);
+    SchPgnReader *r = sch_pgn_reader_from_file(f, &err);
     if (!r) {
         char msg[256];
         cli_format_error(&err, lang, msg, sizeof msg);
@@ -156,9 +156,9 @@ static bool for_each_game(const char *file, GameHandler handle, PgnOptions *opt)
     }
     bool ok = true;
     for (int counter = 1;; counter++) {
-        PgnGame pg;
-        err_clear(&err);
-        int rc = pgn_read_game(r, &pg, &err);
+        SchPgnGame pg;
+        sch_err_clear(&err);
+        int rc = sch_pgn_read_game(r, &pg, &err);
         if (rc == 0)
             break;
         int number = pg.number > 0 ? pg.number : err.game > 0 ? err.game : counter;
@@ -169,9 +169,9 @@ static bool for_each_game(const char *file, GameHandler handle, PgnOptions *opt)
         }
         if (!handle(display_name(file, lang), &pg, number, rc < 0 ? &err : NULL, opt))
             ok = false;
-        pgn_game_free(&pg);
+        sch_pgn_game_free(&pg);
     }
-    pgn_reader_close(r);
+    sch_pgn_reader_close(r);
     if (!is_stdin)
         fclose(f);
     return ok;
@@ -181,13 +181,13 @@ static bool for_each_game(const char *file, GameHandler handle, PgnOptions *opt)
  * time is one the winner could never have mated for (6.9). */
 typedef struct Audit {
     int dead_at_ply;     /* -1: never */
-    Outcome dead;        /* the draw the rules gave at dead_at_ply */
+    SchOutcome dead;        /* the draw the rules gave at dead_at_ply */
     int contradicts_6_9; /* -1: not a time forfeit; 0 or 1 */
 } Audit;
 
 /* Whether the game's Termination tag tells of a time forfeit ("time forfeit", "X won on time"). */
-static bool time_forfeit_tag(const PgnGame *pg) {
-    const char *t = pgn_tag(pg, "Termination");
+static bool time_forfeit_tag(const SchPgnGame *pg) {
+    const char *t = sch_pgn_tag(pg, "Termination");
     if (!t)
         return false;
     for (const char *p = t; *p; p++) {
@@ -200,74 +200,74 @@ static bool time_forfeit_tag(const PgnGame *pg) {
     return false;
 }
 
-static void audit_game(const PgnGame *pg, WinWork *work, Audit *a) {
-    static const WinLimits quick = {true, 0};
-    static const WinLimits full = {false, GAME_DEAD_NODES};
-    static const WinLimits flag = {false, GAME_FLAG_NODES};
-    const Game *g = &pg->game;
+static void audit_game(const SchPgnGame *pg, SchWinWork *work, Audit *a) {
+    static const SchWinLimits quick = {true, 0};
+    static const SchWinLimits full = {false, SCH_GAME_DEAD_NODES};
+    static const SchWinLimits flag = {false, SCH_GAME_FLAG_NODES};
+    const SchGame *g = &pg->game;
     a->dead_at_ply = -1;
-    a->dead = (Outcome){RESULT_DRAW, TERM_DEAD_POSITION, WHITE, 0};
-    Position pos = g->start;
+    a->dead = (SchOutcome){SCH_RESULT_DRAW, SCH_TERM_DEAD_POSITION, SCH_WHITE, 0};
+    SchPosition pos = g->start;
     for (int ply = 0; ply <= g->ply_count; ply++) {
-        WinResult res[2];
-        Winnability v = dead_position(&pos, &quick, NULL, res);
-        if (v == WIN_UNDETERMINED && (res[WHITE].blockade || res[BLACK].blockade))
-            v = dead_position(&pos, &full, work, res);
-        if (v == WIN_UNWINNABLE) {
+        SchWinResult res[2];
+        SchWinnability v = sch_dead_position(&pos, &quick, NULL, res);
+        if (v == SCH_WIN_UNDETERMINED && (res[SCH_WHITE].blockade || res[SCH_BLACK].blockade))
+            v = sch_dead_position(&pos, &full, work, res);
+        if (v == SCH_WIN_UNWINNABLE) {
             a->dead_at_ply = ply;
-            bool material = pos_insufficient_material(&pos);
-            a->dead.termination = material ? TERM_INSUFFICIENT_MATERIAL : TERM_DEAD_POSITION;
-            WinReason why = res[WHITE].reason;
-            if (why == WIN_REASON_BARE_KING || why == WIN_REASON_MATERIAL)
-                why = res[BLACK].reason;
+            bool material = sch_pos_insufficient_material(&pos);
+            a->dead.termination = material ? SCH_TERM_INSUFFICIENT_MATERIAL : SCH_TERM_DEAD_POSITION;
+            SchWinReason why = res[SCH_WHITE].reason;
+            if (why == SCH_WIN_REASON_BARE_KING || why == SCH_WIN_REASON_MATERIAL)
+                why = res[SCH_BLACK].reason;
             a->dead.reason = material ? 0 : (int)why;
             break;
         }
         if (ply < g->ply_count) {
-            Undo u;
-            pos_make(&pos, g->plies[ply].move, &u);
+            SchUndo u;
+            sch_pos_make(&pos, g->plies[ply].move, &u);
         }
     }
     a->contradicts_6_9 = -1;
-    bool decisive = pg->result == RESULT_WHITE_WINS || pg->result == RESULT_BLACK_WINS;
+    bool decisive = pg->result == SCH_RESULT_WHITE_WINS || pg->result == SCH_RESULT_BLACK_WINS;
     if (decisive && time_forfeit_tag(pg)) {
-        Color winner = pg->result == RESULT_WHITE_WINS ? WHITE : BLACK;
-        a->contradicts_6_9 = can_checkmate(&g->pos, winner, &flag, work, NULL) == WIN_UNWINNABLE;
+        SchColor winner = pg->result == SCH_RESULT_WHITE_WINS ? SCH_WHITE : SCH_BLACK;
+        a->contradicts_6_9 = sch_can_checkmate(&g->pos, winner, &flag, work, NULL) == SCH_WIN_UNWINNABLE;
     }
 }
 
 /* The ending the rules decided: the game's own, or the dead position pgn check found (the moves
  * after it were played on a board whose game was already drawn). */
-static const Outcome *rules_outcome(const PgnGame *pg, const Audit *a) {
-    if (game_over(&pg->game))
+static const SchOutcome *rules_outcome(const SchPgnGame *pg, const Audit *a) {
+    if (sch_game_over(&pg->game))
         return &pg->game.outcome;
     return a->dead_at_ply >= 0 ? &a->dead : NULL;
 }
 
 /* The result pgn check reports: the rules' when they ended the game, else the PGN's marker. */
-static const char *reported_result(const PgnGame *pg, const Audit *a) {
-    const Outcome *o = rules_outcome(pg, a);
+static const char *reported_result(const SchPgnGame *pg, const Audit *a) {
+    const SchOutcome *o = rules_outcome(pg, a);
     if (o)
-        return result_string(o->result);
-    return pg->result != RESULT_NONE ? result_string(pg->result) : NULL;
+        return sch_result_string(o->result);
+    return pg->result != SCH_RESULT_NONE ? sch_result_string(pg->result) : NULL;
 }
 
-static bool check_json(const char *file, PgnGame *pg, int number, const SchError *err, PgnOptions *opt) {
-    const Game *g = &pg->game;
+static bool check_json(const char *file, SchPgnGame *pg, int number, const SchError *err, PgnOptions *opt) {
+    const SchGame *g = &pg->game;
     Audit a;
     audit_game(pg, opt->work, &a);
     const char *result = reported_result(pg, &a);
-    const Outcome *ended = rules_outcome(pg, &a);
-    int claims = ended ? 0 : game_claims(g);
+    const SchOutcome *ended = rules_outcome(pg, &a);
+    int claims = ended ? 0 : sch_game_claims(g);
     json_t *o = json_object();
     if (opt->several_files)
         json_object_set_new(o, "file", cli_json_string(file));
     json_object_set_new(o, "game", json_integer(number));
     json_object_set_new(o, "plies", json_integer(g->ply_count));
     json_object_set_new(o, "result", result ? json_string(result) : json_null());
-    const char *term = ended ? termination_name(ended->termination) : NULL;
+    const char *term = ended ? sch_termination_name(ended->termination) : NULL;
     json_object_set_new(o, "termination", term ? json_string(term) : json_null());
-    const char *reason = ended ? win_reason_name((WinReason)ended->reason) : NULL;
+    const char *reason = ended ? sch_win_reason_name((SchWinReason)ended->reason) : NULL;
     json_object_set_new(o, "reason", reason ? json_string(reason) : json_null());
     json_object_set_new(o, "claims", cli_claims_json(claims));
     json_object_set_new(o, "dead_at_ply", a.dead_at_ply >= 0 ? json_integer(a.dead_at_ply) : json_null());
@@ -275,7 +275,7 @@ static bool check_json(const char *file, PgnGame *pg, int number, const SchError
                         a.contradicts_6_9 >= 0 ? json_boolean(a.contradicts_6_9) : json_null());
     if (err) {
         char msg[256];
-        err_format(err, opt->lang, msg, sizeof msg);
+        sch_err_format(err, opt->lang, msg, sizeof msg);
         json_t *e = json_object();
         json_object_set_new(e, "line", json_integer(err->line));
         json_object_set_new(e, "column", json_integer(err->column));
@@ -284,9 +284,9 @@ static bool check_json(const char *file, PgnGame *pg, int number, const SchError
     } else {
         json_object_set_new(o, "error", json_null());
     }
-    if (pg->warning.code != ERR_NONE) { /* only when there is one, so older readers see no change */
+    if (pg->warning.code != SCH_ERR_NONE) { /* only when there is one, so older readers see no change */
         char msg[256];
-        err_format(&pg->warning, opt->lang, msg, sizeof msg);
+        sch_err_format(&pg->warning, opt->lang, msg, sizeof msg);
         json_t *w = json_object();
         json_object_set_new(w, "line", json_integer(pg->warning.line));
         json_object_set_new(w, "column", json_integer(pg->warning.column));
@@ -296,9 +296,9 @@ static bool check_json(const char *file, PgnGame *pg, int number, const SchError
     return cli_print_json(o);
 }
 
-static bool check_text(const char *file, PgnGame *pg, int number, const SchError *err, PgnOptions *opt) {
-    Lang lang = opt->lang;
-    const Game *g = &pg->game;
+static bool check_text(const char *file, SchPgnGame *pg, int number, const SchError *err, PgnOptions *opt) {
+    SchLang lang = opt->lang;
+    const SchGame *g = &pg->game;
     if (opt->several_files)
         printf("%s: ", file);
     printf(CLI_TR(lang, "game %d: %d plies, ", "Partie %d: %d Halbzüge, "), number, g->ply_count);
@@ -311,12 +311,12 @@ static bool check_text(const char *file, PgnGame *pg, int number, const SchError
     Audit a;
     audit_game(pg, opt->work, &a);
     const char *result = reported_result(pg, &a);
-    const Outcome *ended = rules_outcome(pg, &a);
+    const SchOutcome *ended = rules_outcome(pg, &a);
     if (ended) {
         char text[256];
-        outcome_describe(ended, lang, text, sizeof text);
+        sch_outcome_describe(ended, lang, text, sizeof text);
         printf("%s", text);
-        if (!game_over(g))
+        if (!sch_game_over(g))
             printf(CLI_TR(lang, " (from ply %d on; %d plies were played after it)",
                           " (ab Halbzug %d; danach wurden noch %d Halbzüge gespielt)"),
                    a.dead_at_ply, g->ply_count - a.dead_at_ply);
@@ -330,12 +330,12 @@ static bool check_text(const char *file, PgnGame *pg, int number, const SchError
             ", %s",
             CLI_TR(lang, "the win on time contradicts FIDE 6.9: the winner could not checkmate",
                    "der Gewinn durch Zeitüberschreitung widerspricht FIDE 6.9: der Gewinner konnte nicht mattsetzen"));
-    int claims = ended ? 0 : game_claims(g);
-    if (claims & CLAIM_THREEFOLD)
+    int claims = ended ? 0 : sch_game_claims(g);
+    if (claims & SCH_CLAIM_THREEFOLD)
         printf(", %s", CLI_TR(lang, "threefold repetition can be claimed", "dreifache Wiederholung reklamierbar"));
-    if (claims & CLAIM_FIFTY)
+    if (claims & SCH_CLAIM_FIFTY)
         printf(", %s", CLI_TR(lang, "fifty-move rule can be claimed", "50-Züge-Regel reklamierbar"));
-    if (pg->warning.code != ERR_NONE) {
+    if (pg->warning.code != SCH_ERR_NONE) {
         char msg[256];
         cli_format_error(&pg->warning, lang, msg, sizeof msg);
         printf(CLI_TR(lang, ", warning: %s", ", Warnung: %s"), msg);
@@ -344,20 +344,20 @@ static bool check_text(const char *file, PgnGame *pg, int number, const SchError
     return true;
 }
 
-static bool convert_game(const char *file, PgnGame *pg, int number, const SchError *err, PgnOptions *opt) {
+static bool convert_game(const char *file, SchPgnGame *pg, int number, const SchError *err, PgnOptions *opt) {
     if (err) {
         char msg[256];
         cli_format_error(err, opt->lang, msg, sizeof msg);
         cli_errorf(CLI_TR(opt->lang, "%s: game %d: %s", "%s: Partie %d: %s"), file, number, msg);
         return false;
     }
-    if (pg->warning.code != ERR_NONE) {
+    if (pg->warning.code != SCH_ERR_NONE) {
         char msg[256];
         cli_format_error(&pg->warning, opt->lang, msg, sizeof msg);
         cli_errorf(CLI_TR(opt->lang, "%s: game %d: warning: %s", "%s: Partie %d: Warnung: %s"), file, number, msg);
     }
-    /* pgn_write ends every game with the blank line that sets it apart from the next. */
-    if (!pgn_write(stdout, pg, opt->lang)) {
+    /* sch_pgn_write ends every game with the blank line that sets it apart from the next. */
+    if (!sch_pgn_write(stdout, pg, opt->lang)) {
         cli_errorf("%s", CLI_TR(opt->lang, "could not write the output", "Ausgabe konnte nicht geschrieben werden"));
         return false;
     }
@@ -365,7 +365,7 @@ static bool convert_game(const char *file, PgnGame *pg, int number, const SchErr
 }
 
 /* Parses the options of check or convert (argv[0] is the subcommand) and runs it on every file. */
-static int run_files(int argc, char **argv, Lang lang, bool convert) {
+static int run_files(int argc, char **argv, SchLang lang, bool convert) {
     const char *name = convert ? "pgn convert" : "pgn check";
     const char *bad = NULL;
     if (!cli_scan_lang(argc, argv, &lang, &bad))
@@ -394,7 +394,7 @@ static int run_files(int argc, char **argv, Lang lang, bool convert) {
         return cli_usage(lang, name, "%s", CLI_TR(lang, "no FILE given", "keine DATEI angegeben"));
     opt.several_files = files > 1;
     GameHandler handle = convert ? convert_game : opt.json ? check_json : check_text;
-    if (!convert && !(opt.work = win_work_new(0))) {
+    if (!convert && !(opt.work = sch_win_work_new(0))) {
         cli_errorf("%s", CLI_TR(lang, "out of memory", "kein Speicher mehr"));
         return CLI_FAIL;
     }
@@ -408,11 +408,11 @@ static int run_files(int argc, char **argv, Lang lang, bool convert) {
     }
     if (!convert && !opt.json)
         printf(CLI_TR(lang, "%d games, %d with errors\n", "%d Partien, %d mit Fehlern\n"), opt.games, opt.errors);
-    win_work_free(opt.work);
+    sch_win_work_free(opt.work);
     return ok ? CLI_OK : CLI_FAIL;
 }
 
-int cmd_pgn(int argc, char **argv, Lang lang) {
+int cmd_pgn(int argc, char **argv, SchLang lang) {
     const char *bad = NULL;
     if (!cli_scan_lang(argc, argv, &lang, &bad))
         return cli_bad_lang(lang, "pgn", bad);

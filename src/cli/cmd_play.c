@@ -24,7 +24,7 @@
 
 /* ---- the command line ------------------------------------------------------------------------ */
 
-static void print_usage_help(Lang lang) {
+static void print_usage_help(SchLang lang) {
     fputs(CLI_TR(lang,
                  "Usage: schach play [--fen FEN | --pgn FILE | --chess960 [N]] [--white PLAYER] [--black PLAYER]\n"
                  "                   [--think MS] [--nodes N] [--lang de|en] [--ascii] [--flip]\n"
@@ -102,7 +102,7 @@ static bool parse_count(const char *text, long long max, long long *out) {
 }
 
 /* Usage error for a player that is neither human nor a computer level, listing the levels. */
-static int bad_player(Lang lang, const char *opt, const char *value) {
+static int bad_player(SchLang lang, const char *opt, const char *value) {
     cli_errorf(CLI_TR(lang,
                       "play: %s: unknown player or level '%s'; use human, computer, computer:LEVEL or "
                       "computer:ELO. Levels:",
@@ -126,7 +126,7 @@ enum { NOT_A_VALUE_OPTION = -1 };
 
 /* Parses one option with a value at argv[*i]: NOT_A_VALUE_OPTION when it is none of them, else an
  * exit status (CLI_OK when accepted). */
-static int parse_value_option(int argc, char **argv, int *i, Lang lang, PlayArgs *a) {
+static int parse_value_option(int argc, char **argv, int *i, SchLang lang, PlayArgs *a) {
     static const char *const names[] = {"--fen", "--pgn", "--white", "--black", "--think", "--nodes", "--lang"};
     const char *v = NULL;
     int k = 0, r = 0;
@@ -142,7 +142,7 @@ static int parse_value_option(int argc, char **argv, int *i, Lang lang, PlayArgs
         case 1: a->pgn = v; break;
         case 2:
         case 3:
-            if (!play_player_parse(v, &a->players[k == 2 ? WHITE : BLACK]))
+            if (!play_player_parse(v, &a->players[k == 2 ? SCH_WHITE : SCH_BLACK]))
                 return bad_player(lang, names[k], v);
             break;
         case 4:
@@ -164,7 +164,7 @@ static int parse_value_option(int argc, char **argv, int *i, Lang lang, PlayArgs
     return CLI_OK;
 }
 
-static int parse_args(int argc, char **argv, Lang lang, PlayArgs *a) {
+static int parse_args(int argc, char **argv, SchLang lang, PlayArgs *a) {
     memset(a, 0, sizeof *a);
     a->c960 = CLI_CHESS960_OFF;
     for (int i = 1; i < argc; i++) {
@@ -213,7 +213,7 @@ static bool start_computers(Play *p, const PlayArgs *a) {
         else
             think = PLAY_DEFAULT_THINK_MS;
     }
-    for (int c = WHITE; c <= BLACK; c++) {
+    for (int c = SCH_WHITE; c <= SCH_BLACK; c++) {
         p->players[c] = a->players[c];
         if (p->players[c].computer && !play_computer_init(&p->computers[c], &p->players[c], think, nodes)) {
             cli_errorf("%s", CLI_TR(p->lang, "out of memory for the engine", "kein Speicher für die Engine"));
@@ -224,7 +224,7 @@ static bool start_computers(Play *p, const PlayArgs *a) {
 }
 
 static void stop_computers(Play *p) {
-    for (int c = WHITE; c <= BLACK; c++)
+    for (int c = SCH_WHITE; c <= SCH_BLACK; c++)
         if (p->players[c].computer)
             play_computer_free(&p->computers[c]);
 }
@@ -233,16 +233,16 @@ static void stop_computers(Play *p) {
 
 /* "12. White> " or "12... Black> ", a bare "> " once the game is over. */
 static void prompt_text(const Play *p, char *buf, size_t size) {
-    const Game *g = &p->pg.game;
-    if (game_over(g)) {
+    const SchGame *g = &p->pg.game;
+    if (sch_game_over(g)) {
         snprintf(buf, size, "> ");
         return;
     }
-    Color c = pos_turn(&g->pos);
-    snprintf(buf, size, "%d%s %s> ", g->pos.fullmove, c == WHITE ? "." : "...", play_color_word(c, p->lang));
+    SchColor c = sch_pos_turn(&g->pos);
+    snprintf(buf, size, "%d%s %s> ", g->pos.fullmove, c == SCH_WHITE ? "." : "...", play_color_word(c, p->lang));
 }
 
-int cmd_play(int argc, char **argv, Lang lang) {
+int cmd_play(int argc, char **argv, SchLang lang) {
     const char *bad = NULL;
     if (!cli_scan_lang(argc, argv, &lang, &bad))
         return cli_bad_lang(lang, "play", bad);
@@ -261,26 +261,26 @@ int cmd_play(int argc, char **argv, Lang lang) {
     p.script = !isatty(STDIN_FILENO);
     p.color = !a.ascii && !p.script && isatty(STDOUT_FILENO);
     /* A person playing black alone against the computer sees the board from black's side. */
-    p.flip = a.flip != (a.players[WHITE].computer && !a.players[BLACK].computer);
-    pgn_game_init(&p.pg);
-    char fen960[SCHACH_FEN_MAX];
+    p.flip = a.flip != (a.players[SCH_WHITE].computer && !a.players[SCH_BLACK].computer);
+    sch_pgn_game_init(&p.pg);
+    char fen960[SCH_FEN_MAX];
     if (a.c960 != CLI_CHESS960_OFF) {
         /* Without a number, a random start position: the clock is random enough for one game. */
         int n = a.c960 >= 0 ? a.c960 : (int)(((unsigned)time(NULL) ^ (unsigned)getpid()) % 960u);
-        Position start;
-        pos_set_chess960(&start, n);
-        fen_write(&start, fen960, sizeof fen960);
+        SchPosition start;
+        sch_pos_set_chess960(&start, n);
+        sch_fen_write(&start, fen960, sizeof fen960);
         a.fen = fen960;
         printf(CLI_TR(lang, "Chess960 start position %d\n", "Chess960-Startstellung %d\n"), n);
     }
     bool ok = a.pgn ? play_load_game(&p.pg, a.pgn, lang, stderr) : play_new_game(&p.pg, a.fen, lang, stderr);
     if (ok && a.c960 != CLI_CHESS960_OFF) {
         p.pg.game.start.chess960 = p.pg.game.pos.chess960 = 1;
-        ok = pgn_set_tag(&p.pg, "Variant", "Chess960");
+        ok = sch_pgn_set_tag(&p.pg, "Variant", "Chess960");
     }
     if (!ok || !start_computers(&p, &a)) {
         stop_computers(&p);
-        pgn_game_free(&p.pg);
+        sch_pgn_game_free(&p.pg);
         return CLI_FAIL;
     }
     if (!a.pgn)
@@ -306,6 +306,6 @@ int cmd_play(int argc, char **argv, Lang lang) {
     }
     free(p.line);
     stop_computers(&p);
-    pgn_game_free(&p.pg);
+    sch_pgn_game_free(&p.pg);
     return CLI_OK;
 }

@@ -45,7 +45,7 @@ static void on_signal(int sig) {
         http_server_stop(running_server);
 }
 
-static void print_serve_help(Lang lang) {
+static void print_serve_help(SchLang lang) {
     printf(CLI_TR(lang,
                   "Usage: schach serve [--listen HOST:PORT] [--db FILE|URI] [--web DIR] [--lang de|en] [limits]\n"
                   "\n"
@@ -235,7 +235,7 @@ typedef struct ServeOptions {
 } ServeOptions;
 
 /* One numeric option: 0 on no match, 1 matched, CLI_USAGE-style negative on a bad value. */
-static int int_option(int argc, char **argv, int *i, const char *name, int *target, Lang lang, int *rc) {
+static int int_option(int argc, char **argv, int *i, const char *name, int *target, SchLang lang, int *rc) {
     const char *v = NULL;
     int r = cli_option(argc, argv, i, name, &v);
     if (r == 0)
@@ -252,7 +252,7 @@ static int int_option(int argc, char **argv, int *i, const char *name, int *targ
 }
 
 /* Parses argv into o; returns -1 when fine, else the exit status of a usage error. */
-static int parse_options(int argc, char **argv, Lang lang, ServeOptions *o) {
+static int parse_options(int argc, char **argv, SchLang lang, ServeOptions *o) {
     LimitsConfig *l = &o->http.limits;
     struct {
         const char *name;
@@ -319,7 +319,7 @@ static bool node_name_ok(const char *name) {
 }
 
 /* Checks what the options say; returns -1 when fine, else the exit status of a usage error. */
-static int check_options(Lang lang, ServeOptions *o, char *host, size_t host_size) {
+static int check_options(SchLang lang, ServeOptions *o, char *host, size_t host_size) {
     LogFormat format;
     if (o->log_format && !log_format_parse(o->log_format, &format))
         return cli_usage(lang, "serve",
@@ -383,7 +383,7 @@ static void default_node(const char *given, char *out, size_t size) {
     snprintf(out, size, "%.30s:%ld", host, (long)getpid());
 }
 
-static bool set_up(Running *r, const ServeOptions *o, const char *db, Lang lang) {
+static bool set_up(Running *r, const ServeOptions *o, const char *db, SchLang lang) {
     char err[512], why[256] = "";
     memset(r, 0, sizeof *r);
     r->http = http_server_new(&o->http, err, sizeof err);
@@ -448,7 +448,7 @@ static void log_start(const Running *r, const ServeOptions *o, const char *db_ar
               limits, (char *)NULL);
 }
 
-int cmd_serve(int argc, char **argv, Lang lang) {
+int cmd_serve(int argc, char **argv, SchLang lang) {
     const char *bad = NULL;
     if (!cli_scan_lang(argc, argv, &lang, &bad))
         return cli_bad_lang(lang, "serve", bad);

@@ -8,7 +8,7 @@
 #define SCHACH_VERSION "0.1.0"
 #endif
 
-static void print_help(Lang lang) {
+static void print_help(SchLang lang) {
     fputs(CLI_TR(lang,
                  "Usage: schach uci [--lang de|en]\n"
                  "\n"
@@ -28,7 +28,7 @@ static void print_help(Lang lang) {
           stdout);
 }
 
-int cmd_uci(int argc, char **argv, Lang lang) {
+int cmd_uci(int argc, char **argv, SchLang lang) {
     const char *bad = NULL;
     if (!cli_scan_lang(argc, argv, &lang, &bad))
         return cli_bad_lang(lang, "uci", bad);

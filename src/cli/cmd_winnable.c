@@ -12,7 +12,7 @@
 #include "schach/winnable.h"
 #include "schach/schach.h"
 
-static void print_help(Lang lang) {
+static void print_help(SchLang lang) {
     fputs(CLI_TR(lang,
                  "Usage: schach winnable [--quick] [--color white|black|both] [--nodes N] [--json]\n"
                  "                       [--lang de|en] [FEN]\n"
@@ -57,10 +57,10 @@ static void print_help(Lang lang) {
 }
 
 typedef struct Options {
-    WinLimits limits;
+    SchWinLimits limits;
     bool colors[2];
     bool json;
-    Lang lang;
+    SchLang lang;
 } Options;
 
 static uint64_t micros_now(void) {
@@ -70,19 +70,19 @@ static uint64_t micros_now(void) {
 }
 
 /* The helpmate's moves in UCI, each written in the position it is played in (Chess960 castling as
- * king takes rook); texts[i] holds SCHACH_MOVE_TEXT_MAX characters. */
-static void line_texts(const Position *start, const WinResult *r, char texts[][SCHACH_MOVE_TEXT_MAX]) {
-    Position pos = *start;
+ * king takes rook); texts[i] holds SCH_MOVE_TEXT_MAX characters. */
+static void line_texts(const SchPosition *start, const SchWinResult *r, char texts[][SCH_MOVE_TEXT_MAX]) {
+    SchPosition pos = *start;
     for (int i = 0; i < r->line_len; i++) {
-        Undo undo;
-        uci_write_pos(&pos, r->line[i], texts[i], SCHACH_MOVE_TEXT_MAX);
-        pos_make(&pos, r->line[i], &undo);
+        SchUndo undo;
+        sch_uci_write(&pos, r->line[i], texts[i], SCH_MOVE_TEXT_MAX);
+        sch_pos_make(&pos, r->line[i], &undo);
     }
 }
 
 /* The helpmate as a JSON array of UCI texts. */
-static json_t *line_json(const Position *start, const WinResult *r) {
-    char texts[WIN_LINE_MAX][SCHACH_MOVE_TEXT_MAX];
+static json_t *line_json(const SchPosition *start, const SchWinResult *r) {
+    char texts[SCH_WIN_LINE_MAX][SCH_MOVE_TEXT_MAX];
     line_texts(start, r, texts);
     json_t *a = json_array();
     for (int i = 0; i < r->line_len; i++)
@@ -90,34 +90,34 @@ static json_t *line_json(const Position *start, const WinResult *r) {
     return a;
 }
 
-static json_t *result_json(const Position *start, const WinResult *r, Lang lang) {
-    const char *reason = r->verdict == WIN_UNWINNABLE ? win_reason_name(r->reason) : NULL;
+static json_t *result_json(const SchPosition *start, const SchWinResult *r, SchLang lang) {
+    const char *reason = r->verdict == SCH_WIN_UNWINNABLE ? sch_win_reason_name(r->reason) : NULL;
     json_t *o = json_object();
-    json_object_set_new(o, "verdict", json_string(win_verdict_name(r->verdict)));
-    json_object_set_new(o, "helpmate", r->verdict == WIN_WINNABLE ? line_json(start, r) : json_null());
+    json_object_set_new(o, "verdict", json_string(sch_win_verdict_name(r->verdict)));
+    json_object_set_new(o, "helpmate", r->verdict == SCH_WIN_WINNABLE ? line_json(start, r) : json_null());
     json_object_set_new(o, "reason", reason ? json_string(reason) : json_null());
-    json_object_set_new(o, "reason_text", reason ? json_string(win_reason_text(r->reason, lang)) : json_null());
+    json_object_set_new(o, "reason_text", reason ? json_string(sch_win_reason_text(r->reason, lang)) : json_null());
     return o;
 }
 
-static const char *verdict_words(Winnability v, Lang lang) {
+static const char *verdict_words(SchWinnability v, SchLang lang) {
     switch (v) {
-        case WIN_WINNABLE: return CLI_TR(lang, "can checkmate", "kann mattsetzen");
-        case WIN_UNWINNABLE: return CLI_TR(lang, "cannot checkmate", "kann nicht mattsetzen");
+        case SCH_WIN_WINNABLE: return CLI_TR(lang, "can checkmate", "kann mattsetzen");
+        case SCH_WIN_UNWINNABLE: return CLI_TR(lang, "cannot checkmate", "kann nicht mattsetzen");
         default: return CLI_TR(lang, "undetermined", "unentschieden");
     }
 }
 
-static void print_result_text(const Position *start, Color c, const WinResult *r, Lang lang) {
-    const char *side = c == WHITE ? CLI_TR(lang, "White", "Weiß") : CLI_TR(lang, "Black", "Schwarz");
+static void print_result_text(const SchPosition *start, SchColor c, const SchWinResult *r, SchLang lang) {
+    const char *side = c == SCH_WHITE ? CLI_TR(lang, "White", "Weiß") : CLI_TR(lang, "Black", "Schwarz");
     printf("%s %s", side, verdict_words(r->verdict, lang));
-    if (r->verdict == WIN_UNWINNABLE) {
-        printf(" (%s)", win_reason_text(r->reason, lang));
-    } else if (r->verdict == WIN_WINNABLE) {
+    if (r->verdict == SCH_WIN_UNWINNABLE) {
+        printf(" (%s)", sch_win_reason_text(r->reason, lang));
+    } else if (r->verdict == SCH_WIN_WINNABLE) {
         printf(" (%s", CLI_TR(lang, "helpmate:", "Hilfsmatt:"));
         if (r->line_len == 0)
             printf(" %s", CLI_TR(lang, "already mate", "schon matt"));
-        char texts[WIN_LINE_MAX][SCHACH_MOVE_TEXT_MAX];
+        char texts[SCH_WIN_LINE_MAX][SCH_MOVE_TEXT_MAX];
         line_texts(start, r, texts);
         for (int i = 0; i < r->line_len; i++)
             printf(" %s", texts[i]);
@@ -126,23 +126,23 @@ static void print_result_text(const Position *start, Color c, const WinResult *r
 }
 
 /* Answers one position; false on a write error. */
-static bool answer(const char *fen, const Position *pos, const Options *o, WinWork *work) {
-    WinResult res[2];
+static bool answer(const char *fen, const SchPosition *pos, const Options *o, SchWinWork *work) {
+    SchWinResult res[2];
     uint64_t start = micros_now(), nodes = 0;
     for (int c = 0; c < 2; c++) {
         if (!o->colors[c])
             continue;
-        can_checkmate(pos, (Color)c, &o->limits, work, &res[c]);
+        sch_can_checkmate(pos, (SchColor)c, &o->limits, work, &res[c]);
         nodes += res[c].nodes;
     }
     uint64_t micros = micros_now() - start;
-    bool both = o->colors[WHITE] && o->colors[BLACK];
-    bool dead = both && res[WHITE].verdict == WIN_UNWINNABLE && res[BLACK].verdict == WIN_UNWINNABLE;
+    bool both = o->colors[SCH_WHITE] && o->colors[SCH_BLACK];
+    bool dead = both && res[SCH_WHITE].verdict == SCH_WIN_UNWINNABLE && res[SCH_BLACK].verdict == SCH_WIN_UNWINNABLE;
     if (o->json) {
         json_t *obj = json_object();
         json_object_set_new(obj, "fen", cli_json_string(fen));
-        json_object_set_new(obj, "white", o->colors[WHITE] ? result_json(pos, &res[WHITE], o->lang) : json_null());
-        json_object_set_new(obj, "black", o->colors[BLACK] ? result_json(pos, &res[BLACK], o->lang) : json_null());
+        json_object_set_new(obj, "white", o->colors[SCH_WHITE] ? result_json(pos, &res[SCH_WHITE], o->lang) : json_null());
+        json_object_set_new(obj, "black", o->colors[SCH_BLACK] ? result_json(pos, &res[SCH_BLACK], o->lang) : json_null());
         json_object_set_new(obj, "dead", both ? json_boolean(dead) : json_null());
         json_object_set_new(obj, "nodes", json_integer((json_int_t)nodes));
         json_object_set_new(obj, "micros", json_integer((json_int_t)micros));
@@ -156,7 +156,7 @@ static bool answer(const char *fen, const Position *pos, const Options *o, WinWo
                 continue;
             if (!first)
                 fputs("; ", stdout);
-            print_result_text(pos, (Color)c, &res[c], o->lang);
+            print_result_text(pos, (SchColor)c, &res[c], o->lang);
             first = false;
         }
         if (dead)
@@ -188,7 +188,7 @@ static bool report_bad(const char *fen, const SchError *err, const Options *o) {
     return fflush(stdout) == 0;
 }
 
-static int run_stdin(const Options *o, WinWork *work) {
+static int run_stdin(const Options *o, SchWinWork *work) {
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
@@ -203,11 +203,11 @@ static int run_stdin(const Options *o, WinWork *work) {
             continue;
         char fen[512];
         complete_fen(text, fen, sizeof fen);
-        Position pos;
+        SchPosition pos;
         SchError err;
-        err_clear(&err);
+        sch_err_clear(&err);
         /* A line too long to be a FEN is parsed as it is, for its error. */
-        bool ok = fen_parse(&pos, strlen(text) < 400 ? fen : text, &err);
+        bool ok = sch_fen_parse(&pos, strlen(text) < 400 ? fen : text, &err);
         err.line = number; /* the line of the input, not of the FEN */
         if (!(ok ? answer(text, &pos, o, work) : report_bad(text, &err, o))) {
             status = CLI_FAIL;
@@ -218,7 +218,7 @@ static int run_stdin(const Options *o, WinWork *work) {
     return status;
 }
 
-int cmd_winnable(int argc, char **argv, Lang lang) {
+int cmd_winnable(int argc, char **argv, SchLang lang) {
     const char *bad = NULL;
     if (!cli_scan_lang(argc, argv, &lang, &bad))
         return cli_bad_lang(lang, "winnable", bad);
@@ -236,8 +236,8 @@ int cmd_winnable(int argc, char **argv, Lang lang) {
                 return cli_usage(
                     lang, "winnable",
                     CLI_TR(lang, "--color needs white, black or both", "--color braucht white, black oder both"));
-            o.colors[WHITE] = strcmp(v, "black") != 0;
-            o.colors[BLACK] = strcmp(v, "white") != 0;
+            o.colors[SCH_WHITE] = strcmp(v, "black") != 0;
+            o.colors[SCH_BLACK] = strcmp(v, "white") != 0;
         } else if ((r = cli_option(argc, argv, &i, "--nodes", &v)) != 0) {
             char *end = NULL;
             unsigned long long n = r > 0 ? strtoull(v, &end, 10) : 0;
@@ -263,8 +263,7 @@ int cmd_winnable(int argc, char **argv, Lang lang) {
             fen_arg = opt;
         }
     }
-    schach_init();
-    WinWork *work = o.limits.quick ? NULL : win_work_new(0);
+    SchWinWork *work = o.limits.quick ? NULL : sch_win_work_new(0);
     if (!o.limits.quick && !work) {
         cli_errorf("%s", CLI_TR(lang, "out of memory", "kein Speicher mehr"));
         return CLI_FAIL;
@@ -273,10 +272,10 @@ int cmd_winnable(int argc, char **argv, Lang lang) {
     if (fen_arg) {
         char fen[512];
         complete_fen(fen_arg, fen, sizeof fen);
-        Position pos;
+        SchPosition pos;
         SchError err;
-        err_clear(&err);
-        if (!fen_parse(&pos, fen, &err)) {
+        sch_err_clear(&err);
+        if (!sch_fen_parse(&pos, fen, &err)) {
             char msg[256];
             err.line = 0; /* a FEN is one line: the column says enough */
             cli_format_error(&err, lang, msg, sizeof msg);
@@ -288,6 +287,6 @@ int cmd_winnable(int argc, char **argv, Lang lang) {
     } else {
         status = run_stdin(&o, work);
     }
-    win_work_free(work);
+    sch_win_work_free(work);
     return status;
 }

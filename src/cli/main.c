@@ -13,7 +13,7 @@
 
 typedef struct Command {
     const char *name;
-    int (*run)(int argc, char **argv, Lang lang);
+    int (*run)(int argc, char **argv, SchLang lang);
     const char *summary_en;
     const char *summary_de;
 } Command;
@@ -40,7 +40,7 @@ static const Command commands[] = {
      "kann eine Seite noch mattsetzen? tote Stellungen und Zeitüberschreitung (FIDE 5.2.2, 6.9)"},
 };
 
-static void print_usage(FILE *out, Lang lang) {
+static void print_usage(FILE *out, SchLang lang) {
     fputs(CLI_TR(lang,
                  "Usage: schach [--lang de|en] COMMAND [OPTIONS]\n       schach --help | --version\n\nCommands:\n",
                  "Aufruf: schach [--lang de|en] BEFEHL [OPTIONEN]\n        schach --help | --version\n\nBefehle:\n"),
@@ -57,13 +57,13 @@ static void print_usage(FILE *out, Lang lang) {
           out);
 }
 
-static int usage_error(Lang lang) {
+static int usage_error(SchLang lang) {
     print_usage(stderr, lang);
     return CLI_USAGE;
 }
 
 int main(int argc, char **argv) {
-    Lang lang = cli_env_lang();
+    SchLang lang = cli_env_lang();
     int i = 1;
     /* Global options come before the command name. */
     for (; i < argc && argv[i][0] == '-'; i++) {
@@ -103,7 +103,6 @@ int main(int argc, char **argv) {
         return CLI_FAIL;
     }
 
-    schach_init();
     int status = cmd->run(argc - i, argv + i, lang);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         cli_errorf("%s", CLI_TR(lang, "could not write the output", "Ausgabe konnte nicht geschrieben werden"));

@@ -24,24 +24,24 @@
 #include "schach/position.h"
 #include "schach/types.h"
 
-/* What the board shows besides the pieces. Squares are SQ_NONE when unused. */
+/* What the board shows besides the pieces. Squares are SCH_SQ_NONE when unused. */
 typedef struct BoardView {
     bool color;       /* figurines and ANSI colours (a terminal); else letters and bracket marks */
     bool flip;        /* black at the bottom */
-    Lang lang;        /* piece letters in plain mode */
-    Square last_from; /* the last move */
-    Square last_to;
-    Square check;     /* the king in check */
-    Square selected;  /* the piece whose moves are shown */
-    Bitboard targets; /* where the selected piece may go */
+    SchLang lang;        /* piece letters in plain mode */
+    SchSquare last_from; /* the last move */
+    SchSquare last_to;
+    SchSquare check;     /* the king in check */
+    SchSquare selected;  /* the piece whose moves are shown */
+    SchBitboard targets; /* where the selected piece may go */
 } BoardView;
 
 /* A view with nothing marked. */
-void board_view_init(BoardView *v, bool color, bool flip, Lang lang);
+void board_view_init(BoardView *v, bool color, bool flip, SchLang lang);
 
 /* Draws pos with files and ranks around it and the marks of v, then a legend line for the marks
  * used when v->color is false (brackets are not self-explanatory). */
-void board_print(FILE *out, const Position *pos, const BoardView *v);
+void board_print(FILE *out, const SchPosition *pos, const BoardView *v);
 
 /* Who plays one side: a person, or the computer at a named level or at an Elo. */
 typedef struct PlayPlayer {
@@ -59,7 +59,7 @@ typedef struct PlayPlayer {
 bool play_player_parse(const char *text, PlayPlayer *out);
 
 /* Writes the level ids and what they mean, one per line, indented, for help and error messages. */
-void play_print_levels(FILE *out, Lang lang);
+void play_print_levels(FILE *out, SchLang lang);
 
 /* A computer player: its engine and how long it may think per move. */
 typedef struct PlayComputer {
@@ -75,7 +75,7 @@ void play_computer_free(PlayComputer *c);
 
 /* What the computer does on its turn in g (which must not be over). */
 typedef struct PlayChoice {
-    Move move;            /* the move to play (MOVE_NONE only if g has no legal move) */
+    SchMove move;            /* the move to play (SCH_MOVE_NONE only if g has no legal move) */
     int score;            /* the search's score of it, centipawns from the computer's side */
     bool claim_now;       /* claim the draw available on the board instead of moving */
     bool claim_with_move; /* play move and claim the draw it produces */
@@ -85,17 +85,17 @@ typedef struct PlayChoice {
 /* Searches g and decides by the engine's draw policy (engine_draw_choice, the server's too): it never
  * resigns, claims a threefold repetition or a 50-move draw (now or with its move) when its score is
  * <= 0, and accepts a draw offer when its score is <= ENGINE_DRAW_ACCEPT_SCORE (clearly worse). */
-PlayChoice play_computer_choose(PlayComputer *c, const Game *g);
+PlayChoice play_computer_choose(PlayComputer *c, const SchGame *g);
 
 /* "computer, Club player" / "Computer, Vereinsspieler" or "computer, Elo 1500". */
-void play_computer_describe(const PlayComputer *c, Lang lang, char *buf, size_t size);
+void play_computer_describe(const PlayComputer *c, SchLang lang, char *buf, size_t size);
 
 /* ---- the session: shared by cmd_play.c and its play_*.c pieces ------------------------------- */
 
 /* One game at the terminal: the game, how it is shown, who plays it and the line being read. */
 typedef struct Play {
-    PgnGame pg; /* the game and its tags (kept from a loaded PGN) */
-    Lang lang;
+    SchPgnGame pg; /* the game and its tags (kept from a loaded PGN) */
+    SchLang lang;
     bool color;  /* figurines and ANSI colours */
     bool script; /* standard input is not a terminal: echo every line read */
     bool flip;
@@ -107,14 +107,14 @@ typedef struct Play {
     PlayComputer computers[2]; /* the engine of each computer player */
 } Play;
 
-static inline Game *play_game(Play *p) { return &p->pg.game; }
+static inline SchGame *play_game(Play *p) { return &p->pg.game; }
 
 /* play_show.c: what the person sees. */
 
 /* "White" / "Weiß", "Black" / "Schwarz". */
-const char *play_color_word(Color c, Lang lang);
+const char *play_color_word(SchColor c, SchLang lang);
 /* "Knight" / "Springer". */
-const char *play_piece_word(PieceType t, Lang lang);
+const char *play_piece_word(SchPieceType t, SchLang lang);
 /* Prints err's message in the language of p on a line of standard output. */
 void play_print_error(const Play *p, const SchError *err);
 /* Prints the message of an error code without details (GAME_ERR_*, MOVE_ERR_*). */
@@ -131,15 +131,15 @@ void play_show_and_announce(Play *p);
 /* play_games.c: where a game comes from. */
 
 /* A game played here ends at a dead position (5.2.2), also one read from a PGN file: reading keeps
- * recorded games going past dead positions (GAME_DEAD_MATERIAL_ONLY), so the position on the board is
+ * recorded games going past dead positions (SCH_GAME_DEAD_MATERIAL_ONLY), so the position on the board is
  * judged now, as the game would have judged it after its last move, and every move from here on. */
-void play_judge_dead_positions(Game *g);
+void play_judge_dead_positions(SchGame *g);
 /* A new game from the standard position or fen; false (message printed to out, *pg untouched) on a
  * bad FEN. */
-bool play_new_game(PgnGame *pg, const char *fen, Lang lang, FILE *out);
+bool play_new_game(SchPgnGame *pg, const char *fen, SchLang lang, FILE *out);
 /* Replaces *pg by the last game of file (replayed, tags kept). false with a message to out when the
  * file cannot be read, holds no game, or its last game has an error. */
-bool play_load_game(PgnGame *pg, const char *file, Lang lang, FILE *out);
+bool play_load_game(SchPgnGame *pg, const char *file, SchLang lang, FILE *out);
 
 /* play_input.c: lines and moves from standard input. */
 
@@ -156,12 +156,12 @@ const char *play_skip_move_number(const char *text);
 /* A square ("e4") or castling in the word: it is meant as a move even when it is not legal. */
 bool play_looks_like_move(const char *word);
 /* Turns text into a legal move, asking for the promotion piece when it is missing. Prints the reason
- * when the text is no legal move. parsed/err are the result of game_parse_move on text. RESOLVE_*. */
-int play_resolve_move(Play *p, const char *text, Move parsed, const SchError *err, Move *out);
+ * when the text is no legal move. parsed/err are the result of sch_game_parse_move on text. RESOLVE_*. */
+int play_resolve_move(Play *p, const char *text, SchMove parsed, const SchError *err, SchMove *out);
 /* Parses text and resolves it; prints why when it is no move. RESOLVE_*. */
-int play_read_move(Play *p, const char *text, Move *out);
+int play_read_move(Play *p, const char *text, SchMove *out);
 /* Plays m and shows the board; prints why when the game refuses it. */
-void play_move(Play *p, Move m);
+void play_move(Play *p, SchMove m);
 
 /* play_computer_turn.c: the computer's turns in the session. */
 
@@ -181,6 +181,6 @@ void play_handle_line(Play *p, char *line);
 
 /* The play command: `schach play [--fen FEN | --pgn FILE] [--white P] [--black P] [--think MS] [--nodes N]
  * [--lang de|en] [--ascii] [--flip]`. */
-int cmd_play(int argc, char **argv, Lang lang);
+int cmd_play(int argc, char **argv, SchLang lang);
 
 #endif

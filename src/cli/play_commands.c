@@ -100,52 +100,52 @@ static int compare_strings(const void *a, const void *b) { return strcmp((const 
 
 /* All legal moves, or those of the piece on a square with the board showing where it may go. */
 static void cmd_moves_of(const Play *p, const char *arg) {
-    const Game *g = &p->pg.game;
-    const Position *pos = &g->pos;
-    Lang lang = p->lang;
-    if (game_over(g)) {
-        play_print_game_error(p, GAME_ERR_OVER);
+    const SchGame *g = &p->pg.game;
+    const SchPosition *pos = &g->pos;
+    SchLang lang = p->lang;
+    if (sch_game_over(g)) {
+        play_print_game_error(p, SCH_GAME_ERR_OVER);
         return;
     }
-    Square sq = SQ_NONE;
+    SchSquare sq = SCH_SQ_NONE;
     if (*arg) {
         char low[8];
         snprintf(low, sizeof low, "%s", arg);
         play_lowercase(low);
-        sq = square_parse(low);
-        if (sq == SQ_NONE || low[2]) {
+        sq = sch_square_parse(low);
+        if (sq == SCH_SQ_NONE || low[2]) {
             printf(CLI_TR(lang, "'%s' is not a square (a1 to h8)\n", "'%s' ist kein Feld (a1 bis h8)\n"), arg);
             return;
         }
-        Piece pc = pos_piece_on(pos, sq);
-        if (pc == NO_PIECE) {
+        SchPiece pc = sch_pos_piece_on(pos, sq);
+        if (pc == SCH_NO_PIECE) {
             printf(CLI_TR(lang, "There is no piece on %s.\n", "Auf %s steht keine Figur.\n"), low);
             return;
         }
-        if (piece_color(pc) != pos_turn(pos)) {
+        if (sch_piece_color(pc) != sch_pos_turn(pos)) {
             printf(CLI_TR(lang, "%s %s belongs to %s, but %s is to move.\n", "%s %s gehört %s, aber %s ist am Zug.\n"),
-                   play_piece_word(piece_type(pc), lang), low, play_color_word(piece_color(pc), lang),
-                   play_color_word(pos_turn(pos), lang));
+                   play_piece_word(sch_piece_type(pc), lang), low, play_color_word(sch_piece_color(pc), lang),
+                   play_color_word(sch_pos_turn(pos), lang));
             return;
         }
     }
-    MoveList list;
-    gen_legal(pos, &list);
-    char texts[SCHACH_MAX_MOVES][SCHACH_MOVE_TEXT_MAX];
+    SchMoveList list;
+    sch_gen_legal(pos, &list);
+    char texts[SCH_MAX_MOVES][SCH_MOVE_TEXT_MAX];
     int count = 0;
-    Bitboard targets = 0;
+    SchBitboard targets = 0;
     for (int i = 0; i < list.count; i++) {
-        Move m = list.moves[i];
-        if (sq != SQ_NONE && move_from(m) != sq)
+        SchMove m = list.moves[i];
+        if (sq != SCH_SQ_NONE && sch_move_from(m) != sq)
             continue;
         /* One entry per target square for promotions would hide the choice: list each piece. */
-        san_write(pos, m, lang, texts[count++], SCHACH_MOVE_TEXT_MAX);
-        targets |= (Bitboard)1 << move_to(m);
+        sch_san_write(pos, m, lang, texts[count++], SCH_MOVE_TEXT_MAX);
+        targets |= (SchBitboard)1 << sch_move_to(m);
     }
     qsort(texts, (size_t)count, sizeof texts[0], compare_strings);
-    if (sq != SQ_NONE) {
+    if (sq != SCH_SQ_NONE) {
         char name[3];
-        square_name(sq, name);
+        sch_square_name(sq, name);
         BoardView v;
         play_view_for(p, &v);
         v.selected = sq;
@@ -154,11 +154,11 @@ static void cmd_moves_of(const Play *p, const char *arg) {
         board_print(stdout, pos, &v);
         if (count == 0) {
             printf(CLI_TR(lang, "%s %s has no legal move.\n", "%s %s hat keinen legalen Zug.\n"),
-                   play_piece_word(piece_type(pos_piece_on(pos, sq)), lang), name);
+                   play_piece_word(sch_piece_type(sch_pos_piece_on(pos, sq)), lang), name);
             return;
         }
         printf(CLI_TR(lang, "%s %s – legal moves (%d):", "%s %s – legale Züge (%d):"),
-               play_piece_word(piece_type(pos_piece_on(pos, sq)), lang), name, count);
+               play_piece_word(sch_piece_type(sch_pos_piece_on(pos, sq)), lang), name, count);
     } else {
         printf(CLI_TR(lang, "Legal moves (%d):", "Legale Züge (%d):"), count);
     }
@@ -168,22 +168,22 @@ static void cmd_moves_of(const Play *p, const char *arg) {
 }
 
 static void cmd_undo(Play *p) {
-    Game *g = play_game(p);
+    SchGame *g = play_game(p);
     if (g->ply_count == 0) {
-        play_print_game_error(p, GAME_ERR_NOTHING_TO_UNDO);
+        play_print_game_error(p, SCH_GAME_ERR_NOTHING_TO_UNDO);
         return;
     }
-    if (!game_undo(g)) {
+    if (!sch_game_undo(g)) {
         puts(CLI_TR(p->lang, "A game ended by a claim, an agreement or a resignation is final; 'new' starts a new one.",
                     "Eine durch Reklamation, Vereinbarung oder Aufgabe beendete Partie ist endgültig; 'neu' "
                     "beginnt eine neue."));
         return;
     }
     /* Against the computer, its reply goes too: else it would at once play again. */
-    Color turn = pos_turn(&g->pos);
-    bool two = p->players[turn].computer && !p->players[!turn].computer && g->ply_count > 0 && game_undo(g);
+    SchColor turn = sch_pos_turn(&g->pos);
+    bool two = p->players[turn].computer && !p->players[!turn].computer && g->ply_count > 0 && sch_game_undo(g);
     play_judge_dead_positions(g); /* a loaded game may have gone on past a dead position */
-    pgn_trim_comments(&p->pg);    /* a loaded game's comments on the moves taken back go with them */
+    sch_pgn_trim_comments(&p->pg);    /* a loaded game's comments on the moves taken back go with them */
     puts(two ? CLI_TR(p->lang, "Two moves taken back: yours and the computer's reply.",
                       "Zwei Züge zurückgenommen: Ihr Zug und die Antwort des Computers.")
              : CLI_TR(p->lang, "Move taken back.", "Zug zurückgenommen."));
@@ -191,15 +191,15 @@ static void cmd_undo(Play *p) {
 }
 
 static void cmd_draw(Play *p) {
-    Game *g = play_game(p);
-    Color c = pos_turn(&g->pos);
+    SchGame *g = play_game(p);
+    SchColor c = sch_pos_turn(&g->pos);
     SchError err;
-    err_clear(&err);
-    if (!game_offer_draw(g, c, &err)) {
+    sch_err_clear(&err);
+    if (!sch_game_offer_draw(g, c, &err)) {
         play_print_error(p, &err);
         return;
     }
-    if (game_over(g)) {
+    if (sch_game_over(g)) {
         play_announce(p, false);
         return;
     }
@@ -211,16 +211,16 @@ static void cmd_draw(Play *p) {
     }
     printf(CLI_TR(p->lang, "%s offers a draw. %s: 'accept' or 'decline' (a move by %s declines too).\n",
                   "%s bietet Remis an. %s: 'annehmen' oder 'ablehnen' (ein Zug von %s lehnt auch ab).\n"),
-           play_color_word(c, p->lang), play_color_word((Color)!c, p->lang), play_color_word((Color)!c, p->lang));
+           play_color_word(c, p->lang), play_color_word((SchColor)!c, p->lang), play_color_word((SchColor)!c, p->lang));
 }
 
 /* accept or decline: answered by the opponent of whoever offered. */
 static void cmd_answer_offer(Play *p, bool accept) {
-    Game *g = play_game(p);
-    Color answering = g->draw_offer >= 0 ? (Color)!g->draw_offer : pos_turn(&g->pos);
+    SchGame *g = play_game(p);
+    SchColor answering = g->draw_offer >= 0 ? (SchColor)!g->draw_offer : sch_pos_turn(&g->pos);
     SchError err;
-    err_clear(&err);
-    bool ok = accept ? game_accept_draw(g, answering, &err) : game_decline_draw(g, answering, &err);
+    sch_err_clear(&err);
+    bool ok = accept ? sch_game_accept_draw(g, answering, &err) : sch_game_decline_draw(g, answering, &err);
     if (!ok) {
         play_print_error(p, &err);
         return;
@@ -234,36 +234,36 @@ static void cmd_answer_offer(Play *p, bool accept) {
 }
 
 static void cmd_claim(Play *p, const char *move_text) {
-    Game *g = play_game(p);
-    Color c = pos_turn(&g->pos);
+    SchGame *g = play_game(p);
+    SchColor c = sch_pos_turn(&g->pos);
     SchError err;
-    err_clear(&err);
+    sch_err_clear(&err);
     if (!*move_text) {
-        if (game_claim(g, 0, &err)) {
+        if (sch_game_claim(g, 0, &err)) {
             play_announce(p, false);
             return;
         }
         play_print_error(p, &err);
-        if (err.code == GAME_ERR_NO_CLAIM && g->draw_offer == (int)c)
+        if (err.code == SCH_GAME_ERR_NO_CLAIM && g->draw_offer == (int)c)
             printf(CLI_TR(p->lang, "The incorrect claim counts as a draw offer by %s: %s may accept or decline.\n",
                           "Die unberechtigte Reklamation gilt als Remisangebot von %s: %s kann annehmen oder "
                           "ablehnen.\n"),
-                   play_color_word(c, p->lang), play_color_word((Color)!c, p->lang));
+                   play_color_word(c, p->lang), play_color_word((SchColor)!c, p->lang));
         return;
     }
-    Move m;
+    SchMove m;
     int r = play_read_move(p, play_skip_move_number(move_text), &m);
     if (r == RESOLVE_EOF)
         p->quit = true;
     if (r != RESOLVE_OK)
         return;
-    if (game_claim_with_move(g, m, 0, &err)) {
+    if (sch_game_claim_with_move(g, m, 0, &err)) {
         play_show_and_announce(p);
         return;
     }
-    if (err.code == GAME_ERR_CLAIM_REJECTED || err.code == GAME_ERR_CLAIM_VOID) {
+    if (err.code == SCH_GAME_ERR_CLAIM_REJECTED || err.code == SCH_GAME_ERR_CLAIM_VOID) {
         play_print_error(p, &err);
-        if (err.code == GAME_ERR_CLAIM_REJECTED && g->draw_offer == (int)c)
+        if (err.code == SCH_GAME_ERR_CLAIM_REJECTED && g->draw_offer == (int)c)
             printf(CLI_TR(p->lang, "The incorrect claim counts as a draw offer by %s.\n",
                           "Die unberechtigte Reklamation gilt als Remisangebot von %s.\n"),
                    play_color_word(c, p->lang));
@@ -274,16 +274,16 @@ static void cmd_claim(Play *p, const char *move_text) {
 }
 
 static void cmd_resign(Play *p, const char *arg) {
-    Game *g = play_game(p);
-    Color c = pos_turn(&g->pos);
+    SchGame *g = play_game(p);
+    SchColor c = sch_pos_turn(&g->pos);
     if (*arg) {
         char low[16];
         snprintf(low, sizeof low, "%s", arg);
         play_lowercase(low);
         if (!strcmp(low, "white") || !strcmp(low, "weiß") || !strcmp(low, "weiss") || !strcmp(low, "w"))
-            c = WHITE;
+            c = SCH_WHITE;
         else if (!strcmp(low, "black") || !strcmp(low, "schwarz") || !strcmp(low, "b") || !strcmp(low, "s"))
-            c = BLACK;
+            c = SCH_BLACK;
         else {
             printf(CLI_TR(p->lang, "Who resigns? 'resign', 'resign white' or 'resign black'.\n",
                           "Wer gibt auf? 'aufgeben', 'aufgeben weiß' oder 'aufgeben schwarz'.\n"));
@@ -291,8 +291,8 @@ static void cmd_resign(Play *p, const char *arg) {
         }
     }
     SchError err;
-    err_clear(&err);
-    if (!game_resign(g, c, &err)) {
+    sch_err_clear(&err);
+    if (!sch_game_resign(g, c, &err)) {
         play_print_error(p, &err);
         return;
     }
@@ -300,7 +300,7 @@ static void cmd_resign(Play *p, const char *arg) {
 }
 
 static void cmd_save(const Play *p, const char *file) {
-    Lang lang = p->lang;
+    SchLang lang = p->lang;
     if (!*file) {
         puts(CLI_TR(lang, "Which file? save FILE", "Welche Datei? speichern DATEI"));
         return;
@@ -310,7 +310,7 @@ static void cmd_save(const Play *p, const char *file) {
         printf(CLI_TR(lang, "cannot write '%s': %s\n", "'%s' lässt sich nicht schreiben: %s\n"), file, strerror(errno));
         return;
     }
-    bool ok = pgn_write(f, &p->pg, lang);
+    bool ok = sch_pgn_write(f, &p->pg, lang);
     if (fclose(f) != 0)
         ok = false;
     if (ok)
@@ -320,7 +320,7 @@ static void cmd_save(const Play *p, const char *file) {
 }
 
 static void run_command(Play *p, CommandId id, const char *arg) {
-    Lang lang = p->lang;
+    SchLang lang = p->lang;
     switch (id) {
         case CMD_HELP: print_help(p); break;
         case CMD_MOVES: cmd_moves_of(p, arg); break;
@@ -335,12 +335,12 @@ static void run_command(Play *p, CommandId id, const char *arg) {
         case CMD_CLAIM: cmd_claim(p, arg); break;
         case CMD_RESIGN: cmd_resign(p, arg); break;
         case CMD_FEN: {
-            char fen[SCHACH_FEN_MAX];
-            fen_write(&p->pg.game.pos, fen, sizeof fen);
+            char fen[SCH_FEN_MAX];
+            sch_fen_write(&p->pg.game.pos, fen, sizeof fen);
             printf("%s\n", fen);
             break;
         }
-        case CMD_PGN: pgn_write(stdout, &p->pg, lang); break;
+        case CMD_PGN: sch_pgn_write(stdout, &p->pg, lang); break;
         case CMD_SAVE: cmd_save(p, arg); break;
         case CMD_LOAD:
             if (!*arg) {
@@ -407,19 +407,19 @@ void play_handle_line(Play *p, char *line) {
         run_command(p, (CommandId)cmd, arg);
         return;
     }
-    Game *g = play_game(p);
+    SchGame *g = play_game(p);
     const char *text = play_skip_move_number(line);
     SchError err;
-    err_clear(&err);
-    Move m = MOVE_NONE;
-    if (!game_over(g) && *text)
-        m = game_parse_move(g, text, p->lang, &err);
-    if (m != MOVE_NONE || err.code == MOVE_ERR_PROMOTION_MISSING || play_looks_like_move(text)) {
-        if (game_over(g)) {
-            play_print_game_error(p, GAME_ERR_OVER);
+    sch_err_clear(&err);
+    SchMove m = SCH_MOVE_NONE;
+    if (!sch_game_over(g) && *text)
+        m = sch_game_parse_move(g, text, p->lang, &err);
+    if (m != SCH_MOVE_NONE || err.code == SCH_MOVE_ERR_PROMOTION_MISSING || play_looks_like_move(text)) {
+        if (sch_game_over(g)) {
+            play_print_game_error(p, SCH_GAME_ERR_OVER);
             return;
         }
-        Move chosen;
+        SchMove chosen;
         int r = play_resolve_move(p, text, m, &err, &chosen);
         if (r == RESOLVE_EOF)
             p->quit = true;
@@ -433,7 +433,7 @@ void play_handle_line(Play *p, char *line) {
         run_command(p, (CommandId)cmd, arg);
     } else if (cmd == -2) {
         printf(CLI_TR(p->lang, "'%s' is ambiguous: %s\n", "'%s' ist mehrdeutig: %s\n"), word, names);
-    } else if (err.code != ERR_NONE && err.code != MOVE_ERR_SYNTAX) {
+    } else if (err.code != SCH_ERR_NONE && err.code != SCH_MOVE_ERR_SYNTAX) {
         play_print_error(p, &err);
     } else {
         printf(CLI_TR(p->lang, "'%s' is neither a move nor a command; 'help' lists the commands.\n",

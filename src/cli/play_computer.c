@@ -37,7 +37,7 @@ bool play_player_parse(const char *text, PlayPlayer *out) {
     return parse_strength(text, out);
 }
 
-void play_print_levels(FILE *out, Lang lang) {
+void play_print_levels(FILE *out, SchLang lang) {
     int count = 0;
     const EngineLevel *levels = engine_levels(&count);
     for (int i = 0; i < count; i++) {
@@ -77,7 +77,7 @@ void play_computer_free(PlayComputer *c) {
     c->engine = NULL;
 }
 
-PlayChoice play_computer_choose(PlayComputer *c, const Game *g) {
+PlayChoice play_computer_choose(PlayComputer *c, const SchGame *g) {
     EngineLimits limits;
     memset(&limits, 0, sizeof limits);
     limits.movetime = c->think_ms;
@@ -94,7 +94,7 @@ PlayChoice play_computer_choose(PlayComputer *c, const Game *g) {
     return ch;
 }
 
-void play_computer_describe(const PlayComputer *c, Lang lang, char *buf, size_t size) {
+void play_computer_describe(const PlayComputer *c, SchLang lang, char *buf, size_t size) {
     if (c->spec.level)
         snprintf(buf, size, "%s, %s", CLI_TR(lang, "computer", "Computer"),
                  CLI_TR(lang, c->spec.level->name_en, c->spec.level->name_de));

@@ -71,8 +71,8 @@ bool play_looks_like_move(const char *word) {
     return false;
 }
 
-/* A legal promotion to a queen with the squares of text, which lacked the piece; MOVE_NONE if none. */
-static Move promotion_candidate(const Game *g, const char *text) {
+/* A legal promotion to a queen with the squares of text, which lacked the piece; SCH_MOVE_NONE if none. */
+static SchMove promotion_candidate(const SchGame *g, const char *text) {
     char base[64];
     snprintf(base, sizeof base, "%s", text);
     size_t n = strlen(base);
@@ -83,48 +83,48 @@ static Move promotion_candidate(const Game *g, const char *text) {
         char tried[80];
         snprintf(tried, sizeof tried, forms[i], base);
         SchError err;
-        err_clear(&err);
-        Move m = game_parse_move(g, tried, LANG_EN, &err);
-        if (m != MOVE_NONE && move_kind(m) == MOVE_PROMOTION)
+        sch_err_clear(&err);
+        SchMove m = sch_game_parse_move(g, tried, SCH_LANG_EN, &err);
+        if (m != SCH_MOVE_NONE && sch_move_kind(m) == SCH_MOVE_PROMOTION)
             return m;
     }
-    return MOVE_NONE;
+    return SCH_MOVE_NONE;
 }
 
 /* The piece an answer names: a letter of either language ("D", "Q", "=Q") or a word ("Dame", "rook"). */
-static PieceType parse_promotion_piece(const char *answer) {
+static SchPieceType parse_promotion_piece(const char *answer) {
     char word[32];
     snprintf(word, sizeof word, "%s", answer[0] == '=' ? answer + 1 : answer);
     play_lowercase(word);
     if (word[0] && !word[1]) {
         switch (word[0]) {
             case 'q':
-            case 'd': return QUEEN;
+            case 'd': return SCH_QUEEN;
             case 'r':
-            case 't': return ROOK;
+            case 't': return SCH_ROOK;
             case 'b':
-            case 'l': return BISHOP;
+            case 'l': return SCH_BISHOP;
             case 'n':
-            case 's': return KNIGHT;
-            default: return PIECE_TYPE_NB;
+            case 's': return SCH_KNIGHT;
+            default: return SCH_PIECE_TYPE_NB;
         }
     }
     static const struct {
         const char *word;
-        PieceType type;
-    } words[] = {{"queen", QUEEN},   {"dame", QUEEN},      {"rook", ROOK},      {"turm", ROOK},
-                 {"bishop", BISHOP}, {"läufer", BISHOP},   {"laeufer", BISHOP}, {"laufer", BISHOP},
-                 {"knight", KNIGHT}, {"springer", KNIGHT}, {"pferd", KNIGHT}};
+        SchPieceType type;
+    } words[] = {{"queen", SCH_QUEEN},   {"dame", SCH_QUEEN},      {"rook", SCH_ROOK},      {"turm", SCH_ROOK},
+                 {"bishop", SCH_BISHOP}, {"läufer", SCH_BISHOP},   {"laeufer", SCH_BISHOP}, {"laufer", SCH_BISHOP},
+                 {"knight", SCH_KNIGHT}, {"springer", SCH_KNIGHT}, {"pferd", SCH_KNIGHT}};
     size_t len = strlen(word);
     for (size_t i = 0; len >= 2 && i < sizeof words / sizeof words[0]; i++)
         if (!strncmp(words[i].word, word, len))
             return words[i].type;
-    return PIECE_TYPE_NB;
+    return SCH_PIECE_TYPE_NB;
 }
 
 /* Asks which piece the pawn of queen_move becomes. */
-static int ask_promotion(Play *p, Move queen_move, Move *out) {
-    Lang lang = p->lang;
+static int ask_promotion(Play *p, SchMove queen_move, SchMove *out) {
+    SchLang lang = p->lang;
     for (;;) {
         char *answer = play_read_line(p, CLI_TR(lang, "Promote to: Q R B N? ", "Umwandeln in: D T L S? "));
         if (!answer)
@@ -136,9 +136,9 @@ static int ask_promotion(Play *p, Move queen_move, Move *out) {
             puts(CLI_TR(lang, "Move cancelled.", "Zug abgebrochen."));
             return RESOLVE_CANCEL;
         }
-        PieceType t = parse_promotion_piece(answer);
-        if (t != PIECE_TYPE_NB) {
-            *out = move_make_promotion(move_from(queen_move), move_to(queen_move), t);
+        SchPieceType t = parse_promotion_piece(answer);
+        if (t != SCH_PIECE_TYPE_NB) {
+            *out = sch_move_make_promotion(sch_move_from(queen_move), sch_move_to(queen_move), t);
             return RESOLVE_OK;
         }
         puts(CLI_TR(lang, "Please answer Q (queen), R (rook), B (bishop) or N (knight); 'cancel' takes the move back.",
@@ -146,40 +146,40 @@ static int ask_promotion(Play *p, Move queen_move, Move *out) {
     }
 }
 
-int play_resolve_move(Play *p, const char *text, Move parsed, const SchError *err, Move *out) {
-    if (parsed != MOVE_NONE) {
+int play_resolve_move(Play *p, const char *text, SchMove parsed, const SchError *err, SchMove *out) {
+    if (parsed != SCH_MOVE_NONE) {
         *out = parsed;
         return RESOLVE_OK;
     }
-    if (err->code == MOVE_ERR_PROMOTION_MISSING) {
-        Move q = promotion_candidate(play_game(p), text);
-        if (q != MOVE_NONE)
+    if (err->code == SCH_MOVE_ERR_PROMOTION_MISSING) {
+        SchMove q = promotion_candidate(play_game(p), text);
+        if (q != SCH_MOVE_NONE)
             return ask_promotion(p, q, out);
     }
     play_print_error(p, err);
     return RESOLVE_BAD;
 }
 
-int play_read_move(Play *p, const char *text, Move *out) {
-    Game *g = play_game(p);
-    if (game_over(g)) {
-        play_print_game_error(p, GAME_ERR_OVER);
+int play_read_move(Play *p, const char *text, SchMove *out) {
+    SchGame *g = play_game(p);
+    if (sch_game_over(g)) {
+        play_print_game_error(p, SCH_GAME_ERR_OVER);
         return RESOLVE_BAD;
     }
     if (!*text) {
-        play_print_game_error(p, MOVE_ERR_EMPTY);
+        play_print_game_error(p, SCH_MOVE_ERR_EMPTY);
         return RESOLVE_BAD;
     }
     SchError err;
-    err_clear(&err);
-    Move m = game_parse_move(g, text, p->lang, &err);
+    sch_err_clear(&err);
+    SchMove m = sch_game_parse_move(g, text, p->lang, &err);
     return play_resolve_move(p, text, m, &err, out);
 }
 
-void play_move(Play *p, Move m) {
+void play_move(Play *p, SchMove m) {
     SchError err;
-    err_clear(&err);
-    if (!game_play(play_game(p), m, &err)) {
+    sch_err_clear(&err);
+    if (!sch_game_play(play_game(p), m, &err)) {
         play_print_error(p, &err);
         return;
     }

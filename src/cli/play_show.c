@@ -12,33 +12,33 @@
 #include "schach/game.h"
 #include "schach/notation.h"
 
-const char *play_color_word(Color c, Lang lang) {
-    return c == WHITE ? CLI_TR(lang, "White", "Weiß") : CLI_TR(lang, "Black", "Schwarz");
+const char *play_color_word(SchColor c, SchLang lang) {
+    return c == SCH_WHITE ? CLI_TR(lang, "White", "Weiß") : CLI_TR(lang, "Black", "Schwarz");
 }
 
-const char *play_piece_word(PieceType t, Lang lang) {
-    static const char *const en[PIECE_TYPE_NB] = {"Pawn", "Knight", "Bishop", "Rook", "Queen", "King"};
-    static const char *const de[PIECE_TYPE_NB] = {"Bauer", "Springer", "Läufer", "Turm", "Dame", "König"};
-    return lang == LANG_DE ? de[t] : en[t];
+const char *play_piece_word(SchPieceType t, SchLang lang) {
+    static const char *const en[SCH_PIECE_TYPE_NB] = {"Pawn", "Knight", "Bishop", "Rook", "Queen", "King"};
+    static const char *const de[SCH_PIECE_TYPE_NB] = {"Bauer", "Springer", "Läufer", "Turm", "Dame", "König"};
+    return lang == SCH_LANG_DE ? de[t] : en[t];
 }
 
 void play_print_error(const Play *p, const SchError *err) {
     char msg[512];
-    err_format(err, p->lang, msg, sizeof msg);
+    sch_err_format(err, p->lang, msg, sizeof msg);
     printf("%s\n", msg);
 }
 
 void play_print_game_error(const Play *p, int code) {
     SchError err;
-    err_clear(&err);
-    err_set(&err, code, NULL, NULL, NULL);
+    sch_err_clear(&err);
+    sch_err_set(&err, code, NULL, NULL, NULL);
     play_print_error(p, &err);
 }
 
 /* The move list in SAN ("1. e4 e5 2. Nf3"), wrapped; also the long form of the last move. */
 static void print_move_list(const Play *p, char *last, size_t last_size) {
-    const Game *g = &p->pg.game;
-    Position pos = g->start;
+    const SchGame *g = &p->pg.game;
+    SchPosition pos = g->start;
     int width = 0;
     last[0] = '\0';
     if (g->ply_count == 0)
@@ -46,20 +46,20 @@ static void print_move_list(const Play *p, char *last, size_t last_size) {
     fputs(CLI_TR(p->lang, "Moves:", "Züge:"), stdout);
     width = 6;
     for (int i = 0; i < g->ply_count; i++) {
-        Move m = g->plies[i].move;
-        char san[SCHACH_MOVE_TEXT_MAX], item[48];
-        san_write(&pos, m, p->lang, san, sizeof san);
-        if (pos_turn(&pos) == WHITE)
+        SchMove m = g->plies[i].move;
+        char san[SCH_MOVE_TEXT_MAX], item[48];
+        sch_san_write(&pos, m, p->lang, san, sizeof san);
+        if (sch_pos_turn(&pos) == SCH_WHITE)
             snprintf(item, sizeof item, "%d. %s", pos.fullmove, san);
         else if (i == 0)
             snprintf(item, sizeof item, "%d... %s", pos.fullmove, san);
         else
             snprintf(item, sizeof item, "%s", san);
         if (i == g->ply_count - 1) {
-            char lan[SCHACH_MOVE_TEXT_MAX];
-            lan_write(&pos, m, p->lang, lan, sizeof lan);
-            snprintf(last, last_size, "%s%s (%s)", pos_turn(&pos) == WHITE ? "" : "... ", item, lan);
-            if (pos_turn(&pos) == BLACK && i > 0) /* "12... Nf6" reads better than "... Nf6" */
+            char lan[SCH_MOVE_TEXT_MAX];
+            sch_lan_write(&pos, m, p->lang, lan, sizeof lan);
+            snprintf(last, last_size, "%s%s (%s)", sch_pos_turn(&pos) == SCH_WHITE ? "" : "... ", item, lan);
+            if (sch_pos_turn(&pos) == SCH_BLACK && i > 0) /* "12... Nf6" reads better than "... Nf6" */
                 snprintf(last, last_size, "%d... %s (%s)", pos.fullmove, san, lan);
         }
         int len = (int)strlen(item);
@@ -69,57 +69,57 @@ static void print_move_list(const Play *p, char *last, size_t last_size) {
         }
         printf(" %s", item);
         width += 1 + len;
-        Undo u;
-        pos_make(&pos, m, &u);
+        SchUndo u;
+        sch_pos_make(&pos, m, &u);
     }
     putchar('\n');
 }
 
 static void print_claims(const Play *p) {
-    const Game *g = play_game((Play *)p);
-    int claims = game_claims(g);
+    const SchGame *g = play_game((Play *)p);
+    int claims = sch_game_claims(g);
     if (!claims)
         return;
-    Lang lang = p->lang;
+    SchLang lang = p->lang;
     const char *three = CLI_TR(lang, "threefold repetition", "dreifache Stellungswiederholung");
     const char *fifty = CLI_TR(lang, "50-move rule", "50-Züge-Regel");
     printf(CLI_TR(lang, "%s may claim a draw (claim): %s%s%s\n", "%s kann Remis beanspruchen (beanspruchen): %s%s%s\n"),
-           play_color_word(pos_turn(&g->pos), lang), (claims & CLAIM_THREEFOLD) ? three : "",
-           claims == (CLAIM_THREEFOLD | CLAIM_FIFTY) ? ", " : "", (claims & CLAIM_FIFTY) ? fifty : "");
+           play_color_word(sch_pos_turn(&g->pos), lang), (claims & SCH_CLAIM_THREEFOLD) ? three : "",
+           claims == (SCH_CLAIM_THREEFOLD | SCH_CLAIM_FIFTY) ? ", " : "", (claims & SCH_CLAIM_FIFTY) ? fifty : "");
 }
 
 static void print_status(const Play *p) {
-    const Game *g = &p->pg.game;
-    const Position *pos = &g->pos;
-    Lang lang = p->lang;
-    if (game_over(g)) {
+    const SchGame *g = &p->pg.game;
+    const SchPosition *pos = &g->pos;
+    SchLang lang = p->lang;
+    if (sch_game_over(g)) {
         char text[256];
-        outcome_describe(&g->outcome, lang, text, sizeof text);
+        sch_outcome_describe(&g->outcome, lang, text, sizeof text);
         printf(CLI_TR(lang, "Game over: %s\n", "Partie beendet: %s\n"), text);
         return;
     }
     printf(CLI_TR(lang, "Move %d: %s to move%s\n", "Zug %d: %s am Zug%s\n"), pos->fullmove,
-           play_color_word(pos_turn(pos), lang), pos_in_check(pos) ? CLI_TR(lang, " – check!", " – Schach!") : "");
+           play_color_word(sch_pos_turn(pos), lang), sch_pos_in_check(pos) ? CLI_TR(lang, " – check!", " – Schach!") : "");
     if (g->draw_offer >= 0) {
-        Color offerer = (Color)g->draw_offer;
+        SchColor offerer = (SchColor)g->draw_offer;
         printf(CLI_TR(lang, "%s offers a draw: %s may accept or decline (a move by %s declines).\n",
                       "%s bietet Remis an: %s kann annehmen oder ablehnen (ein Zug von %s lehnt ab).\n"),
-               play_color_word(offerer, lang), play_color_word((Color)!offerer, lang),
-               play_color_word((Color)!offerer, lang));
+               play_color_word(offerer, lang), play_color_word((SchColor)!offerer, lang),
+               play_color_word((SchColor)!offerer, lang));
     }
     print_claims(p);
 }
 
 void play_view_for(const Play *p, BoardView *v) {
-    const Game *g = &p->pg.game;
+    const SchGame *g = &p->pg.game;
     board_view_init(v, p->color, p->flip, p->lang);
     if (g->ply_count > 0) {
-        Move m = g->plies[g->ply_count - 1].move;
-        v->last_from = move_from(m);
-        v->last_to = move_to(m);
+        SchMove m = g->plies[g->ply_count - 1].move;
+        v->last_from = sch_move_from(m);
+        v->last_to = sch_move_to(m);
     }
-    if (pos_in_check(&g->pos))
-        v->check = pos_king(&g->pos, pos_turn(&g->pos));
+    if (sch_pos_in_check(&g->pos))
+        v->check = sch_pos_king(&g->pos, sch_pos_turn(&g->pos));
 }
 
 void play_show(const Play *p) {
@@ -130,7 +130,7 @@ void play_show(const Play *p) {
     char last[96];
     print_move_list(p, last, sizeof last);
     if (last[0]) {
-        bool check = pos_in_check(&p->pg.game.pos);
+        bool check = sch_pos_in_check(&p->pg.game.pos);
         printf(CLI_TR(p->lang, "Last move: %s%s\n", "Letzter Zug: %s%s\n"), last,
                check ? CLI_TR(p->lang, ", check", ", Schach") : "");
     }
@@ -138,8 +138,8 @@ void play_show(const Play *p) {
 }
 
 void play_announce(Play *p, bool status_shown) {
-    const Game *g = play_game(p);
-    if (!game_over(g)) {
+    const SchGame *g = play_game(p);
+    if (!sch_game_over(g)) {
         p->announced = false;
         return;
     }

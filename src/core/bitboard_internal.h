@@ -7,12 +7,12 @@
 
 /* Searches a magic number for a slider (BISHOP or ROOK) on s with the generator state *rng, filling
  * table (room for 4096 entries) as it goes. Used at init as a fallback and by tools/magics.c. */
-Bitboard bb_find_magic(PieceType t, Square s, uint64_t *rng, Bitboard *table);
+SchBitboard sch_bb_find_magic(SchPieceType t, SchSquare s, uint64_t *rng, SchBitboard *table);
 
 /* Slow reference ray walk, used to build and to verify the attack tables. */
-Bitboard bb_slider_attacks_slow(PieceType t, Square s, Bitboard occ);
+SchBitboard sch_bb_slider_attacks_slow(SchPieceType t, SchSquare s, SchBitboard occ);
 
-/* Whether schach_init() chose PEXT (and the BMI2 build of the hot files, src/core/dispatch.c). */
-extern bool bb_use_bmi2;
+/* Whether the library chose PEXT at load time (and the BMI2 build of the hot files, src/core/dispatch.c). */
+extern bool sch_bb_use_bmi2;
 
 #endif

@@ -5,16 +5,16 @@
 #include "schach/position.h"
 
 /* Rights of one colour (both sides). */
-static inline uint8_t castle_rights_of(Color c) { return c == WHITE ? CASTLE_WK | CASTLE_WQ : CASTLE_BK | CASTLE_BQ; }
+static inline uint8_t castle_rights_of(SchColor c) { return c == SCH_WHITE ? SCH_CASTLE_WK | SCH_CASTLE_WQ : SCH_CASTLE_BK | SCH_CASTLE_BQ; }
 
 /* Squares the king and rook of right i (0-3) end on. */
-static inline Square castle_king_to(int i) { return square_relative((Color)(i >> 1), (i & 1) ? SQ_C1 : SQ_G1); }
-static inline Square castle_rook_to(int i) { return square_relative((Color)(i >> 1), (i & 1) ? SQ_D1 : SQ_F1); }
+static inline SchSquare castle_king_to(int i) { return sch_square_relative((SchColor)(i >> 1), (i & 1) ? SCH_SQ_C1 : SCH_SQ_G1); }
+static inline SchSquare castle_rook_to(int i) { return sch_square_relative((SchColor)(i >> 1), (i & 1) ? SCH_SQ_D1 : SCH_SQ_F1); }
 
 /* Files lo..hi of rank 1 (either order) as a bitboard. */
-static inline Bitboard castle_span(int a, int b) {
+static inline SchBitboard castle_span(int a, int b) {
     int lo = a < b ? a : b, hi = a < b ? b : a;
-    return (Bitboard)((2u << hi) - (1u << lo));
+    return (SchBitboard)((2u << hi) - (1u << lo));
 }
 
 /* Squares of castling with the king on square k and the rook on square r of the same back rank (the
@@ -23,35 +23,35 @@ static inline Bitboard castle_span(int a, int b) {
  * start is covered by "not in check"). Indexed by the two squares, so one lookup keeps move
  * generation as fast as with the fixed standard squares. */
 typedef struct CastlePath {
-    Bitboard empty, path;
+    SchBitboard empty, path;
 } CastlePath;
-extern CastlePath castle_paths[64][64];
-/* Fills castle_paths (part of schach_init). */
-void castle_init(void);
+extern CastlePath sch_castle_paths[64][64];
+/* Fills sch_castle_paths (part of sch_core_init). */
+void sch_castle_init(void);
 
 /* Per (right, rook file) key; the standard rook file's key is the old one-per-right key, so standard
  * positions keep the keys they always had (and the engine's bench signature). */
-extern uint64_t zobrist_castle_rook[4][8];
+extern uint64_t sch_zobrist_castle_rook[4][8];
 
 /* XOR of the keys of the rights in `rights` with pos's rook squares. */
-static inline uint64_t castle_key(const Position *pos, unsigned rights) {
+static inline uint64_t castle_key(const SchPosition *pos, unsigned rights) {
     uint64_t key = 0;
     for (int i = 0; i < 4; i++)
         if (rights & (1u << i))
-            key ^= zobrist_castle_rook[i][square_file((Square)pos->castle_rook[i])];
+            key ^= sch_zobrist_castle_rook[i][sch_square_file((SchSquare)pos->castle_rook[i])];
     return key;
 }
 
 /* Rights of pos that castle with a rook on s. */
-static inline uint8_t castle_rights_on(const Position *pos, Square s) {
+static inline uint8_t castle_rights_on(const SchPosition *pos, SchSquare s) {
     return (uint8_t)((pos->castle_rook[0] == s) | (pos->castle_rook[1] == s) << 1 | (pos->castle_rook[2] == s) << 2 |
                      (pos->castle_rook[3] == s) << 3);
 }
 
 /* Sets the standard rook squares h1 a1 h8 a8. */
-void castle_set_standard(Position *pos);
+void sch_castle_set_standard(SchPosition *pos);
 
 /* True when every held right has the king on the e-file and its rook in the corner. */
-bool castle_is_standard(const Position *pos);
+bool sch_castle_is_standard(const SchPosition *pos);
 
 #endif

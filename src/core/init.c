@@ -1,4 +1,4 @@
-/* schach_init: builds the immutable global tables exactly once, whichever thread asks first. */
+/* The immutable global tables, built exactly once before anything can read them. */
 #include <pthread.h>
 
 #include "castling.h"
@@ -7,9 +7,9 @@
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 static void init_all(void) {
-    bb_init_tables();
-    zobrist_init();
-    castle_init();
+    sch_bb_init_tables();
+    sch_zobrist_init();
+    sch_castle_init();
 }
 
-void schach_init(void) { pthread_once(&init_once, init_all); }
+void sch_core_init(void) { pthread_once(&init_once, init_all); }

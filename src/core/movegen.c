@@ -10,20 +10,20 @@
 #include "castling.h"
 
 typedef struct GenContext {
-    Color us, them;
-    Square king;
-    Bitboard occupied, own, enemy;
-    Bitboard check_mask; /* landing squares that answer the check (everything when not in check) */
-    Bitboard pin_straight, pin_diagonal;
+    SchColor us, them;
+    SchSquare king;
+    SchBitboard occupied, own, enemy;
+    SchBitboard check_mask; /* landing squares that answer the check (everything when not in check) */
+    SchBitboard pin_straight, pin_diagonal;
 } GenContext;
 
-static Bitboard pin_rays(const GenContext *c, Bitboard snipers) {
-    Bitboard pins = 0;
+static SchBitboard pin_rays(const GenContext *c, SchBitboard snipers) {
+    SchBitboard pins = 0;
     while (snipers) {
-        Square s = bb_pop(&snipers);
-        Bitboard ray = bb_between(c->king, s);
-        if (bb_count(ray & c->own) == 1 && !(ray & c->enemy))
-            pins |= ray | bb_square(s);
+        SchSquare s = sch_bb_pop(&snipers);
+        SchBitboard ray = sch_bb_between(c->king, s);
+        if (sch_bb_count(ray & c->own) == 1 && !(ray & c->enemy))
+            pins |= ray | sch_bb_square(s);
     }
     return pins;
 }
@@ -32,94 +32,94 @@ static Bitboard pin_rays(const GenContext *c, Bitboard snipers) {
  * cannot step back along a slider's ray). Testing only the king's few candidate squares is cheaper
  * than building the enemy's whole attack map. */
 /* Whether the enemy attacks s given occupancy occ; cheapest tests first, stopping at the first hit. */
-static inline bool enemy_attacks_square(const Position *pos, const GenContext *c, Square s, Bitboard occ) {
-    return (bb_knight_attacks(s) & pos->by_type[KNIGHT] & c->enemy) ||
-           (bb_pawn_attacks(c->us, s) & pos->by_type[PAWN] & c->enemy) ||
-           (bb_king_attacks(s) & pos->by_type[KING] & c->enemy) ||
-           (bb_bishop_attacks(s, occ) & (pos->by_type[BISHOP] | pos->by_type[QUEEN]) & c->enemy) ||
-           (bb_rook_attacks(s, occ) & (pos->by_type[ROOK] | pos->by_type[QUEEN]) & c->enemy);
+static inline bool enemy_attacks_square(const SchPosition *pos, const GenContext *c, SchSquare s, SchBitboard occ) {
+    return (sch_bb_knight_attacks(s) & pos->by_type[SCH_KNIGHT] & c->enemy) ||
+           (sch_bb_pawn_attacks(c->us, s) & pos->by_type[SCH_PAWN] & c->enemy) ||
+           (sch_bb_king_attacks(s) & pos->by_type[SCH_KING] & c->enemy) ||
+           (sch_bb_bishop_attacks(s, occ) & (pos->by_type[SCH_BISHOP] | pos->by_type[SCH_QUEEN]) & c->enemy) ||
+           (sch_bb_rook_attacks(s, occ) & (pos->by_type[SCH_ROOK] | pos->by_type[SCH_QUEEN]) & c->enemy);
 }
 
-static inline Bitboard safe_squares(const Position *pos, const GenContext *c, Bitboard squares) {
-    Bitboard occ = c->occupied ^ bb_square(c->king);
-    Bitboard safe = 0;
+static inline SchBitboard safe_squares(const SchPosition *pos, const GenContext *c, SchBitboard squares) {
+    SchBitboard occ = c->occupied ^ sch_bb_square(c->king);
+    SchBitboard safe = 0;
     while (squares) {
-        Square s = bb_pop(&squares);
+        SchSquare s = sch_bb_pop(&squares);
         if (!enemy_attacks_square(pos, c, s, occ))
-            safe |= bb_square(s);
+            safe |= sch_bb_square(s);
     }
     return safe;
 }
 
-static inline void context_init(const Position *pos, GenContext *c) {
-    c->us = pos_turn(pos);
-    c->them = (Color)!c->us;
-    c->king = pos_king(pos, c->us);
+static inline void context_init(const SchPosition *pos, GenContext *c) {
+    c->us = sch_pos_turn(pos);
+    c->them = (SchColor)!c->us;
+    c->king = sch_pos_king(pos, c->us);
     c->own = pos->by_color[c->us];
     c->enemy = pos->by_color[c->them];
     c->occupied = c->own | c->enemy;
     c->check_mask = ~0ULL;
     if (pos->checkers)
         c->check_mask =
-            bb_more_than_one(pos->checkers) ? 0 : pos->checkers | bb_between(c->king, bb_lsb(pos->checkers));
-    Bitboard straight = c->enemy & (pos->by_type[ROOK] | pos->by_type[QUEEN]);
-    Bitboard diagonal = c->enemy & (pos->by_type[BISHOP] | pos->by_type[QUEEN]);
-    c->pin_straight = pin_rays(c, bb_rook_attacks(c->king, c->enemy) & straight);
-    c->pin_diagonal = pin_rays(c, bb_bishop_attacks(c->king, c->enemy) & diagonal);
+            sch_bb_more_than_one(pos->checkers) ? 0 : pos->checkers | sch_bb_between(c->king, sch_bb_lsb(pos->checkers));
+    SchBitboard straight = c->enemy & (pos->by_type[SCH_ROOK] | pos->by_type[SCH_QUEEN]);
+    SchBitboard diagonal = c->enemy & (pos->by_type[SCH_BISHOP] | pos->by_type[SCH_QUEEN]);
+    c->pin_straight = pin_rays(c, sch_bb_rook_attacks(c->king, c->enemy) & straight);
+    c->pin_diagonal = pin_rays(c, sch_bb_bishop_attacks(c->king, c->enemy) & diagonal);
 }
 
 /* ---- Writing moves ---- */
 
-static inline Move *emit_targets(Move *out, Square from, Bitboard targets) {
+static inline SchMove *emit_targets(SchMove *out, SchSquare from, SchBitboard targets) {
     while (targets)
-        *out++ = move_make(from, bb_pop(&targets));
+        *out++ = sch_move_make(from, sch_bb_pop(&targets));
     return out;
 }
 
 /* Pawn moves to each target square, coming from target - delta. */
-static inline Move *emit_pawn_moves(Move *out, Bitboard targets, int delta) {
+static inline SchMove *emit_pawn_moves(SchMove *out, SchBitboard targets, int delta) {
     while (targets) {
-        Square to = bb_pop(&targets);
-        *out++ = move_make((Square)(to - delta), to);
+        SchSquare to = sch_bb_pop(&targets);
+        *out++ = sch_move_make((SchSquare)(to - delta), to);
     }
     return out;
 }
 
-static inline Move *emit_promotions(Move *out, Bitboard targets, int delta) {
+static inline SchMove *emit_promotions(SchMove *out, SchBitboard targets, int delta) {
     while (targets) {
-        Square to = bb_pop(&targets);
-        Square from = (Square)(to - delta);
-        for (PieceType t = QUEEN; t >= KNIGHT; t--)
-            *out++ = move_make_promotion(from, to, t);
+        SchSquare to = sch_bb_pop(&targets);
+        SchSquare from = (SchSquare)(to - delta);
+        for (SchPieceType t = SCH_QUEEN; t >= SCH_KNIGHT; t--)
+            *out++ = sch_move_make_promotion(from, to, t);
     }
     return out;
 }
 
 /* The pawn moves as bitboards, shared by writing and counting. */
 typedef struct PawnTargets {
-    Bitboard push, double_push, capture_west, capture_east; /* destinations, promotions included */
+    SchBitboard push, double_push, capture_west, capture_east; /* destinations, promotions included */
     int forward, west, east;                                /* square deltas of each kind */
 } PawnTargets;
 
-static inline void pawn_targets(const Position *pos, const GenContext *c, PawnTargets *t) {
-    Bitboard pawns = pos_pieces(pos, c->us, PAWN);
-    Bitboard empty = ~c->occupied;
-    Color us = c->us;
+static inline void pawn_targets(const SchPosition *pos, const GenContext *c, PawnTargets *t) {
+    SchBitboard pawns = sch_pos_pieces(pos, c->us, SCH_PAWN);
+    SchBitboard empty = ~c->occupied;
+    SchColor us = c->us;
     /* A straight-pinned pawn may only push along the pin; a diagonal-pinned one never pushes. */
-    Bitboard pushers = pawns & ~c->pin_diagonal;
-    Bitboard push = (bb_shift_forward(us, pushers & ~c->pin_straight) |
-                     (bb_shift_forward(us, pushers & c->pin_straight) & c->pin_straight)) &
+    SchBitboard pushers = pawns & ~c->pin_diagonal;
+    SchBitboard push = (sch_bb_shift_forward(us, pushers & ~c->pin_straight) |
+                     (sch_bb_shift_forward(us, pushers & c->pin_straight) & c->pin_straight)) &
                     empty;
-    Bitboard double_rank = us == WHITE ? BB_RANK_4 : BB_RANK_5;
-    t->double_push = bb_shift_forward(us, push) & empty & double_rank & c->check_mask;
+    SchBitboard double_rank = us == SCH_WHITE ? SCH_BB_RANK_4 : SCH_BB_RANK_5;
+    t->double_push = sch_bb_shift_forward(us, push) & empty & double_rank & c->check_mask;
     t->push = push & c->check_mask;
     /* A diagonal-pinned pawn may only capture along the pin; a straight-pinned one never captures. */
-    Bitboard capturers = pawns & ~c->pin_straight;
-    Bitboard free_pawns = capturers & ~c->pin_diagonal, pinned = capturers & c->pin_diagonal;
-    Bitboard targets = c->enemy & c->check_mask;
-    Bitboard west_free = free_pawns & ~BB_FILE_A, east_free = free_pawns & ~BB_FILE_H;
-    Bitboard west_pinned = pinned & ~BB_FILE_A, east_pinned = pinned & ~BB_FILE_H;
-    if (us == WHITE) {
+    SchBitboard capturers = pawns & ~c->pin_straight;
+    SchBitboard free_pawns = capturers & ~c->pin_diagonal, pinned = capturers & c->pin_diagonal;
+    SchBitboard targets = c->enemy & c->check_mask;
+    SchBitboard west_free = free_pawns & ~SCH_BB_FILE_A, east_free = free_pawns & ~SCH_BB_FILE_H;
+    SchBitboard west_pinned = pinned & ~SCH_BB_FILE_A, east_pinned = pinned & ~SCH_BB_FILE_H;
+    if (us == SCH_WHITE) {
         t->forward = 8, t->west = 7, t->east = 9;
         t->capture_west = ((west_free << 7) | ((west_pinned << 7) & c->pin_diagonal)) & targets;
         t->capture_east = ((east_free << 9) | ((east_pinned << 9) & c->pin_diagonal)) & targets;
@@ -131,25 +131,25 @@ static inline void pawn_targets(const Position *pos, const GenContext *c, PawnTa
 }
 
 /* En passant needs a real test: removing two pawns from one rank can expose the king to a rook. */
-static inline bool ep_capture_legal(const Position *pos, const GenContext *c, Square from) {
-    Square to = (Square)pos->ep, captured = (Square)(to ^ 8);
-    if (!(c->check_mask & (bb_square(to) | bb_square(captured))))
+static inline bool ep_capture_legal(const SchPosition *pos, const GenContext *c, SchSquare from) {
+    SchSquare to = (SchSquare)pos->ep, captured = (SchSquare)(to ^ 8);
+    if (!(c->check_mask & (sch_bb_square(to) | sch_bb_square(captured))))
         return false;
-    Bitboard occ = (c->occupied ^ bb_square(from) ^ bb_square(captured)) | bb_square(to);
-    Bitboard straight = c->enemy & (pos->by_type[ROOK] | pos->by_type[QUEEN]);
-    Bitboard diagonal = c->enemy & (pos->by_type[BISHOP] | pos->by_type[QUEEN]);
-    return !(bb_rook_attacks(c->king, occ) & straight) && !(bb_bishop_attacks(c->king, occ) & diagonal);
+    SchBitboard occ = (c->occupied ^ sch_bb_square(from) ^ sch_bb_square(captured)) | sch_bb_square(to);
+    SchBitboard straight = c->enemy & (pos->by_type[SCH_ROOK] | pos->by_type[SCH_QUEEN]);
+    SchBitboard diagonal = c->enemy & (pos->by_type[SCH_BISHOP] | pos->by_type[SCH_QUEEN]);
+    return !(sch_bb_rook_attacks(c->king, occ) & straight) && !(sch_bb_bishop_attacks(c->king, occ) & diagonal);
 }
 
-static inline Bitboard ep_capturers(const Position *pos, const GenContext *c) {
-    if (pos->ep == SQ_NONE)
+static inline SchBitboard ep_capturers(const SchPosition *pos, const GenContext *c) {
+    if (pos->ep == SCH_SQ_NONE)
         return 0;
-    Bitboard candidates = bb_pawn_attacks(c->them, (Square)pos->ep) & pos_pieces(pos, c->us, PAWN);
-    Bitboard legal = 0;
+    SchBitboard candidates = sch_bb_pawn_attacks(c->them, (SchSquare)pos->ep) & sch_pos_pieces(pos, c->us, SCH_PAWN);
+    SchBitboard legal = 0;
     while (candidates) {
-        Square from = bb_pop(&candidates);
+        SchSquare from = sch_bb_pop(&candidates);
         if (ep_capture_legal(pos, c, from))
-            legal |= bb_square(from);
+            legal |= sch_bb_square(from);
     }
     return legal;
 }
@@ -159,124 +159,124 @@ static inline Bitboard ep_capturers(const Position *pos, const GenContext *c) {
  * attacked. Attacks are judged with king and rook lifted off: a rook that shielded the king's target
  * from a slider on the back rank (rook b1, enemy queen a1, king to c1) no longer shields it after
  * castling. For the standard geometry this is exactly the old f1/g1 and b1-d1 test. */
-static inline __attribute__((always_inline)) bool castling_allowed(const Position *pos, const GenContext *c,
+static inline __attribute__((always_inline)) bool castling_allowed(const SchPosition *pos, const GenContext *c,
                                                                    int right) {
-    Square rook = (Square)pos->castle_rook[right];
-    const CastlePath *squares = &castle_paths[c->king][rook];
+    SchSquare rook = (SchSquare)pos->castle_rook[right];
+    const CastlePath *squares = &sch_castle_paths[c->king][rook];
     if (c->occupied & squares->empty)
         return false;
-    Bitboard occ = c->occupied ^ bb_square(c->king) ^ bb_square(rook);
-    Bitboard path = squares->path;
+    SchBitboard occ = c->occupied ^ sch_bb_square(c->king) ^ sch_bb_square(rook);
+    SchBitboard path = squares->path;
     while (path)
-        if (enemy_attacks_square(pos, c, bb_pop(&path), occ))
+        if (enemy_attacks_square(pos, c, sch_bb_pop(&path), occ))
             return false;
     return true;
 }
 
-static inline __attribute__((always_inline)) Move *emit_castling(const Position *pos, const GenContext *c, Move *out) {
+static inline __attribute__((always_inline)) SchMove *emit_castling(const SchPosition *pos, const GenContext *c, SchMove *out) {
     /* Most positions either have no rights left for the mover or are in check: one test each. */
     uint8_t rights = pos->castling & castle_rights_of(c->us);
     if (pos->checkers || !rights)
         return out;
     int h_side = 2 * (int)c->us, a_side = h_side + 1;
     if ((rights & (1 << h_side)) && castling_allowed(pos, c, h_side))
-        *out++ = move_make_kind(c->king, castle_king_to(h_side), MOVE_CASTLING);
+        *out++ = sch_move_make_kind(c->king, castle_king_to(h_side), SCH_MOVE_CASTLING);
     if ((rights & (1 << a_side)) && castling_allowed(pos, c, a_side))
-        *out++ = move_make_kind(c->king, castle_king_to(a_side), MOVE_CASTLING);
+        *out++ = sch_move_make_kind(c->king, castle_king_to(a_side), SCH_MOVE_CASTLING);
     return out;
 }
 
-static inline Move *emit_pieces(const Position *pos, const GenContext *c, Move *out, Bitboard targets) {
-    Bitboard pinned = c->pin_straight | c->pin_diagonal;
-    Bitboard b = pos_pieces(pos, c->us, KNIGHT) & ~pinned;
+static inline SchMove *emit_pieces(const SchPosition *pos, const GenContext *c, SchMove *out, SchBitboard targets) {
+    SchBitboard pinned = c->pin_straight | c->pin_diagonal;
+    SchBitboard b = sch_pos_pieces(pos, c->us, SCH_KNIGHT) & ~pinned;
     while (b) {
-        Square s = bb_pop(&b);
-        out = emit_targets(out, s, bb_knight_attacks(s) & targets);
+        SchSquare s = sch_bb_pop(&b);
+        out = emit_targets(out, s, sch_bb_knight_attacks(s) & targets);
     }
     /* Pinned sliders move only along their pin; a straight pin stops a diagonal move and vice versa. */
-    Bitboard diagonal = c->own & (pos->by_type[BISHOP] | pos->by_type[QUEEN]) & ~c->pin_straight;
-    Bitboard straight = c->own & (pos->by_type[ROOK] | pos->by_type[QUEEN]) & ~c->pin_diagonal;
+    SchBitboard diagonal = c->own & (pos->by_type[SCH_BISHOP] | pos->by_type[SCH_QUEEN]) & ~c->pin_straight;
+    SchBitboard straight = c->own & (pos->by_type[SCH_ROOK] | pos->by_type[SCH_QUEEN]) & ~c->pin_diagonal;
     for (b = diagonal & ~c->pin_diagonal; b;) {
-        Square s = bb_pop(&b);
-        out = emit_targets(out, s, bb_bishop_attacks(s, c->occupied) & targets);
+        SchSquare s = sch_bb_pop(&b);
+        out = emit_targets(out, s, sch_bb_bishop_attacks(s, c->occupied) & targets);
     }
     for (b = diagonal & c->pin_diagonal; b;) {
-        Square s = bb_pop(&b);
-        out = emit_targets(out, s, bb_bishop_attacks(s, c->occupied) & targets & c->pin_diagonal);
+        SchSquare s = sch_bb_pop(&b);
+        out = emit_targets(out, s, sch_bb_bishop_attacks(s, c->occupied) & targets & c->pin_diagonal);
     }
     for (b = straight & ~c->pin_straight; b;) {
-        Square s = bb_pop(&b);
-        out = emit_targets(out, s, bb_rook_attacks(s, c->occupied) & targets);
+        SchSquare s = sch_bb_pop(&b);
+        out = emit_targets(out, s, sch_bb_rook_attacks(s, c->occupied) & targets);
     }
     for (b = straight & c->pin_straight; b;) {
-        Square s = bb_pop(&b);
-        out = emit_targets(out, s, bb_rook_attacks(s, c->occupied) & targets & c->pin_straight);
+        SchSquare s = sch_bb_pop(&b);
+        out = emit_targets(out, s, sch_bb_rook_attacks(s, c->occupied) & targets & c->pin_straight);
     }
     return out;
 }
 
-int gen_moves(const Position *pos, GenKind kind, Move *out) {
+int sch_gen_moves(const SchPosition *pos, SchGenKind kind, SchMove *out) {
     GenContext c;
     context_init(pos, &c);
-    Move *start = out;
-    Bitboard targets = kind == GEN_NOISY ? c.enemy : kind == GEN_QUIET ? ~c.occupied : ~c.own;
-    Bitboard king_targets = safe_squares(pos, &c, bb_king_attacks(c.king) & targets);
-    Bitboard last_rank = c.us == WHITE ? BB_RANK_8 : BB_RANK_1;
+    SchMove *start = out;
+    SchBitboard targets = kind == SCH_GEN_NOISY ? c.enemy : kind == SCH_GEN_QUIET ? ~c.occupied : ~c.own;
+    SchBitboard king_targets = safe_squares(pos, &c, sch_bb_king_attacks(c.king) & targets);
+    SchBitboard last_rank = c.us == SCH_WHITE ? SCH_BB_RANK_8 : SCH_BB_RANK_1;
     if (c.check_mask) { /* no other piece may move against a double check */
         PawnTargets p;
         pawn_targets(pos, &c, &p);
-        if (kind != GEN_QUIET) {
+        if (kind != SCH_GEN_QUIET) {
             out = emit_pawn_moves(out, p.capture_west & ~last_rank, p.west);
             out = emit_pawn_moves(out, p.capture_east & ~last_rank, p.east);
             out = emit_promotions(out, p.capture_west & last_rank, p.west);
             out = emit_promotions(out, p.capture_east & last_rank, p.east);
             out = emit_promotions(out, p.push & last_rank, p.forward);
-            Bitboard ep = ep_capturers(pos, &c);
+            SchBitboard ep = ep_capturers(pos, &c);
             while (ep)
-                *out++ = move_make_kind(bb_pop(&ep), (Square)pos->ep, MOVE_EN_PASSANT);
+                *out++ = sch_move_make_kind(sch_bb_pop(&ep), (SchSquare)pos->ep, SCH_MOVE_EN_PASSANT);
         }
-        if (kind != GEN_NOISY) {
+        if (kind != SCH_GEN_NOISY) {
             out = emit_pawn_moves(out, p.push & ~last_rank, p.forward);
             out = emit_pawn_moves(out, p.double_push, 2 * p.forward);
         }
         out = emit_pieces(pos, &c, out, targets & c.check_mask);
     }
     out = emit_targets(out, c.king, king_targets);
-    if (kind != GEN_NOISY)
+    if (kind != SCH_GEN_NOISY)
         out = emit_castling(pos, &c, out);
     return (int)(out - start);
 }
 
-int gen_count(const Position *pos) {
+int sch_gen_count(const SchPosition *pos) {
     GenContext c;
     context_init(pos, &c);
-    int count = bb_count(safe_squares(pos, &c, bb_king_attacks(c.king) & ~c.own));
+    int count = sch_bb_count(safe_squares(pos, &c, sch_bb_king_attacks(c.king) & ~c.own));
     if (!c.check_mask)
         return count;
     PawnTargets p;
     pawn_targets(pos, &c, &p);
-    Bitboard last_rank = c.us == WHITE ? BB_RANK_8 : BB_RANK_1;
-    count += bb_count(p.push & ~last_rank) + bb_count(p.double_push) + bb_count(p.capture_west & ~last_rank) +
-             bb_count(p.capture_east & ~last_rank);
-    count += 4 * (bb_count(p.push & last_rank) + bb_count(p.capture_west & last_rank) +
-                  bb_count(p.capture_east & last_rank));
-    count += bb_count(ep_capturers(pos, &c));
+    SchBitboard last_rank = c.us == SCH_WHITE ? SCH_BB_RANK_8 : SCH_BB_RANK_1;
+    count += sch_bb_count(p.push & ~last_rank) + sch_bb_count(p.double_push) + sch_bb_count(p.capture_west & ~last_rank) +
+             sch_bb_count(p.capture_east & ~last_rank);
+    count += 4 * (sch_bb_count(p.push & last_rank) + sch_bb_count(p.capture_west & last_rank) +
+                  sch_bb_count(p.capture_east & last_rank));
+    count += sch_bb_count(ep_capturers(pos, &c));
 
-    Bitboard targets = ~c.own & c.check_mask;
-    Bitboard pinned = c.pin_straight | c.pin_diagonal;
-    Bitboard b = pos_pieces(pos, c.us, KNIGHT) & ~pinned;
+    SchBitboard targets = ~c.own & c.check_mask;
+    SchBitboard pinned = c.pin_straight | c.pin_diagonal;
+    SchBitboard b = sch_pos_pieces(pos, c.us, SCH_KNIGHT) & ~pinned;
     while (b)
-        count += bb_count(bb_knight_attacks(bb_pop(&b)) & targets);
-    Bitboard diagonal = c.own & (pos->by_type[BISHOP] | pos->by_type[QUEEN]) & ~c.pin_straight;
-    Bitboard straight = c.own & (pos->by_type[ROOK] | pos->by_type[QUEEN]) & ~c.pin_diagonal;
+        count += sch_bb_count(sch_bb_knight_attacks(sch_bb_pop(&b)) & targets);
+    SchBitboard diagonal = c.own & (pos->by_type[SCH_BISHOP] | pos->by_type[SCH_QUEEN]) & ~c.pin_straight;
+    SchBitboard straight = c.own & (pos->by_type[SCH_ROOK] | pos->by_type[SCH_QUEEN]) & ~c.pin_diagonal;
     for (b = diagonal & ~c.pin_diagonal; b;)
-        count += bb_count(bb_bishop_attacks(bb_pop(&b), c.occupied) & targets);
+        count += sch_bb_count(sch_bb_bishop_attacks(sch_bb_pop(&b), c.occupied) & targets);
     for (b = diagonal & c.pin_diagonal; b;)
-        count += bb_count(bb_bishop_attacks(bb_pop(&b), c.occupied) & targets & c.pin_diagonal);
+        count += sch_bb_count(sch_bb_bishop_attacks(sch_bb_pop(&b), c.occupied) & targets & c.pin_diagonal);
     for (b = straight & ~c.pin_straight; b;)
-        count += bb_count(bb_rook_attacks(bb_pop(&b), c.occupied) & targets);
+        count += sch_bb_count(sch_bb_rook_attacks(sch_bb_pop(&b), c.occupied) & targets);
     for (b = straight & c.pin_straight; b;)
-        count += bb_count(bb_rook_attacks(bb_pop(&b), c.occupied) & targets & c.pin_straight);
+        count += sch_bb_count(sch_bb_rook_attacks(sch_bb_pop(&b), c.occupied) & targets & c.pin_straight);
     uint8_t rights = pos->castling & castle_rights_of(c.us);
     if (rights && !pos->checkers) {
         int h_side = 2 * (int)c.us;
@@ -286,19 +286,19 @@ int gen_count(const Position *pos) {
     return count;
 }
 
-bool gen_is_legal(const Position *pos, Move m) {
-    Move moves[SCHACH_MAX_MOVES];
-    int n = gen_moves(pos, GEN_ALL, moves);
+bool sch_gen_is_legal(const SchPosition *pos, SchMove m) {
+    SchMove moves[SCH_MAX_MOVES];
+    int n = sch_gen_moves(pos, SCH_GEN_ALL, moves);
     for (int i = 0; i < n; i++)
         if (moves[i] == m)
             return true;
     return false;
 }
 
-bool gen_has_legal_move(const Position *pos) { return gen_count(pos) > 0; }
+bool sch_gen_has_legal_move(const SchPosition *pos) { return sch_gen_count(pos) > 0; }
 
-bool gen_ep_legal(const Position *pos) {
-    if (pos->ep == SQ_NONE)
+bool sch_gen_ep_legal(const SchPosition *pos) {
+    if (pos->ep == SCH_SQ_NONE)
         return false;
     GenContext c;
     context_init(pos, &c);

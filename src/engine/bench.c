@@ -37,16 +37,16 @@ uint64_t engine_bench(int depth, int64_t *time_ms,
     int64_t start = tm_now_ms();
     EngineLimits limits = {.depth = depth > 0 ? depth : BENCH_DEFAULT_DEPTH};
     for (size_t i = 0; e && i < sizeof bench_fens / sizeof bench_fens[0]; i++) {
-        Game game;
+        SchGame game;
         SchError err;
-        if (!game_init_fen(&game, bench_fens[i], &err))
+        if (!sch_game_init_fen(&game, bench_fens[i], &err))
             continue; /* cannot happen: the positions are fixed and valid (tested) */
         engine_clear(e);
         EngineResult r = engine_search(e, &game, &limits, NULL, NULL);
         total += r.nodes;
         if (per_position)
             per_position((int)i, bench_fens[i], r.nodes, ctx);
-        game_free(&game);
+        sch_game_free(&game);
     }
     engine_free(e);
     if (time_ms)

@@ -61,7 +61,6 @@ static void normalise(EngineOptions *opt) {
 }
 
 Engine *engine_new(const EngineOptions *opt) {
-    schach_init();
     Engine *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
@@ -111,7 +110,7 @@ void engine_clear(Engine *e) {
     tt_clear(&e->tt);
     search_clear(&e->search);
     pool_clear(&e->pool);
-    e->last[WHITE].valid = e->last[BLACK].valid = false; /* a new game: its clocks start afresh */
+    e->last[SCH_WHITE].valid = e->last[SCH_BLACK].valid = false; /* a new game: its clocks start afresh */
 }
 
 void engine_set_seed(Engine *e, uint64_t seed) { e->rng = rng_seed(seed); }
@@ -123,10 +122,10 @@ void engine_set_lag_clock(Engine *e, int64_t (*now_ms)(void)) { e->lag_clock = n
 /* The lag limit: a gap larger than this is a new game the caller did not announce, not lag. */
 enum { LAG_MAX_MS = 1000 };
 
-static void lag_observe(Engine *e, const Game *game, const EngineLimits *lim, Color us) {
+static void lag_observe(Engine *e, const SchGame *game, const EngineLimits *lim, SchColor us) {
     const ClockRecord *r = &e->last[us];
     if (!r->valid || game->ply_count != r->ply + 2 || lim->time[us] <= 0 ||
-        game_key_at(game, game->ply_count - 2) != r->key)
+        sch_game_key_at(game, game->ply_count - 2) != r->key)
         return;
     int64_t seen = r->clock + r->inc - r->searched - lim->time[us];
     if (seen > LAG_MAX_MS)
@@ -135,17 +134,17 @@ static void lag_observe(Engine *e, const Game *game, const EngineLimits *lim, Co
     e->lag = (int)(seen > decayed ? seen : decayed);
 }
 
-static void lag_remember(Engine *e, const Game *game, const EngineLimits *lim, Color us, int64_t searched) {
+static void lag_remember(Engine *e, const SchGame *game, const EngineLimits *lim, SchColor us, int64_t searched) {
     /* A ponder search's time was not all on our clock; it teaches nothing. */
     e->last[us] = (ClockRecord){.valid = lim->time[us] > 0 && !lim->ponder && !lim->infinite,
                                 .ply = game->ply_count,
-                                .key = game_key_at(game, game->ply_count),
+                                .key = sch_game_key_at(game, game->ply_count),
                                 .clock = lim->time[us],
                                 .inc = lim->inc[us],
                                 .searched = searched};
 }
 
-EngineResult engine_search(Engine *e, const Game *game, const EngineLimits *limits, EngineInfoFn info, void *ctx) {
+EngineResult engine_search(Engine *e, const SchGame *game, const EngineLimits *limits, EngineInfoFn info, void *ctx) {
     StrengthPlan plan;
     strength_plan(&e->opt, &plan);
     EngineLimits lim = *limits;
@@ -153,7 +152,7 @@ EngineResult engine_search(Engine *e, const Game *game, const EngineLimits *limi
     int report_lines = limits->multipv > 0 ? limits->multipv : 1;
     int64_t (*now_ms)(void) = e->lag_clock ? e->lag_clock : tm_now_ms;
     int64_t started = now_ms();
-    Color us = pos_turn(&game->pos);
+    SchColor us = sch_pos_turn(&game->pos);
     lag_observe(e, game, limits, us);
     tt_new_search(&e->tt);
     /* A weaker level searches alone: its budget and its choice among lines are one thread's. */
@@ -174,7 +173,7 @@ EngineResult engine_search(Engine *e, const Game *game, const EngineLimits *limi
     if (plan.active && s->line_count > 1) {
         const RootMove *line = &s->lines[strength_choose(&plan, &s->pos, s->lines, s->line_count, &e->rng)];
         r.best = line->move;
-        r.ponder = line->pv_length > 1 ? line->pv[1] : MOVE_NONE;
+        r.ponder = line->pv_length > 1 ? line->pv[1] : SCH_MOVE_NONE;
         r.score = line->score;
     }
     lag_remember(e, game, limits, us, now_ms() - started);
@@ -186,4 +185,4 @@ void engine_stop(Engine *e) { atomic_store(&e->search.stop, true); }
 
 void engine_ponderhit(Engine *e) { atomic_store(&e->search.pondering, false); }
 
-int engine_evaluate(const Position *pos) { return eval_position(pos, NULL); }
+int engine_evaluate(const SchPosition *pos) { return eval_position(pos, NULL); }

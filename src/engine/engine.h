@@ -44,7 +44,7 @@ typedef struct EngineLimits {
     bool infinite;           /* ignore the clock until engine_stop() ("go infinite") */
     bool ponder;             /* pondering: ignore the clock until engine_ponderhit() or engine_stop() */
     int multipv;             /* principal variations to report (1 when 0) */
-    const Move *searchmoves; /* only these root moves (NULL: all) */
+    const SchMove *searchmoves; /* only these root moves (NULL: all) */
     int searchmoves_count;
 } EngineLimits;
 
@@ -59,15 +59,15 @@ typedef struct EngineInfo {
     int64_t time_ms; /* since the search started */
     int hashfull;    /* permille of the table in use */
     int pv_length;
-    Move pv[ENGINE_MAX_PLY];
+    SchMove pv[ENGINE_MAX_PLY];
 } EngineInfo;
 
 /* Called from the searching thread; must not call back into the Engine except engine_stop(). */
 typedef void (*EngineInfoFn)(const EngineInfo *info, void *ctx);
 
 typedef struct EngineResult {
-    Move best;   /* MOVE_NONE only when the position has no legal move */
-    Move ponder; /* expected reply, MOVE_NONE when unknown */
+    SchMove best;   /* SCH_MOVE_NONE only when the position has no legal move */
+    SchMove ponder; /* expected reply, SCH_MOVE_NONE when unknown */
     int score;
     int depth; /* last completed iteration */
     uint64_t nodes;
@@ -108,8 +108,8 @@ const EngineLevel *engine_level_find(const char *id);
 /* Default options: 16 MB, 1 thread, 10 ms overhead, skill 20, no strength limit, elo 1500. */
 void engine_options_default(EngineOptions *opt);
 
-/* A new engine with these options (NULL: defaults), or NULL when out of memory. schach_init() must
- * have run. Free with engine_free(). */
+/* A new engine with these options (NULL: defaults), or NULL when out of memory. Free with
+ * engine_free(). */
 Engine *engine_new(const EngineOptions *opt);
 void engine_free(Engine *e);
 
@@ -123,7 +123,7 @@ void engine_clear(Engine *e);
 
 /* Searches the current position of game (its history gives the repetitions) within limits and
  * returns the move to play. info (may be NULL) receives progress reports. Blocks until done. */
-EngineResult engine_search(Engine *e, const Game *game, const EngineLimits *limits, EngineInfoFn info, void *ctx);
+EngineResult engine_search(Engine *e, const SchGame *game, const EngineLimits *limits, EngineInfoFn info, void *ctx);
 
 /* Thread-safe: ends the running search as soon as possible (its result is still a legal move). */
 void engine_stop(Engine *e);
@@ -149,10 +149,10 @@ typedef enum {
 bool engine_accepts_draw(int score);
 /* What the side to move in game does about draws, given its search's best move and score (its own
  * point of view): accept the opponent's standing offer, claim, or play on. */
-EngineDrawChoice engine_draw_choice(const Game *game, Move best, int score);
+EngineDrawChoice engine_draw_choice(const SchGame *game, SchMove best, int score);
 
 /* Static evaluation of pos from the side to move's point of view, in centipawns. */
-int engine_evaluate(const Position *pos);
+int engine_evaluate(const SchPosition *pos);
 
 /* The fixed benchmark: each built-in position searched to depth (0: the default depth) with a
  * fresh 16 MB table, one thread. Returns the total node count (the same on every machine and

@@ -30,7 +30,7 @@
 typedef struct PawnEntry {
     uint64_t key;
     Score score;        /* pawn structure, white minus black */
-    Bitboard passed[2]; /* passed pawns of each colour */
+    SchBitboard passed[2]; /* passed pawns of each colour */
 } PawnEntry;
 typedef struct PawnCache {
     PawnEntry entries[PAWN_CACHE_SIZE];
@@ -45,9 +45,9 @@ typedef struct EvalTrace {
 
 /* Evaluation of pos in centipawns from the side to move's point of view. cache (may be NULL) keeps
  * pawn-structure terms between calls; it must be zeroed before first use. */
-int eval_position(const Position *pos, PawnCache *cache);
+int eval_position(const SchPosition *pos, PawnCache *cache);
 
 /* The same evaluation, filling *trace (zeroed by the call) for the tuner; returns eval_position(). */
-int eval_trace(const Position *pos, EvalTrace *trace);
+int eval_trace(const SchPosition *pos, EvalTrace *trace);
 
 #endif

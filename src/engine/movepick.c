@@ -15,24 +15,24 @@ enum {
     STAGE_DONE
 };
 
-bool move_is_noisy(const Position *pos, Move m) {
-    return move_kind(m) == MOVE_PROMOTION || move_kind(m) == MOVE_EN_PASSANT ||
-           (move_kind(m) != MOVE_CASTLING && pos_piece_on(pos, move_to(m)) != NO_PIECE);
+bool move_is_noisy(const SchPosition *pos, SchMove m) {
+    return sch_move_kind(m) == SCH_MOVE_PROMOTION || sch_move_kind(m) == SCH_MOVE_EN_PASSANT ||
+           (sch_move_kind(m) != SCH_MOVE_CASTLING && sch_pos_piece_on(pos, sch_move_to(m)) != SCH_NO_PIECE);
 }
 
-void mp_init(MovePicker *mp, const Position *pos, const Heuristics *heur, Move tt_move, int ply, Move prev,
+void mp_init(MovePicker *mp, const SchPosition *pos, const Heuristics *heur, SchMove tt_move, int ply, SchMove prev,
              bool noisy_only) {
     mp->pos = pos;
     mp->heur = heur;
     mp->stage = STAGE_TT;
-    mp->noisy_only = noisy_only && !pos_in_check(pos);
-    bool tt_usable = tt_move && gen_is_legal(pos, tt_move) &&
+    mp->noisy_only = noisy_only && !sch_pos_in_check(pos);
+    bool tt_usable = tt_move && sch_gen_is_legal(pos, tt_move) &&
                      (!mp->noisy_only || (move_is_noisy(pos, tt_move) && see_ge(pos, tt_move, 0)));
-    mp->tt_move = tt_usable ? tt_move : MOVE_NONE;
+    mp->tt_move = tt_usable ? tt_move : SCH_MOVE_NONE;
     mp->killers[0] = heur->killers[ply][0];
     mp->killers[1] = heur->killers[ply][1];
-    Piece prev_piece = prev ? pos_piece_on(pos, move_to(prev)) : NO_PIECE;
-    mp->counter = prev_piece != NO_PIECE ? heur->counter[prev_piece][move_to(prev)] : MOVE_NONE;
+    SchPiece prev_piece = prev ? sch_pos_piece_on(pos, sch_move_to(prev)) : SCH_NO_PIECE;
+    mp->counter = prev_piece != SCH_NO_PIECE ? heur->counter[prev_piece][sch_move_to(prev)] : SCH_MOVE_NONE;
     mp->cur = mp->end = mp->bad_end = 0;
 }
 
@@ -42,7 +42,7 @@ static int select_best(MovePicker *mp) {
     for (int i = mp->cur + 1; i < mp->end; i++)
         if (mp->scores[i] > mp->scores[best])
             best = i;
-    Move m = mp->moves[best];
+    SchMove m = mp->moves[best];
     int s = mp->scores[best];
     mp->moves[best] = mp->moves[mp->cur], mp->scores[best] = mp->scores[mp->cur];
     mp->moves[mp->cur] = m, mp->scores[mp->cur] = s;
@@ -51,45 +51,45 @@ static int select_best(MovePicker *mp) {
 
 static void score_noisy(MovePicker *mp) {
     for (int i = mp->cur; i < mp->end; i++) {
-        Move m = mp->moves[i];
-        PieceType victim = see_captured(mp->pos, m);
-        PieceType attacker = piece_type(pos_piece_on(mp->pos, move_from(m)));
-        int score = (victim == PIECE_TYPE_NB ? 0 : 16 * see_value[victim]) - attacker;
-        if (move_kind(m) == MOVE_PROMOTION)
-            score += move_promotion(m) == QUEEN ? 16 * see_value[QUEEN] : -100000;
+        SchMove m = mp->moves[i];
+        SchPieceType victim = see_captured(mp->pos, m);
+        SchPieceType attacker = sch_piece_type(sch_pos_piece_on(mp->pos, sch_move_from(m)));
+        int score = (victim == SCH_PIECE_TYPE_NB ? 0 : 16 * see_value[victim]) - attacker;
+        if (sch_move_kind(m) == SCH_MOVE_PROMOTION)
+            score += sch_move_promotion(m) == SCH_QUEEN ? 16 * see_value[SCH_QUEEN] : -100000;
         mp->scores[i] = score;
     }
 }
 
 /* Quiet moves are sorted once by history (insertion sort: short lists, mostly few moves tried). */
 static void sort_quiet(MovePicker *mp) {
-    Color us = pos_turn(mp->pos);
+    SchColor us = sch_pos_turn(mp->pos);
     for (int i = mp->cur; i < mp->end; i++) {
-        Move m = mp->moves[i];
-        int score = mp->heur->history[us][move_from(m)][move_to(m)], j = i;
+        SchMove m = mp->moves[i];
+        int score = mp->heur->history[us][sch_move_from(m)][sch_move_to(m)], j = i;
         for (; j > mp->cur && mp->scores[j - 1] < score; j--)
             mp->moves[j] = mp->moves[j - 1], mp->scores[j] = mp->scores[j - 1];
         mp->moves[j] = m, mp->scores[j] = score;
     }
 }
 
-static bool is_special(const MovePicker *mp, Move m) {
+static bool is_special(const MovePicker *mp, SchMove m) {
     return m == mp->tt_move || m == mp->killers[0] || m == mp->killers[1] || m == mp->counter;
 }
 
 /* A killer or counter move is tried early only when it is a legal quiet move here. */
-static bool quiet_candidate(const MovePicker *mp, Move m) {
-    return m && m != mp->tt_move && !move_is_noisy(mp->pos, m) && gen_is_legal(mp->pos, m);
+static bool quiet_candidate(const MovePicker *mp, SchMove m) {
+    return m && m != mp->tt_move && !move_is_noisy(mp->pos, m) && sch_gen_is_legal(mp->pos, m);
 }
 
-static Move next_good_noisy(MovePicker *mp) {
+static SchMove next_good_noisy(MovePicker *mp) {
     while (mp->cur < mp->end) {
         int i = select_best(mp);
-        Move m = mp->moves[i];
+        SchMove m = mp->moves[i];
         mp->cur++;
         if (m == mp->tt_move)
             continue;
-        if (move_kind(m) == MOVE_PROMOTION && move_promotion(m) != QUEEN && mp->noisy_only)
+        if (sch_move_kind(m) == SCH_MOVE_PROMOTION && sch_move_promotion(m) != SCH_QUEEN && mp->noisy_only)
             continue;
         if (!see_ge(mp->pos, m, 0)) {
             mp->moves[i] = mp->moves[mp->bad_end];
@@ -98,11 +98,11 @@ static Move next_good_noisy(MovePicker *mp) {
         }
         return m;
     }
-    return MOVE_NONE;
+    return SCH_MOVE_NONE;
 }
 
-Move mp_next(MovePicker *mp, bool skip_quiets) {
-    Move m;
+SchMove mp_next(MovePicker *mp, bool skip_quiets) {
+    SchMove m;
     switch (mp->stage) {
         case STAGE_TT:
             mp->stage = STAGE_GEN_NOISY;
@@ -111,7 +111,7 @@ Move mp_next(MovePicker *mp, bool skip_quiets) {
             /* fall through */
         case STAGE_GEN_NOISY:
             mp->cur = mp->bad_end = 0;
-            mp->end = gen_moves(mp->pos, GEN_NOISY, mp->moves);
+            mp->end = sch_gen_moves(mp->pos, SCH_GEN_NOISY, mp->moves);
             score_noisy(mp);
             mp->stage = STAGE_GOOD_NOISY;
             /* fall through */
@@ -120,7 +120,7 @@ Move mp_next(MovePicker *mp, bool skip_quiets) {
                 return m;
             if (mp->noisy_only) {
                 mp->stage = STAGE_DONE;
-                return MOVE_NONE;
+                return SCH_MOVE_NONE;
             }
             mp->stage = STAGE_KILLER_1;
             /* fall through */
@@ -143,7 +143,7 @@ Move mp_next(MovePicker *mp, bool skip_quiets) {
         case STAGE_GEN_QUIET:
             mp->cur = mp->end;
             if (!skip_quiets) {
-                mp->end = mp->cur + gen_moves(mp->pos, GEN_QUIET, mp->moves + mp->cur);
+                mp->end = mp->cur + sch_gen_moves(mp->pos, SCH_GEN_QUIET, mp->moves + mp->cur);
                 sort_quiet(mp);
             }
             mp->stage = STAGE_QUIET;
@@ -165,6 +165,6 @@ Move mp_next(MovePicker *mp, bool skip_quiets) {
             }
             mp->stage = STAGE_DONE;
             /* fall through */
-        default: return MOVE_NONE;
+        default: return SCH_MOVE_NONE;
     }
 }

@@ -17,32 +17,32 @@
 /* What the search learns about quiet moves; lives as long as the Engine (cleared by a new game). */
 typedef struct Heuristics {
     int16_t history[2][64][64];          /* colour, from, to: how often the move cut off */
-    Move killers[ENGINE_MAX_PLY + 1][2]; /* quiet moves that cut off at this ply */
-    Move counter[12][64];                /* a good answer to the last move (its piece and target) */
+    SchMove killers[ENGINE_MAX_PLY + 1][2]; /* quiet moves that cut off at this ply */
+    SchMove counter[12][64];                /* a good answer to the last move (its piece and target) */
 } Heuristics;
 
 typedef struct MovePicker {
-    const Position *pos;
+    const SchPosition *pos;
     const Heuristics *heur;
     int stage;
     bool noisy_only; /* quiescence: captures and queen promotions, losing exchanges skipped */
-    Move tt_move, killers[2], counter;
+    SchMove tt_move, killers[2], counter;
     int cur, end, bad_end; /* [0, bad_end): losing captures, [cur, end): moves of the current stage */
-    Move moves[SCHACH_MAX_MOVES];
-    int scores[SCHACH_MAX_MOVES];
+    SchMove moves[SCH_MAX_MOVES];
+    int scores[SCH_MAX_MOVES];
 } MovePicker;
 
-/* Prepares the picker for pos at ply. prev is the opponent's last move (MOVE_NONE after a null move
+/* Prepares the picker for pos at ply. prev is the opponent's last move (SCH_MOVE_NONE after a null move
  * or at the root). A noisy_only picker yields captures and queen promotions with SEE >= 0, unless
  * pos is in check: then it yields every move. */
-void mp_init(MovePicker *mp, const Position *pos, const Heuristics *heur, Move tt_move, int ply, Move prev,
+void mp_init(MovePicker *mp, const SchPosition *pos, const Heuristics *heur, SchMove tt_move, int ply, SchMove prev,
              bool noisy_only);
 
-/* The next move, or MOVE_NONE when all are done. With skip_quiets, quiet moves not yet returned are
+/* The next move, or SCH_MOVE_NONE when all are done. With skip_quiets, quiet moves not yet returned are
  * skipped (late move pruning). */
-Move mp_next(MovePicker *mp, bool skip_quiets);
+SchMove mp_next(MovePicker *mp, bool skip_quiets);
 
 /* True for captures (en passant included) and promotions. */
-bool move_is_noisy(const Position *pos, Move m);
+bool move_is_noisy(const SchPosition *pos, SchMove m);
 
 #endif

@@ -24,7 +24,7 @@ static void *helper_main(void *arg) {
         if (p->quit)
             break;
         seen = p->generation;
-        const Game *game = p->game;
+        const SchGame *game = p->game;
         EngineLimits limits = p->limits;
         pthread_mutex_unlock(&p->lock);
 
@@ -103,7 +103,7 @@ void pool_clear(SearchPool *p) {
         search_clear(&p->helpers[i]);
 }
 
-void pool_start(SearchPool *p, const Game *game, const EngineLimits *limits) {
+void pool_start(SearchPool *p, const SchGame *game, const EngineLimits *limits) {
     if (p->count == 0)
         return;
     pthread_mutex_lock(&p->lock);

@@ -23,7 +23,7 @@ typedef struct SearchPool {
     unsigned generation; /* counts started searches */
     int running;         /* helpers still searching the current one */
     bool quit;
-    const Game *game; /* the search the helpers run */
+    const SchGame *game; /* the search the helpers run */
     EngineLimits limits;
 } SearchPool;
 
@@ -38,7 +38,7 @@ bool pool_resize(SearchPool *p, int count, TT *tt);
 void pool_clear(SearchPool *p);
 
 /* Starts the helpers on game (which must stay unchanged until pool_stop) within limits' depth. */
-void pool_start(SearchPool *p, const Game *game, const EngineLimits *limits);
+void pool_start(SearchPool *p, const SchGame *game, const EngineLimits *limits);
 /* Tells the helpers to stop and waits until they have. */
 void pool_stop(SearchPool *p);
 

@@ -37,24 +37,24 @@ static inline int max_int(int a, int b) { return a > b ? a : b; }
 static inline bool is_mate_score(int score) { return score >= ENGINE_MATE_BOUND || score <= -ENGINE_MATE_BOUND; }
 
 /* The key repetitions compare: an en passant square only counts when the capture is legal. */
-static inline uint64_t repetition_key(const Position *pos) {
-    return pos->ep == SQ_NONE ? pos->key : game_repetition_key(pos);
+static inline uint64_t repetition_key(const SchPosition *pos) {
+    return pos->ep == SCH_SQ_NONE ? pos->key : sch_game_repetition_key(pos);
 }
 
-static inline bool has_non_pawn_material(const Position *pos, Color c) {
-    return (pos->by_color[c] & ~pos->by_type[PAWN] & ~pos->by_type[KING]) != 0;
+static inline bool has_non_pawn_material(const SchPosition *pos, SchColor c) {
+    return (pos->by_color[c] & ~pos->by_type[SCH_PAWN] & ~pos->by_type[SCH_KING]) != 0;
 }
 
-static inline void make_move(Search *s, int ply, Move m, Undo *undo) {
+static inline void make_move(Search *s, int ply, SchMove m, SchUndo *undo) {
     s->stack[ply].move = m;
-    pos_make(&s->pos, m, undo);
+    sch_pos_make(&s->pos, m, undo);
     tt_prefetch(s->tt, s->pos.key);
     s->keys[s->key_count++] = repetition_key(&s->pos);
 }
 
-static inline void unmake_move(Search *s, Move m, const Undo *undo) {
+static inline void unmake_move(Search *s, SchMove m, const SchUndo *undo) {
     s->key_count--;
-    pos_unmake(&s->pos, m, undo);
+    sch_pos_unmake(&s->pos, m, undo);
 }
 
 /* The helpers' nodes as they last published them. */
@@ -96,9 +96,9 @@ static void check_limits(Search *s) {
  * irreversible move (the game's history included), 100 plies without capture or pawn move unless
  * the side to move is checkmated, and dead material. Sets *score. */
 static bool is_draw(Search *s, int ply, int *score) {
-    const Position *pos = &s->pos;
+    const SchPosition *pos = &s->pos;
     if (pos->halfmove >= 100) {
-        *score = pos_in_check(pos) && !gen_has_legal_move(pos) ? -ENGINE_MATE + ply : 0;
+        *score = sch_pos_in_check(pos) && !sch_gen_has_legal_move(pos) ? -ENGINE_MATE + ply : 0;
         return true;
     }
     *score = 0;
@@ -107,12 +107,12 @@ static bool is_draw(Search *s, int ply, int *score) {
     for (int i = current - 2; i >= oldest; i -= 2)
         if (s->keys[i] == s->keys[current])
             return true;
-    return pos_insufficient_material(pos);
+    return sch_pos_insufficient_material(pos);
 }
 
-static void update_pv(Frame *frame, Move m, const Frame *child) {
+static void update_pv(Frame *frame, SchMove m, const Frame *child) {
     frame->pv[0] = m;
-    memcpy(frame->pv + 1, child->pv, (size_t)child->pv_length * sizeof(Move));
+    memcpy(frame->pv + 1, child->pv, (size_t)child->pv_length * sizeof(SchMove));
     frame->pv_length = child->pv_length + 1;
 }
 
@@ -124,20 +124,20 @@ static void history_add(int16_t *entry, int bonus) {
 }
 
 /* A quiet move cut off: reward it, punish the quiet moves tried before it. */
-static void update_quiet_stats(Search *s, int ply, int depth, Move best, const Move *tried, int tried_count) {
+static void update_quiet_stats(Search *s, int ply, int depth, SchMove best, const SchMove *tried, int tried_count) {
     Heuristics *h = &s->heur;
-    Color us = pos_turn(&s->pos);
+    SchColor us = sch_pos_turn(&s->pos);
     int bonus = min_int(SEARCH_HISTORY_BONUS_SCALE * depth * depth, SEARCH_HISTORY_BONUS_MAX);
-    history_add(&h->history[us][move_from(best)][move_to(best)], bonus);
+    history_add(&h->history[us][sch_move_from(best)][sch_move_to(best)], bonus);
     for (int i = 0; i < tried_count; i++)
-        history_add(&h->history[us][move_from(tried[i])][move_to(tried[i])], -bonus);
+        history_add(&h->history[us][sch_move_from(tried[i])][sch_move_to(tried[i])], -bonus);
     if (h->killers[ply][0] != best) {
         h->killers[ply][1] = h->killers[ply][0];
         h->killers[ply][0] = best;
     }
-    Move prev = ply > 0 ? s->stack[ply - 1].move : MOVE_NONE;
+    SchMove prev = ply > 0 ? s->stack[ply - 1].move : SCH_MOVE_NONE;
     if (prev)
-        h->counter[pos_piece_on(&s->pos, move_to(prev))][move_to(prev)] = best;
+        h->counter[sch_pos_piece_on(&s->pos, sch_move_to(prev))][sch_move_to(prev)] = best;
 }
 
 /* ---- quiescence search ---- */
@@ -159,8 +159,8 @@ static int qsearch(Search *s, int alpha, int beta, int ply) {
     int score;
     if (is_draw(s, ply, &score))
         return score;
-    const Position *pos = &s->pos;
-    bool in_check = pos_in_check(pos);
+    const SchPosition *pos = &s->pos;
+    bool in_check = sch_pos_in_check(pos);
     if (ply >= ENGINE_MAX_PLY)
         return in_check ? 0 : eval_position(pos, &s->pawns);
 
@@ -178,18 +178,18 @@ static int qsearch(Search *s, int alpha, int beta, int ply) {
         best = eval;
     }
     int alpha_orig = alpha;
-    Move best_move = MOVE_NONE;
+    SchMove best_move = SCH_MOVE_NONE;
     MovePicker mp;
-    mp_init(&mp, pos, &s->heur, tt_found ? hit.move : MOVE_NONE, ply, MOVE_NONE, true);
+    mp_init(&mp, pos, &s->heur, tt_found ? hit.move : SCH_MOVE_NONE, ply, SCH_MOVE_NONE, true);
     int legal = 0;
-    for (Move m; (m = mp_next(&mp, false));) {
+    for (SchMove m; (m = mp_next(&mp, false));) {
         legal++;
         /* Delta pruning: even winning this piece cleanly cannot lift the score to alpha. */
-        PieceType victim = see_captured(pos, m);
-        if (!in_check && move_kind(m) != MOVE_PROMOTION && victim != PIECE_TYPE_NB &&
+        SchPieceType victim = see_captured(pos, m);
+        if (!in_check && sch_move_kind(m) != SCH_MOVE_PROMOTION && victim != SCH_PIECE_TYPE_NB &&
             eval + see_value[victim] + SEARCH_DELTA_MARGIN <= alpha)
             continue;
-        Undo undo;
+        SchUndo undo;
         make_move(s, ply, m, &undo);
         score = -qsearch(s, -beta, -alpha, ply + 1);
         unmake_move(s, m, &undo);
@@ -220,22 +220,22 @@ static int search(Search *s, int alpha, int beta, int depth, int ply);
 /* Null-move pruning: if passing the move still fails high, a real move will too (not in check,
  * and not without pieces, where zugzwang makes passing the best "move"). */
 static bool null_move_cuts(Search *s, int beta, int depth, int ply, int eval, int *score) {
-    const Position *pos = &s->pos;
-    if (depth < SEARCH_NMP_DEPTH || eval < beta || !has_non_pawn_material(pos, pos_turn(pos)) || ply == 0 ||
-        s->stack[ply - 1].move == MOVE_NONE || is_mate_score(beta))
+    const SchPosition *pos = &s->pos;
+    if (depth < SEARCH_NMP_DEPTH || eval < beta || !has_non_pawn_material(pos, sch_pos_turn(pos)) || ply == 0 ||
+        s->stack[ply - 1].move == SCH_MOVE_NONE || is_mate_score(beta))
         return false;
     int r = SEARCH_NMP_REDUCTION + depth / SEARCH_NMP_DEPTH_DIVISOR +
             min_int(SEARCH_NMP_EVAL_REDUCTION_MAX, (eval - beta) / SEARCH_NMP_EVAL_DIVISOR);
-    Undo undo;
-    s->stack[ply].move = MOVE_NONE;
-    pos_make_null(&s->pos, &undo);
+    SchUndo undo;
+    s->stack[ply].move = SCH_MOVE_NONE;
+    sch_pos_make_null(&s->pos, &undo);
     s->keys[s->key_count++] = s->pos.key;
     int floor = s->key_floor;
     s->key_floor = s->key_count - 1; /* no repetition across a null move */
     *score = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1);
     s->key_floor = floor;
     s->key_count--;
-    pos_unmake_null(&s->pos, &undo);
+    sch_pos_unmake_null(&s->pos, &undo);
     if (*score >= beta && !s->stopped) {
         *score = is_mate_score(*score) ? beta : *score;
         return true;
@@ -253,9 +253,9 @@ typedef struct Node {
 /* Moves not worth searching near the leaves, once a move has been searched and while the side to
  * move has pieces: late quiet moves (late move pruning), quiet moves far below alpha (futility),
  * and moves losing material by exchange. Sets *skip_quiets when no later quiet move can do better. */
-static bool prune_move(const Search *s, const Node *n, Move m, bool quiet, int quiets_count, bool *skip_quiets) {
-    const Position *pos = &s->pos;
-    if (n->depth > SEARCH_PRUNING_DEPTH || !has_non_pawn_material(pos, pos_turn(pos)))
+static bool prune_move(const Search *s, const Node *n, SchMove m, bool quiet, int quiets_count, bool *skip_quiets) {
+    const SchPosition *pos = &s->pos;
+    if (n->depth > SEARCH_PRUNING_DEPTH || !has_non_pawn_material(pos, sch_pos_turn(pos)))
         return false;
     if (quiet &&
         (quiets_count >= (SEARCH_LMP_BASE + n->depth * n->depth) / (SEARCH_LMP_DIVISOR - n->improving) ||
@@ -279,16 +279,16 @@ static int reduction(const Search *s, const Node *n, int searched, bool quiet, b
 
 /* Searches move m of node n (searched moves before it): the first with the full window, the
  * others with a null window, reduced when late, and again fully when they beat alpha. */
-static int search_move(Search *s, const Node *n, const MovePicker *mp, Move m, int searched) {
-    const Position *pos = &s->pos;
+static int search_move(Search *s, const Node *n, const MovePicker *mp, SchMove m, int searched) {
+    const SchPosition *pos = &s->pos;
     bool quiet = !move_is_noisy(pos, m);
     bool reducible =
         n->depth >= SEARCH_LMR_DEPTH && searched >= SEARCH_LMR_MOVES + n->pv_node && (quiet || !see_ge(pos, m, 0));
     bool killer = m == mp->killers[0] || m == mp->killers[1];
-    int history = s->heur.history[pos_turn(pos)][move_from(m)][move_to(m)];
-    Undo undo;
+    int history = s->heur.history[sch_pos_turn(pos)][sch_move_from(m)][sch_move_to(m)];
+    SchUndo undo;
     make_move(s, n->ply, m, &undo);
-    bool gives_check = pos_in_check(&s->pos);
+    bool gives_check = sch_pos_in_check(&s->pos);
     /* Check extension, bounded so that perpetual checks cannot run the line away. */
     int new_depth = n->depth - 1 + (gives_check && n->ply < SEARCH_CHECK_EXTENSION_LIMIT * s->root_depth);
     int alpha = n->alpha, beta = n->beta, ply = n->ply + 1, score;
@@ -316,8 +316,8 @@ static int search(Search *s, int alpha, int beta, int depth, int ply) {
     if (s->stopped)
         return 0;
     s->seldepth = max_int(s->seldepth, ply);
-    const Position *pos = &s->pos;
-    Node n = {.ply = ply, .depth = depth, .pv_node = beta - alpha > 1, .in_check = pos_in_check(pos)};
+    const SchPosition *pos = &s->pos;
+    Node n = {.ply = ply, .depth = depth, .pv_node = beta - alpha > 1, .in_check = sch_pos_in_check(pos)};
     int score;
     if (is_draw(s, ply, &score))
         return score;
@@ -331,13 +331,13 @@ static int search(Search *s, int alpha, int beta, int depth, int ply) {
 
     TTHit hit;
     bool tt_found = tt_probe(s->tt, pos->key, ply, &hit);
-    Move tt_move = tt_found ? hit.move : MOVE_NONE;
+    SchMove tt_move = tt_found ? hit.move : SCH_MOVE_NONE;
     if (tt_found && !n.pv_node && tt_cutoff(&hit, alpha, beta, depth))
         return hit.score;
 
     n.eval = frame->eval = n.in_check ? -SEARCH_INF : tt_found ? hit.eval : eval_position(pos, &s->pawns);
     n.improving = !n.in_check && ply >= 2 && n.eval > s->stack[ply - 2].eval;
-    s->heur.killers[ply + 1][0] = s->heur.killers[ply + 1][1] = MOVE_NONE;
+    s->heur.killers[ply + 1][0] = s->heur.killers[ply + 1][1] = SCH_MOVE_NONE;
     if (!n.in_check && !n.pv_node) {
         /* Reverse futility: far above beta near the leaves, assume it holds. */
         if (depth <= SEARCH_RFP_DEPTH && n.eval - SEARCH_RFP_MARGIN * (depth - n.improving) >= beta &&
@@ -351,11 +351,11 @@ static int search(Search *s, int alpha, int beta, int depth, int ply) {
         n.depth = --depth;
 
     int alpha_orig = alpha, best = -SEARCH_INF, searched = 0, quiets_count = 0;
-    Move best_move = MOVE_NONE, quiets[64];
+    SchMove best_move = SCH_MOVE_NONE, quiets[64];
     bool skip_quiets = false;
     MovePicker mp;
-    mp_init(&mp, pos, &s->heur, tt_move, ply, ply > 0 ? s->stack[ply - 1].move : MOVE_NONE, false);
-    for (Move m; (m = mp_next(&mp, skip_quiets));) {
+    mp_init(&mp, pos, &s->heur, tt_move, ply, ply > 0 ? s->stack[ply - 1].move : SCH_MOVE_NONE, false);
+    for (SchMove m; (m = mp_next(&mp, skip_quiets));) {
         bool quiet = !move_is_noisy(pos, m);
         n.alpha = alpha, n.beta = beta;
         if (best > -ENGINE_MATE_BOUND && prune_move(s, &n, m, quiet, quiets_count, &skip_quiets))
@@ -409,16 +409,16 @@ static int search_root(Search *s, int alpha, int beta, int depth) {
     for (int i = s->pv_index; i < s->root_count; i++) {
         RootMove *rm = &s->roots[i];
         bool quiet = !move_is_noisy(&s->pos, rm->move);
-        Undo undo;
+        SchUndo undo;
         s->nodes++;
         make_move(s, 0, rm->move, &undo);
-        int new_depth = depth - 1 + pos_in_check(&s->pos);
+        int new_depth = depth - 1 + sch_pos_in_check(&s->pos);
         int score;
         if (i == s->pv_index) {
             score = -search(s, -beta, -alpha, new_depth, 1);
         } else {
             int r = depth >= SEARCH_ROOT_LMR_DEPTH && quiet && i - s->pv_index >= SEARCH_ROOT_LMR_MOVES &&
-                    !pos_in_check(&s->pos);
+                    !sch_pos_in_check(&s->pos);
             score = -search(s, -alpha - 1, -alpha, new_depth - r, 1);
             if (score > alpha && r)
                 score = -search(s, -alpha - 1, -alpha, new_depth, 1);
@@ -432,7 +432,7 @@ static int search_root(Search *s, int alpha, int beta, int depth) {
             rm->score = score;
             update_pv(&s->stack[0], rm->move, &s->stack[1]);
             rm->pv_length = s->stack[0].pv_length;
-            memcpy(rm->pv, s->stack[0].pv, (size_t)rm->pv_length * sizeof(Move));
+            memcpy(rm->pv, s->stack[0].pv, (size_t)rm->pv_length * sizeof(SchMove));
         }
         best = max_int(best, score);
         if (score > alpha) {
@@ -461,7 +461,7 @@ static void report_line(Search *s, int depth, int index, const RootMove *rm, boo
                        .time_ms = ms,
                        .hashfull = tt_hashfull(s->tt),
                        .pv_length = rm->pv_length};
-    memcpy(info.pv, rm->pv, (size_t)rm->pv_length * sizeof(Move));
+    memcpy(info.pv, rm->pv, (size_t)rm->pv_length * sizeof(SchMove));
     s->info(&info, s->info_ctx);
 }
 
@@ -503,7 +503,7 @@ static bool mate_found(const Search *s) {
 static void iterate(Search *s, int first_depth) {
     int max_depth = s->limits.depth > 0 ? min_int(s->limits.depth, ENGINE_MAX_PLY - 1) : ENGINE_MAX_PLY - 1;
     int stability = 0;
-    Move last_best = MOVE_NONE;
+    SchMove last_best = SCH_MOVE_NONE;
     for (int depth = min_int(first_depth, max_depth); depth <= max_depth; depth++) {
         s->root_depth = depth;
         s->seldepth = 0;
@@ -534,16 +534,16 @@ static void iterate(Search *s, int first_depth) {
 /* ---- setup and result ---- */
 
 /* The repetition keys of the game positions since the last irreversible move, the root last. */
-static void load_history(Search *s, const Game *game) {
+static void load_history(Search *s, const SchGame *game) {
     int n = game->ply_count;
     int first = max_int(0, n - min_int(game->pos.halfmove, SEARCH_HISTORY_KEYS - 1));
     s->key_count = 0;
     for (int i = first; i <= n; i++)
-        s->keys[s->key_count++] = game_key_at(game, i);
+        s->keys[s->key_count++] = sch_game_key_at(game, i);
     s->key_floor = 0;
 }
 
-static bool in_searchmoves(const EngineLimits *limits, Move m) {
+static bool in_searchmoves(const EngineLimits *limits, SchMove m) {
     for (int i = 0; i < limits->searchmoves_count; i++)
         if (limits->searchmoves[i] == m)
             return true;
@@ -553,15 +553,15 @@ static bool in_searchmoves(const EngineLimits *limits, Move m) {
 /* The root moves in the move picker's order (table move first), restricted to searchmoves. */
 static void load_roots(Search *s) {
     TTHit hit;
-    Move tt_move = tt_probe(s->tt, s->pos.key, 0, &hit) ? hit.move : MOVE_NONE;
+    SchMove tt_move = tt_probe(s->tt, s->pos.key, 0, &hit) ? hit.move : SCH_MOVE_NONE;
     MovePicker mp;
-    mp_init(&mp, &s->pos, &s->heur, tt_move, 0, MOVE_NONE, false);
+    mp_init(&mp, &s->pos, &s->heur, tt_move, 0, SCH_MOVE_NONE, false);
     bool restrict_moves = false;
     if (s->limits.searchmoves)
         for (int i = 0; i < s->limits.searchmoves_count; i++)
-            restrict_moves |= gen_is_legal(&s->pos, s->limits.searchmoves[i]);
+            restrict_moves |= sch_gen_is_legal(&s->pos, s->limits.searchmoves[i]);
     s->root_count = 0;
-    for (Move m; (m = mp_next(&mp, false));) {
+    for (SchMove m; (m = mp_next(&mp, false));) {
         if (restrict_moves && !in_searchmoves(&s->limits, m))
             continue;
         s->roots[s->root_count++] =
@@ -572,7 +572,7 @@ static void load_roots(Search *s) {
 /* A search without any limit ("go infinite", or no limit given) ends only by engine_stop(). */
 static bool unbounded(const Search *s) {
     const EngineLimits *l = &s->limits;
-    return l->infinite || !(l->depth || l->nodes || l->movetime || l->mate || l->time[pos_turn(&s->pos)]);
+    return l->infinite || !(l->depth || l->nodes || l->movetime || l->mate || l->time[sch_pos_turn(&s->pos)]);
 }
 
 /* An unbounded search, or one still pondering, waits with its answer for engine_stop() or
@@ -585,21 +585,21 @@ static void wait_for_release(Search *s) {
 }
 
 /* The reply the line expects, from the PV or else from the table. */
-static Move ponder_move(Search *s, const RootMove *rm) {
+static SchMove ponder_move(Search *s, const RootMove *rm) {
     if (rm->pv_length > 1)
         return rm->pv[1];
-    Undo undo;
+    SchUndo undo;
     TTHit hit;
-    Move reply = MOVE_NONE;
-    pos_make(&s->pos, rm->move, &undo);
-    if (tt_probe(s->tt, s->pos.key, 1, &hit) && hit.move && gen_is_legal(&s->pos, hit.move))
+    SchMove reply = SCH_MOVE_NONE;
+    sch_pos_make(&s->pos, rm->move, &undo);
+    if (tt_probe(s->tt, s->pos.key, 1, &hit) && hit.move && sch_gen_is_legal(&s->pos, hit.move))
         reply = hit.move;
-    pos_unmake(&s->pos, rm->move, &undo);
+    sch_pos_unmake(&s->pos, rm->move, &undo);
     return reply;
 }
 
 /* What the main thread and the helpers do alike before they iterate. */
-static void prepare(Search *s, const Game *game, const EngineLimits *limits, EngineInfoFn info, void *ctx) {
+static void prepare(Search *s, const SchGame *game, const EngineLimits *limits, EngineInfoFn info, void *ctx) {
     s->pos = game->pos;
     s->limits = *limits;
     s->info = info;
@@ -630,14 +630,14 @@ static void report_proven_mate(Search *s) {
     report_line(s, s->root_depth, 0, rm, rm->score >= s->root_beta, rm->score <= s->root_alpha);
 }
 
-EngineResult search_run(Search *s, const Game *game, const EngineLimits *limits, int overhead, int lag,
+EngineResult search_run(Search *s, const SchGame *game, const EngineLimits *limits, int overhead, int lag,
                         int report_lines, EngineInfoFn info, void *ctx) {
     prepare(s, game, limits, info, ctx);
-    tm_init(&s->tm, limits, pos_turn(&s->pos), overhead, lag);
+    tm_init(&s->tm, limits, sch_pos_turn(&s->pos), overhead, lag);
 
     EngineResult result = {0};
     if (s->root_count == 0) {
-        result.score = pos_in_check(&s->pos) ? -ENGINE_MATE : 0;
+        result.score = sch_pos_in_check(&s->pos) ? -ENGINE_MATE : 0;
         wait_for_release(s);
         return result;
     }
@@ -660,7 +660,7 @@ EngineResult search_run(Search *s, const Game *game, const EngineLimits *limits,
     return result;
 }
 
-void search_run_helper(Search *s, const Game *game, const EngineLimits *limits, int helper_index) {
+void search_run_helper(Search *s, const SchGame *game, const EngineLimits *limits, int helper_index) {
     /* No clock of its own, but the node limit: it counts every thread's nodes (check_limits), so a
      * helper stops by it also while the main thread, past the limit, waits for a processor. */
     EngineLimits own = {.depth = limits->depth,
@@ -669,7 +669,7 @@ void search_run_helper(Search *s, const Game *game, const EngineLimits *limits, 
                         .searchmoves = limits->searchmoves,
                         .searchmoves_count = limits->searchmoves_count};
     prepare(s, game, &own, NULL, NULL);
-    tm_init(&s->tm, &own, pos_turn(&s->pos), 0, 0);
+    tm_init(&s->tm, &own, sch_pos_turn(&s->pos), 0, 0);
     if (s->root_count > 0) {
         s->multipv = 1;
         s->report_lines = 0;

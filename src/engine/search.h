@@ -89,19 +89,19 @@
 #define SEARCH_ASPIRATION_REPORT_MS 1000 /* a failure is reported as a bound once the search has run this long */
 
 typedef struct RootMove {
-    Move move;
+    SchMove move;
     int score;      /* in the current iteration; -SEARCH_INF until searched */
     int prev_score; /* in the last completed iteration */
     int pv_length;
-    Move pv[ENGINE_MAX_PLY];
+    SchMove pv[ENGINE_MAX_PLY];
 } RootMove;
 
 /* One ply of the current line. */
 typedef struct Frame {
-    Move move; /* the move played from this ply (MOVE_NONE: a null move) */
+    SchMove move; /* the move played from this ply (SCH_MOVE_NONE: a null move) */
     int eval;  /* static evaluation (meaningless when in check) */
     int pv_length;
-    Move pv[ENGINE_MAX_PLY];
+    SchMove pv[ENGINE_MAX_PLY];
 } Frame;
 
 typedef struct Search {
@@ -118,7 +118,7 @@ typedef struct Search {
     const struct Search *leader; /* a helper's main search: a node limit counts every thread's nodes */
 
     /* One search. */
-    Position pos;
+    SchPosition pos;
     EngineLimits limits;
     TimeManager tm;
     EngineInfoFn info;
@@ -127,7 +127,7 @@ typedef struct Search {
     uint64_t keys[SEARCH_HISTORY_KEYS + 2 * ENGINE_MAX_PLY + 2]; /* repetition keys, game then line */
     int key_count, key_floor; /* repetitions are looked for in keys[key_floor, key_count - 1) */
     Frame stack[ENGINE_MAX_PLY + 2];
-    RootMove roots[SCHACH_MAX_MOVES];
+    RootMove roots[SCH_MAX_MOVES];
     int root_count, pv_index, multipv, root_depth, completed_depth;
     RootMove lines[ENGINE_MAX_MULTIPV]; /* the lines of the last completed iteration, best first */
     int line_count;
@@ -146,12 +146,12 @@ void search_clear(Search *s);
  * measured time each move costs the clock beyond the search (ms), report_lines how many lines of the
  * multipv search go to info. Afterwards s->lines holds the s->line_count best lines of the last
  * completed iteration (none when it was stopped at once). */
-EngineResult search_run(Search *s, const Game *game, const EngineLimits *limits, int overhead, int lag,
+EngineResult search_run(Search *s, const SchGame *game, const EngineLimits *limits, int overhead, int lag,
                         int report_lines, EngineInfoFn info, void *ctx);
 
 /* A helper thread's search of the same root: no clock, no reports, one line, to limits' depth (if
  * any) or until s->stop is set; helper_index (1, 2, ...) varies the depths it starts at. */
-void search_run_helper(Search *s, const Game *game, const EngineLimits *limits, int helper_index);
+void search_run_helper(Search *s, const SchGame *game, const EngineLimits *limits, int helper_index);
 
 /* Nodes searched so far by s and its peers (exact for s, as last published for the peers). */
 uint64_t search_total_nodes(const Search *s);

@@ -3,57 +3,57 @@
  * capturing and stopping. */
 #include "see.h"
 
-const int see_value[PIECE_TYPE_NB] = {100, 320, 330, 500, 950, 20000};
+const int see_value[SCH_PIECE_TYPE_NB] = {100, 320, 330, 500, 950, 20000};
 
-PieceType see_captured(const Position *pos, Move m) {
-    if (move_kind(m) == MOVE_EN_PASSANT)
-        return PAWN;
-    Piece p = pos_piece_on(pos, move_to(m));
-    return p == NO_PIECE || move_kind(m) == MOVE_CASTLING ? PIECE_TYPE_NB : piece_type(p);
+SchPieceType see_captured(const SchPosition *pos, SchMove m) {
+    if (sch_move_kind(m) == SCH_MOVE_EN_PASSANT)
+        return SCH_PAWN;
+    SchPiece p = sch_pos_piece_on(pos, sch_move_to(m));
+    return p == SCH_NO_PIECE || sch_move_kind(m) == SCH_MOVE_CASTLING ? SCH_PIECE_TYPE_NB : sch_piece_type(p);
 }
 
-/* The least valuable piece among attackers (one side's); PIECE_TYPE_NB when there is none. */
-static PieceType least_valuable(const Position *pos, Bitboard attackers, Square *from) {
-    for (PieceType t = PAWN; t <= KING; t++) {
-        Bitboard b = attackers & pos->by_type[t];
+/* The least valuable piece among attackers (one side's); SCH_PIECE_TYPE_NB when there is none. */
+static SchPieceType least_valuable(const SchPosition *pos, SchBitboard attackers, SchSquare *from) {
+    for (SchPieceType t = SCH_PAWN; t <= SCH_KING; t++) {
+        SchBitboard b = attackers & pos->by_type[t];
         if (b) {
-            *from = bb_lsb(b);
+            *from = sch_bb_lsb(b);
             return t;
         }
     }
-    return PIECE_TYPE_NB;
+    return SCH_PIECE_TYPE_NB;
 }
 
 static inline int max_int(int a, int b) { return a > b ? a : b; }
 
-bool see_ge(const Position *pos, Move m, int threshold) {
-    if (move_kind(m) == MOVE_CASTLING)
+bool see_ge(const SchPosition *pos, SchMove m, int threshold) {
+    if (sch_move_kind(m) == SCH_MOVE_CASTLING)
         return threshold <= 0;
-    Square from = move_from(m), to = move_to(m);
-    PieceType captured = see_captured(pos, m);
-    PieceType on_square = piece_type(pos_piece_on(pos, from));
+    SchSquare from = sch_move_from(m), to = sch_move_to(m);
+    SchPieceType captured = see_captured(pos, m);
+    SchPieceType on_square = sch_piece_type(sch_pos_piece_on(pos, from));
     /* gain[d]: the balance of the side making capture d if the exchange ended right after it. */
     int gain[32], d = 0;
-    gain[0] = captured == PIECE_TYPE_NB ? 0 : see_value[captured];
-    if (move_kind(m) == MOVE_PROMOTION) {
-        on_square = move_promotion(m);
-        gain[0] += see_value[on_square] - see_value[PAWN];
+    gain[0] = captured == SCH_PIECE_TYPE_NB ? 0 : see_value[captured];
+    if (sch_move_kind(m) == SCH_MOVE_PROMOTION) {
+        on_square = sch_move_promotion(m);
+        gain[0] += see_value[on_square] - see_value[SCH_PAWN];
     }
-    Bitboard occ = pos_occupied(pos) ^ bb_square(from);
-    if (move_kind(m) == MOVE_EN_PASSANT)
-        occ ^= bb_square(square_make(square_file(to), square_rank(from)));
-    Color side = (Color)!pos_turn(pos);
+    SchBitboard occ = sch_pos_occupied(pos) ^ sch_bb_square(from);
+    if (sch_move_kind(m) == SCH_MOVE_EN_PASSANT)
+        occ ^= sch_bb_square(sch_square_make(sch_square_file(to), sch_square_rank(from)));
+    SchColor side = (SchColor)!sch_pos_turn(pos);
     while (d < 31) {
-        Bitboard attackers = pos_attackers_to(pos, to, occ) & occ & pos->by_color[side];
-        Square sq;
-        PieceType t = least_valuable(pos, attackers, &sq);
-        if (t == PIECE_TYPE_NB)
+        SchBitboard attackers = sch_pos_attackers_to(pos, to, occ) & occ & pos->by_color[side];
+        SchSquare sq;
+        SchPieceType t = least_valuable(pos, attackers, &sq);
+        if (t == SCH_PIECE_TYPE_NB)
             break;
         d++;
         gain[d] = see_value[on_square] - gain[d - 1];
         on_square = t;
-        occ ^= bb_square(sq);
-        side = (Color)!side;
+        occ ^= sch_bb_square(sq);
+        side = (SchColor)!side;
     }
     /* A king "capture" into a defended square costs the king's value, so no side chooses it. */
     for (; d > 0; d--)

@@ -7,14 +7,14 @@
 #include "schach/position.h"
 
 /* Piece values for exchanges and move ordering (not the evaluation's weights). */
-extern const int see_value[PIECE_TYPE_NB];
+extern const int see_value[SCH_PIECE_TYPE_NB];
 
 /* True when the exchange that legal move m starts on its target square wins at least threshold
  * centipawns for the mover, both sides capturing with their least valuable attacker each time and
  * stopping when it no longer pays. Castling counts as 0. */
-bool see_ge(const Position *pos, Move m, int threshold);
+bool see_ge(const SchPosition *pos, SchMove m, int threshold);
 
-/* The piece type m captures (PAWN for en passant), or PIECE_TYPE_NB for a quiet move. */
-PieceType see_captured(const Position *pos, Move m);
+/* The piece type m captures (PAWN for en passant), or SCH_PIECE_TYPE_NB for a quiet move. */
+SchPieceType see_captured(const SchPosition *pos, SchMove m);
 
 #endif

@@ -57,12 +57,12 @@ void strength_limit(const StrengthPlan *plan, EngineLimits *limits) {
 }
 
 /* How likely the player overlooks capture m: distant and backward captures hide best. */
-static double overlook_chance(const StrengthPlan *plan, const Position *pos, Move m) {
-    if (!move_is_noisy(pos, m) || move_kind(m) == MOVE_PROMOTION)
+static double overlook_chance(const StrengthPlan *plan, const SchPosition *pos, SchMove m) {
+    if (!move_is_noisy(pos, m) || sch_move_kind(m) == SCH_MOVE_PROMOTION)
         return 0;
-    Square from = move_from(m), to = move_to(m);
-    int df = abs(square_file(from) - square_file(to)), dr = abs(square_rank(from) - square_rank(to));
-    int forward = (square_rank(to) - square_rank(from)) * (pos_turn(pos) == WHITE ? 1 : -1);
+    SchSquare from = sch_move_from(m), to = sch_move_to(m);
+    int df = abs(sch_square_file(from) - sch_square_file(to)), dr = abs(sch_square_rank(from) - sch_square_rank(to));
+    int forward = (sch_square_rank(to) - sch_square_rank(from)) * (sch_pos_turn(pos) == SCH_WHITE ? 1 : -1);
     double chance = plan->blind_spot;
     if ((df > dr ? df : dr) >= 4)
         chance *= 1.6;
@@ -71,7 +71,7 @@ static double overlook_chance(const StrengthPlan *plan, const Position *pos, Mov
     return chance < 0.85 ? chance : 0.85;
 }
 
-int strength_choose(const StrengthPlan *plan, const Position *pos, const RootMove *lines, int count, uint64_t *rng) {
+int strength_choose(const StrengthPlan *plan, const SchPosition *pos, const RootMove *lines, int count, uint64_t *rng) {
     if (!plan->active || count <= 1)
         return 0;
     double weight[ENGINE_MAX_MULTIPV], total = 0;

@@ -43,6 +43,6 @@ void strength_limit(const StrengthPlan *plan, EngineLimits *limits);
 
 /* Picks the move to play from the lines of a finished search of pos (best first); rng is the
  * Engine's generator state. Returns the index of the chosen line. */
-int strength_choose(const StrengthPlan *plan, const Position *pos, const RootMove *lines, int count, uint64_t *rng);
+int strength_choose(const StrengthPlan *plan, const SchPosition *pos, const RootMove *lines, int count, uint64_t *rng);
 
 #endif

@@ -13,7 +13,7 @@ int64_t tm_now_ms(void) {
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-void tm_init(TimeManager *tm, const EngineLimits *limits, Color us, int overhead, int lag) {
+void tm_init(TimeManager *tm, const EngineLimits *limits, SchColor us, int overhead, int lag) {
     tm->start_ms = tm_now_ms();
     tm->soft_ms = tm->hard_ms = 0;
     if (limits->movetime > 0) {

@@ -22,7 +22,7 @@ int64_t tm_now_ms(void);
 /* Budgets for the side `us` from limits; overhead (ms) is kept back for communication delays, and
  * lag (ms) is what each move has been seen to cost the clock beyond the search (engine.c measures
  * it). Pondering and infinite searches get budgets too: the search ignores them until ponderhit. */
-void tm_init(TimeManager *tm, const EngineLimits *limits, Color us, int overhead, int lag);
+void tm_init(TimeManager *tm, const EngineLimits *limits, SchColor us, int overhead, int lag);
 
 static inline int64_t tm_elapsed(const TimeManager *tm) { return tm_now_ms() - tm->start_ms; }
 

@@ -14,7 +14,7 @@ static inline uint16_t key_check(uint64_t key) { return (uint16_t)(key >> 48); }
 /* One entry unpacked. */
 typedef struct TTEntry {
     uint16_t check; /* the key's top 16 bits (once the data's fold is taken off) */
-    Move move;
+    SchMove move;
     int16_t score;
     int16_t eval;
     uint8_t depth;
@@ -31,7 +31,7 @@ static inline uint16_t fold(uint64_t d) { return (uint16_t)(d ^ d >> 16 ^ d >> 3
 static inline TTEntry entry_load(const TTBucket *b, int i) {
     uint64_t d = __atomic_load_n(&b->data[i], __ATOMIC_RELAXED);
     uint16_t c = __atomic_load_n(&b->check[i], __ATOMIC_RELAXED);
-    return (TTEntry){(uint16_t)(c ^ fold(d)),      (Move)d,
+    return (TTEntry){(uint16_t)(c ^ fold(d)),      (SchMove)d,
                      (int16_t)(uint16_t)(d >> 16), (int16_t)(uint16_t)(d >> 32),
                      (uint8_t)(d >> 48),           (uint8_t)(d >> 56)};
 }
@@ -105,7 +105,7 @@ static int entry_value(const TT *tt, const TTEntry *e) {
     return e->depth - 8 * age;
 }
 
-void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int depth, int bound) {
+void tt_store(TT *tt, uint64_t key, int ply, SchMove move, int score, int eval, int depth, int bound) {
     TTBucket *bucket = &tt->buckets[key & tt->mask];
     uint16_t check = key_check(key);
     TTEntry entries[TT_BUCKET_ENTRIES];
@@ -125,7 +125,7 @@ void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int
     if (slot->check == check && entry_bound(slot) != BOUND_NONE && bound != BOUND_EXACT &&
         entry_generation(slot) == tt->generation && depth + 3 < slot->depth)
         return;
-    if (move == MOVE_NONE && slot->check == check)
+    if (move == SCH_MOVE_NONE && slot->check == check)
         move = slot->move;
     TTEntry e = {check,
                  move,

@@ -42,7 +42,7 @@ typedef struct TT {
 
 /* What a probe found. */
 typedef struct TTHit {
-    Move move;
+    SchMove move;
     int score; /* already adjusted to the probing ply */
     int eval;
     int depth;
@@ -60,7 +60,7 @@ void tt_new_search(TT *tt);
 /* Looks up key; true with *hit filled when the position is stored. ply adjusts mate scores. */
 bool tt_probe(const TT *tt, uint64_t key, int ply, TTHit *hit);
 /* Stores a search result for key at ply (mate scores are made node-relative here). */
-void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int depth, int bound);
+void tt_store(TT *tt, uint64_t key, int ply, SchMove move, int score, int eval, int depth, int bound);
 
 /* Permille of the first thousand entries written in the current search. */
 int tt_hashfull(const TT *tt);

@@ -35,7 +35,7 @@ void uci_say(Uci *u, const char *fmt, ...) {
 const char *uci_shown(const char *text, char *buf, size_t size) {
     size_t len = strlen(text);
     size_t keep = len > SHOWN_MAX ? SHOWN_MAX : len;
-    err_text_arg(text, keep, buf, size);
+    sch_err_text_arg(text, keep, buf, size);
     if (len > keep && strlen(buf) + 4 <= size)
         strcat(buf, "...");
     return buf;
@@ -184,9 +184,9 @@ static bool uci_init(Uci *u, FILE *in, FILE *out, const char *version) {
 static void uci_release(Uci *u) {
     uci_stop_search(u);
     if (u->has_position)
-        game_free(&u->game);
+        sch_game_free(&u->game);
     if (u->job_game_valid)
-        game_free(&u->job_game);
+        sch_game_free(&u->job_game);
     engine_free(u->engine);
     pthread_cond_destroy(&u->cond);
     pthread_mutex_destroy(&u->lock);

@@ -34,7 +34,7 @@
 
 /* Speaks UCI on in/out until `quit` or the end of in, then stops a running search and joins its
  * thread. At the end of in (unlike quit) a search that ends by its own limits is first allowed to
- * finish, so `printf 'position startpos\ngo depth 8\n' | schach uci` answers after depth 8. version is printed in "id name schach <version>". schach_init() must have run.
+ * finish, so `printf 'position startpos\ngo depth 8\n' | schach uci` answers after depth 8. version is printed in "id name schach <version>".
  * Returns 0, or 1 when the engine cannot be created (out of memory). */
 int uci_loop(FILE *in, FILE *out, const char *version);
 

@@ -53,14 +53,14 @@ static bool go_number(Uci *u, EngineLimits *l, GoWord w, long long v) {
     const char *word = go_words[w];
     long long capped = v > INT32_MAX ? INT32_MAX : v;
     switch (w) {
-        case GO_WTIME: l->time[WHITE] = clock_ms(u, word, v); return true;
-        case GO_BTIME: l->time[BLACK] = clock_ms(u, word, v); return true;
+        case GO_WTIME: l->time[SCH_WHITE] = clock_ms(u, word, v); return true;
+        case GO_BTIME: l->time[SCH_BLACK] = clock_ms(u, word, v); return true;
         case GO_MOVETIME: l->movetime = clock_ms(u, word, v); return true;
         case GO_WINC:
         case GO_BINC:
             if (v < 0)
                 uci_say(u, "info string go: %s %lld is negative; using 0", word, v);
-            l->inc[w == GO_WINC ? WHITE : BLACK] = v < 0 ? 0 : (int)capped;
+            l->inc[w == GO_WINC ? SCH_WHITE : SCH_BLACK] = v < 0 ? 0 : (int)capped;
             return true;
         case GO_MOVESTOGO:
             if (v < 0)
@@ -94,10 +94,10 @@ static void go_searchmoves(Uci *u, const Tokens *t, size_t *i, EngineLimits *l) 
     l->searchmoves_count = 0;
     for (; *i < t->n && go_word(t->v[*i]) < 0; (*i)++) {
         SchError err;
-        err_clear(&err);
-        Move m = uci_parse(game_position(&u->game), t->v[*i], &err);
+        sch_err_clear(&err);
+        SchMove m = sch_uci_parse(sch_game_position(&u->game), t->v[*i], &err);
         char buf[SHOWN_MAX + 8];
-        if (m == MOVE_NONE) {
+        if (m == SCH_MOVE_NONE) {
             uci_say(u, "info string go: searchmoves: '%s' is not a legal move here; skipped",
                     uci_shown(t->v[*i], buf, sizeof buf));
             continue;
@@ -105,7 +105,7 @@ static void go_searchmoves(Uci *u, const Tokens *t, size_t *i, EngineLimits *l) 
         bool seen = false;
         for (int k = 0; k < l->searchmoves_count; k++)
             seen |= u->job_moves[k] == m;
-        if (!seen && l->searchmoves_count < SCHACH_MAX_MOVES)
+        if (!seen && l->searchmoves_count < SCH_MAX_MOVES)
             u->job_moves[l->searchmoves_count++] = m;
     }
     if (l->searchmoves_count == 0) {
@@ -158,8 +158,8 @@ void uci_cmd_go(Uci *u, const Tokens *t, size_t i) {
     if (!go_parse(u, t, i, &limits))
         return;
     if (u->job_game_valid)
-        game_free(&u->job_game);
-    u->job_game_valid = game_copy(&u->job_game, &u->game);
+        sch_game_free(&u->job_game);
+    u->job_game_valid = sch_game_copy(&u->job_game, &u->game);
     if (!u->job_game_valid) {
         uci_say(u, "info string go: out of memory; go ignored");
         return;

@@ -26,16 +26,16 @@ typedef struct Uci {
     const char *version;
     Engine *engine;
     Settings set;
-    Game game; /* the position of the last good `position` */
+    SchGame game; /* the position of the last good `position` */
     bool has_position;
 
     /* The search. job_* are written by the reading thread only while no search thread exists. */
     pthread_t thread;
     bool thread_alive; /* started and not yet joined (reading thread only) */
-    Game job_game;
+    SchGame job_game;
     bool job_game_valid;
     EngineLimits job_limits;
-    Move job_moves[SCHACH_MAX_MOVES];
+    SchMove job_moves[SCH_MAX_MOVES];
 
     pthread_mutex_t out_lock; /* whole lines on out */
     pthread_mutex_t lock;     /* the flags below */

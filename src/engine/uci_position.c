@@ -17,23 +17,23 @@
 #include "uci_internal.h"
 
 /* Plays m, also after an automatic ending that leaves legal moves: the GUI is the arbiter. The game
- * decides dead positions by material only (GAME_DEAD_MATERIAL_ONLY): the full analysis after each
+ * decides dead positions by material only (SCH_GAME_DEAD_MATERIAL_ONLY): the full analysis after each
  * replayed move of a locked position would cost milliseconds per ply on every "position" command,
  * time the engine's clock pays, and the search needs none of it. */
-static bool play_on(Game *g, Move m, SchError *err) {
-    if (game_over(g))
+static bool play_on(SchGame *g, SchMove m, SchError *err) {
+    if (sch_game_over(g))
         memset(&g->outcome, 0, sizeof g->outcome);
-    return game_play(g, m, err);
+    return sch_game_play(g, m, err);
 }
 
 /* With UCI_Chess960 every position uses Chess960 notation (a 960 FEN switches it on by itself). */
-static void set_chess960(const Uci *u, Game *g) {
+static void set_chess960(const Uci *u, SchGame *g) {
     if (u->set.chess960)
         g->pos.chess960 = g->start.chess960 = 1;
 }
 
 /* Sets up g (which must be fresh) from tokens [i, end): "startpos" or "fen <fields>". */
-static bool position_base(Uci *u, Game *g, const Tokens *t, size_t i, size_t end) {
+static bool position_base(Uci *u, SchGame *g, const Tokens *t, size_t i, size_t end) {
     char buf[SHOWN_MAX + 8];
     if (i < end && !strcasecmp(t->v[i], "startpos")) {
         if (i + 1 < end) {
@@ -41,8 +41,8 @@ static bool position_base(Uci *u, Game *g, const Tokens *t, size_t i, size_t end
                     uci_shown(t->v[i + 1], buf, sizeof buf));
             return false;
         }
-        game_init(g);
-        game_set_dead_mode(g, GAME_DEAD_MATERIAL_ONLY);
+        sch_game_init(g);
+        sch_game_set_dead_mode(g, SCH_GAME_DEAD_MATERIAL_ONLY);
         set_chess960(u, g);
         return true;
     }
@@ -57,13 +57,13 @@ static bool position_base(Uci *u, Game *g, const Tokens *t, size_t i, size_t end
         return false;
     }
     SchError err;
-    err_clear(&err);
-    bool ok = game_init_fen_mode(g, fen, GAME_DEAD_MATERIAL_ONLY, &err);
+    sch_err_clear(&err);
+    bool ok = sch_game_init_fen_mode(g, fen, SCH_GAME_DEAD_MATERIAL_ONLY, &err);
     if (!ok) {
         char msg[256];
-        err_format(&err, LANG_EN, msg, sizeof msg);
+        sch_err_format(&err, SCH_LANG_EN, msg, sizeof msg);
         uci_say(u, "info string position: invalid FEN: %s; position unchanged", msg);
-    } else if (game_over(g) && gen_has_legal_move(game_position(g))) {
+    } else if (sch_game_over(g) && sch_gen_has_legal_move(sch_game_position(g))) {
         memset(&g->outcome, 0, sizeof g->outcome);
     }
     free(fen);
@@ -73,14 +73,14 @@ static bool position_base(Uci *u, Game *g, const Tokens *t, size_t i, size_t end
 }
 
 /* Plays the moves [i, n) on g; reports the first bad one. */
-static bool position_moves(Uci *u, Game *g, const Tokens *t, size_t i) {
+static bool position_moves(Uci *u, SchGame *g, const Tokens *t, size_t i) {
     for (size_t k = i; k < t->n; k++) {
         SchError err;
-        err_clear(&err);
-        Move m = uci_parse(game_position(g), t->v[k], &err);
-        if (m == MOVE_NONE || !play_on(g, m, &err)) {
+        sch_err_clear(&err);
+        SchMove m = sch_uci_parse(sch_game_position(g), t->v[k], &err);
+        if (m == SCH_MOVE_NONE || !play_on(g, m, &err)) {
             char msg[256], buf[SHOWN_MAX + 8];
-            err_format(&err, LANG_EN, msg, sizeof msg);
+            sch_err_format(&err, SCH_LANG_EN, msg, sizeof msg);
             uci_say(u, "info string position: move %zu '%s' cannot be played: %s; position unchanged", k - i + 1,
                     uci_shown(t->v[k], buf, sizeof buf), msg);
             return false;
@@ -94,16 +94,16 @@ void uci_cmd_position(Uci *u, const Tokens *t, size_t i) {
     size_t moves = i;
     while (moves < t->n && strcasecmp(t->v[moves], "moves"))
         moves++;
-    Game g;
-    game_init(&g);
-    game_free(&g);
+    SchGame g;
+    sch_game_init(&g);
+    sch_game_free(&g);
     bool ok = position_base(u, &g, t, i, moves) && position_moves(u, &g, t, moves + 1);
     if (!ok) {
-        game_free(&g);
+        sch_game_free(&g);
         return;
     }
     if (u->has_position)
-        game_free(&u->game);
+        sch_game_free(&u->game);
     u->game = g;
     u->has_position = true;
 }
@@ -116,22 +116,22 @@ void uci_cmd_display(Uci *u) {
         uci_say(u, "info string d: no position yet");
         return;
     }
-    const Position *pos = game_position(&u->game);
+    const SchPosition *pos = sch_game_position(&u->game);
     for (int rank = 7; rank >= 0; rank--) {
         char row[32];
         int len = 0;
         for (int file = 0; file < 8; file++) {
-            Piece p = pos_piece_on(pos, square_make(file, rank));
-            char c = p == NO_PIECE ? '.' : "PNBRQKpnbrqk"[p];
+            SchPiece p = sch_pos_piece_on(pos, sch_square_make(file, rank));
+            char c = p == SCH_NO_PIECE ? '.' : "PNBRQKpnbrqk"[p];
             len += snprintf(row + len, sizeof row - (size_t)len, " %c", c);
         }
         uci_say(u, "%d%s", rank + 1, row);
     }
     uci_say(u, "  a b c d e f g h");
-    char fen[SCHACH_FEN_MAX];
-    fen_write(pos, fen, sizeof fen);
+    char fen[SCH_FEN_MAX];
+    sch_fen_write(pos, fen, sizeof fen);
     uci_say(u, "Fen: %s", fen);
-    uci_say(u, "Legal moves: %d", gen_count(pos));
+    uci_say(u, "Legal moves: %d", sch_gen_count(pos));
 }
 
 void uci_cmd_eval(Uci *u) {
@@ -139,7 +139,7 @@ void uci_cmd_eval(Uci *u) {
         uci_say(u, "info string eval: no position yet");
         return;
     }
-    const Position *pos = game_position(&u->game);
+    const SchPosition *pos = sch_game_position(&u->game);
     uci_say(u, "info string eval %d cp (from %s's point of view; static, no search)", engine_evaluate(pos),
-            pos_turn(pos) == WHITE ? "white" : "black");
+            sch_pos_turn(pos) == SCH_WHITE ? "white" : "black");
 }

@@ -53,15 +53,13 @@ static void on_info(const EngineInfo *info, void *ctx) {
         len += 3;
     }
     /* Chess960 castling is written from the position it is played in (king takes rook). */
-    Position walk = u->job_game.pos;
+    SchPosition walk = u->job_game.pos;
     for (int i = 0; i < info->pv_length && i < ENGINE_MAX_PLY && len > 0; i++) {
-        char move[SCHACH_MOVE_TEXT_MAX];
-        if (walk.chess960 && gen_is_legal(&walk, info->pv[i])) {
-            Undo undo;
-            uci_write_pos(&walk, info->pv[i], move, sizeof move);
-            pos_make(&walk, info->pv[i], &undo);
-        } else {
-            uci_write(info->pv[i], move, sizeof move);
+        char move[SCH_MOVE_TEXT_MAX];
+        sch_uci_write(&walk, info->pv[i], move, sizeof move);
+        if (walk.chess960 && sch_gen_is_legal(&walk, info->pv[i])) {
+            SchUndo undo;
+            sch_pos_make(&walk, info->pv[i], &undo);
         }
         if ((size_t)len + 1 + strlen(move) >= sizeof line)
             break;
@@ -80,17 +78,17 @@ static void wait_for_release(Uci *u) {
 
 /* "bestmove e2e4 ponder e7e5"; the ponder move only when it is legal after the best move. */
 static void print_bestmove(Uci *u, const EngineResult *r) {
-    if (r->best == MOVE_NONE) {
+    if (r->best == SCH_MOVE_NONE) {
         uci_say(u, "bestmove (none)"); /* what GUIs and python-chess read; Stockfish says the same */
         return;
     }
-    char best[SCHACH_MOVE_TEXT_MAX], ponder[SCHACH_MOVE_TEXT_MAX];
-    uci_write_pos(&u->job_game.pos, r->best, best, sizeof best);
-    Position after = u->job_game.pos;
-    Undo undo;
-    pos_make(&after, r->best, &undo);
-    if (r->ponder != MOVE_NONE && gen_is_legal(&after, r->ponder)) {
-        uci_write_pos(&after, r->ponder, ponder, sizeof ponder);
+    char best[SCH_MOVE_TEXT_MAX], ponder[SCH_MOVE_TEXT_MAX];
+    sch_uci_write(&u->job_game.pos, r->best, best, sizeof best);
+    SchPosition after = u->job_game.pos;
+    SchUndo undo;
+    sch_pos_make(&after, r->best, &undo);
+    if (r->ponder != SCH_MOVE_NONE && sch_gen_is_legal(&after, r->ponder)) {
+        sch_uci_write(&after, r->ponder, ponder, sizeof ponder);
         uci_say(u, "bestmove %s ponder %s", best, ponder);
     } else {
         uci_say(u, "bestmove %s", best);
@@ -101,8 +99,8 @@ static void *search_main(void *arg) {
     Uci *u = arg;
     EngineResult r;
     memset(&r, 0, sizeof r);
-    const Position *pos = game_position(&u->job_game);
-    if (gen_has_legal_move(pos)) {
+    const SchPosition *pos = sch_game_position(&u->job_game);
+    if (sch_gen_has_legal_move(pos)) {
         r = engine_search(u->engine, &u->job_game, &u->job_limits, on_info, u);
         /* The search's totals at its end (every thread's nodes), as Stockfish closes a search: the
          * last iteration's line counted only up to its own end. */
@@ -110,7 +108,7 @@ static void *search_main(void *arg) {
                 (unsigned long long)(r.time_ms > 0 ? r.nodes * 1000 / (uint64_t)r.time_ms : r.nodes),
                 (long long)r.time_ms);
     } else
-        uci_say(u, "info depth 0 score %s", pos_in_check(pos) ? "mate 0" : "cp 0");
+        uci_say(u, "info depth 0 score %s", sch_pos_in_check(pos) ? "mate 0" : "cp 0");
     mark_started(u);
     pthread_mutex_lock(&u->lock);
     u->engine_done = true;
@@ -145,7 +143,7 @@ static bool search_unbounded(Uci *u) {
     pthread_mutex_lock(&u->lock);
     bool pondering = l->ponder && !u->ponderhit_seen;
     pthread_mutex_unlock(&u->lock);
-    Color stm = pos_turn(game_position(&u->job_game));
+    SchColor stm = sch_pos_turn(sch_game_position(&u->job_game));
     bool limited = l->depth || l->nodes || l->movetime || l->mate || l->time[stm];
     return l->infinite || pondering || !limited;
 }

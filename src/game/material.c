@@ -3,25 +3,25 @@
  * position only; the winnability analysis (winnable*.c) calls in here, never the reverse. */
 #include "schach/material.h"
 
-static bool one_square_colour(Bitboard b) { return !(b & BB_LIGHT_SQUARES) || !(b & BB_DARK_SQUARES); }
+static bool one_square_colour(SchBitboard b) { return !(b & SCH_BB_LIGHT_SQUARES) || !(b & SCH_BB_DARK_SQUARES); }
 
-bool win_material_insufficient(const Position *pos, Color color) {
-    Bitboard ours = pos->by_color[color], theirs = pos->by_color[!color];
-    Bitboard our_men = ours & ~pos->by_type[KING], their_men = theirs & ~pos->by_type[KING];
+bool sch_win_material_insufficient(const SchPosition *pos, SchColor color) {
+    SchBitboard ours = pos->by_color[color], theirs = pos->by_color[!color];
+    SchBitboard our_men = ours & ~pos->by_type[SCH_KING], their_men = theirs & ~pos->by_type[SCH_KING];
     if (!our_men)
         return true; /* a king never gives check */
-    if (pos->by_type[PAWN])
+    if (pos->by_type[SCH_PAWN])
         return false; /* a pawn may promote to anything, or block a flight square */
-    Bitboard knights = pos->by_type[KNIGHT], bishops = pos->by_type[BISHOP];
+    SchBitboard knights = pos->by_type[SCH_KNIGHT], bishops = pos->by_type[SCH_BISHOP];
     /* One knight mates only when an enemy man blocks a flight square. */
-    if (our_men == (ours & knights) && !bb_more_than_one(our_men) && !their_men)
+    if (our_men == (ours & knights) && !sch_bb_more_than_one(our_men) && !their_men)
         return true;
     /* Bishops on one colour: the mated king stands on that colour, so its orthogonal neighbours are
      * of the other colour; a bishop never attacks them and one king cannot cover two of them
      * without standing next to the mated king, so enemy men would have to block them, and men
      * that stand only on the bishops' colour never can. */
     if (our_men == (ours & bishops)) {
-        Bitboard all_bishops = our_men | (their_men & bishops);
+        SchBitboard all_bishops = our_men | (their_men & bishops);
         if (their_men == (their_men & bishops) && one_square_colour(all_bishops))
             return true;
     }
@@ -38,15 +38,15 @@ bool win_material_insufficient(const Position *pos, Color color) {
      *   as a flight square our king or knight covers). Then the knight checks from b3 or c2 and
      *   the queen on a2 or b1 always reaches it (diagonally next to it, or through b2).
      * So no series of moves mates. */
-    Bitboard heavy = pos->by_type[ROOK] | pos->by_type[QUEEN];
-    if (their_men && !bb_more_than_one(our_men) && (our_men & bishops) && their_men == (their_men & heavy))
+    SchBitboard heavy = pos->by_type[SCH_ROOK] | pos->by_type[SCH_QUEEN];
+    if (their_men && !sch_bb_more_than_one(our_men) && (our_men & bishops) && their_men == (their_men & heavy))
         return true;
-    if (our_men == (our_men & knights) && !bb_more_than_one(our_men) && their_men && !bb_more_than_one(their_men) &&
-        (their_men & pos->by_type[QUEEN]))
+    if (our_men == (our_men & knights) && !sch_bb_more_than_one(our_men) && their_men && !sch_bb_more_than_one(their_men) &&
+        (their_men & pos->by_type[SCH_QUEEN]))
         return true;
     return false;
 }
 
-bool pos_insufficient_material(const Position *pos) {
-    return win_material_insufficient(pos, WHITE) && win_material_insufficient(pos, BLACK);
+bool sch_pos_insufficient_material(const SchPosition *pos) {
+    return sch_win_material_insufficient(pos, SCH_WHITE) && sch_win_material_insufficient(pos, SCH_BLACK);
 }

@@ -13,38 +13,38 @@
 
 /* ---- names and words --------------------------------------------------------------------------- */
 
-const char *win_verdict_name(Winnability verdict) {
+const char *sch_win_verdict_name(SchWinnability verdict) {
     switch (verdict) {
-        case WIN_WINNABLE: return "winnable";
-        case WIN_UNWINNABLE: return "unwinnable";
+        case SCH_WIN_WINNABLE: return "winnable";
+        case SCH_WIN_UNWINNABLE: return "unwinnable";
         default: return "undetermined";
     }
 }
 
-const char *win_reason_name(WinReason reason) {
-    static const char *const names[WIN_REASON_NB] = {
-        [WIN_REASON_CHECKMATED] = "checkmated",       [WIN_REASON_STALEMATE] = "stalemate",
-        [WIN_REASON_BARE_KING] = "bare_king",         [WIN_REASON_MATERIAL] = "insufficient_material",
-        [WIN_REASON_LOCKED] = "locked_pawns",         [WIN_REASON_TRAPPED] = "trapped_pieces",
-        [WIN_REASON_EXHAUSTED] = "no_mate_reachable",
+const char *sch_win_reason_name(SchWinReason reason) {
+    static const char *const names[SCH_WIN_REASON_NB] = {
+        [SCH_WIN_REASON_CHECKMATED] = "checkmated",       [SCH_WIN_REASON_STALEMATE] = "stalemate",
+        [SCH_WIN_REASON_BARE_KING] = "bare_king",         [SCH_WIN_REASON_MATERIAL] = "insufficient_material",
+        [SCH_WIN_REASON_LOCKED] = "locked_pawns",         [SCH_WIN_REASON_TRAPPED] = "trapped_pieces",
+        [SCH_WIN_REASON_EXHAUSTED] = "no_mate_reachable",
     };
-    return reason > WIN_REASON_NONE && reason < WIN_REASON_NB ? names[reason] : NULL;
+    return reason > SCH_WIN_REASON_NONE && reason < SCH_WIN_REASON_NB ? names[reason] : NULL;
 }
 
-const char *win_reason_text(WinReason reason, Lang lang) {
-    bool de = lang == LANG_DE;
+const char *sch_win_reason_text(SchWinReason reason, SchLang lang) {
+    bool de = lang == SCH_LANG_DE;
     switch (reason) {
-        case WIN_REASON_CHECKMATED: return de ? "die Partie ist durch Matt beendet" : "the game is over by checkmate";
-        case WIN_REASON_STALEMATE: return de ? "die Partie ist durch Patt beendet" : "the game is over by stalemate";
-        case WIN_REASON_BARE_KING: return de ? "nur der König ist übrig" : "only the king is left";
-        case WIN_REASON_MATERIAL: return de ? "das Material reicht nicht zum Matt" : "the material cannot checkmate";
-        case WIN_REASON_LOCKED:
+        case SCH_WIN_REASON_CHECKMATED: return de ? "die Partie ist durch Matt beendet" : "the game is over by checkmate";
+        case SCH_WIN_REASON_STALEMATE: return de ? "die Partie ist durch Patt beendet" : "the game is over by stalemate";
+        case SCH_WIN_REASON_BARE_KING: return de ? "nur der König ist übrig" : "only the king is left";
+        case SCH_WIN_REASON_MATERIAL: return de ? "das Material reicht nicht zum Matt" : "the material cannot checkmate";
+        case SCH_WIN_REASON_LOCKED:
             return de ? "die Bauernketten sind blockiert, keine Figur kann durchbrechen"
                       : "the pawns are locked and no piece can break through";
-        case WIN_REASON_TRAPPED:
+        case SCH_WIN_REASON_TRAPPED:
             return de ? "die Figuren sind eingesperrt und erreichen den König nie"
                       : "the pieces are trapped and can never reach the king";
-        case WIN_REASON_EXHAUSTED:
+        case SCH_WIN_REASON_EXHAUSTED:
             return de ? "keine erreichbare Stellung ist Matt" : "no position any series of moves reaches is checkmate";
         default: return de ? "unbekannt" : "unknown";
     }
@@ -52,13 +52,13 @@ const char *win_reason_text(WinReason reason, Lang lang) {
 
 /* ---- work areas -------------------------------------------------------------------------------- */
 
-WinWork *win_work_new(size_t tt_bytes) {
+SchWinWork *sch_win_work_new(size_t tt_bytes) {
     if (tt_bytes == 0)
         tt_bytes = (size_t)4 << 20;
     size_t entries = 1024;
     while (entries * 2 * sizeof(WinEntry) <= tt_bytes && entries < ((size_t)1 << 30))
         entries *= 2;
-    WinWork *w = malloc(sizeof *w);
+    SchWinWork *w = malloc(sizeof *w);
     if (!w)
         return NULL;
     w->table = calloc(entries, sizeof *w->table);
@@ -73,7 +73,7 @@ WinWork *win_work_new(size_t tt_bytes) {
     return w;
 }
 
-void win_work_free(WinWork *work) {
+void sch_win_work_free(SchWinWork *work) {
     if (!work)
         return;
     free(work->table);
@@ -85,17 +85,17 @@ void win_work_free(WinWork *work) {
 static pthread_key_t thread_work_key;
 static pthread_once_t thread_work_once = PTHREAD_ONCE_INIT;
 
-static void thread_work_free(void *work) { win_work_free(work); }
+static void thread_work_free(void *work) { sch_win_work_free(work); }
 static void thread_work_key_make(void) { (void)pthread_key_create(&thread_work_key, thread_work_free); }
 
 /* The calling thread's own work area, made on first use; NULL when out of memory. */
-static WinWork *thread_work(void) {
+static SchWinWork *thread_work(void) {
     pthread_once(&thread_work_once, thread_work_key_make);
-    WinWork *w = pthread_getspecific(thread_work_key);
+    SchWinWork *w = pthread_getspecific(thread_work_key);
     if (!w) {
-        w = win_work_new(0);
+        w = sch_win_work_new(0);
         if (w && pthread_setspecific(thread_work_key, w) != 0) {
-            win_work_free(w);
+            sch_win_work_free(w);
             w = NULL;
         }
     }
@@ -104,85 +104,85 @@ static WinWork *thread_work(void) {
 
 /* ---- the verdict ------------------------------------------------------------------------------- */
 
-bool win_proof_valid(const Position *pos, Color color, const WinResult *r) {
-    if (r->line_len < 0 || r->line_len > WIN_LINE_MAX)
+bool sch_win_proof_valid(const SchPosition *pos, SchColor color, const SchWinResult *r) {
+    if (r->line_len < 0 || r->line_len > SCH_WIN_LINE_MAX)
         return false;
-    Position p = *pos;
+    SchPosition p = *pos;
     for (int i = 0; i < r->line_len; i++) {
-        if (!gen_is_legal(&p, r->line[i]))
+        if (!sch_gen_is_legal(&p, r->line[i]))
             return false;
-        Undo u;
-        pos_make(&p, r->line[i], &u);
+        SchUndo u;
+        sch_pos_make(&p, r->line[i], &u);
     }
-    return pos_turn(&p) != color && p.checkers && !gen_has_legal_move(&p);
+    return sch_pos_turn(&p) != color && p.checkers && !sch_gen_has_legal_move(&p);
 }
 
-static Winnability finish(WinResult *r, Winnability v, WinReason why) {
+static SchWinnability finish(SchWinResult *r, SchWinnability v, SchWinReason why) {
     r->verdict = v;
-    r->reason = v == WIN_UNWINNABLE ? why : WIN_REASON_NONE;
-    if (v != WIN_WINNABLE)
+    r->reason = v == SCH_WIN_UNWINNABLE ? why : SCH_WIN_REASON_NONE;
+    if (v != SCH_WIN_WINNABLE)
         r->line_len = 0;
     return v;
 }
 
-Winnability can_checkmate(const Position *pos, Color color, const WinLimits *limits, WinWork *work, WinResult *out) {
-    WinResult local;
-    WinResult *r = out ? out : &local;
-    memset(r, 0, offsetof(WinResult, line));
+SchWinnability sch_can_checkmate(const SchPosition *pos, SchColor color, const SchWinLimits *limits, SchWinWork *work, SchWinResult *out) {
+    SchWinResult local;
+    SchWinResult *r = out ? out : &local;
+    memset(r, 0, offsetof(SchWinResult, line));
     r->nodes = 0;
     r->blockade = false;
-    static const WinLimits full_default = {false, 0};
+    static const SchWinLimits full_default = {false, 0};
     if (!limits)
         limits = &full_default;
 
-    if (!gen_has_legal_move(pos)) {
-        if (!pos_in_check(pos))
-            return finish(r, WIN_UNWINNABLE, WIN_REASON_STALEMATE);
-        if (pos_turn(pos) == color)
-            return finish(r, WIN_UNWINNABLE, WIN_REASON_CHECKMATED);
-        return finish(r, WIN_WINNABLE, WIN_REASON_NONE); /* already mate: the empty line */
+    if (!sch_gen_has_legal_move(pos)) {
+        if (!sch_pos_in_check(pos))
+            return finish(r, SCH_WIN_UNWINNABLE, SCH_WIN_REASON_STALEMATE);
+        if (sch_pos_turn(pos) == color)
+            return finish(r, SCH_WIN_UNWINNABLE, SCH_WIN_REASON_CHECKMATED);
+        return finish(r, SCH_WIN_WINNABLE, SCH_WIN_REASON_NONE); /* already mate: the empty line */
     }
-    if (!(pos->by_color[color] & ~pos->by_type[KING]))
-        return finish(r, WIN_UNWINNABLE, WIN_REASON_BARE_KING);
-    if (win_material_insufficient(pos, color))
-        return finish(r, WIN_UNWINNABLE, WIN_REASON_MATERIAL);
+    if (!(pos->by_color[color] & ~pos->by_type[SCH_KING]))
+        return finish(r, SCH_WIN_UNWINNABLE, SCH_WIN_REASON_BARE_KING);
+    if (sch_win_material_insufficient(pos, color))
+        return finish(r, SCH_WIN_UNWINNABLE, SCH_WIN_REASON_MATERIAL);
 
-    WinReason why = WIN_REASON_NONE;
-    Winnability v = win_static(pos, color, &why, &r->blockade);
-    if (v != WIN_UNDETERMINED)
+    SchWinReason why = SCH_WIN_REASON_NONE;
+    SchWinnability v = sch_win_static(pos, color, &why, &r->blockade);
+    if (v != SCH_WIN_UNDETERMINED)
         return finish(r, v, why);
 
-    uint64_t budget = limits->quick ? WIN_QUICK_NODES : (limits->nodes ? limits->nodes : WIN_DEFAULT_NODES);
+    uint64_t budget = limits->quick ? WIN_QUICK_NODES : (limits->nodes ? limits->nodes : SCH_WIN_DEFAULT_NODES);
     if (!limits->quick && !work)
         work = thread_work();
     if (!limits->quick && !work)
-        return finish(r, WIN_UNDETERMINED, WIN_REASON_NONE); /* out of memory */
-    v = win_search(pos, color, budget, limits->quick ? NULL : work, r, &why);
+        return finish(r, SCH_WIN_UNDETERMINED, SCH_WIN_REASON_NONE); /* out of memory */
+    v = sch_win_search(pos, color, budget, limits->quick ? NULL : work, r, &why);
     /* A proof is only a proof once replayed. */
-    if (v == WIN_WINNABLE && !win_proof_valid(pos, color, r))
-        v = WIN_UNDETERMINED;
+    if (v == SCH_WIN_WINNABLE && !sch_win_proof_valid(pos, color, r))
+        v = SCH_WIN_UNDETERMINED;
     return finish(r, v, why);
 }
 
-Winnability dead_position(const Position *pos, const WinLimits *limits, WinWork *work, WinResult res[2]) {
-    WinResult local[2];
-    WinResult *r = res ? res : local;
+SchWinnability sch_dead_position(const SchPosition *pos, const SchWinLimits *limits, SchWinWork *work, SchWinResult res[2]) {
+    SchWinResult local[2];
+    SchWinResult *r = res ? res : local;
     for (int c = 0; c < 2; c++) {
-        memset(&r[c], 0, offsetof(WinResult, line));
+        memset(&r[c], 0, offsetof(SchWinResult, line));
         r[c].nodes = 0;
         r[c].blockade = false;
     }
     /* The side with more material is the likelier winner: ask about it first, and stop as soon
      * as one side can mate. */
-    Color first = WHITE;
-    if (bb_count(pos->by_color[BLACK]) > bb_count(pos->by_color[WHITE]))
-        first = BLACK;
-    if (can_checkmate(pos, first, limits, work, &r[first]) == WIN_WINNABLE)
-        return WIN_WINNABLE;
-    Winnability second = can_checkmate(pos, (Color)!first, limits, work, &r[!first]);
-    if (second == WIN_WINNABLE)
-        return WIN_WINNABLE;
-    if (r[first].verdict == WIN_UNWINNABLE && second == WIN_UNWINNABLE)
-        return WIN_UNWINNABLE;
-    return WIN_UNDETERMINED;
+    SchColor first = SCH_WHITE;
+    if (sch_bb_count(pos->by_color[SCH_BLACK]) > sch_bb_count(pos->by_color[SCH_WHITE]))
+        first = SCH_BLACK;
+    if (sch_can_checkmate(pos, first, limits, work, &r[first]) == SCH_WIN_WINNABLE)
+        return SCH_WIN_WINNABLE;
+    SchWinnability second = sch_can_checkmate(pos, (SchColor)!first, limits, work, &r[!first]);
+    if (second == SCH_WIN_WINNABLE)
+        return SCH_WIN_WINNABLE;
+    if (r[first].verdict == SCH_WIN_UNWINNABLE && second == SCH_WIN_UNWINNABLE)
+        return SCH_WIN_UNWINNABLE;
+    return SCH_WIN_UNDETERMINED;
 }

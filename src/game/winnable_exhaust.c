@@ -18,7 +18,7 @@
 #include "schach/movegen.h"
 #include "winnable_internal.h"
 
-static bool ensure_stack(WinWork *w) {
+static bool ensure_stack(SchWinWork *w) {
     if (!w->frames)
         w->frames = malloc(WIN_FRAMES * sizeof *w->frames);
     if (!w->moves)
@@ -28,19 +28,19 @@ static bool ensure_stack(WinWork *w) {
 
 /* A capture, pawn move, promotion, castling or en passant: the kind of move after which the
  * structure may have locked (or cannot come back). */
-static bool irreversible(const Position *pos, Move m) {
-    return move_kind(m) != MOVE_NORMAL || pos_piece_on(pos, move_to(m)) != NO_PIECE ||
-           piece_type(pos_piece_on(pos, move_from(m))) == PAWN;
+static bool irreversible(const SchPosition *pos, SchMove m) {
+    return sch_move_kind(m) != SCH_MOVE_NORMAL || sch_pos_piece_on(pos, sch_move_to(m)) != SCH_NO_PIECE ||
+           sch_piece_type(sch_pos_piece_on(pos, sch_move_from(m))) == SCH_PAWN;
 }
 
 /* Whether nothing reachable from pos (just entered) can be the mate sought. */
-static bool dead_end(const Position *pos, Color W, bool after_irreversible) {
-    if (win_material_insufficient(pos, W))
+static bool dead_end(const SchPosition *pos, SchColor W, bool after_irreversible) {
+    if (sch_win_material_insufficient(pos, W))
         return true;
     if (after_irreversible) {
-        WinReason why;
+        SchWinReason why;
         bool blockade;
-        if (win_static(pos, W, &why, &blockade) == WIN_UNWINNABLE)
+        if (sch_win_static(pos, W, &why, &blockade) == SCH_WIN_UNWINNABLE)
             return true;
     }
     return false;
@@ -77,46 +77,46 @@ static int find_index(const KeyIndex *order, int n, uint64_t key) {
 /* Writes a line from root to the mate at the end of the stack's line (depth plies) into r,
  * shortened by jumps ahead. The frames' keys are the positions before each move; the mate
  * position's key is mate_key. Reuses the move buffer beyond `used` as scratch. */
-static bool shorten(const Position *root, WinWork *w, int depth, uint64_t mate_key, uint32_t used, WinResult *r) {
-    if (depth <= WIN_LINE_MAX) {
+static bool shorten(const SchPosition *root, SchWinWork *w, int depth, uint64_t mate_key, uint32_t used, SchWinResult *r) {
+    if (depth <= SCH_WIN_LINE_MAX) {
         for (int i = 0; i < depth; i++)
             r->line[i] = w->moves[w->frames[i].first + w->frames[i].next - 1];
         r->line_len = depth;
         return true;
     }
     size_t need = (size_t)(depth + 1) * sizeof(KeyIndex);
-    if ((size_t)(WIN_MOVES - used) * sizeof(Move) < need)
+    if ((size_t)(WIN_MOVES - used) * sizeof(SchMove) < need)
         return false;
     KeyIndex *order = (KeyIndex *)(void *)(w->moves + used + (8 - used % 8) % 8);
-    if ((size_t)((Move *)(void *)(order + depth + 1) - w->moves) > WIN_MOVES)
+    if ((size_t)((SchMove *)(void *)(order + depth + 1) - w->moves) > WIN_MOVES)
         return false;
     for (int i = 0; i < depth; i++)
         order[i] = (KeyIndex){w->frames[i].key, i};
     order[depth] = (KeyIndex){mate_key, depth};
     qsort(order, (size_t)depth + 1, sizeof *order, key_compare);
-    Position pos = *root;
+    SchPosition pos = *root;
     int at = 0, len = 0;
     while (at < depth) {
-        if (len == WIN_LINE_MAX)
+        if (len == SCH_WIN_LINE_MAX)
             return false;
-        Move moves[SCHACH_MAX_MOVES];
-        int n = gen_moves(&pos, GEN_ALL, moves);
-        Move best = MOVE_NONE;
+        SchMove moves[SCH_MAX_MOVES];
+        int n = sch_gen_moves(&pos, SCH_GEN_ALL, moves);
+        SchMove best = SCH_MOVE_NONE;
         int best_at = at;
         for (int i = 0; i < n; i++) {
-            Undo u;
-            pos_make(&pos, moves[i], &u);
+            SchUndo u;
+            sch_pos_make(&pos, moves[i], &u);
             int j = find_index(order, depth + 1, pos.key);
-            pos_unmake(&pos, moves[i], &u);
+            sch_pos_unmake(&pos, moves[i], &u);
             if (j > best_at) {
                 best_at = j;
                 best = moves[i];
             }
         }
-        if (best == MOVE_NONE)
+        if (best == SCH_MOVE_NONE)
             return false;
-        Undo u;
-        pos_make(&pos, best, &u);
+        SchUndo u;
+        sch_pos_make(&pos, best, &u);
         r->line[len++] = best;
         at = best_at;
     }
@@ -124,27 +124,27 @@ static bool shorten(const Position *root, WinWork *w, int depth, uint64_t mate_k
     return true;
 }
 
-Winnability win_exhaust(const Position *root, Color W, uint64_t budget, WinWork *w, WinResult *r, uint64_t *nodes) {
+SchWinnability sch_win_exhaust(const SchPosition *root, SchColor W, uint64_t budget, SchWinWork *w, SchWinResult *r, uint64_t *nodes) {
     if (!ensure_stack(w))
-        return WIN_UNDETERMINED;
+        return SCH_WIN_UNDETERMINED;
     win_tt_new_stage(w);
-    Position pos = *root;
+    SchPosition pos = *root;
     win_tt_store(w, pos.key, 0);
     uint64_t spent = 0;
     int depth = 0;
     uint32_t used = 0;
     bool complete = true;
-    Winnability verdict = WIN_UNDETERMINED;
+    SchWinnability verdict = SCH_WIN_UNDETERMINED;
 
     /* Enter the root. */
     if (dead_end(&pos, W, true)) {
         *nodes += 1;
-        return WIN_UNWINNABLE;
+        return SCH_WIN_UNWINNABLE;
     }
     WinFrame *f = &w->frames[0];
     f->key = pos.key;
     f->first = 0;
-    f->count = (uint16_t)gen_moves(&pos, GEN_ALL, w->moves);
+    f->count = (uint16_t)sch_gen_moves(&pos, SCH_GEN_ALL, w->moves);
     f->next = 0;
     used = f->count;
 
@@ -155,15 +155,15 @@ Winnability win_exhaust(const Position *root, Color W, uint64_t budget, WinWork 
             used = f->first;
             if (--depth >= 0) {
                 WinFrame *up = &w->frames[depth];
-                pos_unmake(&pos, w->moves[up->first + up->next - 1], &up->undo);
+                sch_pos_unmake(&pos, w->moves[up->first + up->next - 1], &up->undo);
             }
             continue;
         }
-        Move m = w->moves[f->first + f->next++];
+        SchMove m = w->moves[f->first + f->next++];
         bool changes = irreversible(&pos, m);
-        pos_make(&pos, m, &f->undo);
+        sch_pos_make(&pos, m, &f->undo);
         if (win_tt_seen(w, pos.key, 0)) {
-            pos_unmake(&pos, m, &f->undo);
+            sch_pos_unmake(&pos, m, &f->undo);
             continue;
         }
         win_tt_store(w, pos.key, 0);
@@ -171,16 +171,16 @@ Winnability win_exhaust(const Position *root, Color W, uint64_t budget, WinWork 
             complete = false;
             break;
         }
-        if (depth + 1 >= (int)WIN_FRAMES || used + SCHACH_MAX_MOVES > WIN_MOVES) {
+        if (depth + 1 >= (int)WIN_FRAMES || used + SCH_MAX_MOVES > WIN_MOVES) {
             complete = false; /* too deep for the stack: this line stays unexplored */
-            pos_unmake(&pos, m, &f->undo);
+            sch_pos_unmake(&pos, m, &f->undo);
             continue;
         }
-        int n = gen_moves(&pos, GEN_ALL, w->moves + used);
+        int n = sch_gen_moves(&pos, SCH_GEN_ALL, w->moves + used);
         bool stop = false;
         if (n == 0) {
-            if (pos.checkers && pos_turn(&pos) != W) {
-                verdict = shorten(root, w, depth + 1, pos.key, used, r) ? WIN_WINNABLE : WIN_UNDETERMINED;
+            if (pos.checkers && sch_pos_turn(&pos) != W) {
+                verdict = shorten(root, w, depth + 1, pos.key, used, r) ? SCH_WIN_WINNABLE : SCH_WIN_UNDETERMINED;
                 complete = false;
                 break;
             }
@@ -189,7 +189,7 @@ Winnability win_exhaust(const Position *root, Color W, uint64_t budget, WinWork 
             stop = dead_end(&pos, W, changes);
         }
         if (stop) {
-            pos_unmake(&pos, m, &f->undo);
+            sch_pos_unmake(&pos, m, &f->undo);
             continue;
         }
         WinFrame *down = &w->frames[++depth];
@@ -200,7 +200,7 @@ Winnability win_exhaust(const Position *root, Color W, uint64_t budget, WinWork 
         used += (uint32_t)n;
     }
     *nodes += spent;
-    if (verdict == WIN_WINNABLE)
+    if (verdict == SCH_WIN_WINNABLE)
         return verdict;
-    return complete ? WIN_UNWINNABLE : WIN_UNDETERMINED;
+    return complete ? SCH_WIN_UNWINNABLE : SCH_WIN_UNDETERMINED;
 }

@@ -17,9 +17,9 @@ typedef struct WinEntry {
 
 /* One frame of the exhaustive search's explicit stack (winnable_exhaust.c). */
 typedef struct WinFrame {
-    Undo undo;
+    SchUndo undo;
     uint64_t key;   /* key of the position the frame's moves start from */
-    uint32_t first; /* index of its first move in WinWork.moves */
+    uint32_t first; /* index of its first move in SchWinWork.moves */
     uint16_t count; /* its moves */
     uint16_t next;  /* the next move to try */
 } WinFrame;
@@ -28,16 +28,16 @@ typedef struct WinFrame {
 #define WIN_FRAMES (1u << 16)
 #define WIN_MOVES  (1u << 20)
 
-struct WinWork {
+struct SchWinWork {
     WinEntry *table;
     size_t mask;         /* entries - 1, a power of two minus one */
     uint32_t generation; /* bumped per search stage: entries of older stages count as empty */
     WinFrame *frames;    /* made on the first exhaustive search */
-    Move *moves;
+    SchMove *moves;
 };
 
 /* Starts a new stage: every entry stored before counts as empty. */
-static inline void win_tt_new_stage(WinWork *w) {
+static inline void win_tt_new_stage(SchWinWork *w) {
     if (++w->generation == 0) {
         for (size_t i = 0; i <= w->mask; i++)
             w->table[i].generation = 0;
@@ -45,29 +45,29 @@ static inline void win_tt_new_stage(WinWork *w) {
     }
 }
 /* Whether key was stored in this stage with at least depth. */
-static inline bool win_tt_seen(const WinWork *w, uint64_t key, int depth) {
+static inline bool win_tt_seen(const SchWinWork *w, uint64_t key, int depth) {
     const WinEntry *e = &w->table[key & w->mask];
     return e->key == key && e->generation == w->generation && e->depth >= depth;
 }
-static inline void win_tt_store(WinWork *w, uint64_t key, int depth) {
+static inline void win_tt_store(SchWinWork *w, uint64_t key, int depth) {
     WinEntry *e = &w->table[key & w->mask];
     e->key = key;
     e->generation = w->generation;
     e->depth = (int16_t)depth;
 }
 
-/* Static analysis of locked pawn structures: WIN_UNWINNABLE (with *why) when no piece of color can
+/* Static analysis of locked pawn structures: SCH_WIN_UNWINNABLE (with *why) when no piece of color can
  * ever give check to the enemy king; *blockade when the pawns are (nearly) locked. */
-Winnability win_static(const Position *pos, Color color, WinReason *why, bool *blockade);
+SchWinnability sch_win_static(const SchPosition *pos, SchColor color, SchWinReason *why, bool *blockade);
 
 /* The exhaustive search: every position reachable from pos, each once, up to budget nodes (added
- * to *nodes). WIN_WINNABLE with the line in r when one is checkmate of !color, WIN_UNWINNABLE when
- * it finished without, else WIN_UNDETERMINED. */
-Winnability win_exhaust(const Position *pos, Color color, uint64_t budget, WinWork *work, WinResult *r,
+ * to *nodes). SCH_WIN_WINNABLE with the line in r when one is checkmate of !color, SCH_WIN_UNWINNABLE when
+ * it finished without, else SCH_WIN_UNDETERMINED. */
+SchWinnability sch_win_exhaust(const SchPosition *pos, SchColor color, uint64_t budget, SchWinWork *work, SchWinResult *r,
                         uint64_t *nodes);
 
 /* Helpmate search, then (for closed positions, when work is given) an exhaustive search of every
  * reachable position; at most budget nodes in all. Fills r->line/line_len and r->nodes. */
-Winnability win_search(const Position *pos, Color color, uint64_t budget, WinWork *work, WinResult *r, WinReason *why);
+SchWinnability sch_win_search(const SchPosition *pos, SchColor color, uint64_t budget, SchWinWork *work, SchWinResult *r, SchWinReason *why);
 
 #endif

@@ -19,7 +19,7 @@
 #include "winnable_internal.h"
 
 /* Depth limit of the dives and of the exhaustive search (plies from the root). */
-#define DIVE_DEPTH (WIN_LINE_MAX - 8)
+#define DIVE_DEPTH (SCH_WIN_LINE_MAX - 8)
 /* The first dive iteration's depth limit and its growth per discrepancy allowed (measured on the
  * bench positions: 80 µs a position against 90 with every dive 248 plies deep). */
 #define DIVE_DEPTH_FIRST 64
@@ -28,21 +28,21 @@
 #define DIVE_MAX_DISCREPANCIES 6
 
 typedef struct Search {
-    Position pos;
-    Color W;
+    SchPosition pos;
+    SchColor W;
     uint64_t nodes, budget;
     bool abort;
-    WinWork *work; /* transposition table, NULL in quick mode */
+    SchWinWork *work; /* transposition table, NULL in quick mode */
     int ply;
-    Move path[WIN_LINE_MAX];
-    Square corner;  /* where L's king is led */
+    SchMove path[SCH_WIN_LINE_MAX];
+    SchSquare corner;  /* where L's king is led */
     int dive_depth; /* the dives' depth limit this iteration */
 } Search;
 
 /* ---- small helpers ----------------------------------------------------------------------------- */
 
-static int distance(Square a, Square b) {
-    int df = abs(square_file(a) - square_file(b)), dr = abs(square_rank(a) - square_rank(b));
+static int distance(SchSquare a, SchSquare b) {
+    int df = abs(sch_square_file(a) - sch_square_file(b)), dr = abs(sch_square_rank(a) - sch_square_rank(b));
     return df > dr ? df : dr;
 }
 
@@ -71,48 +71,48 @@ static void tt_mark(const Search *S, uint64_t key, int depth) {
 /* What a move needs to give check to the king on `king`: target squares per piece type and the
  * W men whose departure uncovers a W slider. */
 typedef struct CheckInfo {
-    Bitboard squares[PIECE_TYPE_NB];
-    Bitboard blockers;
-    Square king;
+    SchBitboard squares[SCH_PIECE_TYPE_NB];
+    SchBitboard blockers;
+    SchSquare king;
 } CheckInfo;
 
-static void check_info(const Position *pos, Color W, CheckInfo *ci) {
-    Square k = pos_king(pos, (Color)!W);
-    Bitboard occ = pos_occupied(pos);
+static void check_info(const SchPosition *pos, SchColor W, CheckInfo *ci) {
+    SchSquare k = sch_pos_king(pos, (SchColor)!W);
+    SchBitboard occ = sch_pos_occupied(pos);
     ci->king = k;
-    ci->squares[PAWN] = bb_pawn_attacks((Color)!W, k);
-    ci->squares[KNIGHT] = bb_knight_attacks(k);
-    ci->squares[BISHOP] = bb_bishop_attacks(k, occ);
-    ci->squares[ROOK] = bb_rook_attacks(k, occ);
-    ci->squares[QUEEN] = ci->squares[BISHOP] | ci->squares[ROOK];
-    ci->squares[KING] = 0;
+    ci->squares[SCH_PAWN] = sch_bb_pawn_attacks((SchColor)!W, k);
+    ci->squares[SCH_KNIGHT] = sch_bb_knight_attacks(k);
+    ci->squares[SCH_BISHOP] = sch_bb_bishop_attacks(k, occ);
+    ci->squares[SCH_ROOK] = sch_bb_rook_attacks(k, occ);
+    ci->squares[SCH_QUEEN] = ci->squares[SCH_BISHOP] | ci->squares[SCH_ROOK];
+    ci->squares[SCH_KING] = 0;
     ci->blockers = 0;
-    Bitboard ours = pos->by_color[W];
-    Bitboard diag = ours & (pos->by_type[BISHOP] | pos->by_type[QUEEN]);
-    Bitboard line = ours & (pos->by_type[ROOK] | pos->by_type[QUEEN]);
-    Bitboard snipers = (bb_bishop_attacks(k, 0) & diag) | (bb_rook_attacks(k, 0) & line);
+    SchBitboard ours = pos->by_color[W];
+    SchBitboard diag = ours & (pos->by_type[SCH_BISHOP] | pos->by_type[SCH_QUEEN]);
+    SchBitboard line = ours & (pos->by_type[SCH_ROOK] | pos->by_type[SCH_QUEEN]);
+    SchBitboard snipers = (sch_bb_bishop_attacks(k, 0) & diag) | (sch_bb_rook_attacks(k, 0) & line);
     while (snipers) {
-        Bitboard between = bb_between(bb_pop(&snipers), k) & occ;
-        if (between && !bb_more_than_one(between) && (between & ours))
+        SchBitboard between = sch_bb_between(sch_bb_pop(&snipers), k) & occ;
+        if (between && !sch_bb_more_than_one(between) && (between & ours))
             ci->blockers |= between;
     }
 }
 
 /* Whether m may give check (exact for normal moves; special moves are simply tried). */
-static bool may_check(const Position *pos, const CheckInfo *ci, Move m) {
-    if (move_kind(m) != MOVE_NORMAL)
+static bool may_check(const SchPosition *pos, const CheckInfo *ci, SchMove m) {
+    if (sch_move_kind(m) != SCH_MOVE_NORMAL)
         return true;
-    Square from = move_from(m), to = move_to(m);
-    if (ci->squares[piece_type(pos_piece_on(pos, from))] & bb_square(to))
+    SchSquare from = sch_move_from(m), to = sch_move_to(m);
+    if (ci->squares[sch_piece_type(sch_pos_piece_on(pos, from))] & sch_bb_square(to))
         return true;
-    return (ci->blockers & bb_square(from)) && !(bb_line(from, ci->king) & bb_square(to));
+    return (ci->blockers & sch_bb_square(from)) && !(sch_bb_line(from, ci->king) & sch_bb_square(to));
 }
 
 /* W to move: a move that mates now. On success the move is on the path and made on the board. */
 static bool mate_in_one(Search *S) {
-    Position *pos = &S->pos;
-    Move moves[SCHACH_MAX_MOVES];
-    int n = gen_moves(pos, GEN_ALL, moves);
+    SchPosition *pos = &S->pos;
+    SchMove moves[SCH_MAX_MOVES];
+    int n = sch_gen_moves(pos, SCH_GEN_ALL, moves);
     CheckInfo ci;
     check_info(pos, S->W, &ci);
     for (int i = 0; i < n; i++) {
@@ -120,94 +120,94 @@ static bool mate_in_one(Search *S) {
             continue;
         if (!spend(S))
             return false;
-        Undo u;
-        pos_make(pos, moves[i], &u);
-        if (pos->checkers && !gen_has_legal_move(pos)) {
+        SchUndo u;
+        sch_pos_make(pos, moves[i], &u);
+        if (pos->checkers && !sch_gen_has_legal_move(pos)) {
             S->path[S->ply++] = moves[i];
             return true;
         }
-        pos_unmake(pos, moves[i], &u);
+        sch_pos_unmake(pos, moves[i], &u);
     }
     return false;
 }
 
 /* ---- move ordering: the plan ------------------------------------------------------------------- */
 
-static const int piece_value[PIECE_TYPE_NB] = {1, 3, 3, 5, 9, 0};
+static const int piece_value[SCH_PIECE_TYPE_NB] = {1, 3, 3, 5, 9, 0};
 
 /* Whether men (W's non-king units) can mate a bare king with help: anything with a pawn, rook or
  * queen, or two minor pieces other than two bishops on one colour. */
-static bool mates_bare_king(const Position *pos, Bitboard men) {
-    if (men & (pos->by_type[PAWN] | pos->by_type[ROOK] | pos->by_type[QUEEN]))
+static bool mates_bare_king(const SchPosition *pos, SchBitboard men) {
+    if (men & (pos->by_type[SCH_PAWN] | pos->by_type[SCH_ROOK] | pos->by_type[SCH_QUEEN]))
         return true;
-    if (!bb_more_than_one(men))
+    if (!sch_bb_more_than_one(men))
         return false;
-    Bitboard bishops = men & pos->by_type[BISHOP];
+    SchBitboard bishops = men & pos->by_type[SCH_BISHOP];
     if (men == bishops)
-        return (bishops & BB_LIGHT_SQUARES) && (bishops & BB_DARK_SQUARES);
+        return (bishops & SCH_BB_LIGHT_SQUARES) && (bishops & SCH_BB_DARK_SQUARES);
     return true;
 }
 
-static int score_w(const Search *S, const CheckInfo *ci, Move m) {
-    const Position *pos = &S->pos;
-    Square from = move_from(m), to = move_to(m), k = ci->king;
-    PieceType t = piece_type(pos_piece_on(pos, from));
+static int score_w(const Search *S, const CheckInfo *ci, SchMove m) {
+    const SchPosition *pos = &S->pos;
+    SchSquare from = sch_move_from(m), to = sch_move_to(m), k = ci->king;
+    SchPieceType t = sch_piece_type(sch_pos_piece_on(pos, from));
     int s = 0;
-    if (move_kind(m) == MOVE_PROMOTION) {
-        static const int promo[PIECE_TYPE_NB] = {0, 150, 80, 100, 400, 0};
-        s += promo[move_promotion(m)];
+    if (sch_move_kind(m) == SCH_MOVE_PROMOTION) {
+        static const int promo[SCH_PIECE_TYPE_NB] = {0, 150, 80, 100, 400, 0};
+        s += promo[sch_move_promotion(m)];
     }
-    Piece victim = pos_piece_on(pos, to);
-    if (victim != NO_PIECE && move_kind(m) != MOVE_CASTLING) {
-        Bitboard their_men = pos->by_color[!S->W] & ~pos->by_type[KING];
+    SchPiece victim = sch_pos_piece_on(pos, to);
+    if (victim != SCH_NO_PIECE && sch_move_kind(m) != SCH_MOVE_CASTLING) {
+        SchBitboard their_men = pos->by_color[!S->W] & ~pos->by_type[SCH_KING];
         /* Taking L's last man leaves a bare king, which W's men may not be able to mate. */
-        if (!bb_more_than_one(their_men) && !mates_bare_king(pos, pos->by_color[S->W] & ~pos->by_type[KING]))
+        if (!sch_bb_more_than_one(their_men) && !mates_bare_king(pos, pos->by_color[S->W] & ~pos->by_type[SCH_KING]))
             return -10000;
-        s += 10 + 2 * piece_value[piece_type(victim)];
+        s += 10 + 2 * piece_value[sch_piece_type(victim)];
     }
     /* Every W man closes in to two squares from L's king: near enough to take its flight squares,
      * not so near that it must be taken or stands in the way. Checks are no bonus: they chase
      * the king off its corner (the mating move itself is found by mate_in_one). */
     int d0 = abs(distance(from, k) - 2), d1 = abs(distance(to, k) - 2);
-    if (t == KING)
+    if (t == SCH_KING)
         s += 20 * (d0 - d1);
-    else if (t == PAWN)
+    else if (t == SCH_PAWN)
         s += 12;
     else
         s += 12 * (d0 - d1);
     return s;
 }
 
-static int score_l(const Search *S, Move m) {
-    const Position *pos = &S->pos;
-    Square from = move_from(m), to = move_to(m), k = pos_king(pos, (Color)!S->W);
-    PieceType t = piece_type(pos_piece_on(pos, from));
+static int score_l(const Search *S, SchMove m) {
+    const SchPosition *pos = &S->pos;
+    SchSquare from = sch_move_from(m), to = sch_move_to(m), k = sch_pos_king(pos, (SchColor)!S->W);
+    SchPieceType t = sch_piece_type(sch_pos_piece_on(pos, from));
     int s = 0;
-    if (t == KING) {
+    if (t == SCH_KING) {
         s += 20 * (distance(from, S->corner) - distance(to, S->corner));
-    } else if (t == PAWN) {
+    } else if (t == SCH_PAWN) {
         s += 6;
-        if (move_kind(m) == MOVE_PROMOTION) {
+        if (sch_move_kind(m) == SCH_MOVE_PROMOTION) {
             /* A blocker that cannot take much is the most helpful. */
-            static const int promo[PIECE_TYPE_NB] = {0, 30, 30, 20, 10, 0};
-            s += promo[move_promotion(m)];
+            static const int promo[SCH_PIECE_TYPE_NB] = {0, 30, 30, 20, 10, 0};
+            s += promo[sch_move_promotion(m)];
         }
     } else {
         s += 8 * (distance(from, k) - distance(to, k));
         if (distance(to, k) == 1)
             s += 15;
     }
-    Piece victim = pos_piece_on(pos, to);
-    if (victim != NO_PIECE && move_kind(m) != MOVE_CASTLING)
-        s -= piece_type(victim) == PAWN ? 60 : 200;
+    SchPiece victim = sch_pos_piece_on(pos, to);
+    if (victim != SCH_NO_PIECE && sch_move_kind(m) != SCH_MOVE_CASTLING)
+        s -= sch_piece_type(victim) == SCH_PAWN ? 60 : 200;
     return s;
 }
 
 /* Scores every move for the side to move; returns the count. */
-static int order_moves(const Search *S, Move *moves, int *scores) {
-    const Position *pos = &S->pos;
-    int n = gen_moves(pos, GEN_ALL, moves);
-    if (pos_turn(pos) == S->W) {
+static int order_moves(const Search *S, SchMove *moves, int *scores) {
+    const SchPosition *pos = &S->pos;
+    int n = sch_gen_moves(pos, SCH_GEN_ALL, moves);
+    if (sch_pos_turn(pos) == S->W) {
         CheckInfo ci;
         check_info(pos, S->W, &ci);
         for (int i = 0; i < n; i++)
@@ -220,12 +220,12 @@ static int order_moves(const Search *S, Move *moves, int *scores) {
 }
 
 /* Moves the best-scored move among moves[i..n) to index i. */
-static void pick(Move *moves, int *scores, int i, int n) {
+static void pick(SchMove *moves, int *scores, int i, int n) {
     int best = i;
     for (int j = i + 1; j < n; j++)
         if (scores[j] > scores[best])
             best = j;
-    Move m = moves[i];
+    SchMove m = moves[i];
     moves[i] = moves[best];
     moves[best] = m;
     int s = scores[i];
@@ -237,28 +237,28 @@ static void pick(Move *moves, int *scores, int i, int n) {
  * only on its own colour, so when W's men are bishops of one colour the corner is of that colour;
  * L's own bishops block flight squares only of their colour, which are the orthogonal neighbours
  * of a corner of the other colour. */
-static Square pick_corner(const Position *pos, Color W) {
-    Square k = pos_king(pos, (Color)!W);
-    Bitboard corners = bb_square(SQ_A1) | bb_square(SQ_H1) | bb_square(SQ_A8) | bb_square(SQ_H8);
-    Bitboard ours = pos->by_color[W] & ~pos->by_type[KING], theirs = pos->by_color[!W] & ~pos->by_type[KING];
-    Bitboard wanted = corners;
-    if (ours && ours == (ours & pos->by_type[BISHOP])) {
-        if (!(ours & BB_DARK_SQUARES))
-            wanted &= BB_LIGHT_SQUARES;
-        else if (!(ours & BB_LIGHT_SQUARES))
-            wanted &= BB_DARK_SQUARES;
-    } else if (theirs && theirs == (theirs & pos->by_type[BISHOP])) {
-        if (!(theirs & BB_DARK_SQUARES))
-            wanted &= BB_DARK_SQUARES;
-        else if (!(theirs & BB_LIGHT_SQUARES))
-            wanted &= BB_LIGHT_SQUARES;
+static SchSquare pick_corner(const SchPosition *pos, SchColor W) {
+    SchSquare k = sch_pos_king(pos, (SchColor)!W);
+    SchBitboard corners = sch_bb_square(SCH_SQ_A1) | sch_bb_square(SCH_SQ_H1) | sch_bb_square(SCH_SQ_A8) | sch_bb_square(SCH_SQ_H8);
+    SchBitboard ours = pos->by_color[W] & ~pos->by_type[SCH_KING], theirs = pos->by_color[!W] & ~pos->by_type[SCH_KING];
+    SchBitboard wanted = corners;
+    if (ours && ours == (ours & pos->by_type[SCH_BISHOP])) {
+        if (!(ours & SCH_BB_DARK_SQUARES))
+            wanted &= SCH_BB_LIGHT_SQUARES;
+        else if (!(ours & SCH_BB_LIGHT_SQUARES))
+            wanted &= SCH_BB_DARK_SQUARES;
+    } else if (theirs && theirs == (theirs & pos->by_type[SCH_BISHOP])) {
+        if (!(theirs & SCH_BB_DARK_SQUARES))
+            wanted &= SCH_BB_DARK_SQUARES;
+        else if (!(theirs & SCH_BB_LIGHT_SQUARES))
+            wanted &= SCH_BB_LIGHT_SQUARES;
     }
     if (!wanted)
         wanted = corners;
-    Square best = SQ_A1;
+    SchSquare best = SCH_SQ_A1;
     int best_d = 99;
     while (wanted) {
-        Square c = bb_pop(&wanted);
+        SchSquare c = sch_bb_pop(&wanted);
         if (distance(c, k) < best_d) {
             best_d = distance(c, k);
             best = c;
@@ -277,27 +277,27 @@ static Square pick_corner(const Position *pos, Color W) {
 
 /* A helpmate in at most depth plies (depth counts W's mating move). */
 static bool short_mate(Search *S, int depth) {
-    Position *pos = &S->pos;
-    bool w_moves = pos_turn(pos) == S->W;
+    SchPosition *pos = &S->pos;
+    bool w_moves = sch_pos_turn(pos) == S->W;
     if (w_moves && depth == 1)
         return mate_in_one(S);
-    if (depth < 2 || !spend(S) || S->ply >= WIN_LINE_MAX - depth)
+    if (depth < 2 || !spend(S) || S->ply >= SCH_WIN_LINE_MAX - depth)
         return false;
     if (tt_seen(S, pos->key, depth))
         return false;
-    Move moves[SCHACH_MAX_MOVES];
-    int scores[SCHACH_MAX_MOVES];
+    SchMove moves[SCH_MAX_MOVES];
+    int scores[SCH_MAX_MOVES];
     int n = order_moves(S, moves, scores);
     int width = w_moves && n > SHORT_W_WIDTH ? SHORT_W_WIDTH : n;
     for (int i = 0; i < width; i++) {
         pick(moves, scores, i, n);
-        Undo u;
-        pos_make(pos, moves[i], &u);
+        SchUndo u;
+        sch_pos_make(pos, moves[i], &u);
         S->path[S->ply++] = moves[i];
         if (short_mate(S, depth - 1))
             return true;
         S->ply--;
-        pos_unmake(pos, moves[i], &u);
+        sch_pos_unmake(pos, moves[i], &u);
         if (S->abort)
             return false;
     }
@@ -307,27 +307,27 @@ static bool short_mate(Search *S, int depth) {
 
 /* ---- stage 2: dives ---------------------------------------------------------------------------- */
 
-static bool on_edge(Square s) {
-    int f = square_file(s), r = square_rank(s);
+static bool on_edge(SchSquare s) {
+    int f = sch_square_file(s), r = sch_square_rank(s);
     return f == 0 || f == 7 || r == 0 || r == 7;
 }
 
 /* L to move, and a mate may be one L move away: L's king on the edge with a W man near it. Only
  * then does a dive try every L move before W's mate in one. */
-static bool near_mate(const Position *pos, Color W) {
-    Square k = pos_king(pos, (Color)!W);
+static bool near_mate(const SchPosition *pos, SchColor W) {
+    SchSquare k = sch_pos_king(pos, (SchColor)!W);
     if (!on_edge(k))
         return false;
-    Bitboard men = pos->by_color[W] & ~pos->by_type[KING] & ~pos->by_type[PAWN];
+    SchBitboard men = pos->by_color[W] & ~pos->by_type[SCH_KING] & ~pos->by_type[SCH_PAWN];
     while (men)
-        if (distance(bb_pop(&men), k) <= 2)
+        if (distance(sch_bb_pop(&men), k) <= 2)
             return true;
     return false;
 }
 
 static bool dive(Search *S, int discrepancies) {
-    Position *pos = &S->pos;
-    bool w_moves = pos_turn(pos) == S->W;
+    SchPosition *pos = &S->pos;
+    bool w_moves = sch_pos_turn(pos) == S->W;
     if (!spend(S))
         return false;
     if (w_moves) {
@@ -338,21 +338,21 @@ static bool dive(Search *S, int discrepancies) {
     }
     if (S->abort || S->ply >= S->dive_depth)
         return false;
-    if (win_material_insufficient(pos, S->W))
+    if (sch_win_material_insufficient(pos, S->W))
         return false;
-    Move moves[SCHACH_MAX_MOVES];
-    int scores[SCHACH_MAX_MOVES];
+    SchMove moves[SCH_MAX_MOVES];
+    int scores[SCH_MAX_MOVES];
     int n = order_moves(S, moves, scores);
     int tried = 0;
     for (int i = 0; i < n && tried <= discrepancies; i++) {
         pick(moves, scores, i, n);
         if (scores[i] <= -10000)
             break;
-        Undo u;
-        pos_make(pos, moves[i], &u);
+        SchUndo u;
+        sch_pos_make(pos, moves[i], &u);
         /* A position this iteration has seen is no new way: it costs no discrepancy. */
         if (tt_seen(S, pos->key, 0)) {
-            pos_unmake(pos, moves[i], &u);
+            sch_pos_unmake(pos, moves[i], &u);
             continue;
         }
         tt_mark(S, pos->key, 0);
@@ -360,7 +360,7 @@ static bool dive(Search *S, int discrepancies) {
         if (dive(S, discrepancies - tried))
             return true;
         S->ply--;
-        pos_unmake(pos, moves[i], &u);
+        sch_pos_unmake(pos, moves[i], &u);
         if (S->abort)
             return false;
         tried++;
@@ -370,15 +370,15 @@ static bool dive(Search *S, int discrepancies) {
 
 /* ---- the stages together ----------------------------------------------------------------------- */
 
-static bool found(Search *S, WinResult *r) {
+static bool found(Search *S, SchWinResult *r) {
     r->line_len = S->ply;
     memcpy(r->line, S->path, (size_t)S->ply * sizeof *S->path);
     return true;
 }
 
 /* Runs the short stage up to max_depth plies; true with the line in r when a helpmate is found. */
-static bool run_short(Search *S, const Position *root, int max_depth, WinResult *r) {
-    bool w_moves = pos_turn(root) == S->W;
+static bool run_short(Search *S, const SchPosition *root, int max_depth, SchWinResult *r) {
+    bool w_moves = sch_pos_turn(root) == S->W;
     for (int depth = w_moves ? 1 : 2; depth <= max_depth && !S->abort; depth += 2) {
         next_generation(S);
         S->pos = *root;
@@ -389,7 +389,7 @@ static bool run_short(Search *S, const Position *root, int max_depth, WinResult 
     return false;
 }
 
-static bool run_dives(Search *S, const Position *root, WinResult *r) {
+static bool run_dives(Search *S, const SchPosition *root, SchWinResult *r) {
     for (int k = 0; k <= DIVE_MAX_DISCREPANCIES && !S->abort; k++) {
         /* Few discrepancies, short dives: a line that wanders is cut before it costs much, and
          * longer ones get their turn with more freedom. */
@@ -407,15 +407,15 @@ static bool run_dives(Search *S, const Position *root, WinResult *r) {
 }
 
 /* Few enough men that visiting every reachable position may finish within a budget. */
-static bool small_world(const Position *pos) { return bb_count(pos_occupied(pos)) <= 5; }
+static bool small_world(const SchPosition *pos) { return sch_bb_count(sch_pos_occupied(pos)) <= 5; }
 
 /* Stage 3 with the budget up to `limit` nodes in all. */
-static Winnability run_exhaustive(Search *S, const Position *root, uint64_t limit, WinResult *r, WinReason *why) {
+static SchWinnability run_exhaustive(Search *S, const SchPosition *root, uint64_t limit, SchWinResult *r, SchWinReason *why) {
     if (S->nodes >= limit)
-        return WIN_UNDETERMINED;
-    Winnability v = win_exhaust(root, S->W, limit - S->nodes, S->work, r, &S->nodes);
-    if (v == WIN_UNWINNABLE)
-        *why = r->blockade ? WIN_REASON_LOCKED : WIN_REASON_EXHAUSTED;
+        return SCH_WIN_UNDETERMINED;
+    SchWinnability v = sch_win_exhaust(root, S->W, limit - S->nodes, S->work, r, &S->nodes);
+    if (v == SCH_WIN_UNWINNABLE)
+        *why = r->blockade ? SCH_WIN_REASON_LOCKED : SCH_WIN_REASON_EXHAUSTED;
     return v;
 }
 
@@ -426,7 +426,7 @@ static uint64_t share(const Search *S, uint64_t budget, uint64_t num, uint64_t d
     return S->nodes + left / den * num + left % den * num / den;
 }
 
-Winnability win_search(const Position *pos, Color color, uint64_t budget, WinWork *work, WinResult *r, WinReason *why) {
+SchWinnability sch_win_search(const SchPosition *pos, SchColor color, uint64_t budget, SchWinWork *work, SchWinResult *r, SchWinReason *why) {
     Search S;
     S.W = color;
     S.nodes = 0;
@@ -434,17 +434,17 @@ Winnability win_search(const Position *pos, Color color, uint64_t budget, WinWor
     S.abort = false;
     S.work = work;
     S.corner = pick_corner(pos, color);
-    Winnability v = WIN_UNDETERMINED;
+    SchWinnability v = SCH_WIN_UNDETERMINED;
 
     if (!work) {
         /* Quick: a mate in one when W is to move. */
-        if (pos_turn(pos) == color && run_short(&S, pos, 1, r))
-            v = WIN_WINNABLE;
+        if (sch_pos_turn(pos) == color && run_short(&S, pos, 1, r))
+            v = SCH_WIN_WINNABLE;
         r->nodes = S.nodes;
         return v;
     }
     if (run_short(&S, pos, SHORT_DEPTH, r)) {
-        v = WIN_WINNABLE;
+        v = SCH_WIN_WINNABLE;
     } else {
         /* Locked structures: a tenth of the budget for dives (a king that can take a pawn opens
          * the position, and then the exhaustive search is hopeless while a dive finds the mate
@@ -455,17 +455,17 @@ Winnability win_search(const Position *pos, Color color, uint64_t budget, WinWor
             S.budget = share(&S, budget, 1, 10);
             S.abort = false;
             if (run_dives(&S, pos, r))
-                v = WIN_WINNABLE;
-            if (v == WIN_UNDETERMINED)
+                v = SCH_WIN_WINNABLE;
+            if (v == SCH_WIN_UNDETERMINED)
                 v = run_exhaustive(&S, pos, share(&S, budget, 1, 2), r, why);
         }
-        if (v == WIN_UNDETERMINED && S.nodes < budget) {
+        if (v == SCH_WIN_UNDETERMINED && S.nodes < budget) {
             S.budget = r->blockade ? budget : share(&S, budget, 3, 4);
             S.abort = false;
             if (run_dives(&S, pos, r))
-                v = WIN_WINNABLE;
+                v = SCH_WIN_WINNABLE;
         }
-        if (v == WIN_UNDETERMINED && !r->blockade && small_world(pos) && S.nodes < budget)
+        if (v == SCH_WIN_UNDETERMINED && !r->blockade && small_world(pos) && S.nodes < budget)
             v = run_exhaustive(&S, pos, budget, r, why);
     }
     r->nodes = S.nodes;

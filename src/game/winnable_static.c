@@ -13,20 +13,20 @@
 #include "winnable_internal.h"
 
 /* King steps from every square of b, inside the board. */
-static Bitboard king_spread(Bitboard b) {
-    Bitboard west = (b >> 1) & ~BB_FILE_H, east = (b << 1) & ~BB_FILE_A;
-    Bitboard row = b | west | east;
+static SchBitboard king_spread(SchBitboard b) {
+    SchBitboard west = (b >> 1) & ~SCH_BB_FILE_H, east = (b << 1) & ~SCH_BB_FILE_A;
+    SchBitboard row = b | west | east;
     return row | (row << 8) | (row >> 8);
 }
 
 /* Squares of b filled southwards (each square and every square below it on its file). */
-static Bitboard fill_south(Bitboard b) {
+static SchBitboard fill_south(SchBitboard b) {
     b |= b >> 8;
     b |= b >> 16;
     b |= b >> 32;
     return b;
 }
-static Bitboard fill_north(Bitboard b) {
+static SchBitboard fill_north(SchBitboard b) {
     b |= b << 8;
     b |= b << 16;
     b |= b << 32;
@@ -35,10 +35,10 @@ static Bitboard fill_north(Bitboard b) {
 
 /* The pawns of colour c that can never push: the square ahead holds an enemy pawn, or an own pawn
  * that can never push (the enemy pawns in front are assumed frozen too; checked later). */
-static Bitboard blocked_pawns(Bitboard own, Bitboard enemy, Color c) {
-    Bitboard blocked = own & bb_shift_forward((Color)!c, enemy);
+static SchBitboard blocked_pawns(SchBitboard own, SchBitboard enemy, SchColor c) {
+    SchBitboard blocked = own & sch_bb_shift_forward((SchColor)!c, enemy);
     for (;;) {
-        Bitboard more = own & bb_shift_forward((Color)!c, blocked) & ~blocked;
+        SchBitboard more = own & sch_bb_shift_forward((SchColor)!c, blocked) & ~blocked;
         if (!more)
             return blocked;
         blocked |= more;
@@ -46,8 +46,8 @@ static Bitboard blocked_pawns(Bitboard own, Bitboard enemy, Color c) {
 }
 
 /* Flood-fill of a king from its square through `allowed`. */
-static Bitboard king_region(Square from, Bitboard allowed) {
-    Bitboard region = bb_square(from), prev = 0;
+static SchBitboard king_region(SchSquare from, SchBitboard allowed) {
+    SchBitboard region = sch_bb_square(from), prev = 0;
     while (region != prev) {
         prev = region;
         region |= king_spread(region) & allowed;
@@ -58,16 +58,16 @@ static Bitboard king_region(Square from, Bitboard allowed) {
 /* Every square a piece of type t (not a pawn or king) on `from` can ever stand on when only pawns
  * block it and it never steps on `forbidden` squares (those would disturb the pawns). Sets *broken
  * when it can reach a forbidden square. */
-static Bitboard piece_region(PieceType t, Square from, Bitboard pawns, Bitboard own_pawns, Bitboard forbidden,
+static SchBitboard piece_region(SchPieceType t, SchSquare from, SchBitboard pawns, SchBitboard own_pawns, SchBitboard forbidden,
                              bool *broken) {
-    Bitboard region = bb_square(from), frontier = region;
+    SchBitboard region = sch_bb_square(from), frontier = region;
     if (region & forbidden)
         *broken = true;
     while (frontier && !*broken) {
-        Bitboard next = 0;
+        SchBitboard next = 0;
         while (frontier) {
-            Square s = bb_pop(&frontier);
-            next |= bb_attacks(t, s, pawns);
+            SchSquare s = sch_bb_pop(&frontier);
+            next |= sch_bb_attacks(t, s, pawns);
         }
         next &= ~own_pawns & ~region;
         if (next & forbidden)
@@ -79,64 +79,64 @@ static Bitboard piece_region(PieceType t, Square from, Bitboard pawns, Bitboard 
 }
 
 /* Squares a piece of type t attacks from anywhere in region (pawns block slides). */
-static Bitboard region_attacks(PieceType t, Bitboard region, Bitboard pawns) {
-    Bitboard att = 0;
+static SchBitboard region_attacks(SchPieceType t, SchBitboard region, SchBitboard pawns) {
+    SchBitboard att = 0;
     while (region) {
-        Square s = bb_pop(&region);
-        att |= bb_attacks(t, s, pawns);
+        SchSquare s = sch_bb_pop(&region);
+        att |= sch_bb_attacks(t, s, pawns);
     }
     return att;
 }
 
-Winnability win_static(const Position *pos, Color color, WinReason *why, bool *blockade) {
+SchWinnability sch_win_static(const SchPosition *pos, SchColor color, SchWinReason *why, bool *blockade) {
     *blockade = false;
-    Bitboard pawns = pos->by_type[PAWN];
+    SchBitboard pawns = pos->by_type[SCH_PAWN];
     if (!pawns)
-        return WIN_UNDETERMINED;
-    Bitboard pw[2] = {pawns & pos->by_color[WHITE], pawns & pos->by_color[BLACK]};
+        return SCH_WIN_UNDETERMINED;
+    SchBitboard pw[2] = {pawns & pos->by_color[SCH_WHITE], pawns & pos->by_color[SCH_BLACK]};
 
     /* A blockade: no pawn can run to promotion without a capture (an enemy pawn stands somewhere
      * ahead on its file), no pawn can capture now, and at most two pawns can still push. Only
      * such positions with pawns can be dead, so only then is the full analysis worth its price
      * after a move in a game. */
-    Bitboard free_w = pw[WHITE] & ~fill_south(pw[BLACK] >> 8);
-    Bitboard free_b = pw[BLACK] & ~fill_north(pw[WHITE] << 8);
+    SchBitboard free_w = pw[SCH_WHITE] & ~fill_south(pw[SCH_BLACK] >> 8);
+    SchBitboard free_b = pw[SCH_BLACK] & ~fill_north(pw[SCH_WHITE] << 8);
     if (free_w | free_b)
-        return WIN_UNDETERMINED;
-    Bitboard blocked[2] = {blocked_pawns(pw[WHITE], pw[BLACK], WHITE), blocked_pawns(pw[BLACK], pw[WHITE], BLACK)};
-    Bitboard pushable = (pw[WHITE] & ~blocked[WHITE]) | (pw[BLACK] & ~blocked[BLACK]);
-    if (bb_count(pushable) > 2)
-        return WIN_UNDETERMINED;
-    Bitboard attacks[2] = {bb_pawn_attacks_set(WHITE, pw[WHITE]), bb_pawn_attacks_set(BLACK, pw[BLACK])};
+        return SCH_WIN_UNDETERMINED;
+    SchBitboard blocked[2] = {blocked_pawns(pw[SCH_WHITE], pw[SCH_BLACK], SCH_WHITE), blocked_pawns(pw[SCH_BLACK], pw[SCH_WHITE], SCH_BLACK)};
+    SchBitboard pushable = (pw[SCH_WHITE] & ~blocked[SCH_WHITE]) | (pw[SCH_BLACK] & ~blocked[SCH_BLACK]);
+    if (sch_bb_count(pushable) > 2)
+        return SCH_WIN_UNDETERMINED;
+    SchBitboard attacks[2] = {sch_bb_pawn_attacks_set(SCH_WHITE, pw[SCH_WHITE]), sch_bb_pawn_attacks_set(SCH_BLACK, pw[SCH_BLACK])};
     /* A pawn that can capture right now. */
-    if ((attacks[WHITE] & pos->by_color[BLACK]) | (attacks[BLACK] & pos->by_color[WHITE]))
-        return WIN_UNDETERMINED;
+    if ((attacks[SCH_WHITE] & pos->by_color[SCH_BLACK]) | (attacks[SCH_BLACK] & pos->by_color[SCH_WHITE]))
+        return SCH_WIN_UNDETERMINED;
     *blockade = true;
 
     /* A pawn giving check, or an en passant capture on offer, moves a pawn at once. */
-    if ((pos->checkers & pawns) || pos->ep != SQ_NONE || pushable)
-        return WIN_UNDETERMINED;
-    Bitboard king_area[2];
-    Bitboard piece_areas[2] = {0, 0};
-    Bitboard check_reach[2] = {0, 0};
+    if ((pos->checkers & pawns) || pos->ep != SCH_SQ_NONE || pushable)
+        return SCH_WIN_UNDETERMINED;
+    SchBitboard king_area[2];
+    SchBitboard piece_areas[2] = {0, 0};
+    SchBitboard check_reach[2] = {0, 0};
     for (int c = 0; c < 2; c++) {
-        Bitboard own_pawns = pw[c], enemy_pawns = pw[!c];
+        SchBitboard own_pawns = pw[c], enemy_pawns = pw[!c];
         /* A king never stands on a square an enemy pawn attacks; it may take an enemy pawn only
          * where no enemy pawn defends it, and that would break the structure. */
-        king_area[c] = king_region(pos_king(pos, (Color)c), ~own_pawns & ~attacks[!c]);
+        king_area[c] = king_region(sch_pos_king(pos, (SchColor)c), ~own_pawns & ~attacks[!c]);
         if (king_area[c] & enemy_pawns)
-            return WIN_UNDETERMINED;
+            return SCH_WIN_UNDETERMINED;
         /* A piece that reaches an enemy pawn could take it; one on a square an enemy pawn attacks
          * could be taken by it. Either breaks the structure. */
-        Bitboard forbidden = enemy_pawns | attacks[!c];
-        Bitboard men = pos->by_color[c] & ~pos->by_type[PAWN] & ~pos->by_type[KING];
+        SchBitboard forbidden = enemy_pawns | attacks[!c];
+        SchBitboard men = pos->by_color[c] & ~pos->by_type[SCH_PAWN] & ~pos->by_type[SCH_KING];
         while (men) {
-            Square s = bb_pop(&men);
-            PieceType t = piece_type(pos_piece_on(pos, s));
+            SchSquare s = sch_bb_pop(&men);
+            SchPieceType t = sch_piece_type(sch_pos_piece_on(pos, s));
             bool broken = false;
-            Bitboard region = piece_region(t, s, pawns, own_pawns, forbidden, &broken);
+            SchBitboard region = piece_region(t, s, pawns, own_pawns, forbidden, &broken);
             if (broken)
-                return WIN_UNDETERMINED;
+                return SCH_WIN_UNDETERMINED;
             piece_areas[c] |= region;
             check_reach[c] |= region_attacks(t, region, pawns);
         }
@@ -144,10 +144,10 @@ Winnability win_static(const Position *pos, Color color, WinReason *why, bool *b
     /* The pawns are frozen for ever. Checkmate needs a check; pawns never attack the enemy king's
      * area (it avoids their squares by construction), so a piece must. */
     if (check_reach[color] & king_area[!color])
-        return WIN_UNDETERMINED;
-    Bitboard our_men = pos->by_color[color] & ~pos->by_type[PAWN] & ~pos->by_type[KING];
+        return SCH_WIN_UNDETERMINED;
+    SchBitboard our_men = pos->by_color[color] & ~pos->by_type[SCH_PAWN] & ~pos->by_type[SCH_KING];
     /* Trapped: pieces there are, but their areas are small; locked: the pawns wall the king off. */
     *why =
-        our_men && bb_count(piece_areas[color]) <= 2 * bb_count(our_men) + 4 ? WIN_REASON_TRAPPED : WIN_REASON_LOCKED;
-    return WIN_UNWINNABLE;
+        our_men && sch_bb_count(piece_areas[color]) <= 2 * sch_bb_count(our_men) + 4 ? SCH_WIN_REASON_TRAPPED : SCH_WIN_REASON_LOCKED;
+    return SCH_WIN_UNWINNABLE;
 }

@@ -65,7 +65,7 @@ typedef struct MatchConfig {
     const char *log_path; /* NULL: no log of the UCI traffic */
     const char *event;    /* PGN Event, NULL: "schach match" */
     int report_every;     /* full statistics every N games (0: only at the end) */
-    Lang lang;
+    SchLang lang;
     /* Adjudication by engine scores (centipawns from the mover's view), off unless enabled. */
     bool resign_on;
     int resign_moves, resign_score;

@@ -3,18 +3,18 @@
 
 #include <stdlib.h>
 
-bool adjudicate_rules(Game *g) {
-    if (game_over(g))
+bool adjudicate_rules(SchGame *g) {
+    if (sch_game_over(g))
         return true;
-    if (game_claims(g) == 0)
+    if (sch_game_claims(g) == 0)
         return false;
     SchError err;
-    err_clear(&err);
-    return game_claim(g, 0, &err);
+    sch_err_clear(&err);
+    return sch_game_claim(g, 0, &err);
 }
 
-Adjudication adjudicate_scores(const MatchConfig *cfg, AdjudicationState *st, const Game *g, Color mover,
-                               bool has_score, int score, Color *loser) {
+Adjudication adjudicate_scores(const MatchConfig *cfg, AdjudicationState *st, const SchGame *g, SchColor mover,
+                               bool has_score, int score, SchColor *loser) {
     if (!has_score) {
         st->resign_streak[mover] = 0;
         st->draw_streak = 0;
@@ -28,7 +28,7 @@ Adjudication adjudicate_scores(const MatchConfig *cfg, AdjudicationState *st, co
         }
     }
     if (cfg->draw_on) {
-        bool quiet = abs(score) <= cfg->draw_score && game_position(g)->fullmove >= cfg->draw_start;
+        bool quiet = abs(score) <= cfg->draw_score && sch_game_position(g)->fullmove >= cfg->draw_start;
         st->draw_streak = quiet ? st->draw_streak + 1 : 0;
         if (st->draw_streak >= 2 * cfg->draw_moves)
             return ADJ_DRAW;
@@ -36,12 +36,12 @@ Adjudication adjudicate_scores(const MatchConfig *cfg, AdjudicationState *st, co
     return ADJ_NONE;
 }
 
-bool adjudicate_apply(Game *g, Adjudication a, Color loser) {
+bool adjudicate_apply(SchGame *g, Adjudication a, SchColor loser) {
     SchError err;
-    err_clear(&err);
+    sch_err_clear(&err);
     if (a == ADJ_RESIGN)
-        return game_resign(g, loser, &err);
+        return sch_game_resign(g, loser, &err);
     if (a == ADJ_DRAW)
-        return game_offer_draw(g, WHITE, &err) && game_accept_draw(g, BLACK, &err);
+        return sch_game_offer_draw(g, SCH_WHITE, &err) && sch_game_accept_draw(g, SCH_BLACK, &err);
     return false;
 }

@@ -25,15 +25,15 @@ typedef struct AdjudicationState {
 
 /* Ends g with a claimable draw (threefold first, then 50 moves) when one holds. Returns true when
  * the game is over afterwards (by that claim or already before). */
-bool adjudicate_rules(Game *g);
+bool adjudicate_rules(SchGame *g);
 
 /* Updates st with the score of the move just played by mover (has_score false when the engine
  * reported none: the streaks restart) and returns the decision under cfg's settings; *loser is
  * set for ADJ_RESIGN. The move number is the one of the position after the move. */
-Adjudication adjudicate_scores(const MatchConfig *cfg, AdjudicationState *st, const Game *g, Color mover,
-                               bool has_score, int score, Color *loser);
+Adjudication adjudicate_scores(const MatchConfig *cfg, AdjudicationState *st, const SchGame *g, SchColor mover,
+                               bool has_score, int score, SchColor *loser);
 
 /* Applies a decision to g: ADJ_RESIGN makes loser resign, ADJ_DRAW is a draw by agreement. */
-bool adjudicate_apply(Game *g, Adjudication a, Color loser);
+bool adjudicate_apply(SchGame *g, Adjudication a, SchColor loser);
 
 #endif

@@ -12,7 +12,7 @@ void match_config_init(MatchConfig *cfg) {
     cfg->move_timeout_ms = 30000;
     cfg->startup_timeout_ms = 10000;
     cfg->report_every = 10;
-    cfg->lang = LANG_EN;
+    cfg->lang = SCH_LANG_EN;
     cfg->seed = 1;
 }
 

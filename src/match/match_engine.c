@@ -221,8 +221,8 @@ static ReadStatus wait_for(EngineProc *p, const char *want, int64_t deadline_us,
     }
 }
 
-static void set_why(char *why, size_t size, ReadStatus st, const char *what, Lang lang) {
-    if (lang == LANG_DE)
+static void set_why(char *why, size_t size, ReadStatus st, const char *what, SchLang lang) {
+    if (lang == SCH_LANG_DE)
         snprintf(why, size, st == READ_EOF ? "beendet vor %s" : "keine Antwort %s in der Zeit", what);
     else
         snprintf(why, size, st == READ_EOF ? "exited before %s" : "timed out waiting for %s", what);
@@ -233,7 +233,7 @@ bool eproc_sync(EngineProc *p, int64_t timeout_us, const atomic_int *stop) {
     return eproc_send(p, "isready", deadline) && wait_for(p, "readyok", deadline, stop) == READ_LINE;
 }
 
-bool eproc_handshake(EngineProc *p, const EngineSpec *spec, int64_t timeout_us, const atomic_int *stop, Lang lang,
+bool eproc_handshake(EngineProc *p, const EngineSpec *spec, int64_t timeout_us, const atomic_int *stop, SchLang lang,
                      char *why, size_t why_size) {
     int64_t deadline = match_now_us() + timeout_us;
     ReadStatus st = READ_EOF;

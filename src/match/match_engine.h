@@ -51,7 +51,7 @@ bool eproc_send(EngineProc *p, const char *line, int64_t deadline_us);
 ReadStatus eproc_read_line(EngineProc *p, char *line, size_t size, int64_t deadline_us, const atomic_int *stop);
 /* UCI start: "uci" until "uciok" (remembering "id name"), the options, "isready" until "readyok".
  * false with why when the engine does not answer in time or exits. */
-bool eproc_handshake(EngineProc *p, const EngineSpec *spec, int64_t timeout_us, const atomic_int *stop, Lang lang,
+bool eproc_handshake(EngineProc *p, const EngineSpec *spec, int64_t timeout_us, const atomic_int *stop, SchLang lang,
                      char *why, size_t why_size);
 /* "isready" until "readyok" (other lines are skipped). */
 bool eproc_sync(EngineProc *p, int64_t timeout_us, const atomic_int *stop);

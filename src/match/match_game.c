@@ -46,26 +46,26 @@ static bool ensure_running(MatchShared *sh, Slot *slot, int e) {
 }
 
 /* Ends the game by an error of the engine playing color. */
-static void forfeit(Table *t, Color color, EndReason reason) {
+static void forfeit(Table *t, SchColor color, EndReason reason) {
     GameRecord *rec = t->rec;
     SchError err;
-    err_clear(&err);
+    sch_err_clear(&err);
     rec->reason = reason;
     rec->culprit = t->engine_of[color];
     if (reason == END_ILLEGAL)
-        game_abandon(&rec->game, color, &err);
+        sch_game_abandon(&rec->game, color, &err);
     else
-        game_time_forfeit(&rec->game, color, &err); /* a draw when the opponent cannot mate (6.9) */
+        sch_game_time_forfeit(&rec->game, color, &err); /* a draw when the opponent cannot mate (6.9) */
     if (reason != END_ILLEGAL)
         stop_engine(t->slot, t->engine_of[color]); /* hung or gone: a fresh process next game */
 }
 
 static bool prepare_engines(Table *t) {
     const MatchConfig *cfg = t->sh->cfg;
-    for (int c = WHITE; c <= BLACK; c++) {
+    for (int c = SCH_WHITE; c <= SCH_BLACK; c++) {
         int e = t->engine_of[c];
         if (!ensure_running(t->sh, t->slot, e)) {
-            forfeit(t, (Color)c, END_STARTUP);
+            forfeit(t, (SchColor)c, END_STARTUP);
             return false;
         }
         EngineProc *p = &t->slot->proc[e];
@@ -73,7 +73,7 @@ static bool prepare_engines(Table *t) {
             !eproc_sync(p, cfg->startup_timeout_ms * 1000, &t->sh->abort_now)) {
             if (atomic_load(&t->sh->abort_now))
                 return false;
-            forfeit(t, (Color)c, p->eof ? END_CRASH : END_NO_ANSWER);
+            forfeit(t, (SchColor)c, p->eof ? END_CRASH : END_NO_ANSWER);
             return false;
         }
     }
@@ -81,13 +81,13 @@ static bool prepare_engines(Table *t) {
 }
 
 /* "position startpos moves ..." or "position fen ... moves ..." for the game so far. */
-static char *position_command(const Game *g) {
-    char fen[SCHACH_FEN_MAX], start[SCHACH_FEN_MAX];
-    Position standard;
-    pos_set_start(&standard);
-    fen_write(&g->start, fen, sizeof fen);
-    fen_write(&standard, start, sizeof start);
-    size_t size = 32 + SCHACH_FEN_MAX + (size_t)g->ply_count * 6;
+static char *position_command(const SchGame *g) {
+    char fen[SCH_FEN_MAX], start[SCH_FEN_MAX];
+    SchPosition standard;
+    sch_pos_set_start(&standard);
+    sch_fen_write(&g->start, fen, sizeof fen);
+    sch_fen_write(&standard, start, sizeof start);
+    size_t size = 32 + SCH_FEN_MAX + (size_t)g->ply_count * 6;
     char *cmd = malloc(size);
     if (!cmd)
         return NULL;
@@ -95,12 +95,12 @@ static char *position_command(const Game *g) {
                                   : (size_t)snprintf(cmd, size, "position startpos");
     if (g->ply_count > 0)
         n += (size_t)snprintf(cmd + n, size - n, " moves");
-    Position walk = g->start; /* Chess960 castling is written from the position it is played in */
+    SchPosition walk = g->start; /* Chess960 castling is written from the position it is played in */
     for (int i = 0; i < g->ply_count; i++) {
-        char uci[SCHACH_MOVE_TEXT_MAX];
-        Undo undo;
-        uci_write_pos(&walk, g->plies[i].move, uci, sizeof uci);
-        pos_make(&walk, g->plies[i].move, &undo);
+        char uci[SCH_MOVE_TEXT_MAX];
+        SchUndo undo;
+        sch_uci_write(&walk, g->plies[i].move, uci, sizeof uci);
+        sch_pos_make(&walk, g->plies[i].move, &undo);
         n += (size_t)snprintf(cmd + n, size - n, " %s", uci);
     }
     return cmd;
@@ -111,7 +111,7 @@ static void go_command(const Table *t, char *buf, size_t size) {
     size_t n = (size_t)snprintf(buf, size, "go");
     if (cfg->has_clock)
         n += (size_t)snprintf(buf + n, size - n, " wtime %lld btime %lld winc %lld binc %lld",
-                              (long long)(t->clock_us[WHITE] / 1000), (long long)(t->clock_us[BLACK] / 1000),
+                              (long long)(t->clock_us[SCH_WHITE] / 1000), (long long)(t->clock_us[SCH_BLACK] / 1000),
                               (long long)cfg->inc_ms, (long long)cfg->inc_ms);
     if (cfg->nodes > 0)
         n += (size_t)snprintf(buf + n, size - n, " nodes %lld", (long long)cfg->nodes);
@@ -193,7 +193,7 @@ static bool record_note(GameRecord *rec, int ply, const MoveNote *note) {
 static bool play_move(Table *t) {
     const MatchConfig *cfg = t->sh->cfg;
     GameRecord *rec = t->rec;
-    Color side = pos_turn(game_position(&rec->game));
+    SchColor side = sch_pos_turn(sch_game_position(&rec->game));
     EngineProc *p = &t->slot->proc[t->engine_of[side]];
     char *pos_cmd = position_command(&rec->game);
     char go[160], move[32] = "";
@@ -230,15 +230,15 @@ static bool play_move(Table *t) {
         return false;
     }
     SchError err;
-    err_clear(&err);
-    Move m = uci_parse(game_position(&rec->game), move, &err);
-    if (m == MOVE_NONE || !game_play(&rec->game, m, &err)) {
+    sch_err_clear(&err);
+    SchMove m = sch_uci_parse(sch_game_position(&rec->game), move, &err);
+    if (m == SCH_MOVE_NONE || !sch_game_play(&rec->game, m, &err)) {
         snprintf(rec->detail, sizeof rec->detail, "%s", move);
         forfeit(t, side, END_ILLEGAL);
         return false;
     }
     record_note(rec, rec->game.ply_count - 1, &note);
-    if (game_over(&rec->game)) {
+    if (sch_game_over(&rec->game)) {
         rec->reason = END_RULES;
         return false;
     }
@@ -246,7 +246,7 @@ static bool play_move(Table *t) {
         rec->reason = END_CLAIM;
         return false;
     }
-    Color loser = side;
+    SchColor loser = side;
     Adjudication a =
         adjudicate_scores(cfg, &t->adj, &rec->game, side, note.has_score, adjudication_score(&note), &loser);
     if (a != ADJ_NONE && adjudicate_apply(&rec->game, a, loser)) {
@@ -271,7 +271,7 @@ void match_play_game(MatchShared *sh, Slot *slot, const Opening *op, GameRecord 
     rec->reason = END_NONE;
     set_date(rec);
     if (!openings_start_game(op, &rec->game)) {
-        game_init(&rec->game); /* cannot happen with a checked opening set */
+        sch_game_init(&rec->game); /* cannot happen with a checked opening set */
         rec->reason = END_ABORTED;
         return;
     }
@@ -283,7 +283,7 @@ void match_play_game(MatchShared *sh, Slot *slot, const Opening *op, GameRecord 
     Table t = {.sh = sh, .slot = slot, .rec = rec};
     t.engine_of[rec->first_color] = 0;
     t.engine_of[!rec->first_color] = 1;
-    t.clock_us[WHITE] = t.clock_us[BLACK] = cfg->base_ms * 1000;
+    t.clock_us[SCH_WHITE] = t.clock_us[SCH_BLACK] = cfg->base_ms * 1000;
     if (adjudicate_rules(&rec->game)) { /* an opening ending in a claimable draw */
         rec->reason = END_CLAIM;
         return;
@@ -301,7 +301,7 @@ void match_play_game(MatchShared *sh, Slot *slot, const Opening *op, GameRecord 
 }
 
 void match_record_free(GameRecord *rec) {
-    game_free(&rec->game);
+    sch_game_free(&rec->game);
     free(rec->notes);
     rec->notes = NULL;
     rec->note_capacity = 0;

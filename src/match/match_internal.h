@@ -42,8 +42,8 @@ typedef struct MoveNote {
 typedef struct GameRecord {
     int index;         /* 0-based game number */
     int opening;       /* index into the opening set */
-    Color first_color; /* colour of the first engine (cfg->engines[0]) */
-    Game game;
+    SchColor first_color; /* colour of the first engine (cfg->engines[0]) */
+    SchGame game;
     MoveNote *notes; /* one per ply of game */
     int note_capacity;
     EndReason reason;
@@ -80,7 +80,7 @@ bool match_write_pgn(FILE *out, const MatchShared *sh, const GameRecord *rec);
 const char *match_termination_tag(const GameRecord *rec);
 
 /* One sentence on how the game ended, in lang ("Black exceeded the time – White wins 1-0"). */
-void match_describe_end(const MatchShared *sh, const GameRecord *rec, Lang lang, char *buf, size_t size);
+void match_describe_end(const MatchShared *sh, const GameRecord *rec, SchLang lang, char *buf, size_t size);
 
 /* The running result from the first engine's view. */
 typedef struct Tally {

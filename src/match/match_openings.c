@@ -10,15 +10,15 @@
 #include "schach/fen.h"
 #include "schach/pgn.h"
 
-#define TR(lang, en, de) ((lang) == LANG_DE ? (de) : (en))
+#define TR(lang, en, de) ((lang) == SCH_LANG_DE ? (de) : (en))
 
-static bool append(OpeningSet *set, const Game *g) {
+static bool append(OpeningSet *set, const SchGame *g) {
     Opening *items = realloc(set->items, (size_t)(set->count + 1) * sizeof *items);
     if (!items)
         return false;
     set->items = items;
     Opening *o = &items[set->count];
-    fen_write(&g->start, o->fen, sizeof o->fen);
+    sch_fen_write(&g->start, o->fen, sizeof o->fen);
     o->ply_count = g->ply_count;
     o->moves = malloc((size_t)(g->ply_count > 0 ? g->ply_count : 1) * sizeof *o->moves);
     if (!o->moves)
@@ -29,7 +29,7 @@ static bool append(OpeningSet *set, const Game *g) {
     return true;
 }
 
-static bool fail_oom(char *why, size_t size, Lang lang) {
+static bool fail_oom(char *why, size_t size, SchLang lang) {
     snprintf(why, size, "%s", TR(lang, "out of memory", "kein Speicher frei"));
     return false;
 }
@@ -38,32 +38,32 @@ static bool fail_oom(char *why, size_t size, Lang lang) {
  * material only (recorded games may go on past a dead position), so the line is replayed as a
  * match game replays it, which also ends it at a dead position (5.2.2). */
 static bool opening_ends_game(const Opening *o) {
-    Game g;
+    SchGame g;
     if (!openings_start_game(o, &g))
         return true;
-    bool over = game_over(&g);
-    game_free(&g);
+    bool over = sch_game_over(&g);
+    sch_game_free(&g);
     return over;
 }
 
-bool openings_parse_pgn(OpeningSet *set, const char *text, size_t len, Lang lang, char *why, size_t why_size) {
+bool openings_parse_pgn(OpeningSet *set, const char *text, size_t len, SchLang lang, char *why, size_t why_size) {
     memset(set, 0, sizeof *set);
     SchError err;
-    err_clear(&err);
-    PgnReader *r = pgn_reader_from_buffer(text, len, &err);
+    sch_err_clear(&err);
+    SchPgnReader *r = sch_pgn_reader_from_buffer(text, len, &err);
     if (!r)
         return fail_oom(why, why_size, lang);
     bool ok = true;
-    PgnGame pg;
+    SchPgnGame pg;
     int rc;
-    while (ok && (rc = pgn_read_game(r, &pg, &err)) != 0) {
+    while (ok && (rc = sch_pgn_read_game(r, &pg, &err)) != 0) {
         if (rc < 0) {
             char msg[256];
-            err_format(&err, lang, msg, sizeof msg);
+            sch_err_format(&err, lang, msg, sizeof msg);
             snprintf(why, why_size, TR(lang, "game %d, line %d, column %d: %s", "Partie %d, Zeile %d, Spalte %d: %s"),
                      err.game, err.line, err.column, msg);
             ok = false;
-        } else if (game_over(&pg.game)) {
+        } else if (sch_game_over(&pg.game)) {
             snprintf(why, why_size,
                      TR(lang, "game %d: the opening line ends the game", "Partie %d: die Eröffnung beendet die Partie"),
                      pg.number);
@@ -76,10 +76,10 @@ bool openings_parse_pgn(OpeningSet *set, const char *text, size_t len, Lang lang
                      pg.number);
             ok = false;
         }
-        pgn_game_free(&pg);
-        err_clear(&err);
+        sch_pgn_game_free(&pg);
+        sch_err_clear(&err);
     }
-    pgn_reader_close(r);
+    sch_pgn_reader_close(r);
     if (ok && set->count == 0) {
         snprintf(why, why_size, "%s", TR(lang, "no opening found", "keine Eröffnung gefunden"));
         ok = false;
@@ -117,13 +117,13 @@ static void epd_fen(const char *line, char *fen, size_t size) {
     fen[out] = '\0';
 }
 
-bool openings_parse_epd(OpeningSet *set, const char *text, Lang lang, char *why, size_t why_size) {
+bool openings_parse_epd(OpeningSet *set, const char *text, SchLang lang, char *why, size_t why_size) {
     memset(set, 0, sizeof *set);
     int line_no = 0;
     for (const char *p = text; *p;) {
         size_t n = strcspn(p, "\r\n");
         line_no++;
-        char line[512], fen[SCHACH_FEN_MAX + 16];
+        char line[512], fen[SCH_FEN_MAX + 16];
         snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
         p += n;
         if (*p == '\r')
@@ -134,23 +134,23 @@ bool openings_parse_epd(OpeningSet *set, const char *text, Lang lang, char *why,
         if (!*s || *s == '#')
             continue;
         epd_fen(s, fen, sizeof fen);
-        Game g;
+        SchGame g;
         SchError err;
-        err_clear(&err);
-        bool good = game_init_fen(&g, fen, &err);
-        if (!good || game_over(&g) || !append(set, &g)) {
+        sch_err_clear(&err);
+        bool good = sch_game_init_fen(&g, fen, &err);
+        if (!good || sch_game_over(&g) || !append(set, &g)) {
             char msg[256];
             if (!good)
-                err_format(&err, lang, msg, sizeof msg);
+                sch_err_format(&err, lang, msg, sizeof msg);
             else
                 snprintf(msg, sizeof msg, "%s",
                          TR(lang, "the game is over in this position", "die Partie ist in dieser Stellung beendet"));
             snprintf(why, why_size, TR(lang, "line %d: %s", "Zeile %d: %s"), line_no, msg);
-            game_free(&g);
+            sch_game_free(&g);
             openings_free(set);
             return false;
         }
-        game_free(&g);
+        sch_game_free(&g);
     }
     if (set->count == 0) {
         snprintf(why, why_size, "%s", TR(lang, "no position found", "keine Stellung gefunden"));
@@ -199,7 +199,7 @@ static bool ends_with(const char *s, const char *suffix) {
     return true;
 }
 
-bool openings_load(OpeningSet *set, const char *path, Lang lang, char *why, size_t why_size) {
+bool openings_load(OpeningSet *set, const char *path, SchLang lang, char *why, size_t why_size) {
     memset(set, 0, sizeof *set);
     size_t len = 0;
     char *text = read_all(path, &len);
@@ -220,10 +220,10 @@ bool openings_load(OpeningSet *set, const char *path, Lang lang, char *why, size
 
 bool openings_standard(OpeningSet *set) {
     memset(set, 0, sizeof *set);
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     bool ok = append(set, &g);
-    game_free(&g);
+    sch_game_free(&g);
     return ok;
 }
 
@@ -234,15 +234,15 @@ bool openings_chess960(OpeningSet *set, const int *numbers, int count, uint64_t 
     uint64_t state = seed;
     for (int i = 0; i < count; i++) {
         int n = numbers ? numbers[i] : (int)(next_random(&state) % 960);
-        Position start;
-        char fen[SCHACH_FEN_MAX];
+        SchPosition start;
+        char fen[SCH_FEN_MAX];
         SchError err;
-        Game g;
-        if (!pos_set_chess960(&start, n))
+        SchGame g;
+        if (!sch_pos_set_chess960(&start, n))
             return false;
-        fen_write(&start, fen, sizeof fen);
-        bool ok = game_init_fen(&g, fen, &err) && append(set, &g);
-        game_free(&g);
+        sch_fen_write(&start, fen, sizeof fen);
+        bool ok = sch_game_init_fen(&g, fen, &err) && append(set, &g);
+        sch_game_free(&g);
         if (!ok)
             return false;
     }
@@ -267,16 +267,16 @@ void openings_shuffle(OpeningSet *set, uint64_t seed) {
     }
 }
 
-bool openings_start_game(const Opening *o, Game *g) {
+bool openings_start_game(const Opening *o, SchGame *g) {
     SchError err;
-    err_clear(&err);
-    if (!game_init_fen(g, o->fen, &err)) {
-        game_free(g);
+    sch_err_clear(&err);
+    if (!sch_game_init_fen(g, o->fen, &err)) {
+        sch_game_free(g);
         return false;
     }
     for (int i = 0; i < o->ply_count; i++)
-        if (!game_play(g, o->moves[i], &err)) {
-            game_free(g);
+        if (!sch_game_play(g, o->moves[i], &err)) {
+            sch_game_free(g);
             return false;
         }
     return true;

@@ -1,4 +1,4 @@
-/* A played game as PGN (libschach's pgn_write), and how it ended in words (see match_internal.h).
+/* A played game as PGN (libschach's sch_pgn_write), and how it ended in words (see match_internal.h).
  *
  * A match game adds to the export format PlyCount, TimeControl, the Termination values "rules
  * infraction" and "adjudication" of the PGN standard, a comment per engine move when asked for, and
@@ -55,18 +55,18 @@ static void time_control(const MatchConfig *cfg, char *buf, size_t size) {
         snprintf(buf, size, "%s", base);
 }
 
-static bool set_tags(PgnGame *pg, const MatchShared *sh, const GameRecord *rec) {
+static bool set_tags(SchPgnGame *pg, const MatchShared *sh, const GameRecord *rec) {
     const MatchConfig *cfg = sh->cfg;
     char round[16], tc[48], plies[16];
     snprintf(round, sizeof round, "%d", rec->index + 1);
     time_control(cfg, tc, sizeof tc);
     snprintf(plies, sizeof plies, "%d", rec->game.ply_count);
-    return pgn_set_tag(pg, "Event", cfg->event ? cfg->event : "schach match") && pgn_set_tag(pg, "Site", "?") &&
-           pgn_set_tag(pg, "Date", rec->date) && pgn_set_tag(pg, "Round", round) &&
-           pgn_set_tag(pg, "White", sh->names[rec->first_color == WHITE ? 0 : 1]) &&
-           pgn_set_tag(pg, "Black", sh->names[rec->first_color == WHITE ? 1 : 0]) &&
-           pgn_set_tag(pg, "Termination", match_termination_tag(rec)) && pgn_set_tag(pg, "TimeControl", tc) &&
-           pgn_set_tag(pg, "PlyCount", plies) && (!rec->game.start.chess960 || pgn_set_tag(pg, "Variant", "Chess960"));
+    return sch_pgn_set_tag(pg, "Event", cfg->event ? cfg->event : "schach match") && sch_pgn_set_tag(pg, "Site", "?") &&
+           sch_pgn_set_tag(pg, "Date", rec->date) && sch_pgn_set_tag(pg, "Round", round) &&
+           sch_pgn_set_tag(pg, "White", sh->names[rec->first_color == SCH_WHITE ? 0 : 1]) &&
+           sch_pgn_set_tag(pg, "Black", sh->names[rec->first_color == SCH_WHITE ? 1 : 0]) &&
+           sch_pgn_set_tag(pg, "Termination", match_termination_tag(rec)) && sch_pgn_set_tag(pg, "TimeControl", tc) &&
+           sch_pgn_set_tag(pg, "PlyCount", plies) && (!rec->game.start.chess960 || sch_pgn_set_tag(pg, "Variant", "Chess960"));
 }
 
 /* "+0.35/12 0.213s" / "-M3/20 1.002s" / "book". */
@@ -85,44 +85,44 @@ static void note_comment(const MoveNote *n, char *buf, size_t size) {
     snprintf(buf, size, "%s%lld.%03llds", score, (long long)(n->time_ms / 1000), (long long)(n->time_ms % 1000));
 }
 
-static bool set_comments(PgnGame *pg, const MatchShared *sh, const GameRecord *rec) {
+static bool set_comments(SchPgnGame *pg, const MatchShared *sh, const GameRecord *rec) {
     int plies = rec->game.ply_count;
     if (sh->cfg->pgn_comments) {
         for (int i = 0; i < plies && i < rec->note_capacity; i++) {
             char comment[64];
             note_comment(&rec->notes[i], comment, sizeof comment);
-            if (!pgn_set_comment(pg, i + 1, comment))
+            if (!sch_pgn_set_comment(pg, i + 1, comment))
                 return false;
         }
     }
     /* The engine's note on the last move and the ending share its comment. */
     char end[256], last[384];
-    match_describe_end(sh, rec, LANG_EN, end, sizeof end);
-    const char *note = pgn_comment(pg, plies);
+    match_describe_end(sh, rec, SCH_LANG_EN, end, sizeof end);
+    const char *note = sch_pgn_comment(pg, plies);
     snprintf(last, sizeof last, "%s%s%s", note ? note : "", note ? " " : "", end);
-    return pgn_set_comment(pg, plies, last);
+    return sch_pgn_set_comment(pg, plies, last);
 }
 
 bool match_write_pgn(FILE *out, const MatchShared *sh, const GameRecord *rec) {
-    PgnGame pg;
-    pgn_game_init(&pg);
-    game_free(&pg.game);
-    bool ok = game_copy(&pg.game, &rec->game) && set_tags(&pg, sh, rec) && set_comments(&pg, sh, rec) &&
-              pgn_write(out, &pg, LANG_EN) && fflush(out) == 0;
-    pgn_game_free(&pg);
+    SchPgnGame pg;
+    sch_pgn_game_init(&pg);
+    sch_game_free(&pg.game);
+    bool ok = sch_game_copy(&pg.game, &rec->game) && set_tags(&pg, sh, rec) && set_comments(&pg, sh, rec) &&
+              sch_pgn_write(out, &pg, SCH_LANG_EN) && fflush(out) == 0;
+    sch_pgn_game_free(&pg);
     return ok;
 }
 
-static const char *color_word(Color c, Lang lang) {
-    return lang == LANG_DE ? (c == WHITE ? "Weiß" : "Schwarz") : (c == WHITE ? "White" : "Black");
+static const char *color_word(SchColor c, SchLang lang) {
+    return lang == SCH_LANG_DE ? (c == SCH_WHITE ? "Weiß" : "Schwarz") : (c == SCH_WHITE ? "White" : "Black");
 }
 
-void match_describe_end(const MatchShared *sh, const GameRecord *rec, Lang lang, char *buf, size_t size) {
+void match_describe_end(const MatchShared *sh, const GameRecord *rec, SchLang lang, char *buf, size_t size) {
     (void)sh;
-    bool de = lang == LANG_DE;
+    bool de = lang == SCH_LANG_DE;
     char outcome[160], why[128] = "";
-    outcome_describe(&rec->game.outcome, lang, outcome, sizeof outcome);
-    Color c = rec->culprit < 0 ? WHITE : (rec->culprit == 0 ? rec->first_color : (Color)!rec->first_color);
+    sch_outcome_describe(&rec->game.outcome, lang, outcome, sizeof outcome);
+    SchColor c = rec->culprit < 0 ? SCH_WHITE : (rec->culprit == 0 ? rec->first_color : (SchColor)!rec->first_color);
     const char *who = color_word(c, lang);
     switch (rec->reason) {
         case END_NO_ANSWER:
@@ -160,9 +160,9 @@ void match_describe_end(const MatchShared *sh, const GameRecord *rec, Lang lang,
     }
     if (rec->reason == END_ILLEGAL) {
         /* The Game records an abandonment; say the result without that word. */
-        Color winner = rec->game.outcome.winner;
+        SchColor winner = rec->game.outcome.winner;
         snprintf(outcome, sizeof outcome, de ? "%s gewinnt %s" : "%s wins %s", color_word(winner, lang),
-                 winner == WHITE ? (de ? "1:0" : "1-0") : (de ? "0:1" : "0-1"));
+                 winner == SCH_WHITE ? (de ? "1:0" : "1-0") : (de ? "0:1" : "0-1"));
     }
     if (why[0])
         snprintf(buf, size, "%s: %s", why, outcome);

@@ -19,12 +19,12 @@ static ProtocolError error_kind(EndReason r, bool *is_error) {
 }
 
 void tally_add(Tally *t, const GameRecord *rec) {
-    Result r = rec->game.outcome.result;
+    SchResult r = rec->game.outcome.result;
     int half; /* the first engine's points, in half points */
-    if (r == RESULT_DRAW)
+    if (r == SCH_RESULT_DRAW)
         half = 1;
     else
-        half = (r == RESULT_WHITE_WINS) == (rec->first_color == WHITE) ? 2 : 0;
+        half = (r == SCH_RESULT_WHITE_WINS) == (rec->first_color == SCH_WHITE) ? 2 : 0;
     if (half == 2)
         t->wins++;
     else if (half == 0)
@@ -94,7 +94,7 @@ static void print_sprt(FILE *out, const MatchConfig *cfg, const Tally *t, bool d
 }
 
 void match_print_stats(FILE *out, const MatchShared *sh, const Tally *t) {
-    bool de = sh->cfg->lang == LANG_DE;
+    bool de = sh->cfg->lang == SCH_LANG_DE;
     int games = t->wins + t->losses + t->draws;
     EloEstimate tri = stats_elo_trinomial(t->wins, t->losses, t->draws);
     EloEstimate penta = stats_elo_pentanomial(t->penta);

@@ -8,7 +8,7 @@
 
 #include "match_internal.h"
 
-#define TR(lang, en, de) ((lang) == LANG_DE ? (de) : (en))
+#define TR(lang, en, de) ((lang) == SCH_LANG_DE ? (de) : (en))
 #define DEFAULT_OPENINGS SCHACH_DATA_DIR "/openings.pgn"
 
 typedef struct Run {
@@ -73,11 +73,11 @@ static bool probe_engines(Run *run) {
 
 static void print_progress(Run *run, const GameRecord *rec) {
     const MatchConfig *cfg = run->sh.cfg;
-    Lang lang = cfg->lang;
+    SchLang lang = cfg->lang;
     char end[300];
     match_describe_end(&run->sh, rec, lang, end, sizeof end);
-    const char *white = run->sh.names[rec->first_color == WHITE ? 0 : 1];
-    const char *black = run->sh.names[rec->first_color == WHITE ? 1 : 0];
+    const char *white = run->sh.names[rec->first_color == SCH_WHITE ? 0 : 1];
+    const char *black = run->sh.names[rec->first_color == SCH_WHITE ? 1 : 0];
     fprintf(run->out,
             TR(lang, "Game %d/%d (White: %s, Black: %s): %s. Score of %s: %d - %d - %d\n",
                "Partie %d/%d (Weiß: %s, Schwarz: %s): %s. Stand von %s: %d - %d - %d\n"),
@@ -125,7 +125,7 @@ static void *slot_main(void *arg) {
         memset(&rec, 0, sizeof rec);
         rec.index = index;
         rec.opening = (index / 2) % run->openings.count;
-        rec.first_color = index % 2 == 0 ? WHITE : BLACK;
+        rec.first_color = index % 2 == 0 ? SCH_WHITE : SCH_BLACK;
         match_play_game(&run->sh, slot, &run->openings.items[rec.opening], &rec);
         if (atomic_load(&run->sh.abort_now))
             rec.reason = END_ABORTED;
@@ -217,7 +217,7 @@ static void play_all(Run *run) {
 
 static void print_final(Run *run) {
     const MatchConfig *cfg = run->sh.cfg;
-    Lang lang = cfg->lang;
+    SchLang lang = cfg->lang;
     fputc('\n', run->out);
     if (atomic_load(&run->sh.abort_now))
         fprintf(run->out, TR(lang, "Match interrupted after %d games.\n", "Wettkampf nach %d Partien unterbrochen.\n"),

@@ -14,37 +14,37 @@ static bool is_file(char c) { return c >= 'a' && c <= 'h'; }
 static bool is_rank(char c) { return c >= '1' && c <= '8'; }
 
 /* An uppercase letter of either language; only 'B' depends on lang (bishop, or Bauer in German). */
-static PieceType piece_of_upper(char c, Lang lang) {
+static SchPieceType piece_of_upper(char c, SchLang lang) {
     switch (c) {
-        case 'P': return PAWN;
+        case 'P': return SCH_PAWN;
         case 'N':
-        case 'S': return KNIGHT;
-        case 'B': return lang == LANG_DE ? PAWN : BISHOP;
-        case 'L': return BISHOP;
+        case 'S': return SCH_KNIGHT;
+        case 'B': return lang == SCH_LANG_DE ? SCH_PAWN : SCH_BISHOP;
+        case 'L': return SCH_BISHOP;
         case 'R':
-        case 'T': return ROOK;
+        case 'T': return SCH_ROOK;
         case 'Q':
-        case 'D': return QUEEN;
-        case 'K': return KING;
-        default: return PIECE_TYPE_NB;
+        case 'D': return SCH_QUEEN;
+        case 'K': return SCH_KING;
+        default: return SCH_PIECE_TYPE_NB;
     }
 }
 
 /* A promotion letter: uppercase as a piece letter of lang, lowercase as UCI writes it ("e7e8b" is a
  * bishop in any language) or as a German letter typed small. Pawn and king are read so that the
  * caller can say why they are refused. */
-static PieceType promotion_of(char c, Lang lang) {
+static SchPieceType promotion_of(char c, SchLang lang) {
     switch (c) {
         case 'n':
-        case 's': return KNIGHT;
+        case 's': return SCH_KNIGHT;
         case 'b':
-        case 'l': return BISHOP;
+        case 'l': return SCH_BISHOP;
         case 'r':
-        case 't': return ROOK;
+        case 't': return SCH_ROOK;
         case 'q':
-        case 'd': return QUEEN;
-        case 'k': return KING;
-        case 'p': return PAWN;
+        case 'd': return SCH_QUEEN;
+        case 'k': return SCH_KING;
+        case 'p': return SCH_PAWN;
         default: return piece_of_upper(c, lang);
     }
 }
@@ -82,7 +82,7 @@ static int read_castling(const char *s, size_t n) {
     return os == 2 ? 1 : os == 3 ? 2 : 0;
 }
 
-static bool read_body(const char *s, size_t n, Lang lang, MoveText *in) {
+static bool read_body(const char *s, size_t n, SchLang lang, SchMoveText *in) {
     in->castle = read_castling(s, n);
     if (in->castle)
         return true;
@@ -95,11 +95,11 @@ static bool read_body(const char *s, size_t n, Lang lang, MoveText *in) {
         if (n > 0 && (s[n - 1] == '=' || s[n - 1] == '/'))
             n--;
     }
-    if (in->promo == PIECE_TYPE_NB && n > 0 && !is_rank(s[n - 1]))
+    if (in->promo == SCH_PIECE_TYPE_NB && n > 0 && !is_rank(s[n - 1]))
         return false;
     if (n < 2 || !is_file(s[n - 2]) || !is_rank(s[n - 1]))
         return false;
-    in->to = square_make(s[n - 2] - 'a', s[n - 1] - '1');
+    in->to = sch_square_make(s[n - 2] - 'a', s[n - 1] - '1');
     n -= 2;
     if (n > 1 && strchr("xX:-", s[n - 1])) { /* a capture mark needs something that captures */
         char separator = s[--n];
@@ -115,18 +115,18 @@ static bool read_body(const char *s, size_t n, Lang lang, MoveText *in) {
         if (is_file(c))
             return false;
         in->piece = piece_of_upper(c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c, lang);
-        if (in->piece == PIECE_TYPE_NB)
+        if (in->piece == SCH_PIECE_TYPE_NB)
             return false;
         n--;
     }
     return n == 0;
 }
 
-bool move_text_read(const char *text, Lang lang, MoveText *out) {
+bool sch_move_text_read(const char *text, SchLang lang, SchMoveText *out) {
     memset(out, 0, sizeof *out);
-    out->piece = out->promo = PIECE_TYPE_NB;
+    out->piece = out->promo = SCH_PIECE_TYPE_NB;
     out->from_file = out->from_rank = -1;
-    out->to = SQ_NONE;
+    out->to = SCH_SQ_NONE;
     if (!text)
         return false;
     while (is_space(*text))
@@ -135,6 +135,6 @@ bool move_text_read(const char *text, Lang lang, MoveText *out) {
     while (len > 0 && is_space(text[len - 1]))
         len--;
     out->length = len;
-    err_text_arg(text, len < SCHACH_MOVE_INPUT_MAX ? len : SCHACH_MOVE_INPUT_MAX, out->shown, sizeof out->shown);
-    return len > 0 && len <= SCHACH_MOVE_INPUT_MAX && read_body(text, strip_suffixes(text, len), lang, out);
+    sch_err_text_arg(text, len < SCH_MOVE_INPUT_MAX ? len : SCH_MOVE_INPUT_MAX, out->shown, sizeof out->shown);
+    return len > 0 && len <= SCH_MOVE_INPUT_MAX && read_body(text, strip_suffixes(text, len), lang, out);
 }

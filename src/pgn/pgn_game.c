@@ -13,16 +13,16 @@ static char *copy_text(const char *s) {
     return c;
 }
 
-void pgn_game_init(PgnGame *g) {
+void sch_pgn_game_init(SchPgnGame *g) {
     memset(g, 0, sizeof *g);
-    game_init(&g->game);
+    sch_game_init(&g->game);
     /* Recorded games may go on past a dead position no site detected; reading keeps every move
      * (schach pgn check reports where the position died). */
-    game_set_dead_mode(&g->game, GAME_DEAD_MATERIAL_ONLY);
-    g->result = RESULT_NONE;
+    sch_game_set_dead_mode(&g->game, SCH_GAME_DEAD_MATERIAL_ONLY);
+    g->result = SCH_RESULT_NONE;
 }
 
-void pgn_game_free(PgnGame *g) {
+void sch_pgn_game_free(SchPgnGame *g) {
     if (!g)
         return;
     for (int i = 0; i < g->tag_count; i++) {
@@ -37,20 +37,20 @@ void pgn_game_free(PgnGame *g) {
     free(g->comments);
     g->comments = NULL;
     g->comment_slots = 0;
-    pgn_tree_free(g->root);
+    sch_pgn_tree_free(g->root);
     g->root = NULL;
     g->node_count = 0;
-    game_free(&g->game);
+    sch_game_free(&g->game);
 }
 
-const char *pgn_tag(const PgnGame *g, const char *name) {
+const char *sch_pgn_tag(const SchPgnGame *g, const char *name) {
     for (int i = 0; i < g->tag_count; i++)
         if (strcmp(g->tags[i].name, name) == 0)
             return g->tags[i].value;
     return NULL;
 }
 
-bool pgn_set_tag(PgnGame *g, const char *name, const char *value) {
+bool sch_pgn_set_tag(SchPgnGame *g, const char *name, const char *value) {
     char *v = copy_text(value);
     if (!v)
         return false;
@@ -63,7 +63,7 @@ bool pgn_set_tag(PgnGame *g, const char *name, const char *value) {
     }
     if (g->tag_count == g->tag_capacity) {
         int cap = g->tag_capacity ? 2 * g->tag_capacity : 8;
-        PgnTag *t = realloc(g->tags, (size_t)cap * sizeof *t);
+        SchPgnTag *t = realloc(g->tags, (size_t)cap * sizeof *t);
         if (!t) {
             free(v);
             return false;
@@ -82,7 +82,7 @@ bool pgn_set_tag(PgnGame *g, const char *name, const char *value) {
     return true;
 }
 
-int pgn_main_cover(const PgnGame *g, PgnNode **last, bool *rest) {
+int sch_pgn_main_cover(const SchPgnGame *g, SchPgnNode **last, bool *rest) {
     *last = g->root;
     *rest = false;
     if (!g->root)
@@ -97,10 +97,10 @@ int pgn_main_cover(const PgnGame *g, PgnNode **last, bool *rest) {
 }
 
 /* The tree's node of main-line ply k when the tree holds it, else NULL. */
-static PgnNode *main_node(const PgnGame *g, int ply) {
-    PgnNode *last;
+static SchPgnNode *main_node(const SchPgnGame *g, int ply) {
+    SchPgnNode *last;
     bool rest;
-    int k = pgn_main_cover(g, &last, &rest);
+    int k = sch_pgn_main_cover(g, &last, &rest);
     if (!last || ply > k)
         return NULL;
     for (; k > ply; k--)
@@ -108,21 +108,21 @@ static PgnNode *main_node(const PgnGame *g, int ply) {
     return last;
 }
 
-const char *pgn_comment(const PgnGame *g, int ply) {
-    const PgnNode *n = ply >= 0 ? main_node(g, ply) : NULL;
+const char *sch_pgn_comment(const SchPgnGame *g, int ply) {
+    const SchPgnNode *n = ply >= 0 ? main_node(g, ply) : NULL;
     if (n)
         return n->comment;
     return ply >= 0 && ply < g->comment_slots ? g->comments[ply] : NULL;
 }
 
-bool pgn_set_comment(PgnGame *g, int ply, const char *text) {
+bool sch_pgn_set_comment(SchPgnGame *g, int ply, const char *text) {
     if (ply < 0 || ply > g->game.ply_count)
         return false;
-    PgnNode *n = main_node(g, ply);
+    SchPgnNode *n = main_node(g, ply);
     if (n)
-        return pgn_node_set_comment(n, false, text);
+        return sch_pgn_node_set_comment(n, false, text);
     bool oom = false;
-    char *c = text ? pgn_comment_text(text, &oom) : NULL;
+    char *c = text ? sch_pgn_comment_text(text, &oom) : NULL;
     if (oom)
         return false;
     if (ply >= g->comment_slots) {
@@ -146,14 +146,14 @@ bool pgn_set_comment(PgnGame *g, int ply, const char *text) {
     return true;
 }
 
-void pgn_trim_comments(PgnGame *g) {
+void sch_pgn_trim_comments(SchPgnGame *g) {
     for (int i = g->game.ply_count + 1; i < g->comment_slots; i++) {
         free(g->comments[i]);
         g->comments[i] = NULL;
     }
-    PgnNode *last;
+    SchPgnNode *last;
     bool rest;
-    pgn_main_cover(g, &last, &rest);
-    if (last && last->main && last->main->move != PGN_MOVE_NULL)
-        pgn_node_cut(g, last);
+    sch_pgn_main_cover(g, &last, &rest);
+    if (last && last->main && last->main->move != SCH_PGN_MOVE_NULL)
+        sch_pgn_node_cut(g, last);
 }

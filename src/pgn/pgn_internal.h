@@ -5,24 +5,24 @@
 #include "schach/pgn.h"
 
 /* Appends a node for m under parent without checking m; NULL when out of memory or past
- * PGN_MAX_NODES (*limit tells which). parent NULL makes the root. */
-PgnNode *pgn_node_new(PgnGame *g, PgnNode *parent, Move m, bool *limit);
+ * SCH_PGN_MAX_NODES (*limit tells which). parent NULL makes the root. */
+SchPgnNode *sch_pgn_node_new(SchPgnGame *g, SchPgnNode *parent, SchMove m, bool *limit);
 /* Frees a node, its main line and every variation below it. */
-void pgn_tree_free(PgnNode *n);
+void sch_pgn_tree_free(SchPgnNode *n);
 /* Frees every child of n (main and variations). */
-void pgn_node_cut(PgnGame *g, PgnNode *n);
+void sch_pgn_node_cut(SchPgnGame *g, SchPgnNode *n);
 /* text with line breaks and '}' made blanks and runs of blanks one space; NULL when nothing is left
  * or out of memory (*oom). */
-char *pgn_comment_text(const char *text, bool *oom);
+char *sch_pgn_comment_text(const char *text, bool *oom);
 /* Reads the [%clk]/[%eval] commands of every comment after a move into the fields; a comment that
  * holds nothing else is dropped. */
-void pgn_tree_commands(PgnNode *root);
+void sch_pgn_tree_commands(SchPgnNode *root);
 /* How far the tree's main line agrees with the record: the number of plies k (0..ply_count) whose
  * moves are the same, with *last the tree's node of ply k (the root for 0; NULL without a tree). *rest
  * is true when the record ends at k and the tree goes on: the record stopped at a null move, or the
  * tree was built by hand. */
-int pgn_main_cover(const PgnGame *g, PgnNode **last, bool *rest);
-/* Plays m, a legal move or a null move (PGN_MOVE_NULL, "--" in a variation), on pos. */
-void pgn_play(Position *pos, Move m);
+int sch_pgn_main_cover(const SchPgnGame *g, SchPgnNode **last, bool *rest);
+/* Plays m, a legal move or a null move (SCH_PGN_MOVE_NULL, "--" in a variation), on pos. */
+void sch_pgn_play(SchPosition *pos, SchMove m);
 
 #endif

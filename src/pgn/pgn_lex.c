@@ -18,10 +18,10 @@ static bool is_symbol_char(int c) { return is_alnum(c) || (c != 0 && strchr("_+#
 /* Characters that end a run of garbage because they start a token of their own. */
 static bool is_delimiter(int c) { return is_blank(c) || (c != 0 && strchr("[](){};\"", c) != NULL); }
 
-static int char_at(const PgnReader *r, size_t pos) { return pos < r->len ? (unsigned char)r->text[pos] : -1; }
-static int peek(const PgnReader *r) { return char_at(r, r->cur.pos); }
+static int char_at(const SchPgnReader *r, size_t pos) { return pos < r->len ? (unsigned char)r->text[pos] : -1; }
+static int peek(const SchPgnReader *r) { return char_at(r, r->cur.pos); }
 
-static void advance(PgnReader *r) {
+static void advance(SchPgnReader *r) {
     unsigned char c = (unsigned char)r->text[r->cur.pos++];
     if (c == '\n') {
         r->cur.line++;
@@ -35,13 +35,13 @@ static void advance(PgnReader *r) {
         r->cur.line_start = false;
 }
 
-static bool starts_ep(const PgnReader *r, size_t pos) {
+static bool starts_ep(const SchPgnReader *r, size_t pos) {
     return char_at(r, pos) == 'e' && char_at(r, pos + 1) == '.' && char_at(r, pos + 2) == 'p';
 }
 
 /* ---------------------------------------------------------------- tokenizer */
 
-static void token_begin(const PgnReader *r, Token *t, TokKind kind) {
+static void token_begin(const SchPgnReader *r, Token *t, TokKind kind) {
     t->kind = kind;
     t->text = r->text + r->cur.pos;
     t->len = 0;
@@ -51,16 +51,16 @@ static void token_begin(const PgnReader *r, Token *t, TokKind kind) {
     t->open = OPEN_COMMENT;
 }
 
-static void token_end(const PgnReader *r, Token *t) { t->len = (size_t)(r->text + r->cur.pos - t->text); }
+static void token_end(const SchPgnReader *r, Token *t) { t->len = (size_t)(r->text + r->cur.pos - t->text); }
 
-static void skip_line(PgnReader *r) {
+static void skip_line(SchPgnReader *r) {
     while (peek(r) >= 0 && peek(r) != '\n')
         advance(r);
 }
 
 /* Skips blanks, escape lines and, unless keep, comments. Returns false when *t is a token already:
  * a comment that is kept, or an unterminated brace comment. */
-static bool skip_ignored(PgnReader *r, Token *t, bool keep) {
+static bool skip_ignored(SchPgnReader *r, Token *t, bool keep) {
     for (;;) {
         int c = peek(r);
         if (c < 0)
@@ -101,7 +101,7 @@ static bool skip_ignored(PgnReader *r, Token *t, bool keep) {
     }
 }
 
-static void lex_string(PgnReader *r, Token *t) {
+static void lex_string(SchPgnReader *r, Token *t) {
     advance(r);
     for (;;) {
         int c = peek(r);
@@ -118,7 +118,7 @@ static void lex_string(PgnReader *r, Token *t) {
     }
 }
 
-static void lex_symbol(PgnReader *r) {
+static void lex_symbol(SchPgnReader *r) {
     size_t start = r->cur.pos;
     while (is_symbol_char(peek(r)) && !(r->cur.pos > start && starts_ep(r, r->cur.pos)))
         advance(r);
@@ -126,7 +126,7 @@ static void lex_symbol(PgnReader *r) {
 
 /* A token that starts with a letter or digit: a symbol (move, result, tag name), a move number, or
  * "e.p.". */
-static TokKind lex_word(PgnReader *r) {
+static TokKind lex_word(SchPgnReader *r) {
     if (starts_ep(r, r->cur.pos)) {
         advance(r), advance(r), advance(r);
         if (peek(r) == '.')
@@ -146,14 +146,14 @@ static TokKind lex_word(PgnReader *r) {
 }
 
 /* Consumes the current character and every following one in chars; returns kind. */
-static TokKind lex_run(PgnReader *r, const char *chars, TokKind kind) {
+static TokKind lex_run(SchPgnReader *r, const char *chars, TokKind kind) {
     advance(r);
     while (peek(r) > 0 && strchr(chars, peek(r)) != NULL)
         advance(r);
     return kind;
 }
 
-void lex_token(PgnReader *r, Token *t, bool keep_comments) {
+void sch_lex_token(SchPgnReader *r, Token *t, bool keep_comments) {
     static const char singles[] = "[]()*";
     static const TokKind single_kinds[] = {TOK_LBRACKET, TOK_RBRACKET, TOK_LPAREN, TOK_RPAREN, TOK_STAR};
     if (!skip_ignored(r, t, keep_comments))
@@ -187,45 +187,45 @@ void lex_token(PgnReader *r, Token *t, bool keep_comments) {
     token_end(r, t);
 }
 
-void token_copy(const Token *t, char *buf, size_t size) {
+void sch_token_copy(const Token *t, char *buf, size_t size) {
     size_t n = t->len < size - 1 ? t->len : size - 1;
     memcpy(buf, t->text, n);
     buf[n] = '\0';
 }
 
-bool token_is(const Token *t, const char *s) { return t->len == strlen(s) && memcmp(t->text, s, t->len) == 0; }
+bool sch_token_is(const Token *t, const char *s) { return t->len == strlen(s) && memcmp(t->text, s, t->len) == 0; }
 
-const char *token_result(const Token *t) {
+const char *sch_token_result(const Token *t) {
     static const char *const markers[] = {"1-0", "0-1", "1/2-1/2", "*"};
     if (t->kind == TOK_STAR)
         return "*";
     if (t->kind == TOK_SYMBOL)
         for (int i = 0; i < 3; i++)
-            if (token_is(t, markers[i]))
+            if (sch_token_is(t, markers[i]))
                 return markers[i];
-    if (t->kind == TOK_GARBAGE && token_is(t, HALF "-" HALF))
+    if (t->kind == TOK_GARBAGE && sch_token_is(t, HALF "-" HALF))
         return markers[2];
     return NULL;
 }
 
-Result result_from_text(const char *s) {
+SchResult sch_result_from_text(const char *s) {
     if (strcmp(s, "1-0") == 0)
-        return RESULT_WHITE_WINS;
+        return SCH_RESULT_WHITE_WINS;
     if (strcmp(s, "0-1") == 0)
-        return RESULT_BLACK_WINS;
+        return SCH_RESULT_BLACK_WINS;
     if (strcmp(s, "1/2-1/2") == 0 || strcmp(s, HALF "-" HALF) == 0)
-        return RESULT_DRAW;
-    return RESULT_NONE;
+        return SCH_RESULT_DRAW;
+    return SCH_RESULT_NONE;
 }
 
-bool is_result_text(const char *s) { return result_from_text(s) != RESULT_NONE || strcmp(s, "*") == 0; }
+bool sch_is_result_text(const char *s) { return sch_result_from_text(s) != SCH_RESULT_NONE || strcmp(s, "*") == 0; }
 
 /* ---------------------------------------------------------------- readers */
 
-static PgnReader *reader_new(const char *text, size_t len, SchError *err) {
-    PgnReader *r = calloc(1, sizeof *r);
+static SchPgnReader *reader_new(const char *text, size_t len, SchError *err) {
+    SchPgnReader *r = calloc(1, sizeof *r);
     if (!r) {
-        err_set(err, ERR_OUT_OF_MEMORY, NULL, NULL, NULL);
+        sch_err_set(err, SCH_ERR_OUT_OF_MEMORY, NULL, NULL, NULL);
         return NULL;
     }
     r->text = text;
@@ -238,18 +238,18 @@ static PgnReader *reader_new(const char *text, size_t len, SchError *err) {
     return r;
 }
 
-PgnReader *pgn_reader_from_buffer(const char *text, size_t len, SchError *err) {
-    err_clear(err);
+SchPgnReader *sch_pgn_reader_from_buffer(const char *text, size_t len, SchError *err) {
+    sch_err_clear(err);
     return reader_new(text, len, err);
 }
 
-PgnReader *pgn_reader_from_file(FILE *f, SchError *err) {
-    err_clear(err);
+SchPgnReader *sch_pgn_reader_from_file(FILE *f, SchError *err) {
+    sch_err_clear(err);
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap);
     for (;;) {
         if (!buf) {
-            err_set(err, ERR_OUT_OF_MEMORY, NULL, NULL, NULL);
+            sch_err_set(err, SCH_ERR_OUT_OF_MEMORY, NULL, NULL, NULL);
             return NULL;
         }
         size_t n = fread(buf + len, 1, cap - len - 1, f);
@@ -265,12 +265,12 @@ PgnReader *pgn_reader_from_file(FILE *f, SchError *err) {
         }
     }
     if (ferror(f)) {
-        err_set(err, ERR_IO, strerror(errno), NULL, NULL);
+        sch_err_set(err, SCH_ERR_IO, strerror(errno), NULL, NULL);
         free(buf);
         return NULL;
     }
     buf[len] = '\0';
-    PgnReader *r = reader_new(buf, len, err);
+    SchPgnReader *r = reader_new(buf, len, err);
     if (!r) {
         free(buf);
         return NULL;
@@ -279,7 +279,7 @@ PgnReader *pgn_reader_from_file(FILE *f, SchError *err) {
     return r;
 }
 
-void pgn_reader_close(PgnReader *r) {
+void sch_pgn_reader_close(SchPgnReader *r) {
     if (!r)
         return;
     free(r->owned);

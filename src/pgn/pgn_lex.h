@@ -11,7 +11,7 @@ typedef struct Cursor {
     bool line_start; /* nothing but blanks so far on this line */
 } Cursor;
 
-struct PgnReader {
+struct SchPgnReader {
     const char *text;
     size_t len;
     char *owned; /* the contents of a file; NULL for a caller's buffer */
@@ -38,7 +38,7 @@ typedef enum {
     TOK_UNTERMINATED /* a comment or string that does not end */
 } TokKind;
 
-/* Constructs that can be left open, for PGN_ERR_UNTERMINATED. */
+/* Constructs that can be left open, for SCH_PGN_ERR_UNTERMINATED. */
 typedef enum { OPEN_COMMENT, OPEN_STRING } Open;
 
 typedef struct Token {
@@ -52,15 +52,15 @@ typedef struct Token {
 } Token;
 
 /* The next token; comments are tokens only when keep_comments. */
-void lex_token(PgnReader *r, Token *t, bool keep_comments);
+void sch_lex_token(SchPgnReader *r, Token *t, bool keep_comments);
 /* The token's text as a C string, truncated to fit. */
-void token_copy(const Token *t, char *buf, size_t size);
-bool token_is(const Token *t, const char *s);
+void sch_token_copy(const Token *t, char *buf, size_t size);
+bool sch_token_is(const Token *t, const char *s);
 /* The game termination marker a token stands for ("1-0", "0-1", "1/2-1/2", "*"; "½-½" is
  * "1/2-1/2"), or NULL when it is none. */
-const char *token_result(const Token *t);
-/* The Result of a marker or tag value (also "½-½"); RESULT_NONE for "*" and anything else. */
-Result result_from_text(const char *s);
-bool is_result_text(const char *s);
+const char *sch_token_result(const Token *t);
+/* The Result of a marker or tag value (also "½-½"); SCH_RESULT_NONE for "*" and anything else. */
+SchResult sch_result_from_text(const char *s);
+bool sch_is_result_text(const char *s);
 
 #endif

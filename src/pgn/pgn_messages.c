@@ -6,20 +6,20 @@
 #include "util/error_internal.h"
 
 static const ErrorMessage templates[] = {
-    {PGN_ERR_TOKEN, "unexpected token '%1'", "unerwartetes Symbol '%1'"},
-    {PGN_ERR_TAG, "malformed tag pair at '%1'", "fehlerhaftes Tag-Paar bei '%1'"},
-    {PGN_ERR_UNTERMINATED, "%1 opened by '%3' is not closed", "%2, begonnen mit '%3', wird nicht geschlossen"},
-    {PGN_ERR_MOVE, "move '%1' is not possible: %2", "Zug '%1' ist nicht möglich: %3"},
-    {PGN_ERR_FEN, "the FEN tag is not valid: %1", "der FEN-Tag ist ungültig: %2"},
-    {PGN_ERR_RESULT, "the result '%1' contradicts '%2'", "das Ergebnis '%1' widerspricht '%2'"},
-    {PGN_ERR_VARIATION, "unbalanced parenthesis '%1' of a variation",
+    {SCH_PGN_ERR_TOKEN, "unexpected token '%1'", "unerwartetes Symbol '%1'"},
+    {SCH_PGN_ERR_TAG, "malformed tag pair at '%1'", "fehlerhaftes Tag-Paar bei '%1'"},
+    {SCH_PGN_ERR_UNTERMINATED, "%1 opened by '%3' is not closed", "%2, begonnen mit '%3', wird nicht geschlossen"},
+    {SCH_PGN_ERR_MOVE, "move '%1' is not possible: %2", "Zug '%1' ist nicht möglich: %3"},
+    {SCH_PGN_ERR_FEN, "the FEN tag is not valid: %1", "der FEN-Tag ist ungültig: %2"},
+    {SCH_PGN_ERR_RESULT, "the result '%1' contradicts '%2'", "das Ergebnis '%1' widerspricht '%2'"},
+    {SCH_PGN_ERR_VARIATION, "unbalanced parenthesis '%1' of a variation",
      "nicht ausgeglichene Klammer '%1' einer Variante"},
-    {PGN_ERR_LIMIT, "too many %1 (at most %3)", "zu viele %2 (höchstens %3)"},
-    {PGN_ERR_NAG, "NAG '%1' is not between $0 and $255", "NAG '%1' liegt nicht zwischen $0 und $255"},
-    {PGN_WARN_RESULT, "the Result tag '%1' contradicts the result '%2' after the moves, which counts",
+    {SCH_PGN_ERR_LIMIT, "too many %1 (at most %3)", "zu viele %2 (höchstens %3)"},
+    {SCH_PGN_ERR_NAG, "NAG '%1' is not between $0 and $255", "NAG '%1' liegt nicht zwischen $0 und $255"},
+    {SCH_PGN_WARN_RESULT, "the Result tag '%1' contradicts the result '%2' after the moves, which counts",
      "der Result-Tag '%1' widerspricht dem Ergebnis '%2' nach den Zügen, das gilt"},
 };
 
-const char *pgn_error_template(int code, Lang lang) {
-    return err_table_lookup(templates, sizeof templates / sizeof templates[0], code, lang);
+const char *sch_pgn_error_template(int code, SchLang lang) {
+    return sch_err_table_lookup(templates, sizeof templates / sizeof templates[0], code, lang);
 }

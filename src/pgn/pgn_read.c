@@ -18,7 +18,7 @@ static const char *const open_name_en[] = {"comment", "string"};
 static const char *const open_name_de[] = {"Kommentar", "Zeichenkette"};
 static const char *const open_token[] = {"{", "\""};
 
-static void lex(PgnReader *r, Token *t) { lex_token(r, t, false); }
+static void lex(SchPgnReader *r, Token *t) { sch_lex_token(r, t, false); }
 
 /* ---------------------------------------------------------------- the parser */
 
@@ -26,9 +26,9 @@ typedef enum { PHASE_TAGS, PHASE_MOVES, PHASE_DONE } Phase;
 
 /* One line of the movetext: the main line or a variation being read. */
 typedef struct Frame {
-    PgnNode *cur;    /* the last move of this line (the next move hangs under it) */
-    Position pos;    /* the position after cur */
-    Position before; /* the position before cur's move: where a variation to it starts */
+    SchPgnNode *cur;    /* the last move of this line (the next move hangs under it) */
+    SchPosition pos;    /* the position after cur */
+    SchPosition before; /* the position before cur's move: where a variation to it starts */
     bool has_move;   /* this line has a move */
     bool after_move; /* nothing but NAGs and comments since that move */
     char *pending;   /* comment before the next move */
@@ -37,11 +37,11 @@ typedef struct Frame {
 } Frame;
 
 typedef struct Parse {
-    PgnReader *r;
-    PgnGame *g;
+    SchPgnReader *r;
+    SchPgnGame *g;
     SchError *err;
     Phase phase;  /* where an error leaves the reader; PHASE_DONE: the game's end is consumed */
-    Lang lang;    /* piece letters this game uses, found from its moves */
+    SchLang lang;    /* piece letters this game uses, found from its moves */
     int fen_line; /* where the FEN tag's value starts */
     int fen_column;
     Frame *frames; /* frames[0] the main line, frames[depth] the line being read */
@@ -50,23 +50,23 @@ typedef struct Parse {
 } Parse;
 
 static bool fail_at(Parse *p, int line, int column, int code, const char *a1, const char *a2, const char *a3) {
-    err_set(p->err, code, a1, a2, a3);
-    err_at(p->err, line, column);
+    sch_err_set(p->err, code, a1, a2, a3);
+    sch_err_at(p->err, line, column);
     p->err->game = p->g->number;
     return false;
 }
 
 static bool fail(Parse *p, const Token *t, int code, const char *a2, const char *a3) {
-    char text[SCHACH_ERR_ARG_MAX];
+    char text[SCH_ERR_ARG_MAX];
     if (t->kind == TOK_EOF)
         snprintf(text, sizeof text, "EOF");
     else
-        token_copy(t, text, sizeof text);
+        sch_token_copy(t, text, sizeof text);
     return fail_at(p, t->line, t->column, code, text, a2, a3);
 }
 
 static bool fail_open(Parse *p, const Token *t, Open what) {
-    return fail_at(p, t->line, t->column, PGN_ERR_UNTERMINATED, open_name_en[what], open_name_de[what],
+    return fail_at(p, t->line, t->column, SCH_PGN_ERR_UNTERMINATED, open_name_en[what], open_name_de[what],
                    open_token[what]);
 }
 
@@ -88,7 +88,7 @@ static char *string_value(const Token *t) {
 /* One tag pair after its '['. On a malformed pair the offending token is left unread, so that
  * skipping the broken game starts from it. */
 static bool read_tag(Parse *p, const Token *open) {
-    PgnReader *r = p->r;
+    SchPgnReader *r = p->r;
     Token name, value, close;
     Cursor before = r->cur;
     lex(r, &name);
@@ -96,7 +96,7 @@ static bool read_tag(Parse *p, const Token *open) {
         return fail_open(p, &name, name.open);
     if (name.kind != TOK_SYMBOL) {
         r->cur = before;
-        return fail(p, name.kind == TOK_EOF ? open : &name, PGN_ERR_TAG, NULL, NULL);
+        return fail(p, name.kind == TOK_EOF ? open : &name, SCH_PGN_ERR_TAG, NULL, NULL);
     }
     before = r->cur;
     lex(r, &value);
@@ -104,7 +104,7 @@ static bool read_tag(Parse *p, const Token *open) {
         return fail_open(p, &value, value.open);
     if (value.kind != TOK_STRING) {
         r->cur = before;
-        return fail(p, value.kind == TOK_EOF ? &name : &value, PGN_ERR_TAG, NULL, NULL);
+        return fail(p, value.kind == TOK_EOF ? &name : &value, SCH_PGN_ERR_TAG, NULL, NULL);
     }
     before = r->cur;
     lex(r, &close);
@@ -113,15 +113,15 @@ static bool read_tag(Parse *p, const Token *open) {
     if (close.kind != TOK_RBRACKET) {
         r->cur = before;
         /* Point just after the value: that is where the ']' is missing. */
-        char text[SCHACH_ERR_ARG_MAX];
-        token_copy(&close, text, sizeof text);
-        return fail_at(p, before.line, before.column, PGN_ERR_TAG, close.kind == TOK_EOF ? "EOF" : text, NULL, NULL);
+        char text[SCH_ERR_ARG_MAX];
+        sch_token_copy(&close, text, sizeof text);
+        return fail_at(p, before.line, before.column, SCH_PGN_ERR_TAG, close.kind == TOK_EOF ? "EOF" : text, NULL, NULL);
     }
     char *n = malloc(name.len + 1), *v = string_value(&value);
     bool ok = n && v;
     if (ok) {
-        token_copy(&name, n, name.len + 1);
-        ok = pgn_set_tag(p->g, n, v);
+        sch_token_copy(&name, n, name.len + 1);
+        ok = sch_pgn_set_tag(p->g, n, v);
         if (strcmp(n, "FEN") == 0) {
             p->fen_line = value.line;
             p->fen_column = value.column + 1;
@@ -129,7 +129,7 @@ static bool read_tag(Parse *p, const Token *open) {
     }
     free(n);
     free(v);
-    return ok ? true : fail(p, open, ERR_OUT_OF_MEMORY, NULL, NULL);
+    return ok ? true : fail(p, open, SCH_ERR_OUT_OF_MEMORY, NULL, NULL);
 }
 
 static bool read_tags(Parse *p) {
@@ -148,8 +148,8 @@ static bool read_tags(Parse *p) {
 
 /* Starts the game from the FEN tag, unless SetUp says "0". */
 /* [Variant "Chess960"] (also the older names of the variant, in any case). */
-static bool is_chess960(const PgnGame *g) {
-    const char *v = pgn_tag(g, "Variant");
+static bool is_chess960(const SchPgnGame *g) {
+    const char *v = sch_pgn_tag(g, "Variant");
     if (!v)
         return false;
     static const char *const names[] = {"chess960", "chess 960", "fischerandom", "fischer random", "fischerrandom"};
@@ -167,109 +167,109 @@ static void mark_chess960(Parse *p) {
 }
 
 static bool start_position(Parse *p) {
-    const char *fen = pgn_tag(p->g, "FEN"), *setup = pgn_tag(p->g, "SetUp");
+    const char *fen = sch_pgn_tag(p->g, "FEN"), *setup = sch_pgn_tag(p->g, "SetUp");
     if (!fen || (setup && strcmp(setup, "0") == 0)) {
         mark_chess960(p);
         return true;
     }
     SchError why;
-    err_clear(&why);
-    game_free(&p->g->game);
-    if (game_init_fen_mode(&p->g->game, fen, GAME_DEAD_MATERIAL_ONLY, &why)) { /* as in pgn_game_init */
+    sch_err_clear(&why);
+    sch_game_free(&p->g->game);
+    if (sch_game_init_fen_mode(&p->g->game, fen, SCH_GAME_DEAD_MATERIAL_ONLY, &why)) { /* as in sch_pgn_game_init */
         mark_chess960(p);
         return true;
     }
-    char en[SCHACH_ERR_ARG_MAX], de[SCHACH_ERR_ARG_MAX];
-    err_format(&why, LANG_EN, en, sizeof en);
-    err_format(&why, LANG_DE, de, sizeof de);
+    char en[SCH_ERR_ARG_MAX], de[SCH_ERR_ARG_MAX];
+    sch_err_format(&why, SCH_LANG_EN, en, sizeof en);
+    sch_err_format(&why, SCH_LANG_DE, de, sizeof de);
     int column = p->fen_column + (why.column > 0 ? why.column - 1 : 0);
-    return fail_at(p, p->fen_line, column, PGN_ERR_FEN, en, de, fen);
+    return fail_at(p, p->fen_line, column, SCH_PGN_ERR_FEN, en, de, fen);
 }
 
 static bool fail_limit(Parse *p, const Token *t, const char *en, const char *de, int limit) {
-    char text[SCHACH_ERR_ARG_MAX], max[16];
-    token_copy(t, text, sizeof text);
+    char text[SCH_ERR_ARG_MAX], max[16];
+    sch_token_copy(t, text, sizeof text);
     snprintf(max, sizeof max, "%d", limit);
-    return fail_at(p, t->line, t->column, PGN_ERR_LIMIT, en, de, max);
+    return fail_at(p, t->line, t->column, SCH_PGN_ERR_LIMIT, en, de, max);
 }
 
 static bool is_digit(int c) { return c >= '0' && c <= '9'; }
 
-static bool is_null_token(const Token *t) { return token_is(t, "--") || token_is(t, "Z0"); }
+static bool is_null_token(const Token *t) { return sch_token_is(t, "--") || sch_token_is(t, "Z0"); }
 
-/* The move of a token in f's position, or MOVE_NONE with why set. */
-static Move parse_move(Parse *p, const Frame *f, const Token *t, SchError *why) {
+/* The move of a token in f's position, or SCH_MOVE_NONE with why set. */
+static SchMove parse_move(Parse *p, const Frame *f, const Token *t, SchError *why) {
     char text[64];
-    token_copy(t, text, sizeof text);
+    sch_token_copy(t, text, sizeof text);
     if (t->len >= sizeof text) {
-        err_set(why, MOVE_ERR_SYNTAX, text, NULL, NULL);
-        return MOVE_NONE;
+        sch_err_set(why, SCH_MOVE_ERR_SYNTAX, text, NULL, NULL);
+        return SCH_MOVE_NONE;
     }
-    Move m = san_parse(&f->pos, text, p->lang, why);
-    if (m == MOVE_NONE) {
+    SchMove m = sch_san_parse(&f->pos, text, p->lang, why);
+    if (m == SCH_MOVE_NONE) {
         /* The game may use the other language's letters; 'B' is where they differ. */
-        Lang other = p->lang == LANG_EN ? LANG_DE : LANG_EN;
+        SchLang other = p->lang == SCH_LANG_EN ? SCH_LANG_DE : SCH_LANG_EN;
         SchError ignored;
-        err_clear(&ignored);
-        m = san_parse(&f->pos, text, other, &ignored);
-        if (m != MOVE_NONE)
+        sch_err_clear(&ignored);
+        m = sch_san_parse(&f->pos, text, other, &ignored);
+        if (m != SCH_MOVE_NONE)
             p->lang = other;
     }
-    if (m != MOVE_NONE && strchr("DTLS", text[0]) != NULL) /* only German uses these letters */
-        p->lang = LANG_DE;
+    if (m != SCH_MOVE_NONE && strchr("DTLS", text[0]) != NULL) /* only German uses these letters */
+        p->lang = SCH_LANG_DE;
     return m;
 }
 
 static bool fail_move(Parse *p, const Token *t, const SchError *why) {
-    if (why->code == ERR_OUT_OF_MEMORY)
-        return fail(p, t, ERR_OUT_OF_MEMORY, NULL, NULL);
-    char en[SCHACH_ERR_ARG_MAX], de[SCHACH_ERR_ARG_MAX];
-    err_format(why, LANG_EN, en, sizeof en);
-    err_format(why, LANG_DE, de, sizeof de);
-    return fail(p, t, PGN_ERR_MOVE, en, de);
+    if (why->code == SCH_ERR_OUT_OF_MEMORY)
+        return fail(p, t, SCH_ERR_OUT_OF_MEMORY, NULL, NULL);
+    char en[SCH_ERR_ARG_MAX], de[SCH_ERR_ARG_MAX];
+    sch_err_format(why, SCH_LANG_EN, en, sizeof en);
+    sch_err_format(why, SCH_LANG_DE, de, sizeof de);
+    return fail(p, t, SCH_PGN_ERR_MOVE, en, de);
 }
 
 /* A move (or null move) of the line being read: checked in its position, added to the tree, and on
  * the main line played into the record too. */
 static bool play_token(Parse *p, const Token *t) {
     Frame *f = &p->frames[p->depth];
-    Game *game = &p->g->game;
+    SchGame *game = &p->g->game;
     bool record = p->depth == 0 && !p->cut;
     SchError why;
-    err_clear(&why);
-    Move m = MOVE_NONE;
-    if (record && game_over(game)) {
-        err_set(&why, GAME_ERR_OVER, NULL, NULL, NULL);
+    sch_err_clear(&why);
+    SchMove m = SCH_MOVE_NONE;
+    if (record && sch_game_over(game)) {
+        sch_err_set(&why, SCH_GAME_ERR_OVER, NULL, NULL, NULL);
         return fail_move(p, t, &why);
     }
     if (is_null_token(t)) {
-        if (pos_in_check(&f->pos))
-            return fail(p, t, PGN_ERR_MOVE, "a null move cannot be played in check",
+        if (sch_pos_in_check(&f->pos))
+            return fail(p, t, SCH_PGN_ERR_MOVE, "a null move cannot be played in check",
                         "ein Nullzug ist im Schach nicht möglich");
-        m = PGN_MOVE_NULL;
+        m = SCH_PGN_MOVE_NULL;
     } else {
         m = parse_move(p, f, t, &why);
-        if (m == MOVE_NONE)
+        if (m == SCH_MOVE_NONE)
             return fail_move(p, t, &why);
     }
-    if (record && m == PGN_MOVE_NULL)
+    if (record && m == SCH_PGN_MOVE_NULL)
         p->cut = true;
-    else if (record && !game_play(game, m, &why))
+    else if (record && !sch_game_play(game, m, &why))
         return fail_move(p, t, &why);
     bool limit;
-    PgnNode *n = pgn_node_new(p->g, f->cur, m, &limit);
+    SchPgnNode *n = sch_pgn_node_new(p->g, f->cur, m, &limit);
     if (!n && limit)
-        return fail_limit(p, t, "moves in one game", "Züge in einer Partie", PGN_MAX_NODES);
+        return fail_limit(p, t, "moves in one game", "Züge in einer Partie", SCH_PGN_MAX_NODES);
     if (!n)
-        return fail(p, t, ERR_OUT_OF_MEMORY, NULL, NULL);
+        return fail(p, t, SCH_ERR_OUT_OF_MEMORY, NULL, NULL);
     n->comment_before = f->pending;
     f->pending = NULL;
     f->before = f->pos;
-    Undo undo;
-    if (m == PGN_MOVE_NULL)
-        pos_make_null(&f->pos, &undo);
+    SchUndo undo;
+    if (m == SCH_PGN_MOVE_NULL)
+        sch_pos_make_null(&f->pos, &undo);
     else
-        pos_make(&f->pos, m, &undo);
+        sch_pos_make(&f->pos, m, &undo);
     f->cur = n;
     f->has_move = true;
     f->after_move = true;
@@ -277,10 +277,10 @@ static bool play_token(Parse *p, const Token *t) {
 }
 
 /* Appends text (len bytes) to *slot, a space between, blanks joined; false when the result is
- * longer than PGN_MAX_COMMENT (*too_long) or out of memory. */
+ * longer than SCH_PGN_MAX_COMMENT (*too_long) or out of memory. */
 static bool join_comment(char **slot, const char *text, size_t len, bool *too_long) {
     size_t had = *slot ? strlen(*slot) + 1 : 0;
-    *too_long = had + len > PGN_MAX_COMMENT + 1;
+    *too_long = had + len > SCH_PGN_MAX_COMMENT + 1;
     if (*too_long)
         return false;
     char *raw = malloc(had + len + 1);
@@ -293,11 +293,11 @@ static bool join_comment(char **slot, const char *text, size_t len, bool *too_lo
     memcpy(raw + had, text, len);
     raw[had + len] = '\0';
     bool oom;
-    char *c = pgn_comment_text(raw, &oom);
+    char *c = sch_pgn_comment_text(raw, &oom);
     free(raw);
     if (oom)
         return false;
-    *too_long = c && strlen(c) > PGN_MAX_COMMENT;
+    *too_long = c && strlen(c) > SCH_PGN_MAX_COMMENT;
     if (*too_long) {
         free(c);
         return false;
@@ -316,8 +316,8 @@ static bool keep_comment(Parse *p, const Token *t) {
     if (join_comment(after ? &f->cur->comment : &f->pending, t->text, t->len, &too_long))
         return true;
     if (too_long)
-        return fail_limit(p, t, "characters in a comment", "Zeichen in einem Kommentar", PGN_MAX_COMMENT);
-    return fail(p, t, ERR_OUT_OF_MEMORY, NULL, NULL);
+        return fail_limit(p, t, "characters in a comment", "Zeichen in einem Kommentar", SCH_PGN_MAX_COMMENT);
+    return fail(p, t, SCH_ERR_OUT_OF_MEMORY, NULL, NULL);
 }
 
 /* A comment left waiting for a move at the end of a line follows the line's last move. */
@@ -333,14 +333,14 @@ static bool flush_pending(Parse *p, Frame *f, const Token *t) {
     if (ok)
         return true;
     if (too_long)
-        return fail_limit(p, t, "characters in a comment", "Zeichen in einem Kommentar", PGN_MAX_COMMENT);
-    return fail(p, t, ERR_OUT_OF_MEMORY, NULL, NULL);
+        return fail_limit(p, t, "characters in a comment", "Zeichen in einem Kommentar", SCH_PGN_MAX_COMMENT);
+    return fail(p, t, SCH_ERR_OUT_OF_MEMORY, NULL, NULL);
 }
 
 static int suffix_nag(const Token *t) {
     static const char *const suffixes[] = {"!", "?", "!!", "??", "!?", "?!"};
     for (int i = 0; i < 6; i++)
-        if (token_is(t, suffixes[i]))
+        if (sch_token_is(t, suffixes[i]))
             return i + 1;
     return -1; /* other runs such as "!!!" are not in the standard: left out */
 }
@@ -356,21 +356,21 @@ static bool keep_nag(Parse *p, const Token *t) {
         for (size_t i = 1; i < t->len && nag <= 255; i++)
             nag = nag * 10 + (t->text[i] - '0');
         if (nag > 255)
-            return fail(p, t, PGN_ERR_NAG, NULL, NULL);
+            return fail(p, t, SCH_PGN_ERR_NAG, NULL, NULL);
     }
     if (nag < 0 || !f->has_move)
         return true;
-    if (!pgn_node_add_nag(f->cur, nag))
-        return fail_limit(p, t, "NAGs on one move", "NAGs an einem Zug", PGN_MAX_NAGS);
+    if (!sch_pgn_node_add_nag(f->cur, nag))
+        return fail_limit(p, t, "NAGs on one move", "NAGs an einem Zug", SCH_PGN_MAX_NAGS);
     return true;
 }
 
 static bool open_variation(Parse *p, const Token *t) {
     Frame *f = &p->frames[p->depth];
     if (!f->has_move && p->depth == 0)
-        return fail(p, t, PGN_ERR_VARIATION, NULL, NULL);
-    if (p->depth == PGN_MAX_DEPTH)
-        return fail_limit(p, t, "nested variations", "verschachtelte Varianten", PGN_MAX_DEPTH);
+        return fail(p, t, SCH_PGN_ERR_VARIATION, NULL, NULL);
+    if (p->depth == SCH_PGN_MAX_DEPTH)
+        return fail_limit(p, t, "nested variations", "verschachtelte Varianten", SCH_PGN_MAX_DEPTH);
     Frame *v = &p->frames[++p->depth];
     /* A variation that opens another before its first move, "((1. d4) ...)", branches where it
      * does: both replace the same move. */
@@ -385,7 +385,7 @@ static bool open_variation(Parse *p, const Token *t) {
 
 static bool close_variation(Parse *p, const Token *t) {
     if (p->depth == 0)
-        return fail(p, t, PGN_ERR_VARIATION, NULL, NULL);
+        return fail(p, t, SCH_PGN_ERR_VARIATION, NULL, NULL);
     if (!flush_pending(p, &p->frames[p->depth], t))
         return false;
     p->depth--;
@@ -396,7 +396,7 @@ static bool close_variation(Parse *p, const Token *t) {
 /* The end of the movetext inside a variation: the '(' is not matched. */
 static bool fail_open_variation(Parse *p) {
     const Frame *v = &p->frames[p->depth];
-    return fail_at(p, v->open_line, v->open_column, PGN_ERR_VARIATION, "(", NULL, NULL);
+    return fail_at(p, v->open_line, v->open_column, SCH_PGN_ERR_VARIATION, "(", NULL, NULL);
 }
 
 /* Accepts the termination marker if it agrees with an ending by the rules. A Result tag that says
@@ -407,16 +407,16 @@ static bool finish(Parse *p, const Token *t, const char *marker) {
         return fail_open_variation(p);
     if (!flush_pending(p, &p->frames[0], t))
         return false;
-    p->g->result = result_from_text(marker);
-    const char *tag = pgn_tag(p->g, "Result");
-    if (tag && is_result_text(tag) && result_from_text(tag) != p->g->result) {
-        err_set(&p->g->warning, PGN_WARN_RESULT, tag, marker, NULL);
-        err_at(&p->g->warning, t->line, t->column);
+    p->g->result = sch_result_from_text(marker);
+    const char *tag = sch_pgn_tag(p->g, "Result");
+    if (tag && sch_is_result_text(tag) && sch_result_from_text(tag) != p->g->result) {
+        sch_err_set(&p->g->warning, SCH_PGN_WARN_RESULT, tag, marker, NULL);
+        sch_err_at(&p->g->warning, t->line, t->column);
         p->g->warning.game = p->g->number;
     }
-    const Outcome *o = &p->g->game.outcome;
-    if (o->result != RESULT_NONE && p->g->result != RESULT_NONE && o->result != p->g->result)
-        return fail(p, t, PGN_ERR_RESULT, result_string(o->result), NULL);
+    const SchOutcome *o = &p->g->game.outcome;
+    if (o->result != SCH_RESULT_NONE && p->g->result != SCH_RESULT_NONE && o->result != p->g->result)
+        return fail(p, t, SCH_PGN_ERR_RESULT, sch_result_string(o->result), NULL);
     return true;
 }
 
@@ -426,9 +426,9 @@ static bool finish_unmarked(Parse *p, const Token *t) {
         return fail_open_variation(p);
     if (!flush_pending(p, &p->frames[0], t))
         return false;
-    const char *tag = pgn_tag(p->g, "Result");
+    const char *tag = sch_pgn_tag(p->g, "Result");
     if (tag)
-        p->g->result = result_from_text(tag);
+        p->g->result = sch_result_from_text(tag);
     return true;
 }
 
@@ -448,14 +448,14 @@ static bool is_check_sign(const Token *t) {
 }
 
 static bool movetext_token(Parse *p, const Token *t, const Cursor *before) {
-    const char *marker = token_result(t);
+    const char *marker = sch_token_result(t);
     if (marker)
         return finish(p, t, marker);
     switch (t->kind) {
         case TOK_EOF: return finish_unmarked(p, t);
         case TOK_LBRACKET:
             if (!t->line_start)
-                return fail(p, t, PGN_ERR_TOKEN, NULL, NULL);
+                return fail(p, t, SCH_PGN_ERR_TOKEN, NULL, NULL);
             p->r->cur = *before; /* the next game's tags: this one had no termination marker */
             return finish_unmarked(p, t);
         case TOK_MOVE_NUMBER:
@@ -476,16 +476,16 @@ static bool movetext_token(Parse *p, const Token *t, const Cursor *before) {
                 return play_token(p, t);
             if (is_check_sign(t))
                 return true;
-            return fail(p, t, PGN_ERR_TOKEN, NULL, NULL);
-        default: return fail(p, t, PGN_ERR_TOKEN, NULL, NULL);
+            return fail(p, t, SCH_PGN_ERR_TOKEN, NULL, NULL);
+        default: return fail(p, t, SCH_PGN_ERR_TOKEN, NULL, NULL);
     }
 }
 
 static bool read_movetext(Parse *p) {
-    p->frames = malloc((PGN_MAX_DEPTH + 1) * sizeof *p->frames);
+    p->frames = malloc((SCH_PGN_MAX_DEPTH + 1) * sizeof *p->frames);
     if (!p->frames) {
         Token none = {.kind = TOK_EOF, .line = p->r->cur.line, .column = p->r->cur.column};
-        return fail(p, &none, ERR_OUT_OF_MEMORY, NULL, NULL);
+        return fail(p, &none, SCH_ERR_OUT_OF_MEMORY, NULL, NULL);
     }
     p->frames[0] = (Frame){.cur = p->g->root, .pos = p->g->game.start};
     p->depth = 0;
@@ -493,9 +493,9 @@ static bool read_movetext(Parse *p) {
     while (ok && !end) {
         Cursor before = p->r->cur;
         Token t;
-        lex_token(p->r, &t, true);
+        sch_lex_token(p->r, &t, true);
         ok = movetext_token(p, &t, &before);
-        end = t.kind == TOK_EOF || token_result(&t) || (t.kind == TOK_LBRACKET && t.line_start);
+        end = t.kind == TOK_EOF || sch_token_result(&t) || (t.kind == TOK_LBRACKET && t.line_start);
     }
     for (int i = 0; i <= p->depth; i++)
         free(p->frames[i].pending);
@@ -506,7 +506,7 @@ static bool read_movetext(Parse *p) {
 
 /* Skips the rest of a broken game: to its termination marker (consumed) or to the next line that
  * starts with '[' (left for the next game). Broken tag sections are skipped line by line first. */
-static void skip_game(PgnReader *r, Phase phase) {
+static void skip_game(SchPgnReader *r, Phase phase) {
     bool in_tags = phase == PHASE_TAGS;
     int depth = 0;
     if (phase == PHASE_DONE)
@@ -530,16 +530,16 @@ static void skip_game(PgnReader *r, Phase phase) {
             depth++;
         else if (t.kind == TOK_RPAREN && depth > 0)
             depth--;
-        else if (depth == 0 && token_result(&t))
+        else if (depth == 0 && sch_token_result(&t))
             return;
     }
 }
 
-int pgn_read_game(PgnReader *r, PgnGame *out, SchError *err) {
+int sch_pgn_read_game(SchPgnReader *r, SchPgnGame *out, SchError *err) {
     SchError local;
     if (!err)
         err = &local;
-    err_clear(err);
+    sch_err_clear(err);
     Cursor start = r->cur;
     Token first;
     lex(r, &first);
@@ -547,13 +547,13 @@ int pgn_read_game(PgnReader *r, PgnGame *out, SchError *err) {
     if (first.kind == TOK_EOF)
         return 0;
 
-    pgn_game_init(out);
+    sch_pgn_game_init(out);
     out->number = ++r->games;
     out->line = first.line;
-    Parse p = {.r = r, .g = out, .err = err, .phase = PHASE_TAGS, .lang = LANG_EN};
-    bool ok = pgn_tree_root(out) != NULL;
+    Parse p = {.r = r, .g = out, .err = err, .phase = PHASE_TAGS, .lang = SCH_LANG_EN};
+    bool ok = sch_pgn_tree_root(out) != NULL;
     if (!ok) {
-        err_set(err, ERR_OUT_OF_MEMORY, NULL, NULL, NULL);
+        sch_err_set(err, SCH_ERR_OUT_OF_MEMORY, NULL, NULL, NULL);
         err->game = out->number;
     }
     ok = ok && read_tags(&p);
@@ -561,7 +561,7 @@ int pgn_read_game(PgnReader *r, PgnGame *out, SchError *err) {
         p.phase = PHASE_MOVES;
         ok = start_position(&p) && read_movetext(&p);
     }
-    pgn_tree_commands(out->root);
+    sch_pgn_tree_commands(out->root);
     if (ok)
         return 1;
     skip_game(r, p.phase);

@@ -6,15 +6,15 @@
 #include "pgn_internal.h"
 #include "schach/movegen.h"
 
-PgnNode *pgn_node_new(PgnGame *g, PgnNode *parent, Move m, bool *limit) {
-    *limit = parent && g->node_count >= PGN_MAX_NODES;
+SchPgnNode *sch_pgn_node_new(SchPgnGame *g, SchPgnNode *parent, SchMove m, bool *limit) {
+    *limit = parent && g->node_count >= SCH_PGN_MAX_NODES;
     if (*limit)
         return NULL;
-    PgnNode *n = calloc(1, sizeof *n);
+    SchPgnNode *n = calloc(1, sizeof *n);
     if (!n)
         return NULL;
     n->move = m;
-    n->clock_ms = PGN_NO_CLOCK;
+    n->clock_ms = SCH_PGN_NO_CLOCK;
     n->parent = parent;
     if (!parent)
         return n;
@@ -27,7 +27,7 @@ PgnNode *pgn_node_new(PgnGame *g, PgnNode *parent, Move m, bool *limit) {
     return n;
 }
 
-static void node_free(PgnNode *n) {
+static void node_free(SchPgnNode *n) {
     free(n->comment_before);
     free(n->comment);
     free(n);
@@ -35,13 +35,13 @@ static void node_free(PgnNode *n) {
 
 /* Iterative along main lines, recursive only into variations, so a long game does not use the stack
  * a deep recursion would. */
-void pgn_tree_free(PgnNode *n) {
+void sch_pgn_tree_free(SchPgnNode *n) {
     while (n) {
-        PgnNode *main = n->main;
-        for (PgnNode *v = main ? main->next : NULL; v;) {
-            PgnNode *next = v->next;
+        SchPgnNode *main = n->main;
+        for (SchPgnNode *v = main ? main->next : NULL; v;) {
+            SchPgnNode *next = v->next;
             v->next = NULL;
-            pgn_tree_free(v);
+            sch_pgn_tree_free(v);
             v = next;
         }
         node_free(n);
@@ -49,97 +49,97 @@ void pgn_tree_free(PgnNode *n) {
     }
 }
 
-/* Nodes in n's subtree, n included, its siblings not: iterative along main lines like pgn_tree_free. */
-static int count_subtree(const PgnNode *n) {
+/* Nodes in n's subtree, n included, its siblings not: iterative along main lines like sch_pgn_tree_free. */
+static int count_subtree(const SchPgnNode *n) {
     int count = 0;
     while (n) {
         count++;
-        const PgnNode *main = n->main;
-        for (const PgnNode *v = main ? main->next : NULL; v; v = v->next)
+        const SchPgnNode *main = n->main;
+        for (const SchPgnNode *v = main ? main->next : NULL; v; v = v->next)
             count += count_subtree(v);
         n = main;
     }
     return count;
 }
 
-void pgn_node_cut(PgnGame *g, PgnNode *n) {
-    for (PgnNode *c = n->main; c;) {
-        PgnNode *next = c->next;
+void sch_pgn_node_cut(SchPgnGame *g, SchPgnNode *n) {
+    for (SchPgnNode *c = n->main; c;) {
+        SchPgnNode *next = c->next;
         g->node_count -= count_subtree(c);
         c->next = NULL;
-        pgn_tree_free(c);
+        sch_pgn_tree_free(c);
         c = next;
     }
     n->main = NULL;
     n->last = NULL;
 }
 
-const PgnNode *pgn_root(const PgnGame *g) { return g->root; }
+const SchPgnNode *sch_pgn_root(const SchPgnGame *g) { return g->root; }
 
-PgnNode *pgn_tree_root(PgnGame *g) {
+SchPgnNode *sch_pgn_tree_root(SchPgnGame *g) {
     bool limit;
     if (!g->root)
-        g->root = pgn_node_new(g, NULL, MOVE_NONE, &limit);
+        g->root = sch_pgn_node_new(g, NULL, SCH_MOVE_NONE, &limit);
     return g->root;
 }
 
-int pgn_node_ply(const PgnNode *n) {
+int sch_pgn_node_ply(const SchPgnNode *n) {
     int ply = 0;
     for (; n && n->parent; n = n->parent)
         ply++;
     return ply;
 }
 
-void pgn_play(Position *pos, Move m) {
-    Undo undo;
-    if (m == PGN_MOVE_NULL)
-        pos_make_null(pos, &undo);
+void sch_pgn_play(SchPosition *pos, SchMove m) {
+    SchUndo undo;
+    if (m == SCH_PGN_MOVE_NULL)
+        sch_pos_make_null(pos, &undo);
     else
-        pos_make(pos, m, &undo);
+        sch_pos_make(pos, m, &undo);
 }
 
-bool pgn_node_position(const PgnGame *g, const PgnNode *n, Position *out) {
-    int ply = pgn_node_ply(n);
-    Move *moves = malloc((size_t)(ply > 0 ? ply : 1) * sizeof *moves);
+bool sch_pgn_node_position(const SchPgnGame *g, const SchPgnNode *n, SchPosition *out) {
+    int ply = sch_pgn_node_ply(n);
+    SchMove *moves = malloc((size_t)(ply > 0 ? ply : 1) * sizeof *moves);
     if (!moves)
         return false;
     for (int i = ply - 1; i >= 0; i--, n = n->parent)
         moves[i] = n->move;
     *out = g->game.start;
     for (int i = 0; i < ply; i++)
-        pgn_play(out, moves[i]);
+        sch_pgn_play(out, moves[i]);
     free(moves);
     return true;
 }
 
-PgnNode *pgn_node_add(PgnGame *g, PgnNode *parent, Move m, SchError *err) {
-    err_clear(err);
-    Position pos;
-    if (!pgn_node_position(g, parent, &pos)) {
-        err_set(err, ERR_OUT_OF_MEMORY, NULL, NULL, NULL);
+SchPgnNode *sch_pgn_node_add(SchPgnGame *g, SchPgnNode *parent, SchMove m, SchError *err) {
+    sch_err_clear(err);
+    SchPosition pos;
+    if (!sch_pgn_node_position(g, parent, &pos)) {
+        sch_err_set(err, SCH_ERR_OUT_OF_MEMORY, NULL, NULL, NULL);
         return NULL;
     }
-    bool legal = m == PGN_MOVE_NULL ? !pos_in_check(&pos) : gen_is_legal(&pos, m);
+    bool legal = m == SCH_PGN_MOVE_NULL ? !sch_pos_in_check(&pos) : sch_gen_is_legal(&pos, m);
     if (!legal) {
         char text[8];
         snprintf(text, sizeof text, "%d", m);
-        err_set(err, GAME_ERR_ILLEGAL, text, NULL, NULL);
+        sch_err_set(err, SCH_GAME_ERR_ILLEGAL, text, NULL, NULL);
         return NULL;
     }
     bool limit;
-    PgnNode *n = pgn_node_new(g, parent, m, &limit);
+    SchPgnNode *n = sch_pgn_node_new(g, parent, m, &limit);
     if (!n) {
         char max[16];
-        snprintf(max, sizeof max, "%d", PGN_MAX_NODES);
+        snprintf(max, sizeof max, "%d", SCH_PGN_MAX_NODES);
         if (limit)
-            err_set(err, PGN_ERR_LIMIT, "moves in one game", "Züge in einer Partie", max);
+            sch_err_set(err, SCH_PGN_ERR_LIMIT, "moves in one game", "Züge in einer Partie", max);
         else
-            err_set(err, ERR_OUT_OF_MEMORY, NULL, NULL, NULL);
+            sch_err_set(err, SCH_ERR_OUT_OF_MEMORY, NULL, NULL, NULL);
     }
     return n;
 }
 
-char *pgn_comment_text(const char *text, bool *oom) {
+char *sch_pgn_comment_text(const char *text, bool *oom) {
     size_t n = strlen(text);
     char *c = malloc(n + 1), *end = c;
     *oom = c == NULL;
@@ -162,12 +162,12 @@ char *pgn_comment_text(const char *text, bool *oom) {
     return c;
 }
 
-bool pgn_node_set_comment(PgnNode *n, bool before, const char *text) {
+bool sch_pgn_node_set_comment(SchPgnNode *n, bool before, const char *text) {
     bool oom = false;
-    char *c = text ? pgn_comment_text(text, &oom) : NULL;
+    char *c = text ? sch_pgn_comment_text(text, &oom) : NULL;
     if (oom)
         return false;
-    if (c && strlen(c) > PGN_MAX_COMMENT) {
+    if (c && strlen(c) > SCH_PGN_MAX_COMMENT) {
         free(c);
         return false;
     }
@@ -177,30 +177,30 @@ bool pgn_node_set_comment(PgnNode *n, bool before, const char *text) {
     return true;
 }
 
-bool pgn_node_add_nag(PgnNode *n, int nag) {
-    if (nag < 0 || nag > 255 || n->nag_count >= PGN_MAX_NAGS)
+bool sch_pgn_node_add_nag(SchPgnNode *n, int nag) {
+    if (nag < 0 || nag > 255 || n->nag_count >= SCH_PGN_MAX_NAGS)
         return false;
     n->nags[n->nag_count++] = (uint8_t)nag;
     return true;
 }
 
-int pgn_node_count(const PgnGame *g) { return g->root ? g->node_count : 0; }
+int sch_pgn_node_count(const SchPgnGame *g) { return g->root ? g->node_count : 0; }
 
 /* Visits the line that starts with n (n's siblings are not part of it). */
-static bool walk_line(const PgnNode *n, Position pos, int depth, PgnVisitor visit, void *ctx, bool first_is_variation) {
+static bool walk_line(const SchPgnNode *n, SchPosition pos, int depth, SchPgnVisitor visit, void *ctx, bool first_is_variation) {
     for (bool first = true; n; n = n->main, first = false) {
         if (!visit(n, &pos, depth, ctx))
             return false;
         if (!(first && first_is_variation))
-            for (const PgnNode *v = n->next; v; v = v->next)
+            for (const SchPgnNode *v = n->next; v; v = v->next)
                 if (!walk_line(v, pos, depth + 1, visit, ctx, true))
                     return false;
-        pgn_play(&pos, n->move);
+        sch_pgn_play(&pos, n->move);
     }
     return true;
 }
 
-bool pgn_walk(const PgnGame *g, PgnVisitor visit, void *ctx) {
+bool sch_pgn_walk(const SchPgnGame *g, SchPgnVisitor visit, void *ctx) {
     if (!g->root)
         return true;
     return walk_line(g->root->main, g->game.start, 0, visit, ctx, false);
@@ -208,7 +208,7 @@ bool pgn_walk(const PgnGame *g, PgnVisitor visit, void *ctx) {
 
 static bool same_text(const char *a, const char *b) { return (!a && !b) || (a && b && strcmp(a, b) == 0); }
 
-static bool same_node(const PgnNode *a, const PgnNode *b) {
+static bool same_node(const SchPgnNode *a, const SchPgnNode *b) {
     return a->move == b->move && a->nag_count == b->nag_count && memcmp(a->nags, b->nags, a->nag_count) == 0 &&
            same_text(a->comment_before, b->comment_before) && same_text(a->comment, b->comment) &&
            a->clock_ms == b->clock_ms && a->has_eval == b->has_eval &&
@@ -217,13 +217,13 @@ static bool same_node(const PgnNode *a, const PgnNode *b) {
 
 /* Compares the subtrees of a and b (not their siblings): iterative along the main line, recursive into
  * variations only. */
-bool pgn_tree_equal(const PgnNode *a, const PgnNode *b) {
+bool sch_pgn_tree_equal(const SchPgnNode *a, const SchPgnNode *b) {
     while (a && b) {
         if (!same_node(a, b) || (a->main == NULL) != (b->main == NULL))
             return false;
-        const PgnNode *va = a->main ? a->main->next : NULL, *vb = b->main ? b->main->next : NULL;
+        const SchPgnNode *va = a->main ? a->main->next : NULL, *vb = b->main ? b->main->next : NULL;
         for (; va && vb; va = va->next, vb = vb->next)
-            if (!pgn_tree_equal(va, vb))
+            if (!sch_pgn_tree_equal(va, vb))
                 return false;
         if (va || vb)
             return false;
@@ -280,7 +280,7 @@ static bool parse_clock(const char *s, const char *end, int64_t *ms) {
 }
 
 /* "1.23", "-0.5", "#3", "#-2", each optionally followed by ",depth". */
-static bool parse_eval(const char *s, const char *end, PgnNode *n) {
+static bool parse_eval(const char *s, const char *end, SchPgnNode *n) {
     while (s < end && *s == ' ')
         s++;
     bool mate = *s == '#';
@@ -328,7 +328,7 @@ static bool parse_eval(const char *s, const char *end, PgnNode *n) {
 }
 
 /* Reads the commands of n's comment; drops the comment when it holds nothing else. */
-static void read_commands(PgnNode *n) {
+static void read_commands(SchPgnNode *n) {
     const char *text = n->comment;
     if (!text || !strstr(text, "[%"))
         return;
@@ -340,7 +340,7 @@ static void read_commands(PgnNode *n) {
         }
         const char *end = s[0] == '[' && s[1] == '%' ? strchr(s, ']') : NULL;
         bool known = false;
-        if (end && strncmp(s, "[%clk ", 6) == 0 && n->clock_ms == PGN_NO_CLOCK)
+        if (end && strncmp(s, "[%clk ", 6) == 0 && n->clock_ms == SCH_PGN_NO_CLOCK)
             known = parse_clock(s + 6, end, &n->clock_ms);
         else if (end && strncmp(s, "[%eval ", 7) == 0 && !n->has_eval)
             known = parse_eval(s + 7, end, n);
@@ -358,27 +358,27 @@ static void read_commands(PgnNode *n) {
     }
 }
 
-static void commands_line(PgnNode *n) {
+static void commands_line(SchPgnNode *n) {
     for (; n; n = n->main) {
         read_commands(n);
-        for (PgnNode *v = n->main ? n->main->next : NULL; v; v = v->next) {
+        for (SchPgnNode *v = n->main ? n->main->next : NULL; v; v = v->next) {
             read_commands(v);
             commands_line(v->main);
         }
     }
 }
 
-void pgn_tree_commands(PgnNode *root) {
+void sch_pgn_tree_commands(SchPgnNode *root) {
     if (root)
         commands_line(root->main);
 }
 
-void pgn_node_commands(const PgnNode *n, char *buf, size_t size) {
+void sch_pgn_node_commands(const SchPgnNode *n, char *buf, size_t size) {
     size_t len = 0;
     if (size == 0)
         return;
     buf[0] = '\0';
-    if (n->clock_ms != PGN_NO_CLOCK && n->clock_ms >= 0) {
+    if (n->clock_ms != SCH_PGN_NO_CLOCK && n->clock_ms >= 0) {
         int64_t ms = n->clock_ms, s = ms / 1000;
         int frac = (int)(ms % 1000);
         char fraction[8] = "";

@@ -86,21 +86,21 @@ static void write_tag(FILE *out, const char *name, const char *value) {
 
 /* The export standard's Termination values for the rules' endings; the precise reason is left to
  * the moves and result. */
-static const char *termination_value(Termination t) {
+static const char *termination_value(SchTermination t) {
     switch (t) {
-        case TERM_NONE: return NULL;
-        case TERM_TIME_FORFEIT:
-        case TERM_TIMEOUT_INSUFFICIENT:
-        case TERM_TIMEOUT_UNWINNABLE: return "time forfeit";
-        case TERM_ABANDONED: return "abandoned";
+        case SCH_TERM_NONE: return NULL;
+        case SCH_TERM_TIME_FORFEIT:
+        case SCH_TERM_TIMEOUT_INSUFFICIENT:
+        case SCH_TERM_TIMEOUT_UNWINNABLE: return "time forfeit";
+        case SCH_TERM_ABANDONED: return "abandoned";
         default: return "normal";
     }
 }
 
-static const char *result_text(const PgnGame *g) {
-    if (game_over(&g->game))
-        return result_string(g->game.outcome.result);
-    return result_string(g->result);
+static const char *result_text(const SchPgnGame *g) {
+    if (sch_game_over(&g->game))
+        return sch_result_string(g->game.outcome.result);
+    return sch_result_string(g->result);
 }
 
 static bool is_generated_tag(const char *name) {
@@ -110,9 +110,9 @@ static bool is_generated_tag(const char *name) {
     return strcmp(name, "SetUp") == 0 || strcmp(name, "FEN") == 0 || strcmp(name, "Termination") == 0;
 }
 
-static void write_tags(FILE *out, const PgnGame *g) {
+static void write_tags(FILE *out, const SchPgnGame *g) {
     for (int i = 0; i < ROSTER_COUNT; i++) {
-        const char *value = pgn_tag(g, roster[i]);
+        const char *value = sch_pgn_tag(g, roster[i]);
         if (i == ROSTER_COUNT - 1)
             value = result_text(g);
         else if (!value || !*value)
@@ -120,13 +120,13 @@ static void write_tags(FILE *out, const PgnGame *g) {
         write_tag(out, roster[i], value);
     }
 
-    Position standard;
-    pos_set_start(&standard);
-    char fen[SCHACH_FEN_MAX], start_fen[SCHACH_FEN_MAX];
-    fen_write(&g->game.start, fen, sizeof fen);
-    fen_write(&standard, start_fen, sizeof start_fen);
+    SchPosition standard;
+    sch_pos_set_start(&standard);
+    char fen[SCH_FEN_MAX], start_fen[SCH_FEN_MAX];
+    sch_fen_write(&g->game.start, fen, sizeof fen);
+    sch_fen_write(&standard, start_fen, sizeof start_fen);
     /* X-FEN castling rights (KQkq with the king off the e-file) mean Chess960 only to a reader told so. */
-    const char *variant = pgn_tag(g, "Variant");
+    const char *variant = sch_pgn_tag(g, "Variant");
     if (g->game.start.chess960 && !variant)
         write_tag(out, "Variant", "Chess960");
     if (strcmp(fen, start_fen) != 0) {
@@ -134,7 +134,7 @@ static void write_tags(FILE *out, const PgnGame *g) {
         write_tag(out, "FEN", fen);
     }
 
-    const char *termination = pgn_tag(g, "Termination");
+    const char *termination = sch_pgn_tag(g, "Termination");
     if (!termination || !*termination)
         termination = termination_value(g->game.outcome.termination);
     if (termination)
@@ -157,14 +157,14 @@ static void put_comment(LineWriter *w, const char *text) {
 }
 
 /* The comment after a move: the [%clk]/[%eval] fields first, unless the text holds them itself. */
-static bool put_after(LineWriter *w, const PgnNode *n) {
+static bool put_after(LineWriter *w, const SchPgnNode *n) {
     char commands[160], clock[64], eval[64]; /* room for both fields and the space */
-    PgnNode only = *n;
+    SchPgnNode only = *n;
     only.has_eval = false;
-    pgn_node_commands(&only, clock, sizeof clock);
+    sch_pgn_node_commands(&only, clock, sizeof clock);
     only = *n;
-    only.clock_ms = PGN_NO_CLOCK;
-    pgn_node_commands(&only, eval, sizeof eval);
+    only.clock_ms = SCH_PGN_NO_CLOCK;
+    sch_pgn_node_commands(&only, eval, sizeof eval);
     const char *text = n->comment;
     bool own_clock = text && strstr(text, "[%clk "), own_eval = text && strstr(text, "[%eval ");
     snprintf(commands, sizeof commands, "%s%s%s", own_clock ? "" : clock,
@@ -193,17 +193,17 @@ static bool put_after(LineWriter *w, const PgnNode *n) {
 
 /* A move with its number when it needs one, NAGs and comments. Returns whether a comment follows it
  * (then a black move after it needs its number again). */
-static bool put_move(LineWriter *w, const Position *pos, const PgnNode *n, bool number, Lang lang) {
+static bool put_move(LineWriter *w, const SchPosition *pos, const SchPgnNode *n, bool number, SchLang lang) {
     if (n->comment_before) {
         put_comment(w, n->comment_before);
         number = true;
     }
-    char san[SCHACH_MOVE_TEXT_MAX], unit[SCHACH_MOVE_TEXT_MAX + 16];
-    if (n->move == PGN_MOVE_NULL)
+    char san[SCH_MOVE_TEXT_MAX], unit[SCH_MOVE_TEXT_MAX + 16];
+    if (n->move == SCH_PGN_MOVE_NULL)
         snprintf(san, sizeof san, "--");
     else
-        san_write(pos, n->move, lang, san, sizeof san);
-    if (pos_turn(pos) == WHITE)
+        sch_san_write(pos, n->move, lang, san, sizeof san);
+    if (sch_pos_turn(pos) == SCH_WHITE)
         snprintf(unit, sizeof unit, "%u. %s", (unsigned)pos->fullmove, san);
     else if (number)
         snprintf(unit, sizeof unit, "%u... %s", (unsigned)pos->fullmove, san);
@@ -218,25 +218,25 @@ static bool put_move(LineWriter *w, const Position *pos, const PgnNode *n, bool 
     return put_after(w, n);
 }
 
-static bool put_variations(LineWriter *w, const Position *pos, const PgnNode *n, Lang lang);
+static bool put_variations(LineWriter *w, const SchPosition *pos, const SchPgnNode *n, SchLang lang);
 
 /* The line that starts with n in parentheses; n's siblings are not part of it. */
-static void put_variation(LineWriter *w, Position pos, const PgnNode *n, Lang lang) {
+static void put_variation(LineWriter *w, SchPosition pos, const SchPgnNode *n, SchLang lang) {
     w->opens++;
     bool number = true;
     for (bool first = true; n; n = n->main, first = false) {
         number = put_move(w, &pos, n, number, lang);
         if (!first && put_variations(w, &pos, n, lang))
             number = true;
-        pgn_play(&pos, n->move);
+        sch_pgn_play(&pos, n->move);
     }
     line_piece(w, ")", 1, true);
 }
 
 /* The variations that replace n (its later siblings), from pos, the position before n. Returns
  * whether there were any. */
-static bool put_variations(LineWriter *w, const Position *pos, const PgnNode *n, Lang lang) {
-    for (const PgnNode *v = n->next; v; v = v->next)
+static bool put_variations(LineWriter *w, const SchPosition *pos, const SchPgnNode *n, SchLang lang) {
+    for (const SchPgnNode *v = n->next; v; v = v->next)
         put_variation(w, *pos, v, lang);
     return n->next != NULL;
 }
@@ -244,32 +244,32 @@ static bool put_variations(LineWriter *w, const Position *pos, const PgnNode *n,
 /* A move number stays on the line of its move: "8. Nh4" is one unit for wrapping. Black's move
  * gets its number "8..." when it opens the movetext or follows a comment or a variation. The main
  * line is the tree's as far as it agrees with the record, then the record's own plies. */
-static void write_moves(FILE *out, const PgnGame *g, Lang lang) {
+static void write_moves(FILE *out, const SchPgnGame *g, SchLang lang) {
     LineWriter w = {.out = out, .len = 0};
-    Position pos = g->game.start;
-    const char *comment = pgn_comment(g, 0);
+    SchPosition pos = g->game.start;
+    const char *comment = sch_pgn_comment(g, 0);
     if (comment)
         put_comment(&w, comment);
     bool number = true;
-    PgnNode *last;
+    SchPgnNode *last;
     bool rest;
-    int covered = pgn_main_cover(g, &last, &rest);
-    const PgnNode *n = g->root ? g->root->main : NULL;
+    int covered = sch_pgn_main_cover(g, &last, &rest);
+    const SchPgnNode *n = g->root ? g->root->main : NULL;
     for (int i = 0;; i++) {
         if (n && (i < covered || rest)) {
             number = put_move(&w, &pos, n, number, lang);
             if (put_variations(&w, &pos, n, lang))
                 number = true;
-            pgn_play(&pos, n->move);
+            sch_pgn_play(&pos, n->move);
             n = n->main;
             continue;
         }
         if (i >= g->game.ply_count)
             break;
-        Move m = g->game.plies[i].move;
-        char san[SCHACH_MOVE_TEXT_MAX], unit[SCHACH_MOVE_TEXT_MAX + 16];
-        san_write(&pos, m, lang, san, sizeof san);
-        if (pos_turn(&pos) == WHITE)
+        SchMove m = g->game.plies[i].move;
+        char san[SCH_MOVE_TEXT_MAX], unit[SCH_MOVE_TEXT_MAX + 16];
+        sch_san_write(&pos, m, lang, san, sizeof san);
+        if (sch_pos_turn(&pos) == SCH_WHITE)
             snprintf(unit, sizeof unit, "%u. %s", (unsigned)pos.fullmove, san);
         else if (number)
             snprintf(unit, sizeof unit, "%u... %s", (unsigned)pos.fullmove, san);
@@ -280,13 +280,13 @@ static void write_moves(FILE *out, const PgnGame *g, Lang lang) {
         if (comment)
             put_comment(&w, comment);
         number = comment != NULL;
-        pgn_play(&pos, m);
+        sch_pgn_play(&pos, m);
     }
     line_put(&w, result_text(g));
     line_flush(&w);
 }
 
-bool pgn_write(FILE *out, const PgnGame *g, Lang lang) {
+bool sch_pgn_write(FILE *out, const SchPgnGame *g, SchLang lang) {
     write_tags(out, g);
     fputc('\n', out);
     write_moves(out, g, lang);

@@ -5,22 +5,22 @@
 #include <stdio.h>
 #include <string.h>
 
-void err_clear(SchError *err) {
+void sch_err_clear(SchError *err) {
     if (err)
         memset(err, 0, sizeof *err);
 }
 
-bool err_set(SchError *err, int code, const char *a1, const char *a2, const char *a3) {
+bool sch_err_set(SchError *err, int code, const char *a1, const char *a2, const char *a3) {
     if (!err)
         return false;
-    const char *args[SCHACH_ERR_ARGS] = {a1, a2, a3};
+    const char *args[SCH_ERR_ARGS] = {a1, a2, a3};
     err->code = code;
-    for (int i = 0; i < SCHACH_ERR_ARGS; i++)
+    for (int i = 0; i < SCH_ERR_ARGS; i++)
         snprintf(err->args[i], sizeof err->args[i], "%s", args[i] ? args[i] : "");
     return false;
 }
 
-void err_text_arg(const char *text, size_t n, char *arg, size_t size) {
+void sch_err_text_arg(const char *text, size_t n, char *arg, size_t size) {
     if (size == 0)
         return;
     size_t k = 0;
@@ -31,16 +31,16 @@ void err_text_arg(const char *text, size_t n, char *arg, size_t size) {
     arg[k] = '\0';
 }
 
-void err_at(SchError *err, int line, int column) {
+void sch_err_at(SchError *err, int line, int column) {
     if (err) {
         err->line = line;
         err->column = column;
     }
 }
 
-const char *err_table_lookup(const ErrorMessage *table, size_t count, int code, Lang lang) {
+const char *sch_err_table_lookup(const ErrorMessage *table, size_t count, int code, SchLang lang) {
     for (size_t i = 0; i < count; i++)
         if (table[i].code == code)
-            return lang == LANG_DE ? table[i].de : table[i].en;
+            return lang == SCH_LANG_DE ? table[i].de : table[i].en;
     return NULL;
 }

@@ -1,4 +1,4 @@
-/* Internal to libschach (not installed): the per-module message tables behind err_format(). */
+/* Internal to libschach (not installed): the per-module message tables behind sch_err_format(). */
 #ifndef SCHACH_UTIL_ERROR_INTERNAL_H
 #define SCHACH_UTIL_ERROR_INTERNAL_H
 
@@ -14,15 +14,15 @@ typedef struct ErrorMessage {
 } ErrorMessage;
 
 /* The template of code in lang from a table of count rows, or NULL when the table lacks it. */
-const char *err_table_lookup(const ErrorMessage *table, size_t count, int code, Lang lang);
+const char *sch_err_table_lookup(const ErrorMessage *table, size_t count, int code, SchLang lang);
 
 /* Per-module template tables, each returning NULL for codes it does not know. Implemented by the
  * module that owns the code range; only src/messages/messages.c (the top of the library) calls them,
  * so no module calls upwards to format an error. */
-const char *fen_error_template(int code, Lang lang);
-const char *notation_error_template(int code, Lang lang);
-const char *pgn_error_template(int code, Lang lang);
-const char *game_error_template(int code, Lang lang);
-const char *explain_error_template(int code, Lang lang);
+const char *sch_fen_error_template(int code, SchLang lang);
+const char *sch_notation_error_template(int code, SchLang lang);
+const char *sch_pgn_error_template(int code, SchLang lang);
+const char *sch_game_error_template(int code, SchLang lang);
+const char *sch_explain_error_template(int code, SchLang lang);
 
 #endif

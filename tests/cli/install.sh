@@ -52,11 +52,23 @@ soname=$(readelf -d "$real" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]
 exported=$(nm -D --defined-only "$real" | awk '{print $3}' | sed 's/@.*//' | grep -v '^SCHACH_' | sort -u)
 [ "$(wc -l <<<"$exported")" -ge 50 ] || fail "libschach.so exports only: $exported"
 for sym in $exported; do
+    [[ $sym == sch_* ]] || fail "libschach.so exports $sym, which lacks the library's prefix sch_"
     grep -qw -- "$sym" "$prefix"/include/schach/*.h || fail "libschach.so exports $sym, which no public header declares"
 done
-for sym in fen_parse gen_moves pos_make perft san_write game_play pgn_read_game err_format schach_init; do
+for sym in sch_fen_parse sch_gen_moves sch_pos_make sch_perft sch_san_write sch_game_play sch_pgn_read_game sch_err_format sch_version; do
     grep -qx -- "$sym" <<<"$exported" || fail "libschach.so does not export $sym"
 done
+# The ABI: the exported symbols are exactly the committed list, every one in the version node of the
+# soname (SCHACH_1.0). A symbol added, removed or renamed by accident fails here; a deliberate change
+# updates tests/install/libschach.symbols and docs/library/CHANGES.md together.
+diff <(cat <<<"$exported") <(grep -v '^#' "$src/tests/install/libschach.symbols") >"$tmp/abi.diff" ||
+    fail "the exported symbols differ from tests/install/libschach.symbols (< exported, > listed): $(head -20 "$tmp/abi.diff")"
+unversioned=$(nm -D --defined-only "$real" | awk '{print $3}' | grep -v '^SCHACH_' | grep -v '@@SCHACH_1\.0$' || true)
+[ -z "$unversioned" ] || fail "symbols outside the version node SCHACH_1.0: $unversioned"
+# The static archive defines nothing outside the prefix either (its internal functions too), so a
+# program linking it statically can never collide with it.
+stray=$(nm -g --defined-only "$libdir/libschach.a" 2>/dev/null | awk 'NF == 3 {print $3}' | grep -v '^sch_' | sort -u)
+[ -z "$stray" ] || fail "libschach.a defines global symbols without the prefix sch_: $stray"
 [ -f "$libdir/cmake/schach/schachConfig.cmake" ] || fail "no CMake package"
 [ -f "$libdir/cmake/schach/schachConfigVersion.cmake" ] || fail "no CMake package version file"
 
@@ -65,8 +77,9 @@ export PKG_CONFIG_PATH=$libdir/pkgconfig
 flags=$(pkg-config --cflags --libs schach) || fail "pkg-config does not know schach"
 version=$(pkg-config --modversion schach)
 [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "schach.pc has no version"
-header_version=$(sed -n 's/^#define SCHACH_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' "$prefix/include/schach/schach.h" | paste -sd.)
-[ "$header_version" = "$version" ] || fail "schach.h says version $header_version, the package $version"
+header_version=$(sed -n 's/^#define SCH_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' "$prefix/include/schach/version.h" | paste -sd.)
+[ "$header_version" = "$version" ] || fail "version.h says version $header_version, the package $version"
+[ "$soname" = libschach.so.1 ] || fail "libschach 1.x must have the soname libschach.so.1, not $soname"
 [ "$soname" = "libschach.so.${version%%.*}" ] || fail "SONAME $soname does not carry the major version of $version"
 pkg-config --static --libs schach | grep -q -- -lpthread || fail "schach.pc: Libs.private lacks -lpthread"
 # shellcheck disable=SC2086

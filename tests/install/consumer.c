@@ -21,62 +21,61 @@ static const char PGN[] = "[Event \"Opera\"]\n[White \"Morphy\"]\n[Black \"Duke 
                           "15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0\n";
 
 int main(void) {
-    schach_init();
-    printf("slider lookup: %s\n", schach_slider_lookup());
+    printf("slider lookup: %s\n", sch_slider_lookup());
 
     /* A FEN and its legal moves in SAN. */
-    Position pos;
+    SchPosition pos;
     SchError err;
-    check(fen_parse(&pos, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &err),
+    check(sch_fen_parse(&pos, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &err),
           "Kiwipete FEN refused");
-    MoveList list;
-    gen_legal(&pos, &list);
+    SchMoveList list;
+    sch_gen_legal(&pos, &list);
     check(list.count == 48, "Kiwipete has 48 legal moves");
     int castles = 0;
     printf("moves:");
     for (int i = 0; i < list.count; i++) {
         char san[16];
-        san_write(&pos, list.moves[i], LANG_EN, san, sizeof san);
+        sch_san_write(&pos, list.moves[i], SCH_LANG_EN, san, sizeof san);
         castles += strcmp(san, "O-O") == 0 || strcmp(san, "O-O-O") == 0;
         printf(" %s", san);
     }
     printf("\n");
     check(castles == 2, "both castlings in SAN");
-    check(perft(&pos, 3) == 97862, "Kiwipete perft 3");
+    check(sch_perft(&pos, 3) == 97862, "Kiwipete perft 3");
 
     /* The fool's mate, move by move, to the end. */
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     const char *moves[] = {"f3", "e5", "g4", "Qh4#"};
     for (int i = 0; i < 4; i++) {
-        Move m = san_parse(game_position(&g), moves[i], LANG_EN, &err);
-        check(m != MOVE_NONE && game_play(&g, m, &err), "a move of the fool's mate refused");
+        SchMove m = sch_san_parse(sch_game_position(&g), moves[i], SCH_LANG_EN, &err);
+        check(m != SCH_MOVE_NONE && sch_game_play(&g, m, &err), "a move of the fool's mate refused");
     }
-    check(game_over(&g) && g.outcome.result == RESULT_BLACK_WINS && g.outcome.termination == TERM_CHECKMATE,
+    check(sch_game_over(&g) && g.outcome.result == SCH_RESULT_BLACK_WINS && g.outcome.termination == SCH_TERM_CHECKMATE,
           "the fool's mate is checkmate, black wins");
     char text[128];
-    outcome_describe(&g.outcome, LANG_DE, text, sizeof text);
+    sch_outcome_describe(&g.outcome, SCH_LANG_DE, text, sizeof text);
     printf("fool's mate: %s\n", text);
-    game_free(&g);
+    sch_game_free(&g);
 
     /* A PGN game. */
-    PgnReader *r = pgn_reader_from_buffer(PGN, strlen(PGN), &err);
+    SchPgnReader *r = sch_pgn_reader_from_buffer(PGN, strlen(PGN), &err);
     check(r != NULL, "PGN reader");
-    PgnGame pg;
-    int got = r ? pgn_read_game(r, &pg, &err) : 0;
+    SchPgnGame pg;
+    int got = r ? sch_pgn_read_game(r, &pg, &err) : 0;
     check(got == 1, "the PGN game is read");
     if (got != 0) {
         check(pg.game.ply_count == 33, "the opera game has 33 plies");
-        check(pg.game.outcome.termination == TERM_CHECKMATE, "the opera game ends in mate");
-        check(pgn_tag(&pg, "White") && strcmp(pgn_tag(&pg, "White"), "Morphy") == 0, "the White tag");
-        pgn_game_free(&pg);
+        check(pg.game.outcome.termination == SCH_TERM_CHECKMATE, "the opera game ends in mate");
+        check(sch_pgn_tag(&pg, "White") && strcmp(sch_pgn_tag(&pg, "White"), "Morphy") == 0, "the White tag");
+        sch_pgn_game_free(&pg);
     }
     if (r)
-        pgn_reader_close(r);
+        sch_pgn_reader_close(r);
 
     /* An error message from the library's tables, in German. */
-    check(!fen_parse(&pos, "8/8/8/8/8/8/8/8 x - - 0 1", &err), "a bad FEN is refused");
-    err_format(&err, LANG_DE, text, sizeof text);
+    check(!sch_fen_parse(&pos, "8/8/8/8/8/8/8/8 x - - 0 1", &err), "a bad FEN is refused");
+    sch_err_format(&err, SCH_LANG_DE, text, sizeof text);
     printf("bad FEN: %s\n", text);
     check(text[0] != '\0', "the error has a message");
 

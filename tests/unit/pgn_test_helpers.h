@@ -7,13 +7,13 @@
 
 #include "schach/pgn.h"
 
-/* g as pgn_write writes it with the letters of lang (caller frees). */
-static inline char *pgn_text(const PgnGame *g, Lang lang) {
+/* g as sch_pgn_write writes it with the letters of lang (caller frees). */
+static inline char *pgn_text(const SchPgnGame *g, SchLang lang) {
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     assert_non_null(f);
-    assert_true(pgn_write(f, g, lang));
+    assert_true(sch_pgn_write(f, g, lang));
     fclose(f);
     return text;
 }

@@ -190,7 +190,7 @@ HARNESS int teardown(void **state) {
 /* ---- requests ---- */
 
 /* Sends a request, waits for its answer, checks the status, returns the body (NULL when not JSON). */
-HARNESS json_t *request(Env *e, ServiceAction action, const char *game, const char *body, Lang lang, int status) {
+HARNESS json_t *request(Env *e, ServiceAction action, const char *game, const char *body, SchLang lang, int status) {
     Reply r = {0};
     ServiceRequest req = {.action = action, .game = game, .body = body, .lang = lang};
     uint64_t ticket = service_handle(e->svc, &req, on_reply, &r);
@@ -286,14 +286,14 @@ typedef struct Game2 {
 
 /* A friend game (creator white unless color says otherwise), joined by the other side. */
 HARNESS void new_game(Env *e, const char *body, Game2 *g) {
-    json_t *j = request(e, ACTION_CREATE, NULL, body, LANG_EN, 201);
+    json_t *j = request(e, ACTION_CREATE, NULL, body, SCH_LANG_EN, 201);
     snprintf(g->id, sizeof g->id, "%s", str(j, "id"));
     int creator = strcmp(str(j, "color"), "white") == 0 ? 0 : 1;
     snprintf(g->secret[creator], sizeof g->secret[0], "%s", str(j, "secret"));
     if (json_is_string(get(j, "invite"))) {
         char join[128];
         snprintf(join, sizeof join, "{\"invite\":\"%s\"}", str(j, "invite"));
-        json_t *k = request(e, ACTION_JOIN, g->id, join, LANG_EN, 200);
+        json_t *k = request(e, ACTION_JOIN, g->id, join, SCH_LANG_EN, 200);
         assert_string_equal(str(k, "color"), creator ? "white" : "black");
         snprintf(g->secret[!creator], sizeof g->secret[0], "%s", str(k, "secret"));
         json_decref(k);
@@ -304,7 +304,7 @@ HARNESS void new_game(Env *e, const char *body, Game2 *g) {
     json_decref(j);
 }
 
-HARNESS json_t *move_as(Env *e, const Game2 *g, int color, int ply, const char *move, const char *extra, Lang lang,
+HARNESS json_t *move_as(Env *e, const Game2 *g, int color, int ply, const char *move, const char *extra, SchLang lang,
                         int status) {
     char body[512];
     snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":%d,\"move\":\"%s\"%s}", g->secret[color], ply, move,
@@ -318,7 +318,7 @@ HARNESS int play(Env *e, const Game2 *g, int ply, const char *line) {
     snprintf(buf, sizeof buf, "%s", line);
     char *save = NULL;
     for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-        json_t *j = move_as(e, g, ply % 2, ply, tok, NULL, LANG_EN, 200);
+        json_t *j = move_as(e, g, ply % 2, ply, tok, NULL, SCH_LANG_EN, 200);
         assert_int_equal(json_integer_value(get(j, "state.ply")), ply + 1);
         json_decref(j);
         ply++;
@@ -329,7 +329,7 @@ HARNESS int play(Env *e, const Game2 *g, int ply, const char *line) {
 HARNESS json_t *action_as(Env *e, const Game2 *g, ServiceAction a, int color, const char *extra, int status) {
     char body[512];
     snprintf(body, sizeof body, "{\"secret\":\"%s\"%s}", g->secret[color], extra ? extra : "");
-    return request(e, a, g->id, body, LANG_EN, status);
+    return request(e, a, g->id, body, SCH_LANG_EN, status);
 }
 
 HARNESS bool array_has(const json_t *a, const char *s) {
@@ -340,7 +340,7 @@ HARNESS bool array_has(const json_t *a, const char *s) {
 }
 
 /* The PGN of a game, answered 200 as text. */
-HARNESS char *pgn_of(Env *e, const char *id, Lang lang) {
+HARNESS char *pgn_of(Env *e, const char *id, SchLang lang) {
     Reply r = {0};
     ServiceRequest req = {.action = ACTION_PGN, .game = id, .lang = lang};
     service_handle(e->svc, &req, on_reply, &r);

@@ -26,21 +26,20 @@ static uint64_t rng(void) {
 
 static void test_slider_attacks_match_ray_walk(void **state) {
     (void)state;
-    schach_init();
     for (int i = 0; i < 20000; i++) {
-        Square s = (Square)(rng() & 63);
-        Bitboard occ = rng() & rng();
-        assert_int_equal(bb_rook_attacks(s, occ), bb_slider_attacks_slow(ROOK, s, occ));
-        assert_int_equal(bb_bishop_attacks(s, occ), bb_slider_attacks_slow(BISHOP, s, occ));
-        assert_int_equal(bb_queen_attacks(s, occ), bb_slider_attacks_slow(QUEEN, s, occ));
+        SchSquare s = (SchSquare)(rng() & 63);
+        SchBitboard occ = rng() & rng();
+        assert_int_equal(sch_bb_rook_attacks(s, occ), sch_bb_slider_attacks_slow(SCH_ROOK, s, occ));
+        assert_int_equal(sch_bb_bishop_attacks(s, occ), sch_bb_slider_attacks_slow(SCH_BISHOP, s, occ));
+        assert_int_equal(sch_bb_queen_attacks(s, occ), sch_bb_slider_attacks_slow(SCH_QUEEN, s, occ));
     }
 }
 
-/* The lookup schach_init() chose is the one SCHACH_SLIDERS asked for (CTest runs this program and the
+/* The lookup the library chose at load time is the one SCHACH_SLIDERS asked for (CTest runs this program and the
  * perft suite once more with SCHACH_SLIDERS=magic, so both paths are tested on a BMI2 machine). */
 static void test_slider_lookup_follows_environment(void **state) {
     (void)state;
-    const char *lookup = schach_slider_lookup();
+    const char *lookup = sch_slider_lookup();
     const char *force = getenv("SCHACH_SLIDERS");
     if (force && strcmp(force, "magic") == 0)
         assert_string_equal(lookup, "magic");
@@ -50,20 +49,19 @@ static void test_slider_lookup_follows_environment(void **state) {
 
 static void test_leaper_and_line_tables(void **state) {
     (void)state;
-    schach_init();
-    assert_int_equal(bb_count(bb_knight_attacks(SQ_A1)), 2);
-    assert_int_equal(bb_count(bb_knight_attacks(SQ_D4)), 8);
-    assert_int_equal(bb_count(bb_king_attacks(SQ_H8)), 3);
-    assert_int_equal(bb_pawn_attacks(WHITE, SQ_E4), bb_square(SQ_D5) | bb_square(SQ_F5));
-    assert_int_equal(bb_pawn_attacks(BLACK, SQ_A5), bb_square(SQ_B4));
-    assert_int_equal(bb_between(SQ_A1, SQ_D4), bb_square(SQ_B2) | bb_square(SQ_C3));
-    assert_int_equal(bb_between(SQ_A1, SQ_B3), 0);
-    assert_int_equal(bb_line(SQ_C1, SQ_C5), BB_FILE_A << 2);
-    assert_int_equal(bb_line(SQ_A1, SQ_B3), 0);
+    assert_int_equal(sch_bb_count(sch_bb_knight_attacks(SCH_SQ_A1)), 2);
+    assert_int_equal(sch_bb_count(sch_bb_knight_attacks(SCH_SQ_D4)), 8);
+    assert_int_equal(sch_bb_count(sch_bb_king_attacks(SCH_SQ_H8)), 3);
+    assert_int_equal(sch_bb_pawn_attacks(SCH_WHITE, SCH_SQ_E4), sch_bb_square(SCH_SQ_D5) | sch_bb_square(SCH_SQ_F5));
+    assert_int_equal(sch_bb_pawn_attacks(SCH_BLACK, SCH_SQ_A5), sch_bb_square(SCH_SQ_B4));
+    assert_int_equal(sch_bb_between(SCH_SQ_A1, SCH_SQ_D4), sch_bb_square(SCH_SQ_B2) | sch_bb_square(SCH_SQ_C3));
+    assert_int_equal(sch_bb_between(SCH_SQ_A1, SCH_SQ_B3), 0);
+    assert_int_equal(sch_bb_line(SCH_SQ_C1, SCH_SQ_C5), SCH_BB_FILE_A << 2);
+    assert_int_equal(sch_bb_line(SCH_SQ_A1, SCH_SQ_B3), 0);
 }
 
 static const char *const positions[] = {
-    FEN_START,
+    SCH_FEN_START,
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
     "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
@@ -71,35 +69,35 @@ static const char *const positions[] = {
     "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",
 };
 
-/* Walks the tree: after each make the incremental key equals a fresh computation and pos_ok holds;
+/* Walks the tree: after each make the incremental key equals a fresh computation and sch_pos_ok holds;
  * after unmake the position is byte-for-byte what it was; generation kinds partition the moves. */
-static void walk(Position *pos, int depth) {
-    Move all[SCHACH_MAX_MOVES], noisy[SCHACH_MAX_MOVES], quiet[SCHACH_MAX_MOVES];
-    int n = gen_moves(pos, GEN_ALL, all);
-    int nn = gen_moves(pos, GEN_NOISY, noisy), nq = gen_moves(pos, GEN_QUIET, quiet);
-    assert_int_equal(n, gen_count(pos));
+static void walk(SchPosition *pos, int depth) {
+    SchMove all[SCH_MAX_MOVES], noisy[SCH_MAX_MOVES], quiet[SCH_MAX_MOVES];
+    int n = sch_gen_moves(pos, SCH_GEN_ALL, all);
+    int nn = sch_gen_moves(pos, SCH_GEN_NOISY, noisy), nq = sch_gen_moves(pos, SCH_GEN_QUIET, quiet);
+    assert_int_equal(n, sch_gen_count(pos));
     assert_int_equal(n, nn + nq);
-    assert_int_equal(n > 0, gen_has_legal_move(pos));
+    assert_int_equal(n > 0, sch_gen_has_legal_move(pos));
     for (int i = 0; i < nn; i++) {
-        Piece target = pos_piece_on(pos, move_to(noisy[i]));
-        assert_true(target != NO_PIECE || move_kind(noisy[i]) == MOVE_EN_PASSANT ||
-                    move_kind(noisy[i]) == MOVE_PROMOTION);
+        SchPiece target = sch_pos_piece_on(pos, sch_move_to(noisy[i]));
+        assert_true(target != SCH_NO_PIECE || sch_move_kind(noisy[i]) == SCH_MOVE_EN_PASSANT ||
+                    sch_move_kind(noisy[i]) == SCH_MOVE_PROMOTION);
     }
     for (int i = 0; i < nq; i++)
-        assert_true(pos_piece_on(pos, move_to(quiet[i])) == NO_PIECE && move_kind(quiet[i]) != MOVE_PROMOTION);
+        assert_true(sch_pos_piece_on(pos, sch_move_to(quiet[i])) == SCH_NO_PIECE && sch_move_kind(quiet[i]) != SCH_MOVE_PROMOTION);
     if (depth == 0)
         return;
     for (int i = 0; i < n; i++) {
-        Position before = *pos;
-        Undo undo;
-        assert_true(gen_is_legal(pos, all[i]));
-        pos_make(pos, all[i], &undo);
+        SchPosition before = *pos;
+        SchUndo undo;
+        assert_true(sch_gen_is_legal(pos, all[i]));
+        sch_pos_make(pos, all[i], &undo);
         char why[128];
-        if (!pos_ok(pos, why, sizeof why))
+        if (!sch_pos_ok(pos, why, sizeof why))
             fail_msg("pos_ok failed after move %d: %s", all[i], why);
-        assert_int_equal(pos->key, pos_compute_key(pos));
+        assert_int_equal(pos->key, sch_pos_compute_key(pos));
         walk(pos, depth - 1);
-        pos_unmake(pos, all[i], &undo);
+        sch_pos_unmake(pos, all[i], &undo);
         assert_memory_equal(pos, &before, sizeof before);
     }
 }
@@ -107,119 +105,119 @@ static void walk(Position *pos, int depth) {
 static void test_make_unmake_restores_exactly(void **state) {
     (void)state;
     for (size_t i = 0; i < sizeof positions / sizeof positions[0]; i++) {
-        Position pos = parse_fen(positions[i]);
+        SchPosition pos = parse_fen(positions[i]);
         walk(&pos, 2);
     }
 }
 
 static void test_null_move(void **state) {
     (void)state;
-    Position pos = parse_fen("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3"), before = pos;
-    Undo undo;
-    pos_make_null(&pos, &undo);
-    assert_int_equal(pos.turn, BLACK);
-    assert_int_equal(pos.ep, SQ_NONE);
-    assert_int_equal(pos.key, pos_compute_key(&pos));
-    pos_unmake_null(&pos, &undo);
+    SchPosition pos = parse_fen("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3"), before = pos;
+    SchUndo undo;
+    sch_pos_make_null(&pos, &undo);
+    assert_int_equal(pos.turn, SCH_BLACK);
+    assert_int_equal(pos.ep, SCH_SQ_NONE);
+    assert_int_equal(pos.key, sch_pos_compute_key(&pos));
+    sch_pos_unmake_null(&pos, &undo);
     assert_memory_equal(&pos, &before, sizeof pos);
 }
 
-static bool has_move(const Position *pos, Square from, Square to) {
-    Move moves[SCHACH_MAX_MOVES];
-    int n = gen_moves(pos, GEN_ALL, moves);
+static bool has_move(const SchPosition *pos, SchSquare from, SchSquare to) {
+    SchMove moves[SCH_MAX_MOVES];
+    int n = sch_gen_moves(pos, SCH_GEN_ALL, moves);
     for (int i = 0; i < n; i++)
-        if (move_from(moves[i]) == from && move_to(moves[i]) == to)
+        if (sch_move_from(moves[i]) == from && sch_move_to(moves[i]) == to)
             return true;
     return false;
 }
 
-static Move find_move(const Position *pos, Square from, Square to) {
-    Move moves[SCHACH_MAX_MOVES];
-    int n = gen_moves(pos, GEN_ALL, moves);
+static SchMove find_move(const SchPosition *pos, SchSquare from, SchSquare to) {
+    SchMove moves[SCH_MAX_MOVES];
+    int n = sch_gen_moves(pos, SCH_GEN_ALL, moves);
     for (int i = 0; i < n; i++)
-        if (move_from(moves[i]) == from && move_to(moves[i]) == to)
+        if (sch_move_from(moves[i]) == from && sch_move_to(moves[i]) == to)
             return moves[i];
     fail_msg("move not found");
-    return MOVE_NONE;
+    return SCH_MOVE_NONE;
 }
 
-static void play(Position *pos, Square from, Square to) {
-    Undo undo;
-    pos_make(pos, find_move(pos, from, to), &undo);
+static void play(SchPosition *pos, SchSquare from, SchSquare to) {
+    SchUndo undo;
+    sch_pos_make(pos, find_move(pos, from, to), &undo);
 }
 
 static void test_en_passant_only_right_after_double_step(void **state) {
     (void)state;
-    Position pos = parse_fen("4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1");
-    play(&pos, SQ_E2, SQ_E4);
-    assert_int_equal(pos.ep, SQ_E3);
-    assert_true(has_move(&pos, SQ_F4, SQ_E3));
-    play(&pos, SQ_E8, SQ_D8);
-    play(&pos, SQ_E1, SQ_D1);
-    assert_false(has_move(&pos, SQ_F4, SQ_E3)); /* the chance has passed */
+    SchPosition pos = parse_fen("4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1");
+    play(&pos, SCH_SQ_E2, SCH_SQ_E4);
+    assert_int_equal(pos.ep, SCH_SQ_E3);
+    assert_true(has_move(&pos, SCH_SQ_F4, SCH_SQ_E3));
+    play(&pos, SCH_SQ_E8, SCH_SQ_D8);
+    play(&pos, SCH_SQ_E1, SCH_SQ_D1);
+    assert_false(has_move(&pos, SCH_SQ_F4, SCH_SQ_E3)); /* the chance has passed */
 }
 
 static void test_en_passant_exposing_king_on_rank(void **state) {
     (void)state;
     /* Capturing d3 would remove both pawns from rank 4 and expose the black king to the queen. */
-    Position pos = parse_fen("8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1");
-    assert_false(has_move(&pos, SQ_E4, SQ_D3));
-    assert_false(gen_ep_legal(&pos));
-    char fen[SCHACH_FEN_MAX];
-    fen_write(&pos, fen, sizeof fen);
+    SchPosition pos = parse_fen("8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1");
+    assert_false(has_move(&pos, SCH_SQ_E4, SCH_SQ_D3));
+    assert_false(sch_gen_ep_legal(&pos));
+    char fen[SCH_FEN_MAX];
+    sch_fen_write(&pos, fen, sizeof fen);
     assert_string_equal(fen, "8/8/8/8/k2Pp2Q/8/8/3K4 b - - 0 1");
 }
 
 static void test_castling_conditions(void **state) {
     (void)state;
-    Position pos = parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    assert_true(has_move(&pos, SQ_E1, SQ_G1));
-    assert_true(has_move(&pos, SQ_E1, SQ_C1));
+    SchPosition pos = parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert_true(has_move(&pos, SCH_SQ_E1, SCH_SQ_G1));
+    assert_true(has_move(&pos, SCH_SQ_E1, SCH_SQ_C1));
     /* Passing through an attacked square (f1) is not allowed; an attacked b1 does not matter. */
     pos = parse_fen("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1");
-    assert_false(has_move(&pos, SQ_E1, SQ_G1));
+    assert_false(has_move(&pos, SCH_SQ_E1, SCH_SQ_G1));
     pos = parse_fen("1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
-    assert_true(has_move(&pos, SQ_E1, SQ_C1));
+    assert_true(has_move(&pos, SCH_SQ_E1, SCH_SQ_C1));
     /* Not out of check; not onto an attacked square; not over an occupied b1. */
     pos = parse_fen("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1");
-    assert_false(has_move(&pos, SQ_E1, SQ_G1));
-    assert_false(has_move(&pos, SQ_E1, SQ_C1));
+    assert_false(has_move(&pos, SCH_SQ_E1, SCH_SQ_G1));
+    assert_false(has_move(&pos, SCH_SQ_E1, SCH_SQ_C1));
     pos = parse_fen("2r1k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
-    assert_false(has_move(&pos, SQ_E1, SQ_C1));
+    assert_false(has_move(&pos, SCH_SQ_E1, SCH_SQ_C1));
     pos = parse_fen("4k3/8/8/8/8/8/8/RN2K2R w KQ - 0 1");
-    assert_false(has_move(&pos, SQ_E1, SQ_C1));
+    assert_false(has_move(&pos, SCH_SQ_E1, SCH_SQ_C1));
     /* Rights are lost when the rook is captured and when the king or rook moves. */
     pos = parse_fen("r3k2r/8/8/8/8/8/6b1/R3K2R b KQkq - 0 1");
-    play(&pos, SQ_G2, SQ_H1);
-    assert_int_equal(pos.castling, CASTLE_WQ | CASTLE_BK | CASTLE_BQ);
-    play(&pos, SQ_A1, SQ_A2);
-    assert_int_equal(pos.castling, CASTLE_BK | CASTLE_BQ);
-    play(&pos, SQ_E8, SQ_F8);
+    play(&pos, SCH_SQ_G2, SCH_SQ_H1);
+    assert_int_equal(pos.castling, SCH_CASTLE_WQ | SCH_CASTLE_BK | SCH_CASTLE_BQ);
+    play(&pos, SCH_SQ_A1, SCH_SQ_A2);
+    assert_int_equal(pos.castling, SCH_CASTLE_BK | SCH_CASTLE_BQ);
+    play(&pos, SCH_SQ_E8, SCH_SQ_F8);
     assert_int_equal(pos.castling, 0);
 }
 
 static void test_promotions_and_pins(void **state) {
     (void)state;
-    Position pos = parse_fen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
-    Move moves[SCHACH_MAX_MOVES];
-    int n = gen_moves(&pos, GEN_NOISY, moves);
+    SchPosition pos = parse_fen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    SchMove moves[SCH_MAX_MOVES];
+    int n = sch_gen_moves(&pos, SCH_GEN_NOISY, moves);
     assert_int_equal(n, 4);
     /* A pinned knight cannot move; a pinned rook moves only along the pin. */
     pos = parse_fen("4k3/4r3/8/8/8/4N3/8/4K3 w - - 0 1");
-    assert_false(has_move(&pos, SQ_E3, SQ_D5));
+    assert_false(has_move(&pos, SCH_SQ_E3, SCH_SQ_D5));
     pos = parse_fen("4k3/4r3/8/8/8/4R3/8/4K3 w - - 0 1");
-    assert_true(has_move(&pos, SQ_E3, SQ_E7));
-    assert_false(has_move(&pos, SQ_E3, SQ_D3));
+    assert_true(has_move(&pos, SCH_SQ_E3, SCH_SQ_E7));
+    assert_false(has_move(&pos, SCH_SQ_E3, SCH_SQ_D3));
 }
 
 static void test_perft_small(void **state) {
     (void)state;
-    Position pos = parse_fen(FEN_START);
-    assert_int_equal(perft(&pos, 0), 1);
-    assert_int_equal(perft(&pos, 3), 8902);
-    Move moves[SCHACH_MAX_MOVES];
-    uint64_t counts[SCHACH_MAX_MOVES], total = 0;
-    int n = perft_divide(&pos, 2, moves, counts);
+    SchPosition pos = parse_fen(SCH_FEN_START);
+    assert_int_equal(sch_perft(&pos, 0), 1);
+    assert_int_equal(sch_perft(&pos, 3), 8902);
+    SchMove moves[SCH_MAX_MOVES];
+    uint64_t counts[SCH_MAX_MOVES], total = 0;
+    int n = sch_perft_divide(&pos, 2, moves, counts);
     assert_int_equal(n, 20);
     for (int i = 0; i < n; i++)
         total += counts[i];
@@ -229,38 +227,38 @@ static void test_perft_small(void **state) {
 static void test_fen_round_trip(void **state) {
     (void)state;
     static const char *const fens[] = {
-        FEN_START,
+        SCH_FEN_START,
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
         "8/8/8/8/8/8/8/K1k5 b - - 99 200",
     };
     for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
-        Position pos = parse_fen(fens[i]);
-        char out[SCHACH_FEN_MAX];
-        fen_write(&pos, out, sizeof out);
+        SchPosition pos = parse_fen(fens[i]);
+        char out[SCH_FEN_MAX];
+        sch_fen_write(&pos, out, sizeof out);
         assert_string_equal(out, fens[i]);
     }
     /* Four fields are enough; clocks default to 0 and 1. */
-    Position pos = parse_fen("8/8/8/8/8/8/8/K1k5 w - -");
-    char out[SCHACH_FEN_MAX];
-    fen_write(&pos, out, sizeof out);
+    SchPosition pos = parse_fen("8/8/8/8/8/8/8/K1k5 w - -");
+    char out[SCH_FEN_MAX];
+    sch_fen_write(&pos, out, sizeof out);
     assert_string_equal(out, "8/8/8/8/8/8/8/K1k5 w - - 0 1");
 }
 
 static void test_fen_accepts_ep_without_capture(void **state) {
     (void)state;
     /* After 1. e4 the PGN standard writes e3 although no capture is possible: accepted, not kept. */
-    Position pos = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
-    Position plain = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    SchPosition pos = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    SchPosition plain = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
     assert_int_equal(pos.key, plain.key);
 }
 
 static void expect_fen_error(const char *fen, int code, const char *en, int column) {
-    Position pos;
+    SchPosition pos;
     SchError err;
-    assert_false(fen_parse(&pos, fen, &err));
+    assert_false(sch_fen_parse(&pos, fen, &err));
     char msg[256];
-    err_format(&err, LANG_EN, msg, sizeof msg);
+    sch_err_format(&err, SCH_LANG_EN, msg, sizeof msg);
     if (err.code != code || strcmp(msg, en) != 0)
         fail_msg("FEN %s: got code %d \"%s\", want %d \"%s\"", fen, err.code, msg, code, en);
     if (column && err.column != column)
@@ -269,61 +267,61 @@ static void expect_fen_error(const char *fen, int code, const char *en, int colu
 
 static void test_fen_errors_name_field_and_reason(void **state) {
     (void)state;
-    expect_fen_error("", FEN_ERR_EMPTY, "the FEN is empty", 0);
-    expect_fen_error("8/8/8/8/8/8/8/K1k5 w -", FEN_ERR_FIELDS, "a FEN has 6 fields (or 4), found 3", 0);
-    expect_fen_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQx - 0 1", FEN_ERR_CASTLING,
+    expect_fen_error("", SCH_FEN_ERR_EMPTY, "the FEN is empty", 0);
+    expect_fen_error("8/8/8/8/8/8/8/K1k5 w -", SCH_FEN_ERR_FIELDS, "a FEN has 6 fields (or 4), found 3", 0);
+    expect_fen_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQx - 0 1", SCH_FEN_ERR_CASTLING,
                      "field 3 (castling): 'KQx' is not valid", 47);
-    expect_fen_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", FEN_ERR_TURN,
+    expect_fen_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", SCH_FEN_ERR_TURN,
                      "field 2 (side to move): 'x' is not valid (w or b)", 45);
-    expect_fen_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNK w - - 0 1", FEN_ERR_TWO_KINGS,
+    expect_fen_error("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNK w - - 0 1", SCH_FEN_ERR_TWO_KINGS,
                      "field 1 (board): white has more than one king", 0);
-    expect_fen_error("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", FEN_ERR_NO_KING,
+    expect_fen_error("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", SCH_FEN_ERR_NO_KING,
                      "field 1 (board): black has no king", 0);
-    expect_fen_error("rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w - - 0 1", FEN_ERR_PAWN_RANK,
+    expect_fen_error("rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w - - 0 1", SCH_FEN_ERR_PAWN_RANK,
                      "field 1 (board): pawn on the first or last rank (h8)", 0);
-    expect_fen_error("4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", FEN_ERR_OPPONENT_IN_CHECK, "the side not to move is in check",
+    expect_fen_error("4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", SCH_FEN_ERR_OPPONENT_IN_CHECK, "the side not to move is in check",
                      0);
-    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", FEN_ERR_TRAILING, "unexpected text after field 6: 'extra'",
+    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", SCH_FEN_ERR_TRAILING, "unexpected text after field 6: 'extra'",
                      31);
-    expect_fen_error("4k3/8/8/8/8/8/8/4K2 w - - 0 1", FEN_ERR_RANK_LENGTH,
+    expect_fen_error("4k3/8/8/8/8/8/8/4K2 w - - 0 1", SCH_FEN_ERR_RANK_LENGTH,
                      "field 1 (board): rank 1 describes 7 squares, not 8", 0);
-    expect_fen_error("4k3/8/8/8/8/8/8 w - - 0 1", FEN_ERR_RANKS, "field 1 (board): expected 8 ranks, found 7", 0);
-    expect_fen_error("4k3/8/8/8/8/8/8/4KX2 w - - 0 1", FEN_ERR_PIECE,
+    expect_fen_error("4k3/8/8/8/8/8/8 w - - 0 1", SCH_FEN_ERR_RANKS, "field 1 (board): expected 8 ranks, found 7", 0);
+    expect_fen_error("4k3/8/8/8/8/8/8/4KX2 w - - 0 1", SCH_FEN_ERR_PIECE,
                      "field 1 (board): 'X' is not a piece letter (PNBRQK/pnbrqk)", 19);
-    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w K - 0 1", FEN_ERR_CASTLING_PIECES,
+    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w K - 0 1", SCH_FEN_ERR_CASTLING_PIECES,
                      "field 3 (castling): 'K' needs the king and the rook on their original squares", 0);
-    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", FEN_ERR_EP_RANK,
+    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", SCH_FEN_ERR_EP_RANK,
                      "field 4 (en passant): 'e3' is on the wrong rank for the side to move", 0);
-    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", FEN_ERR_EP_PAWN,
+    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", SCH_FEN_ERR_EP_PAWN,
                      "field 4 (en passant): 'e6' does not follow a pawn's double step", 0);
-    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w - - x 1", FEN_ERR_HALFMOVE, "field 5 (halfmove clock): 'x' is not valid",
+    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w - - x 1", SCH_FEN_ERR_HALFMOVE, "field 5 (halfmove clock): 'x' is not valid",
                      0);
-    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w - - 0 0", FEN_ERR_FULLMOVE, "field 6 (fullmove number): '0' is not valid",
+    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w - - 0 0", SCH_FEN_ERR_FULLMOVE, "field 6 (fullmove number): '0' is not valid",
                      0);
-    expect_fen_error("4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1", FEN_ERR_TOO_MANY_PAWNS,
+    expect_fen_error("4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1", SCH_FEN_ERR_TOO_MANY_PAWNS,
                      "field 1 (board): black has 9 pawns (at most 8)", 0);
-    expect_fen_error("4k3/8/8/8/8/8/PPPPPPPP/QQ2K3 w - - 0 1", FEN_ERR_TOO_MANY_PROMOTED,
+    expect_fen_error("4k3/8/8/8/8/8/PPPPPPPP/QQ2K3 w - - 0 1", SCH_FEN_ERR_TOO_MANY_PROMOTED,
                      "field 1 (board): white has more promoted pieces than missing pawns", 0);
-    expect_fen_error("4k3/8/8/8/8/5n2/3p4/4K3 w - - 0 1", FEN_ERR_IMPOSSIBLE_CHECK,
+    expect_fen_error("4k3/8/8/8/8/5n2/3p4/4K3 w - - 0 1", SCH_FEN_ERR_IMPOSSIBLE_CHECK,
                      "no move can produce this double check", 0);
 }
 
 static void test_fen_errors_in_german(void **state) {
     (void)state;
-    Position pos;
+    SchPosition pos;
     SchError err;
-    assert_false(fen_parse(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNK w KQx - 0 1", &err));
+    assert_false(sch_fen_parse(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNK w KQx - 0 1", &err));
     char msg[256];
-    err_format(&err, LANG_DE, msg, sizeof msg);
+    sch_err_format(&err, SCH_LANG_DE, msg, sizeof msg);
     assert_string_equal(msg, "Feld 1 (Brett): Weiß hat mehr als einen König");
-    assert_false(fen_parse(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQx - 0 1", &err));
-    err_format(&err, LANG_DE, msg, sizeof msg);
+    assert_false(sch_fen_parse(&pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQx - 0 1", &err));
+    sch_err_format(&err, SCH_LANG_DE, msg, sizeof msg);
     assert_string_equal(msg, "Feld 3 (Rochade): 'KQx' ist ungültig");
 }
 
 static void test_fen_rejects_garbage_without_crashing(void **state) {
     (void)state;
-    Position pos;
+    SchPosition pos;
     SchError err;
     for (int i = 0; i < 20000; i++) {
         char text[80];
@@ -332,8 +330,8 @@ static void test_fen_rejects_garbage_without_crashing(void **state) {
         for (size_t j = 0; j < len; j++)
             text[j] = (char)(rng() % 3 ? alphabet[rng() % (sizeof alphabet - 1)] : (char)(rng() & 0xFF));
         text[len] = '\0';
-        if (fen_parse(&pos, text, &err))
-            assert_true(pos_ok(&pos, NULL, 0));
+        if (sch_fen_parse(&pos, text, &err))
+            assert_true(sch_pos_ok(&pos, NULL, 0));
         else
             assert_true(err.code >= 100 && err.code < 200);
     }

@@ -28,10 +28,10 @@
 
 /* ---- helpers ---- */
 
-static void init_fen(Game *g, const char *fen) {
+static void init_fen(SchGame *g, const char *fen) {
     SchError err;
-    err_clear(&err);
-    if (!game_init_fen(g, fen, &err))
+    sch_err_clear(&err);
+    if (!sch_game_init_fen(g, fen, &err))
         fail_msg("bad test FEN %s (error %d)", fen, err.code);
 }
 
@@ -51,45 +51,47 @@ static Engine *new_threaded_engine(int threads) {
 static Engine *new_engine(void) { return new_threaded_engine(1); }
 
 static EngineResult search_fen(const char *fen, const EngineLimits *limits) {
-    Game g;
+    SchGame g;
     init_fen(&g, fen);
     Engine *e = new_engine();
     EngineResult r = engine_search(e, &g, limits, NULL, NULL);
     engine_free(e);
-    game_free(&g);
+    sch_game_free(&g);
     return r;
 }
 
-static void assert_move(Move m, const char *uci) {
+static void assert_move(SchMove m, const char *uci) {
     char buf[8];
-    uci_write(m, buf, sizeof buf);
+    SchPosition standard; /* UCI text differs from the plain squares only for Chess960 castling */
+    sch_pos_set_start(&standard);
+    sch_uci_write(&standard, m, buf, sizeof buf);
     assert_string_equal(buf, uci);
 }
 
 /* Whether the side to move mates within n moves, by plain minimax over every legal move: an
  * independent check of the engine's mate scores. */
-static bool mates_within(Position *pos, int n) {
-    Move moves[SCHACH_MAX_MOVES];
-    int count = gen_moves(pos, GEN_ALL, moves);
+static bool mates_within(SchPosition *pos, int n) {
+    SchMove moves[SCH_MAX_MOVES];
+    int count = sch_gen_moves(pos, SCH_GEN_ALL, moves);
     for (int i = 0; i < count; i++) {
-        Undo u;
-        pos_make(pos, moves[i], &u);
-        Move replies[SCHACH_MAX_MOVES];
-        int rc = gen_moves(pos, GEN_ALL, replies);
-        bool mate = rc == 0 && pos_in_check(pos);
+        SchUndo u;
+        sch_pos_make(pos, moves[i], &u);
+        SchMove replies[SCH_MAX_MOVES];
+        int rc = sch_gen_moves(pos, SCH_GEN_ALL, replies);
+        bool mate = rc == 0 && sch_pos_in_check(pos);
         for (int j = 0; !mate && n > 1 && rc > 0; j++) {
             if (j == rc) {
                 mate = true;
                 break;
             }
-            Undo v;
-            pos_make(pos, replies[j], &v);
+            SchUndo v;
+            sch_pos_make(pos, replies[j], &v);
             bool forced = mates_within(pos, n - 1);
-            pos_unmake(pos, replies[j], &v);
+            sch_pos_unmake(pos, replies[j], &v);
             if (!forced)
                 break;
         }
-        pos_unmake(pos, moves[i], &u);
+        sch_pos_unmake(pos, moves[i], &u);
         if (mate)
             return true;
     }
@@ -133,9 +135,9 @@ enum { MATE_CASES = sizeof mate_cases / sizeof mate_cases[0] };
 static void test_mate_in_two_and_three(void **state) {
     (void)state;
     for (size_t i = 0; i < MATE_CASES; i++) {
-        Game g;
+        SchGame g;
         init_fen(&g, mate_cases[i].fen);
-        Position pos = g.pos;
+        SchPosition pos = g.pos;
         int n = mate_cases[i].n;
         assert_true(mates_within(&pos, n));
         assert_false(n > 1 && mates_within(&pos, n - 1));
@@ -143,20 +145,20 @@ static void test_mate_in_two_and_three(void **state) {
         EngineLimits limits = {.depth = 2 * n + 3};
         EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
         assert_int_equal(r.score, ENGINE_MATE - (2 * n - 1));
-        Undo u;
-        pos_make(&pos, r.best, &u);
-        Move replies[SCHACH_MAX_MOVES];
-        int rc = gen_moves(&pos, GEN_ALL, replies);
+        SchUndo u;
+        sch_pos_make(&pos, r.best, &u);
+        SchMove replies[SCH_MAX_MOVES];
+        int rc = sch_gen_moves(&pos, SCH_GEN_ALL, replies);
         for (int j = 0; j < rc; j++) {
-            Undo v;
-            pos_make(&pos, replies[j], &v);
+            SchUndo v;
+            sch_pos_make(&pos, replies[j], &v);
             assert_true(mates_within(&pos, n - 1));
-            pos_unmake(&pos, replies[j], &v);
+            sch_pos_unmake(&pos, replies[j], &v);
         }
         if (rc == 0)
-            assert_true(pos_in_check(&pos));
+            assert_true(sch_pos_in_check(&pos));
         engine_free(e);
-        game_free(&g);
+        sch_game_free(&g);
     }
 }
 
@@ -172,10 +174,10 @@ static void test_no_legal_move_at_root(void **state) {
     (void)state;
     EngineLimits limits = {.depth = 3};
     EngineResult r = search_fen("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1", &limits); /* checkmated */
-    assert_int_equal(r.best, MOVE_NONE);
+    assert_int_equal(r.best, SCH_MOVE_NONE);
     assert_int_equal(r.score, -ENGINE_MATE);
     r = search_fen("k7/8/1QK5/8/8/8/8/8 b - - 0 1", &limits); /* stalemate */
-    assert_int_equal(r.best, MOVE_NONE);
+    assert_int_equal(r.best, SCH_MOVE_NONE);
     assert_int_equal(r.score, 0);
 }
 
@@ -194,7 +196,7 @@ static void test_perpetual_check_scores_draw(void **state) {
  * engine with a winning position avoids going back to it, and a losing side seeks it. */
 static void test_repetition_uses_game_history(void **state) {
     (void)state;
-    Game g;
+    SchGame g;
     init_fen(&g, "7k/8/8/8/8/1Q6/8/K5n1 w - - 0 1");
     play_line(&g, "b3b1 g1e2 b1b3 e2g1 b3b1 g1e2 b1b3");
     /* Black to move: Ne2-g1 repeats the position for the third time. */
@@ -204,7 +206,7 @@ static void test_repetition_uses_game_history(void **state) {
     assert_move(r.best, "e2g1");
     assert_int_equal(r.score, 0);
     engine_free(e);
-    game_free(&g);
+    sch_game_free(&g);
 }
 
 static void test_fifty_move_rule(void **state) {
@@ -222,26 +224,26 @@ static void test_fifty_move_rule(void **state) {
 /* ---- evaluation ---- */
 
 /* The position with colours swapped and the board mirrored rank-wise. */
-static Position flip(const Position *pos) {
-    Position f;
-    pos_clear(&f);
-    for (Square s = SQ_A1; s <= SQ_H8; s++) {
-        Piece p = pos_piece_on(pos, s);
-        if (p != NO_PIECE)
-            pos_put(&f, piece_make((Color)!piece_color(p), piece_type(p)), (Square)(s ^ 56));
+static SchPosition flip(const SchPosition *pos) {
+    SchPosition f;
+    sch_pos_clear(&f);
+    for (SchSquare s = SCH_SQ_A1; s <= SCH_SQ_H8; s++) {
+        SchPiece p = sch_pos_piece_on(pos, s);
+        if (p != SCH_NO_PIECE)
+            sch_pos_put(&f, sch_piece_make((SchColor)!sch_piece_color(p), sch_piece_type(p)), (SchSquare)(s ^ 56));
     }
     f.turn = (uint8_t)!pos->turn;
     f.castling = (uint8_t)((pos->castling & 3) << 2 | (pos->castling >> 2));
-    f.ep = pos->ep == SQ_NONE ? SQ_NONE : (uint8_t)(pos->ep ^ 56);
+    f.ep = pos->ep == SCH_SQ_NONE ? SCH_SQ_NONE : (uint8_t)(pos->ep ^ 56);
     f.halfmove = pos->halfmove;
-    pos_finish(&f);
+    sch_pos_finish(&f);
     return f;
 }
 
 static void test_evaluation_is_symmetric(void **state) {
     (void)state;
     static const char *fens[] = {
-        FEN_START,
+        SCH_FEN_START,
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         "8/8/8/4k3/8/8/8/KBN5 w - - 0 1",
@@ -250,90 +252,90 @@ static void test_evaluation_is_symmetric(void **state) {
     uint64_t rng = 0x9E3779B97F4A7C15ULL;
     int positions = 0;
     for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
-        Game g;
+        SchGame g;
         init_fen(&g, fens[i]);
-        Position pos = g.pos;
+        SchPosition pos = g.pos;
         /* A random walk from each position visits many kinds of positions. */
         for (int ply = 0; ply < 120; ply++, positions++) {
-            Position f = flip(&pos);
+            SchPosition f = flip(&pos);
             assert_int_equal(engine_evaluate(&pos), engine_evaluate(&f));
-            Move moves[SCHACH_MAX_MOVES];
-            int n = gen_moves(&pos, GEN_ALL, moves);
+            SchMove moves[SCH_MAX_MOVES];
+            int n = sch_gen_moves(&pos, SCH_GEN_ALL, moves);
             if (n == 0)
                 break;
             rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-            Undo u;
-            pos_make(&pos, moves[rng % (uint64_t)n], &u);
+            SchUndo u;
+            sch_pos_make(&pos, moves[rng % (uint64_t)n], &u);
         }
-        game_free(&g);
+        sch_game_free(&g);
     }
     assert_true(positions > 300);
 }
 
 static void test_evaluation_knows_material_and_basic_mates(void **state) {
     (void)state;
-    Game g;
+    SchGame g;
     init_fen(&g, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
     assert_true(engine_evaluate(&g.pos) > EVAL_KNOWN_WIN);
-    game_free(&g);
+    sch_game_free(&g);
     init_fen(&g, "4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
     assert_true(engine_evaluate(&g.pos) < -EVAL_KNOWN_WIN);
-    game_free(&g);
+    sch_game_free(&g);
     /* A lone knight cannot win, even against pawns: its endgame value is scaled away. */
     init_fen(&g, "4k3/8/8/8/8/8/8/3NK3 w - - 0 1");
     assert_int_equal(engine_evaluate(&g.pos), 0);
-    game_free(&g);
+    sch_game_free(&g);
     init_fen(&g, "4k3/p7/8/8/8/8/8/3NK3 w - - 0 1");
     assert_true(engine_evaluate(&g.pos) < 30);
-    game_free(&g);
+    sch_game_free(&g);
     /* The KBNK king belongs in the bishop's corner: a light bishop wants h1 or a8. */
-    Game near, far;
+    SchGame near, far;
     init_fen(&near, "7k/8/5K2/8/8/8/8/1N3B2 w - - 0 1"); /* h8 is dark: wrong corner */
     init_fen(&far, "k7/8/2K5/8/8/8/8/1N3B2 w - - 0 1");  /* a8 is light: right corner */
     assert_true(engine_evaluate(&far.pos) > engine_evaluate(&near.pos));
-    game_free(&near);
-    game_free(&far);
+    sch_game_free(&near);
+    sch_game_free(&far);
 }
 
 static void test_trace_matches_evaluation(void **state) {
     (void)state;
-    Game g;
+    SchGame g;
     init_fen(&g, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
     EvalTrace trace;
     int eval = eval_trace(&g.pos, &trace);
     assert_int_equal(eval, engine_evaluate(&g.pos));
     Score lin = 0;
     for (int i = 0; i < EP_COUNT; i++)
-        lin += (trace.coeff[i][WHITE] - trace.coeff[i][BLACK]) * eval_params[i];
+        lin += (trace.coeff[i][SCH_WHITE] - trace.coeff[i][SCH_BLACK]) * eval_params[i];
     int white = (score_mg(lin) * trace.phase + score_eg(lin) * (EVAL_PHASE_MAX - trace.phase) * trace.scale / 64) /
                 EVAL_PHASE_MAX;
     assert_int_equal(white, eval);
     assert_false(trace.special);
-    game_free(&g);
+    sch_game_free(&g);
 }
 
 static void test_see(void **state) {
     (void)state;
-    Game g;
+    SchGame g;
     /* Rxe5 wins a pawn defended by nothing; Qxd5 loses the queen to the pawn on e6. */
     init_fen(&g, "4k3/8/4p3/3p4/8/8/3Q4/4R1K1 w - - 0 1");
     SchError err;
-    Move q = uci_parse(&g.pos, "d2d5", &err);
+    SchMove q = sch_uci_parse(&g.pos, "d2d5", &err);
     assert_false(see_ge(&g.pos, q, 0));
     assert_true(see_ge(&g.pos, q, -900));
-    game_free(&g);
+    sch_game_free(&g);
     init_fen(&g, "4k3/8/8/4p3/8/8/8/4R1K1 w - - 0 1");
-    Move r = uci_parse(&g.pos, "e1e5", &err);
+    SchMove r = sch_uci_parse(&g.pos, "e1e5", &err);
     assert_true(see_ge(&g.pos, r, 100));
     assert_false(see_ge(&g.pos, r, 101));
-    game_free(&g);
+    sch_game_free(&g);
 }
 
 /* ---- limits and reporting ---- */
 
 typedef struct StopJob {
     Engine *engine;
-    Game *game;
+    SchGame *game;
     EngineResult result;
 } StopJob;
 
@@ -346,8 +348,8 @@ static void *run_infinite(void *arg) {
 
 static void test_stop_from_another_thread(void **state) {
     (void)state;
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     StopJob job = {new_engine(), &g, {0}};
     pthread_t thread;
     assert_int_equal(pthread_create(&thread, NULL, run_infinite, &job), 0);
@@ -355,30 +357,30 @@ static void test_stop_from_another_thread(void **state) {
     nanosleep(&pause, NULL);
     engine_stop(job.engine);
     pthread_join(thread, NULL);
-    assert_true(gen_is_legal(&g.pos, job.result.best));
+    assert_true(sch_gen_is_legal(&g.pos, job.result.best));
     engine_free(job.engine);
-    game_free(&g);
+    sch_game_free(&g);
 }
 
 static void test_stop_before_search_still_returns_a_move(void **state) {
     (void)state;
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     Engine *e = new_engine();
     engine_stop(e);
     EngineLimits limits = {.infinite = true};
     EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
-    assert_true(gen_is_legal(&g.pos, r.best));
+    assert_true(sch_gen_is_legal(&g.pos, r.best));
     engine_free(e);
-    game_free(&g);
+    sch_game_free(&g);
 }
 
 static void test_node_limit(void **state) {
     (void)state;
     EngineLimits limits = {.nodes = 20000};
-    EngineResult r = search_fen(FEN_START, &limits);
+    EngineResult r = search_fen(SCH_FEN_START, &limits);
     assert_true(r.nodes >= 20000 && r.nodes <= 20000 + 64);
-    assert_true(r.best != MOVE_NONE);
+    assert_true(r.best != SCH_MOVE_NONE);
 }
 
 /* A helper thread stops at the node limit of the whole search (its leader's count as published plus
@@ -398,12 +400,12 @@ static void test_helper_stops_at_the_node_limit(void **state) {
     leader->peer_count = 1;
     helper->leader = leader;
     atomic_store(&leader->published_nodes, 20000); /* the main thread is at the limit */
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     EngineLimits limits = {.nodes = 20000, .depth = 12};
     search_run_helper(helper, &g, &limits, 1);
     assert_true(helper->nodes <= 2048);
-    game_free(&g);
+    sch_game_free(&g);
     free(leader);
     free(helper);
     tt_free(&tt);
@@ -412,7 +414,7 @@ static void test_helper_stops_at_the_node_limit(void **state) {
 typedef struct Lines {
     int depth;
     int count;
-    Move first[ENGINE_MAX_MULTIPV];
+    SchMove first[ENGINE_MAX_MULTIPV];
     int score[ENGINE_MAX_MULTIPV];
 } Lines;
 
@@ -429,7 +431,7 @@ static void collect_lines(const EngineInfo *info, void *ctx) {
 
 static void test_multipv_lines_are_distinct_and_ordered(void **state) {
     (void)state;
-    Game g;
+    SchGame g;
     init_fen(&g, "r1bqk2r/1pppbppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQ1RK1 w kq - 4 6");
     Engine *e = new_engine();
     Lines lines = {0};
@@ -439,28 +441,28 @@ static void test_multipv_lines_are_distinct_and_ordered(void **state) {
     assert_int_equal(lines.count, 4);
     assert_int_equal(lines.first[0], r.best);
     for (int i = 0; i < 4; i++) {
-        assert_true(gen_is_legal(&g.pos, lines.first[i]));
+        assert_true(sch_gen_is_legal(&g.pos, lines.first[i]));
         for (int j = 0; j < i; j++)
             assert_int_not_equal(lines.first[i], lines.first[j]);
         if (i > 0)
             assert_true(lines.score[i] <= lines.score[i - 1]);
     }
     engine_free(e);
-    game_free(&g);
+    sch_game_free(&g);
 }
 
 static void test_searchmoves(void **state) {
     (void)state;
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     SchError err;
-    Move only = uci_parse(&g.pos, "a2a3", &err);
+    SchMove only = sch_uci_parse(&g.pos, "a2a3", &err);
     EngineLimits limits = {.depth = 4, .searchmoves = &only, .searchmoves_count = 1};
     Engine *e = new_engine();
     EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
     assert_int_equal(r.best, only);
     engine_free(e);
-    game_free(&g);
+    sch_game_free(&g);
 }
 
 /* ---- threads ---- */
@@ -478,7 +480,7 @@ static void test_threads_find_the_mates(void **state) {
     Engine *e = new_threaded_engine(3);
     for (int round = 0; round < 3; round++)
         for (size_t i = 0; i < MATE_CASES; i++) {
-            Game g;
+            SchGame g;
             init_fen(&g, mate_cases[i].fen);
             engine_clear(e);
             int n = mate_cases[i].n;
@@ -486,8 +488,8 @@ static void test_threads_find_the_mates(void **state) {
             EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
             assert_true(r.score >= ENGINE_MATE_BOUND);
             assert_true(r.score <= ENGINE_MATE - (2 * n - 1));
-            assert_true(gen_is_legal(&g.pos, r.best));
-            game_free(&g);
+            assert_true(sch_gen_is_legal(&g.pos, r.best));
+            sch_game_free(&g);
         }
     engine_free(e);
 }
@@ -497,12 +499,12 @@ static void test_threads_find_the_mates(void **state) {
 static void test_threads_start_stop_and_resize(void **state) {
     (void)state;
     Engine *e = new_threaded_engine(3);
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     for (int depth = 1; depth <= 12; depth++) {
         EngineLimits limits = {.depth = depth};
         EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
-        assert_true(gen_is_legal(&g.pos, r.best));
+        assert_true(sch_gen_is_legal(&g.pos, r.best));
         assert_int_equal(r.depth, depth);
         assert_true(r.nodes > 0);
     }
@@ -513,7 +515,7 @@ static void test_threads_start_stop_and_resize(void **state) {
     nanosleep(&pause, NULL);
     engine_stop(e);
     pthread_join(thread, NULL);
-    assert_true(gen_is_legal(&g.pos, job.result.best));
+    assert_true(sch_gen_is_legal(&g.pos, job.result.best));
 
     EngineOptions opt;
     int counts[] = {1, 2, 4, 0}, want[] = {1, 2, 4, 1}; /* 0 is clamped to 1 */
@@ -525,10 +527,10 @@ static void test_threads_start_stop_and_resize(void **state) {
         assert_int_equal(opt.threads, want[i]);
         EngineLimits limits = {.depth = 6};
         EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
-        assert_true(gen_is_legal(&g.pos, r.best));
+        assert_true(sch_gen_is_legal(&g.pos, r.best));
     }
     engine_free(e);
-    game_free(&g);
+    sch_game_free(&g);
 }
 
 /* ---- levels ---- */
@@ -536,7 +538,7 @@ static void test_threads_start_stop_and_resize(void **state) {
 static void test_weak_levels_play_legal_and_sometimes_other_moves(void **state) {
     (void)state;
     static const char *fens[] = {
-        FEN_START,
+        SCH_FEN_START,
         "r1bqk2r/1pppbppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQ1RK1 w kq - 4 6",
         "rnbqkb1r/1p2pppp/p2p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 0 6",
         "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
@@ -553,17 +555,17 @@ static void test_weak_levels_play_legal_and_sometimes_other_moves(void **state) 
     int differ = 0;
     for (int round = 0; round < 3; round++)
         for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
-            Game g;
+            SchGame g;
             init_fen(&g, fens[i]);
             EngineLimits limits = {.depth = 4};
             EngineResult w = engine_search(weak, &g, &limits, NULL, NULL);
             EngineResult t = engine_search(twin, &g, &limits, NULL, NULL);
             EngineResult f = engine_search(full, &g, &limits, NULL, NULL);
-            assert_true(gen_is_legal(&g.pos, w.best));
+            assert_true(sch_gen_is_legal(&g.pos, w.best));
             assert_int_equal(w.best, t.best); /* same seed, same choices */
             assert_int_equal(w.nodes, t.nodes);
             differ += w.best != f.best;
-            game_free(&g);
+            sch_game_free(&g);
         }
     assert_true(differ > 0);
     engine_free(weak);
@@ -580,18 +582,18 @@ static void test_weak_level_still_takes_a_free_queen_mostly(void **state) {
     opt.elo = 1500;
     Engine *e = engine_new(&opt);
     engine_set_seed(e, 7);
-    Game g;
+    SchGame g;
     init_fen(&g, "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1");
     int taken = 0;
     for (int i = 0; i < 20; i++) {
         EngineLimits limits = {0};
         EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
         char buf[8];
-        uci_write(r.best, buf, sizeof buf);
+        sch_uci_write(&g.pos, r.best, buf, sizeof buf);
         taken += strcmp(buf, "d2d5") == 0;
     }
     assert_true(taken >= 12);
-    game_free(&g);
+    sch_game_free(&g);
     engine_free(e);
 }
 
@@ -627,37 +629,37 @@ static void test_levels_table(void **state) {
 static void test_draw_policy(void **state) {
     (void)state;
     SchError err;
-    err_clear(&err);
+    sch_err_clear(&err);
     /* A standing offer by the opponent: accepted at ENGINE_DRAW_ACCEPT_SCORE and below only. */
-    Game g;
-    game_init(&g);
-    assert_true(game_play(&g, uci_parse(game_position(&g), "e2e4", &err), &err));
-    assert_true(game_offer_draw(&g, WHITE, &err));
+    SchGame g;
+    sch_game_init(&g);
+    assert_true(sch_game_play(&g, sch_uci_parse(sch_game_position(&g), "e2e4", &err), &err));
+    assert_true(sch_game_offer_draw(&g, SCH_WHITE, &err));
     assert_int_equal(ENGINE_DRAW_ACCEPT_SCORE, -50);
     assert_true(engine_accepts_draw(-50) && engine_accepts_draw(-400));
     assert_false(engine_accepts_draw(-49) || engine_accepts_draw(0));
-    assert_int_equal(engine_draw_choice(&g, MOVE_NONE, -50), ENGINE_DRAW_ACCEPT);
-    assert_int_equal(engine_draw_choice(&g, MOVE_NONE, -49), ENGINE_DRAW_NONE);
-    assert_int_equal(engine_draw_choice(&g, MOVE_NONE, 0), ENGINE_DRAW_NONE);
-    game_free(&g);
+    assert_int_equal(engine_draw_choice(&g, SCH_MOVE_NONE, -50), ENGINE_DRAW_ACCEPT);
+    assert_int_equal(engine_draw_choice(&g, SCH_MOVE_NONE, -49), ENGINE_DRAW_NONE);
+    assert_int_equal(engine_draw_choice(&g, SCH_MOVE_NONE, 0), ENGINE_DRAW_NONE);
+    sch_game_free(&g);
     /* Its own offer is no reason to accept anything. */
-    game_init(&g);
-    assert_true(game_offer_draw(&g, WHITE, &err));
-    assert_int_equal(engine_draw_choice(&g, MOVE_NONE, -300), ENGINE_DRAW_NONE);
-    game_free(&g);
+    sch_game_init(&g);
+    assert_true(sch_game_offer_draw(&g, SCH_WHITE, &err));
+    assert_int_equal(engine_draw_choice(&g, SCH_MOVE_NONE, -300), ENGINE_DRAW_NONE);
+    sch_game_free(&g);
     /* 50 moves without capture or pawn move: claimed when it does not stand better. */
     init_fen(&g, "4k3/8/8/8/8/8/8/R3K3 w - - 100 80");
-    assert_int_equal(engine_draw_choice(&g, MOVE_NONE, 0), ENGINE_DRAW_CLAIM);
-    assert_int_equal(engine_draw_choice(&g, MOVE_NONE, -20), ENGINE_DRAW_CLAIM);
-    assert_int_equal(engine_draw_choice(&g, MOVE_NONE, 1), ENGINE_DRAW_NONE);
-    game_free(&g);
+    assert_int_equal(engine_draw_choice(&g, SCH_MOVE_NONE, 0), ENGINE_DRAW_CLAIM);
+    assert_int_equal(engine_draw_choice(&g, SCH_MOVE_NONE, -20), ENGINE_DRAW_CLAIM);
+    assert_int_equal(engine_draw_choice(&g, SCH_MOVE_NONE, 1), ENGINE_DRAW_NONE);
+    sch_game_free(&g);
     /* One ply before: the quiet move brings the claim with it, a capture-free pawn move does not. */
     init_fen(&g, "4k3/8/8/8/8/8/P7/R3K3 w - - 99 80");
-    Move quiet = uci_parse(game_position(&g), "a1b1", &err), pawn = uci_parse(game_position(&g), "a2a3", &err);
+    SchMove quiet = sch_uci_parse(sch_game_position(&g), "a1b1", &err), pawn = sch_uci_parse(sch_game_position(&g), "a2a3", &err);
     assert_int_equal(engine_draw_choice(&g, quiet, 0), ENGINE_DRAW_CLAIM_WITH_MOVE);
     assert_int_equal(engine_draw_choice(&g, quiet, 30), ENGINE_DRAW_NONE);
     assert_int_equal(engine_draw_choice(&g, pawn, 0), ENGINE_DRAW_NONE);
-    game_free(&g);
+    sch_game_free(&g);
 }
 
 /* ---- options and bench ---- */
@@ -696,7 +698,7 @@ static int lowest_clock(int percent, int latency, int lag) {
     for (int move = 0; move < 300; move++) {
         EngineLimits lim = {.time = {clock, clock}, .inc = {10, 10}};
         TimeManager tm;
-        tm_init(&tm, &lim, WHITE, overhead, lag);
+        tm_init(&tm, &lim, SCH_WHITE, overhead, lag);
         assert_true(tm.soft_ms >= 1 && tm.soft_ms <= tm.hard_ms);
         assert_true(tm.hard_ms <= (clock - overhead) / 2);
         clock -= (int)tm.soft_ms * percent / 100 + latency;
@@ -717,31 +719,31 @@ static void test_time_budget_keeps_a_cushion(void **state) {
     /* 10 s + 0.1 s: the first move may use about a thirtieth of the clock plus most of the increment. */
     EngineLimits lim = {.time = {10000, 10000}, .inc = {100, 100}};
     TimeManager tm;
-    tm_init(&tm, &lim, BLACK, overhead, 0);
+    tm_init(&tm, &lim, SCH_BLACK, overhead, 0);
     assert_in_range(tm.soft_ms, 350, 450);
     /* The last move before a control may use most of the clock, never all of it. */
     EngineLimits last = {.time = {2000, 2000}, .movestogo = 1};
-    tm_init(&tm, &last, WHITE, overhead, 0);
+    tm_init(&tm, &last, SCH_WHITE, overhead, 0);
     assert_true(tm.hard_ms < 2000 - overhead && tm.soft_ms <= tm.hard_ms);
     /* movetime is exact, less the overhead. */
     EngineLimits fixed = {.movetime = 500};
-    tm_init(&tm, &fixed, WHITE, overhead, 0);
+    tm_init(&tm, &fixed, SCH_WHITE, overhead, 0);
     assert_int_equal(tm.soft_ms, 490);
     assert_int_equal(tm.hard_ms, 490);
     /* A nearly empty clock still gives a positive budget. */
     EngineLimits empty = {.time = {5, 5}};
-    tm_init(&tm, &empty, WHITE, overhead, 0);
+    tm_init(&tm, &empty, SCH_WHITE, overhead, 0);
     assert_true(tm.soft_ms >= 1 && tm.hard_ms >= 1);
 }
 
 /* Plays the engine's move and the engine's reply for the other side, so the game goes on by two plies. */
-static void play_two(Engine *e, Game *g, const EngineLimits *lim) {
+static void play_two(Engine *e, SchGame *g, const EngineLimits *lim) {
     SchError err;
-    err_clear(&err);
+    sch_err_clear(&err);
     EngineLimits quick = {.depth = 1};
     for (int i = 0; i < 2; i++) {
         EngineResult r = engine_search(e, g, i == 0 ? lim : &quick, NULL, NULL);
-        assert_true(game_play(g, r.best, &err));
+        assert_true(sch_game_play(g, r.best, &err));
     }
 }
 
@@ -757,44 +759,44 @@ static void test_lag_is_measured_between_moves(void **state) {
     (void)state;
     Engine *e = new_engine();
     engine_set_lag_clock(e, frozen_ms);
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     EngineLimits lim = {.depth = 1, .time = {1000, 1000}, .inc = {10, 10}};
     play_two(e, &g, &lim); /* searched 0 ms (by the frozen clock) at 1000 ms */
     assert_int_equal(engine_lag(e), 0);
-    lim.time[WHITE] = 1000 + 10 - 200;
+    lim.time[SCH_WHITE] = 1000 + 10 - 200;
     play_two(e, &g, &lim);
     assert_in_range(engine_lag(e), 150, 200);
     int learned = engine_lag(e);
-    lim.time[WHITE] = 810 + 10; /* no lag this time */
+    lim.time[SCH_WHITE] = 810 + 10; /* no lag this time */
     play_two(e, &g, &lim);
     assert_in_range(engine_lag(e), learned * 3 / 4 - 2, learned * 3 / 4 + 1);
     learned = engine_lag(e);
-    lim.time[WHITE] = 100; /* 730 ms short: still lag */
+    lim.time[SCH_WHITE] = 100; /* 730 ms short: still lag */
     play_two(e, &g, &lim);
     assert_in_range(engine_lag(e), 700, 730);
     learned = engine_lag(e);
-    lim.time[WHITE] = 5000; /* more time than expected: the estimate decays */
+    lim.time[SCH_WHITE] = 5000; /* more time than expected: the estimate decays */
     play_two(e, &g, &lim);
     assert_in_range(engine_lag(e), learned * 3 / 4 - 1, learned * 3 / 4);
     learned = engine_lag(e);
     /* Five seconds short: not lag but a new game the caller did not announce. */
-    lim.time[WHITE] = 1;
+    lim.time[SCH_WHITE] = 1;
     play_two(e, &g, &lim);
     assert_int_equal(engine_lag(e), learned);
     /* After engine_clear (ucinewgame) the next clock is not compared with the last. */
     engine_clear(e);
-    lim.time[WHITE] = 1;
+    lim.time[SCH_WHITE] = 1;
     play_two(e, &g, &lim);
     assert_int_equal(engine_lag(e), learned);
     /* Nor is a clock in another game. */
-    Game other;
-    game_init(&other);
+    SchGame other;
+    sch_game_init(&other);
     EngineResult r = engine_search(e, &other, &lim, NULL, NULL);
     (void)r;
     assert_int_equal(engine_lag(e), learned);
-    game_free(&other);
-    game_free(&g);
+    sch_game_free(&other);
+    sch_game_free(&g);
     engine_free(e);
 }
 
@@ -808,16 +810,16 @@ static void test_weakest_level_has_lines_to_choose_from(void **state) {
     engine_get_options(e, &opt);
     opt.skill = 0;
     assert_true(engine_set_options(e, &opt));
-    Game g;
+    SchGame g;
     init_fen(&g, "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4");
-    Move seen[32];
+    SchMove seen[32];
     int distinct = 0;
     for (uint64_t seed = 1; seed <= 32; seed++) {
         engine_set_seed(e, seed);
         engine_clear(e);
         EngineLimits limits = {.time = {10000, 10000}, .inc = {100, 100}};
         EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
-        assert_true(r.best != MOVE_NONE);
+        assert_true(r.best != SCH_MOVE_NONE);
         bool known = false;
         for (int i = 0; i < distinct; i++)
             known = known || seen[i] == r.best;
@@ -830,13 +832,12 @@ static void test_weakest_level_has_lines_to_choose_from(void **state) {
     assert_true(engine_set_options(e, &opt));
     EngineLimits tiny = {.nodes = 1};
     EngineResult r = engine_search(e, &g, &tiny, NULL, NULL);
-    assert_true(r.best != MOVE_NONE && r.depth >= 1);
-    game_free(&g);
+    assert_true(r.best != SCH_MOVE_NONE && r.depth >= 1);
+    sch_game_free(&g);
     engine_free(e);
 }
 
 int main(void) {
-    schach_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_draw_policy),
         cmocka_unit_test(test_mate_in_one),

@@ -15,53 +15,53 @@
 #include "schach/schach.h"
 #include "util/error_internal.h"
 
-/* The legal move written like UCI ("e2e4", "e7e8q", castling as the king's move), or MOVE_NONE. */
-static Move find_move(const Position *pos, const char *uci) {
-    Move moves[SCHACH_MAX_MOVES];
-    int n = gen_moves(pos, GEN_ALL, moves);
+/* The legal move written like UCI ("e2e4", "e7e8q", castling as the king's move), or SCH_MOVE_NONE. */
+static SchMove find_move(const SchPosition *pos, const char *uci) {
+    SchMove moves[SCH_MAX_MOVES];
+    int n = sch_gen_moves(pos, SCH_GEN_ALL, moves);
     size_t len = strlen(uci);
     if (len != 4 && len != 5)
-        return MOVE_NONE;
-    Square from = square_parse(uci), to = square_parse(uci + 2);
+        return SCH_MOVE_NONE;
+    SchSquare from = sch_square_parse(uci), to = sch_square_parse(uci + 2);
     for (int i = 0; i < n; i++) {
-        Move m = moves[i];
-        if (move_from(m) != from || move_to(m) != to)
+        SchMove m = moves[i];
+        if (sch_move_from(m) != from || sch_move_to(m) != to)
             continue;
-        bool promotes = move_kind(m) == MOVE_PROMOTION;
+        bool promotes = sch_move_kind(m) == SCH_MOVE_PROMOTION;
         if (len == 4 && !promotes)
             return m;
-        if (len == 5 && promotes && "nbrq"[move_promotion(m) - KNIGHT] == uci[4])
+        if (len == 5 && promotes && "nbrq"[sch_move_promotion(m) - SCH_KNIGHT] == uci[4])
             return m;
     }
-    return MOVE_NONE;
+    return SCH_MOVE_NONE;
 }
 
-static Move must_find(const Game *g, const char *uci) {
-    Move m = find_move(game_position(g), uci);
-    if (m == MOVE_NONE)
+static SchMove must_find(const SchGame *g, const char *uci) {
+    SchMove m = find_move(sch_game_position(g), uci);
+    if (m == SCH_MOVE_NONE)
         fail_msg("no legal move %s", uci);
     return m;
 }
 
-static void init_fen(Game *g, const char *fen) {
+static void init_fen(SchGame *g, const char *fen) {
     SchError err;
-    err_clear(&err);
-    if (!game_init_fen(g, fen, &err))
+    sch_err_clear(&err);
+    if (!sch_game_init_fen(g, fen, &err))
         fail_msg("bad test FEN %s (error %d)", fen, err.code);
 }
 
-static void assert_outcome(const Game *g, Result r, Termination t) {
+static void assert_outcome(const SchGame *g, SchResult r, SchTermination t) {
     assert_int_equal(g->outcome.result, r);
     assert_int_equal(g->outcome.termination, t);
 }
 
-static void assert_describe(Result r, Termination t, Color winner, const char *en, const char *de) {
-    Outcome o = {r, t, winner, 0};
+static void assert_describe(SchResult r, SchTermination t, SchColor winner, const char *en, const char *de) {
+    SchOutcome o = {r, t, winner, 0};
     char buf[160];
-    size_t n = outcome_describe(&o, LANG_EN, buf, sizeof buf);
+    size_t n = sch_outcome_describe(&o, SCH_LANG_EN, buf, sizeof buf);
     assert_string_equal(buf, en);
     assert_int_equal(n, strlen(en));
-    n = outcome_describe(&o, LANG_DE, buf, sizeof buf);
+    n = sch_outcome_describe(&o, SCH_LANG_DE, buf, sizeof buf);
     assert_string_equal(buf, de);
     assert_int_equal(n, strlen(de));
 }
@@ -72,149 +72,149 @@ static void assert_describe(Result r, Termination t, Color winner, const char *e
 
 static void test_play_and_history(void **state) {
     (void)state;
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     assert_int_equal(g.ply_count, 0);
-    assert_false(game_over(&g));
+    assert_false(sch_game_over(&g));
     play_line(&g, "e2e4 e7e5 g1f3");
     assert_int_equal(g.ply_count, 3);
-    assert_int_equal(pos_turn(game_position(&g)), BLACK);
-    assert_int_equal(g.plies[2].move, move_make(SQ_G1, SQ_F3));
-    assert_true(g.plies[2].key == game_repetition_key(game_position(&g)));
-    assert_int_equal(game_repetitions(&g), 1);
-    game_free(&g);
+    assert_int_equal(sch_pos_turn(sch_game_position(&g)), SCH_BLACK);
+    assert_int_equal(g.plies[2].move, sch_move_make(SCH_SQ_G1, SCH_SQ_F3));
+    assert_true(g.plies[2].key == sch_game_repetition_key(sch_game_position(&g)));
+    assert_int_equal(sch_game_repetitions(&g), 1);
+    sch_game_free(&g);
     assert_null(g.plies);
 }
 
 static void test_illegal_move(void **state) {
     (void)state;
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     SchError err;
-    err_clear(&err);
-    assert_false(game_play(&g, move_make(SQ_E2, SQ_E5), &err));
-    assert_int_equal(err.code, GAME_ERR_ILLEGAL);
+    sch_err_clear(&err);
+    assert_false(sch_game_play(&g, sch_move_make(SCH_SQ_E2, SCH_SQ_E5), &err));
+    assert_int_equal(err.code, SCH_GAME_ERR_ILLEGAL);
     assert_string_equal(err.args[0], "e2e5");
     char msg[128];
-    err_format(&err, LANG_EN, msg, sizeof msg);
+    sch_err_format(&err, SCH_LANG_EN, msg, sizeof msg);
     assert_string_equal(msg, "e2e5 is not a legal move");
-    err_format(&err, LANG_DE, msg, sizeof msg);
+    sch_err_format(&err, SCH_LANG_DE, msg, sizeof msg);
     assert_string_equal(msg, "e2e5 ist kein regelgemäßer Zug");
-    assert_false(game_play(&g, MOVE_NONE, &err));
-    assert_false(game_play(&g, 0xFFFF, NULL));
+    assert_false(sch_game_play(&g, SCH_MOVE_NONE, &err));
+    assert_false(sch_game_play(&g, 0xFFFF, NULL));
     assert_int_equal(g.ply_count, 0);
-    game_free(&g);
+    sch_game_free(&g);
 }
 
 static void test_undo_restores_state(void **state) {
     (void)state;
-    Game g;
-    game_init(&g);
-    char start_fen[SCHACH_FEN_MAX], fen[SCHACH_FEN_MAX];
-    fen_write(game_position(&g), start_fen, sizeof start_fen);
-    uint64_t start_key = game_position(&g)->key;
+    SchGame g;
+    sch_game_init(&g);
+    char start_fen[SCH_FEN_MAX], fen[SCH_FEN_MAX];
+    sch_fen_write(sch_game_position(&g), start_fen, sizeof start_fen);
+    uint64_t start_key = sch_game_position(&g)->key;
     /* A capture, an en passant capture, castling. */
     play_line(&g, "e2e4 d7d5 e4d5 c7c5 d5c6 b7c6 g1f3 g8f6 f1e2 e7e6 e1g1");
     assert_int_equal(g.ply_count, 11);
-    fen_write(game_position(&g), fen, sizeof fen);
+    sch_fen_write(sch_game_position(&g), fen, sizeof fen);
     assert_string_equal(fen, "rnbqkb1r/p4ppp/2p1pn2/8/8/5N2/PPPPBPPP/RNBQ1RK1 b kq - 1 6");
     while (g.ply_count > 0)
-        assert_true(game_undo(&g));
-    assert_false(game_undo(&g));
-    fen_write(game_position(&g), fen, sizeof fen);
+        assert_true(sch_game_undo(&g));
+    assert_false(sch_game_undo(&g));
+    sch_fen_write(sch_game_position(&g), fen, sizeof fen);
     assert_string_equal(fen, start_fen);
-    assert_true(game_position(&g)->key == start_key);
+    assert_true(sch_game_position(&g)->key == start_key);
     char why[128];
-    assert_true(pos_ok(game_position(&g), why, sizeof why));
-    game_free(&g);
+    assert_true(sch_pos_ok(sch_game_position(&g), why, sizeof why));
+    sch_game_free(&g);
 
     init_fen(&g, "8/P6k/8/8/8/8/8/K7 w - - 7 40");
     play_line(&g, "a7a8n");
-    assert_int_equal(pos_piece_on(game_position(&g), SQ_A8), W_KNIGHT);
-    assert_true(game_over(&g)); /* K+N v K */
-    assert_true(game_undo(&g));
-    assert_false(game_over(&g));
-    fen_write(game_position(&g), fen, sizeof fen);
+    assert_int_equal(sch_pos_piece_on(sch_game_position(&g), SCH_SQ_A8), SCH_W_KNIGHT);
+    assert_true(sch_game_over(&g)); /* K+N v K */
+    assert_true(sch_game_undo(&g));
+    assert_false(sch_game_over(&g));
+    sch_fen_write(sch_game_position(&g), fen, sizeof fen);
     assert_string_equal(fen, "8/P6k/8/8/8/8/8/K7 w - - 7 40");
-    game_free(&g);
+    sch_game_free(&g);
 }
 
 static void test_copy(void **state) {
     (void)state;
-    Game a, b;
-    game_init(&a);
+    SchGame a, b;
+    sch_game_init(&a);
     play_line(&a, "e2e4 e7e5");
-    assert_true(game_copy(&b, &a));
+    assert_true(sch_game_copy(&b, &a));
     play_line(&a, "g1f3");
     assert_int_equal(b.ply_count, 2);
     assert_int_equal(a.ply_count, 3);
     assert_ptr_not_equal(a.plies, b.plies);
     play_line(&b, "d2d4");
-    assert_int_equal(b.plies[2].move, move_make(SQ_D2, SQ_D4));
-    assert_int_equal(a.plies[2].move, move_make(SQ_G1, SQ_F3));
-    game_free(&a);
-    game_free(&b);
+    assert_int_equal(b.plies[2].move, sch_move_make(SCH_SQ_D2, SCH_SQ_D4));
+    assert_int_equal(a.plies[2].move, sch_move_make(SCH_SQ_G1, SCH_SQ_F3));
+    sch_game_free(&a);
+    sch_game_free(&b);
 }
 
 static void test_init_fen_invalid(void **state) {
     (void)state;
-    Game g;
+    SchGame g;
     SchError err;
-    err_clear(&err);
-    assert_false(game_init_fen(&g, "not a fen", &err));
-    assert_int_not_equal(err.code, ERR_NONE);
-    char fen[SCHACH_FEN_MAX];
-    fen_write(game_position(&g), fen, sizeof fen);
-    assert_string_equal(fen, FEN_START);
+    sch_err_clear(&err);
+    assert_false(sch_game_init_fen(&g, "not a fen", &err));
+    assert_int_not_equal(err.code, SCH_ERR_NONE);
+    char fen[SCH_FEN_MAX];
+    sch_fen_write(sch_game_position(&g), fen, sizeof fen);
+    assert_string_equal(fen, SCH_FEN_START);
     play_line(&g, "e2e4"); /* a fresh, usable game */
-    game_free(&g);
+    sch_game_free(&g);
 }
 
 /* ---- automatic endings ---- */
 
 static void test_checkmate(void **state) {
     (void)state;
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     play_line(&g, "f2f3 e7e5 g2g4 d8h4");
-    assert_outcome(&g, RESULT_BLACK_WINS, TERM_CHECKMATE);
-    assert_int_equal(g.outcome.winner, BLACK);
+    assert_outcome(&g, SCH_RESULT_BLACK_WINS, SCH_TERM_CHECKMATE);
+    assert_int_equal(g.outcome.winner, SCH_BLACK);
     SchError err;
-    err_clear(&err);
-    assert_false(game_play(&g, move_make(SQ_A2, SQ_A3), &err));
-    assert_int_equal(err.code, GAME_ERR_OVER);
-    assert_int_equal(game_claims(&g), 0);
+    sch_err_clear(&err);
+    assert_false(sch_game_play(&g, sch_move_make(SCH_SQ_A2, SCH_SQ_A3), &err));
+    assert_int_equal(err.code, SCH_GAME_ERR_OVER);
+    assert_int_equal(sch_game_claims(&g), 0);
     /* Undo takes back the mating move and the ending it caused. */
-    assert_true(game_undo(&g));
-    assert_false(game_over(&g));
+    assert_true(sch_game_undo(&g));
+    assert_false(sch_game_over(&g));
     assert_int_equal(g.ply_count, 3);
     play_line(&g, "d8h4");
-    assert_outcome(&g, RESULT_BLACK_WINS, TERM_CHECKMATE);
-    game_free(&g);
+    assert_outcome(&g, SCH_RESULT_BLACK_WINS, SCH_TERM_CHECKMATE);
+    sch_game_free(&g);
 }
 
 static void test_game_over_at_start(void **state) {
     (void)state;
-    Game g;
+    SchGame g;
     init_fen(&g, "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
-    assert_outcome(&g, RESULT_BLACK_WINS, TERM_CHECKMATE);
-    assert_false(game_undo(&g));
-    game_free(&g);
+    assert_outcome(&g, SCH_RESULT_BLACK_WINS, SCH_TERM_CHECKMATE);
+    assert_false(sch_game_undo(&g));
+    sch_game_free(&g);
     init_fen(&g, "8/8/8/4k3/8/8/8/R3K3 b - - 150 100");
-    assert_outcome(&g, RESULT_DRAW, TERM_SEVENTYFIVE_MOVES);
-    game_free(&g);
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_SEVENTYFIVE_MOVES);
+    sch_game_free(&g);
 }
 
 static void test_stalemate(void **state) {
     (void)state;
-    Game g;
+    SchGame g;
     init_fen(&g, "7k/5K2/8/8/8/8/8/6Q1 w - - 0 1");
-    assert_false(game_over(&g));
+    assert_false(sch_game_over(&g));
     play_line(&g, "g1g6");
-    assert_outcome(&g, RESULT_DRAW, TERM_STALEMATE);
-    assert_true(game_undo(&g));
-    assert_false(game_over(&g));
-    game_free(&g);
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_STALEMATE);
+    assert_true(sch_game_undo(&g));
+    assert_false(sch_game_over(&g));
+    sch_game_free(&g);
 }
 
 static void test_insufficient_by_capture(void **state) {
@@ -225,19 +225,19 @@ static void test_insufficient_by_capture(void **state) {
         "8/8/8/4k3/8/8/3q4/4KB2 w - - 0 1",  /* K+B v K */
     };
     for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
-        Game g;
+        SchGame g;
         init_fen(&g, fens[i]);
-        assert_false(game_over(&g));
+        assert_false(sch_game_over(&g));
         play_line(&g, "e1d2");
-        assert_outcome(&g, RESULT_DRAW, TERM_INSUFFICIENT_MATERIAL);
-        game_free(&g);
+        assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_INSUFFICIENT_MATERIAL);
+        sch_game_free(&g);
     }
     /* Capturing into K+B v K+B on opposite colours: mate is still possible, the game goes on. */
-    Game g;
+    SchGame g;
     init_fen(&g, "8/8/8/4k3/8/3b4/3q4/2B1K3 w - - 0 1");
     play_line(&g, "e1d2");
-    assert_false(game_over(&g));
-    game_free(&g);
+    assert_false(sch_game_over(&g));
+    sch_game_free(&g);
 }
 
 static void test_insufficient_material_positions(void **state) {
@@ -262,332 +262,332 @@ static void test_insufficient_material_positions(void **state) {
         {"8/8/8/4k3/8/8/8/3QK3 w - - 0 1", false},      /* a queen */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        Position pos;
+        SchPosition pos;
         SchError err;
-        err_clear(&err);
-        if (!fen_parse(&pos, cases[i].fen, &err))
+        sch_err_clear(&err);
+        if (!sch_fen_parse(&pos, cases[i].fen, &err))
             fail_msg("bad test FEN %s (error %d)", cases[i].fen, err.code);
-        if (pos_insufficient_material(&pos) != cases[i].dead)
+        if (sch_pos_insufficient_material(&pos) != cases[i].dead)
             fail_msg("%s: expected %s", cases[i].fen, cases[i].dead ? "dead" : "not dead");
-        Game g;
+        SchGame g;
         init_fen(&g, cases[i].fen);
         if (cases[i].dead)
-            assert_outcome(&g, RESULT_DRAW, TERM_INSUFFICIENT_MATERIAL);
+            assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_INSUFFICIENT_MATERIAL);
         else
-            assert_false(game_over(&g));
-        game_free(&g);
+            assert_false(sch_game_over(&g));
+        sch_game_free(&g);
     }
 }
 
 static void test_fivefold_automatic(void **state) {
     (void)state;
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     play_line(&g, KNIGHT_SHUFFLE KNIGHT_SHUFFLE);
-    assert_int_equal(game_repetitions(&g), 3);
-    assert_false(game_over(&g)); /* threefold is only a claim */
+    assert_int_equal(sch_game_repetitions(&g), 3);
+    assert_false(sch_game_over(&g)); /* threefold is only a claim */
     play_line(&g, KNIGHT_SHUFFLE "g1f3 g8f6 f3g1");
     assert_int_equal(g.ply_count, 15);
-    assert_int_equal(game_repetitions(&g), 4);
-    assert_false(game_over(&g));
+    assert_int_equal(sch_game_repetitions(&g), 4);
+    assert_false(sch_game_over(&g));
     play_line(&g, "f6g8");
-    assert_int_equal(game_repetitions(&g), 5);
-    assert_outcome(&g, RESULT_DRAW, TERM_FIVEFOLD_REPETITION);
+    assert_int_equal(sch_game_repetitions(&g), 5);
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_FIVEFOLD_REPETITION);
     /* Undo takes the automatic ending back. */
-    assert_true(game_undo(&g));
-    assert_false(game_over(&g));
-    assert_int_equal(game_repetitions(&g), 4);
+    assert_true(sch_game_undo(&g));
+    assert_false(sch_game_over(&g));
+    assert_int_equal(sch_game_repetitions(&g), 4);
     /* A claim together with the fifth occurrence is void: the automatic ending stands. */
     SchError err;
-    err_clear(&err);
-    assert_false(game_claim_with_move(&g, must_find(&g, "f6g8"), CLAIM_THREEFOLD, &err));
-    assert_int_equal(err.code, GAME_ERR_CLAIM_VOID);
-    assert_outcome(&g, RESULT_DRAW, TERM_FIVEFOLD_REPETITION);
-    assert_true(game_undo(&g)); /* automatic, so it can be taken back */
-    game_free(&g);
+    sch_err_clear(&err);
+    assert_false(sch_game_claim_with_move(&g, must_find(&g, "f6g8"), SCH_CLAIM_THREEFOLD, &err));
+    assert_int_equal(err.code, SCH_GAME_ERR_CLAIM_VOID);
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_FIVEFOLD_REPETITION);
+    assert_true(sch_game_undo(&g)); /* automatic, so it can be taken back */
+    sch_game_free(&g);
 }
 
 static void test_seventyfive_moves(void **state) {
     (void)state;
-    Game g;
+    SchGame g;
     init_fen(&g, "8/8/8/4k3/8/8/8/R3K3 w - - 148 100");
     play_line(&g, "a1a2");
-    assert_false(game_over(&g));
+    assert_false(sch_game_over(&g));
     play_line(&g, "e5e4");
-    assert_int_equal(game_position(&g)->halfmove, 150);
-    assert_outcome(&g, RESULT_DRAW, TERM_SEVENTYFIVE_MOVES);
-    assert_true(game_undo(&g));
-    assert_false(game_over(&g));
-    game_free(&g);
+    assert_int_equal(sch_game_position(&g)->halfmove, 150);
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_SEVENTYFIVE_MOVES);
+    assert_true(sch_game_undo(&g));
+    assert_false(sch_game_over(&g));
+    sch_game_free(&g);
 }
 
 static void test_mate_on_seventyfifth_move(void **state) {
     (void)state;
-    Game g;
+    SchGame g;
     init_fen(&g, "k7/8/1K6/8/8/8/8/7R w - - 149 100");
     play_line(&g, "h1h8");
-    assert_int_equal(game_position(&g)->halfmove, 150);
-    assert_outcome(&g, RESULT_WHITE_WINS, TERM_CHECKMATE);
-    game_free(&g);
+    assert_int_equal(sch_game_position(&g)->halfmove, 150);
+    assert_outcome(&g, SCH_RESULT_WHITE_WINS, SCH_TERM_CHECKMATE);
+    sch_game_free(&g);
     /* Stalemate on that move is likewise decided as stalemate. */
     init_fen(&g, "7k/5K2/8/8/8/8/8/6Q1 w - - 149 100");
     play_line(&g, "g1g6");
-    assert_outcome(&g, RESULT_DRAW, TERM_STALEMATE);
-    game_free(&g);
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_STALEMATE);
+    sch_game_free(&g);
 }
 
 /* ---- repetition identity ---- */
 
 static void test_repetition_ep_pinned(void **state) {
     (void)state;
-    Game g;
+    SchGame g;
     /* After e7e5 the d5 pawn stands beside it, but dxe6 would expose Ka5 to Rh5: not legal. */
     init_fen(&g, "4k1n1/4p3/8/K2P3r/8/8/8/6N1 b - - 0 1");
     play_line(&g, "e7e5");
-    const Position *pos = game_position(&g);
-    assert_int_equal(pos->ep, SQ_E6);
-    assert_false(gen_ep_legal(pos));
-    assert_true(game_repetition_key(pos) != pos->key);
-    uint64_t key = game_repetition_key(pos);
+    const SchPosition *pos = sch_game_position(&g);
+    assert_int_equal(pos->ep, SCH_SQ_E6);
+    assert_false(sch_gen_ep_legal(pos));
+    assert_true(sch_game_repetition_key(pos) != pos->key);
+    uint64_t key = sch_game_repetition_key(pos);
     play_line(&g, KNIGHT_SHUFFLE);
-    assert_int_equal(game_position(&g)->ep, SQ_NONE);
-    assert_true(game_repetition_key(game_position(&g)) == key);
-    assert_int_equal(game_repetitions(&g), 2);
+    assert_int_equal(sch_game_position(&g)->ep, SCH_SQ_NONE);
+    assert_true(sch_game_repetition_key(sch_game_position(&g)) == key);
+    assert_int_equal(sch_game_repetitions(&g), 2);
     play_line(&g, KNIGHT_SHUFFLE);
-    assert_int_equal(game_repetitions(&g), 3);
-    assert_int_equal(game_claims(&g), CLAIM_THREEFOLD);
-    game_free(&g);
+    assert_int_equal(sch_game_repetitions(&g), 3);
+    assert_int_equal(sch_game_claims(&g), SCH_CLAIM_THREEFOLD);
+    sch_game_free(&g);
 }
 
 static void test_repetition_ep_legal(void **state) {
     (void)state;
-    Game g;
+    SchGame g;
     /* The same, but the rook stands on h6: dxe6 is legal, so the position after e7e5 is unique. */
     init_fen(&g, "4k1n1/4p3/7r/K2P4/8/8/8/6N1 b - - 0 1");
     play_line(&g, "e7e5");
-    const Position *pos = game_position(&g);
-    assert_int_equal(pos->ep, SQ_E6);
-    assert_true(gen_ep_legal(pos));
-    assert_true(game_repetition_key(pos) == pos->key);
+    const SchPosition *pos = sch_game_position(&g);
+    assert_int_equal(pos->ep, SCH_SQ_E6);
+    assert_true(sch_gen_ep_legal(pos));
+    assert_true(sch_game_repetition_key(pos) == pos->key);
     play_line(&g, KNIGHT_SHUFFLE);
-    assert_int_equal(game_repetitions(&g), 1);
+    assert_int_equal(sch_game_repetitions(&g), 1);
     play_line(&g, KNIGHT_SHUFFLE);
-    assert_int_equal(game_repetitions(&g), 2);
+    assert_int_equal(sch_game_repetitions(&g), 2);
     play_line(&g, KNIGHT_SHUFFLE);
-    assert_int_equal(game_repetitions(&g), 3);
-    game_free(&g);
+    assert_int_equal(sch_game_repetitions(&g), 3);
+    sch_game_free(&g);
 }
 
 static void test_repetition_castling_rights(void **state) {
     (void)state;
-    Game g;
+    SchGame g;
     init_fen(&g, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     play_line(&g, "e1f1 e8f8 f1e1 f8e8");
-    assert_int_equal(game_position(&g)->castling, 0);
-    assert_int_equal(game_repetitions(&g), 1); /* the start had castling rights */
+    assert_int_equal(sch_game_position(&g)->castling, 0);
+    assert_int_equal(sch_game_repetitions(&g), 1); /* the start had castling rights */
     play_line(&g, "e1f1 e8f8 f1e1 f8e8");
-    assert_int_equal(game_repetitions(&g), 2);
-    game_free(&g);
+    assert_int_equal(sch_game_repetitions(&g), 2);
+    sch_game_free(&g);
 
     /* A rook move and back loses one right: different, too. */
     init_fen(&g, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     play_line(&g, "h1g1 h8g8 g1h1 g8h8");
-    assert_int_equal(game_position(&g)->castling, CASTLE_WQ | CASTLE_BQ);
-    assert_int_equal(game_repetitions(&g), 1);
+    assert_int_equal(sch_game_position(&g)->castling, SCH_CASTLE_WQ | SCH_CASTLE_BQ);
+    assert_int_equal(sch_game_repetitions(&g), 1);
     play_line(&g, "h1g1 h8g8 g1h1 g8h8");
-    assert_int_equal(game_repetitions(&g), 2);
-    game_free(&g);
+    assert_int_equal(sch_game_repetitions(&g), 2);
+    sch_game_free(&g);
 }
 
 /* ---- claims ---- */
 
 static void test_threefold_claim_now(void **state) {
     (void)state;
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     SchError err;
-    err_clear(&err);
+    sch_err_clear(&err);
     play_line(&g, KNIGHT_SHUFFLE "g1f3 g8f6 f3g1");
-    assert_int_equal(game_claims(&g), 0);
-    assert_false(game_claim(&g, CLAIM_THREEFOLD, &err));
-    assert_int_equal(err.code, GAME_ERR_NO_CLAIM);
-    assert_int_equal(g.draw_offer, BLACK); /* an incorrect claim is a draw offer (9.1.2.4) */
-    assert_false(game_over(&g));
+    assert_int_equal(sch_game_claims(&g), 0);
+    assert_false(sch_game_claim(&g, SCH_CLAIM_THREEFOLD, &err));
+    assert_int_equal(err.code, SCH_GAME_ERR_NO_CLAIM);
+    assert_int_equal(g.draw_offer, SCH_BLACK); /* an incorrect claim is a draw offer (9.1.2.4) */
+    assert_false(sch_game_over(&g));
     play_line(&g, "f6g8");
-    assert_int_equal(g.draw_offer, BLACK); /* the claimant's own move keeps it */
-    assert_int_equal(game_repetitions(&g), 3);
-    assert_int_equal(game_claims(&g), CLAIM_THREEFOLD);
-    err_clear(&err);
-    assert_false(game_claim(&g, CLAIM_FIFTY, &err)); /* the wrong kind */
-    assert_int_equal(err.code, GAME_ERR_NO_CLAIM);
-    assert_true(game_claim(&g, CLAIM_THREEFOLD, &err));
-    assert_outcome(&g, RESULT_DRAW, TERM_THREEFOLD_REPETITION);
+    assert_int_equal(g.draw_offer, SCH_BLACK); /* the claimant's own move keeps it */
+    assert_int_equal(sch_game_repetitions(&g), 3);
+    assert_int_equal(sch_game_claims(&g), SCH_CLAIM_THREEFOLD);
+    sch_err_clear(&err);
+    assert_false(sch_game_claim(&g, SCH_CLAIM_FIFTY, &err)); /* the wrong kind */
+    assert_int_equal(err.code, SCH_GAME_ERR_NO_CLAIM);
+    assert_true(sch_game_claim(&g, SCH_CLAIM_THREEFOLD, &err));
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_THREEFOLD_REPETITION);
     /* A claimed draw is final. */
-    assert_false(game_undo(&g));
+    assert_false(sch_game_undo(&g));
     assert_int_equal(g.ply_count, 8);
-    err_clear(&err);
-    assert_false(game_claim(&g, 0, &err));
-    assert_int_equal(err.code, GAME_ERR_OVER);
-    game_free(&g);
+    sch_err_clear(&err);
+    assert_false(sch_game_claim(&g, 0, &err));
+    assert_int_equal(err.code, SCH_GAME_ERR_OVER);
+    sch_game_free(&g);
 }
 
 static void test_threefold_claim_with_move(void **state) {
     (void)state;
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     SchError err;
     play_line(&g, KNIGHT_SHUFFLE "g1f3 g8f6 f3g1");
-    Move m = must_find(&g, "f6g8");
-    assert_int_equal(game_claims_with_move(&g, m), CLAIM_THREEFOLD);
-    assert_int_equal(game_claims_with_move(&g, must_find(&g, "f6h5")), 0);
-    err_clear(&err);
-    assert_true(game_claim_with_move(&g, m, 0, &err));
+    SchMove m = must_find(&g, "f6g8");
+    assert_int_equal(sch_game_claims_with_move(&g, m), SCH_CLAIM_THREEFOLD);
+    assert_int_equal(sch_game_claims_with_move(&g, must_find(&g, "f6h5")), 0);
+    sch_err_clear(&err);
+    assert_true(sch_game_claim_with_move(&g, m, 0, &err));
     assert_int_equal(g.ply_count, 8);
-    assert_outcome(&g, RESULT_DRAW, TERM_THREEFOLD_REPETITION);
-    assert_false(game_undo(&g));
-    game_free(&g);
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_THREEFOLD_REPETITION);
+    assert_false(sch_game_undo(&g));
+    sch_game_free(&g);
 
     /* Too early: the move is played anyway and the game goes on (9.5). */
-    game_init(&g);
+    sch_game_init(&g);
     play_line(&g, "g1f3 g8f6 f3g1");
-    err_clear(&err);
-    assert_false(game_claim_with_move(&g, must_find(&g, "f6g8"), CLAIM_THREEFOLD, &err));
-    assert_int_equal(err.code, GAME_ERR_CLAIM_REJECTED);
+    sch_err_clear(&err);
+    assert_false(sch_game_claim_with_move(&g, must_find(&g, "f6g8"), SCH_CLAIM_THREEFOLD, &err));
+    assert_int_equal(err.code, SCH_GAME_ERR_CLAIM_REJECTED);
     assert_string_equal(err.args[0], "f6g8");
     assert_int_equal(g.ply_count, 4);
-    assert_false(game_over(&g));
-    assert_int_equal(g.draw_offer, BLACK);
+    assert_false(sch_game_over(&g));
+    assert_int_equal(g.draw_offer, SCH_BLACK);
     /* White may accept that offer. */
-    assert_true(game_accept_draw(&g, WHITE, &err));
-    assert_outcome(&g, RESULT_DRAW, TERM_AGREEMENT);
-    game_free(&g);
+    assert_true(sch_game_accept_draw(&g, SCH_WHITE, &err));
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_AGREEMENT);
+    sch_game_free(&g);
 
     /* An illegal move with a claim: nothing happens. */
-    game_init(&g);
-    err_clear(&err);
-    assert_false(game_claim_with_move(&g, move_make(SQ_E2, SQ_E5), 0, &err));
-    assert_int_equal(err.code, GAME_ERR_ILLEGAL);
+    sch_game_init(&g);
+    sch_err_clear(&err);
+    assert_false(sch_game_claim_with_move(&g, sch_move_make(SCH_SQ_E2, SCH_SQ_E5), 0, &err));
+    assert_int_equal(err.code, SCH_GAME_ERR_ILLEGAL);
     assert_int_equal(g.ply_count, 0);
     assert_int_equal(g.draw_offer, -1);
-    game_free(&g);
+    sch_game_free(&g);
 }
 
 static void test_fifty_move_claims(void **state) {
     (void)state;
-    Game g;
+    SchGame g;
     SchError err;
     init_fen(&g, "8/8/8/4k3/8/8/8/R3K3 w - - 99 80");
-    assert_int_equal(game_claims(&g), 0);
-    Move m = must_find(&g, "a1a2");
-    assert_int_equal(game_claims_with_move(&g, m), CLAIM_FIFTY);
-    err_clear(&err);
-    assert_true(game_claim_with_move(&g, m, CLAIM_FIFTY, &err));
-    assert_outcome(&g, RESULT_DRAW, TERM_FIFTY_MOVES);
+    assert_int_equal(sch_game_claims(&g), 0);
+    SchMove m = must_find(&g, "a1a2");
+    assert_int_equal(sch_game_claims_with_move(&g, m), SCH_CLAIM_FIFTY);
+    sch_err_clear(&err);
+    assert_true(sch_game_claim_with_move(&g, m, SCH_CLAIM_FIFTY, &err));
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_FIFTY_MOVES);
     assert_int_equal(g.ply_count, 1);
-    game_free(&g);
+    sch_game_free(&g);
 
     /* Without a claim the game goes on; then the opponent may claim on the board. */
     init_fen(&g, "8/8/8/4k3/8/8/8/R3K3 w - - 99 80");
     play_line(&g, "a1a2");
-    assert_false(game_over(&g));
-    assert_int_equal(game_claims(&g), CLAIM_FIFTY);
-    err_clear(&err);
-    assert_false(game_claim(&g, CLAIM_THREEFOLD, &err));
-    assert_true(game_claim(&g, 0, &err));
-    assert_outcome(&g, RESULT_DRAW, TERM_FIFTY_MOVES);
-    game_free(&g);
+    assert_false(sch_game_over(&g));
+    assert_int_equal(sch_game_claims(&g), SCH_CLAIM_FIFTY);
+    sch_err_clear(&err);
+    assert_false(sch_game_claim(&g, SCH_CLAIM_THREEFOLD, &err));
+    assert_true(sch_game_claim(&g, 0, &err));
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_FIFTY_MOVES);
+    sch_game_free(&g);
 
     /* A pawn move resets the count: the claim with it is incorrect; a king move would do. */
     init_fen(&g, "8/8/8/4k3/8/8/P7/4K3 w - - 99 80");
-    assert_int_equal(game_claims_with_move(&g, must_find(&g, "e1d1")), CLAIM_FIFTY);
+    assert_int_equal(sch_game_claims_with_move(&g, must_find(&g, "e1d1")), SCH_CLAIM_FIFTY);
     m = must_find(&g, "a2a3");
-    assert_int_equal(game_claims_with_move(&g, m), 0);
-    err_clear(&err);
-    assert_false(game_claim_with_move(&g, m, CLAIM_FIFTY, &err));
-    assert_int_equal(err.code, GAME_ERR_CLAIM_REJECTED);
+    assert_int_equal(sch_game_claims_with_move(&g, m), 0);
+    sch_err_clear(&err);
+    assert_false(sch_game_claim_with_move(&g, m, SCH_CLAIM_FIFTY, &err));
+    assert_int_equal(err.code, SCH_GAME_ERR_CLAIM_REJECTED);
     assert_int_equal(g.ply_count, 1);
-    assert_int_equal(game_position(&g)->halfmove, 0);
-    assert_false(game_over(&g));
-    game_free(&g);
+    assert_int_equal(sch_game_position(&g)->halfmove, 0);
+    assert_false(sch_game_over(&g));
+    sch_game_free(&g);
 }
 
 /* ---- offers, resignation, time ---- */
 
 static void test_draw_offers(void **state) {
     (void)state;
-    Game g;
+    SchGame g;
     SchError err;
-    game_init(&g);
-    assert_true(game_offer_draw(&g, WHITE, &err));
-    err_clear(&err);
-    assert_false(game_accept_draw(&g, WHITE, &err)); /* not one's own offer */
-    assert_int_equal(err.code, GAME_ERR_NO_OFFER);
+    sch_game_init(&g);
+    assert_true(sch_game_offer_draw(&g, SCH_WHITE, &err));
+    sch_err_clear(&err);
+    assert_false(sch_game_accept_draw(&g, SCH_WHITE, &err)); /* not one's own offer */
+    assert_int_equal(err.code, SCH_GAME_ERR_NO_OFFER);
     play_line(&g, "e2e4");
-    assert_int_equal(g.draw_offer, WHITE); /* the offerer's move keeps it */
+    assert_int_equal(g.draw_offer, SCH_WHITE); /* the offerer's move keeps it */
     play_line(&g, "e7e5");
     assert_int_equal(g.draw_offer, -1); /* the opponent moved: it lapsed */
-    err_clear(&err);
-    assert_false(game_accept_draw(&g, BLACK, &err));
-    assert_int_equal(err.code, GAME_ERR_NO_OFFER);
+    sch_err_clear(&err);
+    assert_false(sch_game_accept_draw(&g, SCH_BLACK, &err));
+    assert_int_equal(err.code, SCH_GAME_ERR_NO_OFFER);
 
-    assert_true(game_offer_draw(&g, WHITE, &err));
-    assert_true(game_decline_draw(&g, BLACK, &err));
+    assert_true(sch_game_offer_draw(&g, SCH_WHITE, &err));
+    assert_true(sch_game_decline_draw(&g, SCH_BLACK, &err));
     assert_int_equal(g.draw_offer, -1);
-    err_clear(&err);
-    assert_false(game_decline_draw(&g, BLACK, &err));
-    assert_int_equal(err.code, GAME_ERR_NO_OFFER);
+    sch_err_clear(&err);
+    assert_false(sch_game_decline_draw(&g, SCH_BLACK, &err));
+    assert_int_equal(err.code, SCH_GAME_ERR_NO_OFFER);
 
-    assert_true(game_offer_draw(&g, WHITE, &err));
+    assert_true(sch_game_offer_draw(&g, SCH_WHITE, &err));
     play_line(&g, "g1f3");
-    assert_true(game_accept_draw(&g, BLACK, &err));
-    assert_outcome(&g, RESULT_DRAW, TERM_AGREEMENT);
-    assert_false(game_undo(&g));
-    err_clear(&err);
-    assert_false(game_offer_draw(&g, WHITE, &err));
-    assert_int_equal(err.code, GAME_ERR_OVER);
-    game_free(&g);
+    assert_true(sch_game_accept_draw(&g, SCH_BLACK, &err));
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_AGREEMENT);
+    assert_false(sch_game_undo(&g));
+    sch_err_clear(&err);
+    assert_false(sch_game_offer_draw(&g, SCH_WHITE, &err));
+    assert_int_equal(err.code, SCH_GAME_ERR_OVER);
+    sch_game_free(&g);
 
     /* Offers from both sides meet: agreement. */
-    game_init(&g);
-    assert_true(game_offer_draw(&g, BLACK, &err));
-    assert_true(game_offer_draw(&g, WHITE, &err));
-    assert_outcome(&g, RESULT_DRAW, TERM_AGREEMENT);
-    game_free(&g);
+    sch_game_init(&g);
+    assert_true(sch_game_offer_draw(&g, SCH_BLACK, &err));
+    assert_true(sch_game_offer_draw(&g, SCH_WHITE, &err));
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_AGREEMENT);
+    sch_game_free(&g);
 
     /* Undo withdraws an offer. */
-    game_init(&g);
+    sch_game_init(&g);
     play_line(&g, "e2e4");
-    assert_true(game_offer_draw(&g, WHITE, &err));
-    assert_true(game_undo(&g));
+    assert_true(sch_game_offer_draw(&g, SCH_WHITE, &err));
+    assert_true(sch_game_undo(&g));
     assert_int_equal(g.draw_offer, -1);
-    game_free(&g);
+    sch_game_free(&g);
 }
 
 static void test_resignation_and_abandonment(void **state) {
     (void)state;
-    Game g;
+    SchGame g;
     SchError err;
-    game_init(&g);
+    sch_game_init(&g);
     play_line(&g, "e2e4 e7e5");
-    assert_true(game_resign(&g, WHITE, &err));
-    assert_outcome(&g, RESULT_BLACK_WINS, TERM_RESIGNATION);
-    assert_int_equal(g.outcome.winner, BLACK);
-    assert_false(game_undo(&g));
+    assert_true(sch_game_resign(&g, SCH_WHITE, &err));
+    assert_outcome(&g, SCH_RESULT_BLACK_WINS, SCH_TERM_RESIGNATION);
+    assert_int_equal(g.outcome.winner, SCH_BLACK);
+    assert_false(sch_game_undo(&g));
     assert_int_equal(g.ply_count, 2);
-    err_clear(&err);
-    assert_false(game_resign(&g, BLACK, &err));
-    assert_int_equal(err.code, GAME_ERR_OVER);
-    err_clear(&err);
-    assert_false(game_play(&g, must_find(&g, "g1f3"), &err));
-    assert_int_equal(err.code, GAME_ERR_OVER);
-    assert_false(game_time_forfeit(&g, BLACK, &err));
-    game_free(&g);
+    sch_err_clear(&err);
+    assert_false(sch_game_resign(&g, SCH_BLACK, &err));
+    assert_int_equal(err.code, SCH_GAME_ERR_OVER);
+    sch_err_clear(&err);
+    assert_false(sch_game_play(&g, must_find(&g, "g1f3"), &err));
+    assert_int_equal(err.code, SCH_GAME_ERR_OVER);
+    assert_false(sch_game_time_forfeit(&g, SCH_BLACK, &err));
+    sch_game_free(&g);
 
-    game_init(&g);
-    assert_true(game_abandon(&g, BLACK, &err));
-    assert_outcome(&g, RESULT_WHITE_WINS, TERM_ABANDONED);
-    assert_false(game_undo(&g));
-    game_free(&g);
+    sch_game_init(&g);
+    assert_true(sch_game_abandon(&g, SCH_BLACK, &err));
+    assert_outcome(&g, SCH_RESULT_WHITE_WINS, SCH_TERM_ABANDONED);
+    assert_false(sch_game_undo(&g));
+    sch_game_free(&g);
 }
 
 /* Material cases of 6.9 through the full analysis: "can" means a helpmate exists (the analysis must
@@ -596,164 +596,163 @@ static void test_can_checkmate_material(void **state) {
     (void)state;
     static const struct {
         const char *fen;
-        Color color;
+        SchColor color;
         bool can;
     } cases[] = {
-        {"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", BLACK, false},  /* bare king */
-        {"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", WHITE, true},   /* a pawn */
-        {"8/8/8/4k1n1/8/8/4P3/4K3 w - - 0 1", BLACK, true}, /* K+N v K+P */
-        {"8/8/8/4k1n1/8/8/8/4K3 w - - 0 1", BLACK, false},  /* K+N v K */
-        {"8/8/8/4k1n1/8/8/8/R3K3 w - - 0 1", BLACK, true},  /* K+N v K+R */
-        {"8/8/8/4k1n1/8/8/8/3NK3 w - - 0 1", BLACK, true},  /* K+N v K+N */
-        {"8/8/8/4k1n1/5n2/8/8/4K3 w - - 0 1", BLACK, true}, /* K+N+N v K */
-        {"8/8/8/4k1b1/8/8/8/4K3 w - - 0 1", BLACK, false},  /* K+B v K */
-        {"8/8/8/4k3/8/b7/8/2B1K3 w - - 0 1", BLACK, false}, /* K+B v K+B, same colour */
-        {"8/8/8/4k3/8/3b4/8/2B1K3 w - - 0 1", BLACK, true}, /* K+B v K+B, opposite */
-        {"8/8/8/4k1b1/8/8/8/3NK3 w - - 0 1", BLACK, true},  /* K+B v K+N */
-        {"8/8/8/4k1b1/8/8/4P3/4K3 w - - 0 1", BLACK, true}, /* K+B v K+P */
-        {"8/8/8/4k3/1b6/b7/8/4K3 w - - 0 1", BLACK, false}, /* two bishops, both dark */
-        {"8/8/8/4k3/2b5/b7/8/4K3 w - - 0 1", BLACK, true},  /* bishop pair */
-        {"8/8/8/4kb2/6n1/8/8/4K3 w - - 0 1", BLACK, true},  /* K+B+N v K */
-        {"8/8/8/4k3/8/8/8/R3K3 w - - 0 1", WHITE, true},    /* a rook */
-        {"8/8/8/4k3/8/8/8/3QK3 w - - 0 1", WHITE, true},    /* a queen */
+        {"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", SCH_BLACK, false},  /* bare king */
+        {"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", SCH_WHITE, true},   /* a pawn */
+        {"8/8/8/4k1n1/8/8/4P3/4K3 w - - 0 1", SCH_BLACK, true}, /* K+N v K+P */
+        {"8/8/8/4k1n1/8/8/8/4K3 w - - 0 1", SCH_BLACK, false},  /* K+N v K */
+        {"8/8/8/4k1n1/8/8/8/R3K3 w - - 0 1", SCH_BLACK, true},  /* K+N v K+R */
+        {"8/8/8/4k1n1/8/8/8/3NK3 w - - 0 1", SCH_BLACK, true},  /* K+N v K+N */
+        {"8/8/8/4k1n1/5n2/8/8/4K3 w - - 0 1", SCH_BLACK, true}, /* K+N+N v K */
+        {"8/8/8/4k1b1/8/8/8/4K3 w - - 0 1", SCH_BLACK, false},  /* K+B v K */
+        {"8/8/8/4k3/8/b7/8/2B1K3 w - - 0 1", SCH_BLACK, false}, /* K+B v K+B, same colour */
+        {"8/8/8/4k3/8/3b4/8/2B1K3 w - - 0 1", SCH_BLACK, true}, /* K+B v K+B, opposite */
+        {"8/8/8/4k1b1/8/8/8/3NK3 w - - 0 1", SCH_BLACK, true},  /* K+B v K+N */
+        {"8/8/8/4k1b1/8/8/4P3/4K3 w - - 0 1", SCH_BLACK, true}, /* K+B v K+P */
+        {"8/8/8/4k3/1b6/b7/8/4K3 w - - 0 1", SCH_BLACK, false}, /* two bishops, both dark */
+        {"8/8/8/4k3/2b5/b7/8/4K3 w - - 0 1", SCH_BLACK, true},  /* bishop pair */
+        {"8/8/8/4kb2/6n1/8/8/4K3 w - - 0 1", SCH_BLACK, true},  /* K+B+N v K */
+        {"8/8/8/4k3/8/8/8/R3K3 w - - 0 1", SCH_WHITE, true},    /* a rook */
+        {"8/8/8/4k3/8/8/8/3QK3 w - - 0 1", SCH_WHITE, true},    /* a queen */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        Position pos;
+        SchPosition pos;
         SchError err;
-        err_clear(&err);
-        if (!fen_parse(&pos, cases[i].fen, &err))
+        sch_err_clear(&err);
+        if (!sch_fen_parse(&pos, cases[i].fen, &err))
             fail_msg("bad test FEN %s (error %d)", cases[i].fen, err.code);
-        WinResult r;
-        Winnability v = can_checkmate(&pos, cases[i].color, NULL, NULL, &r);
-        if ((v != WIN_UNWINNABLE) != cases[i].can)
-            fail_msg("%s, %s: expected %s", cases[i].fen, cases[i].color == WHITE ? "white" : "black",
+        SchWinResult r;
+        SchWinnability v = sch_can_checkmate(&pos, cases[i].color, NULL, NULL, &r);
+        if ((v != SCH_WIN_UNWINNABLE) != cases[i].can)
+            fail_msg("%s, %s: expected %s", cases[i].fen, cases[i].color == SCH_WHITE ? "white" : "black",
                      cases[i].can ? "can mate" : "cannot mate");
     }
 }
 
 static void test_time_forfeit(void **state) {
     (void)state;
-    Game g;
+    SchGame g;
     SchError err;
     /* K+N v K+P: the knight can mate (the pawn may block), so the pawn side's flag loses. */
     init_fen(&g, "8/8/8/4k1n1/8/8/4P3/4K3 w - - 0 1");
-    assert_true(game_time_forfeit(&g, WHITE, &err));
-    assert_outcome(&g, RESULT_BLACK_WINS, TERM_TIME_FORFEIT);
-    assert_false(game_undo(&g));
-    game_free(&g);
+    assert_true(sch_game_time_forfeit(&g, SCH_WHITE, &err));
+    assert_outcome(&g, SCH_RESULT_BLACK_WINS, SCH_TERM_TIME_FORFEIT);
+    assert_false(sch_game_undo(&g));
+    sch_game_free(&g);
     /* The knight side's flag: the lone pawn side can mate too (promotion). */
     init_fen(&g, "8/8/8/4k1n1/8/8/4P3/4K3 w - - 0 1");
-    assert_true(game_time_forfeit(&g, BLACK, &err));
-    assert_outcome(&g, RESULT_WHITE_WINS, TERM_TIME_FORFEIT);
-    game_free(&g);
+    assert_true(sch_game_time_forfeit(&g, SCH_BLACK, &err));
+    assert_outcome(&g, SCH_RESULT_WHITE_WINS, SCH_TERM_TIME_FORFEIT);
+    sch_game_free(&g);
     /* K+P v K: the bare king cannot mate: draw. */
     init_fen(&g, "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1");
-    assert_true(game_time_forfeit(&g, WHITE, &err));
-    assert_outcome(&g, RESULT_DRAW, TERM_TIMEOUT_INSUFFICIENT);
-    game_free(&g);
+    assert_true(sch_game_time_forfeit(&g, SCH_WHITE, &err));
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_TIMEOUT_INSUFFICIENT);
+    sch_game_free(&g);
     /* K+Q v K+N: by the material rule the knight cannot mate: draw. */
     init_fen(&g, "8/8/8/4k1n1/8/8/8/3QK3 w - - 0 1");
-    assert_true(game_time_forfeit(&g, WHITE, &err));
-    assert_outcome(&g, RESULT_DRAW, TERM_TIMEOUT_INSUFFICIENT);
-    game_free(&g);
+    assert_true(sch_game_time_forfeit(&g, SCH_WHITE, &err));
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_TIMEOUT_INSUFFICIENT);
+    sch_game_free(&g);
     /* K+R v K+N: the knight can. */
     init_fen(&g, "8/8/8/4k1n1/8/8/8/R3K3 w - - 0 1");
-    assert_true(game_time_forfeit(&g, WHITE, &err));
-    assert_outcome(&g, RESULT_BLACK_WINS, TERM_TIME_FORFEIT);
-    game_free(&g);
+    assert_true(sch_game_time_forfeit(&g, SCH_WHITE, &err));
+    assert_outcome(&g, SCH_RESULT_BLACK_WINS, SCH_TERM_TIME_FORFEIT);
+    sch_game_free(&g);
     /* The start position: a plain loss. */
-    game_init(&g);
-    assert_true(game_time_forfeit(&g, BLACK, &err));
-    assert_outcome(&g, RESULT_WHITE_WINS, TERM_TIME_FORFEIT);
-    game_free(&g);
+    sch_game_init(&g);
+    assert_true(sch_game_time_forfeit(&g, SCH_BLACK, &err));
+    assert_outcome(&g, SCH_RESULT_WHITE_WINS, SCH_TERM_TIME_FORFEIT);
+    sch_game_free(&g);
 }
 
 /* ---- texts ---- */
 
 static void test_outcome_texts(void **state) {
     (void)state;
-    assert_string_equal(result_string(RESULT_WHITE_WINS), "1-0");
-    assert_string_equal(result_string(RESULT_BLACK_WINS), "0-1");
-    assert_string_equal(result_string(RESULT_DRAW), "1/2-1/2");
-    assert_string_equal(result_string(RESULT_NONE), "*");
-    assert_null(termination_name(TERM_NONE));
-    assert_null(termination_name(TERM_NB));
-    assert_string_equal(termination_name(TERM_CHECKMATE), "checkmate");
-    assert_string_equal(termination_name(TERM_SEVENTYFIVE_MOVES), "seventyfive_moves");
-    assert_string_equal(termination_name(TERM_TIMEOUT_INSUFFICIENT), "timeout_insufficient_material");
-    for (int t = TERM_CHECKMATE; t < TERM_NB; t++)
-        assert_non_null(termination_name((Termination)t));
+    assert_string_equal(sch_result_string(SCH_RESULT_WHITE_WINS), "1-0");
+    assert_string_equal(sch_result_string(SCH_RESULT_BLACK_WINS), "0-1");
+    assert_string_equal(sch_result_string(SCH_RESULT_DRAW), "1/2-1/2");
+    assert_string_equal(sch_result_string(SCH_RESULT_NONE), "*");
+    assert_null(sch_termination_name(SCH_TERM_NONE));
+    assert_null(sch_termination_name(SCH_TERM_NB));
+    assert_string_equal(sch_termination_name(SCH_TERM_CHECKMATE), "checkmate");
+    assert_string_equal(sch_termination_name(SCH_TERM_SEVENTYFIVE_MOVES), "seventyfive_moves");
+    assert_string_equal(sch_termination_name(SCH_TERM_TIMEOUT_INSUFFICIENT), "timeout_insufficient_material");
+    for (int t = SCH_TERM_CHECKMATE; t < SCH_TERM_NB; t++)
+        assert_non_null(sch_termination_name((SchTermination)t));
 
-    assert_describe(RESULT_WHITE_WINS, TERM_CHECKMATE, WHITE, "Checkmate – White wins 1-0",
+    assert_describe(SCH_RESULT_WHITE_WINS, SCH_TERM_CHECKMATE, SCH_WHITE, "Checkmate – White wins 1-0",
                     "Schachmatt – Weiß gewinnt 1:0");
-    assert_describe(RESULT_BLACK_WINS, TERM_CHECKMATE, BLACK, "Checkmate – Black wins 0-1",
+    assert_describe(SCH_RESULT_BLACK_WINS, SCH_TERM_CHECKMATE, SCH_BLACK, "Checkmate – Black wins 0-1",
                     "Schachmatt – Schwarz gewinnt 0:1");
-    assert_describe(RESULT_DRAW, TERM_STALEMATE, WHITE, "Stalemate – draw", "Patt – remis");
-    assert_describe(RESULT_DRAW, TERM_FIVEFOLD_REPETITION, WHITE, "Draw by fivefold repetition",
+    assert_describe(SCH_RESULT_DRAW, SCH_TERM_STALEMATE, SCH_WHITE, "Stalemate – draw", "Patt – remis");
+    assert_describe(SCH_RESULT_DRAW, SCH_TERM_FIVEFOLD_REPETITION, SCH_WHITE, "Draw by fivefold repetition",
                     "Remis durch fünffache Stellungswiederholung");
-    assert_describe(RESULT_DRAW, TERM_INSUFFICIENT_MATERIAL, WHITE,
+    assert_describe(SCH_RESULT_DRAW, SCH_TERM_INSUFFICIENT_MATERIAL, SCH_WHITE,
                     "Draw: no checkmate possible (insufficient material)",
                     "Remis: kein Matt mehr möglich (ungenügendes Material)");
-    assert_describe(RESULT_DRAW, TERM_SEVENTYFIVE_MOVES, WHITE, "Draw by the 75-move rule",
+    assert_describe(SCH_RESULT_DRAW, SCH_TERM_SEVENTYFIVE_MOVES, SCH_WHITE, "Draw by the 75-move rule",
                     "Remis durch die 75-Züge-Regel");
-    assert_describe(RESULT_DRAW, TERM_FIFTY_MOVES, WHITE, "Draw by the 50-move rule (claimed)",
+    assert_describe(SCH_RESULT_DRAW, SCH_TERM_FIFTY_MOVES, SCH_WHITE, "Draw by the 50-move rule (claimed)",
                     "Remis durch die 50-Züge-Regel (reklamiert)");
-    assert_describe(RESULT_DRAW, TERM_THREEFOLD_REPETITION, WHITE, "Draw by threefold repetition (claimed)",
+    assert_describe(SCH_RESULT_DRAW, SCH_TERM_THREEFOLD_REPETITION, SCH_WHITE, "Draw by threefold repetition (claimed)",
                     "Remis durch dreifache Stellungswiederholung (reklamiert)");
-    assert_describe(RESULT_BLACK_WINS, TERM_RESIGNATION, BLACK, "White resigns – Black wins 0-1",
+    assert_describe(SCH_RESULT_BLACK_WINS, SCH_TERM_RESIGNATION, SCH_BLACK, "White resigns – Black wins 0-1",
                     "Weiß gibt auf – Schwarz gewinnt 0:1");
-    assert_describe(RESULT_DRAW, TERM_AGREEMENT, WHITE, "Draw by agreement", "Remis durch Vereinbarung");
-    assert_describe(RESULT_WHITE_WINS, TERM_TIME_FORFEIT, WHITE, "Black lost on time – White wins 1-0",
+    assert_describe(SCH_RESULT_DRAW, SCH_TERM_AGREEMENT, SCH_WHITE, "Draw by agreement", "Remis durch Vereinbarung");
+    assert_describe(SCH_RESULT_WHITE_WINS, SCH_TERM_TIME_FORFEIT, SCH_WHITE, "Black lost on time – White wins 1-0",
                     "Schwarz hat die Zeit überschritten – Weiß gewinnt 1:0");
-    assert_describe(RESULT_DRAW, TERM_TIMEOUT_INSUFFICIENT, WHITE,
+    assert_describe(SCH_RESULT_DRAW, SCH_TERM_TIMEOUT_INSUFFICIENT, SCH_WHITE,
                     "Time ran out, but the opponent cannot checkmate – draw",
                     "Zeit überschritten, aber der Gegner kann nicht mehr mattsetzen – remis");
-    assert_describe(RESULT_WHITE_WINS, TERM_ABANDONED, WHITE, "Game abandoned – White wins 1-0",
+    assert_describe(SCH_RESULT_WHITE_WINS, SCH_TERM_ABANDONED, SCH_WHITE, "Game abandoned – White wins 1-0",
                     "Partie abgebrochen – Weiß gewinnt 1:0");
-    assert_describe(RESULT_NONE, TERM_NONE, WHITE, "Game in progress", "Partie läuft");
-    assert_describe(RESULT_DRAW, TERM_NONE, WHITE, "Draw", "Remis");
+    assert_describe(SCH_RESULT_NONE, SCH_TERM_NONE, SCH_WHITE, "Game in progress", "Partie läuft");
+    assert_describe(SCH_RESULT_DRAW, SCH_TERM_NONE, SCH_WHITE, "Draw", "Remis");
 
     /* Truncation: NUL-terminated, full length returned. */
-    Outcome o = {RESULT_WHITE_WINS, TERM_CHECKMATE, WHITE, 0};
+    SchOutcome o = {SCH_RESULT_WHITE_WINS, SCH_TERM_CHECKMATE, SCH_WHITE, 0};
     char small[6];
-    assert_int_equal(outcome_describe(&o, LANG_EN, small, sizeof small), strlen("Checkmate – White wins 1-0"));
+    assert_int_equal(sch_outcome_describe(&o, SCH_LANG_EN, small, sizeof small), strlen("Checkmate – White wins 1-0"));
     assert_string_equal(small, "Check");
-    assert_int_equal(outcome_describe(&o, LANG_EN, NULL, 0), strlen("Checkmate – White wins 1-0"));
+    assert_int_equal(sch_outcome_describe(&o, SCH_LANG_EN, NULL, 0), strlen("Checkmate – White wins 1-0"));
 
     /* A real game's outcome. */
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     play_line(&g, "f2f3 e7e5 g2g4 d8h4");
     char buf[96];
-    outcome_describe(&g.outcome, LANG_DE, buf, sizeof buf);
+    sch_outcome_describe(&g.outcome, SCH_LANG_DE, buf, sizeof buf);
     assert_string_equal(buf, "Schachmatt – Schwarz gewinnt 0:1");
-    game_free(&g);
+    sch_game_free(&g);
 }
 
 static void test_error_templates(void **state) {
     (void)state;
-    for (int code = GAME_ERR_OVER; code <= GAME_ERR_CLAIM_VOID; code++) {
-        const char *en = game_error_template(code, LANG_EN);
-        const char *de = game_error_template(code, LANG_DE);
+    for (int code = SCH_GAME_ERR_OVER; code <= SCH_GAME_ERR_CLAIM_VOID; code++) {
+        const char *en = sch_game_error_template(code, SCH_LANG_EN);
+        const char *de = sch_game_error_template(code, SCH_LANG_DE);
         assert_non_null(en);
         assert_non_null(de);
         assert_string_not_equal(en, de);
-        assert_string_equal(err_template(code, LANG_EN), en);
+        assert_string_equal(sch_err_template(code, SCH_LANG_EN), en);
     }
-    assert_null(game_error_template(GAME_ERR_CLAIM_VOID + 1, LANG_EN));
-    assert_null(game_error_template(GAME_ERR_OVER - 1, LANG_DE));
+    assert_null(sch_game_error_template(SCH_GAME_ERR_CLAIM_VOID + 1, SCH_LANG_EN));
+    assert_null(sch_game_error_template(SCH_GAME_ERR_OVER - 1, SCH_LANG_DE));
     SchError err;
-    err_clear(&err);
-    err_set(&err, GAME_ERR_CLAIM_REJECTED, "f6g8", NULL, NULL);
+    sch_err_clear(&err);
+    sch_err_set(&err, SCH_GAME_ERR_CLAIM_REJECTED, "f6g8", NULL, NULL);
     char msg[160];
-    err_format(&err, LANG_EN, msg, sizeof msg);
+    sch_err_format(&err, SCH_LANG_EN, msg, sizeof msg);
     assert_string_equal(msg, "the claim is incorrect; the move f6g8 stands and the game goes on");
-    err_format(&err, LANG_DE, msg, sizeof msg);
+    sch_err_format(&err, SCH_LANG_DE, msg, sizeof msg);
     assert_string_equal(msg, "die Reklamation ist unberechtigt; der Zug f6g8 gilt und die Partie geht weiter");
 }
 
 int main(void) {
-    schach_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_play_and_history),
         cmocka_unit_test(test_illegal_move),

@@ -12,19 +12,19 @@
 #include "schach/perft.h"
 
 /* The position of a test's FEN; a FEN the parser rejects fails the test with the parser's words. */
-static inline Position parse_fen(const char *fen) {
-    Position pos;
+static inline SchPosition parse_fen(const char *fen) {
+    SchPosition pos;
     SchError err;
-    if (!fen_parse(&pos, fen, &err)) {
+    if (!sch_fen_parse(&pos, fen, &err)) {
         char msg[256];
-        err_format(&err, LANG_EN, msg, sizeof msg);
+        sch_err_format(&err, SCH_LANG_EN, msg, sizeof msg);
         fail_msg("FEN rejected: %s: %s", fen, msg);
     }
     return pos;
 }
 
 /* Plays space-separated UCI moves ("e2e4 e7e5"), failing the test when one is not legal. */
-static inline void play_line(Game *g, const char *line) {
+static inline void play_line(SchGame *g, const char *line) {
     char tok[8];
     const char *p = line;
     while (*p) {
@@ -38,11 +38,11 @@ static inline void play_line(Game *g, const char *line) {
         tok[n] = '\0';
         p += n;
         SchError err;
-        err_clear(&err);
-        Move m = uci_parse(game_position(g), tok, &err);
-        if (m == MOVE_NONE)
+        sch_err_clear(&err);
+        SchMove m = sch_uci_parse(sch_game_position(g), tok, &err);
+        if (m == SCH_MOVE_NONE)
             fail_msg("no legal move %s (error %d)", tok, err.code);
-        if (!game_play(g, m, &err))
+        if (!sch_game_play(g, m, &err))
             fail_msg("cannot play %s: error %d", tok, err.code);
     }
 }
@@ -50,7 +50,7 @@ static inline void play_line(Game *g, const char *line) {
 /* Runs the EPD perft suite at path (one position a line: "FEN ;D1 n ;D2 n ..."): every listed count
  * must match exactly. each (when not NULL) is called with every position as well. Returns the
  * positions read; *checks gets the counts compared. */
-static inline int perft_suite(const char *path, void (*each)(const Position *pos, void *ctx), void *ctx, int *checks) {
+static inline int perft_suite(const char *path, void (*each)(const SchPosition *pos, void *ctx), void *ctx, int *checks) {
     FILE *f = fopen(path, "r");
     if (!f)
         fail_msg("cannot open %s", path);
@@ -62,9 +62,9 @@ static inline int perft_suite(const char *path, void (*each)(const Position *pos
         if (!semi)
             continue;
         *semi = '\0';
-        Position pos;
+        SchPosition pos;
         SchError err;
-        if (!fen_parse(&pos, line, &err))
+        if (!sch_fen_parse(&pos, line, &err))
             fail_msg("bad FEN in %s: %s", path, line);
         positions++;
         for (char *p = semi + 1; p; p = strchr(p, ';') ? strchr(p, ';') + 1 : NULL) {
@@ -74,7 +74,7 @@ static inline int perft_suite(const char *path, void (*each)(const Position *pos
                 p++;
             if (sscanf(p, "D%d %llu", &depth, &expected) != 2)
                 continue;
-            uint64_t got = perft(&pos, depth);
+            uint64_t got = sch_perft(&pos, depth);
             if (got != expected)
                 fail_msg("%s depth %d: got %llu, expected %llu", line, depth, (unsigned long long)got, expected);
             (*checks)++;

@@ -96,17 +96,17 @@ static void test_openings_pgn(void **state) {
                        "[Event \"b\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K2R w K - 0 1\"]\n\n1. O-O Kd7 *\n";
     OpeningSet set;
     char why[256] = "";
-    assert_true(openings_parse_pgn(&set, text, strlen(text), LANG_EN, why, sizeof why));
+    assert_true(openings_parse_pgn(&set, text, strlen(text), SCH_LANG_EN, why, sizeof why));
     assert_int_equal(set.count, 2);
-    assert_string_equal(set.items[0].fen, FEN_START);
+    assert_string_equal(set.items[0].fen, SCH_FEN_START);
     assert_int_equal(set.items[0].ply_count, 4);
-    assert_int_equal(set.items[0].moves[2], move_make(SQ_G1, SQ_F3));
+    assert_int_equal(set.items[0].moves[2], sch_move_make(SCH_SQ_G1, SCH_SQ_F3));
     assert_string_equal(set.items[1].fen, "4k3/8/8/8/8/8/4P3/4K2R w K - 0 1");
-    Game g;
+    SchGame g;
     assert_true(openings_start_game(&set.items[1], &g));
     assert_int_equal(g.ply_count, 2);
-    assert_int_equal(pos_turn(game_position(&g)), WHITE);
-    game_free(&g);
+    assert_int_equal(sch_pos_turn(sch_game_position(&g)), SCH_WHITE);
+    sch_game_free(&g);
     openings_free(&set);
 }
 
@@ -115,13 +115,13 @@ static void test_openings_pgn_errors(void **state) {
     OpeningSet set;
     char why[256] = "";
     const char *illegal = "1. e4 e5 *\n\n1. e4 Ke7 2. Ke3 *\n";
-    assert_false(openings_parse_pgn(&set, illegal, strlen(illegal), LANG_EN, why, sizeof why));
+    assert_false(openings_parse_pgn(&set, illegal, strlen(illegal), SCH_LANG_EN, why, sizeof why));
     assert_non_null(strstr(why, "game 2, line 3"));
     assert_int_equal(set.count, 0);
     const char *mate = "1. f3 e5 2. g4 Qh4# 0-1\n";
-    assert_false(openings_parse_pgn(&set, mate, strlen(mate), LANG_DE, why, sizeof why));
+    assert_false(openings_parse_pgn(&set, mate, strlen(mate), SCH_LANG_DE, why, sizeof why));
     assert_non_null(strstr(why, "Partie 1"));
-    assert_false(openings_parse_pgn(&set, "", 0, LANG_EN, why, sizeof why));
+    assert_false(openings_parse_pgn(&set, "", 0, SCH_LANG_EN, why, sizeof why));
 }
 
 static void test_openings_epd(void **state) {
@@ -132,26 +132,26 @@ static void test_openings_epd(void **state) {
                        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - bm Nf3; id \"open\";\n"
                        "\n"
                        "4k3/8/8/8/8/8/4P3/4K3 b - - 3 40\r\n";
-    assert_true(openings_parse_epd(&set, text, LANG_EN, why, sizeof why));
+    assert_true(openings_parse_epd(&set, text, SCH_LANG_EN, why, sizeof why));
     assert_int_equal(set.count, 2);
     assert_string_equal(set.items[0].fen, "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1");
     assert_string_equal(set.items[1].fen, "4k3/8/8/8/8/8/4P3/4K3 b - - 3 40");
     assert_int_equal(set.items[1].ply_count, 0);
     openings_free(&set);
-    assert_false(openings_parse_epd(&set, "8/8/8/8/8/8/8/8 w - -\n", LANG_EN, why, sizeof why));
+    assert_false(openings_parse_epd(&set, "8/8/8/8/8/8/8/8 w - -\n", SCH_LANG_EN, why, sizeof why));
     assert_non_null(strstr(why, "line 1"));
-    assert_false(openings_parse_epd(&set, "# nothing\n", LANG_EN, why, sizeof why));
+    assert_false(openings_parse_epd(&set, "# nothing\n", SCH_LANG_EN, why, sizeof why));
 }
 
 static void test_openings_shuffle_and_shipped(void **state) {
     (void)state;
     OpeningSet a, b;
     char why[256] = "";
-    assert_true(openings_load(&a, SCHACH_TEST_DATA "/../../data/openings.pgn", LANG_EN, why, sizeof why));
+    assert_true(openings_load(&a, SCHACH_TEST_DATA "/../../data/openings.pgn", SCH_LANG_EN, why, sizeof why));
     assert_true(a.count >= 50 && a.count <= 100);
     for (int i = 0; i < a.count; i++)
         assert_true(a.items[i].ply_count >= 4 && a.items[i].ply_count <= 10);
-    assert_true(openings_load(&b, SCHACH_TEST_DATA "/../../data/openings.pgn", LANG_EN, why, sizeof why));
+    assert_true(openings_load(&b, SCHACH_TEST_DATA "/../../data/openings.pgn", SCH_LANG_EN, why, sizeof why));
     openings_shuffle(&a, 7);
     openings_shuffle(&b, 7);
     int moved = 0;
@@ -160,66 +160,66 @@ static void test_openings_shuffle_and_shipped(void **state) {
         assert_int_equal(a.items[i].ply_count, b.items[i].ply_count);
     }
     OpeningSet c;
-    assert_true(openings_load(&c, SCHACH_TEST_DATA "/../../data/openings.pgn", LANG_EN, why, sizeof why));
+    assert_true(openings_load(&c, SCHACH_TEST_DATA "/../../data/openings.pgn", SCH_LANG_EN, why, sizeof why));
     for (int i = 0; i < a.count; i++)
-        moved += a.items[i].moves != NULL && memcmp(a.items[i].moves, c.items[i].moves, sizeof(Move) * 4) != 0;
+        moved += a.items[i].moves != NULL && memcmp(a.items[i].moves, c.items[i].moves, sizeof(SchMove) * 4) != 0;
     assert_true(moved > 0);
     openings_free(&a);
     openings_free(&b);
     openings_free(&c);
-    assert_false(openings_load(&a, "/nonexistent/openings.pgn", LANG_EN, why, sizeof why));
+    assert_false(openings_load(&a, "/nonexistent/openings.pgn", SCH_LANG_EN, why, sizeof why));
     assert_non_null(strstr(why, "cannot read"));
 }
 
 /* ---- adjudication ---- */
 
-static void init_fen(Game *g, const char *fen) {
+static void init_fen(SchGame *g, const char *fen) {
     SchError err;
-    err_clear(&err);
-    if (!game_init_fen(g, fen, &err))
+    sch_err_clear(&err);
+    if (!sch_game_init_fen(g, fen, &err))
         fail_msg("bad test FEN %s", fen);
 }
 
 static void test_adjudicate_rules(void **state) {
     (void)state;
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     play_line(&g, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
     assert_false(adjudicate_rules(&g)); /* the start position has occurred twice, now black moves */
     play_line(&g, "f6g8");
     assert_true(adjudicate_rules(&g)); /* third occurrence: claimed at once */
-    assert_int_equal(g.outcome.result, RESULT_DRAW);
-    assert_int_equal(g.outcome.termination, TERM_THREEFOLD_REPETITION);
-    game_free(&g);
+    assert_int_equal(g.outcome.result, SCH_RESULT_DRAW);
+    assert_int_equal(g.outcome.termination, SCH_TERM_THREEFOLD_REPETITION);
+    sch_game_free(&g);
 
     init_fen(&g, "4k3/8/8/8/8/8/4P3/4K2R w K - 99 80");
     assert_false(adjudicate_rules(&g));
     play_line(&g, "h1h2");
     assert_true(adjudicate_rules(&g));
-    assert_int_equal(g.outcome.termination, TERM_FIFTY_MOVES);
-    game_free(&g);
+    assert_int_equal(g.outcome.termination, SCH_TERM_FIFTY_MOVES);
+    sch_game_free(&g);
 
-    game_init(&g);
+    sch_game_init(&g);
     play_line(&g, "f2f3 e7e5 g2g4 d8h4");
     assert_true(adjudicate_rules(&g)); /* over already: checkmate stays */
-    assert_int_equal(g.outcome.termination, TERM_CHECKMATE);
-    game_free(&g);
+    assert_int_equal(g.outcome.termination, SCH_TERM_CHECKMATE);
+    sch_game_free(&g);
 }
 
 static void test_time_forfeit_insufficient(void **state) {
     (void)state;
     /* The runner's forfeit: a loss, but a draw when the opponent has a bare king (FIDE 6.9). */
-    Game g;
+    SchGame g;
     SchError err;
     init_fen(&g, "4k3/8/8/8/8/8/8/3QK3 w - - 0 60");
-    assert_true(game_time_forfeit(&g, BLACK, &err));
-    assert_int_equal(g.outcome.result, RESULT_WHITE_WINS);
-    game_free(&g);
+    assert_true(sch_game_time_forfeit(&g, SCH_BLACK, &err));
+    assert_int_equal(g.outcome.result, SCH_RESULT_WHITE_WINS);
+    sch_game_free(&g);
     init_fen(&g, "4k3/8/8/8/8/8/8/3QK3 w - - 0 60");
-    assert_true(game_time_forfeit(&g, WHITE, &err));
-    assert_int_equal(g.outcome.result, RESULT_DRAW);
-    assert_int_equal(g.outcome.termination, TERM_TIMEOUT_INSUFFICIENT);
-    game_free(&g);
+    assert_true(sch_game_time_forfeit(&g, SCH_WHITE, &err));
+    assert_int_equal(g.outcome.result, SCH_RESULT_DRAW);
+    assert_int_equal(g.outcome.termination, SCH_TERM_TIMEOUT_INSUFFICIENT);
+    sch_game_free(&g);
 }
 
 static void test_adjudicate_scores(void **state) {
@@ -229,51 +229,51 @@ static void test_adjudicate_scores(void **state) {
     cfg.resign_on = true, cfg.resign_moves = 3, cfg.resign_score = 500;
     cfg.draw_on = true, cfg.draw_start = 30, cfg.draw_moves = 2, cfg.draw_score = 10;
     AdjudicationState st = {{0, 0}, 0};
-    Game g;
+    SchGame g;
     init_fen(&g, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 20");
-    Color loser = WHITE;
-    assert_int_equal(adjudicate_scores(&cfg, &st, &g, BLACK, true, -600, &loser), ADJ_NONE);
-    assert_int_equal(adjudicate_scores(&cfg, &st, &g, WHITE, true, 600, &loser), ADJ_NONE);
-    assert_int_equal(adjudicate_scores(&cfg, &st, &g, BLACK, true, -500, &loser), ADJ_NONE);
-    assert_int_equal(adjudicate_scores(&cfg, &st, &g, WHITE, false, 0, &loser), ADJ_NONE);
-    assert_int_equal(adjudicate_scores(&cfg, &st, &g, BLACK, true, -ADJ_MATE_SCORE, &loser), ADJ_RESIGN);
-    assert_int_equal(loser, BLACK);
+    SchColor loser = SCH_WHITE;
+    assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_BLACK, true, -600, &loser), ADJ_NONE);
+    assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_WHITE, true, 600, &loser), ADJ_NONE);
+    assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_BLACK, true, -500, &loser), ADJ_NONE);
+    assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_WHITE, false, 0, &loser), ADJ_NONE);
+    assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_BLACK, true, -ADJ_MATE_SCORE, &loser), ADJ_RESIGN);
+    assert_int_equal(loser, SCH_BLACK);
     /* A better score in between starts the count again. */
     st = (AdjudicationState){{0, 0}, 0};
-    assert_int_equal(adjudicate_scores(&cfg, &st, &g, BLACK, true, -600, &loser), ADJ_NONE);
-    assert_int_equal(adjudicate_scores(&cfg, &st, &g, BLACK, true, -100, &loser), ADJ_NONE);
-    assert_int_equal(adjudicate_scores(&cfg, &st, &g, BLACK, true, -600, &loser), ADJ_NONE);
-    assert_int_equal(adjudicate_scores(&cfg, &st, &g, BLACK, true, -600, &loser), ADJ_NONE);
-    assert_int_equal(adjudicate_scores(&cfg, &st, &g, BLACK, true, -600, &loser), ADJ_RESIGN);
+    assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_BLACK, true, -600, &loser), ADJ_NONE);
+    assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_BLACK, true, -100, &loser), ADJ_NONE);
+    assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_BLACK, true, -600, &loser), ADJ_NONE);
+    assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_BLACK, true, -600, &loser), ADJ_NONE);
+    assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_BLACK, true, -600, &loser), ADJ_RESIGN);
     assert_true(adjudicate_apply(&g, ADJ_RESIGN, loser));
-    assert_int_equal(g.outcome.result, RESULT_WHITE_WINS);
-    game_free(&g);
+    assert_int_equal(g.outcome.result, SCH_RESULT_WHITE_WINS);
+    sch_game_free(&g);
 
     /* Draw: not before move 30; then 4 quiet plies in a row. */
     st = (AdjudicationState){{0, 0}, 0};
     init_fen(&g, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 29");
     for (int i = 0; i < 6; i++)
-        assert_int_equal(adjudicate_scores(&cfg, &st, &g, (Color)(i & 1), true, 0, &loser), ADJ_NONE);
-    game_free(&g);
+        assert_int_equal(adjudicate_scores(&cfg, &st, &g, (SchColor)(i & 1), true, 0, &loser), ADJ_NONE);
+    sch_game_free(&g);
     init_fen(&g, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 30");
-    assert_int_equal(adjudicate_scores(&cfg, &st, &g, WHITE, true, 5, &loser), ADJ_NONE);
-    assert_int_equal(adjudicate_scores(&cfg, &st, &g, BLACK, true, -10, &loser), ADJ_NONE);
-    assert_int_equal(adjudicate_scores(&cfg, &st, &g, WHITE, true, 11, &loser), ADJ_NONE);
-    assert_int_equal(adjudicate_scores(&cfg, &st, &g, BLACK, true, 0, &loser), ADJ_NONE);
-    assert_int_equal(adjudicate_scores(&cfg, &st, &g, WHITE, true, 0, &loser), ADJ_NONE);
-    assert_int_equal(adjudicate_scores(&cfg, &st, &g, BLACK, true, 0, &loser), ADJ_NONE);
-    assert_int_equal(adjudicate_scores(&cfg, &st, &g, WHITE, true, 0, &loser), ADJ_DRAW);
+    assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_WHITE, true, 5, &loser), ADJ_NONE);
+    assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_BLACK, true, -10, &loser), ADJ_NONE);
+    assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_WHITE, true, 11, &loser), ADJ_NONE);
+    assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_BLACK, true, 0, &loser), ADJ_NONE);
+    assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_WHITE, true, 0, &loser), ADJ_NONE);
+    assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_BLACK, true, 0, &loser), ADJ_NONE);
+    assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_WHITE, true, 0, &loser), ADJ_DRAW);
     assert_true(adjudicate_apply(&g, ADJ_DRAW, loser));
-    assert_int_equal(g.outcome.result, RESULT_DRAW);
-    game_free(&g);
+    assert_int_equal(g.outcome.result, SCH_RESULT_DRAW);
+    sch_game_free(&g);
 
     /* Off by default. */
     match_config_init(&cfg);
     st = (AdjudicationState){{0, 0}, 0};
-    game_init(&g);
+    sch_game_init(&g);
     for (int i = 0; i < 20; i++)
-        assert_int_equal(adjudicate_scores(&cfg, &st, &g, BLACK, true, -ADJ_MATE_SCORE, &loser), ADJ_NONE);
-    game_free(&g);
+        assert_int_equal(adjudicate_scores(&cfg, &st, &g, SCH_BLACK, true, -ADJ_MATE_SCORE, &loser), ADJ_NONE);
+    sch_game_free(&g);
 }
 
 /* ---- options ---- */
@@ -329,7 +329,6 @@ static void test_parse_engine(void **state) {
 }
 
 int main(void) {
-    schach_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_elo_from_score),
         cmocka_unit_test(test_trinomial),

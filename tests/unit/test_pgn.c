@@ -25,37 +25,36 @@
 /* Every game of a file as the reader returned it, with the return code and error of each. */
 typedef struct GameList {
     int count;
-    PgnGame games[MAX_GAMES];
+    SchPgnGame games[MAX_GAMES];
     int rc[MAX_GAMES];
     SchError err[MAX_GAMES];
 } GameList;
 
 static int setup(void **state) {
     (void)state;
-    schach_init();
     return 0;
 }
 
-static void read_all(PgnReader *r, GameList *list) {
+static void read_all(SchPgnReader *r, GameList *list) {
     list->count = 0;
     for (;;) {
         assert_true(list->count < MAX_GAMES);
         int i = list->count;
-        int rc = pgn_read_game(r, &list->games[i], &list->err[i]);
+        int rc = sch_pgn_read_game(r, &list->games[i], &list->err[i]);
         if (rc == 0)
             break;
         list->rc[i] = rc;
         list->count++;
     }
     /* At the end the reader stays at the end. */
-    PgnGame extra;
-    assert_int_equal(pgn_read_game(r, &extra, NULL), 0);
-    pgn_reader_close(r);
+    SchPgnGame extra;
+    assert_int_equal(sch_pgn_read_game(r, &extra, NULL), 0);
+    sch_pgn_reader_close(r);
 }
 
 static void read_text(const char *text, GameList *list) {
     SchError err;
-    PgnReader *r = pgn_reader_from_buffer(text, strlen(text), &err);
+    SchPgnReader *r = sch_pgn_reader_from_buffer(text, strlen(text), &err);
     assert_non_null(r);
     read_all(r, list);
 }
@@ -65,7 +64,7 @@ static void read_path(const char *path, GameList *list) {
     if (!f)
         fail_msg("cannot open %s", path);
     SchError err;
-    PgnReader *r = pgn_reader_from_file(f, &err);
+    SchPgnReader *r = sch_pgn_reader_from_file(f, &err);
     fclose(f);
     assert_non_null(r);
     read_all(r, list);
@@ -73,34 +72,34 @@ static void read_path(const char *path, GameList *list) {
 
 static void free_all(GameList *list) {
     for (int i = 0; i < list->count; i++)
-        pgn_game_free(&list->games[i]);
+        sch_pgn_game_free(&list->games[i]);
     list->count = 0;
 }
 
 /* The moves of a game in UCI form, space separated. */
-static void uci_moves(const Game *g, char *buf, size_t size) {
+static void uci_moves(const SchGame *g, char *buf, size_t size) {
     size_t n = 0;
     buf[0] = '\0';
     for (int i = 0; i < g->ply_count; i++) {
-        Move m = g->plies[i].move;
+        SchMove m = g->plies[i].move;
         char from[3], to[3];
-        square_name(move_from(m), from);
-        square_name(move_to(m), to);
+        sch_square_name(sch_move_from(m), from);
+        sch_square_name(sch_move_to(m), to);
         const char *promo = "";
-        if (move_kind(m) == MOVE_PROMOTION)
-            promo = (const char *[]){"n", "b", "r", "q"}[move_promotion(m) - KNIGHT];
+        if (sch_move_kind(m) == SCH_MOVE_PROMOTION)
+            promo = (const char *[]){"n", "b", "r", "q"}[sch_move_promotion(m) - SCH_KNIGHT];
         n += (size_t)snprintf(buf + n, size - n, "%s%s%s%s", i ? " " : "", from, to, promo);
         assert_true(n < size);
     }
 }
 
-static void assert_moves(const PgnGame *g, const char *want) {
+static void assert_moves(const SchPgnGame *g, const char *want) {
     char got[4096];
     uci_moves(&g->game, got, sizeof got);
     assert_string_equal(got, want);
 }
 
-static bool same_moves(const Game *a, const Game *b) {
+static bool same_moves(const SchGame *a, const SchGame *b) {
     if (a->ply_count != b->ply_count)
         return false;
     for (int i = 0; i < a->ply_count; i++)
@@ -122,13 +121,13 @@ static void assert_error(const GameList *list, int i, int code, int line, int co
 }
 
 /* Writes every game of list into one text (caller frees). */
-static char *write_all(const GameList *list, Lang lang) {
+static char *write_all(const GameList *list, SchLang lang) {
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     assert_non_null(f);
     for (int i = 0; i < list->count; i++)
-        assert_true(pgn_write(f, &list->games[i], lang));
+        assert_true(sch_pgn_write(f, &list->games[i], lang));
     fclose(f);
     /* A copy, so callers never hold the buffer whose address open_memstream kept: gcc 12 would
      * otherwise report their pointers into it as dangling. */
@@ -151,37 +150,37 @@ static void assert_lines_fit(const char *text) {
 }
 
 /* read -> write -> read keeps moves, tags and results, and writing again gives the same text. */
-static void check_round_trip(const GameList *original, Lang lang) {
+static void check_round_trip(const GameList *original, SchLang lang) {
     char *text = write_all(original, lang);
     assert_lines_fit(text);
     GameList again;
     read_text(text, &again);
     assert_int_equal(again.count, original->count);
     for (int i = 0; i < again.count; i++) {
-        const PgnGame *a = &original->games[i], *b = &again.games[i];
+        const SchPgnGame *a = &original->games[i], *b = &again.games[i];
         assert_int_equal(again.rc[i], 1);
         assert_true(same_moves(&a->game, &b->game));
         for (int t = 0; t < a->tag_count; t++) {
             const char *name = a->tags[t].name;
             if (strcmp(name, "SetUp") == 0 || strcmp(name, "FEN") == 0 || strcmp(name, "Result") == 0)
                 continue; /* regenerated from the game */
-            assert_non_null(pgn_tag(b, name));
-            assert_string_equal(pgn_tag(b, name), a->tags[t].value);
+            assert_non_null(sch_pgn_tag(b, name));
+            assert_string_equal(sch_pgn_tag(b, name), a->tags[t].value);
         }
-        Result want = game_over(&a->game) ? a->game.outcome.result : a->result;
+        SchResult want = sch_game_over(&a->game) ? a->game.outcome.result : a->result;
         assert_int_equal(b->result, want);
-        assert_string_equal(pgn_tag(b, "Result"), result_string(want));
+        assert_string_equal(sch_pgn_tag(b, "Result"), sch_result_string(want));
         assert_int_equal(b->game.outcome.result, a->game.outcome.result);
         assert_int_equal(b->game.outcome.termination, a->game.outcome.termination);
         for (int k = 0; k <= a->game.ply_count; k++) {
-            const char *ca = pgn_comment(a, k), *cb = pgn_comment(b, k);
+            const char *ca = sch_pgn_comment(a, k), *cb = sch_pgn_comment(b, k);
             assert_true((ca == NULL) == (cb == NULL));
             if (ca)
                 assert_string_equal(ca, cb);
         }
-        char fa[SCHACH_FEN_MAX], fb[SCHACH_FEN_MAX];
-        fen_write(&a->game.start, fa, sizeof fa);
-        fen_write(&b->game.start, fb, sizeof fb);
+        char fa[SCH_FEN_MAX], fb[SCH_FEN_MAX];
+        sch_fen_write(&a->game.start, fa, sizeof fa);
+        sch_fen_write(&b->game.start, fb, sizeof fb);
         assert_string_equal(fa, fb);
     }
     char *text2 = write_all(&again, lang);
@@ -202,19 +201,19 @@ static void test_classics(void **state) {
     assert_int_equal(de.count, 3);
     for (int i = 0; i < 3; i++) {
         for (int k = 0; k < 2; k++) {
-            const PgnGame *g = k ? &de.games[i] : &en.games[i];
+            const SchPgnGame *g = k ? &de.games[i] : &en.games[i];
             assert_int_equal(k ? de.rc[i] : en.rc[i], 1);
             assert_int_equal(g->number, i + 1);
-            assert_int_equal(g->game.outcome.termination, TERM_CHECKMATE);
-            assert_int_equal(g->game.outcome.result, RESULT_WHITE_WINS);
-            assert_int_equal(g->result, RESULT_WHITE_WINS);
-            assert_string_equal(pgn_tag(g, "Result"), "1-0");
+            assert_int_equal(g->game.outcome.termination, SCH_TERM_CHECKMATE);
+            assert_int_equal(g->game.outcome.result, SCH_RESULT_WHITE_WINS);
+            assert_int_equal(g->result, SCH_RESULT_WHITE_WINS);
+            assert_string_equal(sch_pgn_tag(g, "Result"), "1-0");
         }
         assert_true(en.games[i].game.ply_count > 30);
         assert_true(same_moves(&en.games[i].game, &de.games[i].game));
-        assert_string_equal(pgn_tag(&en.games[i], "White"), pgn_tag(&de.games[i], "White"));
+        assert_string_equal(sch_pgn_tag(&en.games[i], "White"), sch_pgn_tag(&de.games[i], "White"));
     }
-    assert_string_equal(pgn_tag(&en.games[0], "Black"), "Kieseritzky, Lionel");
+    assert_string_equal(sch_pgn_tag(&en.games[0], "Black"), "Kieseritzky, Lionel");
     assert_int_equal(en.games[0].line, 1);
     assert_int_equal(en.games[1].line, 14);
     free_all(&en);
@@ -227,8 +226,8 @@ static void test_classics_round_trip(void **state) {
     for (int f = 0; f < 2; f++) {
         GameList list;
         read_path(files[f], &list);
-        check_round_trip(&list, LANG_EN);
-        check_round_trip(&list, LANG_DE);
+        check_round_trip(&list, SCH_LANG_EN);
+        check_round_trip(&list, SCH_LANG_DE);
         free_all(&list);
     }
 }
@@ -254,7 +253,7 @@ static void test_classics_export_text(void **state) {
     for (int f = 0; f < 2; f++) {
         GameList list;
         read_path(files[f], &list);
-        char *text = write_all(&list, f ? LANG_DE : LANG_EN);
+        char *text = write_all(&list, f ? SCH_LANG_DE : SCH_LANG_EN);
         FILE *in = fopen(files[f], "rb");
         assert_non_null(in);
         char want[8192];
@@ -285,37 +284,37 @@ static void test_annotations(void **state) {
     read_path(SCHACH_TEST_DATA "/pgn_annotated.pgn", &list);
     assert_int_equal(list.count, 2);
 
-    const PgnGame *g = &list.games[0];
+    const SchPgnGame *g = &list.games[0];
     assert_int_equal(list.rc[0], 1);
     assert_int_equal(g->line, 2); /* the % line before it is not part of the game */
-    assert_string_equal(pgn_tag(g, "Event"), "Annotated \"quotes\" and \\ backslash");
-    assert_string_equal(pgn_tag(g, "White"), "Müller, Jörg");
-    assert_string_equal(pgn_tag(g, "ECO"), "C20");
+    assert_string_equal(sch_pgn_tag(g, "Event"), "Annotated \"quotes\" and \\ backslash");
+    assert_string_equal(sch_pgn_tag(g, "White"), "Müller, Jörg");
+    assert_string_equal(sch_pgn_tag(g, "ECO"), "C20");
     assert_int_equal(g->tag_count, 8);
     assert_moves(g, "e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7");
-    assert_int_equal(g->game.outcome.termination, TERM_CHECKMATE);
-    assert_int_equal(g->result, RESULT_WHITE_WINS);
+    assert_int_equal(g->game.outcome.termination, SCH_TERM_CHECKMATE);
+    assert_int_equal(g->result, SCH_RESULT_WHITE_WINS);
     /* Main-line comments stay with the ply they follow; the variation's comment is dropped. */
-    assert_string_equal(pgn_comment(g, 0), "An opening comment that spans { lines");
-    assert_null(pgn_comment(g, 1));
-    assert_string_equal(pgn_comment(g, 2), "a rest-of-line comment with { a brace");
+    assert_string_equal(sch_pgn_comment(g, 0), "An opening comment that spans { lines");
+    assert_null(sch_pgn_comment(g, 1));
+    assert_string_equal(sch_pgn_comment(g, 2), "a rest-of-line comment with { a brace");
     for (int k = 3; k <= 5; k++)
-        assert_null(pgn_comment(g, k));
-    assert_string_equal(pgn_comment(g, 6), ";not a comment start");
-    assert_null(pgn_comment(g, 7));
-    assert_null(pgn_comment(g, 8));
-    assert_null(pgn_comment(g, -1));
+        assert_null(sch_pgn_comment(g, k));
+    assert_string_equal(sch_pgn_comment(g, 6), ";not a comment start");
+    assert_null(sch_pgn_comment(g, 7));
+    assert_null(sch_pgn_comment(g, 8));
+    assert_null(sch_pgn_comment(g, -1));
 
     /* German letters, a separate "e.p." and 0-0, ending with "*". */
     g = &list.games[1];
     assert_int_equal(list.rc[1], 1);
     assert_moves(g, "e2e4 g8f6 e4e5 d7d5 e5d6 e7d6 g1f3 f8e7 f1c4 e8g8 e1g1 b8c6 f1e1 c8g4 h2h3 d8d7");
-    assert_int_equal(move_kind(g->game.plies[4].move), MOVE_EN_PASSANT);
-    assert_int_equal(g->result, RESULT_NONE);
-    assert_false(game_over(&g->game));
+    assert_int_equal(sch_move_kind(g->game.plies[4].move), SCH_MOVE_EN_PASSANT);
+    assert_int_equal(g->result, SCH_RESULT_NONE);
+    assert_false(sch_game_over(&g->game));
 
-    check_round_trip(&list, LANG_EN);
-    check_round_trip(&list, LANG_DE);
+    check_round_trip(&list, SCH_LANG_EN);
+    check_round_trip(&list, SCH_LANG_DE);
     free_all(&list);
 }
 
@@ -330,10 +329,10 @@ static void test_setup(void **state) {
     assert_int_equal(list.rc[1], 1);
     assert_moves(&list.games[1], "e8c8 e1g1 d8d2 a1a8 c8b7 a8a3");
     assert_int_equal(list.games[1].game.start.fullmove, 12);
-    assert_int_equal(pos_turn(&list.games[1].game.start), BLACK);
+    assert_int_equal(sch_pos_turn(&list.games[1].game.start), SCH_BLACK);
 
     /* An invalid FEN: the error points into the FEN tag's value; the game has no moves. */
-    assert_error(&list, 2, PGN_ERR_FEN, 18, -1, NULL);
+    assert_error(&list, 2, SCH_PGN_ERR_FEN, 18, -1, NULL);
     assert_true(list.err[2].column >= 7); /* where the FEN value starts, plus where it went wrong */
     assert_int_equal(list.games[2].game.ply_count, 0);
     assert_string_equal(list.err[2].args[2], "8/8/8/8/8/8/8/8 w - - 0 1");
@@ -341,14 +340,14 @@ static void test_setup(void **state) {
     assert_moves(&list.games[3], "d2d4 d7d5");
 
     /* Written: SetUp and FEN after the roster, and black's first move as "12...". */
-    char *text = write_all(&list, LANG_EN);
+    char *text = write_all(&list, SCH_LANG_EN);
     assert_non_null(strstr(text, "[Event \"Black to move first\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n"
                                  "[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n[SetUp \"1\"]\n"
                                  "[FEN \"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 12\"]\n\n12... O-O-O"));
     assert_non_null(strstr(text, "\n\n12... O-O-O 13. O-O Rd2 14. Ra8+ Kb7 15. Ra3 *\n\n"));
     assert_non_null(strstr(text, "\n\n1. a8=Q+ Kd7 2. Qb7+ *\n\n"));
     free(text);
-    text = write_all(&list, LANG_DE);
+    text = write_all(&list, SCH_LANG_DE);
     assert_non_null(strstr(text, "\n\n12... 0-0-0 13. 0-0 Td2 14. Ta8+ Kb7 15. Ta3 *\n\n"));
     assert_non_null(strstr(text, "\n\n1. a8=D+ Kd7 2. Db7+ *\n\n"));
     free(text);
@@ -363,36 +362,36 @@ static void test_errors_file(void **state) {
     assert_int_equal(list.count, 11);
 
     /* An illegal move: game, line, column and token; the moves before it are kept. */
-    assert_error(&list, 0, PGN_ERR_MOVE, 4, 34, "Bxe8");
+    assert_error(&list, 0, SCH_PGN_ERR_MOVE, 4, 34, "Bxe8");
     assert_moves(&list.games[0], "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6");
     char msg[256];
-    err_format(&list.err[0], LANG_EN, msg, sizeof msg);
+    sch_err_format(&list.err[0], SCH_LANG_EN, msg, sizeof msg);
     assert_non_null(strstr(msg, "move 'Bxe8' is not possible: "));
-    err_format(&list.err[0], LANG_DE, msg, sizeof msg);
+    sch_err_format(&list.err[0], SCH_LANG_DE, msg, sizeof msg);
     assert_non_null(strstr(msg, "Zug 'Bxe8' ist nicht möglich: "));
 
     /* The next game reads normally. */
     assert_int_equal(list.rc[1], 1);
     assert_int_equal(list.games[1].number, 2);
     assert_moves(&list.games[1], "f2f3 e7e5 g2g4 d8h4");
-    assert_int_equal(list.games[1].game.outcome.termination, TERM_CHECKMATE);
-    assert_int_equal(list.games[1].result, RESULT_BLACK_WINS);
+    assert_int_equal(list.games[1].game.outcome.termination, SCH_TERM_CHECKMATE);
+    assert_int_equal(list.games[1].result, SCH_RESULT_BLACK_WINS);
 
-    assert_error(&list, 2, PGN_ERR_TOKEN, 13, 7, "@@@");
-    assert_error(&list, 3, PGN_ERR_MOVE, 17, 24, "a3"); /* after checkmate */
+    assert_error(&list, 2, SCH_PGN_ERR_TOKEN, 13, 7, "@@@");
+    assert_error(&list, 3, SCH_PGN_ERR_MOVE, 17, 24, "a3"); /* after checkmate */
     assert_moves(&list.games[3], "f2f3 e7e5 g2g4 d8h4");
     assert_int_equal(list.rc[4], 1);
     assert_moves(&list.games[4], "d2d4 d7d5");
-    assert_error(&list, 5, PGN_ERR_UNTERMINATED, 23, 8, "string");
-    err_format(&list.err[5], LANG_DE, msg, sizeof msg);
+    assert_error(&list, 5, SCH_PGN_ERR_UNTERMINATED, 23, 8, "string");
+    sch_err_format(&list.err[5], SCH_LANG_DE, msg, sizeof msg);
     assert_string_equal(msg, "Zeichenkette, begonnen mit '\"', wird nicht geschlossen");
-    assert_error(&list, 6, PGN_ERR_VARIATION, 30, 7, ")");
-    assert_error(&list, 7, PGN_ERR_VARIATION, 34, 7, "(");
+    assert_error(&list, 6, SCH_PGN_ERR_VARIATION, 30, 7, ")");
+    assert_error(&list, 7, SCH_PGN_ERR_VARIATION, 34, 7, "(");
     assert_moves(&list.games[7], "e2e4");
     /* A Result tag that contradicts the marker: the game is kept, the marker counts, a warning says it. */
     assert_int_equal(list.rc[8], 1);
-    assert_int_equal(list.games[8].result, RESULT_BLACK_WINS);
-    assert_int_equal(list.games[8].warning.code, PGN_WARN_RESULT);
+    assert_int_equal(list.games[8].result, SCH_RESULT_BLACK_WINS);
+    assert_int_equal(list.games[8].warning.code, SCH_PGN_WARN_RESULT);
     assert_int_equal(list.games[8].warning.line, 39);
     assert_int_equal(list.games[8].warning.column, 10);
     assert_int_equal(list.games[8].warning.game, 9);
@@ -401,14 +400,14 @@ static void test_errors_file(void **state) {
     assert_moves(&list.games[8], "e2e4 e7e5");
     assert_int_equal(list.rc[9], 1); /* no marker: ends where the next tag section starts */
     assert_moves(&list.games[9], "c2c4 e7e5");
-    assert_int_equal(list.games[9].result, RESULT_NONE);
+    assert_int_equal(list.games[9].result, SCH_RESULT_NONE);
     assert_int_equal(list.rc[10], 1);
-    assert_string_equal(pgn_tag(&list.games[10], "Event"), "Last");
-    assert_int_equal(list.games[10].result, RESULT_DRAW);
+    assert_string_equal(sch_pgn_tag(&list.games[10], "Event"), "Last");
+    assert_int_equal(list.games[10].result, SCH_RESULT_DRAW);
     assert_int_equal(list.games[10].number, 11);
 
     /* Written, the games up to their errors read back without errors. */
-    check_round_trip(&list, LANG_EN);
+    check_round_trip(&list, SCH_LANG_EN);
     free_all(&list);
 }
 
@@ -417,7 +416,7 @@ static void test_unterminated_comment(void **state) {
     GameList list;
     read_path(SCHACH_TEST_DATA "/pgn_unterminated.pgn", &list);
     assert_int_equal(list.count, 1);
-    assert_error(&list, 0, PGN_ERR_UNTERMINATED, 3, 10, "comment");
+    assert_error(&list, 0, SCH_PGN_ERR_UNTERMINATED, 3, 10, "comment");
     assert_string_equal(list.err[0].args[2], "{");
     assert_moves(&list.games[0], "e2e4 e7e5");
     free_all(&list);
@@ -431,16 +430,16 @@ static void test_empty(void **state) {
     read_text("  \n% escape only\n{ a comment } ; another\n\n", &list);
     assert_int_equal(list.count, 0);
     SchError err;
-    PgnReader *r = pgn_reader_from_buffer("", 0, &err);
+    SchPgnReader *r = sch_pgn_reader_from_buffer("", 0, &err);
     assert_non_null(r);
-    PgnGame g;
-    assert_int_equal(pgn_read_game(r, &g, &err), 0);
-    pgn_reader_close(r);
+    SchPgnGame g;
+    assert_int_equal(sch_pgn_read_game(r, &g, &err), 0);
+    sch_pgn_reader_close(r);
 }
 
 /* ------------------------------------------------------------------------------ small buffers */
 
-static void expect_game(const char *text, const char *moves, Result result) {
+static void expect_game(const char *text, const char *moves, SchResult result) {
     GameList list;
     read_text(text, &list);
     assert_int_equal(list.count, 1);
@@ -454,23 +453,23 @@ static void expect_game(const char *text, const char *moves, Result result) {
 
 static void test_tokens(void **state) {
     (void)state;
-    expect_game("1.e4 e5 2.Nf3", "e2e4 e7e5 g1f3", RESULT_NONE);
-    expect_game("1.e4 1...e5 2 Nf3 *", "e2e4 e7e5 g1f3", RESULT_NONE);
-    expect_game("1. e4! e5? 2. Nf3!! Nc6?? 3. Bb5!? a6?! 0-1", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", RESULT_BLACK_WINS);
-    expect_game("1. e4 ! e5 $2 $140 2. Nf3 ?? 1/2-1/2", "e2e4 e7e5 g1f3", RESULT_DRAW);
+    expect_game("1.e4 e5 2.Nf3", "e2e4 e7e5 g1f3", SCH_RESULT_NONE);
+    expect_game("1.e4 1...e5 2 Nf3 *", "e2e4 e7e5 g1f3", SCH_RESULT_NONE);
+    expect_game("1. e4! e5? 2. Nf3!! Nc6?? 3. Bb5!? a6?! 0-1", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", SCH_RESULT_BLACK_WINS);
+    expect_game("1. e4 ! e5 $2 $140 2. Nf3 ?? 1/2-1/2", "e2e4 e7e5 g1f3", SCH_RESULT_DRAW);
     expect_game("1. e4 ((1. d4) (1. c4 e5 (1... c5))) e5 ; ) unbalanced in a comment\n1-0", "e2e4 e7e5",
-                RESULT_WHITE_WINS);
-    expect_game("1. e4 d5 2. e5 f5 3. exf6e.p. *", "e2e4 d7d5 e4e5 f7f5 e5f6", RESULT_NONE);
-    expect_game("1. e4 d5 2. e5 f5 3. exf6 e.p. *", "e2e4 d7d5 e4e5 f7f5 e5f6", RESULT_NONE);
-    expect_game("\xEF\xBB\xBF[Event \"bom\"]\r\n\r\n1. e4 e5 *\r\n", "e2e4 e7e5", RESULT_NONE);
+                SCH_RESULT_WHITE_WINS);
+    expect_game("1. e4 d5 2. e5 f5 3. exf6e.p. *", "e2e4 d7d5 e4e5 f7f5 e5f6", SCH_RESULT_NONE);
+    expect_game("1. e4 d5 2. e5 f5 3. exf6 e.p. *", "e2e4 d7d5 e4e5 f7f5 e5f6", SCH_RESULT_NONE);
+    expect_game("\xEF\xBB\xBF[Event \"bom\"]\r\n\r\n1. e4 e5 *\r\n", "e2e4 e7e5", SCH_RESULT_NONE);
     /* German letters; a "B" stays an English bishop. */
     expect_game("1. e4 e5 2. Sf3 Sc6 3. Lb5 a6 4. La4 Sf6 5. 0-0 Le7 6. Te1 b5 7. Lb3 d6 *",
-                "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6", RESULT_NONE);
-    expect_game("1. e4 e5 2. Bc4 Nc6 3. Dh5 Sf6 4. Dxf7# 1-0", "e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7", RESULT_WHITE_WINS);
+                "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6", SCH_RESULT_NONE);
+    expect_game("1. e4 e5 2. Bc4 Nc6 3. Dh5 Sf6 4. Dxf7# 1-0", "e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7", SCH_RESULT_WHITE_WINS);
     expect_game("1. d4 e5 2. dxe5 d6 3. exd6 Lxd6 4. Dd2 Dh4 5. Sf3 *", "d2d4 e7e5 d4e5 d7d6 e5d6 f8d6 d1d2 d8h4 g1f3",
-                RESULT_NONE);
+                SCH_RESULT_NONE);
     /* A lone tag section at the end is a game without moves. */
-    expect_game("[Event \"only tags\"]\n", "", RESULT_NONE);
+    expect_game("[Event \"only tags\"]\n", "", SCH_RESULT_NONE);
 }
 
 static void test_error_positions(void **state) {
@@ -479,30 +478,30 @@ static void test_error_positions(void **state) {
     /* Columns count characters, not bytes: "ü" is one. */
     read_text("[White \"Müller\"]\n1. e4 e5\n2. Kxe8 *\n\n[Black \"ok\"]\n1. d4 *\n", &list);
     assert_int_equal(list.count, 2);
-    assert_error(&list, 0, PGN_ERR_MOVE, 3, 4, "Kxe8");
+    assert_error(&list, 0, SCH_PGN_ERR_MOVE, 3, 4, "Kxe8");
     assert_int_equal(list.rc[1], 1);
-    assert_string_equal(pgn_tag(&list.games[1], "Black"), "ok");
+    assert_string_equal(sch_pgn_tag(&list.games[1], "Black"), "ok");
     free_all(&list);
 
     read_text("[Event \"ä\" ü]\n[Site \"x\"]\n1. e4 *\n1. d4 *", &list);
     assert_int_equal(list.count, 2);
-    assert_error(&list, 0, PGN_ERR_TAG, 1, 11, "ü"); /* right after the value */
+    assert_error(&list, 0, SCH_PGN_ERR_TAG, 1, 11, "ü"); /* right after the value */
     assert_moves(&list.games[1], "d2d4");
     free_all(&list);
 
     read_text("[Event \"x\"]\n1. e4 [ *\n[Event \"y\"]\n1. d4 *", &list);
     assert_int_equal(list.count, 2);
-    assert_error(&list, 0, PGN_ERR_TOKEN, 2, 7, "[");
-    assert_string_equal(pgn_tag(&list.games[1], "Event"), "y");
+    assert_error(&list, 0, SCH_PGN_ERR_TOKEN, 2, 7, "[");
+    assert_string_equal(sch_pgn_tag(&list.games[1], "Event"), "y");
     free_all(&list);
 
     read_text("1. e4 (1. d4", &list);
     assert_int_equal(list.count, 1);
-    assert_error(&list, 0, PGN_ERR_VARIATION, 1, 7, "(");
+    assert_error(&list, 0, SCH_PGN_ERR_VARIATION, 1, 7, "(");
     free_all(&list);
 
     read_text("1. e4 \"string\" *", &list);
-    assert_error(&list, 0, PGN_ERR_TOKEN, 1, 7, "\"string\"");
+    assert_error(&list, 0, SCH_PGN_ERR_TOKEN, 1, 7, "\"string\"");
     free_all(&list);
 
     /* A long token is still reported (truncated), and reading goes on. */
@@ -512,78 +511,78 @@ static void test_error_positions(void **state) {
     memcpy(long_token + sizeof long_token - 8, " 1-0\n*\n", 8);
     read_text(long_token, &list);
     assert_int_equal(list.count, 2);
-    assert_int_equal(list.err[0].code, PGN_ERR_MOVE);
-    assert_int_equal(strlen(list.err[0].args[0]), SCHACH_ERR_ARG_MAX - 1);
+    assert_int_equal(list.err[0].code, SCH_PGN_ERR_MOVE);
+    assert_int_equal(strlen(list.err[0].args[0]), SCH_ERR_ARG_MAX - 1);
     assert_int_equal(list.rc[1], 1);
     free_all(&list);
 
     read_text("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1", &list);
-    assert_error(&list, 0, PGN_ERR_RESULT, 1, 41, "0-1");
+    assert_error(&list, 0, SCH_PGN_ERR_RESULT, 1, 41, "0-1");
     assert_string_equal(list.err[0].args[1], "1-0");
     free_all(&list);
 }
 
 /* ------------------------------------------------------------------------------ writing */
 
-static Move move_by_uci(const Position *pos, const char *uci) {
-    MoveList list;
-    gen_legal(pos, &list);
+static SchMove move_by_uci(const SchPosition *pos, const char *uci) {
+    SchMoveList list;
+    sch_gen_legal(pos, &list);
     for (int i = 0; i < list.count; i++) {
         char from[3], to[3];
-        square_name(move_from(list.moves[i]), from);
-        square_name(move_to(list.moves[i]), to);
+        sch_square_name(sch_move_from(list.moves[i]), from);
+        sch_square_name(sch_move_to(list.moves[i]), to);
         if (strncmp(uci, from, 2) == 0 && strncmp(uci + 2, to, 2) == 0)
             return list.moves[i];
     }
     fail_msg("no move %s", uci);
-    return MOVE_NONE;
+    return SCH_MOVE_NONE;
 }
 
 static void test_write_new_game(void **state) {
     (void)state;
-    PgnGame g;
-    pgn_game_init(&g);
-    char *text = pgn_text(&g, LANG_EN);
+    SchPgnGame g;
+    sch_pgn_game_init(&g);
+    char *text = pgn_text(&g, SCH_LANG_EN);
     assert_string_equal(text, "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
                               "[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n*\n\n");
     free(text);
 
-    assert_true(pgn_set_tag(&g, "Annotator", "me"));
-    assert_true(pgn_set_tag(&g, "White", "Weiß \"Wally\""));
-    assert_true(pgn_set_tag(&g, "Result", "0-1")); /* not trusted: the game decides */
+    assert_true(sch_pgn_set_tag(&g, "Annotator", "me"));
+    assert_true(sch_pgn_set_tag(&g, "White", "Weiß \"Wally\""));
+    assert_true(sch_pgn_set_tag(&g, "Result", "0-1")); /* not trusted: the game decides */
     const char *moves[] = {"e2e4", "e7e5", "g1f3"};
     for (int i = 0; i < 3; i++)
-        assert_true(game_play(&g.game, move_by_uci(game_position(&g.game), moves[i]), NULL));
-    assert_true(game_resign(&g.game, BLACK, NULL));
-    text = pgn_text(&g, LANG_EN);
+        assert_true(sch_game_play(&g.game, move_by_uci(sch_game_position(&g.game), moves[i]), NULL));
+    assert_true(sch_game_resign(&g.game, SCH_BLACK, NULL));
+    text = pgn_text(&g, SCH_LANG_EN);
     assert_string_equal(text, "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
                               "[White \"Weiß \\\"Wally\\\"\"]\n[Black \"?\"]\n[Result \"1-0\"]\n"
                               "[Termination \"normal\"]\n[Annotator \"me\"]\n\n1. e4 e5 2. Nf3 1-0\n\n");
     free(text);
-    pgn_game_free(&g);
+    sch_pgn_game_free(&g);
 
-    pgn_game_init(&g);
-    assert_true(game_time_forfeit(&g.game, WHITE, NULL));
-    text = pgn_text(&g, LANG_EN);
+    sch_pgn_game_init(&g);
+    assert_true(sch_game_time_forfeit(&g.game, SCH_WHITE, NULL));
+    text = pgn_text(&g, SCH_LANG_EN);
     assert_non_null(strstr(text, "[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\n0-1\n\n"));
     free(text);
-    pgn_game_free(&g);
+    sch_pgn_game_free(&g);
 }
 
 /* A long game wraps at 80 characters and reads back the same, in both languages. */
 static void test_write_long_game(void **state) {
     (void)state;
-    PgnGame g;
-    pgn_game_init(&g);
+    SchPgnGame g;
+    sch_pgn_game_init(&g);
     /* A deterministic walk: always the legal move in the middle of the list. */
-    for (int i = 0; i < 300 && !game_over(&g.game); i++) {
-        MoveList list;
-        gen_legal(game_position(&g.game), &list);
-        assert_true(game_play(&g.game, list.moves[(list.count * 7 + i) % list.count], NULL));
+    for (int i = 0; i < 300 && !sch_game_over(&g.game); i++) {
+        SchMoveList list;
+        sch_gen_legal(sch_game_position(&g.game), &list);
+        assert_true(sch_game_play(&g.game, list.moves[(list.count * 7 + i) % list.count], NULL));
     }
     assert_true(g.game.ply_count > 40);
-    for (int lang = LANG_EN; lang <= LANG_DE; lang++) {
-        char *text = pgn_text(&g, (Lang)lang);
+    for (int lang = SCH_LANG_EN; lang <= SCH_LANG_DE; lang++) {
+        char *text = pgn_text(&g, (SchLang)lang);
         assert_lines_fit(text);
         GameList list;
         read_text(text, &list);
@@ -594,27 +593,27 @@ static void test_write_long_game(void **state) {
         free_all(&list);
         free(text);
     }
-    pgn_game_free(&g);
+    sch_pgn_game_free(&g);
 }
 
 /* Comments: set, cleaned, joined when read, written in braces with Black's move number after them,
  * wrapped at 80 columns when long, trimmed after a take-back. */
 static void test_comments(void **state) {
     (void)state;
-    PgnGame g;
-    pgn_game_init(&g);
-    assert_true(pgn_set_comment(&g, 0, "  before\nthe first }move\t "));
-    assert_string_equal(pgn_comment(&g, 0), "before the first move");
-    assert_false(pgn_set_comment(&g, 1, "no ply 1 yet"));
-    assert_false(pgn_set_comment(&g, -1, "x"));
+    SchPgnGame g;
+    sch_pgn_game_init(&g);
+    assert_true(sch_pgn_set_comment(&g, 0, "  before\nthe first }move\t "));
+    assert_string_equal(sch_pgn_comment(&g, 0), "before the first move");
+    assert_false(sch_pgn_set_comment(&g, 1, "no ply 1 yet"));
+    assert_false(sch_pgn_set_comment(&g, -1, "x"));
     const char *moves[] = {"e2e4", "e7e5", "g1f3", "b8c6"};
     for (int i = 0; i < 4; i++)
-        assert_true(game_play(&g.game, move_by_uci(game_position(&g.game), moves[i]), NULL));
-    assert_true(pgn_set_comment(&g, 1, "+0.30/12 0.100s"));
-    assert_true(pgn_set_comment(&g, 3, " \n "));
-    assert_null(pgn_comment(&g, 3)); /* nothing but blanks is no comment */
-    assert_true(pgn_set_comment(&g, 4, "last"));
-    char *text = pgn_text(&g, LANG_EN);
+        assert_true(sch_game_play(&g.game, move_by_uci(sch_game_position(&g.game), moves[i]), NULL));
+    assert_true(sch_pgn_set_comment(&g, 1, "+0.30/12 0.100s"));
+    assert_true(sch_pgn_set_comment(&g, 3, " \n "));
+    assert_null(sch_pgn_comment(&g, 3)); /* nothing but blanks is no comment */
+    assert_true(sch_pgn_set_comment(&g, 4, "last"));
+    char *text = pgn_text(&g, SCH_LANG_EN);
     assert_non_null(strstr(text, "\n\n{before the first move} 1. e4 {+0.30/12 0.100s} 1... e5 2. Nf3 Nc6 {last} *\n"));
     free(text);
 
@@ -622,28 +621,28 @@ static void test_comments(void **state) {
     GameList list;
     read_text("1. e4 {one} {two} ; three\n e5 *", &list);
     assert_int_equal(list.rc[0], 1);
-    assert_string_equal(pgn_comment(&list.games[0], 1), "one two three");
+    assert_string_equal(sch_pgn_comment(&list.games[0], 1), "one two three");
     free_all(&list);
 
     /* A take-back leaves comments the remaining moves cannot carry; trimming drops them. */
-    assert_true(game_undo(&g.game));
-    pgn_trim_comments(&g);
-    assert_null(pgn_comment(&g, 4));
-    assert_string_equal(pgn_comment(&g, 1), "+0.30/12 0.100s");
-    assert_true(pgn_set_comment(&g, 1, NULL));
-    assert_null(pgn_comment(&g, 1));
+    assert_true(sch_game_undo(&g.game));
+    sch_pgn_trim_comments(&g);
+    assert_null(sch_pgn_comment(&g, 4));
+    assert_string_equal(sch_pgn_comment(&g, 1), "+0.30/12 0.100s");
+    assert_true(sch_pgn_set_comment(&g, 1, NULL));
+    assert_null(sch_pgn_comment(&g, 1));
 
     /* A comment longer than a line wraps at its spaces and reads back the same. */
     char words[600] = "";
     for (int i = 0; i < 60; i++)
         strcat(words, i ? " word" : "word");
-    assert_true(pgn_set_comment(&g, 3, words));
-    text = pgn_text(&g, LANG_DE);
+    assert_true(sch_pgn_set_comment(&g, 3, words));
+    text = pgn_text(&g, SCH_LANG_DE);
     assert_lines_fit(text);
     read_text(text, &list);
     assert_int_equal(list.rc[0], 1);
     assert_true(same_moves(&g.game, &list.games[0].game));
-    assert_string_equal(pgn_comment(&list.games[0], 3), words);
+    assert_string_equal(sch_pgn_comment(&list.games[0], 3), words);
     free_all(&list);
     free(text);
 
@@ -651,42 +650,42 @@ static void test_comments(void **state) {
     const char *run = "https://example.org/a/very/long/address/that/no/line/of/eighty/characters/can/hold/whole";
     char both[256];
     snprintf(both, sizeof both, "see %s for more", run);
-    assert_true(pgn_set_comment(&g, 3, both));
-    text = pgn_text(&g, LANG_EN);
+    assert_true(sch_pgn_set_comment(&g, 3, both));
+    text = pgn_text(&g, SCH_LANG_EN);
     char own_line[160];
     snprintf(own_line, sizeof own_line, "\n%s\n", run);
     assert_non_null(strstr(text, own_line));
     read_text(text, &list);
     assert_int_equal(list.rc[0], 1);
-    assert_string_equal(pgn_comment(&list.games[0], 3), both);
+    assert_string_equal(sch_pgn_comment(&list.games[0], 3), both);
     free_all(&list);
     free(text);
 
     /* The caller's Termination wins over the one a rule would give. */
-    assert_true(game_resign(&g.game, WHITE, NULL));
-    assert_true(pgn_set_tag(&g, "Termination", "rules infraction"));
-    text = pgn_text(&g, LANG_EN);
+    assert_true(sch_game_resign(&g.game, SCH_WHITE, NULL));
+    assert_true(sch_pgn_set_tag(&g, "Termination", "rules infraction"));
+    text = pgn_text(&g, SCH_LANG_EN);
     assert_non_null(strstr(text, "[Result \"0-1\"]\n[Termination \"rules infraction\"]\n\n"));
     assert_null(strstr(text, "normal"));
     free(text);
-    pgn_game_free(&g);
+    sch_pgn_game_free(&g);
 }
 
 static void test_messages(void **state) {
     (void)state;
-    for (int code = PGN_ERR_TOKEN; code <= PGN_ERR_VARIATION; code++) {
-        assert_non_null(pgn_error_template(code, LANG_EN));
-        assert_non_null(pgn_error_template(code, LANG_DE));
-        assert_string_not_equal(pgn_error_template(code, LANG_EN), pgn_error_template(code, LANG_DE));
+    for (int code = SCH_PGN_ERR_TOKEN; code <= SCH_PGN_ERR_VARIATION; code++) {
+        assert_non_null(sch_pgn_error_template(code, SCH_LANG_EN));
+        assert_non_null(sch_pgn_error_template(code, SCH_LANG_DE));
+        assert_string_not_equal(sch_pgn_error_template(code, SCH_LANG_EN), sch_pgn_error_template(code, SCH_LANG_DE));
     }
-    assert_null(pgn_error_template(299, LANG_EN));
+    assert_null(sch_pgn_error_template(299, SCH_LANG_EN));
     SchError err;
-    err_clear(&err);
-    err_set(&err, PGN_ERR_TOKEN, "<>", NULL, NULL);
+    sch_err_clear(&err);
+    sch_err_set(&err, SCH_PGN_ERR_TOKEN, "<>", NULL, NULL);
     char msg[128];
-    err_format(&err, LANG_EN, msg, sizeof msg);
+    sch_err_format(&err, SCH_LANG_EN, msg, sizeof msg);
     assert_string_equal(msg, "unexpected token '<>'");
-    err_format(&err, LANG_DE, msg, sizeof msg);
+    sch_err_format(&err, SCH_LANG_DE, msg, sizeof msg);
     assert_string_equal(msg, "unerwartetes Symbol '<>'");
 }
 

@@ -23,21 +23,20 @@
 
 static int setup(void **state) {
     (void)state;
-    schach_init();
     return 0;
 }
 
-/* Reads the one game of text; rc is pgn_read_game's. */
-static int read_one(const char *text, PgnGame *g, SchError *err) {
-    PgnReader *r = pgn_reader_from_buffer(text, strlen(text), err);
+/* Reads the one game of text; rc is sch_pgn_read_game's. */
+static int read_one(const char *text, SchPgnGame *g, SchError *err) {
+    SchPgnReader *r = sch_pgn_reader_from_buffer(text, strlen(text), err);
     assert_non_null(r);
-    int rc = pgn_read_game(r, g, err);
+    int rc = sch_pgn_read_game(r, g, err);
     assert_int_not_equal(rc, 0);
-    pgn_reader_close(r);
+    sch_pgn_reader_close(r);
     return rc;
 }
 
-static void read_ok(const char *text, PgnGame *g) {
+static void read_ok(const char *text, SchPgnGame *g) {
     SchError err;
     if (read_one(text, g, &err) != 1)
         fail_msg("error %d at %d:%d '%s' '%s' in \"%s\"", err.code, err.line, err.column, err.args[0], err.args[1],
@@ -45,7 +44,7 @@ static void read_ok(const char *text, PgnGame *g) {
 }
 
 /* The movetext of g as written (the part after the tag section), in a static buffer. */
-static const char *movetext(const PgnGame *g, Lang lang) {
+static const char *movetext(const SchPgnGame *g, SchLang lang) {
     static char buf[8192];
     char *text = pgn_text(g, lang);
     const char *body = strstr(text, "\n\n");
@@ -59,50 +58,50 @@ static const char *movetext(const PgnGame *g, Lang lang) {
 }
 
 /* Written in lang and read again, g gives the same tree, record and result. */
-static void assert_round_trip(const PgnGame *g, Lang lang) {
+static void assert_round_trip(const SchPgnGame *g, SchLang lang) {
     char *text = pgn_text(g, lang);
-    PgnGame copy;
+    SchPgnGame copy;
     SchError err;
-    PgnReader *r = pgn_reader_from_buffer(text, strlen(text), &err);
+    SchPgnReader *r = sch_pgn_reader_from_buffer(text, strlen(text), &err);
     assert_non_null(r);
-    int rc = pgn_read_game(r, &copy, &err);
+    int rc = sch_pgn_read_game(r, &copy, &err);
     if (rc != 1)
         fail_msg("own output read with error %d at %d:%d '%s':\n%s", err.code, err.line, err.column, err.args[0], text);
-    if (!pgn_tree_equal(pgn_root(g), pgn_root(&copy)))
+    if (!sch_pgn_tree_equal(sch_pgn_root(g), sch_pgn_root(&copy)))
         fail_msg("tree differs after the round trip:\n%s", text);
     assert_int_equal(copy.game.ply_count, g->game.ply_count);
     for (int i = 0; i < g->game.ply_count; i++)
         assert_int_equal(copy.game.plies[i].move, g->game.plies[i].move);
-    assert_int_equal(copy.result, game_over(&g->game) ? g->game.outcome.result : g->result);
+    assert_int_equal(copy.result, sch_game_over(&g->game) ? g->game.outcome.result : g->result);
     /* The second writing is the first, byte for byte. */
     char *again = pgn_text(&copy, lang);
     assert_string_equal(again, text);
     free(again);
-    pgn_game_free(&copy);
-    pgn_reader_close(r);
+    sch_pgn_game_free(&copy);
+    sch_pgn_reader_close(r);
     free(text);
 }
 
 static void assert_error_at(const char *text, int code, int line, int column) {
-    PgnGame g;
+    SchPgnGame g;
     SchError err;
     assert_int_equal(read_one(text, &g, &err), -1);
     if (err.code != code || err.line != line || err.column != column)
         fail_msg("expected error %d at %d:%d, got %d at %d:%d '%s' in \"%s\"", code, line, column, err.code, err.line,
                  err.column, err.args[0], text);
     char msg[256];
-    assert_true(err_format(&err, LANG_EN, msg, sizeof msg) > 0);
-    assert_true(err_format(&err, LANG_DE, msg, sizeof msg) > 0);
+    assert_true(sch_err_format(&err, SCH_LANG_EN, msg, sizeof msg) > 0);
+    assert_true(sch_err_format(&err, SCH_LANG_DE, msg, sizeof msg) > 0);
     /* What was read up to the error still writes and reads back. */
-    assert_round_trip(&g, LANG_EN);
-    pgn_game_free(&g);
+    assert_round_trip(&g, SCH_LANG_EN);
+    sch_pgn_game_free(&g);
 }
 
-static Move uci(const PgnGame *g, const PgnNode *after, const char *text) {
-    Position pos;
-    assert_true(pgn_node_position(g, after, &pos));
-    Move m = uci_parse(&pos, text, NULL);
-    assert_int_not_equal(m, MOVE_NONE);
+static SchMove uci(const SchPgnGame *g, const SchPgnNode *after, const char *text) {
+    SchPosition pos;
+    assert_true(sch_pgn_node_position(g, after, &pos));
+    SchMove m = sch_uci_parse(&pos, text, NULL);
+    assert_int_not_equal(m, SCH_MOVE_NONE);
     return m;
 }
 
@@ -110,54 +109,54 @@ static Move uci(const PgnGame *g, const PgnNode *after, const char *text) {
 
 static void test_variations(void **state) {
     (void)state;
-    PgnGame g;
+    SchPgnGame g;
     read_ok("1. e4 e5 (1... c5 2. Nf3 (2. c3 d5) 2... d6) (1... e6) 2. Nf3 *", &g);
-    const PgnNode *root = pgn_root(&g);
+    const SchPgnNode *root = sch_pgn_root(&g);
     assert_non_null(root);
-    assert_int_equal(root->move, MOVE_NONE);
-    const PgnNode *e4 = root->main, *e5 = e4->main;
+    assert_int_equal(root->move, SCH_MOVE_NONE);
+    const SchPgnNode *e4 = root->main, *e5 = e4->main;
     assert_int_equal(e4->move, uci(&g, root, "e2e4"));
     assert_int_equal(e5->move, uci(&g, e4, "e7e5"));
     assert_null(e4->next);
     /* Variations to e5 are its siblings, in file order; each starts from the position before e5. */
-    const PgnNode *c5 = e5->next, *e6 = c5->next;
+    const SchPgnNode *c5 = e5->next, *e6 = c5->next;
     assert_int_equal(c5->move, uci(&g, e4, "c7c5"));
     assert_int_equal(e6->move, uci(&g, e4, "e7e6"));
     assert_null(e6->next);
     assert_ptr_equal(c5->parent, e4);
-    const PgnNode *nf3 = c5->main, *c3 = nf3->next;
+    const SchPgnNode *nf3 = c5->main, *c3 = nf3->next;
     assert_int_equal(c3->move, uci(&g, c5, "c2c3"));
     assert_int_equal(c3->main->move, uci(&g, c3, "d7d5"));
     assert_int_equal(nf3->main->move, uci(&g, nf3, "d7d6"));
-    assert_int_equal(pgn_node_count(&g), 9);
-    assert_int_equal(pgn_node_ply(c3->main), 4);
+    assert_int_equal(sch_pgn_node_count(&g), 9);
+    assert_int_equal(sch_pgn_node_ply(c3->main), 4);
     /* The record is the main line. */
     assert_int_equal(g.game.ply_count, 3);
-    assert_string_equal(movetext(&g, LANG_EN), "1. e4 e5 (1... c5 2. Nf3 (2. c3 d5) 2... d6) (1... e6) 2. Nf3 *");
-    assert_round_trip(&g, LANG_EN);
-    assert_round_trip(&g, LANG_DE);
-    pgn_game_free(&g);
+    assert_string_equal(movetext(&g, SCH_LANG_EN), "1. e4 e5 (1... c5 2. Nf3 (2. c3 d5) 2... d6) (1... e6) 2. Nf3 *");
+    assert_round_trip(&g, SCH_LANG_EN);
+    assert_round_trip(&g, SCH_LANG_DE);
+    sch_pgn_game_free(&g);
 }
 
 static void test_variation_legality(void **state) {
     (void)state;
     /* A variation replaces the move it follows: it starts before that move. */
-    assert_error_at("1. e4 e5 (1... e4) *", PGN_ERR_MOVE, 1, 16);
+    assert_error_at("1. e4 e5 (1... e4) *", SCH_PGN_ERR_MOVE, 1, 16);
     /* Continuing from after the move is not a variation of it. */
-    assert_error_at("1. e4 e5 (2. Nf3) *", PGN_ERR_MOVE, 1, 14);
+    assert_error_at("1. e4 e5 (2. Nf3) *", SCH_PGN_ERR_MOVE, 1, 14);
     /* Deep inside, checked just as well. */
-    assert_error_at("1. e4 e5 2. Nf3 (2. Bc4 Nf6 (2... Bc5 3. Qh5 (3. Qxf7)))", PGN_ERR_MOVE, 1, 50);
+    assert_error_at("1. e4 e5 2. Nf3 (2. Bc4 Nf6 (2... Bc5 3. Qh5 (3. Qxf7)))", SCH_PGN_ERR_MOVE, 1, 50);
     /* A variation before any move, and unbalanced ones. */
-    assert_error_at("(1. d4) 1. e4 *", PGN_ERR_VARIATION, 1, 1);
-    assert_error_at("1. e4 (1. d4 *", PGN_ERR_VARIATION, 1, 7);
-    assert_error_at("1. e4 e5) *", PGN_ERR_VARIATION, 1, 9);
+    assert_error_at("(1. d4) 1. e4 *", SCH_PGN_ERR_VARIATION, 1, 1);
+    assert_error_at("1. e4 (1. d4 *", SCH_PGN_ERR_VARIATION, 1, 7);
+    assert_error_at("1. e4 e5) *", SCH_PGN_ERR_VARIATION, 1, 9);
 }
 
 static void test_nags(void **state) {
     (void)state;
-    PgnGame g;
+    SchPgnGame g;
     read_ok("1. e4! e5? 2. Nf3!! Nc6?? 3. Bb5!? a6?! 4. Ba4 $0 $255 $14 {c} $32 *", &g);
-    const PgnNode *n = pgn_root(&g)->main;
+    const SchPgnNode *n = sch_pgn_root(&g)->main;
     for (int want = 1; want <= 6; want++, n = n->main) {
         assert_int_equal(n->nag_count, 1);
         assert_int_equal(n->nags[0], want);
@@ -166,53 +165,53 @@ static void test_nags(void **state) {
     assert_int_equal(n->nags[0], 0);
     assert_int_equal(n->nags[1], 255);
     assert_int_equal(n->nags[3], 32);
-    assert_string_equal(movetext(&g, LANG_EN),
+    assert_string_equal(movetext(&g, SCH_LANG_EN),
                         "1. e4 $1 e5 $2 2. Nf3 $3 Nc6 $4 3. Bb5 $5 a6 $6 4. Ba4 $0 $255 $14 $32 {c} *");
-    assert_round_trip(&g, LANG_EN);
-    pgn_game_free(&g);
-    assert_error_at("1. e4 $256 *", PGN_ERR_NAG, 1, 7);
+    assert_round_trip(&g, SCH_LANG_EN);
+    sch_pgn_game_free(&g);
+    assert_error_at("1. e4 $256 *", SCH_PGN_ERR_NAG, 1, 7);
 }
 
 static void test_comments_everywhere(void **state) {
     (void)state;
-    PgnGame g;
+    SchPgnGame g;
     read_ok("{start} 1. e4 {after e4} e5 ({before c5} 1... c5 {after c5}) {before Nf3} 2. Nf3 ; to the end\n"
             "Nc6 ({a} {b} 2... d6) {end} *",
             &g);
-    const PgnNode *root = pgn_root(&g), *e4 = root->main, *e5 = e4->main, *c5 = e5->next, *nf3 = e5->main;
+    const SchPgnNode *root = sch_pgn_root(&g), *e4 = root->main, *e5 = e4->main, *c5 = e5->next, *nf3 = e5->main;
     assert_string_equal(root->comment, "start");
-    assert_string_equal(pgn_comment(&g, 0), "start");
+    assert_string_equal(sch_pgn_comment(&g, 0), "start");
     assert_string_equal(e4->comment, "after e4");
-    assert_string_equal(pgn_comment(&g, 1), "after e4");
+    assert_string_equal(sch_pgn_comment(&g, 1), "after e4");
     assert_string_equal(c5->comment_before, "before c5");
     assert_string_equal(c5->comment, "after c5");
     assert_string_equal(nf3->comment_before, "before Nf3");
     assert_string_equal(nf3->comment, "to the end");
-    const PgnNode *nc6 = nf3->main, *d6 = nc6->next;
+    const SchPgnNode *nc6 = nf3->main, *d6 = nc6->next;
     assert_string_equal(d6->comment_before, "a b");
     /* A comment after a variation at the end of the game follows the last move. */
     assert_string_equal(nc6->comment, "end");
-    assert_string_equal(movetext(&g, LANG_EN),
+    assert_string_equal(movetext(&g, SCH_LANG_EN),
                         "{start} 1. e4 {after e4} 1... e5 ({before c5} 1... c5 {after c5}) {before Nf3}\n"
                         "2. Nf3 {to the end} 2... Nc6 {end} ({a b} 2... d6) *");
-    assert_round_trip(&g, LANG_EN);
-    pgn_game_free(&g);
+    assert_round_trip(&g, SCH_LANG_EN);
+    sch_pgn_game_free(&g);
 
     /* A game with nothing but a comment. */
     read_ok("{only a comment} 1-0", &g);
-    assert_string_equal(pgn_comment(&g, 0), "only a comment");
-    assert_int_equal(g.result, RESULT_WHITE_WINS);
-    assert_round_trip(&g, LANG_EN);
-    pgn_game_free(&g);
+    assert_string_equal(sch_pgn_comment(&g, 0), "only a comment");
+    assert_int_equal(g.result, SCH_RESULT_WHITE_WINS);
+    assert_round_trip(&g, SCH_LANG_EN);
+    sch_pgn_game_free(&g);
 }
 
 static void test_clock_and_eval(void **state) {
     (void)state;
-    PgnGame g;
+    SchPgnGame g;
     read_ok("1. e4 {[%clk 1:30:00] [%eval 0.25]} e5 {[%clk 0:00:59.9]} 2. Nf3 {[%eval #-3]} Nc6 "
             "{[%eval -1.5,22] [%clk 0:01:02]} 3. Bb5 {[%clk 0:10:00] a good move [%eval 0.30]} a6 {[%csl Ga6]} *",
             &g);
-    const PgnNode *n = pgn_root(&g)->main;
+    const SchPgnNode *n = sch_pgn_root(&g)->main;
     assert_int_equal(n->clock_ms, 5400000);
     assert_true(n->has_eval && !n->eval_mate);
     assert_int_equal(n->eval, 25);
@@ -223,7 +222,7 @@ static void test_clock_and_eval(void **state) {
     n = n->main;
     assert_true(n->has_eval && n->eval_mate);
     assert_int_equal(n->eval, -3);
-    assert_int_equal(n->clock_ms, PGN_NO_CLOCK);
+    assert_int_equal(n->clock_ms, SCH_PGN_NO_CLOCK);
     n = n->main;
     assert_int_equal(n->eval, -150);
     assert_int_equal(n->eval_depth, 22);
@@ -234,45 +233,45 @@ static void test_clock_and_eval(void **state) {
     assert_int_equal(n->eval, 30);
     assert_string_equal(n->comment, "[%clk 0:10:00] a good move [%eval 0.30]");
     n = n->main;
-    assert_int_equal(n->clock_ms, PGN_NO_CLOCK);
+    assert_int_equal(n->clock_ms, SCH_PGN_NO_CLOCK);
     assert_string_equal(n->comment, "[%csl Ga6]");
-    assert_string_equal(movetext(&g, LANG_EN), "1. e4 {[%clk 1:30:00] [%eval 0.25]} 1... e5 {[%clk 0:00:59.9]} 2. Nf3\n"
+    assert_string_equal(movetext(&g, SCH_LANG_EN), "1. e4 {[%clk 1:30:00] [%eval 0.25]} 1... e5 {[%clk 0:00:59.9]} 2. Nf3\n"
                                                "{[%eval #-3]} 2... Nc6 {[%clk 0:01:02] [%eval -1.50,22]} 3. Bb5\n"
                                                "{[%clk 0:10:00] a good move [%eval 0.30]} 3... a6 {[%csl Ga6]} *");
-    assert_round_trip(&g, LANG_EN);
-    pgn_game_free(&g);
+    assert_round_trip(&g, SCH_LANG_EN);
+    sch_pgn_game_free(&g);
 
     /* Malformed commands are only text. */
     read_ok("1. e4 {[%clk 1:75:00]} e5 {[%eval x]} *", &g);
-    n = pgn_root(&g)->main;
-    assert_int_equal(n->clock_ms, PGN_NO_CLOCK);
+    n = sch_pgn_root(&g)->main;
+    assert_int_equal(n->clock_ms, SCH_PGN_NO_CLOCK);
     assert_string_equal(n->comment, "[%clk 1:75:00]");
     assert_false(n->main->has_eval);
-    pgn_game_free(&g);
+    sch_pgn_game_free(&g);
 }
 
 static void test_null_moves(void **state) {
     (void)state;
-    PgnGame g;
+    SchPgnGame g;
     read_ok("1. e4 -- 2. d4 Z0 3. Nf3 (3. c4 -- 4. Nc3) 3... -- 4. Bd3 *", &g);
-    const PgnNode *e4 = pgn_root(&g)->main, *null = e4->main;
-    assert_int_equal(null->move, PGN_MOVE_NULL);
+    const SchPgnNode *e4 = sch_pgn_root(&g)->main, *null = e4->main;
+    assert_int_equal(null->move, SCH_PGN_MOVE_NULL);
     /* The position after a null move: the other side to move, no en passant square, the clocks on. */
-    Position pos;
-    assert_true(pgn_node_position(&g, null, &pos));
-    char fen[SCHACH_FEN_MAX];
-    fen_write(&pos, fen, sizeof fen);
+    SchPosition pos;
+    assert_true(sch_pgn_node_position(&g, null, &pos));
+    char fen[SCH_FEN_MAX];
+    sch_fen_write(&pos, fen, sizeof fen);
     assert_string_equal(fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2");
     /* The record stops before the first null move; the tree goes on, and so does the writing. */
     assert_int_equal(g.game.ply_count, 1);
-    assert_int_equal(pgn_node_count(&g), 10);
-    assert_string_equal(movetext(&g, LANG_EN), "1. e4 -- 2. d4 -- 3. Nf3 (3. c4 -- 4. Nc3) 3... -- 4. Bd3 *");
-    assert_round_trip(&g, LANG_EN);
-    assert_round_trip(&g, LANG_DE);
-    pgn_game_free(&g);
+    assert_int_equal(sch_pgn_node_count(&g), 10);
+    assert_string_equal(movetext(&g, SCH_LANG_EN), "1. e4 -- 2. d4 -- 3. Nf3 (3. c4 -- 4. Nc3) 3... -- 4. Bd3 *");
+    assert_round_trip(&g, SCH_LANG_EN);
+    assert_round_trip(&g, SCH_LANG_DE);
+    sch_pgn_game_free(&g);
     /* A move that the null move made illegal, and a null move in check. */
-    assert_error_at("1. e4 -- 2. e5 e5 *", PGN_ERR_MOVE, 1, 16);
-    assert_error_at("1. e4 f5 2. Qh5+ -- *", PGN_ERR_MOVE, 1, 18);
+    assert_error_at("1. e4 -- 2. e5 e5 *", SCH_PGN_ERR_MOVE, 1, 16);
+    assert_error_at("1. e4 f5 2. Qh5+ -- *", SCH_PGN_ERR_MOVE, 1, 18);
 }
 
 struct Walked {
@@ -280,13 +279,13 @@ struct Walked {
     char san[512];
 };
 
-static bool visit(const PgnNode *n, const Position *before, int depth, void *ctx) {
+static bool visit(const SchPgnNode *n, const SchPosition *before, int depth, void *ctx) {
     struct Walked *w = ctx;
-    char san[SCHACH_MOVE_TEXT_MAX];
-    if (n->move == PGN_MOVE_NULL)
+    char san[SCH_MOVE_TEXT_MAX];
+    if (n->move == SCH_PGN_MOVE_NULL)
         snprintf(san, sizeof san, "--");
     else
-        san_write(before, n->move, LANG_EN, san, sizeof san);
+        sch_san_write(before, n->move, SCH_LANG_EN, san, sizeof san);
     size_t len = strlen(w->san);
     snprintf(w->san + len, sizeof w->san - len, "%s%s/%d", len ? " " : "", san, depth);
     w->moves++;
@@ -295,64 +294,64 @@ static bool visit(const PgnNode *n, const Position *before, int depth, void *ctx
     return true;
 }
 
-static bool stop_at_third(const PgnNode *n, const Position *before, int depth, void *ctx) {
+static bool stop_at_third(const SchPgnNode *n, const SchPosition *before, int depth, void *ctx) {
     (void)n, (void)before, (void)depth;
     return ++*(int *)ctx < 3;
 }
 
 static void test_walk_and_build(void **state) {
     (void)state;
-    PgnGame g;
+    SchPgnGame g;
     read_ok("1. e4 e5 (1... c5 2. Nf3 (2. c3)) 2. Nf3 *", &g);
     struct Walked w = {0};
-    assert_true(pgn_walk(&g, visit, &w));
-    assert_int_equal(w.moves, pgn_node_count(&g));
+    assert_true(sch_pgn_walk(&g, visit, &w));
+    assert_int_equal(w.moves, sch_pgn_node_count(&g));
     assert_int_equal(w.max_depth, 2);
     assert_string_equal(w.san, "e4/0 e5/0 c5/1 Nf3/1 c3/2 Nf3/0");
     int seen = 0;
-    assert_false(pgn_walk(&g, stop_at_third, &seen));
+    assert_false(sch_pgn_walk(&g, stop_at_third, &seen));
     assert_int_equal(seen, 3);
-    pgn_game_free(&g);
+    sch_pgn_game_free(&g);
 
     /* Building a tree by hand: moves are checked, then written like read ones. */
-    pgn_game_init(&g);
-    PgnNode *root = pgn_tree_root(&g);
+    sch_pgn_game_init(&g);
+    SchPgnNode *root = sch_pgn_tree_root(&g);
     assert_non_null(root);
     SchError err;
-    PgnNode *d4 = pgn_node_add(&g, root, uci(&g, root, "d2d4"), &err);
+    SchPgnNode *d4 = sch_pgn_node_add(&g, root, uci(&g, root, "d2d4"), &err);
     assert_non_null(d4);
-    assert_non_null(pgn_node_add(&g, root, uci(&g, root, "c2c4"), &err));
-    assert_null(pgn_node_add(&g, d4, move_make(SQ_D4, SQ_D5), &err));
-    assert_int_equal(err.code, GAME_ERR_ILLEGAL);
-    PgnNode *nf6 = pgn_node_add(&g, d4, uci(&g, d4, "g8f6"), &err);
-    assert_true(pgn_node_add_nag(nf6, 10));
-    assert_false(pgn_node_add_nag(nf6, 256));
-    assert_true(pgn_node_set_comment(nf6, false, "Indian"));
-    assert_true(pgn_node_set_comment(d4, true, "ignored\nbreaks"));
+    assert_non_null(sch_pgn_node_add(&g, root, uci(&g, root, "c2c4"), &err));
+    assert_null(sch_pgn_node_add(&g, d4, sch_move_make(SCH_SQ_D4, SCH_SQ_D5), &err));
+    assert_int_equal(err.code, SCH_GAME_ERR_ILLEGAL);
+    SchPgnNode *nf6 = sch_pgn_node_add(&g, d4, uci(&g, d4, "g8f6"), &err);
+    assert_true(sch_pgn_node_add_nag(nf6, 10));
+    assert_false(sch_pgn_node_add_nag(nf6, 256));
+    assert_true(sch_pgn_node_set_comment(nf6, false, "Indian"));
+    assert_true(sch_pgn_node_set_comment(d4, true, "ignored\nbreaks"));
     nf6->clock_ms = 61500;
-    assert_string_equal(movetext(&g, LANG_EN),
+    assert_string_equal(movetext(&g, SCH_LANG_EN),
                         "{ignored breaks} 1. d4 (1. c4) 1... Nf6 $10 {[%clk 0:01:01.5] Indian} *");
-    pgn_game_free(&g);
+    sch_pgn_game_free(&g);
 }
 
 static void test_game_record_after_reading(void **state) {
     (void)state;
     /* A game read and then played on (schach play loads games so): the tree as far as the record
      * agrees, then the record's moves; taking moves back drops what hangs on them. */
-    PgnGame g;
+    SchPgnGame g;
     read_ok("1. e4 {a} e5 (1... c5) 2. Nf3 {b} *", &g);
     SchError err;
-    assert_true(game_play(&g.game, uci(&g, pgn_root(&g)->main->main->main, "b8c6"), &err));
-    assert_true(pgn_set_comment(&g, 4, "played later"));
-    assert_string_equal(pgn_comment(&g, 3), "b");
-    assert_string_equal(movetext(&g, LANG_EN), "1. e4 {a} 1... e5 (1... c5) 2. Nf3 {b} 2... Nc6 {played later} *");
-    assert_true(game_undo(&g.game));
-    assert_true(game_undo(&g.game));
-    assert_true(game_undo(&g.game));
-    pgn_trim_comments(&g);
-    assert_int_equal(pgn_node_count(&g), 1);
-    assert_string_equal(movetext(&g, LANG_EN), "1. e4 {a} *");
-    pgn_game_free(&g);
+    assert_true(sch_game_play(&g.game, uci(&g, sch_pgn_root(&g)->main->main->main, "b8c6"), &err));
+    assert_true(sch_pgn_set_comment(&g, 4, "played later"));
+    assert_string_equal(sch_pgn_comment(&g, 3), "b");
+    assert_string_equal(movetext(&g, SCH_LANG_EN), "1. e4 {a} 1... e5 (1... c5) 2. Nf3 {b} 2... Nc6 {played later} *");
+    assert_true(sch_game_undo(&g.game));
+    assert_true(sch_game_undo(&g.game));
+    assert_true(sch_game_undo(&g.game));
+    sch_pgn_trim_comments(&g);
+    assert_int_equal(sch_pgn_node_count(&g), 1);
+    assert_string_equal(movetext(&g, SCH_LANG_EN), "1. e4 {a} *");
+    sch_pgn_game_free(&g);
 }
 
 /* ------------------------------------------------------------------------------ limits */
@@ -370,60 +369,60 @@ static char *repeat(const char *head, const char *unit, int n, const char *tail)
 
 static void test_limits(void **state) {
     (void)state;
-    /* Nesting: PGN_MAX_DEPTH variations inside each other read, one more is an error at its '('. */
-    char *deep = repeat("1. e4 ", "(1. d4 ", PGN_MAX_DEPTH, "");
-    char *text = repeat(deep, ")", PGN_MAX_DEPTH, " *");
-    PgnGame g;
+    /* Nesting: SCH_PGN_MAX_DEPTH variations inside each other read, one more is an error at its '('. */
+    char *deep = repeat("1. e4 ", "(1. d4 ", SCH_PGN_MAX_DEPTH, "");
+    char *text = repeat(deep, ")", SCH_PGN_MAX_DEPTH, " *");
+    SchPgnGame g;
     read_ok(text, &g);
-    assert_int_equal(pgn_node_count(&g), PGN_MAX_DEPTH + 1);
-    assert_round_trip(&g, LANG_EN);
-    pgn_game_free(&g);
+    assert_int_equal(sch_pgn_node_count(&g), SCH_PGN_MAX_DEPTH + 1);
+    assert_round_trip(&g, SCH_LANG_EN);
+    sch_pgn_game_free(&g);
     free(text);
     free(deep);
-    deep = repeat("1. e4 ", "(1. d4 ", PGN_MAX_DEPTH + 1, "");
-    text = repeat(deep, ")", PGN_MAX_DEPTH + 1, " *");
+    deep = repeat("1. e4 ", "(1. d4 ", SCH_PGN_MAX_DEPTH + 1, "");
+    text = repeat(deep, ")", SCH_PGN_MAX_DEPTH + 1, " *");
     SchError err;
     assert_int_equal(read_one(text, &g, &err), -1);
-    assert_int_equal(err.code, PGN_ERR_LIMIT);
+    assert_int_equal(err.code, SCH_PGN_ERR_LIMIT);
     assert_int_equal(err.line, 1);
-    assert_int_equal(err.column, 7 + 7 * PGN_MAX_DEPTH);
+    assert_int_equal(err.column, 7 + 7 * SCH_PGN_MAX_DEPTH);
     char msg[256];
-    err_format(&err, LANG_EN, msg, sizeof msg);
+    sch_err_format(&err, SCH_LANG_EN, msg, sizeof msg);
     assert_string_equal(msg, "too many nested variations (at most 64)");
-    err_format(&err, LANG_DE, msg, sizeof msg);
+    sch_err_format(&err, SCH_LANG_DE, msg, sizeof msg);
     assert_string_equal(msg, "zu viele verschachtelte Varianten (höchstens 64)");
-    pgn_game_free(&g);
+    sch_pgn_game_free(&g);
     free(text);
     free(deep);
 
     /* Moves: as many variations to the first move as it takes. */
-    text = repeat("1. e4 ", "(1. d4) ", PGN_MAX_NODES, "*");
+    text = repeat("1. e4 ", "(1. d4) ", SCH_PGN_MAX_NODES, "*");
     assert_int_equal(read_one(text, &g, &err), -1);
-    assert_int_equal(err.code, PGN_ERR_LIMIT);
-    assert_int_equal(pgn_node_count(&g), PGN_MAX_NODES);
-    assert_int_equal(err.column, 11 + 8 * (PGN_MAX_NODES - 1));
-    pgn_game_free(&g);
+    assert_int_equal(err.code, SCH_PGN_ERR_LIMIT);
+    assert_int_equal(sch_pgn_node_count(&g), SCH_PGN_MAX_NODES);
+    assert_int_equal(err.column, 11 + 8 * (SCH_PGN_MAX_NODES - 1));
+    sch_pgn_game_free(&g);
     free(text);
 
     /* A comment, also one joined from several. */
-    text = repeat("1. e4 {", "x", PGN_MAX_COMMENT, "} *");
+    text = repeat("1. e4 {", "x", SCH_PGN_MAX_COMMENT, "} *");
     read_ok(text, &g);
-    pgn_game_free(&g);
+    sch_pgn_game_free(&g);
     free(text);
-    text = repeat("1. e4 {", "x", PGN_MAX_COMMENT + 1, "} *");
-    assert_error_at(text, PGN_ERR_LIMIT, 1, 7);
+    text = repeat("1. e4 {", "x", SCH_PGN_MAX_COMMENT + 1, "} *");
+    assert_error_at(text, SCH_PGN_ERR_LIMIT, 1, 7);
     free(text);
-    text = repeat("1. e4 {", "x", PGN_MAX_COMMENT - 2, "} {yy} *");
-    assert_error_at(text, PGN_ERR_LIMIT, 1, 7 + PGN_MAX_COMMENT - 2 + 3);
+    text = repeat("1. e4 {", "x", SCH_PGN_MAX_COMMENT - 2, "} {yy} *");
+    assert_error_at(text, SCH_PGN_ERR_LIMIT, 1, 7 + SCH_PGN_MAX_COMMENT - 2 + 3);
     free(text);
 
     /* NAGs on one move. */
-    text = repeat("1. e4", " $1", PGN_MAX_NAGS, " *");
+    text = repeat("1. e4", " $1", SCH_PGN_MAX_NAGS, " *");
     read_ok(text, &g);
-    pgn_game_free(&g);
+    sch_pgn_game_free(&g);
     free(text);
-    text = repeat("1. e4", " $1", PGN_MAX_NAGS + 1, " *");
-    assert_error_at(text, PGN_ERR_LIMIT, 1, 6 + 3 * PGN_MAX_NAGS + 1);
+    text = repeat("1. e4", " $1", SCH_PGN_MAX_NAGS + 1, " *");
+    assert_error_at(text, SCH_PGN_ERR_LIMIT, 1, 6 + 3 * SCH_PGN_MAX_NAGS + 1);
     free(text);
 }
 
@@ -431,51 +430,51 @@ static void test_limits(void **state) {
 
 static void test_defect_result_tag_contradicts_marker(void **state) {
     (void)state;
-    PgnGame g;
+    SchPgnGame g;
     read_ok("[Result \"1-0\"]\n\n1. e4 e5 0-1\n", &g);
     assert_int_equal(g.game.ply_count, 2);
-    assert_int_equal(g.result, RESULT_BLACK_WINS);
-    assert_int_equal(g.warning.code, PGN_WARN_RESULT);
+    assert_int_equal(g.result, SCH_RESULT_BLACK_WINS);
+    assert_int_equal(g.warning.code, SCH_PGN_WARN_RESULT);
     assert_int_equal(g.warning.line, 3);
     assert_int_equal(g.warning.column, 10);
     char msg[256];
-    err_format(&g.warning, LANG_EN, msg, sizeof msg);
+    sch_err_format(&g.warning, SCH_LANG_EN, msg, sizeof msg);
     assert_string_equal(msg, "the Result tag '1-0' contradicts the result '0-1' after the moves, which counts");
-    char *text = pgn_text(&g, LANG_EN);
+    char *text = pgn_text(&g, SCH_LANG_EN);
     assert_non_null(strstr(text, "[Result \"0-1\"]"));
     free(text);
-    pgn_game_free(&g);
+    sch_pgn_game_free(&g);
 }
 
 static void test_defect_no_marker_keeps_result(void **state) {
     (void)state;
-    PgnGame g;
+    SchPgnGame g;
     read_ok("[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6\n", &g);
-    assert_int_equal(g.result, RESULT_WHITE_WINS);
-    assert_int_equal(g.warning.code, ERR_NONE);
-    assert_string_equal(movetext(&g, LANG_EN), "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 1-0");
-    pgn_game_free(&g);
+    assert_int_equal(g.result, SCH_RESULT_WHITE_WINS);
+    assert_int_equal(g.warning.code, SCH_ERR_NONE);
+    assert_string_equal(movetext(&g, SCH_LANG_EN), "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 1-0");
+    sch_pgn_game_free(&g);
 }
 
 static void test_defect_check_sign_apart(void **state) {
     (void)state;
-    PgnGame g;
+    SchPgnGame g;
     read_ok("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 # 1-0", &g);
-    assert_int_equal(g.game.outcome.termination, TERM_CHECKMATE);
-    pgn_game_free(&g);
+    assert_int_equal(g.game.outcome.termination, SCH_TERM_CHECKMATE);
+    sch_pgn_game_free(&g);
     read_ok("1. e4 f5 2. Qh5 + g6 *", &g);
     assert_int_equal(g.game.ply_count, 4);
-    pgn_game_free(&g);
+    sch_pgn_game_free(&g);
 }
 
 static void test_half_point_marker(void **state) {
     (void)state;
-    PgnGame g;
+    SchPgnGame g;
     read_ok("[Result \"\xC2\xBD-\xC2\xBD\"]\n\n1. Nf3 Nf6 \xC2\xBD-\xC2\xBD", &g);
-    assert_int_equal(g.result, RESULT_DRAW);
-    assert_int_equal(g.warning.code, ERR_NONE);
-    assert_string_equal(movetext(&g, LANG_EN), "1. Nf3 Nf6 1/2-1/2");
-    pgn_game_free(&g);
+    assert_int_equal(g.result, SCH_RESULT_DRAW);
+    assert_int_equal(g.warning.code, SCH_ERR_NONE);
+    assert_string_equal(movetext(&g, SCH_LANG_EN), "1. Nf3 Nf6 1/2-1/2");
+    sch_pgn_game_free(&g);
 }
 
 /* ------------------------------------------------------------------------------ round trip */
@@ -484,18 +483,18 @@ static void round_trip_file(const char *path) {
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
     SchError err;
-    PgnReader *r = pgn_reader_from_file(f, &err);
+    SchPgnReader *r = sch_pgn_reader_from_file(f, &err);
     fclose(f);
     assert_non_null(r);
-    PgnGame g;
+    SchPgnGame g;
     int rc, games = 0;
-    while ((rc = pgn_read_game(r, &g, &err)) != 0) {
-        assert_round_trip(&g, LANG_EN);
-        assert_round_trip(&g, LANG_DE);
-        pgn_game_free(&g);
+    while ((rc = sch_pgn_read_game(r, &g, &err)) != 0) {
+        assert_round_trip(&g, SCH_LANG_EN);
+        assert_round_trip(&g, SCH_LANG_DE);
+        sch_pgn_game_free(&g);
         games++;
     }
-    pgn_reader_close(r);
+    sch_pgn_reader_close(r);
 }
 
 static void test_round_trip_data(void **state) {
@@ -521,22 +520,22 @@ static void test_tree_file(void **state) {
     FILE *f = fopen(SCHACH_TEST_DATA "/pgn_tree.pgn", "rb");
     assert_non_null(f);
     SchError err;
-    PgnReader *r = pgn_reader_from_file(f, &err);
+    SchPgnReader *r = sch_pgn_reader_from_file(f, &err);
     fclose(f);
-    PgnGame g;
-    assert_int_equal(pgn_read_game(r, &g, &err), 1);
-    assert_int_equal(pgn_node_count(&g), 36);
+    SchPgnGame g;
+    assert_int_equal(sch_pgn_read_game(r, &g, &err), 1);
+    assert_int_equal(sch_pgn_node_count(&g), 36);
     assert_int_equal(g.game.ply_count, 7); /* up to the null move */
     struct Walked w = {0};
-    pgn_walk(&g, visit, &w);
+    sch_pgn_walk(&g, visit, &w);
     assert_int_equal(w.max_depth, 3);
-    pgn_game_free(&g);
+    sch_pgn_game_free(&g);
     for (int i = 2; i <= 7; i++) {
-        assert_int_equal(pgn_read_game(r, &g, &err), 1);
-        pgn_game_free(&g);
+        assert_int_equal(sch_pgn_read_game(r, &g, &err), 1);
+        sch_pgn_game_free(&g);
     }
-    assert_int_equal(pgn_read_game(r, &g, &err), 0);
-    pgn_reader_close(r);
+    assert_int_equal(sch_pgn_read_game(r, &g, &err), 0);
+    sch_pgn_reader_close(r);
 }
 
 int main(void) {

@@ -27,7 +27,7 @@ static void test_whole_game(void **state) {
     char body[256];
     snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":0,\"move\":\"e4\"}", g.secret[0]);
     unsigned seen = wakes_now(e);
-    ServiceRequest req = {.action = ACTION_MOVE, .game = g.id, .body = body, .lang = LANG_EN};
+    ServiceRequest req = {.action = ACTION_MOVE, .game = g.id, .body = body, .lang = SCH_LANG_EN};
     service_handle(e->svc, &req, on_reply, &r);
     assert_int_equal(r.calls, 0);
     char *before = state_text(e, g.id);
@@ -66,7 +66,7 @@ static void test_whole_game(void **state) {
     assert_true(array_has(get(j, "promotions"), "b2c1"));
     json_decref(j);
     ply = play(e, &g, ply, "bxa1=Q Dh5 Qxb1");
-    j = move_as(e, &g, 0, ply, "Qxf7#", NULL, LANG_EN, 200);
+    j = move_as(e, &g, 0, ply, "Qxf7#", NULL, SCH_LANG_EN, 200);
     const json_t *st = get(j, "state");
     assert_int_equal(json_integer_value(get(st, "ply")), 13);
     assert_string_equal(str(st, "outcome.result"), "1-0");
@@ -103,60 +103,60 @@ static void test_errors(void **state) {
     char *before = state_text(e, g.id);
     char body[20000];
 
-    expect_error(request(e, ACTION_MOVE, g.id, "{", LANG_EN, 400), "bad_json");
-    expect_error(request(e, ACTION_MOVE, g.id, "[1]", LANG_EN, 400), "bad_json");
-    expect_error(request(e, ACTION_MOVE, g.id, NULL, LANG_EN, 400), "bad_json");
-    expect_error(request(e, ACTION_MOVE, g.id, "{\"ply\":2,\"ply\":2}", LANG_EN, 400), "bad_json");
+    expect_error(request(e, ACTION_MOVE, g.id, "{", SCH_LANG_EN, 400), "bad_json");
+    expect_error(request(e, ACTION_MOVE, g.id, "[1]", SCH_LANG_EN, 400), "bad_json");
+    expect_error(request(e, ACTION_MOVE, g.id, NULL, SCH_LANG_EN, 400), "bad_json");
+    expect_error(request(e, ACTION_MOVE, g.id, "{\"ply\":2,\"ply\":2}", SCH_LANG_EN, 400), "bad_json");
     snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":2,\"move\":\"Nf3\",\"x\":1}", g.secret[0]);
-    json_t *j = request(e, ACTION_MOVE, g.id, body, LANG_EN, 400);
+    json_t *j = request(e, ACTION_MOVE, g.id, body, SCH_LANG_EN, 400);
     assert_non_null(strstr(str(j, "error.message"), "'x'"));
     expect_error(j, "bad_request");
     snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":\"2\",\"move\":\"Nf3\"}", g.secret[0]);
-    j = request(e, ACTION_MOVE, g.id, body, LANG_DE, 400);
+    j = request(e, ACTION_MOVE, g.id, body, SCH_LANG_DE, 400);
     assert_non_null(strstr(str(j, "error.message"), "ply"));
     expect_error(j, "bad_request");
     snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":2,\"move\":5}", g.secret[0]);
-    expect_error(request(e, ACTION_MOVE, g.id, body, LANG_EN, 400), "bad_request");
+    expect_error(request(e, ACTION_MOVE, g.id, body, SCH_LANG_EN, 400), "bad_request");
     snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":2}", g.secret[0]);
-    expect_error(request(e, ACTION_MOVE, g.id, body, LANG_EN, 400), "bad_request");
+    expect_error(request(e, ACTION_MOVE, g.id, body, SCH_LANG_EN, 400), "bad_request");
     snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":2,\"move\":\"Nf3\",\"claim\":\"maybe\"}", g.secret[0]);
-    expect_error(request(e, ACTION_MOVE, g.id, body, LANG_EN, 400), "bad_request");
-    expect_error(request(e, ACTION_MOVE, g.id, "{\"ply\":2,\"move\":\"Nf3\"}", LANG_EN, 403), "bad_secret");
-    expect_error(request(e, ACTION_MOVE, g.id, "{\"secret\":\"nope\",\"ply\":2,\"move\":\"Nf3\"}", LANG_EN, 403),
+    expect_error(request(e, ACTION_MOVE, g.id, body, SCH_LANG_EN, 400), "bad_request");
+    expect_error(request(e, ACTION_MOVE, g.id, "{\"ply\":2,\"move\":\"Nf3\"}", SCH_LANG_EN, 403), "bad_secret");
+    expect_error(request(e, ACTION_MOVE, g.id, "{\"secret\":\"nope\",\"ply\":2,\"move\":\"Nf3\"}", SCH_LANG_EN, 403),
                  "bad_secret");
-    expect_error(move_as(e, &g, 1, 2, "Nf6", NULL, LANG_EN, 409), "not_your_turn");
-    expect_error(request(e, ACTION_MOVE, "nosuchgame00", body, LANG_EN, 404), "not_found");
-    expect_error(request(e, ACTION_STATE, "short", NULL, LANG_EN, 404), "not_found");
-    expect_error(move_as(e, &g, 0, 5, "Nf3", NULL, LANG_EN, 409), "stale_ply");
-    expect_error(move_as(e, &g, 0, 0, "Nf3", NULL, LANG_EN, 409), "stale_ply");
+    expect_error(move_as(e, &g, 1, 2, "Nf6", NULL, SCH_LANG_EN, 409), "not_your_turn");
+    expect_error(request(e, ACTION_MOVE, "nosuchgame00", body, SCH_LANG_EN, 404), "not_found");
+    expect_error(request(e, ACTION_STATE, "short", NULL, SCH_LANG_EN, 404), "not_found");
+    expect_error(move_as(e, &g, 0, 5, "Nf3", NULL, SCH_LANG_EN, 409), "stale_ply");
+    expect_error(move_as(e, &g, 0, 0, "Nf3", NULL, SCH_LANG_EN, 409), "stale_ply");
     memset(body, ' ', sizeof body);
     memcpy(body, "{\"x\":1}", 7);
     body[sizeof body - 1] = '\0';
-    expect_error(request(e, ACTION_MOVE, g.id, body, LANG_EN, 413), "too_large");
+    expect_error(request(e, ACTION_MOVE, g.id, body, SCH_LANG_EN, 413), "too_large");
 
     /* Illegal moves are explained in the requester's language. */
-    j = move_as(e, &g, 0, 2, "Ke3", NULL, LANG_EN, 422);
+    j = move_as(e, &g, 0, 2, "Ke3", NULL, SCH_LANG_EN, 422);
     char en[512];
     snprintf(en, sizeof en, "%s", str(j, "error.message"));
     expect_error(j, "illegal_move");
-    j = move_as(e, &g, 0, 2, "Ke3", NULL, LANG_DE, 422);
+    j = move_as(e, &g, 0, 2, "Ke3", NULL, SCH_LANG_DE, 422);
     assert_string_not_equal(en, str(j, "error.message"));
     assert_non_null(strstr(en, "e3"));
     assert_non_null(strstr(str(j, "error.message"), "e3"));
     expect_error(j, "illegal_move");
     /* The body's "lang" chooses the language unless the query did. */
     snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":2,\"move\":\"Ke3\",\"lang\":\"de\"}", g.secret[0]);
-    j = request(e, ACTION_MOVE, g.id, body, LANG_EN, 422);
+    j = request(e, ACTION_MOVE, g.id, body, SCH_LANG_EN, 422);
     assert_string_not_equal(en, str(j, "error.message"));
     expect_error(j, "illegal_move");
     Reply r = {0};
-    ServiceRequest req = {.action = ACTION_MOVE, .game = g.id, .body = body, .lang = LANG_EN, .lang_explicit = true};
+    ServiceRequest req = {.action = ACTION_MOVE, .game = g.id, .body = body, .lang = SCH_LANG_EN, .lang_explicit = true};
     service_handle(e->svc, &req, on_reply, &r);
     j = json_loads(r.body, 0, NULL);
     assert_string_equal(en, str(j, "error.message"));
     expect_error(j, "illegal_move");
     free(r.body);
-    expect_error(move_as(e, &g, 0, 2, "hello", NULL, LANG_EN, 422), "illegal_move");
+    expect_error(move_as(e, &g, 0, 2, "hello", NULL, SCH_LANG_EN, 422), "illegal_move");
 
     /* Draw answers without an offer, claims that do not hold, abort after both moved. */
     expect_error(action_as(e, &g, ACTION_DRAW, 0, ",\"action\":\"accept\"", 409), "no_offer");
@@ -167,7 +167,7 @@ static void test_errors(void **state) {
     expect_error(action_as(e, &g, ACTION_ABORT, 0, NULL, 409), "cannot_abort");
     expect_error(action_as(e, &g, ACTION_RESIGN, 0, ",\"extra\":true", 400), "bad_request");
     expect_error(
-        request(e, ACTION_JOIN, g.id, "{\"invite\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}", LANG_EN, 403),
+        request(e, ACTION_JOIN, g.id, "{\"invite\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}", SCH_LANG_EN, 403),
         "bad_invite");
 
     /* Busy: while one change is being committed, another is refused. */
@@ -198,12 +198,12 @@ static void test_errors(void **state) {
     free(repeat.body);
 
     /* A repeated move (the answer got lost): 200, duplicate, nothing played twice. */
-    j = move_as(e, &g, 0, 2, "g1f3", NULL, LANG_EN, 200);
+    j = move_as(e, &g, 0, 2, "g1f3", NULL, SCH_LANG_EN, 200);
     assert_true(json_is_true(get(j, "duplicate")));
     assert_int_equal(json_integer_value(get(j, "state.ply")), 3);
     json_decref(j);
-    expect_error(move_as(e, &g, 0, 2, "Nc3", NULL, LANG_EN, 409), "stale_ply");
-    expect_error(move_as(e, &g, 1, 2, "Nf3", NULL, LANG_EN, 409), "stale_ply");
+    expect_error(move_as(e, &g, 0, 2, "Nc3", NULL, SCH_LANG_EN, 409), "stale_ply");
+    expect_error(move_as(e, &g, 1, 2, "Nf3", NULL, SCH_LANG_EN, 409), "stale_ply");
     char *after = state_text(e, g.id);
     assert_string_equal(after_move, after);
     free(after);
@@ -215,7 +215,7 @@ static void test_errors(void **state) {
     /* Game over. */
     json_decref(action_as(e, &g, ACTION_RESIGN, 1, NULL, 200));
     char *over = state_text(e, g.id);
-    expect_error(move_as(e, &g, 1, 3, "Nc6", NULL, LANG_EN, 409), "game_over");
+    expect_error(move_as(e, &g, 1, 3, "Nc6", NULL, SCH_LANG_EN, 409), "game_over");
     expect_error(action_as(e, &g, ACTION_RESIGN, 0, NULL, 409), "game_over");
     expect_error(action_as(e, &g, ACTION_DRAW, 0, ",\"action\":\"offer\"", 409), "game_over");
     after = state_text(e, g.id);
@@ -253,13 +253,13 @@ static void test_create_validation(void **state) {
         "{\"variant\":\"chess960\",\"fen\":\"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"}",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        expect_error(request(e, ACTION_CREATE, NULL, bad[i], LANG_EN, 400), "bad_request");
-    json_t *j = request(e, ACTION_CREATE, NULL, "{\"fen\":\"xx\"}", LANG_DE, 400);
+        expect_error(request(e, ACTION_CREATE, NULL, bad[i], SCH_LANG_EN, 400), "bad_request");
+    json_t *j = request(e, ACTION_CREATE, NULL, "{\"fen\":\"xx\"}", SCH_LANG_DE, 400);
     assert_non_null(strstr(str(j, "error.message"), "Stellung"));
     json_decref(j);
 
     /* Defaults: a friend game, the creator white, no clock; the WebSocket envelope is accepted. */
-    j = request(e, ACTION_CREATE, NULL, "{\"type\":\"create\",\"id\":7}", LANG_EN, 201);
+    j = request(e, ACTION_CREATE, NULL, "{\"type\":\"create\",\"id\":7}", SCH_LANG_EN, 201);
     assert_string_equal(str(j, "color"), "white");
     assert_string_equal(str(j, "state.mode"), "friend");
     assert_string_equal(str(j, "state.time.type"), "none");
@@ -276,14 +276,14 @@ static void test_create_validation(void **state) {
     json_decref(j);
 
     /* From a position. */
-    j = request(e, ACTION_CREATE, NULL, "{\"fen\":\"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\",\"color\":\"black\"}", LANG_EN,
+    j = request(e, ACTION_CREATE, NULL, "{\"fen\":\"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\",\"color\":\"black\"}", SCH_LANG_EN,
                 201);
     assert_string_equal(str(j, "color"), "black");
     assert_string_equal(str(j, "state.start_fen"), "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1");
     assert_string_equal(str(j, "state.turn"), "black");
     json_decref(j);
     j = request(e, ACTION_CREATE, NULL,
-                "{\"color\":\"random\",\"time\":{\"type\":\"live\",\"minutes\":3,\"increment\":2}}", LANG_EN, 201);
+                "{\"color\":\"random\",\"time\":{\"type\":\"live\",\"minutes\":3,\"increment\":2}}", SCH_LANG_EN, 201);
     assert_true(strcmp(str(j, "color"), "white") == 0 || strcmp(str(j, "color"), "black") == 0);
     assert_int_equal(json_integer_value(get(j, "state.clock.white")), 180000);
     assert_true(json_is_null(get(j, "state.clock.running")));
@@ -292,7 +292,7 @@ static void test_create_validation(void **state) {
 
 static void test_join(void **state) {
     Env *e = *state;
-    json_t *j = request(e, ACTION_CREATE, NULL, "{\"color\":\"black\"}", LANG_EN, 201);
+    json_t *j = request(e, ACTION_CREATE, NULL, "{\"color\":\"black\"}", SCH_LANG_EN, 201);
     char id[16], invite[64], join[128];
     snprintf(id, sizeof id, "%s", str(j, "id"));
     snprintf(invite, sizeof invite, "%s", str(j, "invite"));
@@ -300,25 +300,25 @@ static void test_join(void **state) {
     Events ev = {0};
     service_subscribe(e->svc, id, on_event, &ev);
     snprintf(join, sizeof join, "{\"invite\":\"%s\"}", invite);
-    j = request(e, ACTION_JOIN, id, join, LANG_EN, 200);
+    j = request(e, ACTION_JOIN, id, join, SCH_LANG_EN, 200);
     assert_string_equal(str(j, "color"), "white");
     assert_int_equal((int)strlen(str(j, "secret")), 43);
     assert_true(json_is_true(get(j, "state.players.white")));
     json_decref(j);
     assert_int_equal(ev.count, 2);
-    expect_error(request(e, ACTION_JOIN, id, join, LANG_EN, 403), "bad_invite"); /* spent */
-    expect_error(request(e, ACTION_JOIN, id, "{}", LANG_EN, 400), "bad_request");
-    expect_error(request(e, ACTION_JOIN, "nosuchgame00", join, LANG_EN, 404), "not_found");
+    expect_error(request(e, ACTION_JOIN, id, join, SCH_LANG_EN, 403), "bad_invite"); /* spent */
+    expect_error(request(e, ACTION_JOIN, id, "{}", SCH_LANG_EN, 400), "bad_request");
+    expect_error(request(e, ACTION_JOIN, "nosuchgame00", join, SCH_LANG_EN, 404), "not_found");
     /* Spent after a restart too. */
     env_close(e);
     env_open(e);
-    expect_error(request(e, ACTION_JOIN, id, join, LANG_EN, 403), "bad_invite");
+    expect_error(request(e, ACTION_JOIN, id, join, SCH_LANG_EN, 403), "bad_invite");
     free(ev.last);
 }
 
 static void test_local_mode(void **state) {
     Env *e = *state;
-    json_t *j = request(e, ACTION_CREATE, NULL, "{\"mode\":\"local\"}", LANG_EN, 201);
+    json_t *j = request(e, ACTION_CREATE, NULL, "{\"mode\":\"local\"}", SCH_LANG_EN, 201);
     assert_true(json_is_null(get(j, "invite")));
     assert_string_equal(str(j, "secret"), str(j, "secrets.white"));
     assert_string_not_equal(str(j, "secrets.white"), str(j, "secrets.black"));
@@ -331,7 +331,7 @@ static void test_local_mode(void **state) {
     snprintf(g.secret[1], sizeof g.secret[1], "%s", str(j, "secrets.black"));
     json_decref(j);
     play(e, &g, 0, "d4 d5 c4");
-    expect_error(move_as(e, &g, 0, 3, "e5", NULL, LANG_EN, 409), "not_your_turn");
+    expect_error(move_as(e, &g, 0, 3, "e5", NULL, SCH_LANG_EN, 409), "not_your_turn");
 }
 
 static void test_draw_offers(void **state) {
@@ -348,10 +348,10 @@ static void test_draw_offers(void **state) {
     json_decref(j);
     /* An offer lapses when the opponent moves; the offerer's own move keeps it. */
     json_decref(action_as(e, &g, ACTION_DRAW, 0, ",\"action\":\"offer\"", 200));
-    j = move_as(e, &g, 0, 2, "Nf3", NULL, LANG_EN, 200);
+    j = move_as(e, &g, 0, 2, "Nf3", NULL, SCH_LANG_EN, 200);
     assert_string_equal(str(j, "state.draw_offer"), "white");
     json_decref(j);
-    j = move_as(e, &g, 1, 3, "Nc6", NULL, LANG_EN, 200);
+    j = move_as(e, &g, 1, 3, "Nc6", NULL, SCH_LANG_EN, 200);
     assert_true(json_is_null(get(j, "state.draw_offer")));
     json_decref(j);
     /* The offer survives a restart. */
@@ -387,7 +387,7 @@ static void test_claims(void **state) {
     assert_string_equal(str(j, "state.outcome.result"), "1/2-1/2");
     assert_int_equal(json_array_size(get(j, "state.claims")), 0);
     json_decref(j);
-    expect_error(move_as(e, &g, 0, ply, "Nf3", NULL, LANG_EN, 409), "game_over");
+    expect_error(move_as(e, &g, 0, ply, "Nf3", NULL, SCH_LANG_EN, 409), "game_over");
     env_close(e);
     env_open(e);
     s = state_text(e, g.id);
@@ -398,7 +398,7 @@ static void test_claims(void **state) {
     Game2 h;
     new_game(e, "{}", &h);
     ply = play(e, &h, 0, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1");
-    j = move_as(e, &h, 1, ply, "Ng8", ",\"claim\":\"threefold\"", LANG_EN, 200);
+    j = move_as(e, &h, 1, ply, "Ng8", ",\"claim\":\"threefold\"", SCH_LANG_EN, 200);
     assert_int_equal(json_integer_value(get(j, "state.ply")), 8);
     assert_string_equal(str(j, "state.outcome.termination"), "threefold_repetition");
     assert_null(get(j, "claim_rejected"));
@@ -418,7 +418,7 @@ static void test_claims(void **state) {
     /* An incorrect claim: the move stands, the claim becomes a draw offer (9.5, 9.1.2.4). */
     Game2 k;
     new_game(e, "{}", &k);
-    j = move_as(e, &k, 0, 0, "e4", ",\"claim\":\"fifty\"", LANG_EN, 200);
+    j = move_as(e, &k, 0, 0, "e4", ",\"claim\":\"fifty\"", SCH_LANG_EN, 200);
     assert_true(json_is_true(get(j, "claim_rejected")));
     assert_int_equal(json_integer_value(get(j, "state.ply")), 1);
     assert_true(json_is_null(get(j, "state.outcome")));
@@ -437,7 +437,7 @@ static void test_resign_abort(void **state) {
     assert_true(json_is_false(get(j, "state.can_abort")));
     assert_int_equal(json_object_size(get(j, "state.legal")), 0);
     json_decref(j);
-    expect_error(move_as(e, &g, 0, 0, "e4", NULL, LANG_EN, 409), "game_over");
+    expect_error(move_as(e, &g, 0, 0, "e4", NULL, SCH_LANG_EN, 409), "game_over");
     env_close(e);
     env_open(e);
     char *s = state_text(e, g.id);
@@ -472,7 +472,7 @@ static void test_live_clock(void **state) {
     e->now += 10000; /* before both moved, nothing runs */
     play(e, &g, 0, "e4");
     e->now += 20000;
-    json_t *j = move_as(e, &g, 1, 1, "e5", NULL, LANG_EN, 200);
+    json_t *j = move_as(e, &g, 1, 1, "e5", NULL, SCH_LANG_EN, 200);
     assert_int_equal(json_integer_value(get(j, "state.clock.white")), 300000);
     assert_int_equal(json_integer_value(get(j, "state.clock.black")), 300000);
     assert_string_equal(str(j, "state.clock.running"), "white");
@@ -480,7 +480,7 @@ static void test_live_clock(void **state) {
     json_decref(j);
     assert_int_equal(service_next_timer_ms(e->svc), 300000);
     e->now += 7000;
-    j = move_as(e, &g, 0, 2, "Nf3", NULL, LANG_EN, 200);
+    j = move_as(e, &g, 0, 2, "Nf3", NULL, SCH_LANG_EN, 200);
     assert_int_equal(json_integer_value(get(j, "state.clock.white")), 300000 - 7000 + 3000);
     assert_string_equal(str(j, "state.clock.running"), "black");
     json_decref(j);
@@ -531,7 +531,7 @@ static void test_clock_insufficient(void **state) {
     play(e, &g, 0, "Qd2 Kf7");
     e->now += 60001;
     unsigned seen = wakes_now(e);
-    expect_error(move_as(e, &g, 0, 2, "Qd5", NULL, LANG_EN, 409), "game_over");
+    expect_error(move_as(e, &g, 0, 2, "Qd5", NULL, SCH_LANG_EN, 409), "game_over");
     settle_timer(e, seen);
     json_t *j = state_json(e, g.id);
     assert_string_equal(str(j, "outcome.result"), "1/2-1/2");
@@ -546,12 +546,12 @@ static void test_correspondence(void **state) {
     new_game(e, "{\"time\":{\"type\":\"correspondence\",\"days\":2}}", &g);
     play(e, &g, 0, "e4");
     e->now += 5 * 86400000LL; /* before both moved, no deadline */
-    json_t *j = move_as(e, &g, 1, 1, "c5", NULL, LANG_EN, 200);
+    json_t *j = move_as(e, &g, 1, 1, "c5", NULL, SCH_LANG_EN, 200);
     assert_int_equal(json_integer_value(get(j, "state.clock.deadline")), e->now + 2 * 86400000LL);
     assert_string_equal(str(j, "state.clock.running"), "white");
     json_decref(j);
     e->now += 86400000LL;
-    j = move_as(e, &g, 0, 2, "Nf3", NULL, LANG_EN, 200);
+    j = move_as(e, &g, 0, 2, "Nf3", NULL, SCH_LANG_EN, 200);
     assert_int_equal(json_integer_value(get(j, "state.clock.deadline")), e->now + 2 * 86400000LL);
     json_decref(j);
     assert_int_equal(service_next_timer_ms(e->svc), 2 * 86400000LL);
@@ -572,7 +572,7 @@ static void test_pgn(void **state) {
     new_game(e, "{\"time\":{\"type\":\"live\",\"minutes\":5,\"increment\":3}}", &g);
     play(e, &g, 0, "e4 e5 Nf3 Nc6 Bb5");
     json_decref(action_as(e, &g, ACTION_RESIGN, 1, NULL, 200));
-    char *en = pgn_of(e, g.id, LANG_EN);
+    char *en = pgn_of(e, g.id, SCH_LANG_EN);
     assert_non_null(strstr(en, "[Event \"schach online\"]"));
     assert_non_null(strstr(en, "[Date \"2025.11.22\"]"));
     assert_non_null(strstr(en, "[White \"?\"]"));
@@ -581,7 +581,7 @@ static void test_pgn(void **state) {
     assert_non_null(strstr(en, "[Termination \"Black resigns – White wins 1-0\"]"));
     assert_non_null(strstr(en, "[TimeControl \"300+3\"]"));
     assert_non_null(strstr(en, "1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0"));
-    char *de = pgn_of(e, g.id, LANG_DE);
+    char *de = pgn_of(e, g.id, SCH_LANG_DE);
     assert_non_null(strstr(de, "1. e4 e5 2. Sf3 Sc6 3. Lb5 1-0"));
     assert_non_null(strstr(de, "[Termination \"Schwarz gibt auf – Weiß gewinnt 1:0\"]"));
     free(en);
@@ -589,12 +589,12 @@ static void test_pgn(void **state) {
     Game2 h;
     new_game(e, "{}", &h);
     json_decref(action_as(e, &h, ACTION_ABORT, 0, NULL, 200));
-    char *ab = pgn_of(e, h.id, LANG_EN);
+    char *ab = pgn_of(e, h.id, SCH_LANG_EN);
     assert_non_null(strstr(ab, "[Result \"*\"]"));
     assert_non_null(strstr(ab, "[Termination \"unterminated\"]"));
     assert_non_null(strstr(ab, "[TimeControl \"-\"]"));
     free(ab);
-    expect_error(request(e, ACTION_PGN, "nosuchgame00", NULL, LANG_EN, 404), "not_found");
+    expect_error(request(e, ACTION_PGN, "nosuchgame00", NULL, SCH_LANG_EN, 404), "not_found");
 }
 
 static void test_cancel_and_transport_errors(void **state) {
@@ -617,16 +617,16 @@ static void test_cancel_and_transport_errors(void **state) {
 
     char *out;
     size_t len;
-    assert_int_equal(service_error("not_found", LANG_DE, &out, &len), 404);
+    assert_int_equal(service_error("not_found", SCH_LANG_DE, &out, &len), 404);
     json_t *j = json_loads(out, 0, NULL);
     free(out);
     assert_string_equal(str(j, "error.code"), "not_found");
     json_decref(j);
-    assert_int_equal(service_error("method_not_allowed", LANG_EN, &out, &len), 405);
+    assert_int_equal(service_error("method_not_allowed", SCH_LANG_EN, &out, &len), 405);
     free(out);
-    assert_int_equal(service_error("too_large", LANG_EN, &out, &len), 413);
+    assert_int_equal(service_error("too_large", SCH_LANG_EN, &out, &len), 413);
     free(out);
-    assert_int_equal(service_error("bad_json", LANG_EN, &out, &len), 400);
+    assert_int_equal(service_error("bad_json", SCH_LANG_EN, &out, &len), 400);
     free(out);
 }
 
@@ -652,7 +652,7 @@ static void test_castling_off_the_e_file(void **state) {
     json_decref(j);
 
     /* The PGN says Chess960, so that other programs read KQkq with the king on b1 as X-FEN. */
-    char *pgn = pgn_of(e, g.id, LANG_EN);
+    char *pgn = pgn_of(e, g.id, SCH_LANG_EN);
     assert_non_null(strstr(pgn, "[Variant \"Chess960\"]"));
     assert_non_null(strstr(pgn, "[FEN \"r3k2r/8/8/8/8/8/8/RK5R w KQkq - 0 1\"]"));
     assert_non_null(strstr(pgn, "1. O-O-O O-O"));
@@ -666,19 +666,19 @@ static void test_castling_off_the_e_file(void **state) {
  * standard game. */
 static void test_chess960_games(void **state) {
     Env *e = *state;
-    json_t *j = request(e, ACTION_CREATE, NULL, "{\"variant\":\"chess960\",\"position\":0}", LANG_EN, 201);
+    json_t *j = request(e, ACTION_CREATE, NULL, "{\"variant\":\"chess960\",\"position\":0}", SCH_LANG_EN, 201);
     assert_string_equal(str(j, "state.start_fen"), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
     assert_string_equal(str(j, "state.variant"), "chess960");
     assert_int_equal(json_integer_value(get(j, "state.chess960")), 0);
     json_decref(j);
 
-    j = request(e, ACTION_CREATE, NULL, "{\"variant\":\"chess960\",\"position\":518}", LANG_EN, 201);
+    j = request(e, ACTION_CREATE, NULL, "{\"variant\":\"chess960\",\"position\":518}", SCH_LANG_EN, 201);
     assert_true(json_is_null(get(j, "state.start_fen")));
     assert_string_equal(str(j, "state.variant"), "standard");
     json_decref(j);
 
     for (int i = 0; i < 5; i++) { /* at random: a start array (518 is the standard game) */
-        j = request(e, ACTION_CREATE, NULL, "{\"variant\":\"chess960\"}", LANG_EN, 201);
+        j = request(e, ACTION_CREATE, NULL, "{\"variant\":\"chess960\"}", SCH_LANG_EN, 201);
         const json_t *number = get(j, "state.chess960");
         if (json_is_null(number)) {
             assert_true(json_is_null(get(j, "state.start_fen")));
@@ -703,7 +703,7 @@ static void test_chess960_games(void **state) {
     assert_string_equal(str(json_array_get(get(j, "moves"), 4), "uci"), "e1h1");
     assert_string_equal(str(j, "fen"), "rbbqk2r/pppppppp/4n2n/8/8/4N2N/PPPPPPPP/RBBQ1RK1 b kq - 5 3");
     json_decref(j);
-    char *pgn = pgn_of(e, g.id, LANG_DE);
+    char *pgn = pgn_of(e, g.id, SCH_LANG_DE);
     assert_non_null(strstr(pgn, "[Variant \"Chess960\"]"));
     assert_non_null(strstr(pgn, "3. 0-0"));
     free(pgn);

@@ -38,12 +38,12 @@ static void test_finished_games_leave_memory_and_come_back(void **state) {
         assert_string_equal(now, final[i]);
         free(now);
         free(final[i]);
-        expect_error(move_as(e, &g[i], 1, 3, "Nc6", NULL, LANG_EN, 409), "game_over");
+        expect_error(move_as(e, &g[i], 1, 3, "Nc6", NULL, SCH_LANG_EN, 409), "game_over");
         expect_error(action_as(e, &g[i], ACTION_RESIGN, 0, NULL, 409), "game_over");
         assert_true(stats(e).games_in_memory <= 2);
     }
     Reply r = {0};
-    ServiceRequest req = {.action = ACTION_PGN, .game = g[0].id, .lang = LANG_EN};
+    ServiceRequest req = {.action = ACTION_PGN, .game = g[0].id, .lang = SCH_LANG_EN};
     service_handle(e->svc, &req, on_reply, &r);
     assert_int_equal(r.status, 200);
     assert_non_null(strstr(r.body, "1. e4 e5 2. Nf3 1-0"));
@@ -171,7 +171,7 @@ static void test_start_reads_games_in_play_only(void **state) {
     assert_int_equal(s.games_in_memory, 3);
 
     /* The recent list came from the store: the 20 newest, newest first. */
-    json_t *j = request(e, ACTION_RECENT, NULL, NULL, LANG_EN, 200);
+    json_t *j = request(e, ACTION_RECENT, NULL, NULL, SCH_LANG_EN, 200);
     const json_t *games = get(j, "games");
     assert_int_equal(json_array_size(games), 20);
     assert_string_equal(str(json_array_get(games, 0), "id"), "old000002999");
@@ -189,17 +189,17 @@ static void test_start_reads_games_in_play_only(void **state) {
     /* A game that finishes now leads the list (its time is later than every stored one). */
     e->now = T0 + (int64_t)FINISHED * 1000;
     json_decref(action_as(e, &live[0], ACTION_RESIGN, 0, NULL, 200));
-    j = request(e, ACTION_RECENT, NULL, NULL, LANG_EN, 200);
+    j = request(e, ACTION_RECENT, NULL, NULL, SCH_LANG_EN, 200);
     assert_string_equal(str(json_array_get(get(j, "games"), 0), "id"), live[0].id);
     assert_int_equal(json_array_size(get(j, "games")), 20);
     json_decref(j);
 }
 
 /* The invitation is checked first: without a valid one the answer is 403 whatever the game does;
- * with one, an ended game takes nobody in (409 game_over), and a change in flight asks for patience. */
+ * with one, an ended game takes nobody in (409 sch_game_over), and a change in flight asks for patience. */
 static void test_join_checks(void **state) {
     Env *e = *state;
-    json_t *j = request(e, ACTION_CREATE, NULL, "{}", LANG_EN, 201);
+    json_t *j = request(e, ACTION_CREATE, NULL, "{}", SCH_LANG_EN, 201);
     Game2 g = {0};
     snprintf(g.id, sizeof g.id, "%s", str(j, "id"));
     snprintf(g.secret[0], sizeof g.secret[0], "%s", str(j, "secret"));
@@ -233,12 +233,12 @@ static void test_join_checks(void **state) {
     /* The game ends before anybody joined: the invitation no longer takes anybody in. */
     json_decref(action_as(e, &g, ACTION_RESIGN, 0, NULL, 200));
     char *before = state_text(e, g.id);
-    expect_error(request(e, ACTION_JOIN, g.id, good, LANG_EN, 409), "game_over");
-    expect_error(request(e, ACTION_JOIN, g.id, bad, LANG_EN, 403), "bad_invite");
+    expect_error(request(e, ACTION_JOIN, g.id, good, SCH_LANG_EN, 409), "game_over");
+    expect_error(request(e, ACTION_JOIN, g.id, bad, SCH_LANG_EN, 403), "bad_invite");
     /* Also after a restart, and once the game was read back from the store. */
     env_close(e);
     env_open(e);
-    expect_error(request(e, ACTION_JOIN, g.id, good, LANG_EN, 409), "game_over");
+    expect_error(request(e, ACTION_JOIN, g.id, good, SCH_LANG_EN, 409), "game_over");
     char *after = state_text(e, g.id);
     assert_string_equal(before, after);
     assert_non_null(strstr(after, "\"players\":{\"white\":true,\"black\":false}"));
@@ -263,12 +263,12 @@ static void test_time_members(void **state) {
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char body[256];
         snprintf(body, sizeof body, "{\"mode\":\"local\",\"time\":%s}", bad[i][0]);
-        json_t *j = request(e, ACTION_CREATE, NULL, body, LANG_EN, 400);
+        json_t *j = request(e, ACTION_CREATE, NULL, body, SCH_LANG_EN, 400);
         if (!strstr(str(j, "error.message"), bad[i][1]))
             fail_msg("%s: %s does not name %s", bad[i][0], str(j, "error.message"), bad[i][1]);
         expect_error(j, "bad_request");
     }
-    json_t *j = request(e, ACTION_CREATE, NULL, "{\"time\":{\"type\":\"live\",\"minutes\":3}}", LANG_EN, 201);
+    json_t *j = request(e, ACTION_CREATE, NULL, "{\"time\":{\"type\":\"live\",\"minutes\":3}}", SCH_LANG_EN, 201);
     assert_int_equal(json_integer_value(get(j, "state.time.increment")), 0);
     json_decref(j);
     assert_int_equal(stats(e).games_in_memory, 1);
@@ -306,7 +306,7 @@ static void test_list_recent(void **state) {
         json_decref(action_as(e, &g[i], ACTION_RESIGN, i % 2, NULL, 200));
     }
     for (int pass = 0; pass < 2; pass++) {
-        j = request(e, ACTION_RECENT, NULL, NULL, LANG_EN, 200);
+        j = request(e, ACTION_RECENT, NULL, NULL, SCH_LANG_EN, 200);
         games = get(j, "games");
         assert_int_equal(json_array_size(games), 3);
         for (int i = 0; i < 3; i++)
@@ -321,7 +321,7 @@ static void test_list_recent(void **state) {
     new_game(e, "{}", &aborted);
     e->now += 1000;
     json_decref(action_as(e, &aborted, ACTION_ABORT, 0, NULL, 200));
-    j = request(e, ACTION_RECENT, NULL, NULL, LANG_EN, 200);
+    j = request(e, ACTION_RECENT, NULL, NULL, SCH_LANG_EN, 200);
     assert_int_equal(json_array_size(get(j, "games")), 3);
     json_decref(j);
     /* Only the 20 newest. */
@@ -331,7 +331,7 @@ static void test_list_recent(void **state) {
         e->now += 1000;
         json_decref(action_as(e, &x, ACTION_RESIGN, 0, NULL, 200));
     }
-    j = request(e, ACTION_RECENT, NULL, NULL, LANG_EN, 200);
+    j = request(e, ACTION_RECENT, NULL, NULL, SCH_LANG_EN, 200);
     assert_int_equal(json_array_size(get(j, "games")), 20);
     json_decref(j);
 }

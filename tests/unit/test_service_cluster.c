@@ -168,7 +168,7 @@ static void cl_wait_done(Cluster *c, int i) {
 
 static uint64_t cl_send(Cluster *c, int i, ServiceAction action, const char *game, const char *body, Reply *r) {
     memset(r, 0, sizeof *r);
-    ServiceRequest req = {.action = action, .game = game, .body = body, .lang = LANG_EN};
+    ServiceRequest req = {.action = action, .game = game, .body = body, .lang = SCH_LANG_EN};
     uint64_t ticket = service_handle(c->svc[i], &req, on_reply, r);
     assert_true(ticket != 0);
     return ticket;
@@ -453,7 +453,7 @@ static void test_parsed_body_handled_again(void **state) {
     cl_send_move(c, A, &g, 0, "e4", body_a, sizeof body_a, &ra);
     memset(&rb, 0, sizeof rb);
     json_t *body = json_pack("{s:s, s:s}", "secret", g.secret[1], "lang", "de");
-    ServiceRequest req = {.action = ACTION_RESIGN, .game = g.id, .json = body, .lang = LANG_EN};
+    ServiceRequest req = {.action = ACTION_RESIGN, .game = g.id, .json = body, .lang = SCH_LANG_EN};
     assert_true(service_handle(c->svc[B], &req, on_reply, &rb) != 0);
     json_decref(body);
     cl_settle(c, A, &ra);
@@ -972,7 +972,7 @@ static void test_claim_across_nodes(void **state) {
 }
 
 /* A live game whose flag fell on B's copy, but not on the game the store has (White moved on A in
- * time): Black's draw offer on B is taken, not answered game_over. */
+ * time): Black's draw offer on B is taken, not answered sch_game_over. */
 static void test_request_on_stale_flag(void **state) {
     Cluster *c = *state;
     Game2 g;

@@ -16,7 +16,7 @@ static void computer_on(Env *e, int threads, int delay_ms) {
 
 /* A game against the computer; g->secret holds the person's side only. Returns the person's color. */
 static int computer_game(Env *e, const char *body, Game2 *g) {
-    json_t *j = request(e, ACTION_CREATE, NULL, body, LANG_EN, 201);
+    json_t *j = request(e, ACTION_CREATE, NULL, body, SCH_LANG_EN, 201);
     memset(g, 0, sizeof *g);
     snprintf(g->id, sizeof g->id, "%s", str(j, "id"));
     int color = strcmp(str(j, "color"), "white") == 0 ? 0 : 1;
@@ -42,22 +42,22 @@ static void first_legal(const json_t *state, char out[8]) {
 
 static void test_computer_create_validation(void **state) {
     Env *e = *state;
-    expect_error(request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\"}", LANG_EN, 400), "bad_request");
-    json_t *j = request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":\"grandmaster\"}", LANG_EN, 422);
+    expect_error(request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\"}", SCH_LANG_EN, 400), "bad_request");
+    json_t *j = request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":\"grandmaster\"}", SCH_LANG_EN, 422);
     assert_non_null(strstr(str(j, "error.message"), "grandmaster"));
     expect_error(j, "unknown_level");
-    j = request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":\"nope\",\"lang\":\"de\"}", LANG_EN, 422);
+    j = request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":\"nope\",\"lang\":\"de\"}", SCH_LANG_EN, 422);
     assert_non_null(strstr(str(j, "error.message"), "Computerstufe"));
     expect_error(j, "unknown_level");
-    expect_error(request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":7}", LANG_EN, 400), "bad_request");
-    expect_error(request(e, ACTION_CREATE, NULL, "{\"mode\":\"friend\",\"level\":\"club\"}", LANG_EN, 400),
+    expect_error(request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":7}", SCH_LANG_EN, 400), "bad_request");
+    expect_error(request(e, ACTION_CREATE, NULL, "{\"mode\":\"friend\",\"level\":\"club\"}", SCH_LANG_EN, 400),
                  "bad_request");
     expect_error(
-        request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":\"club\",\"color\":\"green\"}", LANG_EN, 400),
+        request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":\"club\",\"color\":\"green\"}", SCH_LANG_EN, 400),
         "bad_request");
 
     /* The levels, with both names. */
-    j = request(e, ACTION_LEVELS, NULL, NULL, LANG_EN, 200);
+    j = request(e, ACTION_LEVELS, NULL, NULL, SCH_LANG_EN, 200);
     const json_t *levels = get(j, "levels");
     assert_true(json_array_size(levels) >= 2);
     assert_string_equal(json_string_value(json_object_get(json_array_get(levels, 0), "id")), "beginner");
@@ -66,7 +66,7 @@ static void test_computer_create_validation(void **state) {
 
     /* A good one (no computer started: it just does not move yet). The level id is case-insensitive. */
     j = request(e, ACTION_CREATE, NULL,
-                "{\"mode\":\"computer\",\"level\":\"CLUB\",\"color\":\"black\",\"time\":{\"type\":\"none\"}}", LANG_EN,
+                "{\"mode\":\"computer\",\"level\":\"CLUB\",\"color\":\"black\",\"time\":{\"type\":\"none\"}}", SCH_LANG_EN,
                 201);
     assert_string_equal(str(j, "color"), "black");
     assert_string_equal(str(j, "state.mode"), "computer");
@@ -86,7 +86,7 @@ static void test_computer_answers(void **state) {
     assert_int_equal(computer_game(e, "{\"mode\":\"computer\",\"level\":\"beginner\",\"color\":\"white\"}", &g), 0);
     Events ev = {0};
     uint64_t sub = service_subscribe(e->svc, g.id, on_event, &ev);
-    json_decref(move_as(e, &g, 0, 0, "e4", NULL, LANG_EN, 200));
+    json_decref(move_as(e, &g, 0, 0, "e4", NULL, SCH_LANG_EN, 200));
     json_t *j = wait_for_ply(e, g.id, 2);
     assert_int_equal(json_integer_value(get(j, "ply")), 2);
     assert_string_equal(str(j, "turn"), "white");
@@ -96,17 +96,17 @@ static void test_computer_answers(void **state) {
     char mv[8];
     first_legal(j, mv);
     json_decref(j);
-    json_decref(move_as(e, &g, 0, 2, mv, NULL, LANG_EN, 200));
+    json_decref(move_as(e, &g, 0, 2, mv, NULL, SCH_LANG_EN, 200));
     j = wait_for_ply(e, g.id, 4);
     assert_int_equal(json_integer_value(get(j, "ply")), 4);
     first_legal(j, mv);
     json_decref(j);
     /* Moving for the computer is not possible: the person's secret is not its side's. */
-    json_decref(move_as(e, &g, 0, 4, mv, NULL, LANG_EN, 200));
-    expect_error(move_as(e, &g, 0, 5, "a6", NULL, LANG_EN, 409), "not_your_turn");
+    json_decref(move_as(e, &g, 0, 4, mv, NULL, SCH_LANG_EN, 200));
+    expect_error(move_as(e, &g, 0, 5, "a6", NULL, SCH_LANG_EN, 409), "not_your_turn");
     j = wait_for_ply(e, g.id, 6);
     json_decref(j);
-    char *pgn = pgn_of(e, g.id, LANG_EN);
+    char *pgn = pgn_of(e, g.id, SCH_LANG_EN);
     assert_non_null(strstr(pgn, "[White \"?\"]"));
     assert_non_null(strstr(pgn, "[Black \"schach (Beginner)\"]"));
     assert_non_null(strstr(pgn, "[ComputerLevel \"beginner\"]"));
@@ -114,7 +114,7 @@ static void test_computer_answers(void **state) {
     snprintf(elo_tag, sizeof elo_tag, "[BlackElo \"%d\"]", engine_level_find("beginner")->elo);
     assert_non_null(strstr(pgn, elo_tag));
     free(pgn);
-    pgn = pgn_of(e, g.id, LANG_DE);
+    pgn = pgn_of(e, g.id, SCH_LANG_DE);
     assert_non_null(strstr(pgn, "[Black \"schach (Anfänger)\"]"));
     free(pgn);
 
@@ -144,7 +144,7 @@ static void test_computer_result_dropped(void **state) {
     Reply r = {0};
     char body[256];
     snprintf(body, sizeof body, "{\"secret\":\"%s\",\"ply\":0,\"move\":\"e4\"}", g.secret[0]);
-    ServiceRequest req = {.action = ACTION_MOVE, .game = g.id, .body = body, .lang = LANG_EN};
+    ServiceRequest req = {.action = ACTION_MOVE, .game = g.id, .body = body, .lang = SCH_LANG_EN};
     service_handle(e->svc, &req, on_reply, &r);
     settle(e, &r); /* the move is committed and the computer's search has already run */
     assert_int_equal(r.status, 200);
@@ -165,7 +165,7 @@ static void test_computer_result_dropped(void **state) {
     computer_on(e, 1, 3600 * 1000);
     Game2 h;
     computer_game(e, "{\"mode\":\"computer\",\"level\":\"max\",\"color\":\"white\"}", &h);
-    json_decref(move_as(e, &h, 0, 0, "d4", NULL, LANG_EN, 200));
+    json_decref(move_as(e, &h, 0, 0, "d4", NULL, SCH_LANG_EN, 200));
     j = action_as(e, &h, ACTION_RESIGN, 0, NULL, 200);
     assert_string_equal(str(j, "state.outcome.result"), "0-1");
     json_decref(j);
@@ -186,7 +186,7 @@ static void test_computer_after_restart(void **state) {
                   "{\"mode\":\"computer\",\"level\":\"novice\",\"color\":\"white\","
                   "\"time\":{\"type\":\"correspondence\",\"days\":3}}",
                   &g);
-    json_decref(move_as(e, &g, 0, 0, "e4", NULL, LANG_EN, 200));
+    json_decref(move_as(e, &g, 0, 0, "e4", NULL, SCH_LANG_EN, 200));
     env_close(e);
     env_open(e);
     computer_on(e, 1, 0);
@@ -223,7 +223,7 @@ static void test_computer_draws(void **state) {
             break;
         wait_wake_after(e, seen);
     }
-    json_decref(move_as(e, &h, 0, 0, "Kf2", NULL, LANG_EN, 200));
+    json_decref(move_as(e, &h, 0, 0, "Kf2", NULL, SCH_LANG_EN, 200));
     json_decref(wait_for_ply(e, h.id, 2));
 
     /* A rook down, on its turn with 50 moves without capture or pawn move behind it: it claims. */

@@ -52,8 +52,8 @@ static void test_rematch_secrets_survive_a_restart(void **state) {
     snprintf(n.id, sizeof n.id, "%s", id);
     snprintf(n.secret[0], sizeof n.secret[0], "%s", secret);
     snprintf(n.secret[1], sizeof n.secret[1], "%s", g.secret[0]); /* the old white secret: not black's */
-    json_decref(move_as(e, &n, 0, 0, "e4", NULL, LANG_EN, 200));
-    expect_error(move_as(e, &n, 1, 1, "e5", NULL, LANG_EN, 403), "bad_secret");
+    json_decref(move_as(e, &n, 0, 0, "e4", NULL, SCH_LANG_EN, 200));
+    expect_error(move_as(e, &n, 1, 1, "e5", NULL, SCH_LANG_EN, 403), "bad_secret");
 }
 
 static void test_presence_counts_sides(void **state) {

@@ -19,13 +19,13 @@ static void test_dead_at_once(void **state) {
     workers_on(e);
     Game2 g;
     new_game(e, "{\"fen\":\"8/8/k7/p1p1p1p1/P1P1P3/6P1/8/K7 w - - 0 1\"}", &g);
-    json_t *j = move_as(e, &g, 0, 0, "g4", NULL, LANG_EN, 200);
+    json_t *j = move_as(e, &g, 0, 0, "g4", NULL, SCH_LANG_EN, 200);
     assert_string_equal(str(j, "state.outcome.result"), "1/2-1/2");
     assert_string_equal(str(j, "state.outcome.termination"), "dead_position");
     assert_string_equal(str(j, "state.outcome.reason"), "locked_pawns");
     assert_true(json_is_null(get(j, "state.outcome.winner")));
     json_decref(j);
-    expect_error(move_as(e, &g, 1, 1, "Kb6", NULL, LANG_EN, 409), "game_over");
+    expect_error(move_as(e, &g, 1, 1, "Kb6", NULL, SCH_LANG_EN, 409), "game_over");
 }
 
 /* Black's bishop gives checks in White's camp but can never mate: only the full analysis (an
@@ -38,7 +38,7 @@ static void test_dead_by_worker(void **state) {
     new_game(e, "{\"fen\":\"8/8/k7/p1p1p1p1/P1P1P3/6P1/8/K1b5 w - - 0 1\"}", &g);
     Events ev = {0};
     service_subscribe(e->svc, g.id, on_event, &ev);
-    json_t *j = move_as(e, &g, 0, 0, "g4", NULL, LANG_EN, 200);
+    json_t *j = move_as(e, &g, 0, 0, "g4", NULL, SCH_LANG_EN, 200);
     json_decref(j);
     j = wait_for_end(e, g.id);
     assert_string_equal(str(j, "outcome.termination"), "dead_position");
@@ -67,7 +67,7 @@ static void test_dead_without_workers(void **state) {
     Env *e = *state;
     Game2 g;
     new_game(e, "{\"fen\":\"8/8/k7/p1p1p1p1/P1P1P3/6P1/8/K1b5 w - - 0 1\"}", &g);
-    json_decref(move_as(e, &g, 0, 0, "g4", NULL, LANG_EN, 200));
+    json_decref(move_as(e, &g, 0, 0, "g4", NULL, SCH_LANG_EN, 200));
     json_t *j = wait_for_end(e, g.id);
     assert_string_equal(str(j, "outcome.termination"), "dead_position");
     json_decref(j);
@@ -93,7 +93,7 @@ static void test_flag_fall_judged(void **state) {
         new_game(e, body, &g);
         play(e, &g, 0, "Ke2 Nf3");
         e->now += 60001;
-        expect_error(move_as(e, &g, 0, 2, "Kxf3", NULL, LANG_EN, 409), "game_over");
+        expect_error(move_as(e, &g, 0, 2, "Kxf3", NULL, SCH_LANG_EN, 409), "game_over");
         json_t *j = wait_for_end(e, g.id);
         assert_string_equal(str(j, "outcome.result"), cases[i].result);
         assert_string_equal(str(j, "outcome.termination"), cases[i].termination);
@@ -116,7 +116,7 @@ static void test_loaded_dead_game_ends(void **state) {
     env_close(e);
     env_open(e);
     workers_on(e);
-    json_decref(move_as(e, &g, 0, 2, "g4", NULL, LANG_EN, 200));
+    json_decref(move_as(e, &g, 0, 2, "g4", NULL, SCH_LANG_EN, 200));
     json_t *j = wait_for_end(e, g.id);
     assert_string_equal(str(j, "outcome.termination"), "dead_position");
     json_decref(j);
@@ -180,7 +180,7 @@ static void test_flag_verdict_on_its_way(void **state) {
     assert_int_equal(service_next_timer_ms(e->svc), -1);
     e->now += 5000;
     assert_int_equal(service_next_timer_ms(e->svc), -1);
-    expect_error(move_as(e, &g, 0, 2, "Kxb7", NULL, LANG_EN, 409), "game_over");
+    expect_error(move_as(e, &g, 0, 2, "Kxb7", NULL, SCH_LANG_EN, 409), "game_over");
     char *s = state_text(e, g.id);
     json_t *j = json_loads(s, 0, NULL);
     free(s);
@@ -213,11 +213,11 @@ static void test_analysis_not_behind_search(void **state) {
     if (!service_computer_start(e->svc, &cfg, env_wake, e, err, sizeof err))
         fail_msg("computer: %s", err);
     json_t *c = request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":\"club\",\"color\":\"black\"}",
-                        LANG_EN, 201); /* the computer has White: it starts thinking */
+                        SCH_LANG_EN, 201); /* the computer has White: it starts thinking */
     json_decref(c);
     Game2 g;
     new_game(e, "{\"fen\":\"8/8/k7/p1p1p1p1/P1P1P3/6P1/8/K1b5 w - - 0 1\"}", &g);
-    json_decref(move_as(e, &g, 0, 0, "g4", NULL, LANG_EN, 200));
+    json_decref(move_as(e, &g, 0, 0, "g4", NULL, SCH_LANG_EN, 200));
     json_t *j = wait_for_end(e, g.id);
     assert_string_equal(str(j, "outcome.termination"), "dead_position");
     json_decref(j);

@@ -82,15 +82,15 @@ static void test_storage_failure(void **state) {
     service_subscribe(e->svc, g.id, on_event, &ev);
     char *before = state_text(e, g.id);
     f.fail = true;
-    expect_error(move_as(e, &g, 0, 2, "Nf3", NULL, LANG_DE, 503), "storage");
+    expect_error(move_as(e, &g, 0, 2, "Nf3", NULL, SCH_LANG_DE, 503), "storage");
     expect_error(action_as(e, &g, ACTION_RESIGN, 1, NULL, 503), "storage");
-    expect_error(request(e, ACTION_CREATE, NULL, "{}", LANG_EN, 503), "storage");
+    expect_error(request(e, ACTION_CREATE, NULL, "{}", SCH_LANG_EN, 503), "storage");
     char *after = state_text(e, g.id);
     assert_string_equal(before, after);
     assert_int_equal(ev.count, 1); /* nothing was broadcast */
     free(after);
     f.fail = false;
-    json_decref(move_as(e, &g, 0, 2, "Nf3", NULL, LANG_EN, 200));
+    json_decref(move_as(e, &g, 0, 2, "Nf3", NULL, SCH_LANG_EN, 200));
     assert_int_equal(ev.count, 2);
     service_free(e->svc);
     e->svc = service_create(e->store, env_clock, e, err, sizeof err);
@@ -115,8 +115,8 @@ static void test_read_failure(void **state) {
     char err[256];
     e->svc = service_create(&f.base, env_clock, e, err, sizeof err);
     assert_non_null(e->svc);
-    expect_error(request(e, ACTION_STATE, g.id, NULL, LANG_EN, 503), "storage");
-    json_t *j = request(e, ACTION_PGN, g.id, NULL, LANG_DE, 503);
+    expect_error(request(e, ACTION_STATE, g.id, NULL, SCH_LANG_EN, 503), "storage");
+    json_t *j = request(e, ACTION_PGN, g.id, NULL, SCH_LANG_DE, 503);
     assert_non_null(strstr(str(j, "error.message"), "gelesen"));
     expect_error(j, "storage");
     Reply r = {0};

@@ -58,7 +58,7 @@ static void test_verb_table(void **state) {
 /* One request with its body as text or, parsed = true, as the object the text parses to (the way the
  * WebSocket reads a message: duplicate members refused). The answer, settled: by then the service
  * has let go of the object, which it did not change. */
-static Reply ask(Env *e, ServiceAction action, const char *game, const char *text, bool parsed, Lang lang) {
+static Reply ask(Env *e, ServiceAction action, const char *game, const char *text, bool parsed, SchLang lang) {
     Reply r = {0};
     json_t *obj = NULL;
     if (parsed) {
@@ -100,7 +100,7 @@ static const char *with_secrets(const char *text, const Game2 *g) {
 }
 
 /* The same text as text and as parsed: the same status and body, byte for byte. */
-static void same_answer(Env *e, ServiceAction action, const char *game, const char *text, Lang lang) {
+static void same_answer(Env *e, ServiceAction action, const char *game, const char *text, SchLang lang) {
     Reply t = ask(e, action, game, text, false, lang);
     Reply p = ask(e, action, game, text, true, lang);
     if (t.status != p.status || strcmp(t.body, p.body) != 0)
@@ -170,8 +170,8 @@ static void test_errors_word_for_word(void **state) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *text = with_secrets(cases[i].text, &g);
-        same_answer(e, cases[i].action, cases[i].action == ACTION_CREATE ? NULL : g.id, text, LANG_EN);
-        same_answer(e, cases[i].action, cases[i].action == ACTION_CREATE ? NULL : g.id, text, LANG_DE);
+        same_answer(e, cases[i].action, cases[i].action == ACTION_CREATE ? NULL : g.id, text, SCH_LANG_EN);
+        same_answer(e, cases[i].action, cases[i].action == ACTION_CREATE ? NULL : g.id, text, SCH_LANG_DE);
     }
     char *after = state_text(e, g.id);
     assert_string_equal(before, after); /* no error changed anything */
@@ -196,18 +196,18 @@ static void test_limit_of_parsed_body(void **state) {
     new_game(e, "{\"mode\":\"friend\"}", &g);
     /* 16 KiB as text: read (and refused for its unknown member); a byte more is too large. */
     char *text = padded(16 * 1024);
-    Reply r = ask(e, ACTION_MOVE, g.id, text, true, LANG_EN);
+    Reply r = ask(e, ACTION_MOVE, g.id, text, true, SCH_LANG_EN);
     assert_int_equal(r.status, 400);
     expect_error(json_loads(r.body, 0, NULL), "bad_request");
     free(r.body);
-    same_answer(e, ACTION_MOVE, g.id, text, LANG_EN);
+    same_answer(e, ACTION_MOVE, g.id, text, SCH_LANG_EN);
     free(text);
     text = padded(16 * 1024 + 1);
-    r = ask(e, ACTION_MOVE, g.id, text, true, LANG_EN);
+    r = ask(e, ACTION_MOVE, g.id, text, true, SCH_LANG_EN);
     assert_int_equal(r.status, 413);
     expect_error(json_loads(r.body, 0, NULL), "too_large");
     free(r.body);
-    same_answer(e, ACTION_MOVE, g.id, text, LANG_DE);
+    same_answer(e, ACTION_MOVE, g.id, text, SCH_LANG_DE);
     free(text);
 
     /* Real numbers are longer as jansson writes them (1e9: 1000000000.0): a body that is short as it
@@ -225,13 +225,13 @@ static void test_limit_of_parsed_body(void **state) {
     char *dumped = json_dumps(obj, JSON_COMPACT | JSON_ENCODE_ANY);
     assert_true(strlen(dumped) > 16 * 1024);
     json_decref(obj);
-    r = ask(e, ACTION_MOVE, g.id, sent, true, LANG_EN);
+    r = ask(e, ACTION_MOVE, g.id, sent, true, SCH_LANG_EN);
     assert_int_equal(r.status, 413);
     free(r.body);
-    r = ask(e, ACTION_MOVE, g.id, dumped, false, LANG_EN);
+    r = ask(e, ACTION_MOVE, g.id, dumped, false, SCH_LANG_EN);
     assert_int_equal(r.status, 413);
     free(r.body);
-    r = ask(e, ACTION_MOVE, g.id, sent, false, LANG_EN); /* as text it is read */
+    r = ask(e, ACTION_MOVE, g.id, sent, false, SCH_LANG_EN); /* as text it is read */
     assert_int_equal(r.status, 400);
     free(r.body);
     free(dumped);
@@ -250,10 +250,10 @@ static void test_same_changes(void **state) {
             char text[256];
             snprintf(text, sizeof text, "{\"secret\":\"%s\",\"ply\":%d,\"move\":\"%s\"}", a.secret[ply % 2], ply,
                      line[ply]);
-            Reply ra = ask(e, ACTION_MOVE, a.id, text, false, LANG_EN);
+            Reply ra = ask(e, ACTION_MOVE, a.id, text, false, SCH_LANG_EN);
             snprintf(text, sizeof text, "{\"type\":\"move\",\"secret\":\"%s\",\"ply\":%d,\"move\":\"%s\"}",
                      b.secret[ply % 2], ply, line[ply]);
-            Reply rb = ask(e, ACTION_MOVE, b.id, text, true, LANG_EN);
+            Reply rb = ask(e, ACTION_MOVE, b.id, text, true, SCH_LANG_EN);
             assert_int_equal(ra.status, 200);
             assert_int_equal(rb.status, 200);
             assert_int_equal(ra.ply, ply + 1);
@@ -274,14 +274,14 @@ static void test_same_changes(void **state) {
     for (int i = 0; i < 2; i++) {
         char text[256];
         snprintf(text, sizeof text, "{\"secret\":\"%s\"}", games[i]->secret[1]);
-        Reply r = ask(e, ACTION_RESIGN, games[i]->id, text, i == 1, LANG_EN);
+        Reply r = ask(e, ACTION_RESIGN, games[i]->id, text, i == 1, SCH_LANG_EN);
         assert_int_equal(r.status, 200);
         free(r.body);
-        r = ask(e, ACTION_REMATCH, games[i]->id, text, i == 1, LANG_EN);
+        r = ask(e, ACTION_REMATCH, games[i]->id, text, i == 1, SCH_LANG_EN);
         assert_int_equal(r.status, 200);
         free(r.body);
         snprintf(text, sizeof text, "{\"secret\":\"%s\",\"action\":\"offer\",\"lang\":\"de\"}", games[i]->secret[0]);
-        r = ask(e, ACTION_REMATCH, games[i]->id, text, i == 1, LANG_EN);
+        r = ask(e, ACTION_REMATCH, games[i]->id, text, i == 1, SCH_LANG_EN);
         assert_int_equal(r.status, 200);
         json_t *j = json_loads(r.body, 0, NULL);
         assert_non_null(str(j, "id"));

@@ -25,29 +25,29 @@ static uint64_t next_random(uint64_t *s) {
 
 /* Plays one game; returns its length. Weak levels play every fourth game for variety. */
 static int play_game(Engine *white, Engine *black, uint64_t *rng, int *terminations) {
-    Game g;
-    game_init(&g);
+    SchGame g;
+    sch_game_init(&g);
     int plies = 0;
-    for (; plies < MAX_PLIES && !game_over(&g); plies++) {
-        Move m;
+    for (; plies < MAX_PLIES && !sch_game_over(&g); plies++) {
+        SchMove m;
         if (plies < RANDOM_OPENING_PLIES) {
-            Move moves[SCHACH_MAX_MOVES];
-            int n = gen_moves(game_position(&g), GEN_ALL, moves);
+            SchMove moves[SCH_MAX_MOVES];
+            int n = sch_gen_moves(sch_game_position(&g), SCH_GEN_ALL, moves);
             m = moves[next_random(rng) % (uint64_t)n];
         } else {
-            Engine *e = pos_turn(game_position(&g)) == WHITE ? white : black;
+            Engine *e = sch_pos_turn(sch_game_position(&g)) == SCH_WHITE ? white : black;
             EngineLimits limits = {.nodes = 300};
             m = engine_search(e, &g, &limits, NULL, NULL).best;
         }
-        assert_true(gen_is_legal(game_position(&g), m));
+        assert_true(sch_gen_is_legal(sch_game_position(&g), m));
         SchError err;
-        assert_true(game_play(&g, m, &err));
+        assert_true(sch_game_play(&g, m, &err));
         /* Like a player would: claim a draw as soon as the rules allow it. */
-        if (!game_over(&g) && game_claims(&g))
-            assert_true(game_claim(&g, 0, &err));
+        if (!sch_game_over(&g) && sch_game_claims(&g))
+            assert_true(sch_game_claim(&g, 0, &err));
     }
     terminations[g.outcome.termination]++;
-    game_free(&g);
+    sch_game_free(&g);
     return plies;
 }
 
@@ -61,20 +61,20 @@ static void test_self_play(void **state) {
     Engine *weak = engine_new(&opt);
     engine_set_seed(weak, 2024);
     uint64_t rng = 0x5EED5EED5EEDULL;
-    int terminations[TERM_NB] = {0};
+    int terminations[SCH_TERM_NB] = {0};
     long total_plies = 0;
     for (int i = 0; i < GAMES; i++) {
         engine_clear(strong);
         Engine *black = i % 4 == 3 ? weak : strong;
         total_plies += play_game(strong, black, &rng, terminations);
     }
-    printf("self-play: %d games, %ld plies; unfinished %d", GAMES, total_plies, terminations[TERM_NONE]);
-    for (int t = 1; t < TERM_NB; t++)
+    printf("self-play: %d games, %ld plies; unfinished %d", GAMES, total_plies, terminations[SCH_TERM_NONE]);
+    for (int t = 1; t < SCH_TERM_NB; t++)
         if (terminations[t])
-            printf(", %s %d", termination_name((Termination)t), terminations[t]);
+            printf(", %s %d", sch_termination_name((SchTermination)t), terminations[t]);
     printf("\n");
     fflush(stdout);
-    assert_true(terminations[TERM_CHECKMATE] > 0);
+    assert_true(terminations[SCH_TERM_CHECKMATE] > 0);
     engine_free(strong);
     engine_free(weak);
 }
@@ -107,9 +107,9 @@ static void test_proven_mate_is_reported(void **state) {
         engine_options_default(&opt);
         Engine *e = engine_new(&opt);
         assert_non_null(e);
-        Game g;
+        SchGame g;
         SchError err;
-        assert_true(game_init_fen(&g, fen, &err));
+        assert_true(sch_game_init_fen(&g, fen, &err));
         EngineLimits limits = {.nodes = nodes};
         LastLine last = {0};
         EngineResult r = engine_search(e, &g, &limits, keep_last, &last);
@@ -122,7 +122,7 @@ static void test_proven_mate_is_reported(void **state) {
                 fail_msg("nodes %llu: the result is mate (%d) but the last line says %d", (unsigned long long)nodes,
                          r.score, last.score);
         }
-        game_free(&g);
+        sch_game_free(&g);
         engine_free(e);
     }
     /* The range must hold the case this test is about, or it tests nothing. */
@@ -131,7 +131,6 @@ static void test_proven_mate_is_reported(void **state) {
 }
 
 int main(void) {
-    schach_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_self_play),
         cmocka_unit_test(test_proven_mate_is_reported),

@@ -22,28 +22,28 @@ typedef struct Stats {
     long mates;
 } Stats;
 
-static void fail_move(const Position *pos, Move m, const char *what, const char *text) {
-    char fen[SCHACH_FEN_MAX], uci[8];
-    fen_write(pos, fen, sizeof fen);
-    uci_write(m, uci, sizeof uci);
+static void fail_move(const SchPosition *pos, SchMove m, const char *what, const char *text) {
+    char fen[SCH_FEN_MAX], uci[8];
+    sch_fen_write(pos, fen, sizeof fen);
+    sch_uci_write(pos, m, uci, sizeof uci);
     fail_msg("%s: move %s, text '%s', position %s", what, uci, text, fen);
 }
 
-static void expect_back(const Position *pos, Move m, Move got, const char *what, const char *text) {
+static void expect_back(const SchPosition *pos, SchMove m, SchMove got, const char *what, const char *text) {
     if (got != m)
         fail_move(pos, m, what, text);
 }
 
 /* The check mark written must match the position after the move. */
-static void check_mark(const Position *pos, Move m, const char *san, Stats *st) {
-    Position next = *pos;
-    Undo undo;
-    pos_make(&next, m, &undo);
+static void check_mark(const SchPosition *pos, SchMove m, const char *san, Stats *st) {
+    SchPosition next = *pos;
+    SchUndo undo;
+    sch_pos_make(&next, m, &undo);
     size_t n = strlen(san);
     char last = n ? san[n - 1] : 0;
     char want = 0;
-    if (pos_in_check(&next))
-        want = gen_has_legal_move(&next) ? '+' : '#';
+    if (sch_pos_in_check(&next))
+        want = sch_gen_has_legal_move(&next) ? '+' : '#';
     if (want == '+')
         st->checks++;
     if (want == '#')
@@ -52,60 +52,59 @@ static void check_mark(const Position *pos, Move m, const char *san, Stats *st) 
         fail_move(pos, m, "wrong check mark", san);
 }
 
-static void check_position(const Position *pos, Stats *st) {
-    Move list[SCHACH_MAX_MOVES];
-    char san[2][SCHACH_MAX_MOVES][SCHACH_MOVE_TEXT_MAX];
-    int n = gen_moves(pos, GEN_ALL, list);
+static void check_position(const SchPosition *pos, Stats *st) {
+    SchMove list[SCH_MAX_MOVES];
+    char san[2][SCH_MAX_MOVES][SCH_MOVE_TEXT_MAX];
+    int n = sch_gen_moves(pos, SCH_GEN_ALL, list);
     st->positions++;
     for (int i = 0; i < n; i++) {
-        Move m = list[i];
+        SchMove m = list[i];
         SchError err;
-        err_clear(&err);
+        sch_err_clear(&err);
         st->moves++;
-        for (Lang lang = LANG_EN; lang <= LANG_DE; lang++) {
+        for (SchLang lang = SCH_LANG_EN; lang <= SCH_LANG_DE; lang++) {
             char *s = san[lang][i];
-            size_t len = san_write(pos, m, lang, s, SCHACH_MOVE_TEXT_MAX);
-            if (len == 0 || len >= SCHACH_MOVE_TEXT_MAX)
+            size_t len = sch_san_write(pos, m, lang, s, SCH_MOVE_TEXT_MAX);
+            if (len == 0 || len >= SCH_MOVE_TEXT_MAX)
                 fail_move(pos, m, "SAN length", s);
-            expect_back(pos, m, san_parse(pos, s, lang, &err), "san_parse", s);
-            expect_back(pos, m, move_parse(pos, s, lang, &err), "move_parse of SAN", s);
+            expect_back(pos, m, sch_san_parse(pos, s, lang, &err), "san_parse", s);
+            expect_back(pos, m, sch_move_parse(pos, s, lang, &err), "move_parse of SAN", s);
             for (int j = 0; j < i; j++)
                 if (strcmp(san[lang][j], s) == 0)
                     fail_move(pos, m, "two moves share a SAN", s);
-            char lan[SCHACH_MOVE_TEXT_MAX];
-            len = lan_write(pos, m, lang, lan, sizeof lan);
+            char lan[SCH_MOVE_TEXT_MAX];
+            len = sch_lan_write(pos, m, lang, lan, sizeof lan);
             if (len == 0 || len >= sizeof lan)
                 fail_move(pos, m, "LAN length", lan);
-            expect_back(pos, m, san_parse(pos, lan, lang, &err), "san_parse of LAN", lan);
-            expect_back(pos, m, move_parse(pos, lan, lang, &err), "move_parse of LAN", lan);
+            expect_back(pos, m, sch_san_parse(pos, lan, lang, &err), "san_parse of LAN", lan);
+            expect_back(pos, m, sch_move_parse(pos, lan, lang, &err), "move_parse of LAN", lan);
         }
-        check_mark(pos, m, san[LANG_EN][i], st);
+        check_mark(pos, m, san[SCH_LANG_EN][i], st);
         char uci[8];
-        uci_write(m, uci, sizeof uci);
-        expect_back(pos, m, uci_parse(pos, uci, &err), "uci_parse", uci);
-        expect_back(pos, m, move_parse(pos, uci, LANG_EN, &err), "move_parse of UCI", uci);
-        expect_back(pos, m, move_parse(pos, uci, LANG_DE, &err), "move_parse of UCI", uci);
+        sch_uci_write(pos, m, uci, sizeof uci);
+        expect_back(pos, m, sch_uci_parse(pos, uci, &err), "uci_parse", uci);
+        expect_back(pos, m, sch_move_parse(pos, uci, SCH_LANG_EN, &err), "move_parse of UCI", uci);
+        expect_back(pos, m, sch_move_parse(pos, uci, SCH_LANG_DE, &err), "move_parse of UCI", uci);
     }
 }
 
 /* Root, children and grandchildren. */
-static void walk(Position *pos, int depth, Stats *st) {
+static void walk(SchPosition *pos, int depth, Stats *st) {
     check_position(pos, st);
     if (depth == 0)
         return;
-    Move list[SCHACH_MAX_MOVES];
-    int n = gen_moves(pos, GEN_ALL, list);
+    SchMove list[SCH_MAX_MOVES];
+    int n = sch_gen_moves(pos, SCH_GEN_ALL, list);
     for (int i = 0; i < n; i++) {
-        Undo undo;
-        pos_make(pos, list[i], &undo);
+        SchUndo undo;
+        sch_pos_make(pos, list[i], &undo);
         walk(pos, depth - 1, st);
-        pos_unmake(pos, list[i], &undo);
+        sch_pos_unmake(pos, list[i], &undo);
     }
 }
 
 static void test_perft_suite_roundtrip(void **state) {
     (void)state;
-    schach_init();
     FILE *f = fopen(SCHACH_TEST_DATA "/perft.epd", "r");
     assert_non_null(f);
     char line[512];
@@ -120,10 +119,10 @@ static void test_perft_suite_roundtrip(void **state) {
             line[--len] = '\0';
         if (len == 0)
             continue;
-        Position pos;
+        SchPosition pos;
         SchError err;
-        err_clear(&err);
-        if (!fen_parse(&pos, line, &err))
+        sch_err_clear(&err);
+        if (!sch_fen_parse(&pos, line, &err))
             fail_msg("perft.epd FEN not accepted: %s (code %d)", line, err.code);
         walk(&pos, 2, &st);
         roots++;

@@ -1,13 +1,13 @@
 /* Soundness of the winnability analysis against an independent exhaustive helpmate search
  * (helpmate_oracle.h), on 3,000 random legal positions: 2,200 with the kings and 1-4 other men, 800
  * built around locked pawn walls (kings anywhere, 0-2 pieces, a pawn or two taken away):
- *  - where the search finds a helpmate by a colour, can_checkmate (full and quick mode) must never
- *    answer WIN_UNWINNABLE for that colour;
- *  - every WIN_WINNABLE answer's proof must replay with the rules core to checkmate;
+ *  - where the search finds a helpmate by a colour, sch_can_checkmate (full and quick mode) must never
+ *    answer SCH_WIN_UNWINNABLE for that colour;
+ *  - every SCH_WIN_WINNABLE answer's proof must replay with the rules core to checkmate;
  *  - a proof no longer than the depth searched must be matched by the search (checks the search);
  *  - where material alone shows a colour cannot mate (the plain rules written here), the analysis
  *    must say so in both modes and the search must find nothing;
- *  - the answers are the same when asked again, and dead_position agrees with the two colours.
+ *  - the answers are the same when asked again, and sch_dead_position agrees with the two colours.
  * And a census of the small material sets: whether any checkmate exists at all for K+N or K+B
  * against K+Q, K+R, ... (none for K+N v K+Q, K+B v K+R, K+B v K+Q: that colour can never mate).
  * The positions come from a fixed seed, so every run checks the same ones. */
@@ -58,12 +58,12 @@ static uint64_t rng_next(void) {
 static int rng_below(int n) { return (int)(rng_next() % (uint64_t)n); }
 
 /* A random empty square; pawns never on the first or last rank. */
-static Square random_empty(const Position *pos, bool pawn) {
+static SchSquare random_empty(const SchPosition *pos, bool pawn) {
     for (;;) {
-        Square s = (Square)rng_below(64);
-        if (pos->board[s] != NO_PIECE)
+        SchSquare s = (SchSquare)rng_below(64);
+        if (pos->board[s] != SCH_NO_PIECE)
             continue;
-        if (pawn && (square_rank(s) == 0 || square_rank(s) == 7))
+        if (pawn && (sch_square_rank(s) == 0 || sch_square_rank(s) == 7))
             continue;
         return s;
     }
@@ -71,30 +71,30 @@ static Square random_empty(const Position *pos, bool pawn) {
 
 /* Pawns, minor pieces and rooks often, queens less: the interesting verdicts are near the edge of
  * what can mate. */
-static PieceType random_type(void) {
-    static const PieceType types[] = {PAWN,   PAWN,   PAWN,   PAWN,   KNIGHT, KNIGHT, KNIGHT,
-                                      BISHOP, BISHOP, BISHOP, BISHOP, ROOK,   ROOK,   QUEEN};
+static SchPieceType random_type(void) {
+    static const SchPieceType types[] = {SCH_PAWN,   SCH_PAWN,   SCH_PAWN,   SCH_PAWN,   SCH_KNIGHT, SCH_KNIGHT, SCH_KNIGHT,
+                                      SCH_BISHOP, SCH_BISHOP, SCH_BISHOP, SCH_BISHOP, SCH_ROOK,   SCH_ROOK,   SCH_QUEEN};
     return types[rng_below((int)(sizeof types / sizeof types[0]))];
 }
 
-/* Keeps only positions fen_parse accepts (the side not to move not in check, no impossible checks,
+/* Keeps only positions sch_fen_parse accepts (the side not to move not in check, no impossible checks,
  * ...): writes pos as FEN and parses it back into pos. */
-static bool legalise(Position *pos, char *fen) {
-    pos_finish(pos);
-    fen_write(pos, fen, SCHACH_FEN_MAX);
+static bool legalise(SchPosition *pos, char *fen) {
+    sch_pos_finish(pos);
+    sch_fen_write(pos, fen, SCH_FEN_MAX);
     SchError err;
-    return fen_parse(pos, fen, &err);
+    return sch_fen_parse(pos, fen, &err);
 }
 
 /* Kings and 1-4 other men of either colour on random squares, either side to move. */
-static bool random_sparse(Position *pos, char *fen) {
-    pos_clear(pos);
-    pos_put(pos, W_KING, random_empty(pos, false));
-    pos_put(pos, B_KING, random_empty(pos, false));
+static bool random_sparse(SchPosition *pos, char *fen) {
+    sch_pos_clear(pos);
+    sch_pos_put(pos, SCH_W_KING, random_empty(pos, false));
+    sch_pos_put(pos, SCH_B_KING, random_empty(pos, false));
     int men = 1 + rng_below(4);
     for (int i = 0; i < men; i++) {
-        PieceType t = random_type();
-        pos_put(pos, piece_make((Color)rng_below(2), t), random_empty(pos, t == PAWN));
+        SchPieceType t = random_type();
+        sch_pos_put(pos, sch_piece_make((SchColor)rng_below(2), t), random_empty(pos, t == SCH_PAWN));
     }
     pos->turn = (uint8_t)rng_below(2);
     return legalise(pos, fen);
@@ -112,11 +112,11 @@ static const char *const walls[] = {
 
 /* One of the walls with 0-2 of its pawns taken away, the kings on random squares and 0-2 other
  * pieces: positions near the locked structures the static analysis judges. */
-static bool random_wall(Position *pos, char *fen) {
-    char text[SCHACH_FEN_MAX + 16];
+static bool random_wall(SchPosition *pos, char *fen) {
+    char text[SCH_FEN_MAX + 16];
     snprintf(text, sizeof text, "%s w - - 0 1", walls[rng_below((int)(sizeof walls / sizeof walls[0]))]);
     /* Parsing a FEN without kings fails; read the board by hand. */
-    pos_clear(pos);
+    sch_pos_clear(pos);
     int rank = 7, file = 0;
     for (const char *p = text; *p && *p != ' '; p++) {
         if (*p == '/') {
@@ -125,27 +125,27 @@ static bool random_wall(Position *pos, char *fen) {
         } else if (*p >= '1' && *p <= '8') {
             file += *p - '0';
         } else {
-            pos_put(pos, *p == 'P' ? W_PAWN : B_PAWN, square_make(file++, rank));
+            sch_pos_put(pos, *p == 'P' ? SCH_W_PAWN : SCH_B_PAWN, sch_square_make(file++, rank));
         }
     }
     int drop = rng_below(3);
     for (int i = 0; i < drop; i++) {
-        Square s = (Square)rng_below(64);
-        if (pos->board[s] != NO_PIECE) {
+        SchSquare s = (SchSquare)rng_below(64);
+        if (pos->board[s] != SCH_NO_PIECE) {
             /* Rebuild without s: there is no pos_remove. */
-            Position copy = *pos;
-            pos_clear(pos);
+            SchPosition copy = *pos;
+            sch_pos_clear(pos);
             for (int q = 0; q < 64; q++)
-                if (q != (int)s && copy.board[q] != NO_PIECE)
-                    pos_put(pos, (Piece)copy.board[q], (Square)q);
+                if (q != (int)s && copy.board[q] != SCH_NO_PIECE)
+                    sch_pos_put(pos, (SchPiece)copy.board[q], (SchSquare)q);
         }
     }
-    pos_put(pos, W_KING, random_empty(pos, false));
-    pos_put(pos, B_KING, random_empty(pos, false));
+    sch_pos_put(pos, SCH_W_KING, random_empty(pos, false));
+    sch_pos_put(pos, SCH_B_KING, random_empty(pos, false));
     int pieces = rng_below(3);
     for (int i = 0; i < pieces; i++) {
-        static const PieceType types[] = {KNIGHT, BISHOP, BISHOP, BISHOP, ROOK, QUEEN};
-        pos_put(pos, piece_make((Color)rng_below(2), types[rng_below(6)]), random_empty(pos, false));
+        static const SchPieceType types[] = {SCH_KNIGHT, SCH_BISHOP, SCH_BISHOP, SCH_BISHOP, SCH_ROOK, SCH_QUEEN};
+        sch_pos_put(pos, sch_piece_make((SchColor)rng_below(2), types[rng_below(6)]), random_empty(pos, false));
     }
     pos->turn = (uint8_t)rng_below(2);
     return legalise(pos, fen);
@@ -153,15 +153,15 @@ static bool random_wall(Position *pos, char *fen) {
 
 /* Material that can never mate, by the plain rules (no pawns anywhere for the last two): a bare
  * king; K+N against a bare king; bishops all on one square colour against a bare king. */
-static bool plainly_insufficient(const Position *pos, Color c) {
-    Bitboard ours = pos->by_color[c] & ~pos->by_type[KING], theirs = pos->by_color[!c] & ~pos->by_type[KING];
+static bool plainly_insufficient(const SchPosition *pos, SchColor c) {
+    SchBitboard ours = pos->by_color[c] & ~pos->by_type[SCH_KING], theirs = pos->by_color[!c] & ~pos->by_type[SCH_KING];
     if (!ours)
         return true;
-    if (theirs || pos->by_type[PAWN])
+    if (theirs || pos->by_type[SCH_PAWN])
         return false;
-    if (ours == (ours & pos->by_type[KNIGHT]) && !bb_more_than_one(ours))
+    if (ours == (ours & pos->by_type[SCH_KNIGHT]) && !sch_bb_more_than_one(ours))
         return true;
-    return ours == (ours & pos->by_type[BISHOP]) && (!(ours & BB_LIGHT_SQUARES) || !(ours & BB_DARK_SQUARES));
+    return ours == (ours & pos->by_type[SCH_BISHOP]) && (!(ours & SCH_BB_LIGHT_SQUARES) || !(ours & SCH_BB_DARK_SQUARES));
 }
 
 typedef struct Counts {
@@ -174,8 +174,8 @@ typedef struct Counts {
 
 /* The search, deepened one ply at a time while the next depth promises to stay within budget
  * nodes: returns the length of a shortest helpmate (or -1) and the depth it completed in *depth. */
-static int search_helpmate(const Position *start, Color c, uint64_t budget, Move *line, int *depth, uint64_t *nodes) {
-    Position pos = *start;
+static int search_helpmate(const SchPosition *start, SchColor c, uint64_t budget, SchMove *line, int *depth, uint64_t *nodes) {
+    SchPosition pos = *start;
     uint64_t used = 0, last = 1, before = 1;
     for (int d = 0; d <= MAX_DEPTH; d++) {
         int len = -1;
@@ -197,51 +197,51 @@ static int search_helpmate(const Position *start, Color c, uint64_t budget, Move
     return -1;
 }
 
-static void check_answer(const char *fen, const Position *pos, Color c, const char *mode, const WinResult *r) {
+static void check_answer(const char *fen, const SchPosition *pos, SchColor c, const char *mode, const SchWinResult *r) {
     char why[160];
-    const char *side = c == WHITE ? "white" : "black";
-    if (r->verdict == WIN_WINNABLE && !oracle_replay(pos, c, r, why, sizeof why))
+    const char *side = c == SCH_WHITE ? "white" : "black";
+    if (r->verdict == SCH_WIN_WINNABLE && !oracle_replay(pos, c, r, why, sizeof why))
         fail_msg("%s: %s mode, %s winnable, but the proof fails: %s", fen, mode, side, why);
-    if (r->verdict == WIN_UNWINNABLE && (r->reason <= WIN_REASON_NONE || r->reason >= WIN_REASON_NB))
+    if (r->verdict == SCH_WIN_UNWINNABLE && (r->reason <= SCH_WIN_REASON_NONE || r->reason >= SCH_WIN_REASON_NB))
         fail_msg("%s: %s mode, %s unwinnable without a reason (%d)", fen, mode, side, (int)r->reason);
 }
 
-static void check_position(const char *fen, const Position *pos, WinWork *work, Counts *k) {
-    static const WinLimits quick = {true, 0}, full = {false, FULL_NODES};
+static void check_position(const char *fen, const SchPosition *pos, SchWinWork *work, Counts *k) {
+    static const SchWinLimits quick = {true, 0}, full = {false, FULL_NODES};
     k->positions++;
-    WinResult res[2];
+    SchWinResult res[2];
     for (int ci = 0; ci < 2; ci++) {
-        Color c = (Color)ci;
-        const char *side = c == WHITE ? "white" : "black";
-        WinResult rq, *rf = &res[c];
-        can_checkmate(pos, c, &quick, work, &rq);
-        can_checkmate(pos, c, &full, work, rf);
+        SchColor c = (SchColor)ci;
+        const char *side = c == SCH_WHITE ? "white" : "black";
+        SchWinResult rq, *rf = &res[c];
+        sch_can_checkmate(pos, c, &quick, work, &rq);
+        sch_can_checkmate(pos, c, &full, work, rf);
         check_answer(fen, pos, c, "quick", &rq);
         check_answer(fen, pos, c, "full", rf);
         k->answers++;
         k->quick[rq.verdict]++;
         k->full[rf->verdict]++;
-        k->proofs += (rq.verdict == WIN_WINNABLE) + (rf->verdict == WIN_WINNABLE);
-        if (rq.verdict != WIN_UNDETERMINED && rf->verdict != WIN_UNDETERMINED && rq.verdict != rf->verdict)
-            fail_msg("%s: %s: quick says %s, full says %s", fen, side, win_verdict_name(rq.verdict),
-                     win_verdict_name(rf->verdict));
+        k->proofs += (rq.verdict == SCH_WIN_WINNABLE) + (rf->verdict == SCH_WIN_WINNABLE);
+        if (rq.verdict != SCH_WIN_UNDETERMINED && rf->verdict != SCH_WIN_UNDETERMINED && rq.verdict != rf->verdict)
+            fail_msg("%s: %s: quick says %s, full says %s", fen, side, sch_win_verdict_name(rq.verdict),
+                     sch_win_verdict_name(rf->verdict));
 
-        bool plain = plainly_insufficient(pos, c), lib = win_material_insufficient(pos, c);
+        bool plain = plainly_insufficient(pos, c), lib = sch_win_material_insufficient(pos, c);
         if (plain) {
             k->material++;
             if (!lib)
                 fail_msg("%s: %s cannot mate by material, win_material_insufficient says it can", fen, side);
-            if (rq.verdict != WIN_UNWINNABLE || rf->verdict != WIN_UNWINNABLE)
+            if (rq.verdict != SCH_WIN_UNWINNABLE || rf->verdict != SCH_WIN_UNWINNABLE)
                 fail_msg("%s: %s cannot mate by material, but quick says %s and full %s", fen, side,
-                         win_verdict_name(rq.verdict), win_verdict_name(rf->verdict));
+                         sch_win_verdict_name(rq.verdict), sch_win_verdict_name(rf->verdict));
         }
 
         /* The search: thorough where the analysis says unwinnable, a sample elsewhere. */
-        bool unwinnable = rq.verdict == WIN_UNWINNABLE || rf->verdict == WIN_UNWINNABLE;
-        bool sampled = rf->verdict == WIN_UNDETERMINED || k->positions % SAMPLE == 0;
+        bool unwinnable = rq.verdict == SCH_WIN_UNWINNABLE || rf->verdict == SCH_WIN_UNWINNABLE;
+        bool sampled = rf->verdict == SCH_WIN_UNDETERMINED || k->positions % SAMPLE == 0;
         if (!unwinnable && !sampled)
             continue;
-        Move line[MAX_DEPTH];
+        SchMove line[MAX_DEPTH];
         int depth;
         int found = search_helpmate(pos, c, unwinnable ? DEEP_NODES : SAMPLE_NODES, line, &depth, &k->oracle_nodes);
         k->searched++;
@@ -251,11 +251,11 @@ static void check_position(const char *fen, const Position *pos, WinWork *work, 
             char text[64];
             oracle_line_text(line, found, text, sizeof text);
             k->helpmates++;
-            if (rq.verdict == WIN_UNWINNABLE || rf->verdict == WIN_UNWINNABLE)
+            if (rq.verdict == SCH_WIN_UNWINNABLE || rf->verdict == SCH_WIN_UNWINNABLE)
                 fail_msg("%s: %s has the helpmate %s, but the analysis says unwinnable (quick: %s, full: %s/%s)", fen,
-                         side, text, win_verdict_name(rq.verdict), win_verdict_name(rf->verdict),
-                         win_reason_name(rf->reason) ? win_reason_name(rf->reason) : "-");
-            if (rf->verdict == WIN_UNDETERMINED) {
+                         side, text, sch_win_verdict_name(rq.verdict), sch_win_verdict_name(rf->verdict),
+                         sch_win_reason_name(rf->reason) ? sch_win_reason_name(rf->reason) : "-");
+            if (rf->verdict == SCH_WIN_UNDETERMINED) {
                 k->undetermined_with_helpmate++;
                 print_message("full mode (%d nodes) undetermined, yet %s has the %d-ply helpmate %s: %s\n", FULL_NODES,
                               side, found, text, fen);
@@ -263,43 +263,43 @@ static void check_position(const char *fen, const Position *pos, WinWork *work, 
         }
         if ((plain || lib) && found >= 0)
             fail_msg("%s: %s has a helpmate, yet material is said to be insufficient", fen, side);
-        if (rf->verdict == WIN_WINNABLE && rf->line_len <= depth && (found < 0 || found > rf->line_len))
+        if (rf->verdict == SCH_WIN_WINNABLE && rf->line_len <= depth && (found < 0 || found > rf->line_len))
             fail_msg(
                 "%s: the analysis proves a %d-ply helpmate by %s the search (depth %d) missed: the search is wrong",
                 fen, rf->line_len, side, depth);
     }
 
-    /* Asked again (every fourth position, to save time), the answers are the same; dead_position
+    /* Asked again (every fourth position, to save time), the answers are the same; sch_dead_position
      * agrees with the colours' answers. */
     if (k->positions % 4 == 0) {
         k->repeated++;
         for (int c = 0; c < 2; c++) {
-            WinResult again;
-            can_checkmate(pos, (Color)c, &full, work, &again);
+            SchWinResult again;
+            sch_can_checkmate(pos, (SchColor)c, &full, work, &again);
             if (again.verdict != res[c].verdict || again.nodes != res[c].nodes)
                 fail_msg("%s: asked twice about %s: %s (%llu nodes), then %s (%llu nodes)", fen, c ? "black" : "white",
-                         win_verdict_name(res[c].verdict), (unsigned long long)res[c].nodes,
-                         win_verdict_name(again.verdict), (unsigned long long)again.nodes);
+                         sch_win_verdict_name(res[c].verdict), (unsigned long long)res[c].nodes,
+                         sch_win_verdict_name(again.verdict), (unsigned long long)again.nodes);
         }
-        WinResult both[2];
-        Winnability dead = dead_position(pos, &full, work, both);
-        Winnability expect = WIN_UNDETERMINED;
-        if (res[WHITE].verdict == WIN_WINNABLE || res[BLACK].verdict == WIN_WINNABLE)
-            expect = WIN_WINNABLE;
-        else if (res[WHITE].verdict == WIN_UNWINNABLE && res[BLACK].verdict == WIN_UNWINNABLE)
-            expect = WIN_UNWINNABLE;
+        SchWinResult both[2];
+        SchWinnability dead = sch_dead_position(pos, &full, work, both);
+        SchWinnability expect = SCH_WIN_UNDETERMINED;
+        if (res[SCH_WHITE].verdict == SCH_WIN_WINNABLE || res[SCH_BLACK].verdict == SCH_WIN_WINNABLE)
+            expect = SCH_WIN_WINNABLE;
+        else if (res[SCH_WHITE].verdict == SCH_WIN_UNWINNABLE && res[SCH_BLACK].verdict == SCH_WIN_UNWINNABLE)
+            expect = SCH_WIN_UNWINNABLE;
         if (dead != expect)
-            fail_msg("%s: dead_position says %s, the colours say %s and %s", fen, win_verdict_name(dead),
-                     win_verdict_name(res[WHITE].verdict), win_verdict_name(res[BLACK].verdict));
+            fail_msg("%s: dead_position says %s, the colours say %s and %s", fen, sch_win_verdict_name(dead),
+                     sch_win_verdict_name(res[SCH_WHITE].verdict), sch_win_verdict_name(res[SCH_BLACK].verdict));
     }
 }
 
 static void print_counts(const char *family, const Counts *k) {
     print_message("%s: %d positions, %d answers (position and colour)\n", family, k->positions, k->answers);
-    print_message("  full:  %d winnable, %d unwinnable, %d undetermined\n", k->full[WIN_WINNABLE],
-                  k->full[WIN_UNWINNABLE], k->full[WIN_UNDETERMINED]);
-    print_message("  quick: %d winnable, %d unwinnable, %d undetermined\n", k->quick[WIN_WINNABLE],
-                  k->quick[WIN_UNWINNABLE], k->quick[WIN_UNDETERMINED]);
+    print_message("  full:  %d winnable, %d unwinnable, %d undetermined\n", k->full[SCH_WIN_WINNABLE],
+                  k->full[SCH_WIN_UNWINNABLE], k->full[SCH_WIN_UNDETERMINED]);
+    print_message("  quick: %d winnable, %d unwinnable, %d undetermined\n", k->quick[SCH_WIN_WINNABLE],
+                  k->quick[SCH_WIN_UNWINNABLE], k->quick[SCH_WIN_UNDETERMINED]);
     print_message("  search: %d answers searched (%d of them unwinnable), %d helpmates found (%d of them left "
                   "undetermined by the full mode), %llu nodes; depth completed:",
                   k->searched, k->unwinnable_searched, k->helpmates, k->undetermined_with_helpmate,
@@ -310,18 +310,18 @@ static void print_counts(const char *family, const Counts *k) {
                   k->repeated);
 }
 
-static void run_family(const char *family, bool (*make)(Position *, char *), int count, Counts *k) {
-    WinWork *work = win_work_new(0);
+static void run_family(const char *family, bool (*make)(SchPosition *, char *), int count, Counts *k) {
+    SchWinWork *work = sch_win_work_new(0);
     assert_non_null(work);
-    Position pos;
-    char fen[SCHACH_FEN_MAX];
+    SchPosition pos;
+    char fen[SCH_FEN_MAX];
     for (int made = 0; made < count;) {
         if (!make(&pos, fen))
             continue;
         made++;
         check_position(fen, &pos, work, k);
     }
-    win_work_free(work);
+    sch_win_work_free(work);
     print_counts(family, k);
 }
 
@@ -334,7 +334,7 @@ static void test_random_sparse(void **state) {
     assert_true(k.unwinnable_searched >= RANDOM_POSITIONS / 4 && k.searched >= RANDOM_POSITIONS / 2);
     assert_true(k.helpmates >= RANDOM_POSITIONS / 20);
     assert_true(k.material >= 50);
-    assert_true(k.full[WIN_UNWINNABLE] >= k.material);
+    assert_true(k.full[SCH_WIN_UNWINNABLE] >= k.material);
     assert_true(k.proofs >= RANDOM_POSITIONS);
 }
 
@@ -354,36 +354,36 @@ static void test_random_walls(void **state) {
  * the black king, a white piece and at most one black piece (no pawns). Every placement is tried;
  * without the black piece the white piece must already give check (the black piece could only
  * block it), which skips most placements. */
-static long count_mates(Piece white, Piece black) {
+static long count_mates(SchPiece white, SchPiece black) {
     long mates = 0;
     for (int wk = 0; wk < 64; wk++)
         for (int bk = 0; bk < 64; bk++) {
-            if (bk == wk || (bb_king_attacks((Square)wk) & bb_square((Square)bk)))
+            if (bk == wk || (sch_bb_king_attacks((SchSquare)wk) & sch_bb_square((SchSquare)bk)))
                 continue;
             for (int w = 0; w < 64; w++) {
                 if (w == wk || w == bk)
                     continue;
-                Position pos;
-                pos_clear(&pos);
-                pos_put(&pos, W_KING, (Square)wk);
-                pos_put(&pos, B_KING, (Square)bk);
-                pos_put(&pos, white, (Square)w);
-                pos.turn = BLACK;
-                pos_finish(&pos);
-                if (!pos_in_check(&pos))
+                SchPosition pos;
+                sch_pos_clear(&pos);
+                sch_pos_put(&pos, SCH_W_KING, (SchSquare)wk);
+                sch_pos_put(&pos, SCH_B_KING, (SchSquare)bk);
+                sch_pos_put(&pos, white, (SchSquare)w);
+                pos.turn = SCH_BLACK;
+                sch_pos_finish(&pos);
+                if (!sch_pos_in_check(&pos))
                     continue;
-                if (black == NO_PIECE) {
-                    mates += !gen_has_legal_move(&pos);
+                if (black == SCH_NO_PIECE) {
+                    mates += !sch_gen_has_legal_move(&pos);
                     continue;
                 }
                 for (int b = 0; b < 64; b++) {
                     if (b == wk || b == bk || b == w)
                         continue;
-                    Position with = pos;
-                    pos_put(&with, black, (Square)b);
-                    pos_finish(&with);
+                    SchPosition with = pos;
+                    sch_pos_put(&with, black, (SchSquare)b);
+                    sch_pos_finish(&with);
                     /* Legal: black in check, the white king (not to move) not attacked. */
-                    if (pos_in_check(&with) && !pos_attacked_by(&with, (Square)wk, BLACK) && !gen_has_legal_move(&with))
+                    if (sch_pos_in_check(&with) && !sch_pos_attacked_by(&with, (SchSquare)wk, SCH_BLACK) && !sch_gen_has_legal_move(&with))
                         mates++;
                 }
             }
@@ -397,14 +397,14 @@ static void test_material_census(void **state) {
      * flight square without being able to take the checking piece. */
     static const struct {
         const char *name;
-        Piece white, black;
+        SchPiece white, black;
         bool mates;
     } sets[] = {
-        {"K+N v K", W_KNIGHT, NO_PIECE, false},  {"K+N v K+N", W_KNIGHT, B_KNIGHT, true},
-        {"K+N v K+B", W_KNIGHT, B_BISHOP, true}, {"K+N v K+R", W_KNIGHT, B_ROOK, true},
-        {"K+N v K+Q", W_KNIGHT, B_QUEEN, false}, {"K+B v K", W_BISHOP, NO_PIECE, false},
-        {"K+B v K+N", W_BISHOP, B_KNIGHT, true}, {"K+B v K+B", W_BISHOP, B_BISHOP, true},
-        {"K+B v K+R", W_BISHOP, B_ROOK, false},  {"K+B v K+Q", W_BISHOP, B_QUEEN, false},
+        {"K+N v K", SCH_W_KNIGHT, SCH_NO_PIECE, false},  {"K+N v K+N", SCH_W_KNIGHT, SCH_B_KNIGHT, true},
+        {"K+N v K+B", SCH_W_KNIGHT, SCH_B_BISHOP, true}, {"K+N v K+R", SCH_W_KNIGHT, SCH_B_ROOK, true},
+        {"K+N v K+Q", SCH_W_KNIGHT, SCH_B_QUEEN, false}, {"K+B v K", SCH_W_BISHOP, SCH_NO_PIECE, false},
+        {"K+B v K+N", SCH_W_BISHOP, SCH_B_KNIGHT, true}, {"K+B v K+B", SCH_W_BISHOP, SCH_B_BISHOP, true},
+        {"K+B v K+R", SCH_W_BISHOP, SCH_B_ROOK, false},  {"K+B v K+Q", SCH_W_BISHOP, SCH_B_QUEEN, false},
     };
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
         long mates = count_mates(sets[i].white, sets[i].black);
@@ -414,18 +414,17 @@ static void test_material_census(void **state) {
     }
     /* K+N v K+Q has no checkmate, and every capture leaves K+N v K (no checkmate either) or a bare
      * king: the knight's side can never mate, whatever the analysis makes of it. */
-    Position pos;
+    SchPosition pos;
     SchError err;
-    assert_true(fen_parse(&pos, "8/8/8/3k4/8/2q5/8/4K1N1 w - - 0 1", &err));
-    WinResult r;
-    can_checkmate(&pos, WHITE, NULL, NULL, &r);
-    print_message("K+N v K+Q, white: %s (%s)\n", win_verdict_name(r.verdict),
-                  win_reason_name(r.reason) ? win_reason_name(r.reason) : "-");
-    assert_int_not_equal(r.verdict, WIN_WINNABLE);
+    assert_true(sch_fen_parse(&pos, "8/8/8/3k4/8/2q5/8/4K1N1 w - - 0 1", &err));
+    SchWinResult r;
+    sch_can_checkmate(&pos, SCH_WHITE, NULL, NULL, &r);
+    print_message("K+N v K+Q, white: %s (%s)\n", sch_win_verdict_name(r.verdict),
+                  sch_win_reason_name(r.reason) ? sch_win_reason_name(r.reason) : "-");
+    assert_int_not_equal(r.verdict, SCH_WIN_WINNABLE);
 }
 
 int main(void) {
-    schach_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_sparse),
         cmocka_unit_test(test_random_walls),

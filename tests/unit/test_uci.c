@@ -61,11 +61,11 @@ static const char *bestmove_after(const char *from, char *buf, size_t size) {
 static void assert_legal_bestmove(const char *out, const char *fen) {
     char move[16];
     bestmove_after(out, move, sizeof move);
-    Position pos;
+    SchPosition pos;
     SchError err;
-    err_clear(&err);
-    assert_true(fen_parse(&pos, fen, &err));
-    if (uci_parse(&pos, move, &err) == MOVE_NONE)
+    sch_err_clear(&err);
+    assert_true(sch_fen_parse(&pos, fen, &err));
+    if (sch_uci_parse(&pos, move, &err) == SCH_MOVE_NONE)
         fail_msg("bestmove %s is not legal in %s", move, fen);
 }
 
@@ -238,7 +238,6 @@ static void test_long_line(void **state) {
 }
 
 int main(void) {
-    schach_init();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_handshake),           cmocka_unit_test(test_go_depth),
         cmocka_unit_test(test_infinite_and_ponder), cmocka_unit_test(test_finished_game),

@@ -59,10 +59,10 @@ static const AccMessage messages[ACC_E_COUNT] = {
 
 int accounts_error_status(AccError e) { return messages[e].status; }
 
-char *accounts_error_json(AccError e, Lang lang, const char *arg) {
+char *accounts_error_json(AccError e, SchLang lang, const char *arg) {
     const AccMessage *m = &messages[e];
     char text[300];
-    snprintf(text, sizeof text, lang == LANG_DE ? m->de : m->en, arg ? arg : "");
+    snprintf(text, sizeof text, lang == SCH_LANG_DE ? m->de : m->en, arg ? arg : "");
     json_t *o = json_pack("{s:{s:s,s:s}}", "error", "code", m->code, "message", text);
     char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
@@ -95,7 +95,7 @@ static void send_answer(AccountsReply reply, void *ctx, int status, const char *
     reply(ctx, &ans);
 }
 
-static uint64_t answer_error(Accounts *a, AccountsReply reply, void *ctx, AccError e, Lang lang, const char *arg,
+static uint64_t answer_error(Accounts *a, AccountsReply reply, void *ctx, AccError e, SchLang lang, const char *arg,
                              int retry_after) {
     char *body = accounts_error_json(e, lang, arg);
     send_answer(reply, ctx, accounts_error_status(e), body, NULL, retry_after);
@@ -273,10 +273,10 @@ uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply 
             AccountCheck c = account_name_check(v[0]);
             if (c != ACCOUNT_OK) {
                 e = ACC_E_BAD_NAME;
-                arg = account_check_text(c, req->lang == LANG_DE);
+                arg = account_check_text(c, req->lang == SCH_LANG_DE);
             } else if ((c = account_password_check(v[1], strlen(v[1]), v[0])) != ACCOUNT_OK) {
                 e = ACC_E_BAD_PASSWORD;
-                arg = account_check_text(c, req->lang == LANG_DE);
+                arg = account_check_text(c, req->lang == SCH_LANG_DE);
             } else if (a->cfg.address_limits && (wait = take(a, a->signup_limits, "a:", req->address)) != 0) {
                 e = ACC_E_RATE;
             }
@@ -291,7 +291,7 @@ uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply 
             AccountCheck c = account_password_check(v[1], strlen(v[1]), NULL);
             if (c != ACCOUNT_OK) {
                 e = ACC_E_BAD_PASSWORD;
-                arg = account_check_text(c, req->lang == LANG_DE);
+                arg = account_check_text(c, req->lang == SCH_LANG_DE);
             } else if (a->cfg.address_limits && (wait = take(a, a->login_limits, "a:", req->address)) != 0) {
                 e = ACC_E_RATE;
             }
@@ -522,7 +522,7 @@ void accounts_on_wake(Accounts *a) {
             continue;
         }
         if (!j->cancelled && j->reply) {
-            const char *arg = j->error == ACC_E_BAD_PASSWORD ? account_check_text(j->why, j->lang == LANG_DE)
+            const char *arg = j->error == ACC_E_BAD_PASSWORD ? account_check_text(j->why, j->lang == SCH_LANG_DE)
                               : j->error == ACC_E_UNKNOWN    ? j->bad_member
                                                              : NULL;
             char *body = j->error != ACC_E_COUNT ? accounts_error_json(j->error, j->lang, arg) : j->body;

@@ -83,7 +83,7 @@ typedef struct AccountsRequest {
     const char *filter;  /* ACCOUNTS_PLAYER: "won", "lost", "drawn" or NULL for all */
     const char *token;   /* the session token from the Cookie header (accounts_cookie_token), NULL for none */
     const char *address; /* the client's address key (client_limits.h), for the login limits */
-    Lang lang;
+    SchLang lang;
     bool secure; /* the page was served over HTTPS: the cookie gets Secure */
 } AccountsRequest;
 

@@ -42,7 +42,7 @@ typedef enum {
 /* One request on its way to the worker and back. */
 typedef struct AccJob {
     AccountsAction action;
-    Lang lang;
+    SchLang lang;
     bool secure;
     AccountsReply reply;
     void *ctx;
@@ -117,7 +117,7 @@ struct Accounts {
 /* accounts.c */
 int64_t accounts_now(Accounts *a);
 int accounts_error_status(AccError e);
-char *accounts_error_json(AccError e, Lang lang, const char *arg);
+char *accounts_error_json(AccError e, SchLang lang, const char *arg);
 void accounts_set_cookie(const char *token, bool secure, char *out, size_t size);
 void accounts_clear_cookie(bool secure, char *out, size_t size);
 void accounts_job_free(AccJob *j);

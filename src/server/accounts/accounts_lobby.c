@@ -279,7 +279,7 @@ static void get(Accounts *a, AccJob *j) {
     }
     bool taken = k.game_id[0] != '\0';
     json_t *o = json_pack("{s:o,s:o,s:o}", "seek", seek_json(&k), "game", taken ? json_string(k.game_id) : json_null(),
-                          "color", taken ? json_string(k.poster_color == WHITE ? "white" : "black") : json_null());
+                          "color", taken ? json_string(k.poster_color == SCH_WHITE ? "white" : "black") : json_null());
     /* The poster with an account, asking with their session: the game's secret of their side. */
     if (taken && logged_in && k.account[0] && !strcmp(k.account, row.key)) {
         char secret[SECRET_LEN + 1];
@@ -314,7 +314,7 @@ static void cancel(Accounts *a, AccJob *j) {
  * account plays gets a secret derived from the site's key (GET /api/me hands it out again); an
  * anonymous poster keeps the seek's secret, an anonymous accepter gets a new one. false when the
  * site's key cannot be read. */
-static bool build_game(Accounts *a, AccJob *j, const SeekRow *k, Color poster, const char *accepter, GameRecord *rec,
+static bool build_game(Accounts *a, AccJob *j, const SeekRow *k, SchColor poster, const char *accepter, GameRecord *rec,
                        char secret[SECRET_LEN + 1]) {
     memset(rec, 0, sizeof *rec);
     secret_random_id(rec->id, STORE_ID_LEN);
@@ -322,7 +322,7 @@ static bool build_game(Accounts *a, AccJob *j, const SeekRow *k, Color poster, c
     snprintf(rec->mode, sizeof rec->mode, "%s", "friend");
     rec->time = k->time;
     if (rec->time.type == TIME_LIVE)
-        rec->clock_ms[WHITE] = rec->clock_ms[BLACK] = (int64_t)rec->time.minutes * 60000;
+        rec->clock_ms[SCH_WHITE] = rec->clock_ms[SCH_BLACK] = (int64_t)rec->time.minutes * 60000;
     rec->draw_offer = -1;
     rec->invite_color = -1;
     rec->plies = 0;
@@ -346,7 +346,7 @@ static bool build_game(Accounts *a, AccJob *j, const SeekRow *k, Color poster, c
     snprintf(rec->account[!poster], sizeof rec->account[!poster], "%s", accepter);
     rec->rated = k->rated;
     if (k->rated)
-        rec->rating[WHITE] = rec->rating[BLACK] = RATING_START;
+        rec->rating[SCH_WHITE] = rec->rating[SCH_BLACK] = RATING_START;
     return true;
 }
 
@@ -370,9 +370,9 @@ static void accept_seek(Accounts *a, AccJob *j) {
         accounts_fail(j, ACC_E_RATED_LOGIN, NULL);
         return;
     }
-    Color poster = !strcmp(k.color, "white")   ? WHITE
-                   : !strcmp(k.color, "black") ? BLACK
-                                               : (Color)randombytes_uniform(2);
+    SchColor poster = !strcmp(k.color, "white")   ? SCH_WHITE
+                   : !strcmp(k.color, "black") ? SCH_BLACK
+                                               : (SchColor)randombytes_uniform(2);
     GameRecord rec;
     if (!build_game(a, j, &k, poster, logged_in ? row.name : "", &rec, j->seek_secret))
         return;
@@ -421,7 +421,7 @@ static void on_state(void *ctx, const ServiceAnswer *ans) {
     Accounts *a = j->owner;
     unlink_in_service(a, j);
     json_t *state = ans->status == 200 ? json_loadb(ans->body, ans->len, 0, NULL) : NULL;
-    json_t *o = json_pack("{s:s,s:s,s:s,s:o}", "id", j->game_id, "color", j->color == WHITE ? "white" : "black",
+    json_t *o = json_pack("{s:s,s:s,s:s,s:o}", "id", j->game_id, "color", j->color == SCH_WHITE ? "white" : "black",
                           "secret", j->seek_secret, "state", state ? state : json_null());
     char *body = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);

@@ -94,7 +94,7 @@ static void player_page(Accounts *a, AccJob *j) {
 #define PLAYER_PGN_BYTES (16 << 20)
 
 typedef struct PgnParts {
-    Lang lang;
+    SchLang lang;
     char **text; /* one game's PGN each, newest first */
     size_t *len;
     int n, cap;
@@ -180,7 +180,7 @@ static void player_pgn(Accounts *a, AccJob *j) {
     j->status = 200;
     j->body = out;
     j->content_type = "application/x-chess-pgn";
-    snprintf(j->filename, sizeof j->filename, "schach-%s-%s.pgn", row.name, j->lang == LANG_DE ? "de" : "en");
+    snprintf(j->filename, sizeof j->filename, "schach-%s-%s.pgn", row.name, j->lang == SCH_LANG_DE ? "de" : "en");
 }
 
 void accounts_player_run(Accounts *a, AccJob *j) {

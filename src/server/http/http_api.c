@@ -94,7 +94,7 @@ static json_t *body_with_lang(const HttpConn *c) {
         return NULL;
     json_t *o = json_loadb(c->body, c->body_len, 0, NULL);
     if (json_is_object(o) && json_object_get(o, "lang") &&
-        json_object_set_new(o, "lang", json_string(c->lang == LANG_DE ? "de" : "en")) == 0)
+        json_object_set_new(o, "lang", json_string(c->lang == SCH_LANG_DE ? "de" : "en")) == 0)
         return o;
     json_decref(o);
     return NULL;
@@ -554,7 +554,7 @@ static int http_write_headers(HttpConn *c, struct lws *wsi) {
         /* The two languages download under different names: schach-ID.pgn and schach-ID-de.pgn. */
         char disp[96];
         snprintf(disp, sizeof disp, "attachment; filename=\"schach-%s%s.pgn\"", c->game,
-                 c->lang == LANG_DE ? "-de" : "");
+                 c->lang == SCH_LANG_DE ? "-de" : "");
         if (add_header(wsi, "content-disposition:", disp, &p, end))
             return -1;
     }

@@ -85,7 +85,7 @@ typedef struct HttpConn {
     char game[STORE_ID_LEN + 1];
     char *ids;       /* list: the ids= query argument */
     bool lang_fixed; /* ?lang= given: it beats a "lang" in the body */
-    Lang lang;
+    SchLang lang;
     char *body; /* MAX_REQUEST + 1 bytes once a body arrives */
     size_t body_len;
     bool too_large;
@@ -134,7 +134,7 @@ struct WsConn {
     struct HttpServer *srv;
     struct lws *wsi;
     char client[LIMITS_ADDRESS_MAX];
-    Lang lang;
+    SchLang lang;
     bool open;
     bool dead;           /* dropped (too slow): nothing more is queued, lws kills it asynchronously */
     bool close_after;    /* close once the queue is written (after a too_large error) */
@@ -184,7 +184,7 @@ struct HttpServer {
     volatile sig_atomic_t stop;
     int port_wanted, port;
     char host[64];
-    Lang lang;
+    SchLang lang;
     char web_dir[PATH_MAX];    /* realpath of the web folder */
     char vendor_dir[PATH_MAX]; /* realpath of chessground's folder, "" when missing */
     struct lws_protocols protocols[3];
@@ -257,11 +257,11 @@ static inline bool http_draining(const struct HttpServer *srv) { return srv->dra
 void ws_close_all_going_away(struct HttpServer *srv);
 
 /* http_messages.c */
-void local_message(const char *key, Lang lang, const char **code, const char **text);
+void local_message(const char *key, SchLang lang, const char **code, const char **text);
 /* {"code":…,"message":…} for a local message key, or NULL when out of memory. */
-json_t *error_object(const char *key, Lang lang);
+json_t *error_object(const char *key, SchLang lang);
 bool valid_game_id(const char *s, size_t n);
 /* The language of a request: ?lang= wins (then *fixed is true), else Accept-Language, else English. */
-Lang request_lang(struct lws *wsi, bool *fixed);
+SchLang request_lang(struct lws *wsi, bool *fixed);
 
 #endif

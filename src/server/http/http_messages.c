@@ -51,18 +51,18 @@ static const struct {
      "Dem Server fehlt Speicher; nichts wurde geändert."},
 };
 
-void local_message(const char *key, Lang lang, const char **code, const char **text) {
+void local_message(const char *key, SchLang lang, const char **code, const char **text) {
     for (size_t i = 0; i < sizeof local_messages / sizeof local_messages[0]; i++)
         if (!strcmp(local_messages[i].key, key)) {
             *code = local_messages[i].code;
-            *text = lang == LANG_DE ? local_messages[i].de : local_messages[i].en;
+            *text = lang == SCH_LANG_DE ? local_messages[i].de : local_messages[i].en;
             return;
         }
     *code = "bad_request";
     *text = key;
 }
 
-json_t *error_object(const char *key, Lang lang) {
+json_t *error_object(const char *key, SchLang lang) {
     const char *code, *text;
     local_message(key, lang, &code, &text);
     return json_pack("{s:s,s:s}", "code", code, "message", text);
@@ -79,13 +79,13 @@ bool valid_game_id(const char *s, size_t n) {
     return true;
 }
 
-static bool parse_lang_word(const char *s, Lang *out) {
+static bool parse_lang_word(const char *s, SchLang *out) {
     if (!strcasecmp(s, "de")) {
-        *out = LANG_DE;
+        *out = SCH_LANG_DE;
         return true;
     }
     if (!strcasecmp(s, "en")) {
-        *out = LANG_EN;
+        *out = SCH_LANG_EN;
         return true;
     }
     return false;
@@ -93,8 +93,8 @@ static bool parse_lang_word(const char *s, Lang *out) {
 
 /* The preferred of German and English in an Accept-Language header ("de-DE,de;q=0.9,en;q=0.8");
  * English when it names neither. Ties go to the earlier entry, as the header lists them by taste. */
-static Lang lang_from_accept(const char *h) {
-    Lang best = LANG_EN;
+static SchLang lang_from_accept(const char *h) {
+    SchLang best = SCH_LANG_EN;
     double best_q = -1.0;
     while (*h) {
         const char *end = strchr(h, ',');
@@ -120,7 +120,7 @@ static Lang lang_from_accept(const char *h) {
             size_t len = strlen(p);
             while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
                 p[--len] = '\0';
-            Lang l;
+            SchLang l;
             if (parse_lang_word(p, &l) && q > best_q) {
                 best = l;
                 best_q = q;
@@ -133,9 +133,9 @@ static Lang lang_from_accept(const char *h) {
     return best;
 }
 
-Lang request_lang(struct lws *wsi, bool *fixed) {
+SchLang request_lang(struct lws *wsi, bool *fixed) {
     char buf[32];
-    Lang l;
+    SchLang l;
     *fixed = false;
     const char *v = lws_get_urlarg_by_name(wsi, "lang=", buf, (int)sizeof buf);
     if (v && parse_lang_word(v, &l)) {
@@ -148,5 +148,5 @@ Lang request_lang(struct lws *wsi, bool *fixed) {
         if (lws_hdr_copy(wsi, h, (int)sizeof h, WSI_TOKEN_HTTP_ACCEPT_LANGUAGE) > 0)
             return lang_from_accept(h);
     }
-    return LANG_EN;
+    return SCH_LANG_EN;
 }

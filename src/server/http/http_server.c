@@ -245,13 +245,13 @@ static void setup_vhost_tables(struct HttpServer *srv) {
                                          .mountpoint_len = 1};
 }
 
-static bool fail(char *err, size_t err_size, Lang lang, const char *en, const char *de) {
-    snprintf(err, err_size, "%s", lang == LANG_DE ? de : en);
+static bool fail(char *err, size_t err_size, SchLang lang, const char *en, const char *de) {
+    snprintf(err, err_size, "%s", lang == SCH_LANG_DE ? de : en);
     return false;
 }
 
 HttpServer *http_server_new(const HttpServerConfig *cfg, char *err, size_t err_size) {
-    Lang lang = cfg->lang;
+    SchLang lang = cfg->lang;
     struct HttpServer *srv = calloc(1, sizeof *srv);
     if (!srv) {
         fail(err, err_size, lang, "out of memory", "kein Speicher");
@@ -262,7 +262,7 @@ HttpServer *http_server_new(const HttpServerConfig *cfg, char *err, size_t err_s
     const char *web = cfg->web_dir ? cfg->web_dir : SCHACH_WEB_DIR;
     struct stat st;
     if (stat(web, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(web, srv->web_dir)) {
-        snprintf(err, err_size, lang == LANG_DE ? "Web-Ordner %s nicht gefunden" : "web folder %s not found", web);
+        snprintf(err, err_size, lang == SCH_LANG_DE ? "Web-Ordner %s nicht gefunden" : "web folder %s not found", web);
         http_server_free(srv);
         return NULL;
     }
@@ -368,7 +368,7 @@ bool http_server_listen(HttpServer *srv, Service *svc, char *err, size_t err_siz
     srv->vhost = lws_create_vhost(srv->context, &info);
     if (!srv->vhost) {
         snprintf(err, err_size,
-                 srv->lang == LANG_DE ? "kann nicht auf %s Port %d lauschen" : "cannot listen on %s port %d", srv->host,
+                 srv->lang == SCH_LANG_DE ? "kann nicht auf %s Port %d lauschen" : "cannot listen on %s port %d", srv->host,
                  srv->port_wanted);
         srv->service = NULL;
         return false;

@@ -30,7 +30,7 @@ static int64_t real_now(void) {
 
 int64_t svc_now(const Service *svc) { return svc->now_fn ? svc->now_fn(svc->now_ctx) : real_now(); }
 
-bool svc_is_over(const SvcGame *g) { return g->aborted || game_over(&g->game); }
+bool svc_is_over(const SvcGame *g) { return g->aborted || sch_game_over(&g->game); }
 
 void svc_deliver(ServiceReply reply, void *ctx, int status, const char *type, const char *body, size_t len, int ply,
                  bool duplicate, bool claim_rejected) {
@@ -209,7 +209,7 @@ void service_rated(Service *svc, const char *id, const int before[2], const int 
             g->store_rev = rev;
         return;
     }
-    for (int c = WHITE; c <= BLACK; c++) {
+    for (int c = SCH_WHITE; c <= SCH_BLACK; c++) {
         g->rec.rating[c] = before[c];
         g->rec.rating_diff[c] = diff[c];
     }

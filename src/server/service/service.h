@@ -129,7 +129,7 @@ typedef struct ServiceRequest {
     const char *game;   /* game id from the path or message; NULL for create, list, recent */
     const char *body;   /* the JSON body (NUL-terminated), NULL when there is none */
     const char *ids;    /* list: comma-separated ids from the query */
-    Lang lang;          /* language of messages (and of PGN letters for ACTION_PGN) */
+    SchLang lang;          /* language of messages (and of PGN letters for ACTION_PGN) */
     bool lang_explicit; /* lang came from the `lang` query parameter; else a body's "lang" wins */
     /* The body already parsed, used instead of body when set: a transport that read the request as
      * JSON (a WebSocket message) hands the object on. The same checks apply to it as to a text, the
@@ -166,7 +166,7 @@ void service_cancel(Service *svc, uint64_t ticket);
  * An error the transport answers itself, as {"error":{code,message}} in lang: code is "bad_json",
  * "not_found" (no such path), "method_not_allowed", "too_large" or "storage" (out of memory).
  * Returns the HTTP status and a malloc'd body in *body (NULL when out of memory) of *len bytes. */
-int service_error(const char *code, Lang lang, char **body, size_t *len);
+int service_error(const char *code, SchLang lang, char **body, size_t *len);
 
 /* Receives the WebSocket "state" message ({"type":"state","game":…,"state":…}) of a game after every
  * change (after its answer), and once right after subscribing (inside service_subscribe). */
@@ -215,7 +215,7 @@ void service_on_timer(Service *svc);
  * words. Touches no service state, so any thread may call it (the accounts worker writes a player's
  * games with it). malloc'd text (*len bytes) or NULL with err filled (the moves cannot be replayed,
  * out of memory). */
-char *service_pgn_of_record(const GameRecord *rec, const StoredMove *moves, int count, Lang lang, size_t *len,
+char *service_pgn_of_record(const GameRecord *rec, const StoredMove *moves, int count, SchLang lang, size_t *len,
                             char *err, size_t err_size);
 
 /* Secrets and their hashes, which the accounts' session tokens use too. */

@@ -55,7 +55,7 @@ static bool create_parse(Req *r, json_t *body, CreateSpec *s) {
     else if (!computer && level_id)
         e = SVC_E_UNKNOWN, arg = "level"; /* only games against the computer have a level */
     else if (computer && !s->level) {
-        err_text_arg(level_id, strlen(level_id), shown_level, sizeof shown_level);
+        sch_err_text_arg(level_id, strlen(level_id), shown_level, sizeof shown_level);
         e = SVC_E_BAD_LEVEL, arg = shown_level;
     } else if (!known_variant)
         e = SVC_E_VALUE, arg = "variant";
@@ -75,24 +75,24 @@ static bool create_parse(Req *r, json_t *body, CreateSpec *s) {
 /* The new game of spec s with a fresh id and secrets (into p); NULL after answering the error. */
 static SvcGame *create_build(Req *r, const CreateSpec *s, SvcPending *p) {
     SvcGame *g = p->game;
-    char chess960_fen[SCHACH_FEN_MAX];
+    char chess960_fen[SCH_FEN_MAX];
     const char *fen = s->fen;
     if (s->variant == VARIANT_CHESS960) {
-        Position start;
-        pos_set_chess960(&start, s->position >= 0 ? s->position : (int)secret_random_below(960));
-        fen_write(&start, chess960_fen, sizeof chess960_fen);
+        SchPosition start;
+        sch_pos_set_chess960(&start, s->position >= 0 ? s->position : (int)secret_random_below(960));
+        sch_fen_write(&start, chess960_fen, sizeof chess960_fen);
         fen = chess960_fen;
     }
     if (fen) {
         SchError err;
-        err_clear(&err);
+        sch_err_clear(&err);
         char message[256];
-        if (!svc_game_start(g, fen, GAME_DEAD_DEFER, &err)) {
-            err_format(&err, r->lang, message, sizeof message);
+        if (!svc_game_start(g, fen, SCH_GAME_DEAD_DEFER, &err)) {
+            sch_err_format(&err, r->lang, message, sizeof message);
             svc_reply_error(r, SVC_E_FEN, message);
             return NULL;
         }
-        if (game_over(&g->game)) {
+        if (sch_game_over(&g->game)) {
             svc_reply_error(r, SVC_E_FEN_OVER, NULL);
             return NULL;
         }
@@ -105,23 +105,23 @@ static SvcGame *create_build(Req *r, const CreateSpec *s, SvcPending *p) {
         secret_random_id(rec->id, STORE_ID_LEN);
     while (svc_find(r->svc, rec->id));
     rec->created_ms = rec->updated_ms = now;
-    char start[SCHACH_FEN_MAX], standard[SCHACH_FEN_MAX];
-    Position std_pos;
-    pos_set_start(&std_pos);
-    fen_write(&g->game.start, start, sizeof start);
-    fen_write(&std_pos, standard, sizeof standard);
+    char start[SCH_FEN_MAX], standard[SCH_FEN_MAX];
+    SchPosition std_pos;
+    sch_pos_set_start(&std_pos);
+    sch_fen_write(&g->game.start, start, sizeof start);
+    sch_fen_write(&std_pos, standard, sizeof standard);
     if (strcmp(start, standard) != 0)
         snprintf(rec->start_fen, sizeof rec->start_fen, "%s", start);
     snprintf(rec->mode, sizeof rec->mode, "%s", s->mode);
     rec->time = s->time;
     if (rec->time.type == TIME_LIVE)
-        rec->clock_ms[WHITE] = rec->clock_ms[BLACK] = (int64_t)rec->time.minutes * 60000;
+        rec->clock_ms[SCH_WHITE] = rec->clock_ms[SCH_BLACK] = (int64_t)rec->time.minutes * 60000;
     rec->draw_offer = -1;
     rec->invite_color = -1;
     rec->plies = 0;
-    Color color = strcmp(s->color, "black") == 0   ? BLACK
-                  : strcmp(s->color, "white") == 0 ? WHITE
-                                                   : (Color)secret_random_below(2);
+    SchColor color = strcmp(s->color, "black") == 0   ? SCH_BLACK
+                  : strcmp(s->color, "white") == 0 ? SCH_WHITE
+                                                   : (SchColor)secret_random_below(2);
     p->color = color;
     secret_new(p->secret, rec->secret_hash[color]);
     if (strcmp(s->mode, "local") == 0) {
@@ -159,7 +159,7 @@ uint64_t svc_action_create(Req *r) {
         return r->ticket;
     }
     SvcGame *g = svc_game_new();
-    SvcPending *p = g ? svc_pending_new(r, g, CH_CREATE, WHITE) : NULL;
+    SvcPending *p = g ? svc_pending_new(r, g, CH_CREATE, SCH_WHITE) : NULL;
     if (!p) {
         svc_game_free(g);
         json_decref(body);
@@ -201,7 +201,7 @@ uint64_t svc_action_join(Req *r, SvcGame *g) {
         return svc_reply_error(r, SVC_E_GAME_OVER, NULL);
     if (g->pending)
         return svc_reply_error(r, SVC_E_BUSY, NULL);
-    Color color = (Color)g->rec.invite_color;
+    SchColor color = (SchColor)g->rec.invite_color;
     SvcPending *p = svc_pending_new(r, g, CH_JOIN, color);
     if (!p)
         return svc_reply_error(r, SVC_E_INTERNAL, NULL);
@@ -222,7 +222,7 @@ uint64_t svc_action_join(Req *r, SvcGame *g) {
 
 /* Which side secret belongs to, or -1 (also when it is missing: 403 like a wrong one, docs/api.md). */
 static int secret_color(const SvcGame *g, const char *secret) {
-    for (int c = WHITE; c <= BLACK; c++)
+    for (int c = SCH_WHITE; c <= SCH_BLACK; c++)
         if (secret_matches(secret, g->rec.secret_hash[c]))
             return c;
     return -1;
@@ -272,9 +272,9 @@ static int change_check(Req *r, SvcGame *g, const char *secret) {
 
 static int claim_kind(const char *name) {
     if (strcmp(name, "threefold") == 0)
-        return CLAIM_THREEFOLD;
+        return SCH_CLAIM_THREEFOLD;
     if (strcmp(name, "fifty") == 0)
-        return CLAIM_FIFTY;
+        return SCH_CLAIM_FIFTY;
     if (strcmp(name, "any") == 0)
         return 0;
     return -1;
@@ -284,18 +284,18 @@ static int claim_kind(const char *name) {
 /* move */
 
 /* Whether text, read in the position before g's last move, is that move by color: a repeated request. */
-static bool repeats_last_move(const SvcGame *g, Color color, const char *text, Lang lang) {
+static bool repeats_last_move(const SvcGame *g, SchColor color, const char *text, SchLang lang) {
     int n = g->game.ply_count;
     if (n == 0)
         return false;
-    const GamePly *last = &g->game.plies[n - 1];
-    Position before = g->game.pos;
-    pos_unmake(&before, last->move, &last->undo);
-    return pos_turn(&before) == color && move_parse(&before, text, lang, NULL) == last->move;
+    const SchGamePly *last = &g->game.plies[n - 1];
+    SchPosition before = g->game.pos;
+    sch_pos_unmake(&before, last->move, &last->undo);
+    return sch_pos_turn(&before) == color && sch_move_parse(&before, text, lang, NULL) == last->move;
 }
 
 /* The answer to a move sent again at ply n - 1 (a retry after a lost answer): the same result. */
-static uint64_t move_repeated(Req *r, SvcGame *g, Color color, const char *text) {
+static uint64_t move_repeated(Req *r, SvcGame *g, SchColor color, const char *text) {
     if (!repeats_last_move(g, color, text, r->lang))
         return svc_reply_error(r, SVC_E_STALE, NULL);
     size_t len = 0;
@@ -339,21 +339,21 @@ uint64_t svc_action_move(Req *r, SvcGame *g) {
     } else if (ply > g->game.ply_count && r->svc->cluster && !ahead_refresh(r->svc, g)) {
         svc_reply_error(r, SVC_E_READ, NULL);
     } else if (ply == g->game.ply_count - 1)
-        ticket = move_repeated(r, g, (Color)color, text);
+        ticket = move_repeated(r, g, (SchColor)color, text);
     else if (ply != g->game.ply_count)
         svc_reply_error(r, SVC_E_STALE, NULL);
     else if (!running_check(r, g)) {
         /* answered */
-    } else if ((Color)color != pos_turn(game_position(&g->game)))
+    } else if ((SchColor)color != sch_pos_turn(sch_game_position(&g->game)))
         svc_reply_error(r, SVC_E_NOT_YOUR_TURN, NULL);
     else {
         SchError err;
-        err_clear(&err);
-        Move m = game_parse_move(&g->game, text, r->lang, &err);
-        SvcPending *p = m != MOVE_NONE ? svc_pending_new(r, g, CH_MOVE, (Color)color) : NULL;
-        if (m == MOVE_NONE) {
+        sch_err_clear(&err);
+        SchMove m = sch_game_parse_move(&g->game, text, r->lang, &err);
+        SvcPending *p = m != SCH_MOVE_NONE ? svc_pending_new(r, g, CH_MOVE, (SchColor)color) : NULL;
+        if (m == SCH_MOVE_NONE) {
             char message[512];
-            err_format(&err, r->lang, message, sizeof message);
+            sch_err_format(&err, r->lang, message, sizeof message);
             svc_reply_error(r, SVC_E_ILLEGAL, message);
         } else if (!p || !svc_moves_reserve(g)) {
             svc_pending_free(p);
@@ -410,7 +410,7 @@ uint64_t svc_action_draw(Req *r, SvcGame *g) {
         return r->ticket;
     if (d != DRAW_OFFER && g->game.draw_offer != !color)
         return svc_handled_again(r, g) ? r->ticket : svc_reply_error(r, SVC_E_NO_OFFER, NULL);
-    SvcPending *p = svc_pending_new(r, g, CH_DRAW, (Color)color);
+    SvcPending *p = svc_pending_new(r, g, CH_DRAW, (SchColor)color);
     if (!p)
         return svc_reply_error(r, SVC_E_INTERNAL, NULL);
     p->draw = d;
@@ -431,13 +431,13 @@ uint64_t svc_action_claim(Req *r, SvcGame *g) {
     json_decref(body);
     if (color < 0)
         return r->ticket;
-    if ((Color)color != pos_turn(game_position(&g->game)))
+    if ((SchColor)color != sch_pos_turn(sch_game_position(&g->game)))
         return svc_handled_again(r, g) ? r->ticket : svc_reply_error(r, SVC_E_NOT_YOUR_TURN, NULL);
     /* An incorrect claim would count as a draw offer (9.1.2.4); here it is refused and changes nothing. */
-    int holds = game_claims(&g->game);
-    if (!(holds & (kind ? kind : CLAIM_THREEFOLD | CLAIM_FIFTY)))
+    int holds = sch_game_claims(&g->game);
+    if (!(holds & (kind ? kind : SCH_CLAIM_THREEFOLD | SCH_CLAIM_FIFTY)))
         return svc_handled_again(r, g) ? r->ticket : svc_reply_error(r, SVC_E_NO_CLAIM, NULL);
-    SvcPending *p = svc_pending_new(r, g, CH_CLAIM, (Color)color);
+    SvcPending *p = svc_pending_new(r, g, CH_CLAIM, (SchColor)color);
     if (!p)
         return svc_reply_error(r, SVC_E_INTERNAL, NULL);
     p->claim = kind;
@@ -455,7 +455,7 @@ uint64_t svc_action_secret_only(Req *r, SvcGame *g, ChangeKind kind) {
         return r->ticket;
     if (kind == CH_ABORT && g->game.ply_count >= 2)
         return svc_reply_error(r, SVC_E_CANNOT_ABORT, NULL);
-    SvcPending *p = svc_pending_new(r, g, kind, (Color)color);
+    SvcPending *p = svc_pending_new(r, g, kind, (SchColor)color);
     if (!p)
         return svc_reply_error(r, SVC_E_INTERNAL, NULL);
     return svc_change_start(r, p);

@@ -27,7 +27,7 @@ bool svc_members_check(Req *r, json_t *obj, const Field *fields, size_t n, bool 
         snprintf(name, sizeof name, "%s%s", prefix, key);
         if (!f) {
             char shown[64];
-            err_text_arg(key, strlen(key), shown, sizeof shown);
+            sch_err_text_arg(key, strlen(key), shown, sizeof shown);
             snprintf(name, sizeof name, "%s%s", prefix, shown);
             svc_reply_error(r, SVC_E_UNKNOWN, name);
             return false;
@@ -94,7 +94,7 @@ json_t *svc_body_parse(Req *r, const Field *fields, size_t n) {
             return NULL;
         }
         if (!r->in->lang_explicit)
-            r->lang = strcmp(l, "de") == 0 ? LANG_DE : LANG_EN;
+            r->lang = strcmp(l, "de") == 0 ? SCH_LANG_DE : SCH_LANG_EN;
     }
     if (!svc_members_check(r, obj, fields, n, true, "")) {
         json_decref(obj);
@@ -104,8 +104,8 @@ json_t *svc_body_parse(Req *r, const Field *fields, size_t n) {
 }
 
 bool svc_unpack_failed(Req *r, json_t *obj, const json_error_t *jerr) {
-    char shown[SCHACH_ERR_ARG_MAX];
-    err_text_arg(jerr->text, strlen(jerr->text), shown, sizeof shown);
+    char shown[SCH_ERR_ARG_MAX];
+    sch_err_text_arg(jerr->text, strlen(jerr->text), shown, sizeof shown);
     svc_reply_error(r, SVC_E_VALUE, shown);
     json_decref(obj);
     return false;

@@ -16,9 +16,9 @@
 /* Trying a change */
 
 typedef struct Snapshot {
-    Position pos;
+    SchPosition pos;
     int ply_count;
-    Outcome outcome;
+    SchOutcome outcome;
     int draw_offer;
     bool aborted;
     bool dead_pending; /* a tried move sets it for its own position (service_rules.c reads it) */
@@ -39,8 +39,8 @@ static void snapshot_restore(SvcGame *g, const Snapshot *s) {
 }
 
 bool svc_change_run(SvcGame *g, SvcPending *p, SchError *err) {
-    Game *game = &g->game;
-    Color turn = pos_turn(game_position(game));
+    SchGame *game = &g->game;
+    SchColor turn = sch_pos_turn(sch_game_position(game));
     switch (p->kind) {
         case CH_CREATE:
         case CH_JOIN:
@@ -48,35 +48,35 @@ bool svc_change_run(SvcGame *g, SvcPending *p, SchError *err) {
         case CH_LEASE: return true;
         case CH_MOVE:
             if (p->claim < 0)
-                return game_play(game, p->move, err);
+                return sch_game_play(game, p->move, err);
             p->claim_rejected = false;
-            if (game_claim_with_move(game, p->move, p->claim, err))
+            if (sch_game_claim_with_move(game, p->move, p->claim, err))
                 return true;
-            if (err->code == GAME_ERR_CLAIM_REJECTED) {
+            if (err->code == SCH_GAME_ERR_CLAIM_REJECTED) {
                 p->claim_rejected = true;
                 return true;
             }
-            return err->code == GAME_ERR_CLAIM_VOID;
+            return err->code == SCH_GAME_ERR_CLAIM_VOID;
         case CH_DRAW:
             if (p->draw == DRAW_OFFER)
-                return game_offer_draw(game, p->color, err);
+                return sch_game_offer_draw(game, p->color, err);
             if (p->draw == DRAW_ACCEPT)
-                return game_accept_draw(game, p->color, err);
-            return game_decline_draw(game, p->color, err);
-        case CH_CLAIM: return game_claim(game, p->claim, err);
-        case CH_RESIGN: return game_resign(game, p->color, err);
+                return sch_game_accept_draw(game, p->color, err);
+            return sch_game_decline_draw(game, p->color, err);
+        case CH_CLAIM: return sch_game_claim(game, p->claim, err);
+        case CH_RESIGN: return sch_game_resign(game, p->color, err);
         case CH_ABORT: g->aborted = true; return true;
         case CH_TIMEOUT:
             if (g->rec.time.type == TIME_LIVE) {
                 /* Judged on a worker before this change was made (svc_flag_judged). */
-                WinResult opponent = {.verdict = (Winnability)p->flag_verdict, .reason = (WinReason)p->flag_reason};
-                return game_time_forfeit_judged(game, turn, &opponent, err);
+                SchWinResult opponent = {.verdict = (SchWinnability)p->flag_verdict, .reason = (SchWinReason)p->flag_reason};
+                return sch_game_time_forfeit_judged(game, turn, &opponent, err);
             }
-            return game_abandon(game, turn, err);
+            return sch_game_abandon(game, turn, err);
         case CH_DEAD: {
-            WinResult res[2] = {{.verdict = WIN_UNWINNABLE, .reason = (WinReason)p->dead_reason[WHITE]},
-                                {.verdict = WIN_UNWINNABLE, .reason = (WinReason)p->dead_reason[BLACK]}};
-            return game_settle_dead(game, p->dead_ply, res);
+            SchWinResult res[2] = {{.verdict = SCH_WIN_UNWINNABLE, .reason = (SchWinReason)p->dead_reason[SCH_WHITE]},
+                                {.verdict = SCH_WIN_UNWINNABLE, .reason = (SchWinReason)p->dead_reason[SCH_BLACK]}};
+            return sch_game_settle_dead(game, p->dead_ply, res);
         }
     }
     return false;
@@ -86,10 +86,10 @@ static void outcome_to_record(const SvcGame *g, GameRecord *rec) {
     if (g->aborted) {
         snprintf(rec->result, sizeof rec->result, "*");
         snprintf(rec->termination, sizeof rec->termination, "aborted");
-    } else if (game_over(&g->game)) {
-        snprintf(rec->result, sizeof rec->result, "%s", result_string(g->game.outcome.result));
-        snprintf(rec->termination, sizeof rec->termination, "%s", termination_name(g->game.outcome.termination));
-        const char *reason = win_reason_name((WinReason)g->game.outcome.reason);
+    } else if (sch_game_over(&g->game)) {
+        snprintf(rec->result, sizeof rec->result, "%s", sch_result_string(g->game.outcome.result));
+        snprintf(rec->termination, sizeof rec->termination, "%s", sch_termination_name(g->game.outcome.termination));
+        const char *reason = sch_win_reason_name((SchWinReason)g->game.outcome.reason);
         snprintf(rec->reason, sizeof rec->reason, "%s", reason ? reason : "");
     }
 }
@@ -103,7 +103,7 @@ bool svc_change_prepare(SvcPending *p, int64_t now, SchError *err) {
     int ply = g->game.ply_count;
     if (p->kind == CH_MOVE)
         svc_clock_after_move(g, &rec, ply + 1, now);
-    err_clear(err);
+    sch_err_clear(err);
     if (!svc_change_run(g, p, err)) {
         snapshot_restore(g, &before);
         return false;
@@ -124,8 +124,8 @@ bool svc_change_prepare(SvcPending *p, int64_t now, SchError *err) {
         p->op.append = true;
         p->op.ply = ply;
         /* g is back at the position before the move; castling off the e-file is stored as king takes
-         * rook, which uci_parse reads back as castling where a plain king move would read the same. */
-        uci_write_pos(game_position(&g->game), p->move, p->op.move.uci, sizeof p->op.move.uci);
+         * rook, which sch_uci_parse reads back as castling where a plain king move would read the same. */
+        sch_uci_write(sch_game_position(&g->game), p->move, p->op.move.uci, sizeof p->op.move.uci);
         p->op.move.at_ms = now;
         /* A plain move is all another node needs to replay it on its copy (service_cluster.c): the
          * rest of the row follows from the move and its time, as it did here. */
@@ -147,7 +147,7 @@ bool svc_change_prepare(SvcPending *p, int64_t now, SchError *err) {
 /* ------------------------------------------------------------------------------------------------ */
 /* Through the store */
 
-SvcPending *svc_pending_new(Req *r, SvcGame *g, ChangeKind kind, Color color) {
+SvcPending *svc_pending_new(Req *r, SvcGame *g, ChangeKind kind, SchColor color) {
     SvcPending *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
@@ -216,9 +216,9 @@ void svc_pending_unlink(Service *svc, SvcPending *p) {
 uint64_t svc_change_start(Req *r, SvcPending *p) {
     SchError err;
     if (!svc_change_prepare(p, svc_now(r->svc), &err)) {
-        SvcError e = err.code == GAME_ERR_NO_OFFER   ? SVC_E_NO_OFFER
-                     : err.code == GAME_ERR_NO_CLAIM ? SVC_E_NO_CLAIM
-                     : err.code == GAME_ERR_OVER     ? SVC_E_GAME_OVER
+        SvcError e = err.code == SCH_GAME_ERR_NO_OFFER   ? SVC_E_NO_OFFER
+                     : err.code == SCH_GAME_ERR_NO_CLAIM ? SVC_E_NO_CLAIM
+                     : err.code == SCH_GAME_ERR_OVER     ? SVC_E_GAME_OVER
                                                      : SVC_E_INTERNAL;
         svc_pending_free(p);
         return svc_reply_error(r, e, NULL);
@@ -236,7 +236,7 @@ void svc_timeout_start(Service *svc, SvcGame *g, int64_t now) {
     bool live = g->rec.time.type == TIME_LIVE;
     if (live && !svc_flag_judged(svc, g, now))
         return; /* the 6.9 analysis runs on a worker and calls again */
-    SvcPending *p = svc_pending_new(NULL, g, CH_TIMEOUT, pos_turn(game_position(&g->game)));
+    SvcPending *p = svc_pending_new(NULL, g, CH_TIMEOUT, sch_pos_turn(sch_game_position(&g->game)));
     SchError err;
     if (!p)
         return;
@@ -300,7 +300,7 @@ static uint64_t subscribe(Service *svc, const char *game, const char *secret, Se
     if (!g)
         return 0;
     int side = -1;
-    for (int c = WHITE; c <= BLACK && secret; c++)
+    for (int c = SCH_WHITE; c <= SCH_BLACK && secret; c++)
         if (secret_matches(secret, g->rec.secret_hash[c]))
             side = c;
     if (secret && side < 0) {

@@ -7,7 +7,7 @@
 #include "service_internal.h"
 
 /* A change of g by color for the request r (NULL: the service's own); NULL when out of memory. */
-SvcPending *svc_pending_new(Req *r, SvcGame *g, ChangeKind kind, Color color);
+SvcPending *svc_pending_new(Req *r, SvcGame *g, ChangeKind kind, SchColor color);
 /* Performs p's action on the game; false with err when libschach refuses it. */
 bool svc_change_run(SvcGame *g, SvcPending *p, SchError *err);
 /* Tries p on its game at now and fills p->op with the write it needs; the game is left as it was.

@@ -9,13 +9,13 @@ static bool is_live(const GameRecord *rec) { return rec->time.type == TIME_LIVE;
 static bool is_correspondence(const GameRecord *rec) { return rec->time.type == TIME_CORRESPONDENCE; }
 
 bool svc_clock_running(const SvcGame *g) {
-    return g->rec.turn_started_ms != 0 && !game_over(&g->game) && !g->aborted &&
+    return g->rec.turn_started_ms != 0 && !sch_game_over(&g->game) && !g->aborted &&
            (is_live(&g->rec) || is_correspondence(&g->rec));
 }
 
-int64_t svc_time_left(const SvcGame *g, Color color, int64_t now) {
+int64_t svc_time_left(const SvcGame *g, SchColor color, int64_t now) {
     int64_t left = g->rec.clock_ms[color];
-    if (svc_clock_running(g) && color == pos_turn(game_position(&g->game)))
+    if (svc_clock_running(g) && color == sch_pos_turn(sch_game_position(&g->game)))
         left -= now - g->rec.turn_started_ms;
     return left < 0 ? 0 : left;
 }
@@ -30,7 +30,7 @@ bool svc_expiry(const SvcGame *g, int64_t now, int64_t *ms) {
     if (!svc_clock_running(g))
         return false;
     if (is_live(&g->rec)) {
-        Color turn = pos_turn(game_position(&g->game));
+        SchColor turn = sch_pos_turn(sch_game_position(&g->game));
         *ms = g->rec.clock_ms[turn] - (now - g->rec.turn_started_ms);
     } else {
         *ms = svc_deadline(g) - now;
@@ -43,7 +43,7 @@ void svc_clock_after_move(const SvcGame *g, GameRecord *rec, int plies_after, in
         return;
     if (svc_clock_running(g)) {
         if (is_live(rec)) {
-            Color mover = pos_turn(game_position(&g->game));
+            SchColor mover = sch_pos_turn(sch_game_position(&g->game));
             rec->clock_ms[mover] += (int64_t)rec->time.increment * 1000 - (now - rec->turn_started_ms);
         }
         rec->turn_started_ms = now;
@@ -56,7 +56,7 @@ void svc_clock_stop(const SvcGame *g, GameRecord *rec, int64_t now) {
     if (!svc_clock_running(g))
         return;
     if (is_live(rec)) {
-        Color turn = pos_turn(game_position(&g->game));
+        SchColor turn = sch_pos_turn(sch_game_position(&g->game));
         rec->clock_ms[turn] = svc_time_left(g, turn, now);
     }
     rec->turn_started_ms = 0;

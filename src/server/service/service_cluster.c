@@ -70,7 +70,7 @@ static void drop_jobs(Service *svc, SvcGame *g) {
 /* Moves the rules' state of fresh (just built from the store) into g, which keeps its place in the
  * registry, its subscribers, timers and cache links; fresh is freed. */
 static void transplant(SvcGame *g, SvcGame *fresh) {
-    Game old = g->game;
+    SchGame old = g->game;
     g->game = fresh->game;
     fresh->game = old;
     char *text = g->moves_text;
@@ -202,11 +202,11 @@ static bool replay_move(Service *svc, SvcGame *g, const StoreNotice *n) {
         sscanf(n->note, "m %7s %lld", uci, &at) != 2)
         return false;
     SchError err;
-    err_clear(&err);
-    Move m = uci_parse(game_position(&g->game), uci, &err);
-    if (m == MOVE_NONE || !svc_moves_reserve(g))
+    sch_err_clear(&err);
+    SchMove m = sch_uci_parse(sch_game_position(&g->game), uci, &err);
+    if (m == SCH_MOVE_NONE || !svc_moves_reserve(g))
         return false;
-    SvcPending *p = svc_pending_new(NULL, g, CH_MOVE, pos_turn(game_position(&g->game)));
+    SvcPending *p = svc_pending_new(NULL, g, CH_MOVE, sch_pos_turn(sch_game_position(&g->game)));
     if (!p)
         return false;
     p->move = m;
@@ -286,7 +286,7 @@ bool svc_lease_held(Service *svc, SvcGame *g) {
         g->claim_retry_ms = 0;
         svc_timer_update(svc, g);
     }
-    SvcPending *p = svc_pending_new(NULL, g, CH_LEASE, (Color)(g->computer < 0 ? WHITE : g->computer));
+    SvcPending *p = svc_pending_new(NULL, g, CH_LEASE, (SchColor)(g->computer < 0 ? SCH_WHITE : g->computer));
     if (!p)
         return false;
     EngineLimits limits;

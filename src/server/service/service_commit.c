@@ -16,11 +16,11 @@
 
 static char *create_reply(const SvcPending *p, const char *state, size_t *len) {
     const SvcGame *g = p->game;
-    json_t *j = json_pack("{s:s, s:s, s:s, s:o}", "id", g->rec.id, "color", p->color == WHITE ? "white" : "black",
+    json_t *j = json_pack("{s:s, s:s, s:s, s:o}", "id", g->rec.id, "color", p->color == SCH_WHITE ? "white" : "black",
                           "secret", p->secret, "invite", p->invite[0] ? json_string(p->invite) : json_null());
     if (j && p->secret2[0]) {
-        const char *white = p->color == WHITE ? p->secret : p->secret2;
-        const char *black = p->color == WHITE ? p->secret2 : p->secret;
+        const char *white = p->color == SCH_WHITE ? p->secret : p->secret2;
+        const char *black = p->color == SCH_WHITE ? p->secret2 : p->secret;
         json_object_set_new(j, "secrets", json_pack("{s:s, s:s}", "white", white, "black", black));
     }
     return svc_json_with(j, "state", state, len);
@@ -70,9 +70,9 @@ void svc_commit_apply(Service *svc, SvcPending *p) {
     SvcGame *g = p->game;
     size_t len = 0;
     bool was_over = svc_is_over(g);
-    Position before = g->game.pos;
+    SchPosition before = g->game.pos;
     SchError err;
-    err_clear(&err);
+    sch_err_clear(&err);
     svc_change_run(g, p, &err); /* succeeded on the same game before, and nothing changed it since */
     if (p->kind == CH_MOVE)
         svc_moves_append(g, &before, p->move); /* room reserved when the move was accepted */
@@ -91,7 +91,7 @@ void svc_commit_apply(Service *svc, SvcPending *p) {
     char *state = svc_state_text(g, svc_now(svc), NULL);
     json_t *j;
     if (p->kind == CH_JOIN)
-        j = json_pack("{s:s, s:s}", "color", p->color == WHITE ? "white" : "black", "secret", p->secret);
+        j = json_pack("{s:s, s:s}", "color", p->color == SCH_WHITE ? "white" : "black", "secret", p->secret);
     else if (p->claim_rejected)
         j = json_pack("{s:b}", "claim_rejected", true);
     else

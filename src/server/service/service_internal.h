@@ -67,7 +67,7 @@ struct SvcPending;
 /* One game in memory: the rules (Game), its stored row (rec) and everything derived from them. */
 typedef struct SvcGame {
     GameRecord rec;
-    Game game;
+    SchGame game;
     bool aborted; /* ended by abort, which libschach has no termination for */
     /* The state's "moves" array as JSON text without the brackets, one entry per ply, appended as the
      * game goes on: serialising a state costs the same at ply 300 as at ply 3. */
@@ -100,12 +100,12 @@ typedef struct SvcGame {
     uint64_t dead_job;      /* serial of the dead-position analysis under way, 0 when none */
     bool dead_ready;        /* dead_verdict holds a dead position, waiting for the game's change */
     int dead_ply;           /* the ply count it was analysed at */
-    uint8_t dead_reason[2]; /* WinReason per colour */
+    uint8_t dead_reason[2]; /* SchWinReason per colour */
     uint64_t flag_job;      /* serial of the 6.9 analysis under way, 0 when none */
     bool flag_judged;       /* flag_verdict answers the flag fall at flag_ply */
     int flag_ply;
     uint8_t flag_verdict; /* Winnability of the side with time */
-    uint8_t flag_reason;  /* its WinReason */
+    uint8_t flag_reason;  /* its SchWinReason */
     /* Several servers on one store (service_cluster.c): */
     int64_t store_rev;       /* the highest rev this node heard the store has (> rec.rev: the copy is behind) */
     int64_t lease_rev;       /* the rev at which this node holds the lease on the computer's thinking, 0: none */
@@ -140,17 +140,17 @@ typedef struct SvcPending {
     StoreOp op;
     ChangeKind kind;
     SvcGame *game;
-    Color color;                       /* who acts */
-    Move move;                         /* CH_MOVE */
+    SchColor color;                       /* who acts */
+    SchMove move;                         /* CH_MOVE */
     int claim;                         /* CH_MOVE with a claim, CH_CLAIM: CLAIM_* bits (0: any), -1: none */
     DrawAction draw;                   /* CH_DRAW */
     bool claim_rejected;               /* CH_MOVE: the claim with the move was incorrect */
     bool by_computer;                  /* the computer player's own change */
     bool replayed;                     /* another node's committed move, replayed here from its note */
     int dead_ply;                      /* CH_DEAD: the ply count the position was found dead at */
-    uint8_t dead_reason[2];            /* CH_DEAD: WinReason per colour */
+    uint8_t dead_reason[2];            /* CH_DEAD: SchWinReason per colour */
     uint8_t flag_verdict, flag_reason; /* CH_TIMEOUT of a live game: the 6.9 verdict (winnable.h) */
-    Lang lang;                         /* of the requester, for a storage error */
+    SchLang lang;                         /* of the requester, for a storage error */
     char secret[SVC_SECRET_LEN + 1];   /* CH_CREATE, CH_JOIN: the new secret of color */
     char secret2[SVC_SECRET_LEN + 1];  /* CH_CREATE local: the other side's */
     char invite[SVC_SECRET_LEN + 1];   /* CH_CREATE friend: the invitation */
@@ -209,7 +209,7 @@ struct Service {
 typedef struct Req {
     Service *svc;
     const ServiceRequest *in;
-    Lang lang;
+    SchLang lang;
     ServiceReply reply;
     void *ctx;
     uint64_t ticket;
@@ -258,7 +258,7 @@ int svc_error_status(SvcError e);
 const char *svc_error_code(SvcError e);
 /* {"error":{"code","message"}} with the message in lang; arg fills the template's %s (may be NULL).
  * New reference. */
-json_t *svc_error_json(SvcError e, Lang lang, const char *arg);
+json_t *svc_error_json(SvcError e, SchLang lang, const char *arg);
 
 /* --- service.c: time and replies --- */
 

@@ -10,9 +10,9 @@
 #include "service_requests.h"
 #include "service_state.h"
 
-static const char *color_name(Color c) { return c == WHITE ? "white" : "black"; }
+static const char *color_name(SchColor c) { return c == SCH_WHITE ? "white" : "black"; }
 
-static json_t *color_or_null(int c) { return c < 0 ? json_null() : json_string(color_name((Color)c)); }
+static json_t *color_or_null(int c) { return c < 0 ? json_null() : json_string(color_name((SchColor)c)); }
 
 static json_t *time_json(const GameRecord *rec) {
     const TimeControl *t = &rec->time;
@@ -24,11 +24,11 @@ static json_t *time_json(const GameRecord *rec) {
     return json_pack("{s:s}", "type", time_type_name(TIME_NONE));
 }
 
-/* The ending in words, English and German: libschach's own sentence (outcome_describe), which names
+/* The ending in words, English and German: libschach's own sentence (sch_outcome_describe), which names
  * the reason of a dead position or a 6.9 draw. Every subscriber gets the same state, so both. */
-static json_t *outcome_words(const Outcome *o, Lang lang) {
+static json_t *outcome_words(const SchOutcome *o, SchLang lang) {
     char text[256];
-    outcome_describe(o, lang, text, sizeof text);
+    sch_outcome_describe(o, lang, text, sizeof text);
     return json_string(text);
 }
 
@@ -36,18 +36,18 @@ static json_t *outcome_json(const SvcGame *g) {
     if (g->aborted)
         return json_pack("{s:s, s:s, s:n, s:n, s:s, s:s}", "result", "*", "termination", "aborted", "winner", "reason",
                          "text", "Game aborted", "text_de", "Partie abgebrochen");
-    const Outcome *o = &g->game.outcome;
-    if (o->result == RESULT_NONE)
+    const SchOutcome *o = &g->game.outcome;
+    if (o->result == SCH_RESULT_NONE)
         return json_null();
-    json_t *winner = o->result == RESULT_WHITE_WINS   ? json_string("white")
-                     : o->result == RESULT_BLACK_WINS ? json_string("black")
+    json_t *winner = o->result == SCH_RESULT_WHITE_WINS   ? json_string("white")
+                     : o->result == SCH_RESULT_BLACK_WINS ? json_string("black")
                                                       : json_null();
-    const char *term = termination_name(o->termination);
+    const char *term = sch_termination_name(o->termination);
     /* Why a dead position (or a 6.9 draw beyond material) is one; null for every other ending. */
-    const char *reason = win_reason_name((WinReason)o->reason);
-    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "result", result_string(o->result), "termination",
+    const char *reason = sch_win_reason_name((SchWinReason)o->reason);
+    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "result", sch_result_string(o->result), "termination",
                      term ? term : "unknown", "winner", winner, "reason", reason ? json_string(reason) : json_null(),
-                     "text", outcome_words(o, LANG_EN), "text_de", outcome_words(o, LANG_DE));
+                     "text", outcome_words(o, SCH_LANG_EN), "text_de", outcome_words(o, SCH_LANG_DE));
 }
 
 /* origin -> targets of every legal move; castling also as king-onto-rook, which is how chessground
@@ -57,23 +57,23 @@ static void legal_json(const SvcGame *g, json_t **legal, json_t **promotions) {
     *promotions = json_array();
     if (svc_is_over(g))
         return;
-    const Position *pos = game_position(&g->game);
-    Move moves[SCHACH_MAX_MOVES];
-    int n = gen_moves(pos, GEN_ALL, moves);
+    const SchPosition *pos = sch_game_position(&g->game);
+    SchMove moves[SCH_MAX_MOVES];
+    int n = sch_gen_moves(pos, SCH_GEN_ALL, moves);
     json_t *by_from[64] = {0};
     for (int i = 0; i < n; i++) {
-        Move m = moves[i];
-        Square from = move_from(m), to = move_to(m);
+        SchMove m = moves[i];
+        SchSquare from = sch_move_from(m), to = sch_move_to(m);
         char fs[3], ts[3];
-        square_name(from, fs);
-        square_name(to, ts);
+        sch_square_name(from, fs);
+        sch_square_name(to, ts);
         if (!by_from[from]) {
             by_from[from] = json_array();
             json_object_set_new(*legal, fs, by_from[from]);
         }
-        if (move_kind(m) == MOVE_PROMOTION) {
+        if (sch_move_kind(m) == SCH_MOVE_PROMOTION) {
             /* Four moves per pair: list the target and the pair once, with the queen. */
-            if (move_promotion(m) != QUEEN)
+            if (sch_move_promotion(m) != SCH_QUEEN)
                 continue;
             char pair[5];
             memcpy(pair, fs, 2);
@@ -82,11 +82,11 @@ static void legal_json(const SvcGame *g, json_t **legal, json_t **promotions) {
             json_array_append_new(*promotions, json_string(pair));
         }
         json_array_append_new(by_from[from], json_string(ts));
-        if (move_kind(m) == MOVE_CASTLING) {
+        if (sch_move_kind(m) == SCH_MOVE_CASTLING) {
             /* Castling also as the king taking its rook, wherever the rook stands (Chess960). */
-            Square rook = pos_castling_rook(pos, m);
+            SchSquare rook = sch_pos_castling_rook(pos, m);
             char rs[3];
-            square_name(rook, rs);
+            sch_square_name(rook, rs);
             json_array_append_new(by_from[from], json_string(rs));
         }
     }
@@ -96,20 +96,20 @@ static json_t *claims_json(const SvcGame *g) {
     json_t *a = json_array();
     if (svc_is_over(g))
         return a;
-    int claims = game_claims(&g->game);
-    if (claims & CLAIM_THREEFOLD)
+    int claims = sch_game_claims(&g->game);
+    if (claims & SCH_CLAIM_THREEFOLD)
         json_array_append_new(a, json_string("threefold_repetition"));
-    if (claims & CLAIM_FIFTY)
+    if (claims & SCH_CLAIM_FIFTY)
         json_array_append_new(a, json_string("fifty_moves"));
     return a;
 }
 
 static json_t *clock_json(const SvcGame *g, int64_t now) {
     const GameRecord *rec = &g->rec;
-    json_t *running = svc_clock_running(g) ? json_string(color_name(pos_turn(game_position(&g->game)))) : json_null();
+    json_t *running = svc_clock_running(g) ? json_string(color_name(sch_pos_turn(sch_game_position(&g->game)))) : json_null();
     if (rec->time.type == TIME_LIVE)
-        return json_pack("{s:I, s:I, s:o}", "white", (json_int_t)svc_time_left(g, WHITE, now), "black",
-                         (json_int_t)svc_time_left(g, BLACK, now), "running", running);
+        return json_pack("{s:I, s:I, s:o}", "white", (json_int_t)svc_time_left(g, SCH_WHITE, now), "black",
+                         (json_int_t)svc_time_left(g, SCH_BLACK, now), "running", running);
     if (rec->time.type == TIME_CORRESPONDENCE) {
         int64_t deadline = svc_deadline(g);
         return json_pack("{s:o, s:o}", "deadline", deadline ? json_integer(deadline) : json_null(), "running", running);
@@ -133,11 +133,11 @@ bool svc_moves_reserve(SvcGame *g) {
     return true;
 }
 
-void svc_moves_append(SvcGame *g, const Position *pos, Move m) {
-    char uci[8], san[SCHACH_MOVE_TEXT_MAX], san_de[SCHACH_MOVE_TEXT_MAX];
-    uci_write_pos(pos, m, uci, sizeof uci); /* castling off the e-file as king takes rook */
-    san_write(pos, m, LANG_EN, san, sizeof san);
-    san_write(pos, m, LANG_DE, san_de, sizeof san_de);
+void svc_moves_append(SvcGame *g, const SchPosition *pos, SchMove m) {
+    char uci[8], san[SCH_MOVE_TEXT_MAX], san_de[SCH_MOVE_TEXT_MAX];
+    sch_uci_write(pos, m, uci, sizeof uci); /* castling off the e-file as king takes rook */
+    sch_san_write(pos, m, SCH_LANG_EN, san, sizeof san);
+    sch_san_write(pos, m, SCH_LANG_DE, san_de, sizeof san_de);
     json_t *entry = json_pack("{s:s, s:s, s:s}", "uci", uci, "san", san, "san_de", san_de);
     char *text = g->moves_text + g->moves_len;
     size_t room = g->moves_capacity - g->moves_len;
@@ -193,50 +193,50 @@ fail:
  * null, "black": ...}; "rating" is the one the game began with, "diff" what its end changed it by
  * (null until the game was rated). null for a game without accounts. */
 static json_t *accounts_json(const SvcGame *g) {
-    if (!g->rec.account[WHITE][0] && !g->rec.account[BLACK][0])
+    if (!g->rec.account[SCH_WHITE][0] && !g->rec.account[SCH_BLACK][0])
         return json_null();
     json_t *o = json_object();
-    for (int c = WHITE; c <= BLACK; c++) {
+    for (int c = SCH_WHITE; c <= SCH_BLACK; c++) {
         json_t *side = json_null();
         if (g->rec.account[c][0]) {
-            bool rated_done = g->rec.rated && (g->rec.rating_diff[WHITE] || g->rec.rating_diff[BLACK]);
+            bool rated_done = g->rec.rated && (g->rec.rating_diff[SCH_WHITE] || g->rec.rating_diff[SCH_BLACK]);
             side = json_pack("{s:s, s:o, s:o}", "name", g->rec.account[c], "rating",
                              g->rec.rated ? json_integer(g->rec.rating[c]) : json_null(), "diff",
                              rated_done ? json_integer(g->rec.rating_diff[c]) : json_null());
         }
-        json_object_set_new(o, c == WHITE ? "white" : "black", side);
+        json_object_set_new(o, c == SCH_WHITE ? "white" : "black", side);
     }
     return o;
 }
 
 char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
-    const Position *pos = game_position(&g->game);
-    char fen[SCHACH_FEN_MAX], last[8] = "";
-    fen_write(pos, fen, sizeof fen);
+    const SchPosition *pos = sch_game_position(&g->game);
+    char fen[SCH_FEN_MAX], last[8] = "";
+    sch_fen_write(pos, fen, sizeof fen);
     json_t *legal, *promotions;
     legal_json(g, &legal, &promotions);
     int plies = g->game.ply_count;
     if (plies) {
         /* Written in the position it was played in, as the move list has it (Chess960 castling). */
-        const GamePly *lp = &g->game.plies[plies - 1];
-        Position played_in = *pos;
-        pos_unmake(&played_in, lp->move, &lp->undo);
-        uci_write_pos(&played_in, lp->move, last, sizeof last);
+        const SchGamePly *lp = &g->game.plies[plies - 1];
+        SchPosition played_in = *pos;
+        sch_pos_unmake(&played_in, lp->move, &lp->undo);
+        sch_uci_write(&played_in, lp->move, last, sizeof last);
     }
     bool over = svc_is_over(g);
     json_t *state = json_pack(
         "{s:s, s:i, s:s, s:o, s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:{s:b, s:b}, s:b, s:I, s:o}",
         "id", g->rec.id, "ply", plies, "fen", fen, "start_fen",
-        g->rec.start_fen[0] ? json_string(g->rec.start_fen) : json_null(), "turn", color_name(pos_turn(pos)), "check",
-        pos_in_check(pos), "last_move", plies ? json_string(last) : json_null(), "legal", legal, "promotions",
+        g->rec.start_fen[0] ? json_string(g->rec.start_fen) : json_null(), "turn", color_name(sch_pos_turn(pos)), "check",
+        sch_pos_in_check(pos), "last_move", plies ? json_string(last) : json_null(), "legal", legal, "promotions",
         promotions, "outcome", outcome_json(g), "claims", claims_json(g), "draw_offer",
         color_or_null(over ? -1 : g->game.draw_offer), "mode", g->rec.mode, "time", time_json(&g->rec), "clock",
-        clock_json(g, now), "players", "white", secret_is_set(g->rec.secret_hash[WHITE]), "black",
-        secret_is_set(g->rec.secret_hash[BLACK]), "can_abort", !over && plies < 2, "created",
+        clock_json(g, now), "players", "white", secret_is_set(g->rec.secret_hash[SCH_WHITE]), "black",
+        secret_is_set(g->rec.secret_hash[SCH_BLACK]), "can_abort", !over && plies < 2, "created",
         (json_int_t)g->rec.created_ms, "computer", svc_computer_json(g));
     json_object_set_new(state, "rated", json_boolean(g->rec.rated));
     /* Chess960 (svc_game_start marks it): the start position's number when it is a start array. */
-    int chess960 = g->game.start.chess960 ? pos_chess960_number(&g->game.start) : -1;
+    int chess960 = g->game.start.chess960 ? sch_pos_chess960_number(&g->game.start) : -1;
     json_object_set_new(state, "variant", json_string(variant_name(svc_game_variant(g))));
     json_object_set_new(state, "chess960", chess960 >= 0 ? json_integer(chess960) : json_null());
     json_object_set_new(state, "accounts", accounts_json(g));
@@ -244,10 +244,10 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
     /* Presence: a side is online while one of its players watches (this node); the computer always;
      * in a local game one person holds both sides at one screen, so both are there while either is. */
     bool local = strcmp(g->rec.mode, "local") == 0;
-    bool any = g->online[WHITE] > 0 || g->online[BLACK] > 0;
+    bool any = g->online[SCH_WHITE] > 0 || g->online[SCH_BLACK] > 0;
     json_object_set_new(state, "online",
-                        json_pack("{s:b, s:b}", "white", g->online[WHITE] > 0 || g->computer == WHITE || (local && any),
-                                  "black", g->online[BLACK] > 0 || g->computer == BLACK || (local && any)));
+                        json_pack("{s:b, s:b}", "white", g->online[SCH_WHITE] > 0 || g->computer == SCH_WHITE || (local && any),
+                                  "black", g->online[SCH_BLACK] > 0 || g->computer == SCH_BLACK || (local && any)));
     /* "moves" comes from the cached text; jansson wrote every entry of it. */
     size_t moves_len = g->moves_len;
     char *moves = malloc(moves_len + 3);
@@ -269,7 +269,7 @@ json_t *svc_summary_json(const SvcGame *g) {
     return json_pack(
         "{s:s, s:I, s:s, s:o, s:i, s:o, s:b, s:b, s:o, s:s}", "id", g->rec.id, "created", (json_int_t)g->rec.created_ms,
         "mode", g->rec.mode, "time", time_json(&g->rec), "moves", g->game.ply_count, "outcome", outcome_json(g),
-        "white", secret_is_set(g->rec.secret_hash[WHITE]), "black", secret_is_set(g->rec.secret_hash[BLACK]), "level",
+        "white", secret_is_set(g->rec.secret_hash[SCH_WHITE]), "black", secret_is_set(g->rec.secret_hash[SCH_BLACK]), "level",
         g->rec.level[0] ? json_string(g->rec.level) : json_null(), "variant", variant_name(svc_game_variant(g)));
 }
 

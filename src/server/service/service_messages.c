@@ -71,20 +71,20 @@ int svc_error_status(SvcError e) { return rows[e].status; }
 
 const char *svc_error_code(SvcError e) { return rows[e].code; }
 
-json_t *svc_error_json(SvcError e, Lang lang, const char *arg) {
+json_t *svc_error_json(SvcError e, SchLang lang, const char *arg) {
     char message[512];
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 #endif
-    snprintf(message, sizeof message, lang == LANG_DE ? rows[e].de : rows[e].en, arg ? arg : "");
+    snprintf(message, sizeof message, lang == SCH_LANG_DE ? rows[e].de : rows[e].en, arg ? arg : "");
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
     return json_pack("{s:{s:s, s:s}}", "error", "code", rows[e].code, "message", message);
 }
 
-int service_error(const char *code, Lang lang, char **body, size_t *len) {
+int service_error(const char *code, SchLang lang, char **body, size_t *len) {
     /* The errors a transport meets before a request reaches the service. */
     static const struct {
         const char *code;

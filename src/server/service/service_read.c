@@ -22,7 +22,7 @@ uint64_t svc_action_state(Req *r, SvcGame *g) {
 }
 
 /* The PGN's tags for g; false when out of memory. */
-static bool pgn_tags(PgnGame *pg, const SvcGame *g, Lang lang) {
+static bool pgn_tags(SchPgnGame *pg, const SvcGame *g, SchLang lang) {
     char date[16], tc[32];
     time_t secs = (time_t)(g->rec.created_ms / 1000);
     struct tm tm;
@@ -37,7 +37,7 @@ static bool pgn_tags(PgnGame *pg, const SvcGame *g, Lang lang) {
     /* Players with accounts by their names; against the computer its side is named with its level,
      * e.g. "schach (Club player)". */
     char names[2][96] = {"?", "?"}, elo[16] = "";
-    for (int c = WHITE; c <= BLACK; c++)
+    for (int c = SCH_WHITE; c <= SCH_BLACK; c++)
         if (g->rec.account[c][0])
             snprintf(names[c], sizeof names[c], "%s", g->rec.account[c]);
     if (g->computer >= 0) {
@@ -45,48 +45,48 @@ static bool pgn_tags(PgnGame *pg, const SvcGame *g, Lang lang) {
         if (g->level && g->level->elo > 0)
             snprintf(elo, sizeof elo, "%d", g->level->elo);
     }
-    bool ok = pgn_set_tag(pg, "Event", "schach online") && pgn_set_tag(pg, "Site", "?") &&
-              pgn_set_tag(pg, "Date", date) && pgn_set_tag(pg, "Round", "-") &&
-              pgn_set_tag(pg, "White", names[WHITE]) && pgn_set_tag(pg, "Black", names[BLACK]) &&
-              pgn_set_tag(pg, "TimeControl", tc);
+    bool ok = sch_pgn_set_tag(pg, "Event", "schach online") && sch_pgn_set_tag(pg, "Site", "?") &&
+              sch_pgn_set_tag(pg, "Date", date) && sch_pgn_set_tag(pg, "Round", "-") &&
+              sch_pgn_set_tag(pg, "White", names[SCH_WHITE]) && sch_pgn_set_tag(pg, "Black", names[SCH_BLACK]) &&
+              sch_pgn_set_tag(pg, "TimeControl", tc);
     /* What ended the game, in words (the export standard's "normal" says the same for a mate, a claim
      * and a resignation). */
     char ending[200];
     if (ok && g->aborted)
-        ok = pgn_set_tag(pg, "Termination", "unterminated");
-    else if (ok && game_over(&g->game) && outcome_describe(&g->game.outcome, lang, ending, sizeof ending) > 0)
-        ok = pgn_set_tag(pg, "Termination", ending);
-    if (ok && g->rec.rated && g->rec.account[WHITE][0] && g->rec.account[BLACK][0]) {
+        ok = sch_pgn_set_tag(pg, "Termination", "unterminated");
+    else if (ok && sch_game_over(&g->game) && sch_outcome_describe(&g->game.outcome, lang, ending, sizeof ending) > 0)
+        ok = sch_pgn_set_tag(pg, "Termination", ending);
+    if (ok && g->rec.rated && g->rec.account[SCH_WHITE][0] && g->rec.account[SCH_BLACK][0]) {
         char we[16], be[16];
-        snprintf(we, sizeof we, "%d", g->rec.rating[WHITE]);
-        snprintf(be, sizeof be, "%d", g->rec.rating[BLACK]);
-        ok = pgn_set_tag(pg, "WhiteElo", we) && pgn_set_tag(pg, "BlackElo", be);
+        snprintf(we, sizeof we, "%d", g->rec.rating[SCH_WHITE]);
+        snprintf(be, sizeof be, "%d", g->rec.rating[SCH_BLACK]);
+        ok = sch_pgn_set_tag(pg, "WhiteElo", we) && sch_pgn_set_tag(pg, "BlackElo", be);
     }
     if (ok && g->computer >= 0) {
-        ok = pgn_set_tag(pg, "ComputerLevel", g->rec.level) &&
-             (!elo[0] || pgn_set_tag(pg, g->computer == WHITE ? "WhiteElo" : "BlackElo", elo));
+        ok = sch_pgn_set_tag(pg, "ComputerLevel", g->rec.level) &&
+             (!elo[0] || sch_pgn_set_tag(pg, g->computer == SCH_WHITE ? "WhiteElo" : "BlackElo", elo));
     }
     return ok;
 }
 
 /* g's PGN in lang: malloc'd text (*len bytes), NULL when out of memory. */
-static char *pgn_text(const SvcGame *g, Lang lang, size_t *len) {
-    PgnGame pg;
-    pgn_game_init(&pg);
-    game_free(&pg.game);
+static char *pgn_text(const SvcGame *g, SchLang lang, size_t *len) {
+    SchPgnGame pg;
+    sch_pgn_game_init(&pg);
+    sch_game_free(&pg.game);
     char *text = NULL;
     *len = 0;
-    bool ok = game_copy(&pg.game, &g->game);
+    bool ok = sch_game_copy(&pg.game, &g->game);
     if (!ok)
-        game_init(&pg.game);
+        sch_game_init(&pg.game);
     ok = ok && pgn_tags(&pg, g, lang);
     if (ok) {
         FILE *f = open_memstream(&text, len);
-        ok = f && pgn_write(f, &pg, lang);
+        ok = f && sch_pgn_write(f, &pg, lang);
         if (f && fclose(f) != 0)
             ok = false;
     }
-    pgn_game_free(&pg);
+    sch_pgn_game_free(&pg);
     if (!ok) {
         free(text);
         return NULL;
@@ -104,7 +104,7 @@ uint64_t svc_action_pgn(Req *r, SvcGame *g) {
     return r->ticket;
 }
 
-char *service_pgn_of_record(const GameRecord *rec, const StoredMove *moves, int count, Lang lang, size_t *len,
+char *service_pgn_of_record(const GameRecord *rec, const StoredMove *moves, int count, SchLang lang, size_t *len,
                             char *err, size_t err_size) {
     SvcGame *g = svc_game_build(rec, moves, count, err, err_size);
     if (!g)
@@ -120,14 +120,14 @@ char *service_pgn_of_record(const GameRecord *rec, const StoredMove *moves, int 
  * without knowing the rules (castling, en passant and promotion are libschach's to apply). */
 uint64_t svc_action_positions(Req *r, SvcGame *g) {
     json_t *fens = json_array();
-    Position pos = g->game.start;
-    char fen[SCHACH_FEN_MAX];
-    fen_write(&pos, fen, sizeof fen);
+    SchPosition pos = g->game.start;
+    char fen[SCH_FEN_MAX];
+    sch_fen_write(&pos, fen, sizeof fen);
     bool ok = fens && json_array_append_new(fens, json_string(fen)) == 0;
     for (int i = 0; ok && i < g->game.ply_count; i++) {
-        Undo undo;
-        pos_make(&pos, g->game.plies[i].move, &undo);
-        fen_write(&pos, fen, sizeof fen);
+        SchUndo undo;
+        sch_pos_make(&pos, g->game.plies[i].move, &undo);
+        sch_fen_write(&pos, fen, sizeof fen);
         ok = json_array_append_new(fens, json_string(fen)) == 0;
     }
     if (!ok) {

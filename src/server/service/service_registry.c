@@ -18,9 +18,9 @@
 SvcGame *svc_game_new(void) {
     SvcGame *g = calloc(1, sizeof *g);
     if (g) {
-        game_init(&g->game);
+        sch_game_init(&g->game);
         /* The full dead-position analysis runs on a worker (service_rules.c). */
-        game_set_dead_mode(&g->game, GAME_DEAD_DEFER);
+        sch_game_set_dead_mode(&g->game, SCH_GAME_DEAD_DEFER);
         g->computer = -1;
     }
     return g;
@@ -29,7 +29,7 @@ SvcGame *svc_game_new(void) {
 void svc_game_free(SvcGame *g) {
     if (!g)
         return;
-    game_free(&g->game);
+    sch_game_free(&g->game);
     free(g->moves_text);
     free(g->subs);
     free(g);
@@ -185,20 +185,20 @@ void svc_leave(Service *svc) {
 /* ------------------------------------------------------------------------------------------------ */
 /* Games from the store */
 
-static Termination termination_parse(const char *name) {
-    for (int t = TERM_NONE + 1; t < TERM_NB; t++)
-        if (termination_name((Termination)t) && strcmp(termination_name((Termination)t), name) == 0)
-            return (Termination)t;
-    return TERM_NONE;
+static SchTermination termination_parse(const char *name) {
+    for (int t = SCH_TERM_NONE + 1; t < SCH_TERM_NB; t++)
+        if (sch_termination_name((SchTermination)t) && strcmp(sch_termination_name((SchTermination)t), name) == 0)
+            return (SchTermination)t;
+    return SCH_TERM_NONE;
 }
 
-/* The WinReason a stored reason names (WIN_REASON_NONE for "" and for a name this program does not
+/* The SchWinReason a stored reason names (SCH_WIN_REASON_NONE for "" and for a name this program does not
  * know). */
 static int reason_parse(const char *name) {
-    for (int r = WIN_REASON_NONE + 1; r < WIN_REASON_NB; r++)
-        if (win_reason_name((WinReason)r) && strcmp(win_reason_name((WinReason)r), name) == 0)
+    for (int r = SCH_WIN_REASON_NONE + 1; r < SCH_WIN_REASON_NB; r++)
+        if (sch_win_reason_name((SchWinReason)r) && strcmp(sch_win_reason_name((SchWinReason)r), name) == 0)
             return r;
-    return WIN_REASON_NONE;
+    return SCH_WIN_REASON_NONE;
 }
 
 /* Endings the rules do not derive from the moves (claims, resignation, agreement, time, abort, and
@@ -213,28 +213,28 @@ static void restore_outcome(SvcGame *g) {
         g->aborted = true;
         return;
     }
-    if (game_over(&g->game))
+    if (sch_game_over(&g->game))
         return;
-    Outcome o = {RESULT_DRAW, termination_parse(rec->termination), WHITE, reason_parse(rec->reason)};
+    SchOutcome o = {SCH_RESULT_DRAW, termination_parse(rec->termination), SCH_WHITE, reason_parse(rec->reason)};
     if (strcmp(rec->result, "1-0") == 0)
-        o.result = RESULT_WHITE_WINS;
+        o.result = SCH_RESULT_WHITE_WINS;
     else if (strcmp(rec->result, "0-1") == 0) {
-        o.result = RESULT_BLACK_WINS;
-        o.winner = BLACK;
+        o.result = SCH_RESULT_BLACK_WINS;
+        o.winner = SCH_BLACK;
     }
     g->game.outcome = o;
     g->game.draw_offer = -1;
 }
 
-bool svc_game_start(SvcGame *g, const char *fen, GameDeadMode mode, SchError *err) {
-    if (!game_init_fen_mode(&g->game, fen, mode, err))
+bool svc_game_start(SvcGame *g, const char *fen, SchGameDeadMode mode, SchError *err) {
+    if (!sch_game_init_fen_mode(&g->game, fen, mode, err))
         return false;
     /* A Chess960 start array is a Chess960 game also where its castling looks standard (king on e1,
      * rooks on a1 and h1; the rules agree there, and the FEN alone does not say Chess960): so it is
      * named, written (UCI king takes rook, the PGN's Variant) and read back the same. Every other start
      * array's FEN says Chess960 by itself. The standard array (518) stays a standard game. */
-    int number = pos_chess960_number(&g->game.start);
-    if (number != 518 && pos_chess960_castles_like_standard(number))
+    int number = sch_pos_chess960_number(&g->game.start);
+    if (number != 518 && sch_pos_chess960_castles_like_standard(number))
         g->game.start.chess960 = g->game.pos.chess960 = 1;
     return true;
 }
@@ -251,19 +251,19 @@ SvcGame *svc_game_build(const GameRecord *record, const StoredMove *moves, int c
     g->level = svc_computer_level(record);
     g->computer = svc_computer_color(record);
     SchError e;
-    err_clear(&e);
+    sch_err_clear(&e);
     /* Stored moves are replayed as they were played: a game an older server let go on past a dead
      * position reads back whole (svc_rules_loaded then ends it). */
-    game_set_dead_mode(&g->game, GAME_DEAD_MATERIAL_ONLY);
-    if (record->start_fen[0] && !svc_game_start(g, record->start_fen, GAME_DEAD_MATERIAL_ONLY, &e)) {
+    sch_game_set_dead_mode(&g->game, SCH_GAME_DEAD_MATERIAL_ONLY);
+    if (record->start_fen[0] && !svc_game_start(g, record->start_fen, SCH_GAME_DEAD_MATERIAL_ONLY, &e)) {
         snprintf(err, err_size, "game %s: stored start position is invalid", record->id);
         svc_game_free(g);
         return NULL;
     }
     for (int i = 0; i < count; i++) {
-        Move m = uci_parse(game_position(&g->game), moves[i].uci, &e);
-        Position before = g->game.pos;
-        if (m == MOVE_NONE || !svc_moves_reserve(g) || !game_play(&g->game, m, &e)) {
+        SchMove m = sch_uci_parse(sch_game_position(&g->game), moves[i].uci, &e);
+        SchPosition before = g->game.pos;
+        if (m == SCH_MOVE_NONE || !svc_moves_reserve(g) || !sch_game_play(&g->game, m, &e)) {
             snprintf(err, err_size, "game %s: stored move %d (%s) cannot be played", record->id, i + 1, moves[i].uci);
             svc_game_free(g);
             return NULL;

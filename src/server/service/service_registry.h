@@ -27,9 +27,9 @@ void svc_touch(Service *svc, SvcGame *g);
  * trimmed to its size (least recently touched games freed first). */
 void svc_enter(Service *svc);
 void svc_leave(Service *svc);
-/* Starts g's game from fen (game_init_fen_mode); a Chess960 start array other than the standard one
+/* Starts g's game from fen (sch_game_init_fen_mode); a Chess960 start array other than the standard one
  * is marked Chess960 (pos->chess960) even where its castling looks standard. false with err set. */
-bool svc_game_start(SvcGame *g, const char *fen, GameDeadMode mode, SchError *err);
+bool svc_game_start(SvcGame *g, const char *fen, SchGameDeadMode mode, SchError *err);
 /* g's variant: Chess960 when its start is (as svc_game_start marks it), else standard chess. */
 Variant svc_game_variant(const SvcGame *g);
 /* Builds a game from its stored record and moves; NULL with err filled when they cannot be replayed. */

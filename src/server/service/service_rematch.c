@@ -21,7 +21,7 @@
 #include "service_state.h"
 
 static json_t *side_json(int side) {
-    return side == 1 + WHITE ? json_string("white") : side == 1 + BLACK ? json_string("black") : json_null();
+    return side == 1 + SCH_WHITE ? json_string("white") : side == 1 + SCH_BLACK ? json_string("black") : json_null();
 }
 
 json_t *svc_rematch_json(const SvcGame *g) {
@@ -45,7 +45,7 @@ static void new_secret(const Service *svc, const GameRecord *old, const char *ne
 
 /* {"id","color","secret","state"} of the rematch of g for the player of color in g (and "secrets" of
  * both sides in a local game), as reply's answer. */
-static void answer_new_side(Service *svc, ServiceReply reply, void *ctx, Lang lang, SvcGame *g, int color) {
+static void answer_new_side(Service *svc, ServiceReply reply, void *ctx, SchLang lang, SvcGame *g, int color) {
     if (!reply)
         return;
     SvcError e = SVC_E_NOT_FOUND;
@@ -58,12 +58,12 @@ static void answer_new_side(Service *svc, ServiceReply reply, void *ctx, Lang la
     char secret[SVC_SECRET_LEN + 1], other[SVC_SECRET_LEN + 1];
     new_secret(svc, &g->rec, n->rec.id, mine, secret);
     json_t *j =
-        json_pack("{s:s, s:s, s:s}", "id", n->rec.id, "color", mine == WHITE ? "white" : "black", "secret", secret);
+        json_pack("{s:s, s:s, s:s}", "id", n->rec.id, "color", mine == SCH_WHITE ? "white" : "black", "secret", secret);
     if (j && strcmp(g->rec.mode, "local") == 0) {
         new_secret(svc, &g->rec, n->rec.id, !mine, other);
         json_object_set_new(
             j, "secrets",
-            json_pack("{s:s, s:s}", "white", mine == WHITE ? secret : other, "black", mine == WHITE ? other : secret));
+            json_pack("{s:s, s:s}", "white", mine == SCH_WHITE ? secret : other, "black", mine == SCH_WHITE ? other : secret));
         sodium_memzero(other, sizeof other);
     }
     sodium_memzero(secret, sizeof secret);
@@ -87,11 +87,11 @@ static bool build_new_game(Service *svc, SvcGame *g, SvcPending *p) {
     memcpy(rec.level, old->level, sizeof rec.level);
     rec.time = old->time;
     if (rec.time.type == TIME_LIVE)
-        rec.clock_ms[WHITE] = rec.clock_ms[BLACK] = (int64_t)rec.time.minutes * 60000;
+        rec.clock_ms[SCH_WHITE] = rec.clock_ms[SCH_BLACK] = (int64_t)rec.time.minutes * 60000;
     rec.draw_offer = -1;
     rec.invite_color = -1;
     rec.plies = 0;
-    for (int c = WHITE; c <= BLACK; c++) {
+    for (int c = SCH_WHITE; c <= SCH_BLACK; c++) {
         /* Colours swapped: side c is played by whoever played !c; the computer's side stays without. */
         memcpy(rec.account[c], old->account[!c], sizeof rec.account[c]);
         if (secret_is_set(old->secret_hash[!c])) {
@@ -101,11 +101,11 @@ static bool build_new_game(Service *svc, SvcGame *g, SvcPending *p) {
             sodium_memzero(secret, sizeof secret);
         }
     }
-    rec.rated = old->rated && rec.account[WHITE][0] && rec.account[BLACK][0];
+    rec.rated = old->rated && rec.account[SCH_WHITE][0] && rec.account[SCH_BLACK][0];
     if (rec.rated) {
         /* The ratings the players came out of the old game with; the rating at the new game's end reads
          * the current ones again (accounts.h), so a game they played meanwhile changes nothing there. */
-        for (int c = WHITE; c <= BLACK; c++)
+        for (int c = SCH_WHITE; c <= SCH_BLACK; c++)
             rec.rating[c] = old->rating[!c] + old->rating_diff[!c];
     }
     char err[256];
@@ -115,7 +115,7 @@ static bool build_new_game(Service *svc, SvcGame *g, SvcPending *p) {
 
 /* Hands the change of g's rematch fields (and the new game, when made) to the store. */
 static uint64_t submit(Req *r, SvcGame *g, int color, int offer, int decline, bool make) {
-    SvcPending *p = svc_pending_new(r, g, CH_REMATCH, (Color)color);
+    SvcPending *p = svc_pending_new(r, g, CH_REMATCH, (SchColor)color);
     if (!p || (make && !build_new_game(r->svc, g, p))) {
         svc_pending_free(p);
         return svc_reply_error(r, SVC_E_INTERNAL, NULL);
@@ -150,7 +150,7 @@ uint64_t svc_action_rematch(Req *r, SvcGame *g) {
     bool decline = action && strcmp(action, "decline") == 0;
     bool bad_action = action && !decline && strcmp(action, "offer") != 0;
     int color = -1;
-    for (int c = WHITE; c <= BLACK && !bad_action; c++)
+    for (int c = SCH_WHITE; c <= SCH_BLACK && !bad_action; c++)
         if (secret_matches(secret, g->rec.secret_hash[c]))
             color = c;
     json_decref(body);

@@ -8,7 +8,7 @@
 /* Whether the game's time runs now: a time control, both sides have moved, the game goes on. */
 bool svc_clock_running(const SvcGame *g);
 /* Live: what color has left at now (never below 0); the stored value when its clock stands. */
-int64_t svc_time_left(const SvcGame *g, Color color, int64_t now);
+int64_t svc_time_left(const SvcGame *g, SchColor color, int64_t now);
 /* Correspondence: when the side to move loses, or 0 when no deadline runs. */
 int64_t svc_deadline(const SvcGame *g);
 /* Whether a clock or deadline runs; then *ms is the time from now until it expires (<= 0: expired). */
@@ -24,7 +24,7 @@ void svc_clock_stop(const SvcGame *g, GameRecord *rec, int64_t now);
 /* Makes room for one more entry in g->moves_text; false when out of memory. */
 bool svc_moves_reserve(SvcGame *g);
 /* Appends the entry of legal move m, to be played in pos, to g->moves_text (room reserved before). */
-void svc_moves_append(SvcGame *g, const Position *pos, Move m);
+void svc_moves_append(SvcGame *g, const SchPosition *pos, SchMove m);
 /* The state object of docs/api.md at now as compact JSON text (malloc'd, *len bytes); NULL when out
  * of memory. */
 char *svc_state_text(const SvcGame *g, int64_t now, size_t *len);

@@ -62,7 +62,7 @@ typedef struct PlayingGame {
     char id[STORE_ID_LEN + 1];
     int color;                      /* the account's side */
     int moves;                      /* plies played */
-    char start_fen[SCHACH_FEN_MAX]; /* "" for the standard start */
+    char start_fen[SCH_FEN_MAX]; /* "" for the standard start */
     TimeControl time;
     int64_t updated_ms;
 } PlayingGame;

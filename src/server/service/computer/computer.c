@@ -20,18 +20,18 @@ struct Computer {
     Worker *rules;                         /* the analyses: one thread, handing back into search's list */
 };
 
-ComputerJob *computer_job_new(const Game *game) {
+ComputerJob *computer_job_new(const SchGame *game) {
     ComputerJob *job = calloc(1, sizeof *job);
     if (!job)
         return NULL;
-    if (!game_copy(&job->game, game)) {
+    if (!sch_game_copy(&job->game, game)) {
         free(job);
         return NULL;
     }
     return job;
 }
 
-ComputerJob *computer_rules_job_new(ComputerJobKind kind, const Position *pos) {
+ComputerJob *computer_rules_job_new(ComputerJobKind kind, const SchPosition *pos) {
     ComputerJob *job = calloc(1, sizeof *job);
     if (!job)
         return NULL;
@@ -44,7 +44,7 @@ ComputerJob *computer_rules_job_new(ComputerJobKind kind, const Position *pos) {
 void computer_job_free(ComputerJob *job) {
     if (!job)
         return;
-    game_free(&job->game);
+    sch_game_free(&job->game);
     free(job);
 }
 
@@ -90,13 +90,13 @@ static void run_search(Worker *w, void *owner, void *jobs, int n, int thread) {
 /* An analysis on the rules worker's thread: bounded by its node budget, never cancelled. */
 static void run_rules(Worker *w, void *owner, void *jobs, int n, int thread) {
     (void)w, (void)owner, (void)n, (void)thread;
-    static const WinLimits dead = {false, GAME_DEAD_NODES};
-    static const WinLimits flag = {false, GAME_FLAG_NODES};
+    static const SchWinLimits dead = {false, SCH_GAME_DEAD_NODES};
+    static const SchWinLimits flag = {false, SCH_GAME_FLAG_NODES};
     ComputerJob *job = jobs;
     if (job->kind == JOB_DEAD)
-        dead_position(game_position(&job->game), &dead, NULL, job->win);
+        sch_dead_position(sch_game_position(&job->game), &dead, NULL, job->win);
     else
-        can_checkmate(game_position(&job->game), (Color)!job->flagged, &flag, NULL, &job->win[0]);
+        sch_can_checkmate(sch_game_position(&job->game), (SchColor)!job->flagged, &flag, NULL, &job->win[0]);
 }
 
 /* A search cancelled: queued, it comes back unsearched; running, its engine is told to stop (again

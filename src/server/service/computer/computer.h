@@ -27,25 +27,25 @@
  * event loop (FIDE 5.2.2 dead position, 6.9 flag fall; winnable.h), bounded by their node budgets. */
 typedef enum {
     JOB_SEARCH = 0, /* engine_search: result */
-    JOB_DEAD,       /* dead_position of the game's position, GAME_DEAD_NODES: win[WHITE], win[BLACK] */
-    JOB_FLAG        /* can_checkmate of !flagged in the game's position, GAME_FLAG_NODES: win[0] */
+    JOB_DEAD,       /* sch_dead_position of the game's position, SCH_GAME_DEAD_NODES: win[WHITE], win[BLACK] */
+    JOB_FLAG        /* sch_can_checkmate of !flagged in the game's position, SCH_GAME_FLAG_NODES: win[0] */
 } ComputerJobKind;
 
 /* One job. The caller fills the inputs; the pool owns the job from submit until take_done. */
 typedef struct ComputerJob {
     ComputerJobKind kind;
-    Color flagged;                  /* JOB_FLAG: whose flag fell */
+    SchColor flagged;                  /* JOB_FLAG: whose flag fell */
     uint64_t serial;                /* the caller's name for the job (never 0) */
     char game_id[STORE_ID_LEN + 1]; /* which game it is for */
     int ply;                        /* the game's ply count when the job was made */
-    Game game;                      /* a deep copy of the game (game_copy), for an analysis only its
+    SchGame game;                      /* a deep copy of the game (sch_game_copy), for an analysis only its
                                      * position (game.pos); freed with the job */
     EngineLimits limits;
     int skill;    /* EngineOptions.skill to search with */
     int delay_ms; /* testing: wait this long before searching (cut short by cancel) */
     /* Filled by the worker: */
     EngineResult result;
-    WinResult win[2];
+    SchWinResult win[2];
     bool cancelled; /* computer_cancel or shutdown cut it short: the result means nothing */
     struct ComputerJob *next;
 } ComputerJob;
@@ -58,9 +58,9 @@ typedef struct Computer Computer;
  * on failure. wake(wake_ctx) is called after each finished job, from the worker's thread. */
 Computer *computer_start(int threads, size_t hash_mb, void (*wake)(void *), void *wake_ctx, char *err, size_t err_size);
 /* A job with a copy of game (NULL when out of memory); its other inputs are zero. */
-ComputerJob *computer_job_new(const Game *game);
+ComputerJob *computer_job_new(const SchGame *game);
 /* An analysis (JOB_DEAD, JOB_FLAG) of pos; NULL when out of memory. Its other inputs are zero. */
-ComputerJob *computer_rules_job_new(ComputerJobKind kind, const Position *pos);
+ComputerJob *computer_rules_job_new(ComputerJobKind kind, const SchPosition *pos);
 /* Frees a job that came back from take_done (or was never submitted). NULL is fine. */
 void computer_job_free(ComputerJob *job);
 /* Queues job (FIFO: searches in one queue, analyses in the other). */

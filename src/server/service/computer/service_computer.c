@@ -26,10 +26,10 @@ static void computer_think(Service *svc, SvcGame *g) {
 }
 
 /* Starts the computer's own change in g (no requester waits for it); false when it cannot. */
-static bool computer_change(Service *svc, SvcGame *g, ChangeKind kind, Move move, int claim, DrawAction draw) {
+static bool computer_change(Service *svc, SvcGame *g, ChangeKind kind, SchMove move, int claim, DrawAction draw) {
     if (kind == CH_MOVE && !svc_moves_reserve(g))
         return false;
-    SvcPending *p = svc_pending_new(NULL, g, kind, (Color)g->computer);
+    SvcPending *p = svc_pending_new(NULL, g, kind, (SchColor)g->computer);
     if (!p)
         return false;
     p->by_computer = true;
@@ -79,10 +79,10 @@ void svc_computer_poke(Service *svc, SvcGame *g) {
         svc_refresh(svc, g); /* another node changed the game: it pokes again once it has read it */
         return;
     }
-    Color turn = pos_turn(game_position(&g->game));
+    SchColor turn = sch_pos_turn(sch_game_position(&g->game));
     if ((int)turn != g->computer) {
         if (g->game.draw_offer == !g->computer)
-            computer_change(svc, g, CH_DRAW, MOVE_NONE, -1, svc_computer_accepts_offer(g) ? DRAW_ACCEPT : DRAW_DECLINE);
+            computer_change(svc, g, CH_DRAW, SCH_MOVE_NONE, -1, svc_computer_accepts_offer(g) ? DRAW_ACCEPT : DRAW_DECLINE);
         return;
     }
     if (g->has_result && g->result_ply == g->game.ply_count) {
@@ -103,7 +103,7 @@ void svc_computer_result(Service *svc, const ComputerJob *job) {
     if (!g || g->job != job->serial)
         return;
     g->job = 0;
-    if (job->cancelled || svc_is_over(g) || g->game.ply_count != job->ply || job->result.best == MOVE_NONE) {
+    if (job->cancelled || svc_is_over(g) || g->game.ply_count != job->ply || job->result.best == SCH_MOVE_NONE) {
         svc_computer_poke(svc, g);
         svc_touch(svc, g);
         return;

@@ -39,14 +39,14 @@ void svc_computer_limits(const SvcGame *g, const ServiceComputerConfig *cfg, int
 /* What the computer does with its search result (best move, score from its side) on its turn in g
  * (the engine's draw policy, engine_draw_choice): accept the opponent's standing draw offer, claim a
  * draw, or play the move; *claim receives the claim to make with the move (0: any) or -1. */
-SvcComputerAct svc_computer_choose(const SvcGame *g, Move best, int score, int *claim);
+SvcComputerAct svc_computer_choose(const SvcGame *g, SchMove best, int score, int *claim);
 /* Whether the computer accepts the opponent's draw offer in g now, when it is the opponent's turn:
  * by its latest evaluation, else by the static evaluation of the position. */
 bool svc_computer_accepts_offer(const SvcGame *g);
 /* The state's "computer" member: null, or its color, level id, names and Elo. New reference. */
 json_t *svc_computer_json(const SvcGame *g);
 /* The computer's name in a PGN, e.g. "schach (Club player)", into out. */
-void svc_computer_name(const EngineLevel *level, Lang lang, char *out, size_t size);
+void svc_computer_name(const EngineLevel *level, SchLang lang, char *out, size_t size);
 /* GET /api/levels: {"levels":[{id, name, name_de, elo}, ...]}. New reference. */
 json_t *svc_levels_json(void);
 

@@ -25,14 +25,14 @@ int svc_computer_color(const GameRecord *rec) {
     if (strcmp(rec->mode, "computer") != 0)
         return -1;
     /* The person holds one side; the computer plays the side that has no secret. */
-    return secret_is_set(rec->secret_hash[WHITE]) ? BLACK : WHITE;
+    return secret_is_set(rec->secret_hash[SCH_WHITE]) ? SCH_BLACK : SCH_WHITE;
 }
 
 void svc_computer_limits(const SvcGame *g, const ServiceComputerConfig *cfg, int64_t now, EngineLimits *out) {
     memset(out, 0, sizeof *out);
     if (g->rec.time.type == TIME_LIVE && svc_clock_running(g)) {
-        for (int c = WHITE; c <= BLACK; c++) {
-            int64_t left = svc_time_left(g, (Color)c, now);
+        for (int c = SCH_WHITE; c <= SCH_BLACK; c++) {
+            int64_t left = svc_time_left(g, (SchColor)c, now);
             out->time[c] = left < 1 ? 1 : left > 1000000000 ? 1000000000 : (int)left; /* 0 would mean no clock */
             out->inc[c] = g->rec.time.increment * 1000;
         }
@@ -43,7 +43,7 @@ void svc_computer_limits(const SvcGame *g, const ServiceComputerConfig *cfg, int
         out->depth = cfg->depth;
 }
 
-SvcComputerAct svc_computer_choose(const SvcGame *g, Move best, int score, int *claim) {
+SvcComputerAct svc_computer_choose(const SvcGame *g, SchMove best, int score, int *claim) {
     *claim = -1;
     switch (engine_draw_choice(&g->game, best, score)) {
         case ENGINE_DRAW_ACCEPT: return SVC_ACT_ACCEPT_DRAW;
@@ -57,9 +57,9 @@ SvcComputerAct svc_computer_choose(const SvcGame *g, Move best, int score, int *
 bool svc_computer_accepts_offer(const SvcGame *g) {
     int score = g->score;
     if (!g->has_score) {
-        const Position *pos = game_position(&g->game);
+        const SchPosition *pos = sch_game_position(&g->game);
         score = engine_evaluate(pos);
-        if ((int)pos_turn(pos) != g->computer)
+        if ((int)sch_pos_turn(pos) != g->computer)
             score = -score;
     }
     return engine_accepts_draw(score);
@@ -69,13 +69,13 @@ json_t *svc_computer_json(const SvcGame *g) {
     if (g->computer < 0)
         return json_null();
     const EngineLevel *l = g->level;
-    return json_pack("{s:s, s:s, s:s, s:s, s:i}", "color", g->computer == WHITE ? "white" : "black", "level",
+    return json_pack("{s:s, s:s, s:s, s:s, s:i}", "color", g->computer == SCH_WHITE ? "white" : "black", "level",
                      l ? l->id : g->rec.level, "name", l ? l->name_en : g->rec.level, "name_de",
                      l ? l->name_de : g->rec.level, "elo", l ? l->elo : 0);
 }
 
-void svc_computer_name(const EngineLevel *level, Lang lang, char *out, size_t size) {
-    const char *name = level ? (lang == LANG_DE ? level->name_de : level->name_en) : "?";
+void svc_computer_name(const EngineLevel *level, SchLang lang, char *out, size_t size) {
+    const char *name = level ? (lang == SCH_LANG_DE ? level->name_de : level->name_en) : "?";
     snprintf(out, size, "schach (%s)", name);
 }
 
