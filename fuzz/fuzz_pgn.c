@@ -28,8 +28,8 @@ static void check_error(const SchError *err, const SchPgnGame *g) {
     char msg[512];
     CHECK(err->code != SCH_ERR_NONE, "game %d failed without an error code", g->number);
     CHECK(err->game == g->number, "error names game %d, read game %d", err->game, g->number);
-    CHECK(err->code == SCH_ERR_OUT_OF_MEMORY || (err->line >= 1 && err->column >= 1), "error %d without a position (%d:%d)",
-          err->code, err->line, err->column);
+    CHECK(err->code == SCH_ERR_OUT_OF_MEMORY || (err->line >= 1 && err->column >= 1),
+          "error %d without a position (%d:%d)", err->code, err->line, err->column);
     for (int lang = SCH_LANG_EN; lang <= SCH_LANG_DE; lang++)
         CHECK(sch_err_format(err, (SchLang)lang, msg, sizeof msg) > 0, "empty message for code %d", err->code);
 }
@@ -68,7 +68,8 @@ static void check_round_trip(const SchPgnGame *g, SchLang lang) {
               g->game.outcome.termination > SCH_TERM_SEVENTYFIVE_MOVES, /* claims and decisions are not in the moves */
           "termination %d, re-read %d", g->game.outcome.termination, copy.game.outcome.termination);
     CHECK(sch_pgn_tree_equal(sch_pgn_root(g), sch_pgn_root(&copy)), "tree differs after the round trip:\n%s", text);
-    CHECK(sch_pgn_node_count(&copy) == sch_pgn_node_count(g), "%d nodes, re-read %d", sch_pgn_node_count(g), sch_pgn_node_count(&copy));
+    CHECK(sch_pgn_node_count(&copy) == sch_pgn_node_count(g), "%d nodes, re-read %d", sch_pgn_node_count(g),
+          sch_pgn_node_count(&copy));
     char *again = NULL;
     size_t again_len = 0;
     f = open_memstream(&again, &again_len);
@@ -84,7 +85,8 @@ static void check_round_trip(const SchPgnGame *g, SchLang lang) {
 }
 
 static bool count_node(const SchPgnNode *n, const SchPosition *before, int depth, void *ctx) {
-    CHECK(n->move != SCH_MOVE_NONE && depth >= 0 && depth <= SCH_PGN_MAX_DEPTH, "walk: node without a move or depth %d", depth);
+    CHECK(n->move != SCH_MOVE_NONE && depth >= 0 && depth <= SCH_PGN_MAX_DEPTH, "walk: node without a move or depth %d",
+          depth);
     CHECK(before != NULL, "walk: no position");
     ++*(int *)ctx;
     return true;
@@ -111,8 +113,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         else
             CHECK(rc == 1 && err.code == SCH_ERR_NONE, "rc %d with error %d", rc, err.code);
         int walked = 0;
-        CHECK(sch_pgn_walk(&g, count_node, &walked) && walked == sch_pgn_node_count(&g), "walk visited %d of %d nodes", walked,
-              sch_pgn_node_count(&g));
+        CHECK(sch_pgn_walk(&g, count_node, &walked) && walked == sch_pgn_node_count(&g), "walk visited %d of %d nodes",
+              walked, sch_pgn_node_count(&g));
         check_round_trip(&g, SCH_LANG_EN);
         check_round_trip(&g, SCH_LANG_DE);
         sch_pgn_game_free(&g);

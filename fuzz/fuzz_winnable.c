@@ -60,12 +60,13 @@ static bool same_result(const SchWinResult *a, const SchWinResult *b) {
 }
 
 /* The answer is well formed, and a proof replays to checkmate by color. */
-static void check_result(const SchPosition *start, SchColor color, const SchWinResult *r, const char *fen, const char *mode) {
+static void check_result(const SchPosition *start, SchColor color, const SchWinResult *r, const char *fen,
+                         const char *mode) {
     CHECK(r->verdict == SCH_WIN_UNDETERMINED || r->verdict == SCH_WIN_WINNABLE || r->verdict == SCH_WIN_UNWINNABLE,
           "verdict %d for %s (%s)", (int)r->verdict, fen, mode);
     if (r->verdict == SCH_WIN_UNWINNABLE) {
-        CHECK(r->reason > SCH_WIN_REASON_NONE && r->reason < SCH_WIN_REASON_NB, "reason %d for %s (%s)", (int)r->reason, fen,
-              mode);
+        CHECK(r->reason > SCH_WIN_REASON_NONE && r->reason < SCH_WIN_REASON_NB, "reason %d for %s (%s)", (int)r->reason,
+              fen, mode);
         CHECK(sch_win_reason_name(r->reason) != NULL, "no name for reason %d", (int)r->reason);
         SchPosition pos = *start;
         CHECK(!helpmate_within(&pos, color, 2), "%s unwinnable for %s, but a helpmate of at most 2 plies exists: %s",

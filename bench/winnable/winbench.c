@@ -128,8 +128,8 @@ static void measure(const Set *set, const SchWinLimits *limits, SchWinWork *work
 
 static void report(const char *mode, const Figures *f, size_t positions, const char *worst_fen) {
     printf("| %s | %.2f µs | %.0f µs | %d | %d | %d | %.0f |\n", mode, f->total / (double)positions * 1e6,
-           f->worst * 1e6, f->verdicts[SCH_WIN_WINNABLE], f->verdicts[SCH_WIN_UNWINNABLE], f->verdicts[SCH_WIN_UNDETERMINED],
-           (double)f->nodes / (double)positions);
+           f->worst * 1e6, f->verdicts[SCH_WIN_WINNABLE], f->verdicts[SCH_WIN_UNWINNABLE],
+           f->verdicts[SCH_WIN_UNDETERMINED], (double)f->nodes / (double)positions);
     printf("  worst: %s\n", worst_fen);
 }
 

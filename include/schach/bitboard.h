@@ -92,7 +92,9 @@ static inline SchBitboard sch_bb_pext(SchBitboard src, SchBitboard mask) {
 #define SCH_HAS_PEXT 0
 #endif
 #if SCH_HAS_PEXT && defined(SCH_LOOKUP_PEXT)
-static inline SchBitboard sch_bb_magic_lookup(const SchMagic *m, SchBitboard occ) { return m->table[sch_bb_pext(occ, m->mask)]; }
+static inline SchBitboard sch_bb_magic_lookup(const SchMagic *m, SchBitboard occ) {
+    return m->table[sch_bb_pext(occ, m->mask)];
+}
 #elif SCH_HAS_PEXT
 static inline SchBitboard sch_bb_magic_lookup(const SchMagic *m, SchBitboard occ) {
     if (m->shift == 0)
@@ -104,8 +106,12 @@ static inline SchBitboard sch_bb_magic_lookup(const SchMagic *m, SchBitboard occ
     return m->table[((occ & m->mask) * m->magic) >> m->shift];
 }
 #endif
-static inline SchBitboard sch_bb_bishop_attacks(SchSquare s, SchBitboard occ) { return sch_bb_magic_lookup(&sch_bb_bishop_magics[s], occ); }
-static inline SchBitboard sch_bb_rook_attacks(SchSquare s, SchBitboard occ) { return sch_bb_magic_lookup(&sch_bb_rook_magics[s], occ); }
+static inline SchBitboard sch_bb_bishop_attacks(SchSquare s, SchBitboard occ) {
+    return sch_bb_magic_lookup(&sch_bb_bishop_magics[s], occ);
+}
+static inline SchBitboard sch_bb_rook_attacks(SchSquare s, SchBitboard occ) {
+    return sch_bb_magic_lookup(&sch_bb_rook_magics[s], occ);
+}
 static inline SchBitboard sch_bb_queen_attacks(SchSquare s, SchBitboard occ) {
     return sch_bb_bishop_attacks(s, occ) | sch_bb_rook_attacks(s, occ);
 }

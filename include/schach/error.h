@@ -25,10 +25,10 @@ enum { SCH_ERR_NONE = 0, SCH_ERR_OUT_OF_MEMORY = 1, SCH_ERR_IO = 2 };
 #define SCH_ERR_ARG_MAX 96
 
 typedef struct SchError {
-    int code;                                       /* SCH_ERR_NONE when there is no error */
-    int line;                                       /* 1-based line of the input, 0 when not applicable */
-    int column;                                     /* 1-based column (character) of the input, 0 when not applicable */
-    int game;                                       /* 1-based game number inside a PGN file, 0 when not applicable */
+    int code;                                 /* SCH_ERR_NONE when there is no error */
+    int line;                                 /* 1-based line of the input, 0 when not applicable */
+    int column;                               /* 1-based column (character) of the input, 0 when not applicable */
+    int game;                                 /* 1-based game number inside a PGN file, 0 when not applicable */
     char args[SCH_ERR_ARGS][SCH_ERR_ARG_MAX]; /* texts the message template refers to as %1 %2 %3 */
 } SchError;
 

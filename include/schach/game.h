@@ -48,7 +48,7 @@ typedef struct SchOutcome {
     SchResult result;
     SchTermination termination;
     SchColor winner; /* meaningful for SCH_RESULT_WHITE_WINS / SCH_RESULT_BLACK_WINS only */
-    int reason;   /* SchWinReason (winnable.h) behind SCH_TERM_DEAD_POSITION / SCH_TERM_TIMEOUT_UNWINNABLE, else 0 */
+    int reason;      /* SchWinReason (winnable.h) behind SCH_TERM_DEAD_POSITION / SCH_TERM_TIMEOUT_UNWINNABLE, else 0 */
 } SchOutcome;
 
 /* Claims available to the player to move, as bits. */
@@ -72,16 +72,16 @@ typedef struct SchGamePly {
 } SchGamePly;
 
 typedef struct SchGame {
-    SchPosition start;     /* where the game began */
-    SchPosition pos;       /* the current position */
+    SchPosition start;  /* where the game began */
+    SchPosition pos;    /* the current position */
     uint64_t start_key; /* repetition key of start */
-    SchGamePly *plies;     /* history, plies[0] is the first move */
+    SchGamePly *plies;  /* history, plies[0] is the first move */
     int ply_count;
     int ply_capacity;
-    SchOutcome outcome;   /* SCH_RESULT_NONE while the game goes on */
-    int draw_offer;    /* -1 none, else the Color that offered a draw still standing */
-    uint8_t dead_mode; /* SchGameDeadMode: who decides dead positions beyond material */
-    bool dead_pending; /* the quick pass could not settle the current position; see sch_game_dead_pending */
+    SchOutcome outcome; /* SCH_RESULT_NONE while the game goes on */
+    int draw_offer;     /* -1 none, else the Color that offered a draw still standing */
+    uint8_t dead_mode;  /* SchGameDeadMode: who decides dead positions beyond material */
+    bool dead_pending;  /* the quick pass could not settle the current position; see sch_game_dead_pending */
 } SchGame;
 
 /* Node budgets of the analyses a game runs: the full dead-position analysis after a move whose
@@ -154,7 +154,9 @@ void sch_game_set_dead_mode(SchGame *g, SchGameDeadMode mode);
 bool sch_game_init_fen_mode(SchGame *g, const char *fen, SchGameDeadMode mode, SchError *err);
 /* sch_game_set_dead_mode(g, defer ? SCH_GAME_DEAD_DEFER : SCH_GAME_DEAD_INLINE). */
 void sch_game_defer_dead_analysis(SchGame *g, bool defer);
-static inline bool sch_game_dead_pending(const SchGame *g) { return g->dead_pending && g->outcome.result == SCH_RESULT_NONE; }
+static inline bool sch_game_dead_pending(const SchGame *g) {
+    return g->dead_pending && g->outcome.result == SCH_RESULT_NONE;
+}
 /* res: sch_dead_position()'s two results for the position after `ply_count` plies of this game. When
  * both are unwinnable the game ends (SCH_TERM_DEAD_POSITION) — also when moves were played since, as a
  * dead position stays dead; returns true then. Clears the pending flag when ply_count is current. */

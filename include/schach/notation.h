@@ -61,13 +61,13 @@ enum {
 /* What a move text says before any position is consulted: the parts of SAN, long algebraic or UCI. */
 typedef struct SchMoveText {
     SchPieceType piece; /* SCH_PIECE_TYPE_NB when no piece letter was given */
-    int from_file;   /* 0-7, or -1 when not given */
-    int from_rank;   /* 0-7, or -1 when not given */
+    int from_file;      /* 0-7, or -1 when not given */
+    int from_rank;      /* 0-7, or -1 when not given */
     SchSquare to;       /* SCH_SQ_NONE for castling */
     SchPieceType promo; /* SCH_PIECE_TYPE_NB when none was given; may be PAWN or KING, which callers refuse */
-    int castle;      /* 0 none, 1 king side, 2 queen side */
-    char separator;  /* 'x', ':', '-' or 0: what stood between origin and target */
-    size_t length;   /* length of the text without surrounding white space; 0 means empty */
+    int castle;         /* 0 none, 1 king side, 2 queen side */
+    char separator;     /* 'x', ':', '-' or 0: what stood between origin and target */
+    size_t length;      /* length of the text without surrounding white space; 0 means empty */
     char shown[SCH_MOVE_INPUT_MAX + 1]; /* that text as printable ASCII, for messages */
 } SchMoveText;
 
@@ -97,7 +97,8 @@ SchMove sch_uci_parse(const SchPosition *pos, const char *text, SchError *err);
  * legal in pos, is not legal: empty or enemy from square, castling reasons, promotion problems,
  * king left in check, or SCH_MOVE_ERR_ILLEGAL. text is the move as the user wrote it (for %1).
  * Always returns false. */
-bool sch_move_explain(const SchPosition *pos, SchSquare from, SchSquare to, SchPieceType promo, const char *text, SchError *err);
+bool sch_move_explain(const SchPosition *pos, SchSquare from, SchSquare to, SchPieceType promo, const char *text,
+                      SchError *err);
 
 /* Sets err to why castling of the side to move towards the h-side (O-O, h_side true) or the a-side
  * (O-O-O) is not legal in pos (Chess960 rule; standard chess is a case). Always returns false. */

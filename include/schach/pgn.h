@@ -64,14 +64,14 @@ typedef struct SchPgnNode {
     SchMove move; /* SCH_PGN_MOVE_NULL for a null move; SCH_MOVE_NONE at the root */
     uint8_t nag_count;
     uint8_t nags[SCH_PGN_MAX_NAGS]; /* in file order */
-    char *comment_before;       /* comment before the move (at the start of a variation, after one) or NULL */
-    char *comment;              /* comment after the move (the root's: before the first move) or NULL.
+    char *comment_before;           /* comment before the move (at the start of a variation, after one) or NULL */
+    char *comment;                  /* comment after the move (the root's: before the first move) or NULL.
                                It holds the [%clk]/[%eval] commands too when other text is there. */
-    int64_t clock_ms;           /* [%clk] of the comment after the move, or SCH_PGN_NO_CLOCK */
-    bool has_eval;              /* [%eval] of the comment after the move, from White's view: */
-    bool eval_mate;             /* eval is "mate in eval moves" (negative: Black mates), else centipawns */
+    int64_t clock_ms;               /* [%clk] of the comment after the move, or SCH_PGN_NO_CLOCK */
+    bool has_eval;                  /* [%eval] of the comment after the move, from White's view: */
+    bool eval_mate;                 /* eval is "mate in eval moves" (negative: Black mates), else centipawns */
     int eval;
-    int eval_depth;         /* the ",depth" of an [%eval], 0 when not given */
+    int eval_depth;            /* the ",depth" of an [%eval], 0 when not given */
     struct SchPgnNode *parent; /* NULL at the root */
     struct SchPgnNode *main;   /* first child: the main continuation, or NULL */
     struct SchPgnNode *next;   /* the next sibling: the next variation to the same move, or NULL */
@@ -92,13 +92,13 @@ typedef struct SchPgnGame {
     SchPgnTag *tags; /* in file order */
     int tag_count;
     int tag_capacity;
-    SchGame game;         /* the replayed game (moves up to the first error) */
+    SchGame game;      /* the replayed game (moves up to the first error) */
     char **comments;   /* comments[k]: the comment after ply k (0: before the first move), or NULL */
     int comment_slots; /* entries in comments (at most game.ply_count + 1 are written) */
-    SchResult result;     /* the game termination marker at the end of the movetext (SCH_RESULT_NONE for "*") */
+    SchResult result;  /* the game termination marker at the end of the movetext (SCH_RESULT_NONE for "*") */
     int number;        /* 1-based game number in the file */
     int line;          /* line where the game starts */
-    SchPgnNode *root;     /* the game tree (see above), NULL when there is none */
+    SchPgnNode *root;  /* the game tree (see above), NULL when there is none */
     int node_count;    /* moves in the tree */
     SchError warning;  /* code SCH_ERR_NONE, or a warning about a game that was read (SCH_PGN_WARN_RESULT) */
 } SchPgnGame;

@@ -22,15 +22,15 @@ extern "C" {
 
 typedef struct SchPosition {
     SchBitboard by_type[SCH_PIECE_TYPE_NB]; /* squares of each piece type, both colours */
-    SchBitboard by_color[2];            /* squares of each colour's pieces */
-    uint8_t board[64];               /* Piece on each square, SCH_NO_PIECE if empty */
-    uint8_t turn;                    /* Color to move */
-    uint8_t castling;                /* CASTLE_* bits still available */
-    uint8_t ep;                      /* Square (see above) or SCH_SQ_NONE */
-    uint16_t halfmove;               /* plies since the last capture or pawn move (50/75-move rules) */
-    uint16_t fullmove;               /* starts at 1, incremented after black's move */
-    SchBitboard checkers;               /* enemy pieces giving check to the side to move */
-    uint64_t key;                    /* Zobrist key, kept incrementally */
+    SchBitboard by_color[2];                /* squares of each colour's pieces */
+    uint8_t board[64];                      /* Piece on each square, SCH_NO_PIECE if empty */
+    uint8_t turn;                           /* Color to move */
+    uint8_t castling;                       /* CASTLE_* bits still available */
+    uint8_t ep;                             /* Square (see above) or SCH_SQ_NONE */
+    uint16_t halfmove;                      /* plies since the last capture or pawn move (50/75-move rules) */
+    uint16_t fullmove;                      /* starts at 1, incremented after black's move */
+    SchBitboard checkers;                   /* enemy pieces giving check to the side to move */
+    uint64_t key;                           /* Zobrist key, kept incrementally */
     /* Chess960 (FIDE Laws, Guidelines II). Castling rights are per rook: castle_rook[i] is the square
      * of the rook that right (1 << i) castles with (SCH_CASTLE_WK, SCH_CASTLE_WQ, SCH_CASTLE_BK, SCH_CASTLE_BQ order);
      * h1, a1, h8, a8 in standard chess. The king castles from wherever it stands between the rooks and
@@ -90,15 +90,21 @@ void sch_pos_make_null(SchPosition *pos, SchUndo *undo);
 void sch_pos_unmake_null(SchPosition *pos, const SchUndo *undo);
 
 static inline SchPiece sch_pos_piece_on(const SchPosition *pos, SchSquare s) { return (SchPiece)pos->board[s]; }
-static inline SchBitboard sch_pos_occupied(const SchPosition *pos) { return pos->by_color[SCH_WHITE] | pos->by_color[SCH_BLACK]; }
+static inline SchBitboard sch_pos_occupied(const SchPosition *pos) {
+    return pos->by_color[SCH_WHITE] | pos->by_color[SCH_BLACK];
+}
 static inline SchBitboard sch_pos_pieces(const SchPosition *pos, SchColor c, SchPieceType t) {
     return pos->by_color[c] & pos->by_type[t];
 }
-static inline SchSquare sch_pos_king(const SchPosition *pos, SchColor c) { return sch_bb_lsb(sch_pos_pieces(pos, c, SCH_KING)); }
+static inline SchSquare sch_pos_king(const SchPosition *pos, SchColor c) {
+    return sch_bb_lsb(sch_pos_pieces(pos, c, SCH_KING));
+}
 static inline bool sch_pos_in_check(const SchPosition *pos) { return pos->checkers != 0; }
 static inline SchColor sch_pos_turn(const SchPosition *pos) { return (SchColor)pos->turn; }
 /* Index (0-3) of the castling right a castling move of colour c to king_to (g- or c-file) uses. */
-static inline int sch_castle_index(SchColor c, SchSquare king_to) { return 2 * (int)c + (sch_square_file(king_to) == 2); }
+static inline int sch_castle_index(SchColor c, SchSquare king_to) {
+    return 2 * (int)c + (sch_square_file(king_to) == 2);
+}
 /* The rook square a castling move m of the side to move in pos starts from (m must be castling). */
 static inline SchSquare sch_pos_castling_rook(const SchPosition *pos, SchMove m) {
     return (SchSquare)pos->castle_rook[sch_castle_index(sch_pos_turn(pos), sch_move_to(m))];

@@ -132,7 +132,9 @@ enum { SCH_MOVE_NONE = 0 };
 enum { SCH_MOVE_NORMAL = 0, SCH_MOVE_PROMOTION = 1, SCH_MOVE_EN_PASSANT = 2, SCH_MOVE_CASTLING = 3 };
 
 static inline SchMove sch_move_make(SchSquare from, SchSquare to) { return (SchMove)(from | (to << 6)); }
-static inline SchMove sch_move_make_kind(SchSquare from, SchSquare to, int kind) { return (SchMove)(from | (to << 6) | (kind << 14)); }
+static inline SchMove sch_move_make_kind(SchSquare from, SchSquare to, int kind) {
+    return (SchMove)(from | (to << 6) | (kind << 14));
+}
 static inline SchMove sch_move_make_promotion(SchSquare from, SchSquare to, SchPieceType promo) {
     return (SchMove)(from | (to << 6) | ((promo - SCH_KNIGHT) << 12) | (SCH_MOVE_PROMOTION << 14));
 }

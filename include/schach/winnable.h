@@ -64,11 +64,11 @@ typedef struct SchWinLimits {
 
 typedef struct SchWinResult {
     SchWinnability verdict;
-    SchWinReason reason;        /* SCH_WIN_UNWINNABLE: why; else SCH_WIN_REASON_NONE */
-    int line_len;            /* SCH_WIN_WINNABLE: plies in line (0 when the opponent is already mated) */
+    SchWinReason reason;            /* SCH_WIN_UNWINNABLE: why; else SCH_WIN_REASON_NONE */
+    int line_len;                   /* SCH_WIN_WINNABLE: plies in line (0 when the opponent is already mated) */
     SchMove line[SCH_WIN_LINE_MAX]; /* SCH_WIN_WINNABLE: the helpmate, legal moves from the position */
-    uint64_t nodes;          /* positions visited */
-    bool blockade;           /* quick mode, undetermined: the pawns are (nearly) locked, so the full
+    uint64_t nodes;                 /* positions visited */
+    bool blockade;                  /* quick mode, undetermined: the pawns are (nearly) locked, so the full
                                 * analysis may settle what the quick one could not */
 } SchWinResult;
 
@@ -81,7 +81,8 @@ void sch_win_work_free(SchWinWork *work);
 /* Whether color can still checkmate in pos (pos must be a legal position, e.g. from sch_fen_parse).
  * limits may be NULL (full mode, default budget); work may be NULL (the thread's own area).
  * Fills *out (may be NULL) and returns its verdict. */
-SchWinnability sch_can_checkmate(const SchPosition *pos, SchColor color, const SchWinLimits *limits, SchWinWork *work, SchWinResult *out);
+SchWinnability sch_can_checkmate(const SchPosition *pos, SchColor color, const SchWinLimits *limits, SchWinWork *work,
+                                 SchWinResult *out);
 
 /* Whether r holds a proof for color: its line is legal from pos and ends with color's opponent
  * checkmated (sch_can_checkmate checks every proof with this before it returns it). */
@@ -92,7 +93,8 @@ bool sch_win_proof_valid(const SchPosition *pos, SchColor color, const SchWinRes
  * results, res[WHITE] and res[BLACK]; a colour not analysed (because the other was already
  * winnable) is left SCH_WIN_UNDETERMINED. In quick mode, res[..].blockade says whether the full analysis
  * is worth running. */
-SchWinnability sch_dead_position(const SchPosition *pos, const SchWinLimits *limits, SchWinWork *work, SchWinResult res[2]);
+SchWinnability sch_dead_position(const SchPosition *pos, const SchWinLimits *limits, SchWinWork *work,
+                                 SchWinResult res[2]);
 
 /* Machine name of a reason ("insufficient_material", "locked_pawns", ...); NULL for SCH_WIN_REASON_NONE. */
 const char *sch_win_reason_name(SchWinReason reason);

@@ -16,7 +16,8 @@ SchLang cli_env_lang(void) {
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
         const char *v = getenv(vars[i]);
         if (v && *v)
-            return (tolower((unsigned char)v[0]) == 'd' && tolower((unsigned char)v[1]) == 'e') ? SCH_LANG_DE : SCH_LANG_EN;
+            return (tolower((unsigned char)v[0]) == 'd' && tolower((unsigned char)v[1]) == 'e') ? SCH_LANG_DE
+                                                                                                : SCH_LANG_EN;
     }
     return SCH_LANG_EN;
 }

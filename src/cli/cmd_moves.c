@@ -222,8 +222,8 @@ static void print_text(const SchGame *g, const MoveEntry *moves, int count, int 
         const char *three = CLI_TR(lang, "threefold repetition", "dreifache Stellungswiederholung");
         const char *fifty = CLI_TR(lang, "fifty-move rule", "50-Züge-Regel");
         printf(CLI_TR(lang, "Draw can be claimed: %s%s%s\n", "Remis kann reklamiert werden: %s%s%s\n"),
-               (claims & SCH_CLAIM_THREEFOLD) ? three : "", claims == (SCH_CLAIM_THREEFOLD | SCH_CLAIM_FIFTY) ? ", " : "",
-               (claims & SCH_CLAIM_FIFTY) ? fifty : "");
+               (claims & SCH_CLAIM_THREEFOLD) ? three : "",
+               claims == (SCH_CLAIM_THREEFOLD | SCH_CLAIM_FIFTY) ? ", " : "", (claims & SCH_CLAIM_FIFTY) ? fifty : "");
     }
 }
 

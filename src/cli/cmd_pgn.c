@@ -181,7 +181,7 @@ static bool for_each_game(const char *file, GameHandler handle, PgnOptions *opt)
  * time is one the winner could never have mated for (6.9). */
 typedef struct Audit {
     int dead_at_ply;     /* -1: never */
-    SchOutcome dead;        /* the draw the rules gave at dead_at_ply */
+    SchOutcome dead;     /* the draw the rules gave at dead_at_ply */
     int contradicts_6_9; /* -1: not a time forfeit; 0 or 1 */
 } Audit;
 

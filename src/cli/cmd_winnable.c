@@ -141,8 +141,10 @@ static bool answer(const char *fen, const SchPosition *pos, const Options *o, Sc
     if (o->json) {
         json_t *obj = json_object();
         json_object_set_new(obj, "fen", cli_json_string(fen));
-        json_object_set_new(obj, "white", o->colors[SCH_WHITE] ? result_json(pos, &res[SCH_WHITE], o->lang) : json_null());
-        json_object_set_new(obj, "black", o->colors[SCH_BLACK] ? result_json(pos, &res[SCH_BLACK], o->lang) : json_null());
+        json_object_set_new(obj, "white",
+                            o->colors[SCH_WHITE] ? result_json(pos, &res[SCH_WHITE], o->lang) : json_null());
+        json_object_set_new(obj, "black",
+                            o->colors[SCH_BLACK] ? result_json(pos, &res[SCH_BLACK], o->lang) : json_null());
         json_object_set_new(obj, "dead", both ? json_boolean(dead) : json_null());
         json_object_set_new(obj, "nodes", json_integer((json_int_t)nodes));
         json_object_set_new(obj, "micros", json_integer((json_int_t)micros));

@@ -26,8 +26,8 @@
 
 /* What the board shows besides the pieces. Squares are SCH_SQ_NONE when unused. */
 typedef struct BoardView {
-    bool color;       /* figurines and ANSI colours (a terminal); else letters and bracket marks */
-    bool flip;        /* black at the bottom */
+    bool color;          /* figurines and ANSI colours (a terminal); else letters and bracket marks */
+    bool flip;           /* black at the bottom */
     SchLang lang;        /* piece letters in plain mode */
     SchSquare last_from; /* the last move */
     SchSquare last_to;
@@ -75,7 +75,7 @@ void play_computer_free(PlayComputer *c);
 
 /* What the computer does on its turn in g (which must not be over). */
 typedef struct PlayChoice {
-    SchMove move;            /* the move to play (SCH_MOVE_NONE only if g has no legal move) */
+    SchMove move;         /* the move to play (SCH_MOVE_NONE only if g has no legal move) */
     int score;            /* the search's score of it, centipawns from the computer's side */
     bool claim_now;       /* claim the draw available on the board instead of moving */
     bool claim_with_move; /* play move and claim the draw it produces */

@@ -182,8 +182,8 @@ static void cmd_undo(Play *p) {
     /* Against the computer, its reply goes too: else it would at once play again. */
     SchColor turn = sch_pos_turn(&g->pos);
     bool two = p->players[turn].computer && !p->players[!turn].computer && g->ply_count > 0 && sch_game_undo(g);
-    play_judge_dead_positions(g); /* a loaded game may have gone on past a dead position */
-    sch_pgn_trim_comments(&p->pg);    /* a loaded game's comments on the moves taken back go with them */
+    play_judge_dead_positions(g);  /* a loaded game may have gone on past a dead position */
+    sch_pgn_trim_comments(&p->pg); /* a loaded game's comments on the moves taken back go with them */
     puts(two ? CLI_TR(p->lang, "Two moves taken back: yours and the computer's reply.",
                       "Zwei Züge zurückgenommen: Ihr Zug und die Antwort des Computers.")
              : CLI_TR(p->lang, "Move taken back.", "Zug zurückgenommen."));

@@ -99,7 +99,8 @@ static void print_status(const Play *p) {
         return;
     }
     printf(CLI_TR(lang, "Move %d: %s to move%s\n", "Zug %d: %s am Zug%s\n"), pos->fullmove,
-           play_color_word(sch_pos_turn(pos), lang), sch_pos_in_check(pos) ? CLI_TR(lang, " – check!", " – Schach!") : "");
+           play_color_word(sch_pos_turn(pos), lang),
+           sch_pos_in_check(pos) ? CLI_TR(lang, " – check!", " – Schach!") : "");
     if (g->draw_offer >= 0) {
         SchColor offerer = (SchColor)g->draw_offer;
         printf(CLI_TR(lang, "%s offers a draw: %s may accept or decline (a move by %s declines).\n",

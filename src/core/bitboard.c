@@ -90,7 +90,7 @@ static uint64_t rng_next(uint64_t *state) {
 /* Occupancy bits that matter for a slider on s: its rays without the board edge at their ends. */
 static SchBitboard relevant_mask(SchPieceType t, SchSquare s) {
     SchBitboard edges = ((SCH_BB_RANK_1 | SCH_BB_RANK_8) & ~(SCH_BB_RANK_1 << (8 * sch_square_rank(s)))) |
-                     ((SCH_BB_FILE_A | SCH_BB_FILE_H) & ~(SCH_BB_FILE_A << sch_square_file(s)));
+                        ((SCH_BB_FILE_A | SCH_BB_FILE_H) & ~(SCH_BB_FILE_A << sch_square_file(s)));
     return sch_bb_slider_attacks_slow(t, s, 0) & ~edges;
 }
 
@@ -197,7 +197,8 @@ const char *sch_slider_lookup(void) {
 
 /* Sets up one square: the precomputed magic when it works (it always should), else a fresh search.
  * Returns the slice size used. */
-static size_t init_magic(SchPieceType t, SchSquare s, SchBitboard known, SchMagic *m, SchBitboard *table, uint64_t *rng) {
+static size_t init_magic(SchPieceType t, SchSquare s, SchBitboard known, SchMagic *m, SchBitboard *table,
+                         uint64_t *rng) {
     static Occupancies o;
     m->mask = relevant_mask(t, s);
     m->shift = 64 - (unsigned)sch_bb_count(m->mask);
@@ -232,9 +233,10 @@ static void init_magics(void) {
     uint64_t rng = MAGIC_SEED;
     size_t used_rook = 0, used_bishop = 0;
     for (SchSquare s = SCH_SQ_A1; s <= SCH_SQ_H8; s++) {
-        used_rook += init_magic(SCH_ROOK, s, rook_magics_found[s], &sch_bb_rook_magics[s], rook_table + used_rook, &rng);
-        used_bishop +=
-            init_magic(SCH_BISHOP, s, bishop_magics_found[s], &sch_bb_bishop_magics[s], bishop_table + used_bishop, &rng);
+        used_rook +=
+            init_magic(SCH_ROOK, s, rook_magics_found[s], &sch_bb_rook_magics[s], rook_table + used_rook, &rng);
+        used_bishop += init_magic(SCH_BISHOP, s, bishop_magics_found[s], &sch_bb_bishop_magics[s],
+                                  bishop_table + used_bishop, &rng);
     }
     if (used_rook != ROOK_TABLE_SIZE || used_bishop != BISHOP_TABLE_SIZE)
         abort(); /* the table sizes above are facts of chess geometry; anything else is a bug */
@@ -248,10 +250,11 @@ static void init_lines(void) {
                 continue;
             for (SchPieceType t = SCH_BISHOP; t <= SCH_ROOK; t++) {
                 if (sch_bb_slider_attacks_slow(t, a, 0) & sch_bb_square(b)) {
-                    sch_bb_line_table[a][b] = (sch_bb_slider_attacks_slow(t, a, 0) & sch_bb_slider_attacks_slow(t, b, 0)) |
-                                          sch_bb_square(a) | sch_bb_square(b);
-                    sch_bb_between_table[a][b] =
-                        sch_bb_slider_attacks_slow(t, a, sch_bb_square(b)) & sch_bb_slider_attacks_slow(t, b, sch_bb_square(a));
+                    sch_bb_line_table[a][b] =
+                        (sch_bb_slider_attacks_slow(t, a, 0) & sch_bb_slider_attacks_slow(t, b, 0)) | sch_bb_square(a) |
+                        sch_bb_square(b);
+                    sch_bb_between_table[a][b] = sch_bb_slider_attacks_slow(t, a, sch_bb_square(b)) &
+                                                 sch_bb_slider_attacks_slow(t, b, sch_bb_square(a));
                 }
             }
         }

@@ -102,8 +102,9 @@ bool sch_pos_chess960_castles_like_standard(int number) {
 }
 
 int sch_pos_chess960_number(const SchPosition *pos) {
-    if (pos->castling != SCH_CASTLE_ALL || pos->turn != SCH_WHITE || pos->ep != SCH_SQ_NONE || sch_bb_count(sch_pos_occupied(pos)) != 32 ||
-        (sch_pos_pieces(pos, SCH_WHITE, SCH_PAWN) != SCH_BB_RANK_2) || (sch_pos_pieces(pos, SCH_BLACK, SCH_PAWN) != SCH_BB_RANK_7))
+    if (pos->castling != SCH_CASTLE_ALL || pos->turn != SCH_WHITE || pos->ep != SCH_SQ_NONE ||
+        sch_bb_count(sch_pos_occupied(pos)) != 32 || (sch_pos_pieces(pos, SCH_WHITE, SCH_PAWN) != SCH_BB_RANK_2) ||
+        (sch_pos_pieces(pos, SCH_BLACK, SCH_PAWN) != SCH_BB_RANK_7))
         return -1;
     for (int n = 0; n < 960; n++) {
         SchPieceType rank[8];

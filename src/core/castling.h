@@ -5,11 +5,17 @@
 #include "schach/position.h"
 
 /* Rights of one colour (both sides). */
-static inline uint8_t castle_rights_of(SchColor c) { return c == SCH_WHITE ? SCH_CASTLE_WK | SCH_CASTLE_WQ : SCH_CASTLE_BK | SCH_CASTLE_BQ; }
+static inline uint8_t castle_rights_of(SchColor c) {
+    return c == SCH_WHITE ? SCH_CASTLE_WK | SCH_CASTLE_WQ : SCH_CASTLE_BK | SCH_CASTLE_BQ;
+}
 
 /* Squares the king and rook of right i (0-3) end on. */
-static inline SchSquare castle_king_to(int i) { return sch_square_relative((SchColor)(i >> 1), (i & 1) ? SCH_SQ_C1 : SCH_SQ_G1); }
-static inline SchSquare castle_rook_to(int i) { return sch_square_relative((SchColor)(i >> 1), (i & 1) ? SCH_SQ_D1 : SCH_SQ_F1); }
+static inline SchSquare castle_king_to(int i) {
+    return sch_square_relative((SchColor)(i >> 1), (i & 1) ? SCH_SQ_C1 : SCH_SQ_G1);
+}
+static inline SchSquare castle_rook_to(int i) {
+    return sch_square_relative((SchColor)(i >> 1), (i & 1) ? SCH_SQ_D1 : SCH_SQ_F1);
+}
 
 /* Files lo..hi of rank 1 (either order) as a bitboard. */
 static inline SchBitboard castle_span(int a, int b) {

@@ -23,7 +23,9 @@ VARIANTS(sch_perft_divide);
 
 #define CHOOSE(name) (sch_bb_use_bmi2 ? name##_bmi2 : name##_base)
 
-int sch_gen_moves(const SchPosition *pos, SchGenKind kind, SchMove *out) { return CHOOSE(sch_gen_moves)(pos, kind, out); }
+int sch_gen_moves(const SchPosition *pos, SchGenKind kind, SchMove *out) {
+    return CHOOSE(sch_gen_moves)(pos, kind, out);
+}
 int sch_gen_count(const SchPosition *pos) { return CHOOSE(sch_gen_count)(pos); }
 bool sch_gen_is_legal(const SchPosition *pos, SchMove m) { return CHOOSE(sch_gen_is_legal)(pos, m); }
 bool sch_gen_has_legal_move(const SchPosition *pos) { return CHOOSE(sch_gen_has_legal_move)(pos); }
@@ -32,8 +34,12 @@ void sch_pos_make(SchPosition *pos, SchMove m, SchUndo *undo) { CHOOSE(sch_pos_m
 void sch_pos_unmake(SchPosition *pos, SchMove m, const SchUndo *undo) { CHOOSE(sch_pos_unmake)(pos, m, undo); }
 void sch_pos_make_null(SchPosition *pos, SchUndo *undo) { CHOOSE(sch_pos_make_null)(pos, undo); }
 void sch_pos_unmake_null(SchPosition *pos, const SchUndo *undo) { CHOOSE(sch_pos_unmake_null)(pos, undo); }
-SchBitboard sch_pos_attackers_to(const SchPosition *pos, SchSquare s, SchBitboard occ) { return CHOOSE(sch_pos_attackers_to)(pos, s, occ); }
-bool sch_pos_attacked_by(const SchPosition *pos, SchSquare s, SchColor by) { return CHOOSE(sch_pos_attacked_by)(pos, s, by); }
+SchBitboard sch_pos_attackers_to(const SchPosition *pos, SchSquare s, SchBitboard occ) {
+    return CHOOSE(sch_pos_attackers_to)(pos, s, occ);
+}
+bool sch_pos_attacked_by(const SchPosition *pos, SchSquare s, SchColor by) {
+    return CHOOSE(sch_pos_attacked_by)(pos, s, by);
+}
 uint64_t sch_perft(const SchPosition *pos, int depth) { return CHOOSE(sch_perft)(pos, depth); }
 int sch_perft_divide(const SchPosition *pos, int depth, SchMove *moves, uint64_t *counts) {
     return CHOOSE(sch_perft_divide)(pos, depth, moves, counts);

@@ -68,7 +68,8 @@ static bool parse_board(SchPosition *pos, const char *text, Field f, SchError *e
                 snprintf(r, sizeof r, "%d", rank + 1);
                 return error_at(err, text, at, SCH_FEN_ERR_RANK_LENGTH, r, "9+");
             }
-            sch_pos_put(pos, sch_piece_make(isupper((unsigned char)ch) ? SCH_WHITE : SCH_BLACK, t), sch_square_make(file, rank));
+            sch_pos_put(pos, sch_piece_make(isupper((unsigned char)ch) ? SCH_WHITE : SCH_BLACK, t),
+                        sch_square_make(file, rank));
             file++;
         }
     }
@@ -148,7 +149,8 @@ static bool parse_ep(SchPosition *pos, const char *text, Field f, SchError *err)
         return field_error(err, text, f, SCH_FEN_ERR_EP_RANK);
     /* The pawn that just made the double step stands in front of s; s and its start square are empty. */
     SchSquare pushed = us == SCH_WHITE ? s - 8 : s + 8, origin = us == SCH_WHITE ? s + 8 : s - 8;
-    if (pos->board[pushed] != sch_piece_make(them, SCH_PAWN) || pos->board[s] != SCH_NO_PIECE || pos->board[origin] != SCH_NO_PIECE)
+    if (pos->board[pushed] != sch_piece_make(them, SCH_PAWN) || pos->board[s] != SCH_NO_PIECE ||
+        pos->board[origin] != SCH_NO_PIECE)
         return field_error(err, text, f, SCH_FEN_ERR_EP_PAWN);
     /* Keep it only when a pawn could capture, which is how sch_pos_make records it too. */
     if (sch_bb_pawn_attacks(them, s) & sch_pos_pieces(pos, us, SCH_PAWN))
@@ -261,8 +263,8 @@ bool sch_fen_parse(SchPosition *pos, const char *text, SchError *err) {
     for (SchColor c = SCH_WHITE; c <= SCH_BLACK; c++) {
         int kings = sch_bb_count(sch_pos_pieces(pos, c, SCH_KING));
         if (kings != 1)
-            return error_at(err, text, fields[0].start, kings ? SCH_FEN_ERR_TWO_KINGS : SCH_FEN_ERR_NO_KING, color_word(c),
-                            NULL);
+            return error_at(err, text, fields[0].start, kings ? SCH_FEN_ERR_TWO_KINGS : SCH_FEN_ERR_NO_KING,
+                            color_word(c), NULL);
     }
     if (!parse_castling(pos, text, fields[2], err) || !parse_ep(pos, text, fields[3], err))
         return false;

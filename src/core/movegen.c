@@ -60,8 +60,9 @@ static inline void context_init(const SchPosition *pos, GenContext *c) {
     c->occupied = c->own | c->enemy;
     c->check_mask = ~0ULL;
     if (pos->checkers)
-        c->check_mask =
-            sch_bb_more_than_one(pos->checkers) ? 0 : pos->checkers | sch_bb_between(c->king, sch_bb_lsb(pos->checkers));
+        c->check_mask = sch_bb_more_than_one(pos->checkers)
+                            ? 0
+                            : pos->checkers | sch_bb_between(c->king, sch_bb_lsb(pos->checkers));
     SchBitboard straight = c->enemy & (pos->by_type[SCH_ROOK] | pos->by_type[SCH_QUEEN]);
     SchBitboard diagonal = c->enemy & (pos->by_type[SCH_BISHOP] | pos->by_type[SCH_QUEEN]);
     c->pin_straight = pin_rays(c, sch_bb_rook_attacks(c->king, c->enemy) & straight);
@@ -98,7 +99,7 @@ static inline SchMove *emit_promotions(SchMove *out, SchBitboard targets, int de
 /* The pawn moves as bitboards, shared by writing and counting. */
 typedef struct PawnTargets {
     SchBitboard push, double_push, capture_west, capture_east; /* destinations, promotions included */
-    int forward, west, east;                                /* square deltas of each kind */
+    int forward, west, east;                                   /* square deltas of each kind */
 } PawnTargets;
 
 static inline void pawn_targets(const SchPosition *pos, const GenContext *c, PawnTargets *t) {
@@ -108,8 +109,8 @@ static inline void pawn_targets(const SchPosition *pos, const GenContext *c, Paw
     /* A straight-pinned pawn may only push along the pin; a diagonal-pinned one never pushes. */
     SchBitboard pushers = pawns & ~c->pin_diagonal;
     SchBitboard push = (sch_bb_shift_forward(us, pushers & ~c->pin_straight) |
-                     (sch_bb_shift_forward(us, pushers & c->pin_straight) & c->pin_straight)) &
-                    empty;
+                        (sch_bb_shift_forward(us, pushers & c->pin_straight) & c->pin_straight)) &
+                       empty;
     SchBitboard double_rank = us == SCH_WHITE ? SCH_BB_RANK_4 : SCH_BB_RANK_5;
     t->double_push = sch_bb_shift_forward(us, push) & empty & double_rank & c->check_mask;
     t->push = push & c->check_mask;
@@ -173,7 +174,8 @@ static inline __attribute__((always_inline)) bool castling_allowed(const SchPosi
     return true;
 }
 
-static inline __attribute__((always_inline)) SchMove *emit_castling(const SchPosition *pos, const GenContext *c, SchMove *out) {
+static inline __attribute__((always_inline)) SchMove *emit_castling(const SchPosition *pos, const GenContext *c,
+                                                                    SchMove *out) {
     /* Most positions either have no rights left for the mover or are in check: one test each. */
     uint8_t rights = pos->castling & castle_rights_of(c->us);
     if (pos->checkers || !rights)
@@ -256,8 +258,8 @@ int sch_gen_count(const SchPosition *pos) {
     PawnTargets p;
     pawn_targets(pos, &c, &p);
     SchBitboard last_rank = c.us == SCH_WHITE ? SCH_BB_RANK_8 : SCH_BB_RANK_1;
-    count += sch_bb_count(p.push & ~last_rank) + sch_bb_count(p.double_push) + sch_bb_count(p.capture_west & ~last_rank) +
-             sch_bb_count(p.capture_east & ~last_rank);
+    count += sch_bb_count(p.push & ~last_rank) + sch_bb_count(p.double_push) +
+             sch_bb_count(p.capture_west & ~last_rank) + sch_bb_count(p.capture_east & ~last_rank);
     count += 4 * (sch_bb_count(p.push & last_rank) + sch_bb_count(p.capture_west & last_rank) +
                   sch_bb_count(p.capture_east & last_rank));
     count += sch_bb_count(ep_capturers(pos, &c));

@@ -26,12 +26,14 @@ void sch_pos_put(SchPosition *pos, SchPiece p, SchSquare s) {
 }
 
 void sch_pos_finish(SchPosition *pos) {
-    pos->checkers = sch_pos_attackers_to(pos, sch_pos_king(pos, sch_pos_turn(pos)), sch_pos_occupied(pos)) & pos->by_color[!pos->turn];
+    pos->checkers = sch_pos_attackers_to(pos, sch_pos_king(pos, sch_pos_turn(pos)), sch_pos_occupied(pos)) &
+                    pos->by_color[!pos->turn];
     pos->key = sch_pos_compute_key(pos);
 }
 
 void sch_pos_set_start(SchPosition *pos) {
-    static const SchPieceType back_rank[8] = {SCH_ROOK, SCH_KNIGHT, SCH_BISHOP, SCH_QUEEN, SCH_KING, SCH_BISHOP, SCH_KNIGHT, SCH_ROOK};
+    static const SchPieceType back_rank[8] = {SCH_ROOK, SCH_KNIGHT, SCH_BISHOP, SCH_QUEEN,
+                                              SCH_KING, SCH_BISHOP, SCH_KNIGHT, SCH_ROOK};
     sch_pos_clear(pos);
     for (int f = 0; f < 8; f++) {
         sch_pos_put(pos, sch_piece_make(SCH_WHITE, back_rank[f]), sch_square_make(f, 0));
@@ -47,9 +49,9 @@ SchBitboard sch_pos_attackers_to(const SchPosition *pos, SchSquare s, SchBitboar
     SchBitboard diagonal = pos->by_type[SCH_BISHOP] | pos->by_type[SCH_QUEEN];
     SchBitboard straight = pos->by_type[SCH_ROOK] | pos->by_type[SCH_QUEEN];
     return (sch_bb_pawn_attacks(SCH_BLACK, s) & sch_pos_pieces(pos, SCH_WHITE, SCH_PAWN)) |
-           (sch_bb_pawn_attacks(SCH_WHITE, s) & sch_pos_pieces(pos, SCH_BLACK, SCH_PAWN)) | (sch_bb_knight_attacks(s) & pos->by_type[SCH_KNIGHT]) |
-           (sch_bb_king_attacks(s) & pos->by_type[SCH_KING]) | (sch_bb_bishop_attacks(s, occ) & diagonal) |
-           (sch_bb_rook_attacks(s, occ) & straight);
+           (sch_bb_pawn_attacks(SCH_WHITE, s) & sch_pos_pieces(pos, SCH_BLACK, SCH_PAWN)) |
+           (sch_bb_knight_attacks(s) & pos->by_type[SCH_KNIGHT]) | (sch_bb_king_attacks(s) & pos->by_type[SCH_KING]) |
+           (sch_bb_bishop_attacks(s, occ) & diagonal) | (sch_bb_rook_attacks(s, occ) & straight);
 }
 
 bool sch_pos_attacked_by(const SchPosition *pos, SchSquare s, SchColor by) {
@@ -90,7 +92,8 @@ bool sch_pos_ok(const SchPosition *pos, char *why, size_t size) {
         SchPiece p = sch_pos_piece_on(pos, s);
         bool occupied = (all & sch_bb_square(s)) != 0;
         if (p == SCH_NO_PIECE ? occupied
-                          : (p > SCH_NO_PIECE || !(sch_pos_pieces(pos, sch_piece_color(p), sch_piece_type(p)) & sch_bb_square(s))))
+                              : (p > SCH_NO_PIECE ||
+                                 !(sch_pos_pieces(pos, sch_piece_color(p), sch_piece_type(p)) & sch_bb_square(s))))
             return fail(why, size, "mailbox disagrees with bitboards on square", s);
     }
     for (SchColor c = SCH_WHITE; c <= SCH_BLACK; c++)
@@ -112,8 +115,9 @@ bool sch_pos_ok(const SchPosition *pos, char *why, size_t size) {
             continue;
         SchColor c = (SchColor)(i >> 1);
         SchSquare king = sch_pos_king(pos, c), rook = (SchSquare)pos->castle_rook[i];
-        if (rook > SCH_SQ_H8 || sch_square_rank(sch_square_relative(c, king)) != 0 || sch_square_rank(rook) != sch_square_rank(king) ||
-            pos->board[rook] != sch_piece_make(c, SCH_ROOK) || ((i & 1) ? rook > king : rook < king))
+        if (rook > SCH_SQ_H8 || sch_square_rank(sch_square_relative(c, king)) != 0 ||
+            sch_square_rank(rook) != sch_square_rank(king) || pos->board[rook] != sch_piece_make(c, SCH_ROOK) ||
+            ((i & 1) ? rook > king : rook < king))
             return fail(why, size, "castling right without king and rook at home", 1 << i);
     }
     if (pos->ep != SCH_SQ_NONE) {

@@ -52,10 +52,11 @@ bool endgame_basic_mate(const SchPosition *pos, int *white_score) {
             continue;
         SchSquare lone = sch_pos_king(pos, weak), king = sch_pos_king(pos, strong);
         SchBitboard bishops = sch_pos_pieces(pos, strong, SCH_BISHOP);
-        int score = EVAL_KNOWN_WIN + 100 * non_pawn_units(pos, strong) + 100 * sch_bb_count(sch_pos_pieces(pos, strong, SCH_PAWN)) +
-                    10 * (7 - distance(king, lone));
+        int score = EVAL_KNOWN_WIN + 100 * non_pawn_units(pos, strong) +
+                    100 * sch_bb_count(sch_pos_pieces(pos, strong, SCH_PAWN)) + 10 * (7 - distance(king, lone));
         bool kbnk = non_pawn_units(pos, strong) == 6 && sch_bb_count(bishops) == 1 &&
-                    sch_bb_count(sch_pos_pieces(pos, strong, SCH_KNIGHT)) == 1 && !sch_pos_pieces(pos, strong, SCH_PAWN);
+                    sch_bb_count(sch_pos_pieces(pos, strong, SCH_KNIGHT)) == 1 &&
+                    !sch_pos_pieces(pos, strong, SCH_PAWN);
         score += kbnk ? 40 * (7 - bishop_corner_distance(lone, bishops)) : 40 * edge_closeness(lone);
         *white_score = strong == SCH_WHITE ? score : -score;
         return true;

@@ -34,16 +34,16 @@ typedef struct Engine Engine;
 /* What to search for. Zero means "no limit" for every member; with no limit at all the search runs
  * until engine_stop() (as "go infinite"). Times are milliseconds. */
 typedef struct EngineLimits {
-    int depth;               /* iterations to complete */
-    uint64_t nodes;          /* nodes to visit (approximately: checked every few thousand nodes) */
-    int movetime;            /* exactly this long */
-    int time[2];             /* clock of WHITE and BLACK (0: no clock for that side) */
-    int inc[2];              /* increment per move of WHITE and BLACK */
-    int movestogo;           /* moves to the next time control (0: sudden death) */
-    int mate;                /* look for a mate in this many moves; stops when found */
-    bool infinite;           /* ignore the clock until engine_stop() ("go infinite") */
-    bool ponder;             /* pondering: ignore the clock until engine_ponderhit() or engine_stop() */
-    int multipv;             /* principal variations to report (1 when 0) */
+    int depth;                  /* iterations to complete */
+    uint64_t nodes;             /* nodes to visit (approximately: checked every few thousand nodes) */
+    int movetime;               /* exactly this long */
+    int time[2];                /* clock of WHITE and BLACK (0: no clock for that side) */
+    int inc[2];                 /* increment per move of WHITE and BLACK */
+    int movestogo;              /* moves to the next time control (0: sudden death) */
+    int mate;                   /* look for a mate in this many moves; stops when found */
+    bool infinite;              /* ignore the clock until engine_stop() ("go infinite") */
+    bool ponder;                /* pondering: ignore the clock until engine_ponderhit() or engine_stop() */
+    int multipv;                /* principal variations to report (1 when 0) */
     const SchMove *searchmoves; /* only these root moves (NULL: all) */
     int searchmoves_count;
 } EngineLimits;

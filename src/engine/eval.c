@@ -9,15 +9,15 @@
 
 typedef struct EvalInfo {
     const SchPosition *pos;
-    EvalTrace *trace;      /* NULL unless tracing */
-    Score score[2];        /* sum of the terms of each colour */
+    EvalTrace *trace;         /* NULL unless tracing */
+    Score score[2];           /* sum of the terms of each colour */
     SchBitboard attacked[2];  /* squares attacked by colour c */
     SchBitboard attacked2[2]; /* ... at least twice */
     SchBitboard attacked_by[2][SCH_PIECE_TYPE_NB];
     SchBitboard mobility_area[2];
     SchBitboard king_zone[2]; /* the king of colour c and the squares around it */
-    int king_attackers[2]; /* pieces of colour c attacking the enemy king zone */
-    int zone_hits[2][4];   /* attacked enemy king-zone squares, by attacker type - KNIGHT */
+    int king_attackers[2];    /* pieces of colour c attacking the enemy king zone */
+    int zone_hits[2][4];      /* attacked enemy king-zone squares, by attacker type - KNIGHT */
     SchBitboard passed[2];
 } EvalInfo;
 
@@ -149,7 +149,8 @@ static void eval_pawns(EvalInfo *ei, PawnCache *cache) {
     eval_pawn_structure(ei, SCH_WHITE);
     eval_pawn_structure(ei, SCH_BLACK);
     if (entry)
-        *entry = (PawnEntry){key, ei->score[SCH_WHITE] - ei->score[SCH_BLACK] - before, {ei->passed[SCH_WHITE], ei->passed[SCH_BLACK]}};
+        *entry = (PawnEntry){
+            key, ei->score[SCH_WHITE] - ei->score[SCH_BLACK] - before, {ei->passed[SCH_WHITE], ei->passed[SCH_BLACK]}};
 }
 
 static SchBitboard piece_attacks(const SchPosition *pos, SchPieceType t, SchSquare s) {
@@ -160,14 +161,16 @@ static bool is_outpost(const EvalInfo *ei, SchColor c, SchSquare s) {
     int r = relative_rank(c, s);
     SchBitboard enemy_pawns = sch_pos_pieces(ei->pos, !c, SCH_PAWN);
     SchBitboard attackable = adjacent_files(sch_square_file(s)) & ranks_ahead(c, sch_square_rank(s));
-    return r >= 3 && r <= 5 && (sch_bb_pawn_attacks(!c, s) & sch_pos_pieces(ei->pos, c, SCH_PAWN)) && !(attackable & enemy_pawns);
+    return r >= 3 && r <= 5 && (sch_bb_pawn_attacks(!c, s) & sch_pos_pieces(ei->pos, c, SCH_PAWN)) &&
+           !(attackable & enemy_pawns);
 }
 
 static void eval_minor_extras(EvalInfo *ei, SchColor c, SchPieceType t, SchSquare s) {
     if (is_outpost(ei, c, s))
         add(ei, t == SCH_KNIGHT ? EP_KNIGHT_OUTPOST : EP_BISHOP_OUTPOST, c, 1);
     SchSquare front = (SchSquare)(c == SCH_WHITE ? s + 8 : s - 8);
-    if (relative_rank(c, s) < 7 && (sch_pos_pieces(ei->pos, c, SCH_PAWN) | sch_pos_pieces(ei->pos, !c, SCH_PAWN)) & sch_bb_square(front))
+    if (relative_rank(c, s) < 7 &&
+        (sch_pos_pieces(ei->pos, c, SCH_PAWN) | sch_pos_pieces(ei->pos, !c, SCH_PAWN)) & sch_bb_square(front))
         add(ei, EP_MINOR_BEHIND_PAWN, c, 1);
 }
 
@@ -175,7 +178,8 @@ static void eval_rook_extras(EvalInfo *ei, SchColor c, SchSquare s) {
     SchBitboard file = file_bb(sch_square_file(s));
     if (!(file & sch_pos_pieces(ei->pos, c, SCH_PAWN)))
         add(ei, file & sch_pos_pieces(ei->pos, !c, SCH_PAWN) ? EP_ROOK_SEMI_OPEN_FILE : EP_ROOK_OPEN_FILE, c, 1);
-    SchBitboard seventh = c == SCH_WHITE ? SCH_BB_RANK_7 : SCH_BB_RANK_2, eighth = c == SCH_WHITE ? SCH_BB_RANK_8 : SCH_BB_RANK_1;
+    SchBitboard seventh = c == SCH_WHITE ? SCH_BB_RANK_7 : SCH_BB_RANK_2,
+                eighth = c == SCH_WHITE ? SCH_BB_RANK_8 : SCH_BB_RANK_1;
     if ((sch_bb_square(s) & seventh) &&
         ((sch_pos_pieces(ei->pos, !c, SCH_PAWN) & seventh) || (sch_pos_pieces(ei->pos, !c, SCH_KING) & eighth)))
         add(ei, EP_ROOK_SEVENTH, c, 1);
@@ -272,8 +276,8 @@ static void eval_threats(EvalInfo *ei, SchColor c) {
 }
 
 static int game_phase(const SchPosition *pos) {
-    int phase = sch_bb_count(pos->by_type[SCH_KNIGHT] | pos->by_type[SCH_BISHOP]) + 2 * sch_bb_count(pos->by_type[SCH_ROOK]) +
-                4 * sch_bb_count(pos->by_type[SCH_QUEEN]);
+    int phase = sch_bb_count(pos->by_type[SCH_KNIGHT] | pos->by_type[SCH_BISHOP]) +
+                2 * sch_bb_count(pos->by_type[SCH_ROOK]) + 4 * sch_bb_count(pos->by_type[SCH_QUEEN]);
     return phase < EVAL_PHASE_MAX ? phase : EVAL_PHASE_MAX;
 }
 

@@ -29,7 +29,7 @@
 #define PAWN_CACHE_SIZE 16384 /* entries, a power of two */
 typedef struct PawnEntry {
     uint64_t key;
-    Score score;        /* pawn structure, white minus black */
+    Score score;           /* pawn structure, white minus black */
     SchBitboard passed[2]; /* passed pawns of each colour */
 } PawnEntry;
 typedef struct PawnCache {

@@ -16,7 +16,7 @@
 
 /* What the search learns about quiet moves; lives as long as the Engine (cleared by a new game). */
 typedef struct Heuristics {
-    int16_t history[2][64][64];          /* colour, from, to: how often the move cut off */
+    int16_t history[2][64][64];             /* colour, from, to: how often the move cut off */
     SchMove killers[ENGINE_MAX_PLY + 1][2]; /* quiet moves that cut off at this ply */
     SchMove counter[12][64];                /* a good answer to the last move (its piece and target) */
 } Heuristics;

@@ -99,7 +99,7 @@ typedef struct RootMove {
 /* One ply of the current line. */
 typedef struct Frame {
     SchMove move; /* the move played from this ply (SCH_MOVE_NONE: a null move) */
-    int eval;  /* static evaluation (meaningless when in check) */
+    int eval;     /* static evaluation (meaningless when in check) */
     int pv_length;
     SchMove pv[ENGINE_MAX_PLY];
 } Frame;

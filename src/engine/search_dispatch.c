@@ -9,7 +9,8 @@ extern __typeof__(search_run_helper) search_run_helper_base, search_run_helper_b
 
 EngineResult search_run(Search *s, const SchGame *game, const EngineLimits *limits, int overhead, int lag,
                         int report_lines, EngineInfoFn info, void *ctx) {
-    return (sch_bb_use_bmi2 ? search_run_bmi2 : search_run_base)(s, game, limits, overhead, lag, report_lines, info, ctx);
+    return (sch_bb_use_bmi2 ? search_run_bmi2 : search_run_base)(s, game, limits, overhead, lag, report_lines, info,
+                                                                 ctx);
 }
 
 void search_run_helper(Search *s, const SchGame *game, const EngineLimits *limits, int helper_index) {

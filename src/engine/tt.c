@@ -31,9 +31,8 @@ static inline uint16_t fold(uint64_t d) { return (uint16_t)(d ^ d >> 16 ^ d >> 3
 static inline TTEntry entry_load(const TTBucket *b, int i) {
     uint64_t d = __atomic_load_n(&b->data[i], __ATOMIC_RELAXED);
     uint16_t c = __atomic_load_n(&b->check[i], __ATOMIC_RELAXED);
-    return (TTEntry){(uint16_t)(c ^ fold(d)),      (SchMove)d,
-                     (int16_t)(uint16_t)(d >> 16), (int16_t)(uint16_t)(d >> 32),
-                     (uint8_t)(d >> 48),           (uint8_t)(d >> 56)};
+    return (TTEntry){(uint16_t)(c ^ fold(d)),      (SchMove)d,         (int16_t)(uint16_t)(d >> 16),
+                     (int16_t)(uint16_t)(d >> 32), (uint8_t)(d >> 48), (uint8_t)(d >> 56)};
 }
 
 static inline void entry_save(TTBucket *b, int i, const TTEntry *e) {

@@ -81,8 +81,9 @@ static int lost_right_reason(const SchGame *g, int right, SchSquare king_home, S
     }
     /* The history does not say (a game whose moves were not recorded): the king is the sure answer
      * when it has left its square, otherwise the position simply has no right. */
-    return sch_pos_piece_on(&g->pos, king_home) == sch_piece_make(sch_pos_turn(&g->pos), SCH_KING) ? SCH_EXPLAIN_ERR_CASTLE_NO_RIGHT
-                                                                                   : SCH_EXPLAIN_ERR_CASTLE_KING_MOVED;
+    return sch_pos_piece_on(&g->pos, king_home) == sch_piece_make(sch_pos_turn(&g->pos), SCH_KING)
+               ? SCH_EXPLAIN_ERR_CASTLE_NO_RIGHT
+               : SCH_EXPLAIN_ERR_CASTLE_KING_MOVED;
 }
 
 /* The blocker a player sees first looking from the king towards the castling side (in Chess960 the
@@ -120,8 +121,9 @@ static void explain_castling(const SchGame *g, bool king_side, const char *text,
         return;
     }
     SchBitboard occ = sch_pos_occupied(pos) ^ sch_bb_square(king) ^ sch_bb_square(rook);
-    SchBitboard crossed =
-        (sch_bb_between(king, target) | sch_bb_square(target) | sch_bb_between(rook, rook_target) | sch_bb_square(rook_target)) & occ;
+    SchBitboard crossed = (sch_bb_between(king, target) | sch_bb_square(target) | sch_bb_between(rook, rook_target) |
+                           sch_bb_square(rook_target)) &
+                          occ;
     if (crossed) {
         set_square_reason(why, SCH_EXPLAIN_ERR_CASTLE_OCCUPIED, nearest_blocker(crossed, king, king_side));
         return;
@@ -153,7 +155,8 @@ static PawnStep pawn_step(SchColor us, SchSquare from, SchSquare to) {
     return PAWN_NONE;
 }
 
-static int judge_geometry(const SchPosition *pos, SchSquare from, SchSquare to, SchPieceType pt, bool from_named, SchError *why) {
+static int judge_geometry(const SchPosition *pos, SchSquare from, SchSquare to, SchPieceType pt, bool from_named,
+                          SchError *why) {
     SchColor us = sch_pos_turn(pos);
     if (pt == SCH_PAWN) {
         if (pawn_step(us, from, to) != PAWN_NONE)
@@ -177,8 +180,8 @@ static int judge_geometry(const SchPosition *pos, SchSquare from, SchSquare to, 
 
 /* The own piece on from moves to to: the first rule (in the order of the stages) that forbids it.
  * Returns the stage and sets why. */
-static int judge(const SchPosition *pos, SchSquare from, SchSquare to, SchPieceType promo, bool from_named, const char *text,
-                 SchError *why) {
+static int judge(const SchPosition *pos, SchSquare from, SchSquare to, SchPieceType promo, bool from_named,
+                 const char *text, SchError *why) {
     SchColor us = sch_pos_turn(pos), them = (SchColor)!us;
     SchPieceType pt = sch_piece_type(sch_pos_piece_on(pos, from));
     int stage = judge_geometry(pos, from, to, pt, from_named, why);
@@ -200,8 +203,8 @@ static int judge(const SchPosition *pos, SchSquare from, SchSquare to, SchPieceT
             path = (sch_bb_between(from, to) | sch_bb_square(to)) & occ;
         else if (target == SCH_NO_PIECE) {
             SchSquare behind = (SchSquare)(us == SCH_WHITE ? to - 8 : to + 8);
-            bool enemy_pawn_behind =
-                sch_pos_piece_on(pos, behind) == sch_piece_make(them, SCH_PAWN) && sch_square_rank(sch_square_relative(us, to)) == 5;
+            bool enemy_pawn_behind = sch_pos_piece_on(pos, behind) == sch_piece_make(them, SCH_PAWN) &&
+                                     sch_square_rank(sch_square_relative(us, to)) == 5;
             if (to == pos->ep && enemy_pawn_behind) {
                 captured = behind;
             } else if (enemy_pawn_behind) {
@@ -227,10 +230,10 @@ static int judge(const SchPosition *pos, SchSquare from, SchSquare to, SchPieceT
     }
     bool last_rank = pt == SCH_PAWN && sch_square_rank(sch_square_relative(us, to)) == 7;
     if (promo != SCH_PIECE_TYPE_NB || last_rank) {
-        int code = !last_rank                       ? SCH_MOVE_ERR_PROMOTION_BAD
-                   : promo == SCH_PIECE_TYPE_NB         ? SCH_MOVE_ERR_PROMOTION_MISSING
+        int code = !last_rank                               ? SCH_MOVE_ERR_PROMOTION_BAD
+                   : promo == SCH_PIECE_TYPE_NB             ? SCH_MOVE_ERR_PROMOTION_MISSING
                    : promo == SCH_PAWN || promo == SCH_KING ? SCH_MOVE_ERR_PROMOTION_PIECE
-                                                    : 0;
+                                                            : 0;
         if (code) {
             sch_err_set(why, code, text, NULL, NULL);
             return STAGE_PROMOTION;
@@ -273,7 +276,8 @@ static int castling_by_squares(const SchPosition *pos, const SchMoveText *in) {
         return in->to > king ? 1 : 2;
     if (in->promo != SCH_PIECE_TYPE_NB || (in->piece != SCH_PIECE_TYPE_NB && in->piece != SCH_KING))
         return 0;
-    if (sch_square_rank(in->to) != sch_square_rank(home) || (in->from_rank >= 0 && in->from_rank != sch_square_rank(home)) ||
+    if (sch_square_rank(in->to) != sch_square_rank(home) ||
+        (in->from_rank >= 0 && in->from_rank != sch_square_rank(home)) ||
         (in->from_file >= 0 && in->from_file != sch_square_file(home)))
         return 0;
     bool named = in->from_file >= 0 && in->from_rank >= 0;
@@ -286,14 +290,16 @@ static int castling_by_squares(const SchPosition *pos, const SchMoveText *in) {
     if (file == 6 || file == 2)
         return file == 6 ? 1 : 2;
     SchPiece target = sch_pos_piece_on(pos, in->to);
-    if ((file == 7 || file == 0) && (target == SCH_NO_PIECE || target == sch_piece_make(us, SCH_ROOK) || sch_piece_color(target) != us))
+    if ((file == 7 || file == 0) &&
+        (target == SCH_NO_PIECE || target == sch_piece_make(us, SCH_ROOK) || sch_piece_color(target) != us))
         return file == 7 ? 1 : 2;
     return 0;
 }
 
 /* Sets why for an intent that matches no legal move. parsed is the notation module's answer (may
  * be NULL), kept when it is more helpful than "no piece can reach". */
-static void explain_intent(const SchGame *g, const SchMoveText *in, const char *text, const SchError *parsed, SchError *why) {
+static void explain_intent(const SchGame *g, const SchMoveText *in, const char *text, const SchError *parsed,
+                           SchError *why) {
     const SchPosition *pos = &g->pos;
     SchColor us = sch_pos_turn(pos);
     int castle = in->castle ? in->castle : castling_by_squares(pos, in);
@@ -376,13 +382,14 @@ bool sch_game_explain_move(const SchGame *g, SchSquare from, SchSquare to, SchPi
     if (!g || from >= SCH_SQ_NONE || to >= SCH_SQ_NONE || from == to)
         return sch_err_set(err, SCH_MOVE_ERR_ILLEGAL, "", NULL, NULL);
     char text[SCH_MOVE_TEXT_MAX];
-    SchMove shape = promo >= SCH_KNIGHT && promo <= SCH_QUEEN ? sch_move_make_promotion(from, to, promo) : sch_move_make(from, to);
+    SchMove shape =
+        promo >= SCH_KNIGHT && promo <= SCH_QUEEN ? sch_move_make_promotion(from, to, promo) : sch_move_make(from, to);
     sch_uci_write(&g->pos, shape, text, sizeof text);
     SchMoveText in = {.piece = SCH_PIECE_TYPE_NB,
-                   .from_file = sch_square_file(from),
-                   .from_rank = sch_square_rank(from),
-                   .to = to,
-                   .promo = (unsigned)promo > SCH_PIECE_TYPE_NB ? SCH_PIECE_TYPE_NB : promo};
+                      .from_file = sch_square_file(from),
+                      .from_rank = sch_square_rank(from),
+                      .to = to,
+                      .promo = (unsigned)promo > SCH_PIECE_TYPE_NB ? SCH_PIECE_TYPE_NB : promo};
     SchError why;
     sch_err_clear(&why);
     explain_intent(g, &in, text, NULL, &why);

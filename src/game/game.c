@@ -237,8 +237,8 @@ bool sch_game_play(SchGame *g, SchMove m, SchError *err) {
 }
 
 static bool automatic_ending(SchTermination t) {
-    return t == SCH_TERM_CHECKMATE || t == SCH_TERM_STALEMATE || t == SCH_TERM_INSUFFICIENT_MATERIAL || t == SCH_TERM_DEAD_POSITION ||
-           t == SCH_TERM_FIVEFOLD_REPETITION || t == SCH_TERM_SEVENTYFIVE_MOVES;
+    return t == SCH_TERM_CHECKMATE || t == SCH_TERM_STALEMATE || t == SCH_TERM_INSUFFICIENT_MATERIAL ||
+           t == SCH_TERM_DEAD_POSITION || t == SCH_TERM_FIVEFOLD_REPETITION || t == SCH_TERM_SEVENTYFIVE_MOVES;
 }
 
 bool sch_game_undo(SchGame *g) {

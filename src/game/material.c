@@ -41,8 +41,8 @@ bool sch_win_material_insufficient(const SchPosition *pos, SchColor color) {
     SchBitboard heavy = pos->by_type[SCH_ROOK] | pos->by_type[SCH_QUEEN];
     if (their_men && !sch_bb_more_than_one(our_men) && (our_men & bishops) && their_men == (their_men & heavy))
         return true;
-    if (our_men == (our_men & knights) && !sch_bb_more_than_one(our_men) && their_men && !sch_bb_more_than_one(their_men) &&
-        (their_men & pos->by_type[SCH_QUEEN]))
+    if (our_men == (our_men & knights) && !sch_bb_more_than_one(our_men) && their_men &&
+        !sch_bb_more_than_one(their_men) && (their_men & pos->by_type[SCH_QUEEN]))
         return true;
     return false;
 }

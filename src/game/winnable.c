@@ -34,10 +34,13 @@ const char *sch_win_reason_name(SchWinReason reason) {
 const char *sch_win_reason_text(SchWinReason reason, SchLang lang) {
     bool de = lang == SCH_LANG_DE;
     switch (reason) {
-        case SCH_WIN_REASON_CHECKMATED: return de ? "die Partie ist durch Matt beendet" : "the game is over by checkmate";
-        case SCH_WIN_REASON_STALEMATE: return de ? "die Partie ist durch Patt beendet" : "the game is over by stalemate";
+        case SCH_WIN_REASON_CHECKMATED:
+            return de ? "die Partie ist durch Matt beendet" : "the game is over by checkmate";
+        case SCH_WIN_REASON_STALEMATE:
+            return de ? "die Partie ist durch Patt beendet" : "the game is over by stalemate";
         case SCH_WIN_REASON_BARE_KING: return de ? "nur der König ist übrig" : "only the king is left";
-        case SCH_WIN_REASON_MATERIAL: return de ? "das Material reicht nicht zum Matt" : "the material cannot checkmate";
+        case SCH_WIN_REASON_MATERIAL:
+            return de ? "das Material reicht nicht zum Matt" : "the material cannot checkmate";
         case SCH_WIN_REASON_LOCKED:
             return de ? "die Bauernketten sind blockiert, keine Figur kann durchbrechen"
                       : "the pawns are locked and no piece can break through";
@@ -125,7 +128,8 @@ static SchWinnability finish(SchWinResult *r, SchWinnability v, SchWinReason why
     return v;
 }
 
-SchWinnability sch_can_checkmate(const SchPosition *pos, SchColor color, const SchWinLimits *limits, SchWinWork *work, SchWinResult *out) {
+SchWinnability sch_can_checkmate(const SchPosition *pos, SchColor color, const SchWinLimits *limits, SchWinWork *work,
+                                 SchWinResult *out) {
     SchWinResult local;
     SchWinResult *r = out ? out : &local;
     memset(r, 0, offsetof(SchWinResult, line));
@@ -164,7 +168,8 @@ SchWinnability sch_can_checkmate(const SchPosition *pos, SchColor color, const S
     return finish(r, v, why);
 }
 
-SchWinnability sch_dead_position(const SchPosition *pos, const SchWinLimits *limits, SchWinWork *work, SchWinResult res[2]) {
+SchWinnability sch_dead_position(const SchPosition *pos, const SchWinLimits *limits, SchWinWork *work,
+                                 SchWinResult res[2]) {
     SchWinResult local[2];
     SchWinResult *r = res ? res : local;
     for (int c = 0; c < 2; c++) {

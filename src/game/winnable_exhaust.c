@@ -77,7 +77,8 @@ static int find_index(const KeyIndex *order, int n, uint64_t key) {
 /* Writes a line from root to the mate at the end of the stack's line (depth plies) into r,
  * shortened by jumps ahead. The frames' keys are the positions before each move; the mate
  * position's key is mate_key. Reuses the move buffer beyond `used` as scratch. */
-static bool shorten(const SchPosition *root, SchWinWork *w, int depth, uint64_t mate_key, uint32_t used, SchWinResult *r) {
+static bool shorten(const SchPosition *root, SchWinWork *w, int depth, uint64_t mate_key, uint32_t used,
+                    SchWinResult *r) {
     if (depth <= SCH_WIN_LINE_MAX) {
         for (int i = 0; i < depth; i++)
             r->line[i] = w->moves[w->frames[i].first + w->frames[i].next - 1];
@@ -124,7 +125,8 @@ static bool shorten(const SchPosition *root, SchWinWork *w, int depth, uint64_t 
     return true;
 }
 
-SchWinnability sch_win_exhaust(const SchPosition *root, SchColor W, uint64_t budget, SchWinWork *w, SchWinResult *r, uint64_t *nodes) {
+SchWinnability sch_win_exhaust(const SchPosition *root, SchColor W, uint64_t budget, SchWinWork *w, SchWinResult *r,
+                               uint64_t *nodes) {
     if (!ensure_stack(w))
         return SCH_WIN_UNDETERMINED;
     win_tt_new_stage(w);

@@ -63,11 +63,12 @@ SchWinnability sch_win_static(const SchPosition *pos, SchColor color, SchWinReas
 /* The exhaustive search: every position reachable from pos, each once, up to budget nodes (added
  * to *nodes). SCH_WIN_WINNABLE with the line in r when one is checkmate of !color, SCH_WIN_UNWINNABLE when
  * it finished without, else SCH_WIN_UNDETERMINED. */
-SchWinnability sch_win_exhaust(const SchPosition *pos, SchColor color, uint64_t budget, SchWinWork *work, SchWinResult *r,
-                        uint64_t *nodes);
+SchWinnability sch_win_exhaust(const SchPosition *pos, SchColor color, uint64_t budget, SchWinWork *work,
+                               SchWinResult *r, uint64_t *nodes);
 
 /* Helpmate search, then (for closed positions, when work is given) an exhaustive search of every
  * reachable position; at most budget nodes in all. Fills r->line/line_len and r->nodes. */
-SchWinnability sch_win_search(const SchPosition *pos, SchColor color, uint64_t budget, SchWinWork *work, SchWinResult *r, SchWinReason *why);
+SchWinnability sch_win_search(const SchPosition *pos, SchColor color, uint64_t budget, SchWinWork *work,
+                              SchWinResult *r, SchWinReason *why);
 
 #endif

@@ -35,8 +35,8 @@ typedef struct Search {
     SchWinWork *work; /* transposition table, NULL in quick mode */
     int ply;
     SchMove path[SCH_WIN_LINE_MAX];
-    SchSquare corner;  /* where L's king is led */
-    int dive_depth; /* the dives' depth limit this iteration */
+    SchSquare corner; /* where L's king is led */
+    int dive_depth;   /* the dives' depth limit this iteration */
 } Search;
 
 /* ---- small helpers ----------------------------------------------------------------------------- */
@@ -239,7 +239,8 @@ static void pick(SchMove *moves, int *scores, int i, int n) {
  * of a corner of the other colour. */
 static SchSquare pick_corner(const SchPosition *pos, SchColor W) {
     SchSquare k = sch_pos_king(pos, (SchColor)!W);
-    SchBitboard corners = sch_bb_square(SCH_SQ_A1) | sch_bb_square(SCH_SQ_H1) | sch_bb_square(SCH_SQ_A8) | sch_bb_square(SCH_SQ_H8);
+    SchBitboard corners =
+        sch_bb_square(SCH_SQ_A1) | sch_bb_square(SCH_SQ_H1) | sch_bb_square(SCH_SQ_A8) | sch_bb_square(SCH_SQ_H8);
     SchBitboard ours = pos->by_color[W] & ~pos->by_type[SCH_KING], theirs = pos->by_color[!W] & ~pos->by_type[SCH_KING];
     SchBitboard wanted = corners;
     if (ours && ours == (ours & pos->by_type[SCH_BISHOP])) {
@@ -410,7 +411,8 @@ static bool run_dives(Search *S, const SchPosition *root, SchWinResult *r) {
 static bool small_world(const SchPosition *pos) { return sch_bb_count(sch_pos_occupied(pos)) <= 5; }
 
 /* Stage 3 with the budget up to `limit` nodes in all. */
-static SchWinnability run_exhaustive(Search *S, const SchPosition *root, uint64_t limit, SchWinResult *r, SchWinReason *why) {
+static SchWinnability run_exhaustive(Search *S, const SchPosition *root, uint64_t limit, SchWinResult *r,
+                                     SchWinReason *why) {
     if (S->nodes >= limit)
         return SCH_WIN_UNDETERMINED;
     SchWinnability v = sch_win_exhaust(root, S->W, limit - S->nodes, S->work, r, &S->nodes);
@@ -426,7 +428,8 @@ static uint64_t share(const Search *S, uint64_t budget, uint64_t num, uint64_t d
     return S->nodes + left / den * num + left % den * num / den;
 }
 
-SchWinnability sch_win_search(const SchPosition *pos, SchColor color, uint64_t budget, SchWinWork *work, SchWinResult *r, SchWinReason *why) {
+SchWinnability sch_win_search(const SchPosition *pos, SchColor color, uint64_t budget, SchWinWork *work,
+                              SchWinResult *r, SchWinReason *why) {
     Search S;
     S.W = color;
     S.nodes = 0;

@@ -58,8 +58,8 @@ static SchBitboard king_region(SchSquare from, SchBitboard allowed) {
 /* Every square a piece of type t (not a pawn or king) on `from` can ever stand on when only pawns
  * block it and it never steps on `forbidden` squares (those would disturb the pawns). Sets *broken
  * when it can reach a forbidden square. */
-static SchBitboard piece_region(SchPieceType t, SchSquare from, SchBitboard pawns, SchBitboard own_pawns, SchBitboard forbidden,
-                             bool *broken) {
+static SchBitboard piece_region(SchPieceType t, SchSquare from, SchBitboard pawns, SchBitboard own_pawns,
+                                SchBitboard forbidden, bool *broken) {
     SchBitboard region = sch_bb_square(from), frontier = region;
     if (region & forbidden)
         *broken = true;
@@ -103,11 +103,13 @@ SchWinnability sch_win_static(const SchPosition *pos, SchColor color, SchWinReas
     SchBitboard free_b = pw[SCH_BLACK] & ~fill_north(pw[SCH_WHITE] << 8);
     if (free_w | free_b)
         return SCH_WIN_UNDETERMINED;
-    SchBitboard blocked[2] = {blocked_pawns(pw[SCH_WHITE], pw[SCH_BLACK], SCH_WHITE), blocked_pawns(pw[SCH_BLACK], pw[SCH_WHITE], SCH_BLACK)};
+    SchBitboard blocked[2] = {blocked_pawns(pw[SCH_WHITE], pw[SCH_BLACK], SCH_WHITE),
+                              blocked_pawns(pw[SCH_BLACK], pw[SCH_WHITE], SCH_BLACK)};
     SchBitboard pushable = (pw[SCH_WHITE] & ~blocked[SCH_WHITE]) | (pw[SCH_BLACK] & ~blocked[SCH_BLACK]);
     if (sch_bb_count(pushable) > 2)
         return SCH_WIN_UNDETERMINED;
-    SchBitboard attacks[2] = {sch_bb_pawn_attacks_set(SCH_WHITE, pw[SCH_WHITE]), sch_bb_pawn_attacks_set(SCH_BLACK, pw[SCH_BLACK])};
+    SchBitboard attacks[2] = {sch_bb_pawn_attacks_set(SCH_WHITE, pw[SCH_WHITE]),
+                              sch_bb_pawn_attacks_set(SCH_BLACK, pw[SCH_BLACK])};
     /* A pawn that can capture right now. */
     if ((attacks[SCH_WHITE] & pos->by_color[SCH_BLACK]) | (attacks[SCH_BLACK] & pos->by_color[SCH_WHITE]))
         return SCH_WIN_UNDETERMINED;
@@ -147,7 +149,7 @@ SchWinnability sch_win_static(const SchPosition *pos, SchColor color, SchWinReas
         return SCH_WIN_UNDETERMINED;
     SchBitboard our_men = pos->by_color[color] & ~pos->by_type[SCH_PAWN] & ~pos->by_type[SCH_KING];
     /* Trapped: pieces there are, but their areas are small; locked: the pawns wall the king off. */
-    *why =
-        our_men && sch_bb_count(piece_areas[color]) <= 2 * sch_bb_count(our_men) + 4 ? SCH_WIN_REASON_TRAPPED : SCH_WIN_REASON_LOCKED;
+    *why = our_men && sch_bb_count(piece_areas[color]) <= 2 * sch_bb_count(our_men) + 4 ? SCH_WIN_REASON_TRAPPED
+                                                                                        : SCH_WIN_REASON_LOCKED;
     return SCH_WIN_UNWINNABLE;
 }

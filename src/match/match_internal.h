@@ -40,8 +40,8 @@ typedef struct MoveNote {
 } MoveNote;
 
 typedef struct GameRecord {
-    int index;         /* 0-based game number */
-    int opening;       /* index into the opening set */
+    int index;            /* 0-based game number */
+    int opening;          /* index into the opening set */
     SchColor first_color; /* colour of the first engine (cfg->engines[0]) */
     SchGame game;
     MoveNote *notes; /* one per ply of game */

@@ -12,7 +12,7 @@
 
 typedef struct Opening {
     char fen[SCH_FEN_MAX]; /* where the line starts */
-    SchMove *moves;              /* then these moves (UCI to the engines, SAN in the PGN) */
+    SchMove *moves;        /* then these moves (UCI to the engines, SAN in the PGN) */
     int ply_count;
 } Opening;
 

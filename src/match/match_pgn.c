@@ -66,7 +66,8 @@ static bool set_tags(SchPgnGame *pg, const MatchShared *sh, const GameRecord *re
            sch_pgn_set_tag(pg, "White", sh->names[rec->first_color == SCH_WHITE ? 0 : 1]) &&
            sch_pgn_set_tag(pg, "Black", sh->names[rec->first_color == SCH_WHITE ? 1 : 0]) &&
            sch_pgn_set_tag(pg, "Termination", match_termination_tag(rec)) && sch_pgn_set_tag(pg, "TimeControl", tc) &&
-           sch_pgn_set_tag(pg, "PlyCount", plies) && (!rec->game.start.chess960 || sch_pgn_set_tag(pg, "Variant", "Chess960"));
+           sch_pgn_set_tag(pg, "PlyCount", plies) &&
+           (!rec->game.start.chess960 || sch_pgn_set_tag(pg, "Variant", "Chess960"));
 }
 
 /* "+0.35/12 0.213s" / "-M3/20 1.002s" / "book". */

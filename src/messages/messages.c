@@ -11,7 +11,8 @@ static const char *common_template(int code, SchLang lang) {
     switch (code) {
         case SCH_ERR_NONE: return lang == SCH_LANG_DE ? "kein Fehler" : "no error";
         case SCH_ERR_OUT_OF_MEMORY: return lang == SCH_LANG_DE ? "kein Speicher mehr frei" : "out of memory";
-        case SCH_ERR_IO: return lang == SCH_LANG_DE ? "Lesen oder Schreiben fehlgeschlagen: %1" : "input/output failed: %1";
+        case SCH_ERR_IO:
+            return lang == SCH_LANG_DE ? "Lesen oder Schreiben fehlgeschlagen: %1" : "input/output failed: %1";
         default: return NULL;
     }
 }

@@ -5,7 +5,9 @@
 
 #include <stdlib.h>
 
-static bool fail(SchError *err, int code, const char *a1, const char *a2) { return sch_err_set(err, code, a1, a2, NULL); }
+static bool fail(SchError *err, int code, const char *a1, const char *a2) {
+    return sch_err_set(err, code, a1, a2, NULL);
+}
 
 static bool is_empty(const SchPosition *pos, int s) { return sch_pos_piece_on(pos, (SchSquare)s) == SCH_NO_PIECE; }
 
@@ -39,7 +41,8 @@ static bool explain_castling(const SchPosition *pos, int right, const char *text
     SchSquare king_to = sch_square_relative(us, (right & 1) ? SCH_SQ_C1 : SCH_SQ_G1);
     SchSquare rook_to = sch_square_relative(us, (right & 1) ? SCH_SQ_D1 : SCH_SQ_F1);
     SchBitboard occ = sch_pos_occupied(pos) ^ sch_bb_square(king) ^ sch_bb_square(rook);
-    SchBitboard crossed = sch_bb_between(king, king_to) | sch_bb_square(king_to) | sch_bb_between(rook, rook_to) | sch_bb_square(rook_to);
+    SchBitboard crossed =
+        sch_bb_between(king, king_to) | sch_bb_square(king_to) | sch_bb_between(rook, rook_to) | sch_bb_square(rook_to);
     if (crossed & occ)
         return fail(err, SCH_MOVE_ERR_CASTLE_BLOCKED, text, NULL);
     int step = king_to > king ? 1 : -1;
@@ -80,7 +83,8 @@ static int castling_attempt(const SchPosition *pos, SchColor us, SchSquare from,
     return 2 * (int)us + !h_side;
 }
 
-bool sch_move_explain(const SchPosition *pos, SchSquare from, SchSquare to, SchPieceType promo, const char *text, SchError *err) {
+bool sch_move_explain(const SchPosition *pos, SchSquare from, SchSquare to, SchPieceType promo, const char *text,
+                      SchError *err) {
     if (from >= SCH_SQ_NONE || to >= SCH_SQ_NONE || from == to)
         return fail(err, SCH_MOVE_ERR_ILLEGAL, text, NULL);
     SchColor us = sch_pos_turn(pos);

@@ -65,7 +65,8 @@ static char check_mark(const SchPosition *pos, SchMove m) {
  * square. The attack test is symmetric for N, B, R, Q and skips move generation in the usual case. */
 static void out_disambiguation(TextOut *t, const SchPosition *pos, SchMove m, SchPieceType pt) {
     SchSquare from = sch_move_from(m), to = sch_move_to(m);
-    SchBitboard rivals = sch_pos_pieces(pos, sch_pos_turn(pos), pt) & sch_bb_attacks(pt, to, sch_pos_occupied(pos)) & ~sch_bb_square(from);
+    SchBitboard rivals = sch_pos_pieces(pos, sch_pos_turn(pos), pt) & sch_bb_attacks(pt, to, sch_pos_occupied(pos)) &
+                         ~sch_bb_square(from);
     if (!rivals)
         return;
     SchMove list[SCH_MAX_MOVES];
@@ -195,8 +196,8 @@ static bool input_matches(const SchPosition *pos, const SchMoveText *in, SchPiec
 }
 
 /* Appends the SAN of moves[0..n) (distinct from/to only) as "A, B" + last into a1 and a2. */
-static void candidate_args(const SchPosition *pos, const SchMove *in, int n, SchLang lang, char *a1, size_t s1, char *a2,
-                           size_t s2) {
+static void candidate_args(const SchPosition *pos, const SchMove *in, int n, SchLang lang, char *a1, size_t s1,
+                           char *a2, size_t s2) {
     /* By origin square, so that the message does not depend on the generator's order. */
     SchMove moves[SCH_MAX_MOVES];
     for (int i = 0; i < n; i++) {
@@ -251,8 +252,8 @@ static SchMove castle_parse(const SchPosition *pos, int castle, const char *arg,
 
 /* Why no legal move fits: a piece that could go there but for check, a move the user probably meant
  * with a wrong origin, or simply no such piece. */
-static SchMove explain_no_match(const SchPosition *pos, const SchMoveText *in, SchPieceType want, SchLang lang, const char *arg,
-                             SchError *err) {
+static SchMove explain_no_match(const SchPosition *pos, const SchMoveText *in, SchPieceType want, SchLang lang,
+                                const char *arg, SchError *err) {
     SchColor us = sch_pos_turn(pos);
     SchBitboard own = sch_pos_pieces(pos, us, want);
     while (own) {
@@ -309,7 +310,8 @@ static SchMove resolve(const SchPosition *pos, const SchMoveText *in, SchLang la
             if (p == SCH_NO_PIECE || sch_piece_color(p) != sch_pos_turn(pos)) {
                 char sq[3];
                 sch_square_name(from, sq);
-                sch_err_set(err, p == SCH_NO_PIECE ? SCH_MOVE_ERR_EMPTY_SQUARE : SCH_MOVE_ERR_WRONG_COLOR, sq, NULL, NULL);
+                sch_err_set(err, p == SCH_NO_PIECE ? SCH_MOVE_ERR_EMPTY_SQUARE : SCH_MOVE_ERR_WRONG_COLOR, sq, NULL,
+                            NULL);
                 return SCH_MOVE_NONE;
             }
             want = sch_piece_type(p);

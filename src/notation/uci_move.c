@@ -98,7 +98,8 @@ SchMove sch_uci_parse(const SchPosition *pos, const char *text, SchError *err) {
         SchMove m = list[i];
         if (sch_move_kind(m) == SCH_MOVE_CASTLING) {
             /* The king's target ("e1g1") or its own rook ("e1h1", UCI_Chess960), never promoting. */
-            if (sch_move_from(m) == from && promo == SCH_PIECE_TYPE_NB && (sch_move_to(m) == to || sch_pos_castling_rook(pos, m) == to))
+            if (sch_move_from(m) == from && promo == SCH_PIECE_TYPE_NB &&
+                (sch_move_to(m) == to || sch_pos_castling_rook(pos, m) == to))
                 castle = m;
             continue;
         }

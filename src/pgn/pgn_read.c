@@ -29,10 +29,10 @@ typedef struct Frame {
     SchPgnNode *cur;    /* the last move of this line (the next move hangs under it) */
     SchPosition pos;    /* the position after cur */
     SchPosition before; /* the position before cur's move: where a variation to it starts */
-    bool has_move;   /* this line has a move */
-    bool after_move; /* nothing but NAGs and comments since that move */
-    char *pending;   /* comment before the next move */
-    int open_line;   /* where the variation's '(' is */
+    bool has_move;      /* this line has a move */
+    bool after_move;    /* nothing but NAGs and comments since that move */
+    char *pending;      /* comment before the next move */
+    int open_line;      /* where the variation's '(' is */
     int open_column;
 } Frame;
 
@@ -41,7 +41,7 @@ typedef struct Parse {
     SchPgnGame *g;
     SchError *err;
     Phase phase;  /* where an error leaves the reader; PHASE_DONE: the game's end is consumed */
-    SchLang lang;    /* piece letters this game uses, found from its moves */
+    SchLang lang; /* piece letters this game uses, found from its moves */
     int fen_line; /* where the FEN tag's value starts */
     int fen_column;
     Frame *frames; /* frames[0] the main line, frames[depth] the line being read */
@@ -115,7 +115,8 @@ static bool read_tag(Parse *p, const Token *open) {
         /* Point just after the value: that is where the ']' is missing. */
         char text[SCH_ERR_ARG_MAX];
         sch_token_copy(&close, text, sizeof text);
-        return fail_at(p, before.line, before.column, SCH_PGN_ERR_TAG, close.kind == TOK_EOF ? "EOF" : text, NULL, NULL);
+        return fail_at(p, before.line, before.column, SCH_PGN_ERR_TAG, close.kind == TOK_EOF ? "EOF" : text, NULL,
+                       NULL);
     }
     char *n = malloc(name.len + 1), *v = string_value(&value);
     bool ok = n && v;

@@ -187,7 +187,8 @@ bool sch_pgn_node_add_nag(SchPgnNode *n, int nag) {
 int sch_pgn_node_count(const SchPgnGame *g) { return g->root ? g->node_count : 0; }
 
 /* Visits the line that starts with n (n's siblings are not part of it). */
-static bool walk_line(const SchPgnNode *n, SchPosition pos, int depth, SchPgnVisitor visit, void *ctx, bool first_is_variation) {
+static bool walk_line(const SchPgnNode *n, SchPosition pos, int depth, SchPgnVisitor visit, void *ctx,
+                      bool first_is_variation) {
     for (bool first = true; n; n = n->main, first = false) {
         if (!visit(n, &pos, depth, ctx))
             return false;

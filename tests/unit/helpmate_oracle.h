@@ -25,7 +25,8 @@ static inline bool oracle_mated_by(const SchPosition *pos, SchColor winner) {
  * line[0..] (room for depth moves) and its length in *len. Exact shortcut: a move never leaves the
  * mover's own king in check, so with one ply left and the would-be loser to move nothing can
  * happen, and a mating move must give check. *nodes counts the positions visited. */
-static bool oracle_dfs(SchPosition *pos, SchColor winner, int depth, int ply, SchMove *line, int *len, uint64_t *nodes) {
+static bool oracle_dfs(SchPosition *pos, SchColor winner, int depth, int ply, SchMove *line, int *len,
+                       uint64_t *nodes) {
     ++*nodes;
     SchMoveList list;
     if (sch_gen_legal(pos, &list) == 0) {
@@ -60,7 +61,8 @@ static bool oracle_dfs(SchPosition *pos, SchColor winner, int depth, int ply, Sc
 
 /* The length of the shortest helpmate by winner of at most max_depth plies (iterative deepening,
  * so the line found is a shortest one), or -1 when there is none that short. */
-static inline int oracle_helpmate(const SchPosition *start, SchColor winner, int max_depth, SchMove *line, uint64_t *nodes) {
+static inline int oracle_helpmate(const SchPosition *start, SchColor winner, int max_depth, SchMove *line,
+                                  uint64_t *nodes) {
     SchPosition pos = *start;
     for (int depth = 0; depth <= max_depth; depth++) {
         int len = 0;
@@ -124,7 +126,8 @@ static inline int oracle_exhaust(const SchPosition *start, SchColor winner, size
 /* Replays a helpmate proof of the analysis from start with the rules core: every move must be legal
  * (sch_gen_is_legal) and the last position checkmate against the opponent of winner. Writes what went
  * wrong into why (and returns false) otherwise. */
-static inline bool oracle_replay(const SchPosition *start, SchColor winner, const SchWinResult *r, char *why, size_t size) {
+static inline bool oracle_replay(const SchPosition *start, SchColor winner, const SchWinResult *r, char *why,
+                                 size_t size) {
     if (r->line_len < 0 || r->line_len > SCH_WIN_LINE_MAX) {
         snprintf(why, size, "line_len %d out of range", r->line_len);
         return false;

@@ -37,7 +37,8 @@ static SchMove castling(const SchPosition *pos, bool h_side) {
     SchMoveList list;
     sch_gen_legal(pos, &list);
     for (int i = 0; i < list.count; i++)
-        if (sch_move_kind(list.moves[i]) == SCH_MOVE_CASTLING && (sch_square_file(sch_move_to(list.moves[i])) == 6) == h_side)
+        if (sch_move_kind(list.moves[i]) == SCH_MOVE_CASTLING &&
+            (sch_square_file(sch_move_to(list.moves[i])) == 6) == h_side)
             return list.moves[i];
     return SCH_MOVE_NONE;
 }
@@ -110,7 +111,8 @@ static void test_start_arrays_that_castle_like_standard_chess(void **state) {
         assert_true(sch_pos_set_chess960(&pos, n));
         bool like = sch_pos_chess960_castles_like_standard(n);
         count += like;
-        bool e_a_h = sch_pos_king(&pos, SCH_WHITE) == SCH_SQ_E1 && pos.castle_rook[0] == SCH_SQ_H1 && pos.castle_rook[1] == SCH_SQ_A1;
+        bool e_a_h = sch_pos_king(&pos, SCH_WHITE) == SCH_SQ_E1 && pos.castle_rook[0] == SCH_SQ_H1 &&
+                     pos.castle_rook[1] == SCH_SQ_A1;
         assert_int_equal(like, e_a_h);
         char fen[SCH_FEN_MAX];
         sch_fen_write(&pos, fen, sizeof fen);
@@ -145,7 +147,8 @@ static void test_fen_castling_notations(void **state) {
     SchPosition c2 = parse_fen("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1");
     assert_true(c2.key == c.key);
     /* Two rooks on one side: K means the outer one; the inner one needs its file letter. */
-    SchPosition inner = parse_fen("4k3/8/8/8/8/8/8/4K1RR w G - 0 1"), outer = parse_fen("4k3/8/8/8/8/8/8/4K1RR w K - 0 1");
+    SchPosition inner = parse_fen("4k3/8/8/8/8/8/8/4K1RR w G - 0 1"),
+                outer = parse_fen("4k3/8/8/8/8/8/8/4K1RR w K - 0 1");
     assert_int_equal(inner.castle_rook[0], SCH_SQ_G1);
     assert_int_equal(outer.castle_rook[0], SCH_SQ_H1);
     expect_fen(&inner, "4k3/8/8/8/8/8/8/4K1RR w G - 0 1");

@@ -84,7 +84,8 @@ static void walk(SchPosition *pos, int depth) {
                     sch_move_kind(noisy[i]) == SCH_MOVE_PROMOTION);
     }
     for (int i = 0; i < nq; i++)
-        assert_true(sch_pos_piece_on(pos, sch_move_to(quiet[i])) == SCH_NO_PIECE && sch_move_kind(quiet[i]) != SCH_MOVE_PROMOTION);
+        assert_true(sch_pos_piece_on(pos, sch_move_to(quiet[i])) == SCH_NO_PIECE &&
+                    sch_move_kind(quiet[i]) != SCH_MOVE_PROMOTION);
     if (depth == 0)
         return;
     for (int i = 0; i < n; i++) {
@@ -279,10 +280,10 @@ static void test_fen_errors_name_field_and_reason(void **state) {
                      "field 1 (board): black has no king", 0);
     expect_fen_error("rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w - - 0 1", SCH_FEN_ERR_PAWN_RANK,
                      "field 1 (board): pawn on the first or last rank (h8)", 0);
-    expect_fen_error("4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", SCH_FEN_ERR_OPPONENT_IN_CHECK, "the side not to move is in check",
-                     0);
-    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", SCH_FEN_ERR_TRAILING, "unexpected text after field 6: 'extra'",
-                     31);
+    expect_fen_error("4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", SCH_FEN_ERR_OPPONENT_IN_CHECK,
+                     "the side not to move is in check", 0);
+    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", SCH_FEN_ERR_TRAILING,
+                     "unexpected text after field 6: 'extra'", 31);
     expect_fen_error("4k3/8/8/8/8/8/8/4K2 w - - 0 1", SCH_FEN_ERR_RANK_LENGTH,
                      "field 1 (board): rank 1 describes 7 squares, not 8", 0);
     expect_fen_error("4k3/8/8/8/8/8/8 w - - 0 1", SCH_FEN_ERR_RANKS, "field 1 (board): expected 8 ranks, found 7", 0);
@@ -294,10 +295,10 @@ static void test_fen_errors_name_field_and_reason(void **state) {
                      "field 4 (en passant): 'e3' is on the wrong rank for the side to move", 0);
     expect_fen_error("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", SCH_FEN_ERR_EP_PAWN,
                      "field 4 (en passant): 'e6' does not follow a pawn's double step", 0);
-    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w - - x 1", SCH_FEN_ERR_HALFMOVE, "field 5 (halfmove clock): 'x' is not valid",
-                     0);
-    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w - - 0 0", SCH_FEN_ERR_FULLMOVE, "field 6 (fullmove number): '0' is not valid",
-                     0);
+    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w - - x 1", SCH_FEN_ERR_HALFMOVE,
+                     "field 5 (halfmove clock): 'x' is not valid", 0);
+    expect_fen_error("4k3/8/8/8/8/8/8/4K3 w - - 0 0", SCH_FEN_ERR_FULLMOVE,
+                     "field 6 (fullmove number): '0' is not valid", 0);
     expect_fen_error("4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1", SCH_FEN_ERR_TOO_MANY_PAWNS,
                      "field 1 (board): black has 9 pawns (at most 8)", 0);
     expect_fen_error("4k3/8/8/8/8/8/PPPPPPPP/QQ2K3 w - - 0 1", SCH_FEN_ERR_TOO_MANY_PROMOTED,

@@ -655,7 +655,8 @@ static void test_draw_policy(void **state) {
     sch_game_free(&g);
     /* One ply before: the quiet move brings the claim with it, a capture-free pawn move does not. */
     init_fen(&g, "4k3/8/8/8/8/8/P7/R3K3 w - - 99 80");
-    SchMove quiet = sch_uci_parse(sch_game_position(&g), "a1b1", &err), pawn = sch_uci_parse(sch_game_position(&g), "a2a3", &err);
+    SchMove quiet = sch_uci_parse(sch_game_position(&g), "a1b1", &err),
+            pawn = sch_uci_parse(sch_game_position(&g), "a2a3", &err);
     assert_int_equal(engine_draw_choice(&g, quiet, 0), ENGINE_DRAW_CLAIM_WITH_MOVE);
     assert_int_equal(engine_draw_choice(&g, quiet, 30), ENGINE_DRAW_NONE);
     assert_int_equal(engine_draw_choice(&g, pawn, 0), ENGINE_DRAW_NONE);

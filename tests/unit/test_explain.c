@@ -35,8 +35,8 @@ static int refused_as(const SchGame *g, const char *text, SchLang lang, const ch
     char buf[512];
     size_t n = sch_err_format(&err, lang, buf, sizeof buf);
     if (strcmp(buf, sentence) != 0)
-        fail_msg("'%s' (%s): expected \"%s\", got \"%s\" (code %d)", text, lang == SCH_LANG_DE ? "de" : "en", sentence, buf,
-                 err.code);
+        fail_msg("'%s' (%s): expected \"%s\", got \"%s\" (code %d)", text, lang == SCH_LANG_DE ? "de" : "en", sentence,
+                 buf, err.code);
     assert_int_equal(n, strlen(sentence));
     return err.code;
 }
@@ -76,7 +76,8 @@ static void test_no_piece_can_reach(void **state) {
     assert_int_equal(refused(&g, "Nd4", "no knight can reach d4", "kein Springer kann d4 erreichen"),
                      SCH_MOVE_ERR_NO_KNIGHT);
     assert_int_equal(refused(&g, "e5", "no pawn can reach e5", "kein Bauer kann e5 erreichen"), SCH_MOVE_ERR_NO_PAWN);
-    assert_int_equal(refused(&g, "Dh6", "no queen can reach h6", "keine Dame kann h6 erreichen"), SCH_MOVE_ERR_NO_QUEEN);
+    assert_int_equal(refused(&g, "Dh6", "no queen can reach h6", "keine Dame kann h6 erreichen"),
+                     SCH_MOVE_ERR_NO_QUEEN);
     assert_int_equal(refused(&g, "Ke3", "no king can reach e3", "kein König kann e3 erreichen"), SCH_MOVE_ERR_NO_KING);
     sch_game_free(&g);
 }
@@ -536,7 +537,8 @@ static void test_random_inputs(void **state) {
             }
             SchSquare from = (SchSquare)(rng_next() % 64), to = (SchSquare)(rng_next() % 64);
             SchPieceType promo = (SchPieceType)(rng_next() % 7);
-            SchMove probe = promo >= SCH_KNIGHT && promo <= SCH_QUEEN ? sch_move_make_promotion(from, to, promo) : sch_move_make(from, to);
+            SchMove probe = promo >= SCH_KNIGHT && promo <= SCH_QUEEN ? sch_move_make_promotion(from, to, promo)
+                                                                      : sch_move_make(from, to);
             if (!sch_gen_is_legal(sch_game_position(&g), probe) &&
                 !sch_gen_is_legal(sch_game_position(&g), sch_move_make_kind(from, to, SCH_MOVE_EN_PASSANT)) &&
                 !sch_gen_is_legal(sch_game_position(&g), sch_move_make_kind(from, to, SCH_MOVE_CASTLING))) {

@@ -50,7 +50,8 @@ static inline void play_line(SchGame *g, const char *line) {
 /* Runs the EPD perft suite at path (one position a line: "FEN ;D1 n ;D2 n ..."): every listed count
  * must match exactly. each (when not NULL) is called with every position as well. Returns the
  * positions read; *checks gets the counts compared. */
-static inline int perft_suite(const char *path, void (*each)(const SchPosition *pos, void *ctx), void *ctx, int *checks) {
+static inline int perft_suite(const char *path, void (*each)(const SchPosition *pos, void *ctx), void *ctx,
+                              int *checks) {
     FILE *f = fopen(path, "r");
     if (!f)
         fail_msg("cannot open %s", path);

@@ -393,16 +393,25 @@ static void test_error_no_piece(void **state) {
                  "kein Springer kann d4 erreichen");
     expect_error(START, "Sd4", SCH_LANG_DE, SCH_MOVE_ERR_NO_KNIGHT, "no knight can reach d4",
                  "kein Springer kann d4 erreichen");
-    expect_error(START, "Qd4", SCH_LANG_EN, SCH_MOVE_ERR_NO_QUEEN, "no queen can reach d4", "keine Dame kann d4 erreichen");
-    expect_error(START, "Dd4", SCH_LANG_DE, SCH_MOVE_ERR_NO_QUEEN, "no queen can reach d4", "keine Dame kann d4 erreichen");
-    expect_error(START, "Bb5", SCH_LANG_EN, SCH_MOVE_ERR_NO_BISHOP, "no bishop can reach b5", "kein Läufer kann b5 erreichen");
-    expect_error(START, "Lb5", SCH_LANG_DE, SCH_MOVE_ERR_NO_BISHOP, "no bishop can reach b5", "kein Läufer kann b5 erreichen");
-    expect_error(START, "Ra3", SCH_LANG_EN, SCH_MOVE_ERR_NO_ROOK, "no rook can reach a3", "kein Turm kann a3 erreichen");
-    expect_error(START, "Ke2", SCH_LANG_EN, SCH_MOVE_ERR_NO_KING, "no king can reach e2", "kein König kann e2 erreichen");
-    expect_error(START, "e5", SCH_LANG_EN, SCH_MOVE_ERR_NO_PAWN, "no pawn can reach e5", "kein Bauer kann e5 erreichen");
-    expect_error(START, "Be5", SCH_LANG_DE, SCH_MOVE_ERR_NO_PAWN, "no pawn can reach e5", "kein Bauer kann e5 erreichen");
+    expect_error(START, "Qd4", SCH_LANG_EN, SCH_MOVE_ERR_NO_QUEEN, "no queen can reach d4",
+                 "keine Dame kann d4 erreichen");
+    expect_error(START, "Dd4", SCH_LANG_DE, SCH_MOVE_ERR_NO_QUEEN, "no queen can reach d4",
+                 "keine Dame kann d4 erreichen");
+    expect_error(START, "Bb5", SCH_LANG_EN, SCH_MOVE_ERR_NO_BISHOP, "no bishop can reach b5",
+                 "kein Läufer kann b5 erreichen");
+    expect_error(START, "Lb5", SCH_LANG_DE, SCH_MOVE_ERR_NO_BISHOP, "no bishop can reach b5",
+                 "kein Läufer kann b5 erreichen");
+    expect_error(START, "Ra3", SCH_LANG_EN, SCH_MOVE_ERR_NO_ROOK, "no rook can reach a3",
+                 "kein Turm kann a3 erreichen");
+    expect_error(START, "Ke2", SCH_LANG_EN, SCH_MOVE_ERR_NO_KING, "no king can reach e2",
+                 "kein König kann e2 erreichen");
+    expect_error(START, "e5", SCH_LANG_EN, SCH_MOVE_ERR_NO_PAWN, "no pawn can reach e5",
+                 "kein Bauer kann e5 erreichen");
+    expect_error(START, "Be5", SCH_LANG_DE, SCH_MOVE_ERR_NO_PAWN, "no pawn can reach e5",
+                 "kein Bauer kann e5 erreichen");
     /* a pawn capture needs its file: "d5" is a push */
-    expect_error(AFTER_E4_D5, "d5", SCH_LANG_EN, SCH_MOVE_ERR_NO_PAWN, "no pawn can reach d5", "kein Bauer kann d5 erreichen");
+    expect_error(AFTER_E4_D5, "d5", SCH_LANG_EN, SCH_MOVE_ERR_NO_PAWN, "no pawn can reach d5",
+                 "kein Bauer kann d5 erreichen");
     /* the piece letter and the English letter argument */
     SchPosition pos = position(START);
     SchError err;
@@ -414,9 +423,11 @@ static void test_error_no_piece(void **state) {
 
 static void test_error_did_you_mean(void **state) {
     (void)state;
-    expect_error(START, "Nbf3", SCH_LANG_EN, SCH_MOVE_ERR_DID_YOU_MEAN, "Nbf3 does not fit this position; did you mean Nf3?",
+    expect_error(START, "Nbf3", SCH_LANG_EN, SCH_MOVE_ERR_DID_YOU_MEAN,
+                 "Nbf3 does not fit this position; did you mean Nf3?",
                  "Nbf3 passt nicht zur Stellung; gemeint ist wohl Nf3");
-    expect_error(START, "Sbf3", SCH_LANG_DE, SCH_MOVE_ERR_DID_YOU_MEAN, "Sbf3 does not fit this position; did you mean Sf3?",
+    expect_error(START, "Sbf3", SCH_LANG_DE, SCH_MOVE_ERR_DID_YOU_MEAN,
+                 "Sbf3 does not fit this position; did you mean Sf3?",
                  "Sbf3 passt nicht zur Stellung; gemeint ist wohl Sf3");
     expect_error(AFTER_E4_D5, "cxd5", SCH_LANG_EN, SCH_MOVE_ERR_DID_YOU_MEAN,
                  "cxd5 does not fit this position; did you mean exd5?",
@@ -440,9 +451,11 @@ static void test_error_syntax(void **state) {
     expect_error(START, "Nf9", SCH_LANG_EN, SCH_MOVE_ERR_SYNTAX, "'Nf9' is not a move", "'Nf9' ist kein Zug");
     expect_error(START, "Xf3", SCH_LANG_EN, SCH_MOVE_ERR_SYNTAX, "'Xf3' is not a move", "'Xf3' ist kein Zug");
     expect_error(START, "N-f3", SCH_LANG_EN, SCH_MOVE_ERR_SYNTAX, "'N-f3' is not a move", "'N-f3' ist kein Zug");
-    expect_error(START, "O-O-O-O", SCH_LANG_EN, SCH_MOVE_ERR_SYNTAX, "'O-O-O-O' is not a move", "'O-O-O-O' ist kein Zug");
+    expect_error(START, "O-O-O-O", SCH_LANG_EN, SCH_MOVE_ERR_SYNTAX, "'O-O-O-O' is not a move",
+                 "'O-O-O-O' ist kein Zug");
     expect_error(START, "+", SCH_LANG_EN, SCH_MOVE_ERR_SYNTAX, "'+' is not a move", "'+' ist kein Zug");
-    expect_error(START, "N\001f3\377", SCH_LANG_EN, SCH_MOVE_ERR_SYNTAX, "'N?f3?' is not a move", "'N?f3?' ist kein Zug");
+    expect_error(START, "N\001f3\377", SCH_LANG_EN, SCH_MOVE_ERR_SYNTAX, "'N?f3?' is not a move",
+                 "'N?f3?' ist kein Zug");
     expect_error(START, "", SCH_LANG_EN, SCH_MOVE_ERR_EMPTY, "no move given", "kein Zug angegeben");
     expect_error(START, " \t ", SCH_LANG_DE, SCH_MOVE_ERR_EMPTY, "no move given", "kein Zug angegeben");
     char longtext[300];
@@ -464,7 +477,8 @@ static void test_error_promotion(void **state) {
     expect_error(PROMOTE, "c8", SCH_LANG_EN, SCH_MOVE_ERR_PROMOTION_MISSING,
                  "c8: a pawn reaching the last rank must promote (e.g. =Q)",
                  "c8: ein Bauer auf der letzten Reihe muss umgewandelt werden (z. B. =D)");
-    expect_error(START, "e4=Q", SCH_LANG_EN, SCH_MOVE_ERR_PROMOTION_BAD, "e4=Q: only a pawn reaching the last rank promotes",
+    expect_error(START, "e4=Q", SCH_LANG_EN, SCH_MOVE_ERR_PROMOTION_BAD,
+                 "e4=Q: only a pawn reaching the last rank promotes",
                  "e4=Q: nur ein Bauer, der die letzte Reihe erreicht, wird umgewandelt");
     expect_error(PROMOTE, "c8=K", SCH_LANG_EN, SCH_MOVE_ERR_PROMOTION_PIECE,
                  "c8=K: a pawn promotes only to a queen, rook, bishop or knight",

@@ -465,7 +465,8 @@ static void test_tokens(void **state) {
     /* German letters; a "B" stays an English bishop. */
     expect_game("1. e4 e5 2. Sf3 Sc6 3. Lb5 a6 4. La4 Sf6 5. 0-0 Le7 6. Te1 b5 7. Lb3 d6 *",
                 "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6", SCH_RESULT_NONE);
-    expect_game("1. e4 e5 2. Bc4 Nc6 3. Dh5 Sf6 4. Dxf7# 1-0", "e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7", SCH_RESULT_WHITE_WINS);
+    expect_game("1. e4 e5 2. Bc4 Nc6 3. Dh5 Sf6 4. Dxf7# 1-0", "e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7",
+                SCH_RESULT_WHITE_WINS);
     expect_game("1. d4 e5 2. dxe5 d6 3. exd6 Lxd6 4. Dd2 Dh4 5. Sf3 *", "d2d4 e7e5 d4e5 d7d6 e5d6 f8d6 d1d2 d8h4 g1f3",
                 SCH_RESULT_NONE);
     /* A lone tag section at the end is a game without moves. */

@@ -235,9 +235,10 @@ static void test_clock_and_eval(void **state) {
     n = n->main;
     assert_int_equal(n->clock_ms, SCH_PGN_NO_CLOCK);
     assert_string_equal(n->comment, "[%csl Ga6]");
-    assert_string_equal(movetext(&g, SCH_LANG_EN), "1. e4 {[%clk 1:30:00] [%eval 0.25]} 1... e5 {[%clk 0:00:59.9]} 2. Nf3\n"
-                                               "{[%eval #-3]} 2... Nc6 {[%clk 0:01:02] [%eval -1.50,22]} 3. Bb5\n"
-                                               "{[%clk 0:10:00] a good move [%eval 0.30]} 3... a6 {[%csl Ga6]} *");
+    assert_string_equal(movetext(&g, SCH_LANG_EN),
+                        "1. e4 {[%clk 1:30:00] [%eval 0.25]} 1... e5 {[%clk 0:00:59.9]} 2. Nf3\n"
+                        "{[%eval #-3]} 2... Nc6 {[%clk 0:01:02] [%eval -1.50,22]} 3. Bb5\n"
+                        "{[%clk 0:10:00] a good move [%eval 0.30]} 3... a6 {[%csl Ga6]} *");
     assert_round_trip(&g, SCH_LANG_EN);
     sch_pgn_game_free(&g);
 

@@ -150,7 +150,8 @@ static void test_errors(void **state) {
     assert_string_not_equal(en, str(j, "error.message"));
     expect_error(j, "illegal_move");
     Reply r = {0};
-    ServiceRequest req = {.action = ACTION_MOVE, .game = g.id, .body = body, .lang = SCH_LANG_EN, .lang_explicit = true};
+    ServiceRequest req = {
+        .action = ACTION_MOVE, .game = g.id, .body = body, .lang = SCH_LANG_EN, .lang_explicit = true};
     service_handle(e->svc, &req, on_reply, &r);
     j = json_loads(r.body, 0, NULL);
     assert_string_equal(en, str(j, "error.message"));
@@ -276,8 +277,8 @@ static void test_create_validation(void **state) {
     json_decref(j);
 
     /* From a position. */
-    j = request(e, ACTION_CREATE, NULL, "{\"fen\":\"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\",\"color\":\"black\"}", SCH_LANG_EN,
-                201);
+    j = request(e, ACTION_CREATE, NULL, "{\"fen\":\"4k3/8/8/8/8/8/4P3/4K3 b - - 0 1\",\"color\":\"black\"}",
+                SCH_LANG_EN, 201);
     assert_string_equal(str(j, "color"), "black");
     assert_string_equal(str(j, "state.start_fen"), "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1");
     assert_string_equal(str(j, "state.turn"), "black");

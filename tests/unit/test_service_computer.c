@@ -49,12 +49,13 @@ static void test_computer_create_validation(void **state) {
     j = request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":\"nope\",\"lang\":\"de\"}", SCH_LANG_EN, 422);
     assert_non_null(strstr(str(j, "error.message"), "Computerstufe"));
     expect_error(j, "unknown_level");
-    expect_error(request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":7}", SCH_LANG_EN, 400), "bad_request");
+    expect_error(request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":7}", SCH_LANG_EN, 400),
+                 "bad_request");
     expect_error(request(e, ACTION_CREATE, NULL, "{\"mode\":\"friend\",\"level\":\"club\"}", SCH_LANG_EN, 400),
                  "bad_request");
-    expect_error(
-        request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":\"club\",\"color\":\"green\"}", SCH_LANG_EN, 400),
-        "bad_request");
+    expect_error(request(e, ACTION_CREATE, NULL, "{\"mode\":\"computer\",\"level\":\"club\",\"color\":\"green\"}",
+                         SCH_LANG_EN, 400),
+                 "bad_request");
 
     /* The levels, with both names. */
     j = request(e, ACTION_LEVELS, NULL, NULL, SCH_LANG_EN, 200);
@@ -66,8 +67,8 @@ static void test_computer_create_validation(void **state) {
 
     /* A good one (no computer started: it just does not move yet). The level id is case-insensitive. */
     j = request(e, ACTION_CREATE, NULL,
-                "{\"mode\":\"computer\",\"level\":\"CLUB\",\"color\":\"black\",\"time\":{\"type\":\"none\"}}", SCH_LANG_EN,
-                201);
+                "{\"mode\":\"computer\",\"level\":\"CLUB\",\"color\":\"black\",\"time\":{\"type\":\"none\"}}",
+                SCH_LANG_EN, 201);
     assert_string_equal(str(j, "color"), "black");
     assert_string_equal(str(j, "state.mode"), "computer");
     assert_string_equal(str(j, "state.computer.color"), "white");

@@ -72,8 +72,9 @@ static SchSquare random_empty(const SchPosition *pos, bool pawn) {
 /* Pawns, minor pieces and rooks often, queens less: the interesting verdicts are near the edge of
  * what can mate. */
 static SchPieceType random_type(void) {
-    static const SchPieceType types[] = {SCH_PAWN,   SCH_PAWN,   SCH_PAWN,   SCH_PAWN,   SCH_KNIGHT, SCH_KNIGHT, SCH_KNIGHT,
-                                      SCH_BISHOP, SCH_BISHOP, SCH_BISHOP, SCH_BISHOP, SCH_ROOK,   SCH_ROOK,   SCH_QUEEN};
+    static const SchPieceType types[] = {SCH_PAWN,   SCH_PAWN,   SCH_PAWN,   SCH_PAWN,   SCH_KNIGHT,
+                                         SCH_KNIGHT, SCH_KNIGHT, SCH_BISHOP, SCH_BISHOP, SCH_BISHOP,
+                                         SCH_BISHOP, SCH_ROOK,   SCH_ROOK,   SCH_QUEEN};
     return types[rng_below((int)(sizeof types / sizeof types[0]))];
 }
 
@@ -161,7 +162,8 @@ static bool plainly_insufficient(const SchPosition *pos, SchColor c) {
         return false;
     if (ours == (ours & pos->by_type[SCH_KNIGHT]) && !sch_bb_more_than_one(ours))
         return true;
-    return ours == (ours & pos->by_type[SCH_BISHOP]) && (!(ours & SCH_BB_LIGHT_SQUARES) || !(ours & SCH_BB_DARK_SQUARES));
+    return ours == (ours & pos->by_type[SCH_BISHOP]) &&
+           (!(ours & SCH_BB_LIGHT_SQUARES) || !(ours & SCH_BB_DARK_SQUARES));
 }
 
 typedef struct Counts {
@@ -174,7 +176,8 @@ typedef struct Counts {
 
 /* The search, deepened one ply at a time while the next depth promises to stay within budget
  * nodes: returns the length of a shortest helpmate (or -1) and the depth it completed in *depth. */
-static int search_helpmate(const SchPosition *start, SchColor c, uint64_t budget, SchMove *line, int *depth, uint64_t *nodes) {
+static int search_helpmate(const SchPosition *start, SchColor c, uint64_t budget, SchMove *line, int *depth,
+                           uint64_t *nodes) {
     SchPosition pos = *start;
     uint64_t used = 0, last = 1, before = 1;
     for (int d = 0; d <= MAX_DEPTH; d++) {
@@ -383,7 +386,8 @@ static long count_mates(SchPiece white, SchPiece black) {
                     sch_pos_put(&with, black, (SchSquare)b);
                     sch_pos_finish(&with);
                     /* Legal: black in check, the white king (not to move) not attacked. */
-                    if (sch_pos_in_check(&with) && !sch_pos_attacked_by(&with, (SchSquare)wk, SCH_BLACK) && !sch_gen_has_legal_move(&with))
+                    if (sch_pos_in_check(&with) && !sch_pos_attacked_by(&with, (SchSquare)wk, SCH_BLACK) &&
+                        !sch_gen_has_legal_move(&with))
                         mates++;
                 }
             }

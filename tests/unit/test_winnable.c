@@ -38,7 +38,8 @@ typedef struct Case {
 
 static const Case cases[] = {
     /* Kings behind a locked wall: b4/d4/f4/h4 and b5/d5/f5/h5 are pawn-guarded. */
-    {"8/8/k7/p1p1p1p1/P1P1P1P1/8/8/K7 w - - 0 1", SCH_WIN_UNWINNABLE, SCH_WIN_UNWINNABLE, SCH_WIN_REASON_LOCKED, SCH_WIN_REASON_LOCKED},
+    {"8/8/k7/p1p1p1p1/P1P1P1P1/8/8/K7 w - - 0 1", SCH_WIN_UNWINNABLE, SCH_WIN_UNWINNABLE, SCH_WIN_REASON_LOCKED,
+     SCH_WIN_REASON_LOCKED},
     /* The same with a light-squared bishop: it never reaches the dark pawns or the black king. */
     {"8/8/k7/p1p1p1p1/P1P1P1P1/8/8/KB6 w - - 0 1", SCH_WIN_UNWINNABLE, SCH_WIN_UNWINNABLE, SCH_WIN_REASON_LOCKED,
      SCH_WIN_REASON_LOCKED},
@@ -47,16 +48,21 @@ static const Case cases[] = {
     /* Black's dark bishop in White's camp gives checks but never mates: the exhaustive search. */
     {"8/8/k7/p1p1p1p1/P1P1P1P1/8/8/K1b5 w - - 0 1", SCH_WIN_UNWINNABLE, SCH_WIN_UNWINNABLE, SCH_WIN_REASON_LOCKED,
      SCH_WIN_REASON_LOCKED},
-    {"8/8/8/4k1n1/8/8/8/3QK3 w - - 0 1", SCH_WIN_WINNABLE, SCH_WIN_UNWINNABLE, 0, SCH_WIN_REASON_MATERIAL}, /* K+N v K+Q */
-    {"8/8/8/4k1n1/8/8/8/R3K3 w - - 0 1", SCH_WIN_WINNABLE, SCH_WIN_WINNABLE, 0, 0},                     /* K+N v K+R */
-    {"8/8/8/4k1b1/8/8/8/R3K3 w - - 0 1", SCH_WIN_WINNABLE, SCH_WIN_UNWINNABLE, 0, SCH_WIN_REASON_MATERIAL}, /* K+B v K+R */
-    {"8/8/8/4k1n1/8/8/4P3/4K3 w - - 0 1", SCH_WIN_WINNABLE, SCH_WIN_WINNABLE, 0, 0},                    /* K+N v K+P */
-    {"8/8/8/4k3/8/8/8/4K2N w - - 0 1", SCH_WIN_UNWINNABLE, SCH_WIN_UNWINNABLE, SCH_WIN_REASON_MATERIAL, SCH_WIN_REASON_BARE_KING},
+    {"8/8/8/4k1n1/8/8/8/3QK3 w - - 0 1", SCH_WIN_WINNABLE, SCH_WIN_UNWINNABLE, 0,
+     SCH_WIN_REASON_MATERIAL},                                                      /* K+N v K+Q */
+    {"8/8/8/4k1n1/8/8/8/R3K3 w - - 0 1", SCH_WIN_WINNABLE, SCH_WIN_WINNABLE, 0, 0}, /* K+N v K+R */
+    {"8/8/8/4k1b1/8/8/8/R3K3 w - - 0 1", SCH_WIN_WINNABLE, SCH_WIN_UNWINNABLE, 0,
+     SCH_WIN_REASON_MATERIAL},                                                       /* K+B v K+R */
+    {"8/8/8/4k1n1/8/8/4P3/4K3 w - - 0 1", SCH_WIN_WINNABLE, SCH_WIN_WINNABLE, 0, 0}, /* K+N v K+P */
+    {"8/8/8/4k3/8/8/8/4K2N w - - 0 1", SCH_WIN_UNWINNABLE, SCH_WIN_UNWINNABLE, SCH_WIN_REASON_MATERIAL,
+     SCH_WIN_REASON_BARE_KING},
     {"k7/8/8/8/8/8/8/KNN5 w - - 0 1", SCH_WIN_WINNABLE, SCH_WIN_UNWINNABLE, 0, SCH_WIN_REASON_BARE_KING},
-    {"8/8/8/8/8/8/8/k1K1B1b1 w - - 0 1", SCH_WIN_UNWINNABLE, SCH_WIN_UNWINNABLE, SCH_WIN_REASON_MATERIAL, SCH_WIN_REASON_MATERIAL},
+    {"8/8/8/8/8/8/8/k1K1B1b1 w - - 0 1", SCH_WIN_UNWINNABLE, SCH_WIN_UNWINNABLE, SCH_WIN_REASON_MATERIAL,
+     SCH_WIN_REASON_MATERIAL},
     /* Checkmate and stalemate on the board. */
     {"7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", SCH_WIN_WINNABLE, SCH_WIN_UNWINNABLE, 0, SCH_WIN_REASON_CHECKMATED},
-    {"7k/8/6QK/8/8/8/8/8 b - - 0 1", SCH_WIN_UNWINNABLE, SCH_WIN_UNWINNABLE, SCH_WIN_REASON_STALEMATE, SCH_WIN_REASON_STALEMATE},
+    {"7k/8/6QK/8/8/8/8/8 b - - 0 1", SCH_WIN_UNWINNABLE, SCH_WIN_UNWINNABLE, SCH_WIN_REASON_STALEMATE,
+     SCH_WIN_REASON_STALEMATE},
     /* The opening position: both can mate (fool's mate and its mirror). */
     {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", SCH_WIN_WINNABLE, SCH_WIN_WINNABLE, 0, 0},
 };
@@ -72,8 +78,8 @@ static void test_verdicts(void **state) {
             SchWinResult r;
             SchWinnability got = sch_can_checkmate(&pos, (SchColor)c, NULL, work, &r);
             if (got != want)
-                fail_msg("%s, %s: %s, expected %s", cases[i].fen, c == SCH_WHITE ? "white" : "black", sch_win_verdict_name(got),
-                         sch_win_verdict_name(want));
+                fail_msg("%s, %s: %s, expected %s", cases[i].fen, c == SCH_WHITE ? "white" : "black",
+                         sch_win_verdict_name(got), sch_win_verdict_name(want));
             assert_int_equal(r.verdict, got);
             if (got == SCH_WIN_WINNABLE)
                 assert_proof(&pos, (SchColor)c, &r);

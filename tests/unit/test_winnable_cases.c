@@ -31,10 +31,10 @@
 typedef struct Label {
     bool given;
     bool winnable;
-    bool quick;           /* unwinnable: the quick mode must say so too */
-    bool open;            /* unwinnable: the full mode may leave it undetermined */
-    bool exhaustive;      /* unwinnable: every reachable position must be visited (and none is mate) */
-    char reasons[160];    /* unwinnable: accepted reason names separated by '|' */
+    bool quick;              /* unwinnable: the quick mode must say so too */
+    bool open;               /* unwinnable: the full mode may leave it undetermined */
+    bool exhaustive;         /* unwinnable: every reachable position must be visited (and none is mate) */
+    char reasons[160];       /* unwinnable: accepted reason names separated by '|' */
     SchMove line[MAX_WORDS]; /* winnable: the helpmate of the label */
     int line_len;
 } Label;
@@ -220,7 +220,8 @@ static void check_line(char *text, int lineno, SchWinWork *work, Tally *t) {
     if (labels[SCH_WHITE].given && labels[SCH_BLACK].given) {
         SchWinnability dead = sch_dead_position(&pos, NULL, work, NULL);
         bool any_winnable = labels[SCH_WHITE].winnable || labels[SCH_BLACK].winnable;
-        bool decided = full[SCH_WHITE].verdict != SCH_WIN_UNDETERMINED && full[SCH_BLACK].verdict != SCH_WIN_UNDETERMINED;
+        bool decided =
+            full[SCH_WHITE].verdict != SCH_WIN_UNDETERMINED && full[SCH_BLACK].verdict != SCH_WIN_UNDETERMINED;
         if (any_winnable && dead != SCH_WIN_WINNABLE)
             fail_msg("%s: a colour can mate, dead_position says %s", fen, sch_win_verdict_name(dead));
         if (!any_winnable && decided && dead != SCH_WIN_UNWINNABLE)

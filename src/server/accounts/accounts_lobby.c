@@ -371,8 +371,8 @@ static void accept_seek(Accounts *a, AccJob *j) {
         return;
     }
     SchColor poster = !strcmp(k.color, "white")   ? SCH_WHITE
-                   : !strcmp(k.color, "black") ? SCH_BLACK
-                                               : (SchColor)randombytes_uniform(2);
+                      : !strcmp(k.color, "black") ? SCH_BLACK
+                                                  : (SchColor)randombytes_uniform(2);
     GameRecord rec;
     if (!build_game(a, j, &k, poster, logged_in ? row.name : "", &rec, j->seek_secret))
         return;

@@ -34,7 +34,7 @@ typedef struct HttpServerConfig {
     const char *host;     /* IP address to listen on ("127.0.0.1", "::1"); NULL: 127.0.0.1 */
     int port;             /* 0 picks a free port (see http_server_port) */
     const char *web_dir;  /* the browser UI; NULL: SCHACH_WEB_DIR */
-    SchLang lang;            /* language of the error messages put into err */
+    SchLang lang;         /* language of the error messages put into err */
     LimitsConfig limits;  /* connections and rates (client_limits.h) */
     int ws_subscriptions; /* games one WebSocket may watch at once; 0: HTTP_WS_SUBSCRIPTIONS */
     /* Peers whose X-Forwarded-For names the client (reverse proxies), as IP addresses. */

@@ -368,8 +368,8 @@ bool http_server_listen(HttpServer *srv, Service *svc, char *err, size_t err_siz
     srv->vhost = lws_create_vhost(srv->context, &info);
     if (!srv->vhost) {
         snprintf(err, err_size,
-                 srv->lang == SCH_LANG_DE ? "kann nicht auf %s Port %d lauschen" : "cannot listen on %s port %d", srv->host,
-                 srv->port_wanted);
+                 srv->lang == SCH_LANG_DE ? "kann nicht auf %s Port %d lauschen" : "cannot listen on %s port %d",
+                 srv->host, srv->port_wanted);
         srv->service = NULL;
         return false;
     }

@@ -129,7 +129,7 @@ typedef struct ServiceRequest {
     const char *game;   /* game id from the path or message; NULL for create, list, recent */
     const char *body;   /* the JSON body (NUL-terminated), NULL when there is none */
     const char *ids;    /* list: comma-separated ids from the query */
-    SchLang lang;          /* language of messages (and of PGN letters for ACTION_PGN) */
+    SchLang lang;       /* language of messages (and of PGN letters for ACTION_PGN) */
     bool lang_explicit; /* lang came from the `lang` query parameter; else a body's "lang" wins */
     /* The body already parsed, used instead of body when set: a transport that read the request as
      * JSON (a WebSocket message) hands the object on. The same checks apply to it as to a text, the

@@ -120,8 +120,8 @@ static SvcGame *create_build(Req *r, const CreateSpec *s, SvcPending *p) {
     rec->invite_color = -1;
     rec->plies = 0;
     SchColor color = strcmp(s->color, "black") == 0   ? SCH_BLACK
-                  : strcmp(s->color, "white") == 0 ? SCH_WHITE
-                                                   : (SchColor)secret_random_below(2);
+                     : strcmp(s->color, "white") == 0 ? SCH_WHITE
+                                                      : (SchColor)secret_random_below(2);
     p->color = color;
     secret_new(p->secret, rec->secret_hash[color]);
     if (strcmp(s->mode, "local") == 0) {

@@ -69,13 +69,14 @@ bool svc_change_run(SvcGame *g, SvcPending *p, SchError *err) {
         case CH_TIMEOUT:
             if (g->rec.time.type == TIME_LIVE) {
                 /* Judged on a worker before this change was made (svc_flag_judged). */
-                SchWinResult opponent = {.verdict = (SchWinnability)p->flag_verdict, .reason = (SchWinReason)p->flag_reason};
+                SchWinResult opponent = {.verdict = (SchWinnability)p->flag_verdict,
+                                         .reason = (SchWinReason)p->flag_reason};
                 return sch_game_time_forfeit_judged(game, turn, &opponent, err);
             }
             return sch_game_abandon(game, turn, err);
         case CH_DEAD: {
             SchWinResult res[2] = {{.verdict = SCH_WIN_UNWINNABLE, .reason = (SchWinReason)p->dead_reason[SCH_WHITE]},
-                                {.verdict = SCH_WIN_UNWINNABLE, .reason = (SchWinReason)p->dead_reason[SCH_BLACK]}};
+                                   {.verdict = SCH_WIN_UNWINNABLE, .reason = (SchWinReason)p->dead_reason[SCH_BLACK]}};
             return sch_game_settle_dead(game, p->dead_ply, res);
         }
     }
@@ -219,7 +220,7 @@ uint64_t svc_change_start(Req *r, SvcPending *p) {
         SvcError e = err.code == SCH_GAME_ERR_NO_OFFER   ? SVC_E_NO_OFFER
                      : err.code == SCH_GAME_ERR_NO_CLAIM ? SVC_E_NO_CLAIM
                      : err.code == SCH_GAME_ERR_OVER     ? SVC_E_GAME_OVER
-                                                     : SVC_E_INTERNAL;
+                                                         : SVC_E_INTERNAL;
         svc_pending_free(p);
         return svc_reply_error(r, e, NULL);
     }

@@ -140,8 +140,8 @@ typedef struct SvcPending {
     StoreOp op;
     ChangeKind kind;
     SvcGame *game;
-    SchColor color;                       /* who acts */
-    SchMove move;                         /* CH_MOVE */
+    SchColor color;                    /* who acts */
+    SchMove move;                      /* CH_MOVE */
     int claim;                         /* CH_MOVE with a claim, CH_CLAIM: CLAIM_* bits (0: any), -1: none */
     DrawAction draw;                   /* CH_DRAW */
     bool claim_rejected;               /* CH_MOVE: the claim with the move was incorrect */
@@ -150,7 +150,7 @@ typedef struct SvcPending {
     int dead_ply;                      /* CH_DEAD: the ply count the position was found dead at */
     uint8_t dead_reason[2];            /* CH_DEAD: SchWinReason per colour */
     uint8_t flag_verdict, flag_reason; /* CH_TIMEOUT of a live game: the 6.9 verdict (winnable.h) */
-    SchLang lang;                         /* of the requester, for a storage error */
+    SchLang lang;                      /* of the requester, for a storage error */
     char secret[SVC_SECRET_LEN + 1];   /* CH_CREATE, CH_JOIN: the new secret of color */
     char secret2[SVC_SECRET_LEN + 1];  /* CH_CREATE local: the other side's */
     char invite[SVC_SECRET_LEN + 1];   /* CH_CREATE friend: the invitation */

@@ -41,7 +41,7 @@ static json_t *outcome_json(const SvcGame *g) {
         return json_null();
     json_t *winner = o->result == SCH_RESULT_WHITE_WINS   ? json_string("white")
                      : o->result == SCH_RESULT_BLACK_WINS ? json_string("black")
-                                                      : json_null();
+                                                          : json_null();
     const char *term = sch_termination_name(o->termination);
     /* Why a dead position (or a 6.9 draw beyond material) is one; null for every other ending. */
     const char *reason = sch_win_reason_name((SchWinReason)o->reason);
@@ -106,7 +106,8 @@ static json_t *claims_json(const SvcGame *g) {
 
 static json_t *clock_json(const SvcGame *g, int64_t now) {
     const GameRecord *rec = &g->rec;
-    json_t *running = svc_clock_running(g) ? json_string(color_name(sch_pos_turn(sch_game_position(&g->game)))) : json_null();
+    json_t *running =
+        svc_clock_running(g) ? json_string(color_name(sch_pos_turn(sch_game_position(&g->game)))) : json_null();
     if (rec->time.type == TIME_LIVE)
         return json_pack("{s:I, s:I, s:o}", "white", (json_int_t)svc_time_left(g, SCH_WHITE, now), "black",
                          (json_int_t)svc_time_left(g, SCH_BLACK, now), "running", running);
@@ -227,9 +228,9 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
     json_t *state = json_pack(
         "{s:s, s:i, s:s, s:o, s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:{s:b, s:b}, s:b, s:I, s:o}",
         "id", g->rec.id, "ply", plies, "fen", fen, "start_fen",
-        g->rec.start_fen[0] ? json_string(g->rec.start_fen) : json_null(), "turn", color_name(sch_pos_turn(pos)), "check",
-        sch_pos_in_check(pos), "last_move", plies ? json_string(last) : json_null(), "legal", legal, "promotions",
-        promotions, "outcome", outcome_json(g), "claims", claims_json(g), "draw_offer",
+        g->rec.start_fen[0] ? json_string(g->rec.start_fen) : json_null(), "turn", color_name(sch_pos_turn(pos)),
+        "check", sch_pos_in_check(pos), "last_move", plies ? json_string(last) : json_null(), "legal", legal,
+        "promotions", promotions, "outcome", outcome_json(g), "claims", claims_json(g), "draw_offer",
         color_or_null(over ? -1 : g->game.draw_offer), "mode", g->rec.mode, "time", time_json(&g->rec), "clock",
         clock_json(g, now), "players", "white", secret_is_set(g->rec.secret_hash[SCH_WHITE]), "black",
         secret_is_set(g->rec.secret_hash[SCH_BLACK]), "can_abort", !over && plies < 2, "created",
@@ -246,8 +247,9 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
     bool local = strcmp(g->rec.mode, "local") == 0;
     bool any = g->online[SCH_WHITE] > 0 || g->online[SCH_BLACK] > 0;
     json_object_set_new(state, "online",
-                        json_pack("{s:b, s:b}", "white", g->online[SCH_WHITE] > 0 || g->computer == SCH_WHITE || (local && any),
-                                  "black", g->online[SCH_BLACK] > 0 || g->computer == SCH_BLACK || (local && any)));
+                        json_pack("{s:b, s:b}", "white",
+                                  g->online[SCH_WHITE] > 0 || g->computer == SCH_WHITE || (local && any), "black",
+                                  g->online[SCH_BLACK] > 0 || g->computer == SCH_BLACK || (local && any)));
     /* "moves" comes from the cached text; jansson wrote every entry of it. */
     size_t moves_len = g->moves_len;
     char *moves = malloc(moves_len + 3);
@@ -269,8 +271,9 @@ json_t *svc_summary_json(const SvcGame *g) {
     return json_pack(
         "{s:s, s:I, s:s, s:o, s:i, s:o, s:b, s:b, s:o, s:s}", "id", g->rec.id, "created", (json_int_t)g->rec.created_ms,
         "mode", g->rec.mode, "time", time_json(&g->rec), "moves", g->game.ply_count, "outcome", outcome_json(g),
-        "white", secret_is_set(g->rec.secret_hash[SCH_WHITE]), "black", secret_is_set(g->rec.secret_hash[SCH_BLACK]), "level",
-        g->rec.level[0] ? json_string(g->rec.level) : json_null(), "variant", variant_name(svc_game_variant(g)));
+        "white", secret_is_set(g->rec.secret_hash[SCH_WHITE]), "black", secret_is_set(g->rec.secret_hash[SCH_BLACK]),
+        "level", g->rec.level[0] ? json_string(g->rec.level) : json_null(), "variant",
+        variant_name(svc_game_variant(g)));
 }
 
 char *svc_dump(const json_t *j, size_t *len) {

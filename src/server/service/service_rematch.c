@@ -61,9 +61,9 @@ static void answer_new_side(Service *svc, ServiceReply reply, void *ctx, SchLang
         json_pack("{s:s, s:s, s:s}", "id", n->rec.id, "color", mine == SCH_WHITE ? "white" : "black", "secret", secret);
     if (j && strcmp(g->rec.mode, "local") == 0) {
         new_secret(svc, &g->rec, n->rec.id, !mine, other);
-        json_object_set_new(
-            j, "secrets",
-            json_pack("{s:s, s:s}", "white", mine == SCH_WHITE ? secret : other, "black", mine == SCH_WHITE ? other : secret));
+        json_object_set_new(j, "secrets",
+                            json_pack("{s:s, s:s}", "white", mine == SCH_WHITE ? secret : other, "black",
+                                      mine == SCH_WHITE ? other : secret));
         sodium_memzero(other, sizeof other);
     }
     sodium_memzero(secret, sizeof secret);

@@ -37,7 +37,7 @@ typedef struct GameRecord {
     char id[STORE_ID_LEN + 1];
     int64_t created_ms;
     int64_t updated_ms;
-    char start_fen[SCH_FEN_MAX];               /* "" for the standard start */
+    char start_fen[SCH_FEN_MAX];                  /* "" for the standard start */
     char mode[16];                                /* "friend", "local" or "computer" */
     TimeControl time;                             /* stored as time_type (its name), minutes, increment, days */
     unsigned char secret_hash[2][STORE_HASH_LEN]; /* per Color; all zero while nobody holds the side */
@@ -45,12 +45,12 @@ typedef struct GameRecord {
     int invite_color;                             /* Color the invitation is for, -1 when none */
     char result[8];                               /* "1-0", "0-1", "1/2-1/2", "" while the game goes on */
     char termination[40];                         /* termination name, "" while the game goes on */
-    char reason[32];                              /* sch_dead_position, timeout_unwinnable: sch_win_reason_name, else "" */
-    int draw_offer;                               /* -1 none, else the Color whose offer stands */
-    int64_t clock_ms[2];                          /* live: time left per Color when the current turn began */
-    int64_t turn_started_ms;                      /* when the current turn's time began, 0 while not running */
-    char level[16];                               /* mode "computer": the engine level's id, else "" */
-    int plies; /* the game's ply count when this row was written (-1: unknown, an older row). A read
+    char reason[32];         /* sch_dead_position, timeout_unwinnable: sch_win_reason_name, else "" */
+    int draw_offer;          /* -1 none, else the Color whose offer stands */
+    int64_t clock_ms[2];     /* live: time left per Color when the current turn began */
+    int64_t turn_started_ms; /* when the current turn's time began, 0 while not running */
+    char level[16];          /* mode "computer": the engine level's id, else "" */
+    int plies;               /* the game's ply count when this row was written (-1: unknown, an older row). A read
                 * checks the moves against it: exactly as many for a finished game, at least as many
                 * for one in play; anything else is damage, and the read fails. */
     /* Accounts (schema 9): who plays each side, "" for nobody with an account, and the ratings. */

@@ -60,8 +60,8 @@ typedef struct UnratedGame {
 /* A game in play of an account. */
 typedef struct PlayingGame {
     char id[STORE_ID_LEN + 1];
-    int color;                      /* the account's side */
-    int moves;                      /* plies played */
+    int color;                   /* the account's side */
+    int moves;                   /* plies played */
     char start_fen[SCH_FEN_MAX]; /* "" for the standard start */
     TimeControl time;
     int64_t updated_ms;

@@ -34,11 +34,11 @@ typedef enum {
 /* One job. The caller fills the inputs; the pool owns the job from submit until take_done. */
 typedef struct ComputerJob {
     ComputerJobKind kind;
-    SchColor flagged;                  /* JOB_FLAG: whose flag fell */
+    SchColor flagged;               /* JOB_FLAG: whose flag fell */
     uint64_t serial;                /* the caller's name for the job (never 0) */
     char game_id[STORE_ID_LEN + 1]; /* which game it is for */
     int ply;                        /* the game's ply count when the job was made */
-    SchGame game;                      /* a deep copy of the game (sch_game_copy), for an analysis only its
+    SchGame game;                   /* a deep copy of the game (sch_game_copy), for an analysis only its
                                      * position (game.pos); freed with the job */
     EngineLimits limits;
     int skill;    /* EngineOptions.skill to search with */

@@ -82,7 +82,8 @@ void svc_computer_poke(Service *svc, SvcGame *g) {
     SchColor turn = sch_pos_turn(sch_game_position(&g->game));
     if ((int)turn != g->computer) {
         if (g->game.draw_offer == !g->computer)
-            computer_change(svc, g, CH_DRAW, SCH_MOVE_NONE, -1, svc_computer_accepts_offer(g) ? DRAW_ACCEPT : DRAW_DECLINE);
+            computer_change(svc, g, CH_DRAW, SCH_MOVE_NONE, -1,
+                            svc_computer_accepts_offer(g) ? DRAW_ACCEPT : DRAW_DECLINE);
         return;
     }
     if (g->has_result && g->result_ply == g->game.ply_count) {
