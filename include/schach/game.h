@@ -61,8 +61,9 @@ enum {
     SCH_GAME_ERR_NO_CLAIM, /* no threefold repetition or 50-move claim is possible */
     SCH_GAME_ERR_NO_OFFER, /* no draw offer to accept or decline */
     /* game.c may add codes below this line */
-    SCH_GAME_ERR_CLAIM_REJECTED, /* %1: the move: claim with a move was incorrect; the move stands (9.5) */
-    SCH_GAME_ERR_CLAIM_VOID,     /* %1: the move: it ended the game by itself, so the claim does not apply */
+    SCH_GAME_ERR_CLAIM_REJECTED,  /* %1: the move: claim with a move was incorrect; the move stands (9.5) */
+    SCH_GAME_ERR_CLAIM_VOID,      /* %1: the move: it ended the game by itself, so the claim does not apply */
+    SCH_GAME_ERR_CHESS960_NUMBER, /* %1: the number, which is not 0-959 */
 };
 
 typedef struct SchGamePly {
@@ -95,6 +96,13 @@ void sch_game_init(SchGame *g);
  * the standard position). A FEN that is already mate, stalemate, dead or past the 75-move rule gives
  * a game that is over at once. */
 bool sch_game_init_fen(SchGame *g, const char *fen, SchError *err);
+/* Starts a Chess960 game from start position number (0-959, Scharnagl numbering; sch_pos_set_chess960).
+ * The game is a Chess960 game whatever the array looks like — also the 18 arrays whose castling looks
+ * standard (king on e1, rooks on a1 and h1; 518 is the standard array itself), which a FEN cannot
+ * tell from standard chess: castling is written king-takes-rook in UCI and the PGN gets
+ * [Variant "Chess960"]. false with SCH_GAME_ERR_CHESS960_NUMBER when number is out of range (g is
+ * then a fresh game from the standard position). */
+bool sch_game_init_chess960(SchGame *g, int number, SchError *err);
 /* Releases the history. g may be reused with sch_game_init afterwards. */
 void sch_game_free(SchGame *g);
 /* Deep copy of src into dst (dst must not hold memory). false when out of memory. */

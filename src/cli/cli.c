@@ -191,13 +191,8 @@ void cli_chess960_game(struct SchGame *g, int c960) {
     if (c960 == CLI_CHESS960_OFF)
         return;
     if (c960 >= 0) {
-        SchPosition start;
-        char fen[SCH_FEN_MAX];
-        SchError err;
-        sch_pos_set_chess960(&start, c960);
-        sch_fen_write(&start, fen, sizeof fen);
         sch_game_free(g);
-        sch_game_init_fen(g, fen, &err); /* cannot fail: a start position */
+        sch_game_init_chess960(g, c960, NULL); /* cannot fail: the number was checked when read */
     }
     g->start.chess960 = g->pos.chess960 = 1;
 }

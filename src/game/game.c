@@ -4,6 +4,7 @@
 
 #include <assert.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,6 +169,19 @@ bool sch_game_init_fen_mode(SchGame *g, const char *fen, SchGameDeadMode mode, S
 
 bool sch_game_init_fen(SchGame *g, const char *fen, SchError *err) {
     return sch_game_init_fen_mode(g, fen, SCH_GAME_DEAD_INLINE, err);
+}
+
+bool sch_game_init_chess960(SchGame *g, int number, SchError *err) {
+    sch_game_init(g);
+    SchPosition start;
+    if (!sch_pos_set_chess960(&start, number)) {
+        char text[16];
+        snprintf(text, sizeof text, "%d", number);
+        return sch_err_set(err, SCH_GAME_ERR_CHESS960_NUMBER, text, NULL, NULL);
+    }
+    init_from(g, &start); /* start.chess960 is set: the variant stays with the game */
+    decide_automatic(g);
+    return true;
 }
 
 void sch_game_free(SchGame *g) {

@@ -20,6 +20,9 @@ const char *sch_game_error_template(int code, SchLang lang) {
         case SCH_GAME_ERR_CLAIM_VOID:
             return de ? "der Zug %1 hat die Partie bereits beendet; die Reklamation entfällt"
                       : "the move %1 ended the game by itself; the claim does not apply";
+        case SCH_GAME_ERR_CHESS960_NUMBER:
+            return de ? "%1 ist keine Chess960-Startstellung (0 bis 959)"
+                      : "%1 is not a Chess960 start position (0 to 959)";
         default: return NULL;
     }
 }

@@ -234,14 +234,9 @@ bool openings_chess960(OpeningSet *set, const int *numbers, int count, uint64_t 
     uint64_t state = seed;
     for (int i = 0; i < count; i++) {
         int n = numbers ? numbers[i] : (int)(next_random(&state) % 960);
-        SchPosition start;
-        char fen[SCH_FEN_MAX];
-        SchError err;
         SchGame g;
-        if (!sch_pos_set_chess960(&start, n))
-            return false;
-        sch_fen_write(&start, fen, sizeof fen);
-        bool ok = sch_game_init_fen(&g, fen, &err) && append(set, &g);
+        /* From the number, not its FEN: the arrays whose castling looks standard stay Chess960. */
+        bool ok = sch_game_init_chess960(&g, n, NULL) && append(set, &g);
         sch_game_free(&g);
         if (!ok)
             return false;

@@ -12,6 +12,7 @@
 #include "schach/fen.h"
 #include "schach/game.h"
 #include "schach/movegen.h"
+#include "schach/notation.h"
 #include "schach/schach.h"
 #include "util/error_internal.h"
 
@@ -732,7 +733,7 @@ static void test_outcome_texts(void **state) {
 
 static void test_error_templates(void **state) {
     (void)state;
-    for (int code = SCH_GAME_ERR_OVER; code <= SCH_GAME_ERR_CLAIM_VOID; code++) {
+    for (int code = SCH_GAME_ERR_OVER; code <= SCH_GAME_ERR_CHESS960_NUMBER; code++) {
         const char *en = sch_game_error_template(code, SCH_LANG_EN);
         const char *de = sch_game_error_template(code, SCH_LANG_DE);
         assert_non_null(en);
@@ -740,7 +741,7 @@ static void test_error_templates(void **state) {
         assert_string_not_equal(en, de);
         assert_string_equal(sch_err_template(code, SCH_LANG_EN), en);
     }
-    assert_null(sch_game_error_template(SCH_GAME_ERR_CLAIM_VOID + 1, SCH_LANG_EN));
+    assert_null(sch_game_error_template(SCH_GAME_ERR_CHESS960_NUMBER + 1, SCH_LANG_EN));
     assert_null(sch_game_error_template(SCH_GAME_ERR_OVER - 1, SCH_LANG_DE));
     SchError err;
     sch_err_clear(&err);
@@ -750,6 +751,52 @@ static void test_error_templates(void **state) {
     assert_string_equal(msg, "the claim is incorrect; the move f6g8 stands and the game goes on");
     sch_err_format(&err, SCH_LANG_DE, msg, sizeof msg);
     assert_string_equal(msg, "die Reklamation ist unberechtigt; der Zug f6g8 gilt und die Partie geht weiter");
+}
+
+/* A Chess960 game started from its number stays a Chess960 game whatever the array: before
+ * sch_game_init_chess960 the public way (sch_pos_set_chess960, its FEN, sch_game_init_fen) dropped the
+ * variant for the 18 arrays whose castling looks standard, and castling was written e1g1. */
+static void test_chess960_number_keeps_the_variant(void **state) {
+    (void)state;
+    int standard_looking = 0;
+    for (int n = 0; n < 960; n++) {
+        SchGame g;
+        SchError err;
+        sch_err_clear(&err);
+        assert_true(sch_game_init_chess960(&g, n, &err));
+        assert_true(g.start.chess960 && g.pos.chess960);
+        assert_int_equal(sch_pos_chess960_number(&g.start), n);
+        assert_false(sch_game_over(&g));
+        standard_looking += sch_pos_chess960_castles_like_standard(n);
+        sch_game_free(&g);
+    }
+    assert_int_equal(standard_looking, 18);
+    /* 692 (RBBQKNNR): king e1, rooks a1 and h1. Cleared for O-O, castling is king takes rook in UCI. */
+    SchGame g;
+    assert_true(sch_game_init_chess960(&g, 692, NULL));
+    const char *moves[] = {"Ng3", "Ng6", "Nf3", "Nf6"};
+    for (size_t i = 0; i < sizeof moves / sizeof *moves; i++) {
+        SchError err;
+        SchMove m = sch_san_parse(&g.pos, moves[i], SCH_LANG_EN, &err);
+        assert_int_not_equal(m, SCH_MOVE_NONE);
+        assert_true(sch_game_play(&g, m, NULL));
+    }
+    SchMove castle = sch_san_parse(&g.pos, "O-O", SCH_LANG_EN, NULL);
+    assert_int_not_equal(castle, SCH_MOVE_NONE);
+    char uci[SCH_MOVE_TEXT_MAX];
+    sch_uci_write(&g.pos, castle, uci, sizeof uci);
+    assert_string_equal(uci, "e1h1");
+    sch_game_free(&g);
+    /* Out of range: an error that says so, and a usable standard game. */
+    SchError err;
+    sch_err_clear(&err);
+    assert_false(sch_game_init_chess960(&g, 960, &err));
+    assert_int_equal(err.code, SCH_GAME_ERR_CHESS960_NUMBER);
+    assert_string_equal(err.args[0], "960");
+    assert_false(g.start.chess960);
+    assert_int_equal(sch_gen_count(&g.pos), 20);
+    assert_false(sch_game_init_chess960(&g, -1, NULL));
+    sch_game_free(&g);
 }
 
 int main(void) {
@@ -779,6 +826,7 @@ int main(void) {
         cmocka_unit_test(test_time_forfeit),
         cmocka_unit_test(test_outcome_texts),
         cmocka_unit_test(test_error_templates),
+        cmocka_unit_test(test_chess960_number_keeps_the_variant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
