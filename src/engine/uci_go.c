@@ -150,13 +150,20 @@ void uci_cmd_go(Uci *u, const Tokens *t, size_t i) {
         uci_say(u, "info string go: refused during go infinite or go ponder (send stop first)");
         return;
     }
-    if (!u->has_position) {
-        uci_say(u, "info string go: no position yet (send position startpos or position fen ...); go ignored");
-        return;
-    }
     EngineLimits limits;
     if (!go_parse(u, t, i, &limits))
         return;
+    if (!u->has_position) {
+        /* Without a position there is nothing to search, but the GUI (python-chess, for one) waits for a
+         * bestmove: it gets one at once, (none), and the reason in an info string. */
+        if (u->position_refused)
+            uci_say(u, "info string go: no valid position (the last position command was refused); "
+                       "send a valid one");
+        else
+            uci_say(u, "info string go: no valid position yet (send position startpos or position fen ...)");
+        uci_say(u, "bestmove (none)");
+        return;
+    }
     if (u->job_game_valid)
         sch_game_free(&u->job_game);
     u->job_game_valid = sch_game_copy(&u->job_game, &u->game);

@@ -26,8 +26,9 @@ typedef struct Uci {
     const char *version;
     Engine *engine;
     Settings set;
-    SchGame game; /* the position of the last good `position` */
-    bool has_position;
+    SchGame game;          /* the position of the last `position`, when it was valid */
+    bool has_position;     /* game holds it; false before the first and after a refused one */
+    bool position_refused; /* the last `position` was refused: go answers bestmove (none) */
 
     /* The search. job_* are written by the reading thread only while no search thread exists. */
     pthread_t thread;

@@ -37,7 +37,7 @@ static bool position_base(Uci *u, SchGame *g, const Tokens *t, size_t i, size_t 
     char buf[SHOWN_MAX + 8];
     if (i < end && !strcasecmp(t->v[i], "startpos")) {
         if (i + 1 < end) {
-            uci_say(u, "info string position: unexpected '%s' after startpos; position unchanged",
+            uci_say(u, "info string position: unexpected '%s' after startpos; no position until a valid one",
                     uci_shown(t->v[i + 1], buf, sizeof buf));
             return false;
         }
@@ -47,13 +47,13 @@ static bool position_base(Uci *u, SchGame *g, const Tokens *t, size_t i, size_t 
         return true;
     }
     if (i >= end || strcasecmp(t->v[i], "fen")) {
-        uci_say(u, "info string position: expected 'startpos' or 'fen <FEN>'%s%s%s; position unchanged",
+        uci_say(u, "info string position: expected 'startpos' or 'fen <FEN>'%s%s%s; no position until a valid one",
                 i < end ? " instead of '" : "", i < end ? uci_shown(t->v[i], buf, sizeof buf) : "", i < end ? "'" : "");
         return false;
     }
     char *fen = uci_join_tokens(t, i + 1, end);
     if (!fen) {
-        uci_say(u, "info string position: out of memory; position unchanged");
+        uci_say(u, "info string position: out of memory; no position until a valid one");
         return false;
     }
     SchError err;
@@ -62,7 +62,7 @@ static bool position_base(Uci *u, SchGame *g, const Tokens *t, size_t i, size_t 
     if (!ok) {
         char msg[256];
         sch_err_format(&err, SCH_LANG_EN, msg, sizeof msg);
-        uci_say(u, "info string position: invalid FEN: %s; position unchanged", msg);
+        uci_say(u, "info string position: invalid FEN: %s; no position until a valid one", msg);
     } else if (sch_game_over(g) && sch_gen_has_legal_move(sch_game_position(g))) {
         memset(&g->outcome, 0, sizeof g->outcome);
     }
@@ -81,8 +81,8 @@ static bool position_moves(Uci *u, SchGame *g, const Tokens *t, size_t i) {
         if (m == SCH_MOVE_NONE || !play_on(g, m, &err)) {
             char msg[256], buf[SHOWN_MAX + 8];
             sch_err_format(&err, SCH_LANG_EN, msg, sizeof msg);
-            uci_say(u, "info string position: move %zu '%s' cannot be played: %s; position unchanged", k - i + 1,
-                    uci_shown(t->v[k], buf, sizeof buf), msg);
+            uci_say(u, "info string position: move %zu '%s' cannot be played: %s; no position until a valid one",
+                    k - i + 1, uci_shown(t->v[k], buf, sizeof buf), msg);
             return false;
         }
     }
@@ -99,13 +99,20 @@ void uci_cmd_position(Uci *u, const Tokens *t, size_t i) {
     sch_game_free(&g);
     bool ok = position_base(u, &g, t, i, moves) && position_moves(u, &g, t, moves + 1);
     if (!ok) {
+        /* The GUI meant a position we could not set up: searching the previous one would answer a
+         * question it never asked, so until a valid position arrives `go` answers bestmove (none). */
         sch_game_free(&g);
+        if (u->has_position)
+            sch_game_free(&u->game);
+        u->has_position = false;
+        u->position_refused = true;
         return;
     }
     if (u->has_position)
         sch_game_free(&u->game);
     u->game = g;
     u->has_position = true;
+    u->position_refused = false;
 }
 
 /* ---- debugging commands ------------------------------------------------------------------------ */

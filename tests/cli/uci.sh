@@ -217,12 +217,13 @@ isready
 go depth 1"
 [ "$rc" -eq 0 ] || fail "bad input: exit $rc (stderr: $err)"
 has "garbage" "info string unknown command 'garbage'"
-has "go before position" "info string go: no position yet"
+has "go before position" "info string go: no valid position yet"
 has "FEN with 5 fields" "info string position: invalid FEN"
 has "illegal move in list" "move 3 'e1e3' cannot be played"
 has "malformed move in list" "move 2 'xyz' cannot be played"
 has "position without argument" "info string position: expected 'startpos' or 'fen <FEN>'"
-has "illegal move keeps the last position" "info string position: move 1 'e2e5'"
+has "illegal move" "info string position: move 1 'e2e5' cannot be played"
+has "a refused position leaves none" "; no position until a valid one"
 has "negative depth" "info string go: depth -1 is out of range; go ignored"
 has "garbage depth" "info string go: depth needs a whole number, not 'abc'"
 has "missing number" "info string go: nodes needs a whole number; go ignored"
@@ -239,8 +240,10 @@ grep -q "^info string unknown command 'zzzzzzzzzz.*\.\.\.'" <<<"$out" || fail "l
 [ "$(awk 'length > 200' <<<"$out" | wc -l)" -eq 0 ] || fail "an answer quotes the long line in full"
 has "2000 moves on one line" "Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2000 1001"
 has "still ready" "readyok"
-# Only the wtime -100 search and the last one answered.
-[ "$(count '^bestmove ')" -eq 2 ] || fail "bad input: want 2 bestmoves:"$'\n'"$(grep bestmove <<<"$out")"
+# A go whose parameters are refused is ignored; every other go answers: the first (before any
+# position) and the wtime -100 one (after a refused position) with bestmove (none), the last with a move.
+[ "$(count '^bestmove ')" -eq 3 ] || fail "bad input: want 3 bestmoves:"$'\n'"$(grep bestmove <<<"$out")"
+[ "$(count '^bestmove (none)$')" -eq 2 ] || fail "bad input: want 2 of them (none):"$'\n'"$(grep bestmove <<<"$out")"
 
 # Windows line ends and unknown words before a command (UCI: skip them).
 printf 'isready\r\njoho isready\r\nquit\r\n' | timeout 60 "$SCHACH" uci >"$tmp/out" 2>&1

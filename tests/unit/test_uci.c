@@ -159,28 +159,61 @@ static void test_bad_input(void **state) {
     (void)state;
     char *out = run_uci("garbage in\n"
                         "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1\n"
-                        "go depth 1\n"                             /* no position yet */
+                        "go depth 1\n"                             /* no position: bestmove (none) */
                         "position startpos moves e2e4 e7e5 g1g5\n" /* illegal third move */
-                        "go depth 1\n"                             /* still no position */
+                        "go depth 1\n"                             /* still none */
                         "position startpos moves e2e4\n"
-                        "position startpos moves e7e5\n" /* illegal: keeps 1. e4 */
+                        "position startpos moves e7e5\n" /* illegal: no position again */
                         "position sideways\n"
+                        "position startpos moves e2e4\n" /* the go lines below are refused for themselves */
                         "go depth -3\ngo depth x\ngo nodes\ngo movestogo -1\n"
                         "setoption name Nonsense value 3\nsetoption name Hash value 0\n"
                         "setoption name MultiPV value lots\nsetoption name Ponder value maybe\nsetoption Hash\n"
                         "d\n"
                         "isready\n");
-    assert_int_equal(count_lines(out, "bestmove "), 0);
+    assert_int_equal(count_lines(out, "bestmove "), 2);
+    assert_int_equal(count_lines(out, "bestmove (none)"), 2);
     assert_true(count_lines(out, "info string ") >= 15);
     assert_non_null(strstr(out, "info string unknown command 'garbage'"));
     assert_non_null(strstr(out, "info string position: invalid FEN"));
-    assert_non_null(strstr(out, "info string go: no position yet"));
+    assert_non_null(strstr(out, "info string go: no valid position"));
     assert_non_null(strstr(out, "move 3 'g1g5'"));
     assert_non_null(strstr(out, "info string go: depth -3 is out of range"));
     assert_non_null(strstr(out, "info string setoption: no option named 'Nonsense'"));
-    /* The position of the last good command stands. */
+    /* The position of the last good command. */
     assert_non_null(strstr(out, "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"));
     assert_non_null(strstr(out, "readyok\n"));
+    free(out);
+}
+
+/* After a refused `position` the engine has no position: a `go` answers `bestmove (none)` with an
+ * info string that says why, never a move of the position before (which the GUI no longer means).
+ * Before this, the previous position stood and `go` searched it. */
+static void test_refused_position_gives_no_move(void **state) {
+    (void)state;
+    char *out = run_uci("position startpos moves e2e4\n"
+                        "position fen 8/8/8/8/8/8/8/8 w - - 0 1\n" /* no kings */
+                        "go depth 2\n"
+                        "isready\n"
+                        "position startpos moves e2e4 e7e5 e1e3\n" /* illegal third move */
+                        "go depth 2\n"
+                        "isready\n"
+                        "d\n"
+                        "position startpos moves e2e4\n" /* valid again */
+                        "go depth 1\n"
+                        "isready\n");
+    assert_int_equal(count_lines(out, "bestmove (none)"), 2);
+    assert_int_equal(count_lines(out, "bestmove "), 3);
+    assert_int_equal(count_lines(out, "info string go: no valid position"), 2);
+    assert_non_null(strstr(out, "invalid FEN"));
+    assert_non_null(strstr(out, "move 3 'e1e3' cannot be played"));
+    assert_non_null(strstr(out, "info string d: no position yet"));
+    /* The last go searched 1. e4 for black: a black move. */
+    const char *final = NULL;
+    for (const char *p = strstr(out, "bestmove "); p; p = strstr(p + 1, "bestmove "))
+        final = p;
+    assert_non_null(final);
+    assert_true(final[9] >= 'a' && final[9] <= 'h' && (final[10] == '7' || final[10] == '8'));
     free(out);
 }
 
@@ -239,9 +272,13 @@ static void test_long_line(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_handshake),           cmocka_unit_test(test_go_depth),
-        cmocka_unit_test(test_infinite_and_ponder), cmocka_unit_test(test_finished_game),
-        cmocka_unit_test(test_bad_input),           cmocka_unit_test(test_options),
+        cmocka_unit_test(test_handshake),
+        cmocka_unit_test(test_go_depth),
+        cmocka_unit_test(test_infinite_and_ponder),
+        cmocka_unit_test(test_finished_game),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_refused_position_gives_no_move),
+        cmocka_unit_test(test_options),
         cmocka_unit_test(test_long_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
