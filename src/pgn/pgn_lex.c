@@ -137,7 +137,10 @@ static TokKind lex_word(SchPgnReader *r) {
     while (is_digit(char_at(r, end)))
         end++;
     if (end > r->cur.pos && char_at(r, end) == '.') {
-        while (is_digit(peek(r)) || peek(r) == '.')
+        /* The number, then its periods only: in "5.0-0" the castling starts after "5.". */
+        while (is_digit(peek(r)))
+            advance(r);
+        while (peek(r) == '.')
             advance(r);
         return TOK_MOVE_NUMBER;
     }

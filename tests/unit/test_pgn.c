@@ -473,6 +473,21 @@ static void test_tokens(void **state) {
     expect_game("[Event \"only tags\"]\n", "", SCH_RESULT_NONE);
 }
 
+/* Zero-castling glued to its move number ("5.0-0", "12...0-0-0"): the number ends at its periods,
+ * so "5.0" is no number and the castling is read (the whole game was refused). */
+static void test_zero_castling_glued(void **state) {
+    (void)state;
+    expect_game("1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4.0-0 4...0-0 *", "e2e4 e7e5 g1f3 g8f6 f1c4 f8c5 e1g1 e8g8",
+                SCH_RESULT_NONE);
+    expect_game("1.e4 e5 2.Nf3 Nf6 3.Bc4 Bc5 4.O-O O-O *", "e2e4 e7e5 g1f3 g8f6 f1c4 f8c5 e1g1 e8g8", SCH_RESULT_NONE);
+    expect_game("[SetUp \"1\"]\n[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 5\"]\n\n5.0-0-0 5...0-0 6.Kb1 *",
+                "e1c1 e8g8 c1b1", SCH_RESULT_NONE);
+    expect_game("[SetUp \"1\"]\n[FEN \"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 12\"]\n\n12...0-0 13.0-0-0 1-0", "e8g8 e1c1",
+                SCH_RESULT_WHITE_WINS);
+    /* A result right after a number is still a result. */
+    expect_game("1. e4 e5 2.0-1", "e2e4 e7e5", SCH_RESULT_BLACK_WINS);
+}
+
 static void test_error_positions(void **state) {
     (void)state;
     GameList list;
@@ -701,6 +716,7 @@ int main(void) {
         cmocka_unit_test(test_unterminated_comment),
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_tokens),
+        cmocka_unit_test(test_zero_castling_glued),
         cmocka_unit_test(test_error_positions),
         cmocka_unit_test(test_write_new_game),
         cmocka_unit_test(test_write_long_game),
