@@ -3,8 +3,8 @@
  * The reader builds a game tree: the main line with its variations ( ... ) nested to any depth (up
  * to SCH_PGN_MAX_DEPTH), NAGs ($0..$255, and the suffixes ! ? !! ?? !? ?! as NAGs 1-6), comments {} and ;
  * before and after moves, the commands [%clk h:mm:ss(.s)] and [%eval x.yz | #n] read into fields of
- * the move, null moves ("--", "Z0"), % escape lines, the results (also "½-½"), and English and German
- * piece letters. Every move, also inside variations, is checked for legality; a variation replaces the
+ * the move and the other [%...] commands kept apart from the comment's text, null moves ("--", "Z0"),
+ * % escape lines, the results (also "½-½"), and English and German piece letters. Every move, also inside variations, is checked for legality; a variation replaces the
  * move it follows, so it starts from the position before that move. On an error the reader records
  * game, line, column and token, then skips to the next game, so one bad game never stops a file.
  * The writer emits the export format (PGN standard, section 8): Seven Tag Roster first, SetUp/FEN
@@ -56,6 +56,14 @@ enum {
 /* clock_ms of a move without a [%clk] command. */
 #define SCH_PGN_NO_CLOCK (-1)
 
+/* Comments and commands. The comment after a move (and the root's, before the first move) is kept in
+ * three parts: the first well-formed [%clk h:mm:ss(.s)] and [%eval x.yz | #n (,depth)] in the fields
+ * clock_ms and eval, every other [%...] command ([%cal], [%csl], [%ts], unknown ones, a malformed or a
+ * second [%clk]/[%eval]) verbatim in commands (in file order, one space between them, also where the
+ * file glued them together), and the remaining text in comment: comment never holds a command. Several
+ * comments in a row are read as one. The writer puts them together in a fixed order:
+ * {[%clk ...] [%eval ...] commands comment}, each part only when there is one. */
+
 /* A node of the game tree. The root stands for the start position and has no move; every other
  * node is a move played from its parent's position. A node's first child (main) is the main
  * continuation, the first child's siblings (next, next->next, ...) are the variations that replace
@@ -64,9 +72,11 @@ typedef struct SchPgnNode {
     SchMove move; /* SCH_PGN_MOVE_NULL for a null move; SCH_MOVE_NONE at the root */
     uint8_t nag_count;
     uint8_t nags[SCH_PGN_MAX_NAGS]; /* in file order */
-    char *comment_before;           /* comment before the move (at the start of a variation, after one) or NULL */
-    char *comment;                  /* comment after the move (the root's: before the first move) or NULL.
-                               It holds the [%clk]/[%eval] commands too when other text is there. */
+    char *comment_before;           /* comment before the move (at the start of a variation, after one) or
+                                       NULL: the text as written, commands included */
+    char *comment;                  /* text of the comment after the move (the root's: before the first
+                                       move) without any [%...] command, or NULL */
+    char *commands;                 /* the [%...] commands of that comment other than the fields' (see above) */
     int64_t clock_ms;               /* [%clk] of the comment after the move, or SCH_PGN_NO_CLOCK */
     bool has_eval;                  /* [%eval] of the comment after the move, from White's view: */
     bool eval_mate;                 /* eval is "mate in eval moves" (negative: Black mates), else centipawns */
@@ -148,7 +158,7 @@ void sch_pgn_trim_comments(SchPgnGame *g);
  * rule or a player ended gets "normal", "time forfeit" or "abandoned". A Chess960 game
  * (start.chess960) without a Variant tag gets [Variant "Chess960"]. Other tags keep their order
  * after the roster, Variant, SetUp/FEN and Termination. Each move is followed by its NAGs ($n), its comment
- * in braces ([%clk]/[%eval] from the fields first when the text does not hold them) and its
+ * in braces ({[%clk ...] [%eval ...] commands text}, see "Comments and commands") and its
  * variations; a black move gets its number "12..." at the start, after a comment and after a
  * variation. The main line is the tree's as far as it agrees with the record, then the record's
  * (moves played after reading) or, where the record ends, the tree's.
@@ -167,7 +177,10 @@ SchPgnNode *sch_pgn_tree_root(SchPgnGame *g);
  * it is not, when out of memory or past SCH_PGN_MAX_NODES. The record g->game is not changed. */
 SchPgnNode *sch_pgn_node_add(SchPgnGame *g, SchPgnNode *parent, SchMove m, SchError *err);
 /* Sets (text copied, blanks joined as in sch_pgn_set_comment; NULL removes) the comment after the move
- * or, with before, the one before it. false when out of memory or longer than SCH_PGN_MAX_COMMENT. */
+ * or, with before, the one before it (kept as given). The commands in a comment after the move are
+ * taken out of it as when reading (see "Comments and commands" above): a [%clk]/[%eval] sets its
+ * field, other commands replace n->commands; fields and commands the text does not hold stay, also
+ * when text is NULL. false when out of memory or longer than SCH_PGN_MAX_COMMENT. */
 bool sch_pgn_node_set_comment(SchPgnNode *n, bool before, const char *text);
 /* Adds a NAG (0..255); false when it is out of range or the node has SCH_PGN_MAX_NAGS already. */
 bool sch_pgn_node_add_nag(SchPgnNode *n, int nag);
@@ -184,10 +197,12 @@ int sch_pgn_node_count(const SchPgnGame *g);
 typedef bool (*SchPgnVisitor)(const SchPgnNode *n, const SchPosition *before, int depth, void *ctx);
 /* Walks g's tree; false when the visitor stopped it. */
 bool sch_pgn_walk(const SchPgnGame *g, SchPgnVisitor visit, void *ctx);
-/* True when the two trees have the same moves, NAGs, comments, clocks and evaluations. */
+/* True when the two trees have the same moves, NAGs, comments, commands, clocks and evaluations. */
 bool sch_pgn_tree_equal(const SchPgnNode *a, const SchPgnNode *b);
 
-/* The [%clk]/[%eval] text of the fields ("[%clk 1:02:03.4] [%eval -0.25]"), "" when neither is set. */
+/* The commands of the comment after n's move as the writer puts them, in braces without the text:
+ * the fields, then commands ("[%clk 1:02:03.4] [%eval -0.25] [%csl Ga6]"); "" when there are none.
+ * Truncated to fit size bytes (NUL included). */
 void sch_pgn_node_commands(const SchPgnNode *n, char *buf, size_t size);
 
 #ifdef __cplusplus

@@ -14,9 +14,13 @@ void sch_pgn_node_cut(SchPgnGame *g, SchPgnNode *n);
 /* text with line breaks and '}' made blanks and runs of blanks one space; NULL when nothing is left
  * or out of memory (*oom). */
 char *sch_pgn_comment_text(const char *text, bool *oom);
-/* Reads the [%clk]/[%eval] commands of every comment after a move into the fields; a comment that
- * holds nothing else is dropped. */
-void sch_pgn_tree_commands(SchPgnNode *root);
+/* Splits text (a comment after n's move, blanks already joined) as pgn.h says: the first well-formed
+ * [%clk] and [%eval] into n's fields when they are not set yet, every other [%...] command verbatim
+ * into n->commands (replaced; NULL when there is none), the rest into n->comment (replaced; NULL when
+ * nothing is left). false when out of memory (n's comment and commands untouched). */
+bool sch_pgn_split_commands(SchPgnNode *n, const char *text);
+/* Splits the comment after every move of the tree, and the root's, so; false when out of memory. */
+bool sch_pgn_tree_commands(SchPgnNode *root);
 /* How far the tree's main line agrees with the record: the number of plies k (0..ply_count) whose
  * moves are the same, with *last the tree's node of ply k (the root for 0; NULL without a tree). *rest
  * is true when the record ends at k and the tree goes on: the record stopped at a null move, or the

@@ -562,7 +562,11 @@ int sch_pgn_read_game(SchPgnReader *r, SchPgnGame *out, SchError *err) {
         p.phase = PHASE_MOVES;
         ok = start_position(&p) && read_movetext(&p);
     }
-    sch_pgn_tree_commands(out->root);
+    if (!sch_pgn_tree_commands(out->root) && ok) {
+        sch_err_set(err, SCH_ERR_OUT_OF_MEMORY, NULL, NULL, NULL);
+        err->game = out->number;
+        ok = false;
+    }
     if (ok)
         return 1;
     skip_game(r, p.phase);

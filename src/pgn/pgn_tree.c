@@ -30,6 +30,7 @@ SchPgnNode *sch_pgn_node_new(SchPgnGame *g, SchPgnNode *parent, SchMove m, bool 
 static void node_free(SchPgnNode *n) {
     free(n->comment_before);
     free(n->comment);
+    free(n->commands);
     free(n);
 }
 
@@ -171,9 +172,32 @@ bool sch_pgn_node_set_comment(SchPgnNode *n, bool before, const char *text) {
         free(c);
         return false;
     }
-    char **slot = before ? &n->comment_before : &n->comment;
-    free(*slot);
-    *slot = c;
+    if (before || !c) {
+        char **slot = before ? &n->comment_before : &n->comment;
+        free(*slot);
+        *slot = c;
+        return true;
+    }
+    /* The commands go to the fields and to commands, as when reading; the fields it does not set stay. */
+    SchPgnNode parts = {.clock_ms = SCH_PGN_NO_CLOCK};
+    bool ok = sch_pgn_split_commands(&parts, c);
+    free(c);
+    if (!ok)
+        return false;
+    free(n->comment);
+    n->comment = parts.comment;
+    if (parts.commands) {
+        free(n->commands);
+        n->commands = parts.commands;
+    }
+    if (parts.clock_ms != SCH_PGN_NO_CLOCK)
+        n->clock_ms = parts.clock_ms;
+    if (parts.has_eval) {
+        n->has_eval = true;
+        n->eval_mate = parts.eval_mate;
+        n->eval = parts.eval;
+        n->eval_depth = parts.eval_depth;
+    }
     return true;
 }
 
@@ -212,7 +236,7 @@ static bool same_text(const char *a, const char *b) { return (!a && !b) || (a &&
 static bool same_node(const SchPgnNode *a, const SchPgnNode *b) {
     return a->move == b->move && a->nag_count == b->nag_count && memcmp(a->nags, b->nags, a->nag_count) == 0 &&
            same_text(a->comment_before, b->comment_before) && same_text(a->comment, b->comment) &&
-           a->clock_ms == b->clock_ms && a->has_eval == b->has_eval &&
+           same_text(a->commands, b->commands) && a->clock_ms == b->clock_ms && a->has_eval == b->has_eval &&
            (!a->has_eval || (a->eval_mate == b->eval_mate && a->eval == b->eval && a->eval_depth == b->eval_depth));
 }
 
@@ -328,50 +352,95 @@ static bool parse_eval(const char *s, const char *end, SchPgnNode *n) {
     return true;
 }
 
-/* Reads the commands of n's comment; drops the comment when it holds nothing else. */
-static void read_commands(SchPgnNode *n) {
-    const char *text = n->comment;
-    if (!text || !strstr(text, "[%"))
-        return;
-    bool other = false;
-    for (const char *s = text; *s;) {
-        if (*s == ' ') {
-            s++;
+/* Reads one command "[%name ...]" (s at '[', end at its ']') into n's field when it is a well-formed
+ * [%clk] or [%eval] and that field is not set yet. */
+static bool read_known(SchPgnNode *n, const char *s, const char *end) {
+    if (strncmp(s, "[%clk ", 6) == 0 && n->clock_ms == SCH_PGN_NO_CLOCK) {
+        int64_t ms;
+        if (!parse_clock(s + 6, end, &ms))
+            return false;
+        n->clock_ms = ms;
+        return true;
+    }
+    if (strncmp(s, "[%eval ", 7) == 0 && !n->has_eval)
+        return parse_eval(s + 7, end, n);
+    return false;
+}
+
+bool sch_pgn_split_commands(SchPgnNode *n, const char *text) {
+    size_t len = strlen(text);
+    char *rest = malloc(len + 1), *other = malloc(2 * len + 1); /* a space between commands, at most one each */
+    bool ok = rest && other;
+    size_t nr = 0, no = 0;
+    for (const char *s = text; ok && *s;) {
+        const char *end = s[0] == '[' && s[1] == '%' ? strchr(s, ']') : NULL;
+        if (!end) {
+            rest[nr++] = *s++;
             continue;
         }
-        const char *end = s[0] == '[' && s[1] == '%' ? strchr(s, ']') : NULL;
-        bool known = false;
-        if (end && strncmp(s, "[%clk ", 6) == 0 && n->clock_ms == SCH_PGN_NO_CLOCK)
-            known = parse_clock(s + 6, end, &n->clock_ms);
-        else if (end && strncmp(s, "[%eval ", 7) == 0 && !n->has_eval)
-            known = parse_eval(s + 7, end, n);
-        if (!known) {
-            other = true;
-            end = strchr(s, ' ');
-            if (!end)
-                break;
+        if (!read_known(n, s, end)) {
+            if (no)
+                other[no++] = ' ';
+            memcpy(other + no, s, (size_t)(end + 1 - s));
+            no += (size_t)(end + 1 - s);
         }
+        rest[nr++] = ' '; /* a command parts the words around it */
         s = end + 1;
     }
-    if (!other) {
-        free(n->comment);
-        n->comment = NULL;
+    char *comment = NULL;
+    if (ok) {
+        rest[nr] = '\0';
+        other[no] = '\0';
+        bool oom;
+        comment = sch_pgn_comment_text(rest, &oom);
+        ok = !oom;
     }
+    free(rest);
+    if (!ok || no == 0) {
+        free(other);
+        other = NULL;
+    }
+    if (!ok)
+        return false;
+    free(n->comment);
+    n->comment = comment;
+    free(n->commands);
+    n->commands = other;
+    return true;
 }
 
-static void commands_line(SchPgnNode *n) {
+/* Splits n's comment when it holds a command. */
+static bool split_node(SchPgnNode *n) {
+    char *text = n->comment;
+    if (!text || !strstr(text, "[%"))
+        return true;
+    n->comment = NULL;
+    if (!sch_pgn_split_commands(n, text)) {
+        n->comment = text;
+        return false;
+    }
+    free(text);
+    return true;
+}
+
+/* Splits the comments of the line that starts with n (not n's siblings), its variations included. */
+static bool commands_line(SchPgnNode *n) {
     for (; n; n = n->main) {
-        read_commands(n);
-        for (SchPgnNode *v = n->main ? n->main->next : NULL; v; v = v->next) {
-            read_commands(v);
-            commands_line(v->main);
-        }
+        if (!split_node(n))
+            return false;
+        for (SchPgnNode *v = n->main ? n->main->next : NULL; v; v = v->next)
+            if (!split_node(v) || !commands_line(v->main))
+                return false;
     }
+    return true;
 }
 
-void sch_pgn_tree_commands(SchPgnNode *root) {
-    if (root)
-        commands_line(root->main);
+bool sch_pgn_tree_commands(SchPgnNode *root) { return commands_line(root); }
+
+/* Appends text to buf (size bytes, len used), truncated to fit; returns the new length. */
+static size_t append_text(char *buf, size_t size, size_t len, const char *text) {
+    int w = snprintf(buf + len, size - len, "%s%s", len ? " " : "", text);
+    return w > 0 && (size_t)w < size - len ? len + (size_t)w : size - 1;
 }
 
 void sch_pgn_node_commands(const SchPgnNode *n, char *buf, size_t size) {
@@ -382,24 +451,27 @@ void sch_pgn_node_commands(const SchPgnNode *n, char *buf, size_t size) {
     if (n->clock_ms != SCH_PGN_NO_CLOCK && n->clock_ms >= 0) {
         int64_t ms = n->clock_ms, s = ms / 1000;
         int frac = (int)(ms % 1000);
-        char fraction[8] = "";
+        char fraction[8] = "", clock[64];
         if (frac % 100 == 0 && frac)
             snprintf(fraction, sizeof fraction, ".%d", frac / 100);
         else if (frac)
             snprintf(fraction, sizeof fraction, ".%03d", frac);
-        int w = snprintf(buf, size, "[%%clk %" PRId64 ":%02d:%02d%s]", s / 3600, (int)(s / 60 % 60), (int)(s % 60),
-                         fraction);
-        len = w > 0 && (size_t)w < size ? (size_t)w : size - 1;
+        snprintf(clock, sizeof clock, "[%%clk %" PRId64 ":%02d:%02d%s]", s / 3600, (int)(s / 60 % 60), (int)(s % 60),
+                 fraction);
+        len = append_text(buf, size, len, clock);
     }
     if (n->has_eval) {
-        char depth[16] = "";
+        char depth[16] = "", eval[64];
         if (n->eval_depth > 0)
             snprintf(depth, sizeof depth, ",%d", n->eval_depth);
         int v = n->eval < 0 ? -n->eval : n->eval;
         const char *sign = n->eval < 0 ? "-" : "";
         if (n->eval_mate)
-            snprintf(buf + len, size - len, "%s[%%eval #%s%d%s]", len ? " " : "", sign, v, depth);
+            snprintf(eval, sizeof eval, "[%%eval #%s%d%s]", sign, v, depth);
         else
-            snprintf(buf + len, size - len, "%s[%%eval %s%d.%02d%s]", len ? " " : "", sign, v / 100, v % 100, depth);
+            snprintf(eval, sizeof eval, "[%%eval %s%d.%02d%s]", sign, v / 100, v % 100, depth);
+        len = append_text(buf, size, len, eval);
     }
+    if (n->commands)
+        append_text(buf, size, len, n->commands);
 }

@@ -156,39 +156,26 @@ static void put_comment(LineWriter *w, const char *text) {
         free(braced);
 }
 
-/* The comment after a move: the [%clk]/[%eval] fields first, unless the text holds them itself. */
+/* The comment after a move (or the root's): {[%clk ...] [%eval ...] other-commands text}, each part
+ * when there is one. Returns whether there was a comment. */
 static bool put_after(LineWriter *w, const SchPgnNode *n) {
-    char commands[160], clock[64], eval[64]; /* room for both fields and the space */
-    SchPgnNode only = *n;
-    only.has_eval = false;
-    sch_pgn_node_commands(&only, clock, sizeof clock);
-    only = *n;
-    only.clock_ms = SCH_PGN_NO_CLOCK;
-    sch_pgn_node_commands(&only, eval, sizeof eval);
-    const char *text = n->comment;
-    bool own_clock = text && strstr(text, "[%clk "), own_eval = text && strstr(text, "[%eval ");
-    snprintf(commands, sizeof commands, "%s%s%s", own_clock ? "" : clock,
-             *clock && !own_clock && *eval && !own_eval ? " " : "", own_eval ? "" : eval);
-    if (!*commands && !text)
-        return false;
-    if (!*commands) {
+    size_t size = 160 + (n->commands ? strlen(n->commands) : 0) + (n->comment ? strlen(n->comment) : 0);
+    char *text = malloc(size);
+    if (!text) { /* out of memory: the commands are lost, the comment is not */
+        if (n->comment)
+            put_comment(w, n->comment);
+        return n->comment != NULL;
+    }
+    sch_pgn_node_commands(n, text, size);
+    if (n->comment) {
+        size_t len = strlen(text);
+        snprintf(text + len, size - len, "%s%s", len ? " " : "", n->comment);
+    }
+    bool any = *text != '\0';
+    if (any)
         put_comment(w, text);
-        return true;
-    }
-    if (!text) {
-        put_comment(w, commands);
-        return true;
-    }
-    size_t len = strlen(commands) + 1 + strlen(text) + 1;
-    char *both = malloc(len);
-    if (both) { /* out of memory: the commands are lost, the comment is not */
-        snprintf(both, len, "%s %s", commands, text);
-        put_comment(w, both);
-        free(both);
-    } else {
-        put_comment(w, text);
-    }
-    return true;
+    free(text);
+    return any;
 }
 
 /* A move with its number when it needs one, NAGs and comments. Returns whether a comment follows it
@@ -248,7 +235,9 @@ static void write_moves(FILE *out, const SchPgnGame *g, SchLang lang) {
     LineWriter w = {.out = out, .len = 0};
     SchPosition pos = g->game.start;
     const char *comment = sch_pgn_comment(g, 0);
-    if (comment)
+    if (g->root)
+        put_after(&w, g->root);
+    else if (comment)
         put_comment(&w, comment);
     bool number = true;
     SchPgnNode *last;

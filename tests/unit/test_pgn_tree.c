@@ -228,26 +228,98 @@ static void test_clock_and_eval(void **state) {
     assert_int_equal(n->eval_depth, 22);
     assert_int_equal(n->clock_ms, 62000);
     n = n->main;
-    /* With other text the commands are read and stay in the text. */
+    /* With other text the commands are read and the text keeps only the rest. */
     assert_int_equal(n->clock_ms, 600000);
     assert_int_equal(n->eval, 30);
-    assert_string_equal(n->comment, "[%clk 0:10:00] a good move [%eval 0.30]");
+    assert_string_equal(n->comment, "a good move");
+    assert_null(n->commands);
     n = n->main;
     assert_int_equal(n->clock_ms, SCH_PGN_NO_CLOCK);
-    assert_string_equal(n->comment, "[%csl Ga6]");
+    assert_null(n->comment);
+    assert_string_equal(n->commands, "[%csl Ga6]");
     assert_string_equal(movetext(&g, SCH_LANG_EN),
                         "1. e4 {[%clk 1:30:00] [%eval 0.25]} 1... e5 {[%clk 0:00:59.9]} 2. Nf3\n"
                         "{[%eval #-3]} 2... Nc6 {[%clk 0:01:02] [%eval -1.50,22]} 3. Bb5\n"
-                        "{[%clk 0:10:00] a good move [%eval 0.30]} 3... a6 {[%csl Ga6]} *");
+                        "{[%clk 0:10:00] [%eval 0.30] a good move} 3... a6 {[%csl Ga6]} *");
     assert_round_trip(&g, SCH_LANG_EN);
     sch_pgn_game_free(&g);
 
-    /* Malformed commands are only text. */
-    read_ok("1. e4 {[%clk 1:75:00]} e5 {[%eval x]} *", &g);
+    /* Malformed commands, and a second [%clk], are kept verbatim with the other commands. */
+    read_ok("1. e4 {[%clk 1:75:00]} e5 {[%eval x] text} 2. Nf3 {[%clk 0:01:00] [%clk 0:02:00]} *", &g);
     n = sch_pgn_root(&g)->main;
     assert_int_equal(n->clock_ms, SCH_PGN_NO_CLOCK);
-    assert_string_equal(n->comment, "[%clk 1:75:00]");
+    assert_null(n->comment);
+    assert_string_equal(n->commands, "[%clk 1:75:00]");
     assert_false(n->main->has_eval);
+    assert_string_equal(n->main->commands, "[%eval x]");
+    assert_string_equal(n->main->comment, "text");
+    assert_int_equal(n->main->main->clock_ms, 60000);
+    assert_string_equal(n->main->main->commands, "[%clk 0:02:00]");
+    assert_string_equal(movetext(&g, SCH_LANG_EN),
+                        "1. e4 {[%clk 1:75:00]} 1... e5 {[%eval x] text} 2. Nf3\n{[%clk 0:01:00] [%clk 0:02:00]} *");
+    assert_round_trip(&g, SCH_LANG_EN);
+    sch_pgn_game_free(&g);
+
+    /* The root's comment (before the first move) follows the same rule. */
+    read_ok("{[%evp 0,10] start [%clk 1:00:00]} 1. e4 *", &g);
+    const SchPgnNode *root = sch_pgn_root(&g);
+    assert_string_equal(root->comment, "start");
+    assert_string_equal(root->commands, "[%evp 0,10]");
+    assert_int_equal(root->clock_ms, 3600000);
+    assert_string_equal(sch_pgn_comment(&g, 0), "start");
+    assert_string_equal(movetext(&g, SCH_LANG_EN), "{[%clk 1:00:00] [%evp 0,10] start} 1. e4 *");
+    char commands[128];
+    sch_pgn_node_commands(root, commands, sizeof commands);
+    assert_string_equal(commands, "[%clk 1:00:00] [%evp 0,10]");
+    sch_pgn_node_commands(root, commands, 10);
+    assert_string_equal(commands, "[%clk 1:0");
+    assert_round_trip(&g, SCH_LANG_EN);
+    sch_pgn_game_free(&g);
+
+    /* Set by the caller: the text's commands are taken out of it just so. */
+    sch_pgn_game_init(&g);
+    SchPgnNode *top = sch_pgn_tree_root(&g);
+    assert_non_null(top);
+    assert_true(sch_pgn_node_set_comment(top, false, "see [%cal Ge2e4]\nhere [%eval -0.5] [%clk 0:00:09]"));
+    assert_string_equal(top->comment, "see here");
+    assert_string_equal(top->commands, "[%cal Ge2e4]");
+    assert_int_equal(top->eval, -50);
+    assert_int_equal(top->clock_ms, 9000);
+    assert_true(sch_pgn_node_set_comment(top, false, "[%clk 0:00:08] plain"));
+    assert_int_equal(top->clock_ms, 8000);
+    assert_int_equal(top->eval, -50);
+    assert_string_equal(top->commands, "[%cal Ge2e4]");
+    assert_string_equal(top->comment, "plain");
+    assert_true(sch_pgn_node_set_comment(top, false, NULL));
+    assert_null(top->comment);
+    assert_string_equal(movetext(&g, SCH_LANG_EN), "{[%clk 0:00:08] [%eval -0.50] [%cal Ge2e4]} *");
+    sch_pgn_game_free(&g);
+}
+
+/* A [%clk] or [%eval] glued to the command before it ("[%ts 1][%clk 0:14:46]") is read into its field
+ * (it was left in the text). */
+static void test_glued_commands(void **state) {
+    (void)state;
+    SchPgnGame g;
+    read_ok("1. e4 {[%ts 1][%clk 0:14:46]} e5 {[%cal Ge2e4][%eval 0.3]} 2. Nf3 {[%clk 0:14:40][%eval #2]} *", &g);
+    const SchPgnNode *n = sch_pgn_root(&g)->main;
+    assert_int_equal(n->clock_ms, 886000);
+    n = n->main;
+    assert_true(n->has_eval);
+    assert_int_equal(n->eval, 30);
+    n = n->main;
+    assert_int_equal(n->clock_ms, 880000);
+    assert_true(n->has_eval && n->eval_mate);
+    assert_int_equal(n->eval, 2);
+    assert_null(n->comment);
+    assert_null(n->commands);
+    assert_string_equal(sch_pgn_root(&g)->main->commands, "[%ts 1]");
+    assert_null(sch_pgn_root(&g)->main->comment);
+    assert_string_equal(sch_pgn_root(&g)->main->main->commands, "[%cal Ge2e4]");
+    assert_string_equal(movetext(&g, SCH_LANG_EN),
+                        "1. e4 {[%clk 0:14:46] [%ts 1]} 1... e5 {[%eval 0.30] [%cal Ge2e4]} 2. Nf3\n"
+                        "{[%clk 0:14:40] [%eval #2]} *");
+    assert_round_trip(&g, SCH_LANG_EN);
     sch_pgn_game_free(&g);
 }
 
@@ -546,6 +618,7 @@ int main(void) {
         cmocka_unit_test(test_nags),
         cmocka_unit_test(test_comments_everywhere),
         cmocka_unit_test(test_clock_and_eval),
+        cmocka_unit_test(test_glued_commands),
         cmocka_unit_test(test_null_moves),
         cmocka_unit_test(test_walk_and_build),
         cmocka_unit_test(test_game_record_after_reading),
