@@ -15,6 +15,7 @@
 #   make install       builds and installs libschach (shared + static), its headers, schach.pc and
 #                      the CMake package under PREFIX (/usr/local); DESTDIR=... stages it elsewhere
 #   make uninstall     removes what the last make install installed (build/install_manifest_library.txt)
+#   make docs          the library's reference (Doxygen) in docs/library/reference/html/index.html
 #   make bench         perft speed of schach, and of Stockfish when it is installed
 #   make bench-server  schach serve under load: moves per second, latency, 10,000 WebSockets
 #   make bench-cluster   1, 2 and 3 nodes on PostgreSQL behind HAProxy, and one on SQLite: moves per
@@ -63,7 +64,7 @@ CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: install uninstall tsan test-tsan all build web run run-cluster stop-cluster bench-server bench-cluster bench-winnable bench-strength bench-levels bench-threads bench-clock test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
+.PHONY: docs install uninstall tsan test-tsan all build web run run-cluster stop-cluster bench-server bench-cluster bench-winnable bench-strength bench-levels bench-threads bench-clock test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
 
 all: build
 
@@ -184,9 +185,16 @@ bench-threads: build
 bench-clock: build
 	bash bench/match_clock.sh ./$(BUILD)/schach
 
-FORMAT_FILES = $(shell find src include tests fuzz bench -name '*.[ch]' 2>/dev/null)
+FORMAT_FILES = $(shell find src include tests fuzz bench examples -name '*.[ch]' 2>/dev/null)
 format:
 	clang-format -i $(FORMAT_FILES)
+
+# The reference of libschach from its headers, the tutorial and the examples (docs/library/Doxyfile).
+docs:
+	@command -v doxygen >/dev/null || { echo "make docs needs doxygen (scripts/install-deps installs it)" >&2; exit 1; }
+	mkdir -p docs/library/reference
+	SCHACH_DOCS_OUT=docs/library/reference doxygen docs/library/Doxyfile
+	@echo "the reference: docs/library/reference/html/index.html"
 
 format-check:
 	clang-format --dry-run -Werror $(FORMAT_FILES)

@@ -1,4 +1,5 @@
-/* libschach: reading a move the way a learner types it, and saying in words why it is refused.
+/** @file
+ * libschach: reading a move the way a learner types it, and saying in words why it is refused.
  *
  * sch_game_parse_move() accepts every notation sch_move_parse() does (UCI, long algebraic, SAN in English or
  * German). When the text names no legal move it finds what the player most likely meant and names
@@ -21,26 +22,26 @@ extern "C" {
 #endif
 
 enum {
-    SCH_EXPLAIN_ERR_OWN_PIECE = 500, /* %1: target square, %2: "@knight"-style name of the own piece on it */
-    SCH_EXPLAIN_ERR_BLOCKED, /* %1: "@rook"-style name of the moving piece, %2: its square, %3: the blocking square */
-    /* %1: piece name, %2: its square: pinned, moving would expose the king (reported as
+    SCH_EXPLAIN_ERR_OWN_PIECE = 500, /**< %1: target square, %2: "@knight"-style name of the own piece on it */
+    SCH_EXPLAIN_ERR_BLOCKED, /**< %1: "@rook"-style name of the moving piece, %2: its square, %3: the blocking square */
+    /** %1: piece name, %2: its square: pinned, moving would expose the king (reported as
      * SCH_EXPLAIN_ERR_PINNED_PAWN + type, see below) */
     SCH_EXPLAIN_ERR_PINNED,
-    SCH_EXPLAIN_ERR_KING_ATTACKED, /* %1: the square where the king would be in check */
-    /* %1: piece name of (one) checker, %2: its square (reported as SCH_EXPLAIN_ERR_CHECK_BY_PAWN + type,
+    SCH_EXPLAIN_ERR_KING_ATTACKED, /**< %1: the square where the king would be in check */
+    /** %1: piece name of (one) checker, %2: its square (reported as SCH_EXPLAIN_ERR_CHECK_BY_PAWN + type,
      * see below) */
     SCH_EXPLAIN_ERR_CHECK_NOT_ANSWERED,
-    SCH_EXPLAIN_ERR_CASTLE_KING_MOVED, /* the king has moved (in this game) */
-    SCH_EXPLAIN_ERR_CASTLE_ROOK_MOVED, /* %1: the rook's home square: that rook has moved */
-    SCH_EXPLAIN_ERR_CASTLE_ROOK_GONE,  /* %1: the rook's home square: the rook was captured */
-    SCH_EXPLAIN_ERR_CASTLE_NO_RIGHT,   /* the game started without this castling right */
-    SCH_EXPLAIN_ERR_CASTLE_IN_CHECK,   /* the king is in check */
-    SCH_EXPLAIN_ERR_CASTLE_ATTACKED,   /* %1: the attacked square the king would cross or reach */
-    SCH_EXPLAIN_ERR_CASTLE_OCCUPIED,   /* %1: the occupied square between king and rook */
-    SCH_EXPLAIN_ERR_EP_TOO_LATE,       /* %1: the target square: en passant only right after the double step */
-    SCH_EXPLAIN_ERR_PAWN_MOVE,         /* %1: from, %2: to: pawns move straight ahead and capture diagonally */
-    /* explain.c may add codes below this line */
-    /* German needs the article of the piece ("der Springer", "die Dame", "durch den Bauern"), which
+    SCH_EXPLAIN_ERR_CASTLE_KING_MOVED, /**< the king has moved (in this game) */
+    SCH_EXPLAIN_ERR_CASTLE_ROOK_MOVED, /**< %1: the rook's home square: that rook has moved */
+    SCH_EXPLAIN_ERR_CASTLE_ROOK_GONE,  /**< %1: the rook's home square: the rook was captured */
+    SCH_EXPLAIN_ERR_CASTLE_NO_RIGHT,   /**< the game started without this castling right */
+    SCH_EXPLAIN_ERR_CASTLE_IN_CHECK,   /**< the king is in check */
+    SCH_EXPLAIN_ERR_CASTLE_ATTACKED,   /**< %1: the attacked square the king would cross or reach */
+    SCH_EXPLAIN_ERR_CASTLE_OCCUPIED,   /**< %1: the occupied square between king and rook */
+    SCH_EXPLAIN_ERR_EP_TOO_LATE,       /**< %1: the target square: en passant only right after the double step */
+    SCH_EXPLAIN_ERR_PAWN_MOVE,         /**< %1: from, %2: to: pawns move straight ahead and capture diagonally */
+    /** explain.c may add codes below this line */
+    /** German needs the article of the piece ("der Springer", "die Dame", "durch den Bauern"), which
      * "@knight"-style arguments cannot inflect, so these two reasons come with one code per piece
      * type, as notation's MOVE_ERR_NO_*: code = SCH_EXPLAIN_ERR_PINNED_PAWN + SchPieceType of the pinned
      * piece, SCH_EXPLAIN_ERR_CHECK_BY_PAWN + SchPieceType of the checker. Arguments as in the generic code. */
@@ -58,7 +59,7 @@ enum {
     SCH_EXPLAIN_ERR_CHECK_BY_KING,
 };
 
-/* The reason a code stands for: SCH_EXPLAIN_ERR_PINNED for every EXPLAIN_ERR_PINNED_*,
+/** The reason a code stands for: SCH_EXPLAIN_ERR_PINNED for every EXPLAIN_ERR_PINNED_*,
  * SCH_EXPLAIN_ERR_CHECK_NOT_ANSWERED for every EXPLAIN_ERR_CHECK_BY_*, any other code unchanged. */
 static inline int sch_explain_error_kind(int code) {
     if (code >= SCH_EXPLAIN_ERR_PINNED_PAWN && code <= SCH_EXPLAIN_ERR_PINNED_KING)
@@ -68,7 +69,7 @@ static inline int sch_explain_error_kind(int code) {
     return code;
 }
 
-/* Reads text as a move in g's current position (any notation, letters of lang preferred for 'B').
+/** Reads text as a move in g's current position (any notation, letters of lang preferred for 'B').
  * Returns the legal move, or SCH_MOVE_NONE with err set to the most specific reason: one of the
  * EXPLAIN_ERR_* codes above or a notation.h MOVE_ERR_* code (syntax, ambiguity, no piece can reach,
  * empty or enemy from square, promotion missing — then the caller may ask for the piece and try
@@ -76,7 +77,7 @@ static inline int sch_explain_error_kind(int code) {
  * text (NULL included); err may be NULL. */
 SchMove sch_game_parse_move(const SchGame *g, const char *text, SchLang lang, SchError *err);
 
-/* Explains why from -> to (promotion promo, SCH_PIECE_TYPE_NB for none) is not legal in g's current
+/** Explains why from -> to (promotion promo, SCH_PIECE_TYPE_NB for none) is not legal in g's current
  * position; the move must not be legal. Sets err and always returns false. */
 bool sch_game_explain_move(const SchGame *g, SchSquare from, SchSquare to, SchPieceType promo, SchError *err);
 

@@ -1,4 +1,5 @@
-/* libschach: perft, the number of leaf nodes of the legal move tree — the specification test of
+/** @file
+ * libschach: perft, the number of leaf nodes of the legal move tree — the specification test of
  * move generation. */
 #ifndef SCH_PERFT_H
 #define SCH_PERFT_H
@@ -9,10 +10,10 @@
 extern "C" {
 #endif
 
-/* Leaf nodes at depth (depth 0 counts 1). Uses make/unmake on a copy; counts the last ply in bulk. */
+/** Leaf nodes at depth (depth 0 counts 1). Uses make/unmake on a copy; counts the last ply in bulk. */
 uint64_t sch_perft(const SchPosition *pos, int depth);
 
-/* Per root move: fills moves[i] and counts[i] (arrays of SCH_MAX_MOVES); returns the move count. */
+/** Per root move: fills moves[i] and counts[i] (arrays of SCH_MAX_MOVES); returns the move count. */
 int sch_perft_divide(const SchPosition *pos, int depth, SchMove *moves, uint64_t *counts);
 
 #ifdef __cplusplus

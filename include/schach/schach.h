@@ -1,4 +1,5 @@
-/* libschach 1.0: the whole public API in one include.
+/** @file
+ * libschach 1.0: the whole public API in one include.
  *
  *     #include <schach/schach.h>
  *
@@ -33,7 +34,7 @@
 extern "C" {
 #endif
 
-/* How sliding attacks are looked up in this process: "pext" (BMI2 present and fast) or "magic".
+/** How sliding attacks are looked up in this process: "pext" (BMI2 present and fast) or "magic".
  * Chosen when the library is loaded; the environment variable SCHACH_SLIDERS=magic set
  * before the program starts forces magic bitboards, SCHACH_SLIDERS=pext forces PEXT when the CPU
  * has BMI2 at all. Both give identical results. */

@@ -1,4 +1,5 @@
-/* libschach: can a side still checkmate? Dead positions (FIDE Laws 1.3, 5.2.2) and flag falls (6.9).
+/** @file
+ * libschach: can a side still checkmate? Dead positions (FIDE Laws 1.3, 5.2.2) and flag falls (6.9).
  *
  * A position is winnable for a colour when some series of legal moves — both sides' moves, the
  * opponent cooperating — ends in checkmate by that colour. It is dead when it is winnable for
@@ -36,59 +37,68 @@
 extern "C" {
 #endif
 
-typedef enum { SCH_WIN_UNDETERMINED = 0, SCH_WIN_WINNABLE, SCH_WIN_UNWINNABLE } SchWinnability;
+/** The answer to "can this colour still checkmate?". */
+typedef enum {
+    SCH_WIN_UNDETERMINED = 0, /**< the budget ran out first */
+    SCH_WIN_WINNABLE,         /**< yes: the result holds a helpmate as proof */
+    SCH_WIN_UNWINNABLE        /**< no: the result holds the reason, a proof */
+} SchWinnability;
 
-/* Why a colour cannot checkmate. */
+/** Why a colour cannot checkmate. */
 typedef enum {
     SCH_WIN_REASON_NONE = 0,
-    SCH_WIN_REASON_CHECKMATED, /* that colour is checkmated: the game is over */
-    SCH_WIN_REASON_STALEMATE,  /* the side to move is stalemated: the game is over */
-    SCH_WIN_REASON_BARE_KING,  /* only the king is left: a king never gives check */
-    SCH_WIN_REASON_MATERIAL,   /* insufficient material: K+N v K, bishops that can never cover the king's escape */
-    SCH_WIN_REASON_LOCKED,     /* the pawns are locked and no piece can break through to the enemy king */
-    SCH_WIN_REASON_TRAPPED,    /* the pieces that could give check are trapped and can never reach the king */
-    SCH_WIN_REASON_EXHAUSTED,  /* every position any series of moves can reach was examined: none is mate */
+    SCH_WIN_REASON_CHECKMATED, /**< that colour is checkmated: the game is over */
+    SCH_WIN_REASON_STALEMATE,  /**< the side to move is stalemated: the game is over */
+    SCH_WIN_REASON_BARE_KING,  /**< only the king is left: a king never gives check */
+    SCH_WIN_REASON_MATERIAL,   /**< insufficient material: K+N v K, bishops that can never cover the king's escape */
+    SCH_WIN_REASON_LOCKED,     /**< the pawns are locked and no piece can break through to the enemy king */
+    SCH_WIN_REASON_TRAPPED,    /**< the pieces that could give check are trapped and can never reach the king */
+    SCH_WIN_REASON_EXHAUSTED,  /**< every position any series of moves can reach was examined: none is mate */
     SCH_WIN_REASON_NB
 } SchWinReason;
 
-/* Longest helpmate line a result holds (plies). */
+/** Longest helpmate line a result holds (plies). */
 #define SCH_WIN_LINE_MAX 256
 
-/* Node budget of the full mode when limits.nodes is 0. */
+/** Node budget of the full mode when limits.nodes is 0. */
 #define SCH_WIN_DEFAULT_NODES 200000
 
+/** How much an analysis may do. */
 typedef struct SchWinLimits {
-    bool quick;     /* quick mode: static analysis and a tiny search only */
-    uint64_t nodes; /* full mode: positions the searches may visit in all; 0 = SCH_WIN_DEFAULT_NODES */
+    bool quick;     /**< quick mode: static analysis and a tiny search only */
+    uint64_t nodes; /**< full mode: positions the searches may visit in all; 0 = SCH_WIN_DEFAULT_NODES */
 } SchWinLimits;
 
+/** What an analysis found, with its proof. */
 typedef struct SchWinResult {
-    SchWinnability verdict;
-    SchWinReason reason;            /* SCH_WIN_UNWINNABLE: why; else SCH_WIN_REASON_NONE */
-    int line_len;                   /* SCH_WIN_WINNABLE: plies in line (0 when the opponent is already mated) */
-    SchMove line[SCH_WIN_LINE_MAX]; /* SCH_WIN_WINNABLE: the helpmate, legal moves from the position */
-    uint64_t nodes;                 /* positions visited */
-    bool blockade;                  /* quick mode, undetermined: the pawns are (nearly) locked, so the full
+    SchWinnability verdict;         /**< the answer */
+    SchWinReason reason;            /**< SCH_WIN_UNWINNABLE: why; else SCH_WIN_REASON_NONE */
+    int line_len;                   /**< SCH_WIN_WINNABLE: plies in line (0 when the opponent is already mated) */
+    SchMove line[SCH_WIN_LINE_MAX]; /**< SCH_WIN_WINNABLE: the helpmate, legal moves from the position */
+    uint64_t nodes;                 /**< positions visited */
+    bool blockade;                  /**< quick mode, undetermined: the pawns are (nearly) locked, so the full
                                 * analysis may settle what the quick one could not */
 } SchWinResult;
 
-/* A reusable work area for the full mode (a transposition table of about tt_bytes; 0 = 4 MiB). One
+/** A reusable work area for the full mode (a transposition table of about tt_bytes; 0 = 4 MiB). One
  * thread at a time. NULL when out of memory. */
 typedef struct SchWinWork SchWinWork;
+/** A new work area (see above); NULL when out of memory. */
 SchWinWork *sch_win_work_new(size_t tt_bytes);
+/** Frees a work area; work may be NULL. */
 void sch_win_work_free(SchWinWork *work);
 
-/* Whether color can still checkmate in pos (pos must be a legal position, e.g. from sch_fen_parse).
+/** Whether color can still checkmate in pos (pos must be a legal position, e.g. from sch_fen_parse).
  * limits may be NULL (full mode, default budget); work may be NULL (the thread's own area).
  * Fills *out (may be NULL) and returns its verdict. */
 SchWinnability sch_can_checkmate(const SchPosition *pos, SchColor color, const SchWinLimits *limits, SchWinWork *work,
                                  SchWinResult *out);
 
-/* Whether r holds a proof for color: its line is legal from pos and ends with color's opponent
+/** Whether r holds a proof for color: its line is legal from pos and ends with color's opponent
  * checkmated (sch_can_checkmate checks every proof with this before it returns it). */
 bool sch_win_proof_valid(const SchPosition *pos, SchColor color, const SchWinResult *r);
 
-/* The dead-position test (5.2.2): SCH_WIN_UNWINNABLE when neither colour can checkmate (dead),
+/** The dead-position test (5.2.2): SCH_WIN_UNWINNABLE when neither colour can checkmate (dead),
  * SCH_WIN_WINNABLE when one of them can, else SCH_WIN_UNDETERMINED. res (may be NULL) receives both colours'
  * results, res[WHITE] and res[BLACK]; a colour not analysed (because the other was already
  * winnable) is left SCH_WIN_UNDETERMINED. In quick mode, res[..].blockade says whether the full analysis
@@ -96,12 +106,12 @@ bool sch_win_proof_valid(const SchPosition *pos, SchColor color, const SchWinRes
 SchWinnability sch_dead_position(const SchPosition *pos, const SchWinLimits *limits, SchWinWork *work,
                                  SchWinResult res[2]);
 
-/* Machine name of a reason ("insufficient_material", "locked_pawns", ...); NULL for SCH_WIN_REASON_NONE. */
+/** Machine name of a reason ("insufficient_material", "locked_pawns", ...); NULL for SCH_WIN_REASON_NONE. */
 const char *sch_win_reason_name(SchWinReason reason);
-/* The reason as words for people, e.g. "the pawns are locked and no piece can break through" /
+/** The reason as words for people, e.g. "the pawns are locked and no piece can break through" /
  * "die Bauernketten sind blockiert, keine Figur kann durchbrechen". Never NULL. */
 const char *sch_win_reason_text(SchWinReason reason, SchLang lang);
-/* Machine name of a verdict: "winnable", "unwinnable", "undetermined". */
+/** Machine name of a verdict: "winnable", "unwinnable", "undetermined". */
 const char *sch_win_verdict_name(SchWinnability verdict);
 
 #ifdef __cplusplus
