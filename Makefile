@@ -99,7 +99,7 @@ install:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER=$(CC_RELEASE) $(CMAKE_WERROR)
 	cmake --build $(BUILD) -j$(JOBS) --target schach_lib schach_shared
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)" --component library
-	@# The dynamic linker's cache learns of the new libschach.so.0 (a real install as root only).
+	@# The dynamic linker's cache learns of the new libschach.so.1 (a real install as root only).
 	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
 
 uninstall:
