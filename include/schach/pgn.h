@@ -48,6 +48,7 @@ enum {
     SCH_PGN_MAX_NODES = 100000,  /* moves in a game, variations included */
     SCH_PGN_MAX_COMMENT = 16384, /* bytes in one comment (comments in a row are joined) */
     SCH_PGN_MAX_NAGS = 8,        /* NAGs on one move */
+    SCH_PGN_MAX_EMPTY = 255,     /* empty variations "()" to one move */
 };
 
 /* A null move ("--" or "Z0"): it passes the turn. Its from and to squares are both h8, so it is no
@@ -67,11 +68,16 @@ enum {
 /* A node of the game tree. The root stands for the start position and has no move; every other
  * node is a move played from its parent's position. A node's first child (main) is the main
  * continuation, the first child's siblings (next, next->next, ...) are the variations that replace
- * it, in file order. */
+ * it, in file order.
+ * An empty variation "()" (no move of its own; a comment or variations inside it are dropped with it)
+ * has no node: it counts in empty_variations of the move it replaces, and is written as "()" after
+ * that move's other variations, so reading and writing again gives it back. Walkers visit moves only;
+ * a visitor finds the empty variations on the node. */
 typedef struct SchPgnNode {
     SchMove move; /* SCH_PGN_MOVE_NULL for a null move; SCH_MOVE_NONE at the root */
     uint8_t nag_count;
     uint8_t nags[SCH_PGN_MAX_NAGS]; /* in file order */
+    uint8_t empty_variations;       /* empty variations "()" that replace this move (see below) */
     char *comment_before;           /* comment before the move (at the start of a variation, after one) or
                                        NULL: the text as written, commands included */
     char *comment;                  /* text of the comment after the move (the root's: before the first

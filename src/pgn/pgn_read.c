@@ -26,13 +26,14 @@ typedef enum { PHASE_TAGS, PHASE_MOVES, PHASE_DONE } Phase;
 
 /* One line of the movetext: the main line or a variation being read. */
 typedef struct Frame {
-    SchPgnNode *cur;    /* the last move of this line (the next move hangs under it) */
-    SchPosition pos;    /* the position after cur */
-    SchPosition before; /* the position before cur's move: where a variation to it starts */
-    bool has_move;      /* this line has a move */
-    bool after_move;    /* nothing but NAGs and comments since that move */
-    char *pending;      /* comment before the next move */
-    int open_line;      /* where the variation's '(' is */
+    SchPgnNode *cur;      /* the last move of this line (the next move hangs under it) */
+    SchPgnNode *replaces; /* the move this variation replaces (NULL for the main line) */
+    SchPosition pos;      /* the position after cur */
+    SchPosition before;   /* the position before cur's move: where a variation to it starts */
+    bool has_move;        /* this line has a move */
+    bool after_move;      /* nothing but NAGs and comments since that move */
+    char *pending;        /* comment before the next move */
+    int open_line;        /* where the variation's '(' is */
     int open_column;
 } Frame;
 
@@ -376,9 +377,9 @@ static bool open_variation(Parse *p, const Token *t) {
     /* A variation that opens another before its first move, "((1. d4) ...)", branches where it
      * does: both replace the same move. */
     if (f->has_move)
-        *v = (Frame){.cur = f->cur->parent, .pos = f->before};
+        *v = (Frame){.cur = f->cur->parent, .replaces = f->cur, .pos = f->before};
     else
-        *v = (Frame){.cur = f->cur, .pos = f->pos};
+        *v = (Frame){.cur = f->cur, .replaces = f->replaces, .pos = f->pos};
     v->open_line = t->line;
     v->open_column = t->column;
     return true;
@@ -387,8 +388,14 @@ static bool open_variation(Parse *p, const Token *t) {
 static bool close_variation(Parse *p, const Token *t) {
     if (p->depth == 0)
         return fail(p, t, SCH_PGN_ERR_VARIATION, NULL, NULL);
-    if (!flush_pending(p, &p->frames[p->depth], t))
+    Frame *v = &p->frames[p->depth];
+    if (!flush_pending(p, v, t))
         return false;
+    if (!v->has_move) { /* "()": counted on the move it replaces */
+        if (v->replaces->empty_variations == SCH_PGN_MAX_EMPTY)
+            return fail_limit(p, t, "empty variations to one move", "leere Varianten zu einem Zug", SCH_PGN_MAX_EMPTY);
+        v->replaces->empty_variations++;
+    }
     p->depth--;
     p->frames[p->depth].after_move = false;
     return true;

@@ -235,8 +235,9 @@ static bool same_text(const char *a, const char *b) { return (!a && !b) || (a &&
 
 static bool same_node(const SchPgnNode *a, const SchPgnNode *b) {
     return a->move == b->move && a->nag_count == b->nag_count && memcmp(a->nags, b->nags, a->nag_count) == 0 &&
-           same_text(a->comment_before, b->comment_before) && same_text(a->comment, b->comment) &&
-           same_text(a->commands, b->commands) && a->clock_ms == b->clock_ms && a->has_eval == b->has_eval &&
+           a->empty_variations == b->empty_variations && same_text(a->comment_before, b->comment_before) &&
+           same_text(a->comment, b->comment) && same_text(a->commands, b->commands) && a->clock_ms == b->clock_ms &&
+           a->has_eval == b->has_eval &&
            (!a->has_eval || (a->eval_mate == b->eval_mate && a->eval == b->eval && a->eval_depth == b->eval_depth));
 }
 

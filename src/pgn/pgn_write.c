@@ -206,6 +206,7 @@ static bool put_move(LineWriter *w, const SchPosition *pos, const SchPgnNode *n,
 }
 
 static bool put_variations(LineWriter *w, const SchPosition *pos, const SchPgnNode *n, SchLang lang);
+static bool put_empty(LineWriter *w, const SchPgnNode *n);
 
 /* The line that starts with n in parentheses; n's siblings are not part of it. */
 static void put_variation(LineWriter *w, SchPosition pos, const SchPgnNode *n, SchLang lang) {
@@ -213,19 +214,26 @@ static void put_variation(LineWriter *w, SchPosition pos, const SchPgnNode *n, S
     bool number = true;
     for (bool first = true; n; n = n->main, first = false) {
         number = put_move(w, &pos, n, number, lang);
-        if (!first && put_variations(w, &pos, n, lang))
+        if (first ? put_empty(w, n) : put_variations(w, &pos, n, lang))
             number = true;
         sch_pgn_play(&pos, n->move);
     }
     line_piece(w, ")", 1, true);
 }
 
-/* The variations that replace n (its later siblings), from pos, the position before n. Returns
- * whether there were any. */
+/* The empty variations "()" that replace n; returns whether there were any. */
+static bool put_empty(LineWriter *w, const SchPgnNode *n) {
+    for (int i = 0; i < n->empty_variations; i++)
+        line_piece(w, "()", 2, false);
+    return n->empty_variations > 0;
+}
+
+/* The variations that replace n (its later siblings), from pos, the position before n, then its empty
+ * ones. Returns whether there were any. */
 static bool put_variations(LineWriter *w, const SchPosition *pos, const SchPgnNode *n, SchLang lang) {
     for (const SchPgnNode *v = n->next; v; v = v->next)
         put_variation(w, *pos, v, lang);
-    return n->next != NULL;
+    return put_empty(w, n) || n->next != NULL;
 }
 
 /* A move number stays on the line of its move: "8. Nh4" is one unit for wrapping. Black's move

@@ -105,6 +105,8 @@ static SchMove uci(const SchPgnGame *g, const SchPgnNode *after, const char *tex
     return m;
 }
 
+static char *repeat(const char *head, const char *unit, int n, const char *tail);
+
 /* ------------------------------------------------------------------------------ the tree */
 
 static void test_variations(void **state) {
@@ -136,6 +138,55 @@ static void test_variations(void **state) {
     assert_round_trip(&g, SCH_LANG_EN);
     assert_round_trip(&g, SCH_LANG_DE);
     sch_pgn_game_free(&g);
+}
+
+/* An empty variation "()" is kept (it was dropped when written): as a count on the move it would
+ * replace, written after that move's other variations. */
+static void test_empty_variations(void **state) {
+    (void)state;
+    SchPgnGame g;
+    read_ok("1. e4 e5 () 2. Nf3 (2. Nc3) () Nc6 *", &g);
+    const SchPgnNode *e5 = sch_pgn_root(&g)->main->main;
+    assert_int_equal(e5->empty_variations, 1);
+    assert_null(e5->next);
+    assert_int_equal(e5->main->empty_variations, 1);
+    assert_int_equal(sch_pgn_node_count(&g), 5);
+    assert_string_equal(movetext(&g, SCH_LANG_EN), "1. e4 e5 () 2. Nf3 (2. Nc3) () 2... Nc6 *");
+    assert_round_trip(&g, SCH_LANG_EN);
+    assert_round_trip(&g, SCH_LANG_DE);
+    sch_pgn_game_free(&g);
+
+    /* In a variation, after its first move and later; one before the first move of a variation
+     * replaces the same move as that variation; a comment inside is dropped with it. */
+    read_ok("1. e4 e5 (1... c5 () 2. Nf3 () ({x}) 2... d6) (() 1... e6) *", &g);
+    e5 = sch_pgn_root(&g)->main->main;
+    assert_int_equal(e5->empty_variations, 1);
+    assert_int_equal(e5->next->empty_variations, 1);
+    assert_int_equal(e5->next->main->empty_variations, 2);
+    assert_string_equal(movetext(&g, SCH_LANG_EN), "1. e4 e5 (1... c5 () 2. Nf3 () () 2... d6) (1... e6) () *");
+    assert_round_trip(&g, SCH_LANG_EN);
+    sch_pgn_game_free(&g);
+
+    /* Built by hand, and unequal trees. */
+    SchPgnGame h;
+    read_ok("1. e4 e5 *", &h);
+    read_ok("1. e4 e5 () *", &g);
+    assert_false(sch_pgn_tree_equal(sch_pgn_root(&g), sch_pgn_root(&h)));
+    sch_pgn_root(&h)->main->main->empty_variations = 1;
+    assert_true(sch_pgn_tree_equal(sch_pgn_root(&g), sch_pgn_root(&h)));
+    sch_pgn_game_free(&g);
+    sch_pgn_game_free(&h);
+
+    /* At most SCH_PGN_MAX_EMPTY to one move. */
+    char *text = repeat("1. e4 ", "() ", SCH_PGN_MAX_EMPTY, "*");
+    read_ok(text, &g);
+    assert_int_equal(sch_pgn_root(&g)->main->empty_variations, SCH_PGN_MAX_EMPTY);
+    assert_round_trip(&g, SCH_LANG_EN);
+    sch_pgn_game_free(&g);
+    free(text);
+    text = repeat("1. e4 ", "() ", SCH_PGN_MAX_EMPTY + 1, "*");
+    assert_error_at(text, SCH_PGN_ERR_LIMIT, 1, 7 + 3 * SCH_PGN_MAX_EMPTY + 1);
+    free(text);
 }
 
 static void test_variation_legality(void **state) {
@@ -614,6 +665,7 @@ static void test_tree_file(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_variations),
+        cmocka_unit_test(test_empty_variations),
         cmocka_unit_test(test_variation_legality),
         cmocka_unit_test(test_nags),
         cmocka_unit_test(test_comments_everywhere),
