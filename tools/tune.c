@@ -78,7 +78,7 @@ static int extract_game(const SchPgnGame *pg, int skip, int per_game) {
     SchPosition pos = pg->game.start;
     for (int i = 0; i < plies; i++) {
         SchUndo u;
-        sch_pos_make(&pos, pg->game.plies[i].move, &u);
+        sch_game_make_ply(&pos, pg->game.plies[i].move, &u); /* a null move too */
         if (i + 1 < skip || !is_quiet(&pos))
             continue;
         EvalTrace t;

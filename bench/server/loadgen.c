@@ -204,23 +204,27 @@ static Line *lines;
 static int line_count;
 
 static void line_from_game(const SchGame *g) {
-    if (g->ply_count == 0 || g->ply_count > MAX_PLIES)
+    /* The server takes real moves only: a line ends before a null move ("--" in the PGN). */
+    int plies = 0;
+    while (plies < g->ply_count && g->plies[plies].move != SCH_MOVE_NULL)
+        plies++;
+    if (plies == 0 || plies > MAX_PLIES)
         return;
     lines = realloc(lines, (size_t)(line_count + 1) * sizeof *lines);
     Line *l = &lines[line_count++];
-    l->plies = g->ply_count;
-    l->uci = malloc((size_t)g->ply_count * sizeof *l->uci);
+    l->plies = plies;
+    l->uci = malloc((size_t)plies * sizeof *l->uci);
     if (!lines || !l->uci) {
         fputs("schach_loadgen: out of memory\n", stderr);
         exit(2);
     }
     SchPosition walk = g->start;
-    for (int i = 0; i < g->ply_count; i++) {
+    for (int i = 0; i < plies; i++) {
         SchUndo undo;
         sch_uci_write(&walk, g->plies[i].move, l->uci[i], sizeof l->uci[i]);
         sch_pos_make(&walk, g->plies[i].move, &undo);
     }
-    l->over = sch_game_over(g);
+    l->over = sch_game_over(g) && plies == g->ply_count;
 }
 
 static bool lines_from_pgn(const char *path) {

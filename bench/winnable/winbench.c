@@ -77,7 +77,7 @@ static void read_games(const char *file, Set *set, int *games, int *decisive) {
             SchPosition pos = g->start;
             for (int i = 0; i < g->ply_count; i++) {
                 SchUndo u;
-                sch_pos_make(&pos, g->plies[i].move, &u);
+                sch_game_make_ply(&pos, g->plies[i].move, &u); /* a null move too */
                 for (int k = 0; k < RANDOM_PER_GAME; k++)
                     if (picks[k] == i)
                         add(set, &pos);

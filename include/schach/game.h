@@ -64,10 +64,11 @@ enum {
     SCH_GAME_ERR_CLAIM_REJECTED,  /* %1: the move: claim with a move was incorrect; the move stands (9.5) */
     SCH_GAME_ERR_CLAIM_VOID,      /* %1: the move: it ended the game by itself, so the claim does not apply */
     SCH_GAME_ERR_CHESS960_NUMBER, /* %1: the number, which is not 0-959 */
+    SCH_GAME_ERR_NULL_IN_CHECK,   /* the null move (SCH_MOVE_NULL) while the side to move is in check */
 };
 
 typedef struct SchGamePly {
-    SchMove move;
+    SchMove move; /* a legal move, or SCH_MOVE_NULL */
     SchUndo undo;
     uint64_t key; /* repetition key of the position after the move */
 } SchGamePly;
@@ -108,10 +109,20 @@ void sch_game_free(SchGame *g);
 /* Deep copy of src into dst (dst must not hold memory). false when out of memory. */
 bool sch_game_copy(SchGame *dst, const SchGame *src);
 
-/* Plays m; false with err (SCH_GAME_ERR_OVER, SCH_GAME_ERR_ILLEGAL, SCH_ERR_OUT_OF_MEMORY) when it cannot.
- * After the move the automatic endings are decided. A standing draw offer by the mover stays; one by
- * the opponent lapses (a move declines it). */
+/* Plays m; false with err (SCH_GAME_ERR_OVER, SCH_GAME_ERR_ILLEGAL, SCH_GAME_ERR_NULL_IN_CHECK,
+ * SCH_ERR_OUT_OF_MEMORY) when it cannot. After the move the automatic endings are decided. A standing
+ * draw offer by the mover stays; one by the opponent lapses (a move declines it).
+ * m may be the null move SCH_MOVE_NULL (types.h), for records of analysis such as PGN's "--": it
+ * passes the turn (no en passant square, the halfmove clock goes on) while the side to move is not in
+ * check, and is refused in check (SCH_GAME_ERR_NULL_IN_CHECK). The FIDE Laws know no such move; the
+ * record treats it as a ply like any other: repetitions (a position before it can repeat after it),
+ * the 50- and 75-move rules, claims and the automatic endings after it (e.g. stalemate of the
+ * opponent) count it, and sch_game_undo takes it back. Whoever walks plies[] must expect it:
+ * sch_pos_make, sch_gen_is_legal and UCI have no null move (sch_game_make_ply plays either). */
 bool sch_game_play(SchGame *g, SchMove m, SchError *err);
+/* Plays a ply of a record, m (a legal move in pos, or SCH_MOVE_NULL while pos is not in check), on pos:
+ * sch_pos_make, or sch_pos_make_null for the null move. For walking plies[] from start. */
+void sch_game_make_ply(SchPosition *pos, SchMove m, SchUndo *undo);
 /* Takes back the last move, also undoing an automatic ending it caused, and withdraws any standing
  * draw offer. false when there is no move, or when the game ended by claim, agreement, resignation,
  * time or abandonment: those endings are final. */
@@ -122,7 +133,8 @@ static inline bool sch_game_over(const SchGame *g) { return g->outcome.result !=
 
 /* CLAIM_* bits the player to move could claim now on the position on the board. */
 int sch_game_claims(const SchGame *g);
-/* CLAIM_* bits that would hold after the player to move plays m (9.2.1.1, 9.3.1); m must be legal. */
+/* CLAIM_* bits that would hold after the player to move plays m (9.2.1.1, 9.3.1); m must be legal or
+ * the null move (then not in check), else 0. */
 int sch_game_claims_with_move(const SchGame *g, SchMove m);
 /* Claims a draw now (kind: SCH_CLAIM_THREEFOLD or SCH_CLAIM_FIFTY, or 0 for whichever holds, threefold
  * first). false with SCH_GAME_ERR_NO_CLAIM when it is incorrect; that claim then counts as a draw offer

@@ -51,9 +51,6 @@ enum {
     SCH_PGN_MAX_EMPTY = 255,     /* empty variations "()" to one move */
 };
 
-/* A null move ("--" or "Z0"): it passes the turn. Its from and to squares are both h8, so it is no
- * real move and not SCH_MOVE_NONE. It cannot be played while in check. */
-#define SCH_PGN_MOVE_NULL ((SchMove)(63 | (63 << 6)))
 /* clock_ms of a move without a [%clk] command. */
 #define SCH_PGN_NO_CLOCK (-1)
 
@@ -74,7 +71,7 @@ enum {
  * that move's other variations, so reading and writing again gives it back. Walkers visit moves only;
  * a visitor finds the empty variations on the node. */
 typedef struct SchPgnNode {
-    SchMove move; /* SCH_PGN_MOVE_NULL for a null move; SCH_MOVE_NONE at the root */
+    SchMove move; /* SCH_MOVE_NULL for a null move; SCH_MOVE_NONE at the root */
     uint8_t nag_count;
     uint8_t nags[SCH_PGN_MAX_NAGS]; /* in file order */
     uint8_t empty_variations;       /* empty variations "()" that replace this move (see below) */
@@ -99,11 +96,11 @@ typedef struct SchPgnTag {
     char *value;
 } SchPgnTag;
 
-/* A game. game holds the main line as a game record (endings, claims, repetitions); the tree at root
- * holds all of it. They differ only where the record cannot follow: a null move is no legal move, so
- * the record stops before the main line's first null move and the tree goes on. Games built by
- * playing moves into game (root NULL, or a tree shorter than the record) are written from the
- * record and the comments set with sch_pgn_set_comment; where the record ends, the tree goes on. */
+/* A game. game holds the main line as a game record (endings, claims, repetitions), null moves
+ * (SCH_MOVE_NULL) included; the tree at root holds all of it, and a game read agrees with its record
+ * move for move. Games built by playing moves into game (root NULL, or a tree shorter than the
+ * record) are written from the record and the comments set with sch_pgn_set_comment; where the record
+ * ends, the tree goes on. */
 typedef struct SchPgnGame {
     SchPgnTag *tags; /* in file order */
     int tag_count;
@@ -155,7 +152,7 @@ const char *sch_pgn_comment(const SchPgnGame *g, int ply);
  * k, 0 <= k <= the game's ply count. false when out of memory or k is out of that range. */
 bool sch_pgn_set_comment(SchPgnGame *g, int ply, const char *text);
 /* Removes the comments after the game's last ply, e.g. after moves were taken back, and the tree's
- * main-line moves past the record (with their variations) unless the record stopped at a null move. */
+ * main-line moves past the record (with their variations). */
 void sch_pgn_trim_comments(SchPgnGame *g);
 
 /* Writes g in export format with the letters of lang, then a blank line. Result (tag and marker) is
@@ -179,7 +176,7 @@ const SchPgnNode *sch_pgn_root(const SchPgnGame *g);
 /* The root, created (from g->game's start) when g has none yet; NULL when out of memory. */
 SchPgnNode *sch_pgn_tree_root(SchPgnGame *g);
 /* Appends the move m as the last child of parent (the main continuation when it is the first) and
- * returns it; m must be legal after parent (or SCH_PGN_MOVE_NULL, not in check). NULL with err set when
+ * returns it; m must be legal after parent (or SCH_MOVE_NULL, not in check). NULL with err set when
  * it is not, when out of memory or past SCH_PGN_MAX_NODES. The record g->game is not changed. */
 SchPgnNode *sch_pgn_node_add(SchPgnGame *g, SchPgnNode *parent, SchMove m, SchError *err);
 /* Sets (text copied, blanks joined as in sch_pgn_set_comment; NULL removes) the comment after the move

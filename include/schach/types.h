@@ -129,6 +129,11 @@ typedef enum { SCH_LANG_EN = 0, SCH_LANG_DE = 1 } SchLang;
 typedef uint16_t SchMove;
 
 enum { SCH_MOVE_NONE = 0 };
+/* A null move: it passes the turn (PGN "--"). Its from and to squares are both h8, so it is no real
+ * move and not SCH_MOVE_NONE. A game record (game.h) holds it where the side to move is not in check;
+ * sch_san_write and sch_lan_write write it "--". It is no legal move: the move generator never gives
+ * it and sch_pos_make does not take it (sch_pos_make_null passes the turn). */
+enum { SCH_MOVE_NULL = 63 | (63 << 6) };
 enum { SCH_MOVE_NORMAL = 0, SCH_MOVE_PROMOTION = 1, SCH_MOVE_EN_PASSANT = 2, SCH_MOVE_CASTLING = 3 };
 
 static inline SchMove sch_move_make(SchSquare from, SchSquare to) { return (SchMove)(from | (to << 6)); }

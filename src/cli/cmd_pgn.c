@@ -225,7 +225,7 @@ static void audit_game(const SchPgnGame *pg, SchWinWork *work, Audit *a) {
         }
         if (ply < g->ply_count) {
             SchUndo u;
-            sch_pos_make(&pos, g->plies[ply].move, &u);
+            sch_game_make_ply(&pos, g->plies[ply].move, &u); /* a null move too */
         }
     }
     a->contradicts_6_9 = -1;

@@ -70,7 +70,7 @@ static void print_move_list(const Play *p, char *last, size_t last_size) {
         printf(" %s", item);
         width += 1 + len;
         SchUndo u;
-        sch_pos_make(&pos, m, &u);
+        sch_game_make_ply(&pos, m, &u); /* a null move ("--") of a loaded PGN too */
     }
     putchar('\n');
 }
@@ -114,7 +114,7 @@ static void print_status(const Play *p) {
 void play_view_for(const Play *p, BoardView *v) {
     const SchGame *g = &p->pg.game;
     board_view_init(v, p->color, p->flip, p->lang);
-    if (g->ply_count > 0) {
+    if (g->ply_count > 0 && g->plies[g->ply_count - 1].move != SCH_MOVE_NULL) { /* a null move has no squares */
         SchMove m = g->plies[g->ply_count - 1].move;
         v->last_from = sch_move_from(m);
         v->last_to = sch_move_to(m);

@@ -65,10 +65,10 @@ static int lost_right_reason(const SchGame *g, int right, SchSquare king_home, S
     SchPosition p = g->start;
     for (int i = 0; i < g->ply_count && g->plies; i++) {
         SchMove m = g->plies[i].move;
-        if (!sch_gen_is_legal(&p, m))
+        if (m == SCH_MOVE_NULL ? sch_pos_in_check(&p) : !sch_gen_is_legal(&p, m))
             break; /* a damaged history: never make a move that is not legal */
         SchUndo undo;
-        sch_pos_make(&p, m, &undo);
+        sch_game_make_ply(&p, m, &undo); /* a null move passes, the rights stay */
         if (p.castling & right)
             continue;
         if (sch_move_from(m) == king_home)

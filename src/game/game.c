@@ -25,8 +25,13 @@ uint64_t sch_game_repetition_key(const SchPosition *pos) {
     return pos->key;
 }
 
-/* "e2e4", "e7e8q": names the move in errors without depending on the notation module. */
+/* "e2e4", "e7e8q", "--" for the null move: names the move in errors without depending on the
+ * notation module. */
 static void move_text(SchMove m, char buf[6]) {
+    if (m == SCH_MOVE_NULL) {
+        memcpy(buf, "--", 3);
+        return;
+    }
     sch_square_name(sch_move_from(m), buf);
     sch_square_name(sch_move_to(m), buf + 2);
     buf[4] = sch_move_kind(m) == SCH_MOVE_PROMOTION ? "nbrq"[sch_move_promotion(m) - SCH_KNIGHT] : '\0';
@@ -221,10 +226,22 @@ static bool reserve_ply(SchGame *g) {
     return true;
 }
 
+void sch_game_make_ply(SchPosition *pos, SchMove m, SchUndo *undo) {
+    if (m == SCH_MOVE_NULL)
+        sch_pos_make_null(pos, undo);
+    else
+        sch_pos_make(pos, m, undo);
+}
+
 /* Checks that m may be played now; sets err otherwise. */
 static bool check_playable(const SchGame *g, SchMove m, SchError *err) {
     if (sch_game_over(g))
         return sch_err_set(err, SCH_GAME_ERR_OVER, NULL, NULL, NULL);
+    if (m == SCH_MOVE_NULL) {
+        if (sch_pos_in_check(&g->pos))
+            return sch_err_set(err, SCH_GAME_ERR_NULL_IN_CHECK, NULL, NULL, NULL);
+        return true;
+    }
     if (!sch_gen_is_legal(&g->pos, m)) {
         char text[6];
         move_text(m, text);
@@ -241,7 +258,7 @@ bool sch_game_play(SchGame *g, SchMove m, SchError *err) {
     SchColor mover = sch_pos_turn(&g->pos);
     SchGamePly *ply = &g->plies[g->ply_count++];
     ply->move = m;
-    sch_pos_make(&g->pos, m, &ply->undo);
+    sch_game_make_ply(&g->pos, m, &ply->undo);
     ply->key = sch_game_repetition_key(&g->pos);
     /* Moving is the way to decline the opponent's offer (9.1.2.3); the mover's own offer stands. */
     if (g->draw_offer != -1 && g->draw_offer != (int)mover)
@@ -261,7 +278,10 @@ bool sch_game_undo(SchGame *g) {
     if (sch_game_over(g) && !automatic_ending(g->outcome.termination))
         return false;
     const SchGamePly *ply = &g->plies[--g->ply_count];
-    sch_pos_unmake(&g->pos, ply->move, &ply->undo);
+    if (ply->move == SCH_MOVE_NULL)
+        sch_pos_unmake_null(&g->pos, &ply->undo);
+    else
+        sch_pos_unmake(&g->pos, ply->move, &ply->undo);
     g->outcome = (SchOutcome){SCH_RESULT_NONE, SCH_TERM_NONE, SCH_WHITE, 0};
     g->draw_offer = -1;
     /* The position before was not dead (or the game would have ended there); whether it still
@@ -282,11 +302,11 @@ int sch_game_claims(const SchGame *g) {
 }
 
 int sch_game_claims_with_move(const SchGame *g, SchMove m) {
-    if (sch_game_over(g) || !sch_gen_is_legal(&g->pos, m))
+    if (!check_playable(g, m, NULL))
         return 0;
     SchPosition after = g->pos;
     SchUndo undo;
-    sch_pos_make(&after, m, &undo);
+    sch_game_make_ply(&after, m, &undo);
     int claims = 0;
     int at = g->ply_count + 1;
     if (1 + count_earlier(g, sch_game_repetition_key(&after), at, after.halfmove) >= 3)

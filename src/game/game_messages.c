@@ -23,6 +23,8 @@ const char *sch_game_error_template(int code, SchLang lang) {
         case SCH_GAME_ERR_CHESS960_NUMBER:
             return de ? "%1 ist keine Chess960-Startstellung (0 bis 959)"
                       : "%1 is not a Chess960 start position (0 to 959)";
+        case SCH_GAME_ERR_NULL_IN_CHECK:
+            return de ? "ein Nullzug ist im Schach nicht möglich" : "a null move cannot be played in check";
         default: return NULL;
     }
 }

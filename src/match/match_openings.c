@@ -12,6 +12,15 @@
 
 #define TR(lang, en, de) ((lang) == SCH_LANG_DE ? (de) : (en))
 
+/* The plies of g before its first null move: engines are given real moves only (UCI has no null
+ * move), so an opening line from a PGN ends before a "--". */
+static int real_plies(const SchGame *g) {
+    int n = 0;
+    while (n < g->ply_count && g->plies[n].move != SCH_MOVE_NULL)
+        n++;
+    return n;
+}
+
 static bool append(OpeningSet *set, const SchGame *g) {
     Opening *items = realloc(set->items, (size_t)(set->count + 1) * sizeof *items);
     if (!items)
@@ -19,11 +28,11 @@ static bool append(OpeningSet *set, const SchGame *g) {
     set->items = items;
     Opening *o = &items[set->count];
     sch_fen_write(&g->start, o->fen, sizeof o->fen);
-    o->ply_count = g->ply_count;
-    o->moves = malloc((size_t)(g->ply_count > 0 ? g->ply_count : 1) * sizeof *o->moves);
+    o->ply_count = real_plies(g);
+    o->moves = malloc((size_t)(o->ply_count > 0 ? o->ply_count : 1) * sizeof *o->moves);
     if (!o->moves)
         return false;
-    for (int i = 0; i < g->ply_count; i++)
+    for (int i = 0; i < o->ply_count; i++)
         o->moves[i] = g->plies[i].move;
     set->count++;
     return true;
@@ -63,7 +72,7 @@ bool openings_parse_pgn(OpeningSet *set, const char *text, size_t len, SchLang l
             snprintf(why, why_size, TR(lang, "game %d, line %d, column %d: %s", "Partie %d, Zeile %d, Spalte %d: %s"),
                      err.game, err.line, err.column, msg);
             ok = false;
-        } else if (sch_game_over(&pg.game)) {
+        } else if (sch_game_over(&pg.game) && real_plies(&pg.game) == pg.game.ply_count) {
             snprintf(why, why_size,
                      TR(lang, "game %d: the opening line ends the game", "Partie %d: die Eröffnung beendet die Partie"),
                      pg.number);

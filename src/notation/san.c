@@ -122,6 +122,10 @@ static void out_uci(TextOut *t, SchMove m) {
 }
 
 static void write_san(TextOut *t, const SchPosition *pos, SchMove m, SchLang lang, bool marks) {
+    if (m == SCH_MOVE_NULL) { /* PGN's null move */
+        out_str(t, "--");
+        return;
+    }
     SchSquare from = sch_move_from(m), to = sch_move_to(m);
     SchPiece p = sch_pos_piece_on(pos, from);
     /* Castling first: in Chess960 the king may castle without moving (from == to). */
@@ -158,6 +162,10 @@ size_t sch_san_write(const SchPosition *pos, SchMove m, SchLang lang, char *buf,
 
 size_t sch_lan_write(const SchPosition *pos, SchMove m, SchLang lang, char *buf, size_t size) {
     TextOut t = {buf, size, 0};
+    if (m == SCH_MOVE_NULL) {
+        out_str(&t, "--");
+        return out_finish(&t);
+    }
     SchSquare from = sch_move_from(m);
     SchPiece p = sch_pos_piece_on(pos, from);
     bool castles = sch_move_kind(m) == SCH_MOVE_CASTLING && p != SCH_NO_PIECE && sch_piece_type(p) == SCH_KING;

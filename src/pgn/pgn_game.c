@@ -154,6 +154,6 @@ void sch_pgn_trim_comments(SchPgnGame *g) {
     SchPgnNode *last;
     bool rest;
     sch_pgn_main_cover(g, &last, &rest);
-    if (last && last->main && last->main->move != SCH_PGN_MOVE_NULL)
+    if (last && last->main)
         sch_pgn_node_cut(g, last);
 }

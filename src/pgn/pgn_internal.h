@@ -23,10 +23,9 @@ bool sch_pgn_split_commands(SchPgnNode *n, const char *text);
 bool sch_pgn_tree_commands(SchPgnNode *root);
 /* How far the tree's main line agrees with the record: the number of plies k (0..ply_count) whose
  * moves are the same, with *last the tree's node of ply k (the root for 0; NULL without a tree). *rest
- * is true when the record ends at k and the tree goes on: the record stopped at a null move, or the
- * tree was built by hand. */
+ * is true when the record ends at k and the tree goes on: the tree was built by hand. */
 int sch_pgn_main_cover(const SchPgnGame *g, SchPgnNode **last, bool *rest);
-/* Plays m, a legal move or a null move (SCH_PGN_MOVE_NULL, "--" in a variation), on pos. */
+/* Plays m, a legal move or a null move (SCH_MOVE_NULL, "--"), on pos. */
 void sch_pgn_play(SchPosition *pos, SchMove m);
 
 #endif

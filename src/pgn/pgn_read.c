@@ -47,7 +47,6 @@ typedef struct Parse {
     int fen_column;
     Frame *frames; /* frames[0] the main line, frames[depth] the line being read */
     int depth;
-    bool cut; /* the record stopped at the main line's first null move */
 } Parse;
 
 static bool fail_at(Parse *p, int line, int column, int code, const char *a1, const char *a2, const char *a3) {
@@ -232,11 +231,11 @@ static bool fail_move(Parse *p, const Token *t, const SchError *why) {
 }
 
 /* A move (or null move) of the line being read: checked in its position, added to the tree, and on
- * the main line played into the record too. */
+ * the main line played into the record too, so that record and tree agree. */
 static bool play_token(Parse *p, const Token *t) {
     Frame *f = &p->frames[p->depth];
     SchGame *game = &p->g->game;
-    bool record = p->depth == 0 && !p->cut;
+    bool record = p->depth == 0;
     SchError why;
     sch_err_clear(&why);
     SchMove m = SCH_MOVE_NONE;
@@ -245,18 +244,17 @@ static bool play_token(Parse *p, const Token *t) {
         return fail_move(p, t, &why);
     }
     if (is_null_token(t)) {
-        if (sch_pos_in_check(&f->pos))
-            return fail(p, t, SCH_PGN_ERR_MOVE, "a null move cannot be played in check",
-                        "ein Nullzug ist im Schach nicht möglich");
-        m = SCH_PGN_MOVE_NULL;
+        if (sch_pos_in_check(&f->pos)) {
+            sch_err_set(&why, SCH_GAME_ERR_NULL_IN_CHECK, NULL, NULL, NULL);
+            return fail_move(p, t, &why);
+        }
+        m = SCH_MOVE_NULL;
     } else {
         m = parse_move(p, f, t, &why);
         if (m == SCH_MOVE_NONE)
             return fail_move(p, t, &why);
     }
-    if (record && m == SCH_PGN_MOVE_NULL)
-        p->cut = true;
-    else if (record && !sch_game_play(game, m, &why))
+    if (record && !sch_game_play(game, m, &why))
         return fail_move(p, t, &why);
     bool limit;
     SchPgnNode *n = sch_pgn_node_new(p->g, f->cur, m, &limit);
@@ -268,7 +266,7 @@ static bool play_token(Parse *p, const Token *t) {
     f->pending = NULL;
     f->before = f->pos;
     SchUndo undo;
-    if (m == SCH_PGN_MOVE_NULL)
+    if (m == SCH_MOVE_NULL)
         sch_pos_make_null(&f->pos, &undo);
     else
         sch_pos_make(&f->pos, m, &undo);

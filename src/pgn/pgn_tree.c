@@ -93,7 +93,7 @@ int sch_pgn_node_ply(const SchPgnNode *n) {
 
 void sch_pgn_play(SchPosition *pos, SchMove m) {
     SchUndo undo;
-    if (m == SCH_PGN_MOVE_NULL)
+    if (m == SCH_MOVE_NULL)
         sch_pos_make_null(pos, &undo);
     else
         sch_pos_make(pos, m, &undo);
@@ -120,7 +120,7 @@ SchPgnNode *sch_pgn_node_add(SchPgnGame *g, SchPgnNode *parent, SchMove m, SchEr
         sch_err_set(err, SCH_ERR_OUT_OF_MEMORY, NULL, NULL, NULL);
         return NULL;
     }
-    bool legal = m == SCH_PGN_MOVE_NULL ? !sch_pos_in_check(&pos) : sch_gen_is_legal(&pos, m);
+    bool legal = m == SCH_MOVE_NULL ? !sch_pos_in_check(&pos) : sch_gen_is_legal(&pos, m);
     if (!legal) {
         char text[8];
         snprintf(text, sizeof text, "%d", m);

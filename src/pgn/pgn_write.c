@@ -186,10 +186,7 @@ static bool put_move(LineWriter *w, const SchPosition *pos, const SchPgnNode *n,
         number = true;
     }
     char san[SCH_MOVE_TEXT_MAX], unit[SCH_MOVE_TEXT_MAX + 16];
-    if (n->move == SCH_PGN_MOVE_NULL)
-        snprintf(san, sizeof san, "--");
-    else
-        sch_san_write(pos, n->move, lang, san, sizeof san);
+    sch_san_write(pos, n->move, lang, san, sizeof san); /* "--" for a null move */
     if (sch_pos_turn(pos) == SCH_WHITE)
         snprintf(unit, sizeof unit, "%u. %s", (unsigned)pos->fullmove, san);
     else if (number)

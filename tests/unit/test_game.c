@@ -9,6 +9,7 @@
 
 #include "test_helpers.h"
 
+#include "schach/explain.h"
 #include "schach/fen.h"
 #include "schach/game.h"
 #include "schach/movegen.h"
@@ -733,7 +734,7 @@ static void test_outcome_texts(void **state) {
 
 static void test_error_templates(void **state) {
     (void)state;
-    for (int code = SCH_GAME_ERR_OVER; code <= SCH_GAME_ERR_CHESS960_NUMBER; code++) {
+    for (int code = SCH_GAME_ERR_OVER; code <= SCH_GAME_ERR_NULL_IN_CHECK; code++) {
         const char *en = sch_game_error_template(code, SCH_LANG_EN);
         const char *de = sch_game_error_template(code, SCH_LANG_DE);
         assert_non_null(en);
@@ -741,7 +742,7 @@ static void test_error_templates(void **state) {
         assert_string_not_equal(en, de);
         assert_string_equal(sch_err_template(code, SCH_LANG_EN), en);
     }
-    assert_null(sch_game_error_template(SCH_GAME_ERR_CHESS960_NUMBER + 1, SCH_LANG_EN));
+    assert_null(sch_game_error_template(SCH_GAME_ERR_NULL_IN_CHECK + 1, SCH_LANG_EN));
     assert_null(sch_game_error_template(SCH_GAME_ERR_OVER - 1, SCH_LANG_DE));
     SchError err;
     sch_err_clear(&err);
@@ -799,6 +800,133 @@ static void test_chess960_number_keeps_the_variant(void **state) {
     sch_game_free(&g);
 }
 
+static void assert_fen(const SchPosition *pos, const char *want) {
+    char fen[SCH_FEN_MAX];
+    sch_fen_write(pos, fen, sizeof fen);
+    assert_string_equal(fen, want);
+}
+
+/* A null move (SCH_MOVE_NULL, PGN "--") in the record: played when the side to move is not in check
+ * (it passes the turn), refused in check, undone; repetitions, claims and automatic endings count it
+ * as a ply like any other. Before, sch_game_play refused it, so a PGN record stopped at it. */
+static void test_null_move(void **state) {
+    (void)state;
+    SchGame g;
+    sch_game_init(&g);
+    SchError err;
+    sch_err_clear(&err);
+    assert_true(sch_game_play(&g, must_find(&g, "e2e4"), &err));
+    assert_true(sch_game_play(&g, SCH_MOVE_NULL, &err));
+    assert_int_equal(g.ply_count, 2);
+    assert_int_equal(g.plies[1].move, SCH_MOVE_NULL);
+    /* White to move again, no en passant square, the clocks on. */
+    assert_fen(&g.pos, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2");
+    assert_true(g.plies[1].key == sch_game_repetition_key(&g.pos));
+    assert_true(sch_game_key_at(&g, 2) == g.plies[1].key);
+    assert_true(sch_game_undo(&g));
+    assert_fen(&g.pos, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    assert_int_equal(g.ply_count, 1);
+    sch_game_free(&g);
+
+    /* In check: refused with its own error, nothing played. */
+    init_fen(&g, "4k3/8/8/8/8/8/8/4K2r w - - 0 1");
+    sch_err_clear(&err);
+    assert_false(sch_game_play(&g, SCH_MOVE_NULL, &err));
+    assert_int_equal(err.code, SCH_GAME_ERR_NULL_IN_CHECK);
+    assert_int_equal(g.ply_count, 0);
+    assert_int_equal(sch_game_claims_with_move(&g, SCH_MOVE_NULL), 0);
+    char msg[160];
+    sch_err_format(&err, SCH_LANG_EN, msg, sizeof msg);
+    assert_string_equal(msg, "a null move cannot be played in check");
+    sch_err_format(&err, SCH_LANG_DE, msg, sizeof msg);
+    assert_string_equal(msg, "ein Nullzug ist im Schach nicht möglich");
+    sch_game_free(&g);
+
+    /* Repetitions: passing four times repeats the start twice; a claim with the null move; the fifth
+     * occurrence ends the game, and undoing the null move that made it takes the ending back. */
+    sch_game_init(&g);
+    for (int i = 0; i < 3; i++)
+        assert_true(sch_game_play(&g, SCH_MOVE_NULL, NULL));
+    assert_int_equal(sch_game_claims(&g), 0);
+    assert_int_equal(sch_game_claims_with_move(&g, SCH_MOVE_NULL), SCH_CLAIM_THREEFOLD);
+    assert_true(sch_game_play(&g, SCH_MOVE_NULL, NULL));
+    assert_int_equal(sch_game_repetitions(&g), 3);
+    assert_int_equal(sch_game_claims(&g), SCH_CLAIM_THREEFOLD);
+    for (int i = 0; i < 4; i++)
+        assert_true(sch_game_play(&g, SCH_MOVE_NULL, NULL));
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_FIVEFOLD_REPETITION);
+    sch_err_clear(&err);
+    assert_false(sch_game_play(&g, SCH_MOVE_NULL, &err));
+    assert_int_equal(err.code, SCH_GAME_ERR_OVER);
+    assert_true(sch_game_undo(&g));
+    assert_false(sch_game_over(&g));
+    assert_int_equal(sch_game_repetitions(&g), 4);
+    /* A claim together with the null move that repeats the position. */
+    assert_true(sch_game_undo(&g));
+    sch_err_clear(&err);
+    assert_true(sch_game_claim_with_move(&g, SCH_MOVE_NULL, SCH_CLAIM_THREEFOLD, &err));
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_THREEFOLD_REPETITION);
+    assert_int_equal(g.plies[g.ply_count - 1].move, SCH_MOVE_NULL);
+    sch_game_free(&g);
+
+    /* A pawn move is no repetition of the position before it, the null move after it is not either. */
+    sch_game_init(&g);
+    assert_true(sch_game_play(&g, must_find(&g, "e2e4"), NULL));
+    assert_true(sch_game_play(&g, SCH_MOVE_NULL, NULL));
+    assert_true(sch_game_play(&g, SCH_MOVE_NULL, NULL));
+    assert_int_equal(sch_game_repetitions(&g), 2);
+    sch_game_free(&g);
+
+    /* Stalemate after passing: the automatic ending is decided as after any move. */
+    init_fen(&g, "k7/2Q5/1K6/8/8/8/8/8 w - - 0 1");
+    assert_true(sch_game_play(&g, SCH_MOVE_NULL, NULL));
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_STALEMATE);
+    assert_true(sch_game_undo(&g));
+    assert_false(sch_game_over(&g));
+    sch_game_free(&g);
+
+    /* The 75-move rule counts null moves: the halfmove clock goes on. */
+    init_fen(&g, "4k3/8/8/8/8/8/8/R3K3 w - - 148 80");
+    assert_true(sch_game_play(&g, SCH_MOVE_NULL, NULL));
+    assert_false(sch_game_over(&g));
+    assert_int_equal(sch_game_claims(&g), SCH_CLAIM_FIFTY);
+    assert_true(sch_game_play(&g, SCH_MOVE_NULL, NULL));
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_SEVENTYFIVE_MOVES);
+    sch_game_free(&g);
+
+    /* SAN writes it "--". */
+    SchPosition start;
+    sch_pos_set_start(&start);
+    char san[SCH_MOVE_TEXT_MAX];
+    sch_san_write(&start, SCH_MOVE_NULL, SCH_LANG_EN, san, sizeof san);
+    assert_string_equal(san, "--");
+    sch_san_write(&start, SCH_MOVE_NULL, SCH_LANG_DE, san, sizeof san);
+    assert_string_equal(san, "--");
+}
+
+/* Who walks a record with a null move (explaining castling by its history) passes it like the game
+ * does: a null move is no damaged history. */
+static void test_null_move_in_history(void **state) {
+    (void)state;
+    SchGame g;
+    sch_game_init(&g);
+    const char *moves[] = {"g1f3", NULL, "h1g1", NULL, "g1h1", NULL, "e2e4", NULL, "f1e2", NULL};
+    for (size_t i = 0; i < sizeof moves / sizeof *moves; i++)
+        assert_true(sch_game_play(&g, moves[i] ? must_find(&g, moves[i]) : SCH_MOVE_NULL, NULL));
+    SchError err;
+    sch_err_clear(&err);
+    assert_false(sch_game_explain_move(&g, SCH_SQ_E1, SCH_SQ_G1, SCH_PIECE_TYPE_NB, &err));
+    assert_int_equal(err.code, SCH_EXPLAIN_ERR_CASTLE_ROOK_MOVED);
+    /* The position walked with sch_game_make_ply is the game's. */
+    SchPosition pos = g.start;
+    for (int i = 0; i < g.ply_count; i++) {
+        SchUndo undo;
+        sch_game_make_ply(&pos, g.plies[i].move, &undo);
+    }
+    assert_true(pos.key == g.pos.key);
+    sch_game_free(&g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_play_and_history),
@@ -827,6 +955,8 @@ int main(void) {
         cmocka_unit_test(test_outcome_texts),
         cmocka_unit_test(test_error_templates),
         cmocka_unit_test(test_chess960_number_keeps_the_variant),
+        cmocka_unit_test(test_null_move),
+        cmocka_unit_test(test_null_move_in_history),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

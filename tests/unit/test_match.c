@@ -108,6 +108,13 @@ static void test_openings_pgn(void **state) {
     assert_int_equal(sch_pos_turn(sch_game_position(&g)), SCH_WHITE);
     sch_game_free(&g);
     openings_free(&set);
+
+    /* A PGN record holds null moves ("--"); engines get real moves only: the line ends before one. */
+    const char *passing = "1. e4 e5 2. Nf3 -- 3. Bc4 *\n";
+    assert_true(openings_parse_pgn(&set, passing, strlen(passing), SCH_LANG_EN, why, sizeof why));
+    assert_int_equal(set.count, 1);
+    assert_int_equal(set.items[0].ply_count, 3);
+    openings_free(&set);
 }
 
 static void test_openings_pgn_errors(void **state) {

@@ -488,6 +488,50 @@ static void test_zero_castling_glued(void **state) {
     expect_game("1. e4 e5 2.0-1", "e2e4 e7e5", SCH_RESULT_BLACK_WINS);
 }
 
+/* A null move in the main line is part of the record, which agrees with the tree through it (the
+ * record stopped before the first null move). */
+static void test_null_move_record(void **state) {
+    (void)state;
+    GameList list;
+    read_text("[Event \"passes\"]\n\n1. e4 -- 2. d4 Z0 {passed} 3. Nf3 (3. c4 -- 4. Nc3) 3... -- 4. Bd3 {end} *",
+              &list);
+    assert_int_equal(list.rc[0], 1);
+    const SchPgnGame *g = &list.games[0];
+    assert_int_equal(g->game.ply_count, 7);
+    assert_int_equal(g->game.plies[1].move, SCH_MOVE_NULL);
+    assert_int_equal(g->game.plies[3].move, SCH_MOVE_NULL);
+    assert_int_equal(g->game.plies[5].move, SCH_MOVE_NULL);
+    assert_int_equal(sch_pos_turn(&g->game.pos), SCH_BLACK);
+    assert_string_equal(sch_pgn_comment(g, 4), "passed");
+    assert_string_equal(sch_pgn_comment(g, 7), "end");
+    /* The record's position is the tree's. */
+    const SchPgnNode *n = sch_pgn_root(g);
+    while (n->main)
+        n = n->main;
+    SchPosition pos;
+    assert_true(sch_pgn_node_position(g, n, &pos));
+    char a[SCH_FEN_MAX], b[SCH_FEN_MAX];
+    sch_fen_write(&pos, a, sizeof a);
+    sch_fen_write(&g->game.pos, b, sizeof b);
+    assert_string_equal(a, b);
+    char *text = write_all(&list, SCH_LANG_EN);
+    assert_non_null(strstr(text, "\n\n1. e4 -- 2. d4 -- {passed} 3. Nf3 (3. c4 -- 4. Nc3) 3... -- 4. Bd3 {end} *\n"));
+    free(text);
+    check_round_trip(&list, SCH_LANG_EN);
+    check_round_trip(&list, SCH_LANG_DE);
+    free_all(&list);
+
+    /* After a null move the game ends by the rules as after any move; moves after that are errors. */
+    read_text("[SetUp \"1\"]\n[FEN \"k7/2Q5/1K6/8/8/8/8/8 w - - 0 1\"]\n\n1. -- 1/2-1/2\n\n"
+              "[SetUp \"1\"]\n[FEN \"k7/2Q5/1K6/8/8/8/8/8 w - - 0 1\"]\n\n1. -- Kb8 *\n",
+              &list);
+    assert_int_equal(list.count, 2);
+    assert_int_equal(list.rc[0], 1);
+    assert_int_equal(list.games[0].game.outcome.termination, SCH_TERM_STALEMATE);
+    assert_error(&list, 1, SCH_PGN_ERR_MOVE, 9, 7, "Kb8");
+    free_all(&list);
+}
+
 static void test_error_positions(void **state) {
     (void)state;
     GameList list;
@@ -717,6 +761,7 @@ int main(void) {
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_tokens),
         cmocka_unit_test(test_zero_castling_glued),
+        cmocka_unit_test(test_null_move_record),
         cmocka_unit_test(test_error_positions),
         cmocka_unit_test(test_write_new_game),
         cmocka_unit_test(test_write_long_game),

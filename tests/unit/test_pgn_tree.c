@@ -379,15 +379,16 @@ static void test_null_moves(void **state) {
     SchPgnGame g;
     read_ok("1. e4 -- 2. d4 Z0 3. Nf3 (3. c4 -- 4. Nc3) 3... -- 4. Bd3 *", &g);
     const SchPgnNode *e4 = sch_pgn_root(&g)->main, *null = e4->main;
-    assert_int_equal(null->move, SCH_PGN_MOVE_NULL);
+    assert_int_equal(null->move, SCH_MOVE_NULL);
     /* The position after a null move: the other side to move, no en passant square, the clocks on. */
     SchPosition pos;
     assert_true(sch_pgn_node_position(&g, null, &pos));
     char fen[SCH_FEN_MAX];
     sch_fen_write(&pos, fen, sizeof fen);
     assert_string_equal(fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2");
-    /* The record stops before the first null move; the tree goes on, and so does the writing. */
-    assert_int_equal(g.game.ply_count, 1);
+    /* The record holds the null moves of the main line too. */
+    assert_int_equal(g.game.ply_count, 7);
+    assert_int_equal(g.game.plies[3].move, SCH_MOVE_NULL);
     assert_int_equal(sch_pgn_node_count(&g), 10);
     assert_string_equal(movetext(&g, SCH_LANG_EN), "1. e4 -- 2. d4 -- 3. Nf3 (3. c4 -- 4. Nc3) 3... -- 4. Bd3 *");
     assert_round_trip(&g, SCH_LANG_EN);
@@ -406,7 +407,7 @@ struct Walked {
 static bool visit(const SchPgnNode *n, const SchPosition *before, int depth, void *ctx) {
     struct Walked *w = ctx;
     char san[SCH_MOVE_TEXT_MAX];
-    if (n->move == SCH_PGN_MOVE_NULL)
+    if (n->move == SCH_MOVE_NULL)
         snprintf(san, sizeof san, "--");
     else
         sch_san_write(before, n->move, SCH_LANG_EN, san, sizeof san);
@@ -649,7 +650,7 @@ static void test_tree_file(void **state) {
     SchPgnGame g;
     assert_int_equal(sch_pgn_read_game(r, &g, &err), 1);
     assert_int_equal(sch_pgn_node_count(&g), 36);
-    assert_int_equal(g.game.ply_count, 7); /* up to the null move */
+    assert_int_equal(g.game.ply_count, 13); /* null moves included */
     struct Walked w = {0};
     sch_pgn_walk(&g, visit, &w);
     assert_int_equal(w.max_depth, 3);
