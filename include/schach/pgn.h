@@ -159,8 +159,9 @@ void sch_pgn_trim_comments(SchPgnGame *g);
  * the game's outcome, else g->result. A Termination tag the caller set is kept (the standard has
  * values such as "rules infraction" and "adjudication" that no rule gives); without one, a game a
  * rule or a player ended gets "normal", "time forfeit" or "abandoned". A Chess960 game
- * (start.chess960) without a Variant tag gets [Variant "Chess960"]. Other tags keep their order
- * after the roster, Variant, SetUp/FEN and Termination. Each move is followed by its NAGs ($n), its comment
+ * (start.chess960) without a Variant tag gets [Variant "Chess960"]. The tags come in a fixed order,
+ * whatever the order they were read or set in: the Seven Tag Roster, Variant, SetUp, FEN, Termination,
+ * then the other tags in their order. Each move is followed by its NAGs ($n), its comment
  * in braces ({[%clk ...] [%eval ...] commands text}, see "Comments and commands") and its
  * variations; a black move gets its number "12..." at the start, after a comment and after a
  * variation. The main line is the tree's as far as it agrees with the record, then the record's

@@ -107,9 +107,12 @@ static bool is_generated_tag(const char *name) {
     for (int i = 0; i < ROSTER_COUNT; i++)
         if (strcmp(name, roster[i]) == 0)
             return true;
-    return strcmp(name, "SetUp") == 0 || strcmp(name, "FEN") == 0 || strcmp(name, "Termination") == 0;
+    return strcmp(name, "Variant") == 0 || strcmp(name, "SetUp") == 0 || strcmp(name, "FEN") == 0 ||
+           strcmp(name, "Termination") == 0;
 }
 
+/* The tags in a fixed order, whatever the order they were read or set in: the Seven Tag Roster,
+ * Variant, SetUp, FEN, Termination, then the others in their order. */
 static void write_tags(FILE *out, const SchPgnGame *g) {
     for (int i = 0; i < ROSTER_COUNT; i++) {
         const char *value = sch_pgn_tag(g, roster[i]);
@@ -127,8 +130,10 @@ static void write_tags(FILE *out, const SchPgnGame *g) {
     sch_fen_write(&standard, start_fen, sizeof start_fen);
     /* X-FEN castling rights (KQkq with the king off the e-file) mean Chess960 only to a reader told so. */
     const char *variant = sch_pgn_tag(g, "Variant");
-    if (g->game.start.chess960 && !variant)
-        write_tag(out, "Variant", "Chess960");
+    if (!variant && g->game.start.chess960)
+        variant = "Chess960";
+    if (variant)
+        write_tag(out, "Variant", variant);
     if (strcmp(fen, start_fen) != 0) {
         write_tag(out, "SetUp", "1");
         write_tag(out, "FEN", fen);

@@ -132,6 +132,18 @@ run pgn convert --lang de "$DATA/pgn_chess960.pgn"
 expect_rc "convert chess960" 0
 [ "$(grep -c '5\. 0-0 Sd6 6\. Sd3 0-0-0' <<<"$out")" -eq 2 ] || fail "convert chess960: castling not written: $out"
 
+# Convert is stable: a game recognised as Chess960 by its castling rights got its generated Variant tag
+# before SetUp/FEN, and after them when that output was converted again. Tags come in a fixed order.
+printf '[ECO "A00"]\n[SetUp "1"]\n[FEN "3rk2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"]\n\n1. O-O O-O-O *\n' >"$tmp/960.pgn"
+run pgn convert --lang en "$tmp/960.pgn"
+expect_rc "convert 960 castling rights" 0
+cp "$tmp/out" "$tmp/960-once.pgn"
+grep -A3 -x '\[Result "\*"\]' "$tmp/960-once.pgn" | paste -sd' ' - |
+    grep -qF '[Result "*"] [Variant "Chess960"] [SetUp "1"] [FEN "3rk2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"]' ||
+    fail "convert 960: tags not in the fixed order: $(cat "$tmp/960-once.pgn")"
+run pgn convert --lang en "$tmp/960-once.pgn"
+cmp -s "$tmp/out" "$tmp/960-once.pgn" || fail "convert 960 twice differs: $(diff "$tmp/960-once.pgn" "$tmp/out")"
+
 # Usage errors.
 for args in "" "frob" "check" "convert" "check --bogus x.pgn" "convert --json x.pgn" "convert --lang xx x.pgn"; do
     # shellcheck disable=SC2086

@@ -630,6 +630,43 @@ static void test_write_new_game(void **state) {
 }
 
 /* A long game wraps at 80 characters and reads back the same, in both languages. */
+/* The tags come in a fixed order whatever the input's: the roster, Variant, SetUp, FEN, Termination,
+ * then the others in their order. A game recognised as Chess960 by its castling rights got its
+ * generated Variant tag before SetUp/FEN when first written, after them when that was written again. */
+static void test_tag_order_is_stable(void **state) {
+    (void)state;
+    const char *input = "[SetUp \"1\"]\n[FEN \"3rk2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"]\n\n1. O-O O-O-O *\n";
+    const char *want = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n"
+                       "[Black \"?\"]\n[Result \"*\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n"
+                       "[FEN \"3rk2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"]\n\n1. O-O O-O-O *\n\n";
+    GameList list;
+    read_text(input, &list);
+    assert_int_equal(list.rc[0], 1);
+    assert_true(list.games[0].game.start.chess960);
+    char *first = write_all(&list, SCH_LANG_EN);
+    free_all(&list);
+    read_text(first, &list);
+    char *second = write_all(&list, SCH_LANG_EN);
+    free_all(&list);
+    assert_string_equal(first, want);
+    assert_string_equal(second, want);
+    free(first);
+    free(second);
+
+    /* Any order in: the same order out. */
+    read_text("[Annotator \"me\"]\n[Termination \"adjudication\"]\n[FEN \"3rk2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"]\n"
+              "[Variant \"chess 960\"]\n[White \"W\"]\n[SetUp \"1\"]\n[ECO \"A00\"]\n[Event \"E\"]\n\n1. O-O *\n",
+              &list);
+    assert_int_equal(list.rc[0], 1);
+    first = write_all(&list, SCH_LANG_EN);
+    assert_string_equal(first, "[Event \"E\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"W\"]\n"
+                               "[Black \"?\"]\n[Result \"*\"]\n[Variant \"chess 960\"]\n[SetUp \"1\"]\n"
+                               "[FEN \"3rk2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"]\n[Termination \"adjudication\"]\n"
+                               "[Annotator \"me\"]\n[ECO \"A00\"]\n\n1. O-O *\n\n");
+    free_all(&list);
+    free(first);
+}
+
 static void test_write_long_game(void **state) {
     (void)state;
     SchPgnGame g;
@@ -764,6 +801,7 @@ int main(void) {
         cmocka_unit_test(test_null_move_record),
         cmocka_unit_test(test_error_positions),
         cmocka_unit_test(test_write_new_game),
+        cmocka_unit_test(test_tag_order_is_stable),
         cmocka_unit_test(test_write_long_game),
         cmocka_unit_test(test_comments),
         cmocka_unit_test(test_messages),
