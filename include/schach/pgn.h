@@ -98,22 +98,21 @@ typedef struct SchPgnTag {
 
 /* A game. game holds the main line as a game record (endings, claims, repetitions), null moves
  * (SCH_MOVE_NULL) included; the tree at root holds all of it, and a game read agrees with its record
- * move for move. Games built by playing moves into game (root NULL, or a tree shorter than the
- * record) are written from the record and the comments set with sch_pgn_set_comment; where the record
- * ends, the tree goes on. */
+ * move for move. The tree is the only store of comments, NAGs and variations. A game built by playing
+ * moves into game has no tree (root NULL) or a shorter one: it is written from the tree as far as the
+ * tree agrees with the record, then from the record (without comments, until sch_pgn_set_comment puts
+ * its plies into the tree); where the record ends, the tree goes on. */
 typedef struct SchPgnGame {
     SchPgnTag *tags; /* in file order */
     int tag_count;
     int tag_capacity;
-    SchGame game;      /* the replayed game (moves up to the first error) */
-    char **comments;   /* comments[k]: the comment after ply k (0: before the first move), or NULL */
-    int comment_slots; /* entries in comments (at most game.ply_count + 1 are written) */
-    SchResult result;  /* the game termination marker at the end of the movetext (SCH_RESULT_NONE for "*") */
-    int number;        /* 1-based game number in the file */
-    int line;          /* line where the game starts */
-    SchPgnNode *root;  /* the game tree (see above), NULL when there is none */
-    int node_count;    /* moves in the tree */
-    SchError warning;  /* code SCH_ERR_NONE, or a warning about a game that was read (SCH_PGN_WARN_RESULT) */
+    SchGame game;     /* the replayed game (moves up to the first error) */
+    SchResult result; /* the game termination marker at the end of the movetext (SCH_RESULT_NONE for "*") */
+    int number;       /* 1-based game number in the file */
+    int line;         /* line where the game starts */
+    SchPgnNode *root; /* the game tree (see above), NULL when there is none */
+    int node_count;   /* moves in the tree */
+    SchError warning; /* code SCH_ERR_NONE, or a warning about a game that was read (SCH_PGN_WARN_RESULT) */
 } SchPgnGame;
 
 typedef struct SchPgnReader SchPgnReader;
@@ -144,15 +143,19 @@ const char *sch_pgn_tag(const SchPgnGame *g, const char *name);
 /* Sets or replaces a tag (copied). false when out of memory. */
 bool sch_pgn_set_tag(SchPgnGame *g, const char *name, const char *value);
 
-/* The comment after main-line ply k (k = 0: before the first move), or NULL: the tree's when it holds
- * that ply, else the one set with sch_pgn_set_comment. Several comments in a row become one, separated by
- * a space, and line breaks become spaces. */
+/* The comment text after main-line ply k (k = 0: before the first move; the node's comment, see
+ * "Comments and commands"), or NULL: NULL too where the tree does not hold ply k of the record.
+ * Several comments in a row become one, separated by a space, and line breaks become spaces. */
 const char *sch_pgn_comment(const SchPgnGame *g, int ply);
-/* Sets (text copied; line breaks and '}' become spaces) or with NULL removes the comment after ply
- * k, 0 <= k <= the game's ply count. false when out of memory or k is out of that range. */
+/* Sets (text copied; line breaks and '}' become spaces; its commands taken out as by
+ * sch_pgn_node_set_comment) or with NULL removes the comment after ply k, 0 <= k <= the game's ply
+ * count, on the tree's main line: the root and the nodes of the record's plies up to k are created
+ * when the tree does not hold them yet (a main line of the tree that the record left, after moves were
+ * taken back and others played without sch_pgn_trim_comments, is cut first). false when out of
+ * memory, past SCH_PGN_MAX_NODES or SCH_PGN_MAX_COMMENT, or when k is out of that range. */
 bool sch_pgn_set_comment(SchPgnGame *g, int ply, const char *text);
-/* Removes the comments after the game's last ply, e.g. after moves were taken back, and the tree's
- * main-line moves past the record (with their variations). */
+/* After moves were taken back (sch_game_undo): removes the tree's main-line moves past the record's
+ * last ply, with their comments and variations, so that they are not written. */
 void sch_pgn_trim_comments(SchPgnGame *g);
 
 /* Writes g in export format with the letters of lang, then a blank line. Result (tag and marker) is

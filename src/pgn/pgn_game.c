@@ -1,4 +1,4 @@
-/* A PGN game record: its tag pairs, the replayed game, its tree and the comments between its moves. */
+/* A PGN game record: its tag pairs, the replayed game and its tree, which holds every comment. */
 #include "pgn_internal.h"
 
 #include <stdlib.h>
@@ -32,11 +32,6 @@ void sch_pgn_game_free(SchPgnGame *g) {
     free(g->tags);
     g->tags = NULL;
     g->tag_count = g->tag_capacity = 0;
-    for (int i = 0; i < g->comment_slots; i++)
-        free(g->comments[i]);
-    free(g->comments);
-    g->comments = NULL;
-    g->comment_slots = 0;
     sch_pgn_tree_free(g->root);
     g->root = NULL;
     g->node_count = 0;
@@ -110,47 +105,45 @@ static SchPgnNode *main_node(const SchPgnGame *g, int ply) {
 
 const char *sch_pgn_comment(const SchPgnGame *g, int ply) {
     const SchPgnNode *n = ply >= 0 ? main_node(g, ply) : NULL;
-    if (n)
-        return n->comment;
-    return ply >= 0 && ply < g->comment_slots ? g->comments[ply] : NULL;
+    return n ? n->comment : NULL;
+}
+
+/* The tree's node of main-line ply k, created from the record as far as needed (a main line of the
+ * tree that the record left is cut first); NULL when out of memory or past SCH_PGN_MAX_NODES. */
+static SchPgnNode *record_node(SchPgnGame *g, int ply) {
+    if (!sch_pgn_tree_root(g))
+        return NULL;
+    SchPgnNode *last;
+    bool rest;
+    int k = sch_pgn_main_cover(g, &last, &rest);
+    if (ply <= k) {
+        for (; k > ply; k--)
+            last = last->parent;
+        return last;
+    }
+    if (last->main) /* moves taken back and others played without sch_pgn_trim_comments */
+        sch_pgn_node_cut(g, last);
+    for (; k < ply; k++) {
+        bool limit;
+        last = sch_pgn_node_new(g, last, g->game.plies[k].move, &limit);
+        if (!last)
+            return NULL;
+    }
+    return last;
 }
 
 bool sch_pgn_set_comment(SchPgnGame *g, int ply, const char *text) {
     if (ply < 0 || ply > g->game.ply_count)
         return false;
     SchPgnNode *n = main_node(g, ply);
-    if (n)
-        return sch_pgn_node_set_comment(n, false, text);
-    bool oom = false;
-    char *c = text ? sch_pgn_comment_text(text, &oom) : NULL;
-    if (oom)
-        return false;
-    if (ply >= g->comment_slots) {
-        if (!c)
-            return true;
-        int slots = g->comment_slots ? g->comment_slots : 8;
-        while (slots <= ply)
-            slots *= 2;
-        char **grown = realloc(g->comments, (size_t)slots * sizeof *grown);
-        if (!grown) {
-            free(c);
-            return false;
-        }
-        for (int i = g->comment_slots; i < slots; i++)
-            grown[i] = NULL;
-        g->comments = grown;
-        g->comment_slots = slots;
-    }
-    free(g->comments[ply]);
-    g->comments[ply] = c;
-    return true;
+    if (!n && !text)
+        return true;
+    if (!n)
+        n = record_node(g, ply);
+    return n && sch_pgn_node_set_comment(n, false, text);
 }
 
 void sch_pgn_trim_comments(SchPgnGame *g) {
-    for (int i = g->game.ply_count + 1; i < g->comment_slots; i++) {
-        free(g->comments[i]);
-        g->comments[i] = NULL;
-    }
     SchPgnNode *last;
     bool rest;
     sch_pgn_main_cover(g, &last, &rest);

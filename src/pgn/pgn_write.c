@@ -244,11 +244,8 @@ static bool put_variations(LineWriter *w, const SchPosition *pos, const SchPgnNo
 static void write_moves(FILE *out, const SchPgnGame *g, SchLang lang) {
     LineWriter w = {.out = out, .len = 0};
     SchPosition pos = g->game.start;
-    const char *comment = sch_pgn_comment(g, 0);
     if (g->root)
         put_after(&w, g->root);
-    else if (comment)
-        put_comment(&w, comment);
     bool number = true;
     SchPgnNode *last;
     bool rest;
@@ -265,21 +262,10 @@ static void write_moves(FILE *out, const SchPgnGame *g, SchLang lang) {
         }
         if (i >= g->game.ply_count)
             break;
-        SchMove m = g->game.plies[i].move;
-        char san[SCH_MOVE_TEXT_MAX], unit[SCH_MOVE_TEXT_MAX + 16];
-        sch_san_write(&pos, m, lang, san, sizeof san);
-        if (sch_pos_turn(&pos) == SCH_WHITE)
-            snprintf(unit, sizeof unit, "%u. %s", (unsigned)pos.fullmove, san);
-        else if (number)
-            snprintf(unit, sizeof unit, "%u... %s", (unsigned)pos.fullmove, san);
-        else
-            snprintf(unit, sizeof unit, "%s", san);
-        line_put(&w, unit);
-        comment = i + 1 < g->comment_slots ? g->comments[i + 1] : NULL;
-        if (comment)
-            put_comment(&w, comment);
-        number = comment != NULL;
-        sch_pgn_play(&pos, m);
+        /* A ply the tree does not hold has no comment (sch_pgn_set_comment puts it into the tree). */
+        const SchPgnNode bare = {.move = g->game.plies[i].move, .clock_ms = SCH_PGN_NO_CLOCK};
+        number = put_move(&w, &pos, &bare, number, lang);
+        sch_pgn_play(&pos, bare.move);
     }
     line_put(&w, result_text(g));
     line_flush(&w);

@@ -768,6 +768,52 @@ static void test_comments(void **state) {
     sch_pgn_game_free(&g);
 }
 
+/* The tree is the only store of comments: sch_pgn_set_comment puts the record's plies into it as far
+ * as needed, also for a game built by playing moves (null moves too). */
+static void test_comment_store(void **state) {
+    (void)state;
+    SchPgnGame g;
+    sch_pgn_game_init(&g);
+    const char *moves[] = {"d2d4", NULL, "c2c4", "e7e5"};
+    for (int i = 0; i < 4; i++) {
+        SchMove m = moves[i] ? move_by_uci(sch_game_position(&g.game), moves[i]) : SCH_MOVE_NULL;
+        assert_true(sch_game_play(&g.game, m, NULL));
+    }
+    assert_null(sch_pgn_root(&g));
+    assert_true(sch_pgn_set_comment(&g, 3, NULL)); /* nothing to remove: no tree made for it */
+    assert_null(sch_pgn_root(&g));
+    assert_null(sch_pgn_comment(&g, 3));
+    assert_true(sch_pgn_set_comment(&g, 2, "after the pass [%clk 0:01:00]"));
+    assert_non_null(sch_pgn_root(&g));
+    assert_int_equal(sch_pgn_node_count(&g), 2);
+    const SchPgnNode *pass = sch_pgn_root(&g)->main->main;
+    assert_int_equal(pass->move, SCH_MOVE_NULL);
+    assert_string_equal(pass->comment, "after the pass");
+    assert_int_equal(pass->clock_ms, 60000);
+    assert_string_equal(sch_pgn_comment(&g, 2), "after the pass");
+    char *text = pgn_text(&g, SCH_LANG_EN);
+    assert_non_null(strstr(text, "\n\n1. d4 -- {[%clk 0:01:00] after the pass} 2. c4 e5 *\n"));
+    free(text);
+    sch_pgn_game_free(&g);
+
+    /* A tree whose main line the record left (moves taken back, others played, no trimming): the
+     * comment goes on the record's line, the old one is cut. */
+    GameList list;
+    read_text("1. e4 {a} e5 (1... c5) 2. Nf3 {b} *", &list);
+    SchPgnGame *r = &list.games[0];
+    assert_true(sch_game_undo(&r->game));
+    assert_true(sch_game_undo(&r->game));
+    assert_true(sch_game_play(&r->game, move_by_uci(sch_game_position(&r->game), "d7d5"), NULL));
+    assert_null(sch_pgn_comment(r, 2));
+    assert_string_equal(sch_pgn_comment(r, 1), "a");
+    assert_true(sch_pgn_set_comment(r, 2, "x"));
+    assert_int_equal(sch_pgn_node_count(r), 2);
+    text = pgn_text(r, SCH_LANG_EN);
+    assert_non_null(strstr(text, "\n\n1. e4 {a} 1... d5 {x} *\n"));
+    free(text);
+    free_all(&list);
+}
+
 static void test_messages(void **state) {
     (void)state;
     for (int code = SCH_PGN_ERR_TOKEN; code <= SCH_PGN_ERR_VARIATION; code++) {
@@ -804,6 +850,7 @@ int main(void) {
         cmocka_unit_test(test_tag_order_is_stable),
         cmocka_unit_test(test_write_long_game),
         cmocka_unit_test(test_comments),
+        cmocka_unit_test(test_comment_store),
         cmocka_unit_test(test_messages),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
