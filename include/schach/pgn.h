@@ -169,8 +169,19 @@ void sch_pgn_trim_comments(SchPgnGame *g);
  * variations; a black move gets its number "12..." at the start, after a comment and after a
  * variation. The main line is the tree's as far as it agrees with the record, then the record's
  * (moves played after reading) or, where the record ends, the tree's.
- * Returns false on a write error. */
+ * The text goes to sink in chunks of up to a few KiB (len bytes each, not NUL-terminated), in order;
+ * when sink returns false writing stops and sink is not called again. Returns false when sink
+ * returned false or when out of memory (what sink got so far is then only part of the game). */
+typedef bool (*SchPgnSink)(const char *text, size_t len, void *ctx);
+bool sch_pgn_write_to(const SchPgnGame *g, SchLang lang, SchPgnSink sink, void *ctx);
+/* sch_pgn_write_to into out; false on a write error (also one out had before) or out of memory. */
 bool sch_pgn_write(FILE *out, const SchPgnGame *g, SchLang lang);
+/* sch_pgn_write_to into a new NUL-terminated string (free it with sch_free), its length in *len (len
+ * may be NULL); NULL when out of memory. */
+char *sch_pgn_write_string(const SchPgnGame *g, SchLang lang, size_t *len);
+/* Frees what the library allocated for the caller (sch_pgn_write_string's text): for programs in
+ * other languages, whose free may not be the C library's. NULL is fine. */
+void sch_free(void *p);
 
 /* ---------------------------------------------------------------- the tree
  * Walking: start at sch_pgn_root, follow main for the main line and next for the variations. */

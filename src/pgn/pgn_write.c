@@ -11,9 +11,41 @@
 static const char *const roster[] = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
 enum { ROSTER_COUNT = sizeof roster / sizeof roster[0] };
 
+/* Where the text goes: the caller's sink, fed in chunks of up to OUT_CHUNK bytes. After the sink
+ * refused or memory ran out (ok false) nothing more is handed to it. */
+#define OUT_CHUNK 4096
+typedef struct Out {
+    SchPgnSink sink;
+    void *ctx;
+    bool ok;
+    size_t len;
+    char buf[OUT_CHUNK];
+} Out;
+
+static void out_flush(Out *o) {
+    if (o->ok && o->len > 0 && !o->sink(o->buf, o->len, o->ctx))
+        o->ok = false;
+    o->len = 0;
+}
+
+static void out_put(Out *o, const char *text, size_t len) {
+    while (o->ok && len > 0) {
+        if (o->len == OUT_CHUNK)
+            out_flush(o);
+        size_t n = OUT_CHUNK - o->len < len ? OUT_CHUNK - o->len : len;
+        memcpy(o->buf + o->len, text, n);
+        o->len += n;
+        text += n;
+        len -= n;
+    }
+}
+
+static void out_char(Out *o, char c) { out_put(o, &c, 1); }
+static void out_str(Out *o, const char *s) { out_put(o, s, strlen(s)); }
+
 /* Movetext is collected per line so that a token never crosses the 80-character limit. */
 typedef struct LineWriter {
-    FILE *out;
+    Out *out;
     char line[PGN_LINE_MAX + 1];
     size_t len;
     int opens; /* parentheses that open a variation: written glued to the next piece */
@@ -21,8 +53,8 @@ typedef struct LineWriter {
 
 static void line_flush(LineWriter *w) {
     if (w->len > 0) {
-        fwrite(w->line, 1, w->len, w->out);
-        fputc('\n', w->out);
+        out_put(w->out, w->line, w->len);
+        out_char(w->out, '\n');
     }
     w->len = 0;
 }
@@ -39,9 +71,9 @@ static void line_piece(LineWriter *w, const char *text, size_t len, bool glue) {
     }
     if (opens + len > PGN_LINE_MAX) {
         for (size_t i = 0; i < opens; i++)
-            fputc('(', w->out);
-        fwrite(text, 1, len, w->out);
-        fputc('\n', w->out);
+            out_char(w->out, '(');
+        out_put(w->out, text, len);
+        out_char(w->out, '\n');
         return;
     }
     if (space)
@@ -73,15 +105,17 @@ static void line_put(LineWriter *w, const char *token) {
     line_piece(w, token, n, false);
 }
 
-static void write_tag(FILE *out, const char *name, const char *value) {
-    fprintf(out, "[%s \"", name);
+static void write_tag(Out *out, const char *name, const char *value) {
+    out_char(out, '[');
+    out_str(out, name);
+    out_str(out, " \"");
     for (const unsigned char *c = (const unsigned char *)value; *c; c++) {
         if (*c == '"' || *c == '\\')
-            fputc('\\', out);
+            out_char(out, '\\');
         /* Export strings hold printing characters only; a line break would end the string. */
-        fputc(*c < 0x20 || *c == 0x7F ? ' ' : *c, out);
+        out_char(out, *c < 0x20 || *c == 0x7F ? ' ' : (char)*c);
     }
-    fputs("\"]\n", out);
+    out_str(out, "\"]\n");
 }
 
 /* The export standard's Termination values for the rules' endings; the precise reason is left to
@@ -113,7 +147,7 @@ static bool is_generated_tag(const char *name) {
 
 /* The tags in a fixed order, whatever the order they were read or set in: the Seven Tag Roster,
  * Variant, SetUp, FEN, Termination, then the others in their order. */
-static void write_tags(FILE *out, const SchPgnGame *g) {
+static void write_tags(Out *out, const SchPgnGame *g) {
     for (int i = 0; i < ROSTER_COUNT; i++) {
         const char *value = sch_pgn_tag(g, roster[i]);
         if (i == ROSTER_COUNT - 1)
@@ -153,8 +187,10 @@ static void write_tags(FILE *out, const SchPgnGame *g) {
 static void put_comment(LineWriter *w, const char *text) {
     size_t n = strlen(text) + 3;
     char small[128], *braced = n <= sizeof small ? small : malloc(n);
-    if (!braced) /* out of memory: the comment is lost, the game is not */
+    if (!braced) {
+        w->out->ok = false; /* out of memory */
         return;
+    }
     snprintf(braced, n, "{%s}", text);
     line_put(w, braced);
     if (braced != small)
@@ -166,10 +202,9 @@ static void put_comment(LineWriter *w, const char *text) {
 static bool put_after(LineWriter *w, const SchPgnNode *n) {
     size_t size = 160 + (n->commands ? strlen(n->commands) : 0) + (n->comment ? strlen(n->comment) : 0);
     char *text = malloc(size);
-    if (!text) { /* out of memory: the commands are lost, the comment is not */
-        if (n->comment)
-            put_comment(w, n->comment);
-        return n->comment != NULL;
+    if (!text) {
+        w->out->ok = false; /* out of memory */
+        return false;
     }
     sch_pgn_node_commands(n, text, size);
     if (n->comment) {
@@ -241,7 +276,7 @@ static bool put_variations(LineWriter *w, const SchPosition *pos, const SchPgnNo
 /* A move number stays on the line of its move: "8. Nh4" is one unit for wrapping. Black's move
  * gets its number "8..." when it opens the movetext or follows a comment or a variation. The main
  * line is the tree's as far as it agrees with the record, then the record's own plies. */
-static void write_moves(FILE *out, const SchPgnGame *g, SchLang lang) {
+static void write_moves(Out *out, const SchPgnGame *g, SchLang lang) {
     LineWriter w = {.out = out, .len = 0};
     SchPosition pos = g->game.start;
     if (g->root)
@@ -271,10 +306,62 @@ static void write_moves(FILE *out, const SchPgnGame *g, SchLang lang) {
     line_flush(&w);
 }
 
-bool sch_pgn_write(FILE *out, const SchPgnGame *g, SchLang lang) {
-    write_tags(out, g);
-    fputc('\n', out);
-    write_moves(out, g, lang);
-    fputc('\n', out);
-    return !ferror(out);
+bool sch_pgn_write_to(const SchPgnGame *g, SchLang lang, SchPgnSink sink, void *ctx) {
+    Out out = {.sink = sink, .ctx = ctx, .ok = true, .len = 0};
+    write_tags(&out, g);
+    out_char(&out, '\n');
+    write_moves(&out, g, lang);
+    out_char(&out, '\n');
+    out_flush(&out);
+    return out.ok;
 }
+
+static bool file_sink(const char *text, size_t len, void *ctx) { return fwrite(text, 1, len, ctx) == len; }
+
+bool sch_pgn_write(FILE *out, const SchPgnGame *g, SchLang lang) {
+    return sch_pgn_write_to(g, lang, file_sink, out) && !ferror(out);
+}
+
+/* A string that grows as the writer hands it text. */
+typedef struct Text {
+    char *buf;
+    size_t len;
+    size_t cap;
+} Text;
+
+static bool text_sink(const char *text, size_t len, void *ctx) {
+    Text *t = ctx;
+    if (len >= t->cap - t->len) {
+        size_t cap = t->cap;
+        while (len >= cap - t->len) {
+            if (cap > SIZE_MAX / 2)
+                return false;
+            cap *= 2;
+        }
+        char *grown = realloc(t->buf, cap);
+        if (!grown)
+            return false;
+        t->buf = grown;
+        t->cap = cap;
+    }
+    memcpy(t->buf + t->len, text, len);
+    t->len += len;
+    t->buf[t->len] = '\0';
+    return true;
+}
+
+char *sch_pgn_write_string(const SchPgnGame *g, SchLang lang, size_t *len) {
+    Text t = {.buf = malloc(1024), .len = 0, .cap = 1024};
+    if (!t.buf)
+        return NULL;
+    t.buf[0] = '\0';
+    if (!sch_pgn_write_to(g, lang, text_sink, &t)) {
+        free(t.buf);
+        return NULL;
+    }
+    if (len)
+        *len = t.len;
+    return t.buf;
+}
+
+void sch_free(void *p) { free(p); }

@@ -814,6 +814,91 @@ static void test_comment_store(void **state) {
     free_all(&list);
 }
 
+/* A sink that keeps what it gets; it refuses the call after refuse_after accepted ones (never when
+ * negative). */
+typedef struct Collected {
+    char text[65536];
+    size_t len;
+    int calls, refuse_after;
+    bool refused;
+} Collected;
+
+static bool collect(const char *text, size_t len, void *ctx) {
+    Collected *c = ctx;
+    assert_false(c->refused); /* never called after refusing */
+    assert_true(len > 0);
+    if (c->refuse_after >= 0 && c->calls++ == c->refuse_after) {
+        c->refused = true;
+        return false;
+    }
+    assert_true(c->len + len < sizeof c->text);
+    memcpy(c->text + c->len, text, len);
+    c->len += len;
+    c->calls += c->refuse_after < 0;
+    return true;
+}
+
+/* Writing to a caller's sink and to a string gives what writing to a FILE gives. */
+static void test_write_sink_and_string(void **state) {
+    (void)state;
+    GameList list;
+    read_path(SCHACH_TEST_DATA "/pgn_tree.pgn", &list);
+    for (int i = 0; i < list.count; i++) {
+        const SchPgnGame *g = &list.games[i];
+        for (int lang = SCH_LANG_EN; lang <= SCH_LANG_DE; lang++) {
+            char *want = pgn_text(g, (SchLang)lang);
+            Collected *c = calloc(1, sizeof *c);
+            assert_non_null(c);
+            c->refuse_after = -1;
+            assert_true(sch_pgn_write_to(g, (SchLang)lang, collect, c));
+            assert_int_equal(c->len, strlen(want));
+            assert_memory_equal(c->text, want, c->len);
+            size_t len = 0;
+            char *text = sch_pgn_write_string(g, (SchLang)lang, &len);
+            assert_non_null(text);
+            assert_int_equal(len, strlen(text));
+            assert_string_equal(text, want);
+            sch_free(text);
+            text = sch_pgn_write_string(g, (SchLang)lang, NULL);
+            assert_string_equal(text, want);
+            sch_free(text);
+            free(c);
+            free(want);
+        }
+    }
+    free_all(&list);
+    /* Longer than a chunk: several calls, the same text. */
+    SchPgnGame g;
+    sch_pgn_game_init(&g);
+    char words[SCH_PGN_MAX_COMMENT];
+    memset(words, 'w', sizeof words - 1);
+    for (size_t i = 7; i < sizeof words - 1; i += 8)
+        words[i] = ' ';
+    words[sizeof words - 1] = '\0';
+    assert_true(sch_pgn_set_comment(&g, 0, words));
+    char *want = pgn_text(&g, SCH_LANG_EN);
+    Collected *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    c->refuse_after = -1;
+    assert_true(sch_pgn_write_to(&g, SCH_LANG_EN, collect, c));
+    assert_true(c->calls > 1);
+    assert_int_equal(c->len, strlen(want));
+    assert_memory_equal(c->text, want, c->len);
+    /* A sink that refuses stops the writing: false, and no call after the refusal. */
+    memset(c, 0, sizeof *c);
+    c->refuse_after = 1;
+    assert_false(sch_pgn_write_to(&g, SCH_LANG_EN, collect, c));
+    assert_int_equal(c->calls, 2);
+    memset(c, 0, sizeof *c);
+    c->refuse_after = 0;
+    assert_false(sch_pgn_write_to(&g, SCH_LANG_EN, collect, c));
+    assert_int_equal(c->len, 0);
+    free(c);
+    free(want);
+    sch_pgn_game_free(&g);
+    sch_free(NULL);
+}
+
 static void test_messages(void **state) {
     (void)state;
     for (int code = SCH_PGN_ERR_TOKEN; code <= SCH_PGN_ERR_VARIATION; code++) {
@@ -851,6 +936,7 @@ int main(void) {
         cmocka_unit_test(test_write_long_game),
         cmocka_unit_test(test_comments),
         cmocka_unit_test(test_comment_store),
+        cmocka_unit_test(test_write_sink_and_string),
         cmocka_unit_test(test_messages),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
