@@ -27,9 +27,9 @@ set(SCHACH_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/schach)
 install(EXPORT schachTargets NAMESPACE schach:: DESTINATION ${SCHACH_CMAKE_DIR} COMPONENT library)
 configure_package_config_file(${CMAKE_CURRENT_SOURCE_DIR}/cmake/schachConfig.cmake.in
                               ${CMAKE_CURRENT_BINARY_DIR}/schachConfig.cmake INSTALL_DESTINATION ${SCHACH_CMAKE_DIR})
-# 0.x: a new minor version may change the API, so only the same minor version is compatible.
+# Semantic versioning from 1.0 on: every 1.x serves a program that asked for 1.0 (or any older 1.y).
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/schachConfigVersion.cmake
-                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/schachConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/schachConfigVersion.cmake
         DESTINATION ${SCHACH_CMAKE_DIR} COMPONENT library)
 
