@@ -117,8 +117,10 @@ typedef struct SchPgnGame {
 
 typedef struct SchPgnReader SchPgnReader;
 
-/* Opens a reader over a NUL-terminated buffer of length len (not copied: keep it alive), or a file.
- * Returns NULL when out of memory / the file cannot be read (err set). Close with sch_pgn_reader_close. */
+/* Opens a reader over the len bytes at text (not copied: keep them alive until the reader is closed),
+ * or over a file (read whole). text needs no NUL at text[len]: the reader never reads past len. A NUL
+ * byte inside the text is a blank like a space, also in comments and tag values. Returns NULL when out
+ * of memory or the file cannot be read (err set). Close with sch_pgn_reader_close. */
 SchPgnReader *sch_pgn_reader_from_buffer(const char *text, size_t len, SchError *err);
 SchPgnReader *sch_pgn_reader_from_file(FILE *f, SchError *err);
 void sch_pgn_reader_close(SchPgnReader *r);

@@ -11,7 +11,10 @@
 
 /* ---------------------------------------------------------------- characters */
 
-static bool is_blank(int c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+/* A NUL byte is a blank too (pgn.h): a caller's buffer may hold one anywhere. */
+static bool is_blank(int c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v' || c == 0;
+}
 static bool is_digit(int c) { return c >= '0' && c <= '9'; }
 static bool is_alnum(int c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 static bool is_symbol_char(int c) { return is_alnum(c) || (c != 0 && strchr("_+#=:-/", c) != NULL); }

@@ -79,7 +79,7 @@ static char *string_value(const Token *t) {
     for (size_t i = 1; i + 1 < t->len; i++) {
         if (t->text[i] == '\\' && i + 2 < t->len && (t->text[i + 1] == '"' || t->text[i + 1] == '\\'))
             i++;
-        s[n++] = t->text[i];
+        s[n++] = t->text[i] ? t->text[i] : ' '; /* a NUL byte is a blank */
     }
     s[n] = '\0';
     return s;
@@ -290,7 +290,8 @@ static bool join_comment(char **slot, const char *text, size_t len, bool *too_lo
         memcpy(raw, *slot, had - 1);
         raw[had - 1] = ' ';
     }
-    memcpy(raw + had, text, len);
+    for (size_t i = 0; i < len; i++) /* a NUL byte is a blank */
+        raw[had + i] = text[i] ? text[i] : ' ';
     raw[had + len] = '\0';
     bool oom;
     char *c = sch_pgn_comment_text(raw, &oom);

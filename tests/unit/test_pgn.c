@@ -582,6 +582,82 @@ static void test_error_positions(void **state) {
     free_all(&list);
 }
 
+/* Reads text[0..len) from a heap copy of exactly len bytes, without a NUL after it, so that a
+ * sanitizer catches any read past the end. */
+static void read_exact(const char *text, size_t len, GameList *list) {
+    char *copy = malloc(len ? len : 1);
+    assert_non_null(copy);
+    memcpy(copy, text, len);
+    SchError err;
+    SchPgnReader *r = sch_pgn_reader_from_buffer(copy, len, &err);
+    assert_non_null(r);
+    read_all(r, list);
+    free(copy);
+}
+
+/* sch_pgn_reader_from_buffer needs no NUL at text[len]: the reader never reads past len, whatever
+ * the text ends with. */
+static void test_buffer_without_nul(void **state) {
+    (void)state;
+    static const char *const endings[] = {"1. e4 e5 2. Nf3",
+                                          "1. e4 e5 2. Nf3 {open comment",
+                                          "1. e4 ; a comment",
+                                          "[Event \"open string",
+                                          "[Event",
+                                          "1. e4 $1",
+                                          "1. e4 !?",
+                                          "1. e4 d5 2. e5 f5 3. exf6 e.p",
+                                          "1. e4 d5 2. e5 f5 3. exf6 e.",
+                                          "1.",
+                                          "12...",
+                                          "1. e4 e5 *",
+                                          "1. e4 (1. d4",
+                                          "1. e4 --",
+                                          "% escape",
+                                          "1. e4 \xC2\xBD-",
+                                          "\xEF\xBB",
+                                          "1. e4 @",
+                                          "1-0",
+                                          "1. e4 {[%clk 0:00:01",
+                                          "1. O-O-",
+                                          "1. e4 0"};
+    for (size_t i = 0; i < sizeof endings / sizeof endings[0]; i++) {
+        GameList list;
+        read_exact(endings[i], strlen(endings[i]), &list);
+        for (int k = 0; k < list.count; k++) {
+            char *text = pgn_text(&list.games[k], SCH_LANG_EN);
+            free(text);
+        }
+        free_all(&list);
+    }
+    GameList list;
+    read_exact("1. e4 e5 2. Nf3 Nc6 *", 13, &list); /* "1. e4 e5 2. N": the move is cut */
+    assert_int_equal(list.count, 1);
+    assert_int_equal(list.rc[0], -1);
+    assert_moves(&list.games[0], "e2e4 e7e5");
+    free_all(&list);
+    read_exact("1. e4 e5 2. Nf3 Nc6 *", 15, &list);
+    assert_int_equal(list.rc[0], 1);
+    assert_moves(&list.games[0], "e2e4 e7e5 g1f3");
+    free_all(&list);
+}
+
+/* A NUL byte inside the text is a blank, like a space: between tokens, in comments and in tag values
+ * (it cut a comment short). */
+static void test_nul_byte_is_blank(void **state) {
+    (void)state;
+    static const char text[] = "[White \"A\0B\"]\0\n\n1.\0e4\0{one\0two}\0e5 2. Nf3\0*\0\n";
+    GameList list;
+    read_exact(text, sizeof text - 1, &list);
+    assert_int_equal(list.count, 1);
+    if (list.rc[0] != 1)
+        fail_msg("error %d at %d:%d '%s'", list.err[0].code, list.err[0].line, list.err[0].column, list.err[0].args[0]);
+    assert_moves(&list.games[0], "e2e4 e7e5 g1f3");
+    assert_string_equal(sch_pgn_comment(&list.games[0], 1), "one two");
+    assert_string_equal(sch_pgn_tag(&list.games[0], "White"), "A B");
+    free_all(&list);
+}
+
 /* ------------------------------------------------------------------------------ writing */
 
 static SchMove move_by_uci(const SchPosition *pos, const char *uci) {
@@ -931,6 +1007,8 @@ int main(void) {
         cmocka_unit_test(test_zero_castling_glued),
         cmocka_unit_test(test_null_move_record),
         cmocka_unit_test(test_error_positions),
+        cmocka_unit_test(test_buffer_without_nul),
+        cmocka_unit_test(test_nul_byte_is_blank),
         cmocka_unit_test(test_write_new_game),
         cmocka_unit_test(test_tag_order_is_stable),
         cmocka_unit_test(test_write_long_game),
