@@ -91,6 +91,11 @@ typedef struct SchGame {
 #define SCH_GAME_DEAD_NODES 100000
 #define SCH_GAME_FLAG_NODES 200000
 
+/* Out of memory: the functions that allocate (a game's history grows as moves are played) say so
+ * below; the others never allocate. The dead-position and 6.9 analyses a game runs use the thread's
+ * own work area (winnable.h); where it cannot be allocated they stay undetermined: the game goes on,
+ * and a flag fall loses. */
+
 /* Starts a game from the standard position. */
 void sch_game_init(SchGame *g);
 /* Starts a game from a FEN; false with err set when the FEN is invalid (g is then a fresh game from
@@ -123,7 +128,7 @@ bool sch_game_play(SchGame *g, SchMove m, SchError *err);
 /* Plays a ply of a record, m (a legal move in pos, or SCH_MOVE_NULL while pos is not in check), on pos:
  * sch_pos_make, or sch_pos_make_null for the null move. For walking plies[] from start. */
 void sch_game_make_ply(SchPosition *pos, SchMove m, SchUndo *undo);
-/* Takes back the last move, also undoing an automatic ending it caused, and withdraws any standing
+/* Takes back the last move (never allocates), also undoing an automatic ending it caused, and withdraws any standing
  * draw offer. false when there is no move, or when the game ended by claim, agreement, resignation,
  * time or abandonment: those endings are final. */
 bool sch_game_undo(SchGame *g);
@@ -141,7 +146,8 @@ int sch_game_claims_with_move(const SchGame *g, SchMove m);
  * by the player to move (9.1.2.4). */
 bool sch_game_claim(SchGame *g, int kind, SchError *err);
 /* Plays m and claims the draw it produces. Returns true only when the draw was granted. false with
- * err: SCH_GAME_ERR_OVER / SCH_GAME_ERR_ILLEGAL (nothing played); SCH_GAME_ERR_CLAIM_REJECTED (incorrect claim:
+ * err: SCH_GAME_ERR_OVER / SCH_GAME_ERR_ILLEGAL / SCH_GAME_ERR_NULL_IN_CHECK / SCH_ERR_OUT_OF_MEMORY
+ * (nothing played); SCH_GAME_ERR_CLAIM_REJECTED (incorrect claim:
  * m is played, the game goes on (9.5) and the claim counts as a draw offer (9.1.2.4));
  * SCH_GAME_ERR_CLAIM_VOID (m itself ended the game, e.g. by checkmate, and that ending stands). */
 bool sch_game_claim_with_move(SchGame *g, SchMove m, int kind, SchError *err);

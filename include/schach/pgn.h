@@ -125,20 +125,24 @@ SchPgnReader *sch_pgn_reader_from_buffer(const char *text, size_t len, SchError 
 SchPgnReader *sch_pgn_reader_from_file(FILE *f, SchError *err);
 void sch_pgn_reader_close(SchPgnReader *r);
 
+/* Out of memory: every function below that allocates says so; the others never allocate. */
+
 /* Reads the next game into *out (initialised by this call; free with sch_pgn_game_free after 1 and -1).
  * A Result tag that contradicts the termination marker leaves the game readable: the marker counts
  * (g->result, and what sch_pgn_write writes) and out->warning says SCH_PGN_WARN_RESULT. Without a marker the
  * game's result is the Result tag's.
  * Returns 1 on success, 0 at end of input (out untouched), -1 on an error in this game: err (may be
- * NULL) has code, game, line, column and token, *out holds the game up to the error, and the next
- * call continues with the following game (after this one's termination marker, or at the next line
- * that starts with '['). A missing termination marker before EOF or the next tag section is fine.
+ * NULL) has code, game, line, column and token (SCH_ERR_OUT_OF_MEMORY, with the game number, when
+ * memory ran out), *out holds the game up to the error, and the next call continues with the
+ * following game (after this one's termination marker, or at the next line that starts with '[').
+ * A missing termination marker before EOF or the next tag section is fine.
  * The game starts from the FEN tag when there is one (unless SetUp is "0"). Piece letters may be
  * English or German, decided per game; moves after an ending by the rules are errors. */
 int sch_pgn_read_game(SchPgnReader *r, SchPgnGame *out, SchError *err);
 void sch_pgn_game_free(SchPgnGame *g);
 
-/* Initialises an empty SchPgnGame around a fresh game from the start position (for writing). */
+/* Initialises an empty SchPgnGame around a fresh game from the start position (for writing); it
+ * allocates nothing. */
 void sch_pgn_game_init(SchPgnGame *g);
 /* Value of a tag, or NULL. */
 const char *sch_pgn_tag(const SchPgnGame *g, const char *name);
