@@ -55,7 +55,8 @@ int main(int argc, char **argv) {
         sch_outcome_describe(&game.outcome, lang, ending, sizeof ending);
         printf("%s\n", ending);
     } else {
-        printf("the game goes on: %s to move\n", sch_pos_turn(sch_game_position(&game)) == SCH_WHITE ? "White" : "Black");
+        printf("the game goes on: %s to move\n",
+               sch_pos_turn(sch_game_position(&game)) == SCH_WHITE ? "White" : "Black");
     }
     sch_game_free(&game); /* the game's history is the one thing it allocates */
     return 0;

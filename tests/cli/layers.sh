@@ -29,14 +29,14 @@ fi
 # A planted call: an object of the core layer that plays a move of a Game.
 cat >"$tmp/planted.c" <<'C'
 #include "schach/game.h"
-void planted_core_helper(Game *g);
-void planted_core_helper(Game *g) { game_play(g, MOVE_NONE, NULL); }
+void planted_core_helper(SchGame *g);
+void planted_core_helper(SchGame *g) { sch_game_play(g, SCH_MOVE_NONE, NULL); }
 C
 if cc -c -I"$src/include" -o "$tmp/planted.o" "$tmp/planted.c" 2>"$tmp/cc.log"; then
     if python3 "$check" "$src" "$build" --plant-object core "$tmp/planted.o" >"$tmp/out" 2>&1; then
-        fail "a planted upward call (core -> game_play) passes the check"
+        fail "a planted upward call (core -> sch_game_play) passes the check"
     else
-        grep -q 'the core layer calls game_play of the game layer' "$tmp/out" ||
+        grep -q 'the core layer calls sch_game_play of the game layer' "$tmp/out" ||
             fail "the planted call is not named: $(cat "$tmp/out")"
     fi
 else

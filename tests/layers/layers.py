@@ -34,7 +34,7 @@ PEERS |= {("server/store/sqlite", "server/store/pg"), ("server/store/pg", "serve
 
 # Public headers by the layer that implements them; schach.h is the umbrella at the top.
 PUBLIC = {
-    "types.h": "util", "error.h": "util",
+    "types.h": "util", "error.h": "util", "version.h": "core",
     "bitboard.h": "core", "position.h": "core", "movegen.h": "core", "fen.h": "core", "perft.h": "core",
     "notation.h": "notation",
     "game.h": "game", "material.h": "game", "winnable.h": "game", "explain.h": "game",
