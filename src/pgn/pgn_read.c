@@ -258,6 +258,8 @@ static bool play_token(Parse *p, const Token *t) {
         return fail_move(p, t, &why);
     bool limit;
     SchPgnNode *n = sch_pgn_node_new(p->g, f->cur, m, &limit);
+    if (!n && record)
+        sch_game_undo(game); /* the record stops where the tree does */
     if (!n && limit)
         return fail_limit(p, t, "moves in one game", "Züge in einer Partie", SCH_PGN_MAX_NODES);
     if (!n)
@@ -266,10 +268,7 @@ static bool play_token(Parse *p, const Token *t) {
     f->pending = NULL;
     f->before = f->pos;
     SchUndo undo;
-    if (m == SCH_MOVE_NULL)
-        sch_pos_make_null(&f->pos, &undo);
-    else
-        sch_pos_make(&f->pos, m, &undo);
+    sch_game_make_ply(&f->pos, m, &undo);
     f->cur = n;
     f->has_move = true;
     f->after_move = true;

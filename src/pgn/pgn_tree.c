@@ -93,10 +93,7 @@ int sch_pgn_node_ply(const SchPgnNode *n) {
 
 void sch_pgn_play(SchPosition *pos, SchMove m) {
     SchUndo undo;
-    if (m == SCH_MOVE_NULL)
-        sch_pos_make_null(pos, &undo);
-    else
-        sch_pos_make(pos, m, &undo);
+    sch_game_make_ply(pos, m, &undo);
 }
 
 bool sch_pgn_node_position(const SchPgnGame *g, const SchPgnNode *n, SchPosition *out) {

@@ -529,6 +529,17 @@ static void test_limits(void **state) {
     sch_pgn_game_free(&g);
     free(text);
 
+    /* The limit reached by a main-line move: the record stops where the tree does (it held the move
+     * the tree refused). */
+    text = repeat("1. e4 ", "(1. d4) ", SCH_PGN_MAX_NODES - 1, "e5 *");
+    assert_int_equal(read_one(text, &g, &err), -1);
+    assert_int_equal(err.code, SCH_PGN_ERR_LIMIT);
+    assert_int_equal(sch_pgn_node_count(&g), SCH_PGN_MAX_NODES);
+    assert_int_equal(g.game.ply_count, 1);
+    assert_int_equal(sch_pos_turn(&g.game.pos), SCH_BLACK);
+    sch_pgn_game_free(&g);
+    free(text);
+
     /* A comment, also one joined from several. */
     text = repeat("1. e4 {", "x", SCH_PGN_MAX_COMMENT, "} *");
     read_ok(text, &g);
