@@ -1,10 +1,12 @@
-/* libFuzzer harness for PGN: arbitrary bytes are read as a PGN file. Every game (also one that
- * stopped at an error) is written in English and in German to a memory stream and read again: the
- * copy must read without error and have the same start, moves, comments, result and tree (variations,
- * NAGs, comments before and after moves, clk/eval, null moves), and writing the copy must give the
- * same text again. The walk API must visit every node of the tree. Errors must
- * carry a game number, a position and messages in both languages. Build with -DSCHACH_FUZZ=ON (clang); see
- * fuzz/CMakeLists.txt. */
+/* libFuzzer harness for PGN: arbitrary bytes, in a buffer of exactly their size (no NUL after them),
+ * are read as a PGN file. Every game (also one that stopped at an error) must have a record that
+ * agrees with the tree's main line move for move (null moves included), and is written in English and
+ * in German to a string (sch_pgn_write_string) and read again: the copy must read without error and
+ * have the same start, moves, comments, result and tree (variations, empty variations, NAGs, comments
+ * before and after moves, clk/eval and the other commands, null moves), and writing the copy to a
+ * FILE must give the same text again. The walk API must visit every node of the tree. Errors must
+ * carry a game number, a position and messages in both languages. Build with -DSCHACH_FUZZ=ON
+ * (clang); see fuzz/CMakeLists.txt. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 
 #include "schach/bitboard.h"
@@ -34,13 +36,20 @@ static void check_error(const SchError *err, const SchPgnGame *g) {
         CHECK(sch_err_format(err, (SchLang)lang, msg, sizeof msg) > 0, "empty message for code %d", err->code);
 }
 
+/* The record is the tree's main line (a game read has both, up to an error too). */
+static void check_record(const SchPgnGame *g) {
+    const SchPgnNode *n = sch_pgn_root(g);
+    CHECK(n != NULL, "a game read without a tree");
+    int k = 0;
+    for (n = n->main; n; n = n->main, k++)
+        CHECK(k < g->game.ply_count && g->game.plies[k].move == n->move, "record and tree differ at ply %d", k);
+    CHECK(k == g->game.ply_count, "the record has %d plies, the tree's main line %d", g->game.ply_count, k);
+}
+
 static void check_round_trip(const SchPgnGame *g, SchLang lang) {
-    char *text = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    CHECK(f != NULL, "open_memstream failed");
-    CHECK(sch_pgn_write(f, g, lang), "pgn_write failed");
-    fclose(f);
+    char *text = sch_pgn_write_string(g, lang, &len);
+    CHECK(text != NULL && strlen(text) == len, "pgn_write_string failed");
 
     SchError err;
     SchPgnReader *r = sch_pgn_reader_from_buffer(text, len, &err);
@@ -72,7 +81,7 @@ static void check_round_trip(const SchPgnGame *g, SchLang lang) {
           sch_pgn_node_count(&copy));
     char *again = NULL;
     size_t again_len = 0;
-    f = open_memstream(&again, &again_len);
+    FILE *f = open_memstream(&again, &again_len);
     CHECK(f != NULL && sch_pgn_write(f, &copy, lang), "pgn_write of the copy failed");
     fclose(f);
     CHECK(again_len == len && memcmp(again, text, len) == 0, "second writing differs:\n%s\n----\n%s", text, again);
@@ -81,7 +90,7 @@ static void check_round_trip(const SchPgnGame *g, SchLang lang) {
     CHECK(sch_pgn_read_game(r, &extra, &err) == 0, "more than one game in own output:\n%s", text);
     sch_pgn_game_free(&copy);
     sch_pgn_reader_close(r);
-    free(text);
+    sch_free(text);
 }
 
 static bool count_node(const SchPgnNode *n, const SchPosition *before, int depth, void *ctx) {
@@ -95,11 +104,10 @@ static bool count_node(const SchPgnNode *n, const SchPosition *before, int depth
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > INPUT_MAX)
         return 0;
-    char *text = malloc(size + 1);
+    char *text = malloc(size ? size : 1); /* no NUL after the text: the reader must not need one */
     if (!text)
         return 0;
     memcpy(text, data, size);
-    text[size] = '\0';
 
     SchError err;
     SchPgnReader *r = sch_pgn_reader_from_buffer(text, size, &err);
@@ -112,6 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             check_error(&err, &g);
         else
             CHECK(rc == 1 && err.code == SCH_ERR_NONE, "rc %d with error %d", rc, err.code);
+        check_record(&g);
         int walked = 0;
         CHECK(sch_pgn_walk(&g, count_node, &walked) && walked == sch_pgn_node_count(&g), "walk visited %d of %d nodes",
               walked, sch_pgn_node_count(&g));
