@@ -90,7 +90,8 @@ void sch_win_work_free(SchWinWork *work);
 
 /** Whether color can still checkmate in pos (pos must be a legal position, e.g. from sch_fen_parse).
  * limits may be NULL (full mode, default budget); work may be NULL (the thread's own area).
- * Fills *out (may be NULL) and returns its verdict. */
+ * Fills *out (may be NULL) and returns its verdict. Out of memory: with work NULL the full mode
+ * allocates the thread's area on its first call; when that fails the verdict is SCH_WIN_UNDETERMINED. */
 SchWinnability sch_can_checkmate(const SchPosition *pos, SchColor color, const SchWinLimits *limits, SchWinWork *work,
                                  SchWinResult *out);
 
