@@ -4,7 +4,8 @@
  * to SCH_PGN_MAX_DEPTH), NAGs ($0..$255, and the suffixes ! ? !! ?? !? ?! as NAGs 1-6), comments {} and ;
  * before and after moves, the commands [%clk h:mm:ss(.s)] and [%eval x.yz | #n] read into fields of
  * the move and the other [%...] commands kept apart from the comment's text, null moves ("--", "Z0"),
- * % escape lines, the results (also "½-½"), and English and German piece letters. Every move, also inside variations, is checked for legality; a variation replaces the
+ * empty variations "()", % escape lines, the results (also "½-½"), and English and German piece
+ * letters. Every move, also inside variations, is checked for legality; a variation replaces the
  * move it follows, so it starts from the position before that move. On an error the reader records
  * game, line, column and token, then skips to the next game, so one bad game never stops a file.
  * The writer emits the export format (PGN standard, section 8): Seven Tag Roster first, SetUp/FEN
@@ -74,7 +75,7 @@ typedef struct SchPgnNode {
     SchMove move; /* SCH_MOVE_NULL for a null move; SCH_MOVE_NONE at the root */
     uint8_t nag_count;
     uint8_t nags[SCH_PGN_MAX_NAGS]; /* in file order */
-    uint8_t empty_variations;       /* empty variations "()" that replace this move (see below) */
+    uint8_t empty_variations;       /* empty variations "()" that replace this move (see above) */
     char *comment_before;           /* comment before the move (at the start of a variation, after one) or
                                        NULL: the text as written, commands included */
     char *comment;                  /* text of the comment after the move (the root's: before the first
