@@ -107,7 +107,7 @@ bool sch_move_explain_castling(const SchPosition *pos, bool h_side, const char *
 
 /** Writes the UCI notation of move m played in pos: "e2e4", "e7e8q", castling as the king's move
  * ("e1g1") in standard chess and, when pos->chess960, as the king taking its own rook ("e1h1",
- * "b1a1"; the UCI_Chess960 convention). SCH_MOVE_NONE is "0000". A move that is not legal in pos is
+ * "b1a1"; the UCI_Chess960 convention). SCH_MOVE_NONE and the null move SCH_MOVE_NULL are "0000". A move that is not legal in pos is
  * written by its squares. Returns the length (like snprintf); buf needs SCH_MOVE_TEXT_MAX bytes. */
 size_t sch_uci_write(const SchPosition *pos, SchMove m, char *buf, size_t size);
 

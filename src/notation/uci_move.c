@@ -14,7 +14,7 @@ static const char PROMO_LETTERS[] = "nbrq";
 static size_t write_squares(SchMove m, char *buf, size_t size) {
     char text[6];
     size_t n = 0;
-    if (m == SCH_MOVE_NONE) {
+    if (m == SCH_MOVE_NONE || m == SCH_MOVE_NULL) { /* UCI writes the null move as "0000" too */
         memcpy(text, "0000", 4);
         n = 4;
     } else {

@@ -229,6 +229,8 @@ static void test_uci_write(void **state) {
     assert_string_equal(buf, "e8c8");
     sch_uci_write(&start, SCH_MOVE_NONE, buf, sizeof buf);
     assert_string_equal(buf, "0000");
+    sch_uci_write(&start, SCH_MOVE_NULL, buf, sizeof buf);
+    assert_string_equal(buf, "0000");
     assert_int_equal(sch_uci_write(&start, sch_move_make_promotion(SCH_SQ_E7, SCH_SQ_E8, SCH_ROOK), buf, 3), 5);
     assert_string_equal(buf, "e7");
 }
