@@ -5,6 +5,8 @@
  * of threads may read them; to users they are const. Sliding attacks are looked up with PEXT when the
  * CPU has BMI2 and with magic bitboards otherwise, chosen at load time (see
  * sch_slider_lookup() in schach.h), so one build of the library is fast on every x86-64 CPU.
+ *
+ * Memory: nothing declared here allocates, so nothing here can fail for want of memory.
  */
 #ifndef SCH_BITBOARD_H
 #define SCH_BITBOARD_H

@@ -8,6 +8,8 @@
  * Codes are grouped by module so each module keeps its own message table:
  *   100-199 FEN (fen.h), 200-299 moves/notation (notation.h), 300-399 PGN (pgn.h), 400-499 game (game.h),
  *   500-599 explanations of illegal moves (explain.h).
+ *
+ * Memory: nothing declared here allocates, so nothing here can fail for want of memory.
  */
 #ifndef SCH_ERROR_H
 #define SCH_ERROR_H

@@ -10,6 +10,8 @@
  * en passant is only allowed right after the double step; a pawn moves straight ahead and captures
  * diagonally; a pawn reaching the last rank must promote; ambiguous: Nbd2 or Nfd2. The game's
  * history tells which of king or rook moved.
+ *
+ * Memory: nothing declared here allocates, so nothing here can fail for want of memory.
  */
 #ifndef SCH_EXPLAIN_H
 #define SCH_EXPLAIN_H

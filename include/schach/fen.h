@@ -5,6 +5,8 @@
  * names the field and the reason. It accepts an en passant square whether or not a capture is
  * possible. sch_fen_write() prints the en passant square only when the capture is legal (the convention
  * of X-FEN and of the repetition rule, FIDE 9.2.2), so equal positions print equal FENs.
+ *
+ * Memory: nothing declared here allocates, so nothing here can fail for want of memory.
  */
 #ifndef SCH_FEN_H
 #define SCH_FEN_H

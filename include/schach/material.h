@@ -5,6 +5,8 @@
  * engine's draw test and the winnability analysis (winnable.h: its first and cheapest rule) share.
  * This module depends on the position only; winnable.h and game.h include this header, so their
  * users see these functions as before.
+ *
+ * Memory: nothing declared here allocates, so nothing here can fail for want of memory.
  */
 #ifndef SCH_MATERIAL_H
 #define SCH_MATERIAL_H

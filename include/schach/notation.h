@@ -8,6 +8,8 @@
  * "+"/"#", "!?"-style suffixes, over-disambiguation, missing "=", lowercase promotion letter, and
  * letters of either language (the lang argument decides only 'B': bishop in English, pawn in German).
  * Errors say why: "ambiguous: Nbd2 or Nfd2", "no knight can reach d2".
+ *
+ * Memory: nothing declared here allocates, so nothing here can fail for want of memory.
  */
 #ifndef SCH_NOTATION_H
 #define SCH_NOTATION_H

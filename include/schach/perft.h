@@ -1,6 +1,9 @@
 /** @file
  * libschach: perft, the number of leaf nodes of the legal move tree — the specification test of
- * move generation. */
+ * move generation.
+ *
+ * Memory: nothing declared here allocates, so nothing here can fail for want of memory.
+ */
 #ifndef SCH_PERFT_H
 #define SCH_PERFT_H
 

@@ -8,6 +8,8 @@
  * stands beside it (could capture pseudo-legally); otherwise SCH_SQ_NONE. The Zobrist key includes the
  * ep file exactly when `ep` is set. Whether the capture is *legal* is answered by sch_gen_ep_legal()
  * (movegen.h); FEN output and repetition identity use that.
+ *
+ * Memory: nothing declared here allocates, so nothing here can fail for want of memory.
  */
 #ifndef SCH_POSITION_H
 #define SCH_POSITION_H

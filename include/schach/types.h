@@ -3,6 +3,8 @@
  *
  * Squares are numbered a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63.
  * A Bitboard has bit n set for square n.
+ *
+ * Memory: nothing declared here allocates, so nothing here can fail for want of memory.
  */
 #ifndef SCH_TYPES_H
 #define SCH_TYPES_H

@@ -4,6 +4,8 @@
  * libschach follows semantic versioning: within one major version a program built against an older
  * minor version runs with any newer one (the soname is libschach.so.1 for every 1.x), and nothing
  * public is removed or changed in meaning. docs/library/CHANGES.md lists what each version changed.
+ *
+ * Memory: nothing declared here allocates, so nothing here can fail for want of memory.
  */
 #ifndef SCH_VERSION_H
 #define SCH_VERSION_H
