@@ -45,9 +45,9 @@ const tests = {
     const mate = await seekGame(a, b, true);
     await play(mate, ['f3', 'e5', 'g4', 'Qh4']);
     played.push({ id: mate.id, termination: /^Checkmate – Black wins 0-1$/, rated: true, black: b.name });
-    // 2. Black resigns.
+    // 2. Black resigns (once both sides have moved: before that a rated game is aborted).
     const resigned = await seekGame(a, b, true);
-    await play(resigned, ['e4']);
+    await play(resigned, ['e4', 'e5']);
     expectOk(await api('POST', `/api/games/${resigned.id}/resign`, { secret: resigned.black }), 'resign');
     played.push({ id: resigned.id, termination: /resign/i, rated: true, black: b.name });
     // An aborted game: never in the file.

@@ -64,9 +64,22 @@ bool svc_change_run(SvcGame *g, SvcPending *p, SchError *err) {
                 return sch_game_accept_draw(game, p->color, err);
             return sch_game_decline_draw(game, p->color, err);
         case CH_CLAIM: return sch_game_claim(game, p->claim, err);
-        case CH_RESIGN: return sch_game_resign(game, p->color, err);
+        case CH_RESIGN:
+            /* A rated game in which a side has not moved yet never began: resigning there aborts it, and
+             * an aborted game is not rated (no farming of ratings with games resigned at once). */
+            if (g->rec.rated && game->ply_count < 2 && !sch_game_over(game)) {
+                g->aborted = true;
+                return true;
+            }
+            return sch_game_resign(game, p->color, err);
         case CH_ABORT: g->aborted = true; return true;
         case CH_TIMEOUT:
+            /* Clocks and deadlines run only once both sides have moved; should one run out before that
+             * all the same (a row from elsewhere), the game never began: aborted, not lost. */
+            if (game->ply_count < 2) {
+                g->aborted = true;
+                return true;
+            }
             if (g->rec.time.type == TIME_LIVE) {
                 /* Judged on a worker before this change was made (svc_flag_judged). */
                 SchWinResult opponent = {.verdict = (SchWinnability)p->flag_verdict,

@@ -1,0 +1,102 @@
+// The game service's part of issue 22 ("A site strangers can trust"), each seen failing on the server
+// from before:
+//   - ratings could be farmed: a rated game resigned before both sides had moved was rated (+162/-162
+//     for two new accounts). Now a resignation before both sides have moved aborts a rated game
+//     (result "*", termination "aborted"), and an aborted game is not rated;
+//   - games nobody moved in never expired (node trust_service.mjs expiry, run against a server started
+//     with short --unstarted-expiry times): such a game is aborted after a while, also when it was
+//     loaded at start, and leaves memory.
+//
+//   node trust_service.mjs          the rating tests
+//   node trust_service.mjs expiry   the expiry tests (the server aborts unstarted games after 1 s)
+//   node trust_service.mjs create   creates the games for the restart test and prints their ids
+//   node trust_service.mjs loaded IDS   checks those games after a restart: all aborted
+import { api, as, assert, expectOk, getState, namer, runTests, signUp } from './lib.mjs';
+
+const fresh = namer('t');
+const BLITZ = { type: 'live', minutes: 5, increment: 3 };
+const account = (prefix) => signUp(fresh(prefix));
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+// A rated game from a seek posted by white and accepted by black: {id, white, black} with the secrets.
+async function ratedGame(white, black) {
+  const seek = expectOk(await api('POST', '/api/seeks', { time: BLITZ, rated: true, color: 'white' }, as(white)),
+    'post seek', 201);
+  const got = expectOk(await api('POST', `/api/seeks/${seek.id}/accept`, {}, as(black)), 'accept');
+  assert.equal(got.state.rated, true);
+  const look = expectOk(await api('GET', `/api/seeks/${seek.id}`, undefined, as(white)), 'the poster looks');
+  return { id: got.id, white: look.secret, black: got.secret };
+}
+
+async function play(g, moves) {
+  for (let ply = 0; ply < moves.length; ply++)
+    expectOk(await api('POST', `/api/games/${g.id}/move`,
+      { secret: ply % 2 ? g.black : g.white, ply, move: moves[ply] }), `${g.id} ply ${ply}`);
+}
+
+const blitzOf = async (who) => expectOk(await api('GET', '/api/me', undefined, as(who)), 'me').ratings.blitz;
+
+// Polls (up to a minute) until cond(value of get()) holds; returns that value.
+async function until(get, cond, what) {
+  let v;
+  for (let i = 0; i < 1200; i++) {
+    v = await get();
+    if (cond(v)) return v;
+    await sleep(50);
+  }
+  assert.fail(`${what}: not reached in a minute; last ${JSON.stringify(v)}`);
+}
+
+const ABORTED = { result: '*', termination: 'aborted', winner: null, reason: null, text: 'Game aborted',
+  text_de: 'Partie abgebrochen' };
+
+const rating = {
+  async 'a rated game resigned before both sides moved is aborted, not rated; after both moved it is rated'() {
+    const a = await account('Farm');
+    const b = await account('Hand');
+    // Resigned at ply 0 by either side, and at ply 1 by the side yet to move or by the one who moved.
+    const early = [];
+    for (const [moves, who] of [[[], 'white'], [[], 'black'], [['e4'], 'black'], [['e4'], 'white']]) {
+      const g = await ratedGame(a, b);
+      await play(g, moves);
+      const r = expectOk(await api('POST', `/api/games/${g.id}/resign`, { secret: g[who] }),
+        `${who} resigns at ply ${moves.length}`);
+      assert.deepEqual(r.state.outcome, ABORTED, `resigned by ${who} at ply ${moves.length}`);
+      assert.deepEqual(r.state.accounts.white.diff, null);
+      early.push(g.id);
+    }
+    for (const id of early) {
+      const s = await getState(id);
+      assert.deepEqual(s.outcome, ABORTED, `${id} stays aborted`);
+      assert.equal(s.accounts.white.diff, null, `${id}: no rating change`);
+    }
+    // Once both sides have moved a resignation is one: rated. The accounts' worker rates games in the
+    // order they ended, so once this one is rated, any rating of the early ones would have been made.
+    const g = await ratedGame(a, b);
+    await play(g, ['e4', 'e5']);
+    const r = expectOk(await api('POST', `/api/games/${g.id}/resign`, { secret: g.black }), 'black resigns at ply 2');
+    assert.equal(r.state.outcome.termination, 'resignation');
+    assert.equal(r.state.outcome.result, '1-0');
+    const state = await until(() => getState(g.id), (s) => s.accounts.white.diff !== null, 'the rating');
+    assert.ok(state.accounts.white.diff > 0);
+    const ra = await blitzOf(a), rb = await blitzOf(b);
+    assert.equal(ra.games, 1, `only the game both sides moved in counts: ${JSON.stringify(ra)}`);
+    assert.equal(rb.games, 1, `only the game both sides moved in counts: ${JSON.stringify(rb)}`);
+    assert.equal(ra.rating, 1500 + state.accounts.white.diff);
+    assert.equal(rb.rating, 1500 + state.accounts.black.diff);
+    // The aborted games are no finished games of the players.
+    const page = expectOk(await api('GET', `/api/players/${a.name}`), 'player page');
+    assert.deepEqual(page.games.map((x) => x.id), [g.id]);
+  },
+
+  async 'a casual game resigned at once stays a resignation'() {
+    const a = await account('Casu');
+    const seek = expectOk(await api('POST', '/api/seeks', { time: BLITZ, color: 'white' }, as(a)), 'seek', 201);
+    const got = expectOk(await api('POST', `/api/seeks/${seek.id}/accept`, {}), 'anonymous accepts');
+    const r = expectOk(await api('POST', `/api/games/${got.id}/resign`, { secret: got.secret }), 'resign');
+    assert.equal(r.state.outcome.termination, 'resignation');
+    assert.equal(r.state.outcome.result, '1-0');
+  },
+};
+
+await runTests(rating);
