@@ -685,6 +685,73 @@ static void test_stats(void **state) {
     waker_destroy(&w);
 }
 
+/* ---- an account's games are read through the indexes (issue 22) ---- */
+
+/* EXPLAIN of sql as the server runs it (a prepared statement's generic plan: the name is a parameter,
+ * so a partial index helps only when the query itself proves its condition), with sequential scans
+ * off: a plan scans the games in full only when no index can answer it. true when every scan of the
+ * games goes through an account's index; plan gets the plan for the failure's message. */
+static bool pg_plan_uses_indexes(PGconn *raw, const char *sql, int nparams, char *plan, size_t size) {
+    char prepare[3500];
+    snprintf(prepare, sizeof prepare, "PREPARE account_query AS %s", sql);
+    PQclear(PQexec(raw, "DEALLOCATE ALL"));
+    PQclear(PQexec(raw, "SET plan_cache_mode = force_generic_plan"));
+    PQclear(PQexec(raw, "SET enable_seqscan = off"));
+    PGresult *res = PQexec(raw, prepare);
+    if (PQresultStatus(res) != PGRES_COMMAND_OK)
+        fail_msg("%s: %s", sql, PQerrorMessage(raw));
+    PQclear(res);
+    res = PQexec(raw, nparams == 3 ? "EXPLAIN EXECUTE account_query('alice', 0, 20)"
+                                   : "EXPLAIN EXECUTE account_query('alice', 20)");
+    if (PQresultStatus(res) != PGRES_TUPLES_OK)
+        fail_msg("EXPLAIN %s: %s", sql, PQerrorMessage(raw));
+    bool ok = true;
+    size_t used = 0;
+    plan[0] = '\0';
+    for (int i = 0; i < PQntuples(res); i++) {
+        const char *line = PQgetvalue(res, i, 0);
+        int n = snprintf(plan + used, size - used, "%s\n", line);
+        used = n > 0 && used + (size_t)n < size ? used + (size_t)n : size - 1;
+        /* A scan of the games, or an index of the games other than an account's (read in full). */
+        bool games_index = strstr(line, "Index") && (strstr(line, "on games") || strstr(line, "using games"));
+        if (strstr(line, "Seq Scan on games") ||
+            (games_index && !strstr(line, "games_by_white_account") && !strstr(line, "games_by_black_account")))
+            ok = false;
+    }
+    PQclear(res);
+    return ok;
+}
+
+static void test_account_queries_use_indexes(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    store_close(store);
+    waker_destroy(&w);
+    PGconn *raw = raw_connect(d->db);
+    char sql[3000], plan[4000];
+    const PlayedFilter filters[] = {PLAYED_ALL, PLAYED_WON, PLAYED_LOST, PLAYED_DRAWN};
+    for (size_t i = 0; i < sizeof filters / sizeof filters[0]; i++) {
+        store_played_sql(filters[i], "$1", " ORDER BY created_ms DESC, id LIMIT $3::int OFFSET $2::int", sql,
+                         sizeof sql);
+        if (!pg_plan_uses_indexes(raw, sql, 3, plan, sizeof plan))
+            fail_msg("a player page (filter %d) scans the games:\n%s", (int)filters[i], plan);
+    }
+    store_playing_sql("$1", " ORDER BY updated_ms DESC LIMIT $2::int", sql, sizeof sql);
+    if (!pg_plan_uses_indexes(raw, sql, 2, plan, sizeof plan))
+        fail_msg("the games in play scan the games:\n%s", plan);
+    store_player_games_sql("SELECT id, created_ms FROM games g", "$1",
+                           " ORDER BY created_ms DESC, id DESC LIMIT $2::int", sql, sizeof sql);
+    if (!pg_plan_uses_indexes(raw, sql, 2, plan, sizeof plan))
+        fail_msg("the PGN export scans the games:\n%s", plan);
+    /* The check itself sees a scan: the old query, one OR over both sides. */
+    assert_false(pg_plan_uses_indexes(raw,
+                                      "SELECT id FROM games g WHERE (account_white = $1 OR account_black = $1)"
+                                      " AND result <> '' ORDER BY created_ms DESC LIMIT $2::int",
+                                      2, plan, sizeof plan));
+    PQfinish(raw);
+}
+
 #define PG_TEST(name) cmocka_unit_test_setup_teardown(name, pg_setup, pg_teardown)
 
 int main(void) {
@@ -709,6 +776,7 @@ int main(void) {
         PG_TEST(test_accounts_and_sessions),
         PG_TEST(test_seeks),
         PG_TEST(test_ratings),
+        PG_TEST(test_account_queries_use_indexes),
         /* several nodes */
         PG_TEST(test_erroring_op_fails_alone),
         PG_TEST(test_race_same_append_with_rev),

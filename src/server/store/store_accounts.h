@@ -92,6 +92,13 @@ typedef enum { PLAYED_ALL, PLAYED_WON, PLAYED_LOST, PLAYED_DRAWN } PlayedFilter;
 /* Both backends' query of an account's finished games (the columns PlayedGame is read from, in its
  * order), with ph the placeholder of the name and tail the backend's ORDER BY / LIMIT / OFFSET. */
 void store_played_sql(PlayedFilter filter, const char *ph, const char *tail, char *out, size_t size);
+/* The same for an account's games in play (PlayingGame's columns), and for its finished games with the
+ * backend's own select ("SELECT ... FROM games g"). All three are one UNION ALL of a half per side,
+ * each answered from that side's index (store_account_games_sql). */
+void store_playing_sql(const char *ph, const char *tail, char *out, size_t size);
+void store_player_games_sql(const char *select, const char *ph, const char *tail, char *out, size_t size);
+void store_account_games_sql(const char *select, const char *ph, const char *cond_white, const char *cond_black,
+                             const char *tail, char *out, size_t size);
 
 #define STORE_SESSIONS_MAX 50
 /* An accepted seek is kept this long (its poster may still ask which game it became). */

@@ -135,31 +135,51 @@ StoreAccounts *store_accounts_open(Store *store, char *err, size_t err_size) {
     return store->vtbl->accounts_open(store, err, err_size);
 }
 
-/* The WHERE of an account's finished games for a filter, with ph the name's parameter. */
-static void played_where(PlayedFilter f, const char *ph, char *out, size_t size) {
-    switch (f) {
-        case PLAYED_WON:
-            snprintf(out, size,
-                     " AND ((account_white = %s AND result = '1-0') OR (account_black = %s AND result = '0-1'))", ph,
-                     ph);
-            break;
-        case PLAYED_LOST:
-            snprintf(out, size,
-                     " AND ((account_white = %s AND result = '0-1') OR (account_black = %s AND result = '1-0'))", ph,
-                     ph);
-            break;
-        case PLAYED_DRAWN: snprintf(out, size, "%s", " AND result = '1/2-1/2'"); break;
-        default: snprintf(out, size, "%s", ""); break;
-    }
+/* An account's games by one query of two halves, one per side: each half is answered from that side's
+ * partial index (games_by_white_account, games_by_black_account), which both SQLite and PostgreSQL
+ * use only when the query itself says "<> ''" (a parameter proves nothing); a game the account plays
+ * on both sides comes once. select is "SELECT ... FROM games g", cond_* what else each half asks. */
+void store_account_games_sql(const char *select, const char *ph, const char *cond_white, const char *cond_black,
+                             const char *tail, char *out, size_t size) {
+    snprintf(out, size,
+             "%s WHERE account_white = %s AND account_white <> ''%s"
+             " UNION ALL %s WHERE account_black = %s AND account_black <> '' AND account_white <> %s%s%s",
+             select, ph, cond_white, select, ph, ph, cond_black, tail);
 }
 
+#define PLAYED_SELECT                                                                                                  \
+    "SELECT id, created_ms, updated_ms, account_white, account_black, result, termination, reason, time_type,"         \
+    " minutes, increment, days, rated, rating_white, rating_black, rating_diff_white, rating_diff_black,"              \
+    " (SELECT count(*) FROM moves m WHERE m.game_id = g.id) FROM games g"
+
 void store_played_sql(PlayedFilter filter, const char *ph, const char *tail, char *out, size_t size) {
-    char where[300];
-    played_where(filter, ph, where, sizeof where);
-    snprintf(out, size,
-             "SELECT id, created_ms, updated_ms, account_white, account_black, result, termination, reason, time_type,"
-             " minutes, increment, days, rated, rating_white, rating_black, rating_diff_white, rating_diff_black,"
-             " (SELECT count(*) FROM moves m WHERE m.game_id = g.id) FROM games g"
-             " WHERE (account_white = %s OR account_black = %s) AND result <> '' AND result <> '*'%s%s",
-             ph, ph, where, tail);
+    static const char finished[] = " AND result <> '' AND result <> '*'";
+    const char *white = finished, *black = finished;
+    switch (filter) {
+        case PLAYED_WON:
+            white = " AND result = '1-0'";
+            black = " AND result = '0-1'";
+            break;
+        case PLAYED_LOST:
+            white = " AND result = '0-1'";
+            black = " AND result = '1-0'";
+            break;
+        case PLAYED_DRAWN: white = black = " AND result = '1/2-1/2'"; break;
+        default: break;
+    }
+    store_account_games_sql(PLAYED_SELECT, ph, white, black, tail, out, size);
+}
+
+void store_playing_sql(const char *ph, const char *tail, char *out, size_t size) {
+    char select[300];
+    snprintf(select, sizeof select,
+             "SELECT id, CASE WHEN account_white = %s THEN 0 ELSE 1 END AS side, start_fen, time_type, updated_ms,"
+             " (SELECT count(*) FROM moves m WHERE m.game_id = g.id), minutes, increment, days FROM games g",
+             ph);
+    store_account_games_sql(select, ph, " AND result = ''", " AND result = ''", tail, out, size);
+}
+
+void store_player_games_sql(const char *select, const char *ph, const char *tail, char *out, size_t size) {
+    static const char finished[] = " AND result <> '' AND result <> '*'";
+    store_account_games_sql(select, ph, finished, finished, tail, out, size);
 }

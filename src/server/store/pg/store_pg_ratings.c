@@ -298,12 +298,9 @@ int store_pg_playing(StoreAccounts *base, const char *name, PlayingGame *out, in
     StorePgParams p = {.n = 0};
     store_pg_param_text(&p, name);
     store_pg_param_int(&p, max);
-    PGresult *res = store_pg_accounts_run(
-        a,
-        "SELECT id, CASE WHEN account_white = $1 THEN 0 ELSE 1 END, start_fen, time_type, updated_ms,"
-        " (SELECT count(*) FROM moves m WHERE m.game_id = g.id), minutes, increment, days FROM games g"
-        " WHERE result = '' AND (account_white = $1 OR account_black = $1) ORDER BY updated_ms DESC LIMIT $2::int",
-        &p, PGRES_TUPLES_OK, err, err_size);
+    char sql[1000];
+    store_playing_sql("$1", " ORDER BY updated_ms DESC LIMIT $2::int", sql, sizeof sql);
+    PGresult *res = store_pg_accounts_run(a, sql, &p, PGRES_TUPLES_OK, err, err_size);
     if (!res)
         return -1;
     int n = PQntuples(res) < max ? PQntuples(res) : max;

@@ -43,8 +43,6 @@ static const struct {
     [R_SCAN] = {"schach_scan", SELECT_GAME "WHERE id > $1 ORDER BY id LIMIT $2"},
 };
 /* An account's finished games (GET /api/players's filter: a result, not aborted), newest first. */
-static const char SQL_PLAYER[] = SELECT_GAME "WHERE (account_white = $1 OR account_black = $1) AND result <> ''"
-                                             " AND result <> '*' ORDER BY created_ms DESC, id DESC LIMIT $2";
 static const char SQL_LOAD[] = SELECT_GAME "WHERE result = '' ORDER BY created_ms, id";
 
 /* ---- a game from a row ---- */
@@ -369,7 +367,9 @@ int store_pg_read_player_games(PGconn *conn, const char *name, int max, StoreEac
     const char *values[2] = {name, limit};
     ReadFailure failure;
     /* Streamed row by row (single-row mode): one game's moves in memory at a time. */
-    int n = run_read(conn, NULL, SQL_PLAYER, 2, values, 0, game_row, &g, &failure, err, err_size);
+    char sql[2500];
+    store_player_games_sql(SELECT_GAME, "$1", " ORDER BY created_ms DESC, id DESC LIMIT $2::int", sql, sizeof sql);
+    int n = run_read(conn, NULL, sql, 2, values, 0, game_row, &g, &failure, err, err_size);
     free(moves);
     *broken = n < 0 && failure != READ_FAILED;
     return n;

@@ -272,12 +272,9 @@ int store_sqlite_playing(StoreAccounts *base, const char *name, PlayingGame *out
     SqliteAccounts *a = (SqliteAccounts *)base;
     if (!store_sqlite_accounts_usable(a, err, err_size))
         return -1;
-    sqlite3_stmt *st = store_sqlite_accounts_prepare(
-        a,
-        "SELECT id, CASE WHEN account_white = ?1 THEN 0 ELSE 1 END, start_fen, time_type, updated_ms,"
-        " (SELECT count(*) FROM moves m WHERE m.game_id = g.id), minutes, increment, days FROM games g"
-        " WHERE result = '' AND (account_white = ?1 OR account_black = ?1) ORDER BY updated_ms DESC LIMIT ?2",
-        err, err_size);
+    char sql[1000];
+    store_playing_sql("?1", " ORDER BY updated_ms DESC LIMIT ?2", sql, sizeof sql);
+    sqlite3_stmt *st = store_sqlite_accounts_prepare(a, sql, err, err_size);
     if (!st)
         return -1;
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);

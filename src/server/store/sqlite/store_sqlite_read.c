@@ -290,9 +290,6 @@ int store_read_scan(Store *store, const char *after, int max, StoreEachGame each
 }
 
 /* The account's finished games: the filter of GET /api/players (result set, not aborted: "*"). */
-static const char SQL_SELECT_PLAYER[] = "SELECT " STORE_GAME_SELECT " FROM games"
-                                        " WHERE (account_white = ?1 OR account_black = ?1) AND result <> ''"
-                                        " AND result <> '*' ORDER BY created_ms DESC, id DESC LIMIT ?2";
 
 int store_sqlite_read_player_games(sqlite3 *db, const char *name, int max, StoreEachGame each, void *ctx, char *err,
                                    size_t err_size) {
@@ -302,7 +299,10 @@ int store_sqlite_read_player_games(sqlite3 *db, const char *name, int max, Store
     /* One read transaction: every game with the moves it had when the read began. */
     if (!store_exec(db, "BEGIN", "player games", err, err_size))
         return -1;
-    if (sqlite3_prepare_v2(db, SQL_SELECT_PLAYER, -1, &games, NULL) != SQLITE_OK ||
+    char sql[2000];
+    store_player_games_sql("SELECT " STORE_GAME_SELECT " FROM games g", "?1",
+                           " ORDER BY created_ms DESC, id DESC LIMIT ?2", sql, sizeof sql);
+    if (sqlite3_prepare_v2(db, sql, -1, &games, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, SQL_SELECT_MOVES, -1, &moves_st, NULL) != SQLITE_OK) {
         store_set_err(err, err_size, "player games: %s", sqlite3_errmsg(db));
         count = -1;
