@@ -52,6 +52,9 @@ static const AccMessage messages[ACC_E_COUNT] = {
                           "Das Feld „%s“ fehlt oder hat einen unzulässigen Wert."},
     [ACC_E_NO_PLAYER] = {404, "not_found", "There is no player with this name.",
                          "Einen Spieler mit diesem Namen gibt es nicht."},
+    [ACC_E_HEAVY] = {429, "rate_limited",
+                     "Too many player pages or downloads from your address are under way; please wait for them.",
+                     "Von deiner Adresse sind zu viele Spielerseiten oder Downloads unterwegs; bitte warte auf sie."},
     [ACC_E_UNKNOWN] = {400, "bad_request", "The member '%s' is not known here.", "Das Feld „%s“ ist hier unbekannt."},
     [ACC_E_BAD_SECRET] = {403, "bad_secret", "Only the one who posted this challenge can withdraw it.",
                           "Nur wer diese Herausforderung gestellt hat, kann sie zurückziehen."},
@@ -219,6 +222,58 @@ static uint64_t handle_seek(Accounts *a, const AccountsRequest *req, AccountsRep
     return j->ticket;
 }
 
+/* ---- heavy reads in flight per address ---- */
+
+typedef struct HeavyCount {
+    char address[LIMITS_ADDRESS_MAX];
+    int n;
+} HeavyCount;
+
+static HeavyCount *heavy_find(Accounts *a, const char *address) {
+    for (int i = 0; i < a->nheavy; i++)
+        if (!strcmp(a->heavy[i].address, address))
+            return &a->heavy[i];
+    return NULL;
+}
+
+/* Counts one more heavy read of j's address; false when it has its share under way already (or no
+ * memory is left to count it). */
+static bool heavy_take(Accounts *a, AccJob *j, const char *address) {
+    if (!a->cfg.address_limits || !address)
+        return true;
+    int cap = a->cfg.heavy_per_address > 0 ? a->cfg.heavy_per_address : ACCOUNTS_HEAVY_PER_ADDRESS;
+    HeavyCount *h = heavy_find(a, address);
+    if (!h) {
+        if (a->nheavy == a->heavy_cap) {
+            int n = a->heavy_cap ? a->heavy_cap * 2 : 16;
+            HeavyCount *more = realloc(a->heavy, (size_t)n * sizeof *more);
+            if (!more)
+                return false;
+            a->heavy = more;
+            a->heavy_cap = n;
+        }
+        h = &a->heavy[a->nheavy++];
+        snprintf(h->address, sizeof h->address, "%s", address);
+        h->n = 0;
+    }
+    if (h->n >= cap)
+        return false;
+    h->n++;
+    j->heavy = true;
+    snprintf(j->address, sizeof j->address, "%s", address);
+    return true;
+}
+
+/* j came back (run, dropped unrun, or refused): its address has one heavy read fewer under way. */
+static void heavy_release(Accounts *a, AccJob *j) {
+    if (!j->heavy)
+        return;
+    j->heavy = false;
+    HeavyCount *h = heavy_find(a, j->address);
+    if (h && --h->n <= 0)
+        *h = a->heavy[--a->nheavy];
+}
+
 /* A player's page: the name and the query checked here. */
 static uint64_t handle_player(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx) {
     char key[ACCOUNT_NAME_MAX + 1];
@@ -243,7 +298,12 @@ static uint64_t handle_player(Accounts *a, const AccountsRequest *req, AccountsR
     snprintf(j->key, sizeof j->key, "%s", key);
     j->page = req->page;
     j->filter = filter;
+    if (!heavy_take(a, j, req->address)) {
+        accounts_job_free(j);
+        return answer_error(a, reply, ctx, ACC_E_HEAVY, req->lang, NULL, 1);
+    }
     if (!accounts_worker_submit(a, j)) {
+        heavy_release(a, j);
         accounts_job_free(j);
         return answer_error(a, reply, ctx, ACC_E_BUSY, req->lang, NULL, 1);
     }
@@ -498,6 +558,7 @@ void accounts_clear_cookie(bool secure, char *out, size_t size) {
 void accounts_on_wake(Accounts *a) {
     for (AccJob *j = accounts_worker_take_done(a); j;) {
         AccJob *next = j->next;
+        heavy_release(a, j);
         if (j->action == ACCOUNTS_LOBBY) {
             lobby_read(a, j);
             accounts_job_free(j);
@@ -535,7 +596,7 @@ void accounts_on_wake(Accounts *a) {
                 j->reply(j->ctx, &ans);
             } else {
                 send_answer(j->reply, j->ctx, j->error != ACC_E_COUNT ? accounts_error_status(j->error) : j->status,
-                            body, j->cookie[0] ? j->cookie : NULL, 0);
+                            body, j->cookie[0] ? j->cookie : NULL, j->error == ACC_E_BUSY ? 1 : 0);
             }
             if (body != j->body)
                 free(body);
@@ -570,15 +631,22 @@ Accounts *accounts_create(Store *store, const AccountsConfig *cfg, AccountsClock
         accounts_free(a);
         return NULL;
     }
-    a->db = store_accounts_open(store, err, err_size);
-    /* The site's key before the worker owns the connection: the service derives rematches' secrets
+    for (int i = 0; i < LANE_COUNT; i++) {
+        a->lanes[i].a = a;
+        if (!(a->lanes[i].db = store_accounts_open(store, err, err_size))) {
+            accounts_free(a);
+            return NULL;
+        }
+    }
+    /* The site's key before the workers own the connections: the service derives rematches' secrets
      * from it as the worker does accounts' (accounts_set_service). */
-    if (a->db && a->db->vtbl->site_key(a->db, a->site_key, err, err_size) != SA_OK) {
+    StoreAccounts *db = a->lanes[LANE_READ].db;
+    if (db->vtbl->site_key(db, a->site_key, err, err_size) != SA_OK) {
         accounts_free(a);
         return NULL;
     }
-    a->have_site_key = a->db != NULL;
-    if (!a->db || !accounts_worker_start(a, err, err_size)) {
+    a->have_site_key = true;
+    if (!accounts_worker_start(a, err, err_size)) {
         accounts_free(a);
         return NULL;
     }
@@ -595,7 +663,9 @@ void accounts_free(Accounts *a) {
         service_cancel(a->service, j->service_ticket);
         accounts_job_free(j);
     }
-    store_accounts_close(a->db);
+    for (int i = 0; i < LANE_COUNT; i++)
+        store_accounts_close(a->lanes[i].db);
+    free(a->heavy);
     free(a->watchers);
     free(a->lobby_text);
     limits_free(a->login_limits);

@@ -7,8 +7,13 @@
  * Passwords are hashed with Argon2id (account.h), which costs tens of milliseconds and 64 MiB on
  * purpose; so every request that touches a password or the database runs on a worker thread of its
  * own, one at a time (memory stays bounded, the event loop never waits), and comes back through the
- * wake function like the store's results. The queue is bounded: beyond it a request is answered 503
- * busy at once. Login attempts are limited per address and per name (a password cannot be guessed
+ * wake function like the store's results. There are three such workers (lanes), each with its own
+ * queue and connection: one hashes passwords (sign-up, login, password change), one reads players'
+ * pages and PGN exports, one does the rest (GET /api/me, the lobby, ratings), so a read never waits
+ * behind a hash or a long export. The queues are bounded: beyond one a request is answered 503 busy
+ * at once; a request that waited in its queue over 4 s is answered 503 busy then; one whose client
+ * left before it ran is dropped unrun. An address may have ACCOUNTS_HEAVY_PER_ADDRESS player pages
+ * and exports under way; more are answered 429. Login attempts are limited per address and per name (a password cannot be guessed
  * faster than that, whatever the number of addresses), and a failed login takes as long as one with
  * an unknown name (the hash is computed anyway), so the answer does not tell which names exist.
  *
@@ -33,6 +38,7 @@
 #define ACCOUNTS_QUEUE_MAX          64 /* requests waiting for the worker */
 #define ACCOUNTS_LOGINS_PER_MINUTE  10 /* failed or not, per name and per address */
 #define ACCOUNTS_SIGNUPS_PER_MINUTE 5  /* per address */
+#define ACCOUNTS_HEAVY_PER_ADDRESS  4  /* player pages and PGN exports under way at once, per address */
 
 typedef struct Accounts Accounts;
 
@@ -42,6 +48,9 @@ typedef struct AccountsConfig {
     /* Login and sign-up attempts limited per address too (ACCOUNTS_*_PER_MINUTE); false as with
      * `schach serve --no-limits`. The limit per name always holds. */
     bool address_limits;
+    /* Player pages and PGN exports (the heavy reads) one address may have under way at once (with
+     * address_limits); more are answered 429. 0: ACCOUNTS_HEAVY_PER_ADDRESS. */
+    int heavy_per_address;
     /* Tests only: the limits' clock stands still (client_limits.h, LimitsConfig.frozen). */
     bool frozen_limits;
 } AccountsConfig;

@@ -36,8 +36,21 @@ typedef enum {
     ACC_E_BAD_MEMBER,  /* 400: a member missing or with a value not allowed */
     ACC_E_UNKNOWN,     /* 400: a member not known here */
     ACC_E_NO_PLAYER,   /* 404: no account with this name */
+    ACC_E_HEAVY,       /* 429: too many player pages or PGN exports of one address under way */
     ACC_E_COUNT        /* none */
 } AccError;
+
+/* The workers (lanes), each a thread with its own queue and its own connection to the store, so that
+ * no request waits behind another kind: passwords are hashed on one (tens of milliseconds each, on
+ * purpose), a player's page and PGN export read on another, and everything else (who is logged in,
+ * the lobby, ratings) on the third, which also hands back what all three finished. */
+typedef enum { LANE_READ, LANE_HASH, LANE_HEAVY, LANE_COUNT } AccLane;
+
+typedef struct AccLaneState {
+    struct Accounts *a;
+    StoreAccounts *db; /* the lane's thread's alone once it runs */
+    Worker *worker;
+} AccLaneState;
 
 /* One request on its way to the worker and back. */
 typedef struct AccJob {
@@ -47,7 +60,11 @@ typedef struct AccJob {
     AccountsReply reply;
     void *ctx;
     uint64_t ticket;
-    bool cancelled; /* the requester went away (set on the loop, read on the loop) */
+    bool cancelled;                   /* the requester went away (set on the loop, read on the loop) */
+    StoreAccounts *db;                /* the connection of the lane that runs it (set there) */
+    int64_t queued_ms;                /* monotonic: when it was queued (one waiting too long is answered busy) */
+    bool heavy;                       /* counted among its address's heavy reads in flight */
+    char address[LIMITS_ADDRESS_MAX]; /* heavy: whose */
     /* In: */
     char username[ACCOUNT_NAME_MAX + 1]; /* signup, login: as typed */
     char key[ACCOUNT_NAME_MAX + 1];      /* login: the name's key ("" when it cannot be a name) */
@@ -95,7 +112,6 @@ struct Accounts {
     AccountsConfig cfg;
     Limits *login_limits, *signup_limits;
     int64_t last_sweep_ms;
-    StoreAccounts *db; /* the worker's alone once it runs */
     Service *service;
     AccJob *in_service; /* accepted seeks whose game's state the service has not answered yet */
     /* The lobby's watchers (the loop's), the last list sent to them, and whether a read is on its way. */
@@ -106,7 +122,9 @@ struct Accounts {
     size_t lobby_len;
     bool lobby_reading;
 
-    Worker *worker;                    /* one thread: the queue, the running job, the done list */
+    AccLaneState lanes[LANE_COUNT];
+    struct HeavyCount *heavy; /* the loop's: heavy reads in flight per address */
+    int nheavy, heavy_cap;
     char dummy_hash[ACCOUNT_HASH_LEN]; /* the worker's: what an unknown name's password is checked against */
     int64_t swept_ms;                  /* the worker's: when it last looked for unrated games */
     atomic_bool watching;              /* the lobby has watchers (the worker reads it every 2 s) */
@@ -148,9 +166,9 @@ bool accounts_worker_start(Accounts *a, char *err, size_t err_size);
 void accounts_fail(AccJob *j, AccError e, const char *why);
 void accounts_set_body(AccJob *j, int status, json_t *o);
 /* The account's ratings as GET /api/me shows them; NULL with err filled when the store failed. */
-json_t *accounts_ratings_json(Accounts *a, const char *key, char *err, size_t err_size);
+json_t *accounts_ratings_json(StoreAccounts *db, const char *key, char *err, size_t err_size);
 void accounts_worker_stop(Accounts *a);
-/* false when the queue is full (the job stays the caller's). */
+/* Queues j on its action's lane; false when that queue is full (the job stays the caller's). */
 bool accounts_worker_submit(Accounts *a, AccJob *j);
 void accounts_worker_cancel(Accounts *a, uint64_t ticket);
 AccJob *accounts_worker_take_done(Accounts *a);

@@ -162,7 +162,7 @@ static json_t *seek_json(const SeekRow *k) {
 static void list_seeks(Accounts *a, AccJob *j) {
     SeekRow *rows = malloc(sizeof *rows * SEEKS_LISTED);
     char err[300] = "";
-    int n = rows ? a->db->vtbl->seek_list(a->db, accounts_now(a), rows, SEEKS_LISTED, err, sizeof err) : -1;
+    int n = rows ? j->db->vtbl->seek_list(j->db, accounts_now(a), rows, SEEKS_LISTED, err, sizeof err) : -1;
     if (n < 0) {
         free(rows);
         accounts_fail(j, rows ? ACC_E_STORAGE : ACC_E_INTERNAL, err);
@@ -183,10 +183,11 @@ static void list_seeks(Accounts *a, AccJob *j) {
 /* The account's rating in the category of a time control (a newcomer's 1500 without one); -1 with the
  * job's error set when the store failed. */
 static int current_rating(Accounts *a, AccJob *j, const char *key, const TimeControl *time) {
+    (void)a;
     RatingRow rows[RATING_COUNT];
     bool have[RATING_COUNT];
     char err[300] = "";
-    if (a->db->vtbl->ratings_of(a->db, key, rows, have, err, sizeof err) != SA_OK) {
+    if (j->db->vtbl->ratings_of(j->db, key, rows, have, err, sizeof err) != SA_OK) {
         accounts_fail(j, ACC_E_STORAGE, err);
         return -1;
     }
@@ -206,7 +207,7 @@ static bool pool_match(Accounts *a, AccJob *j, bool logged_in, const AccountRow 
     enum { LOOK = 200 };
     SeekRow *open = malloc(sizeof *open * LOOK);
     char err[300] = "";
-    int n = open ? a->db->vtbl->seek_list(a->db, accounts_now(a), open, LOOK, err, sizeof err) : -1;
+    int n = open ? j->db->vtbl->seek_list(j->db, accounts_now(a), open, LOOK, err, sizeof err) : -1;
     const SeekRow *k = &j->seek;
     int found = -1;
     for (int i = 0; i < n && found < 0; i++) {
@@ -255,7 +256,7 @@ static void post(Accounts *a, AccJob *j) {
         secret_new(j->seek_secret, j->seek.secret_hash);
     }
     char err[300] = "";
-    StoreAccountResult r = a->db->vtbl->seek_create(a->db, &j->seek, err, sizeof err);
+    StoreAccountResult r = j->db->vtbl->seek_create(j->db, &j->seek, err, sizeof err);
     if (r != SA_OK) {
         accounts_fail(j, r == SA_TAKEN ? ACC_E_BUSY : ACC_E_STORAGE, err);
         return;
@@ -272,7 +273,7 @@ static void get(Accounts *a, AccJob *j) {
     bool logged_in = accounts_session_account(a, j, &row, false);
     if (j->error != ACC_E_COUNT)
         return;
-    StoreAccountResult r = a->db->vtbl->seek_get(a->db, j->seek.id, accounts_now(a), &k, err, sizeof err);
+    StoreAccountResult r = j->db->vtbl->seek_get(j->db, j->seek.id, accounts_now(a), &k, err, sizeof err);
     if (r != SA_OK) {
         accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_SEEK, err);
         return;
@@ -296,11 +297,11 @@ static void get(Accounts *a, AccJob *j) {
 static void cancel(Accounts *a, AccJob *j) {
     char err[300] = "";
     SeekRow k;
-    StoreAccountResult r = a->db->vtbl->seek_get(a->db, j->seek.id, accounts_now(a), &k, err, sizeof err);
+    StoreAccountResult r = j->db->vtbl->seek_get(j->db, j->seek.id, accounts_now(a), &k, err, sizeof err);
     if (r == SA_OK && k.game_id[0])
         r = SA_NOT_FOUND; /* accepted already: the game stands */
     if (r == SA_OK)
-        r = a->db->vtbl->seek_cancel(a->db, j->seek.id, j->cancel_hash, accounts_now(a), err, sizeof err) == SA_OK
+        r = j->db->vtbl->seek_cancel(j->db, j->seek.id, j->cancel_hash, accounts_now(a), err, sizeof err) == SA_OK
                 ? SA_OK
                 : SA_TAKEN; /* open, but not this secret's */
     if (r != SA_OK) {
@@ -357,7 +358,7 @@ static void accept_seek(Accounts *a, AccJob *j) {
         return;
     SeekRow k;
     char err[300] = "";
-    StoreAccountResult r = a->db->vtbl->seek_get(a->db, j->seek.id, accounts_now(a), &k, err, sizeof err);
+    StoreAccountResult r = j->db->vtbl->seek_get(j->db, j->seek.id, accounts_now(a), &k, err, sizeof err);
     if (r != SA_OK || k.game_id[0]) {
         accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_SEEK, err);
         return;
@@ -383,7 +384,7 @@ static void accept_seek(Accounts *a, AccJob *j) {
         if (rec.rating[poster] < 0 || rec.rating[!poster] < 0)
             return;
     }
-    r = a->db->vtbl->seek_accept(a->db, k.id, accounts_now(a), (int)poster, &rec, err, sizeof err);
+    r = j->db->vtbl->seek_accept(j->db, k.id, accounts_now(a), (int)poster, &rec, err, sizeof err);
     if (r != SA_OK) {
         accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_SEEK, err);
         return;

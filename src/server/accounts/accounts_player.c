@@ -32,7 +32,8 @@ static json_t *played_json(const PlayedGame *g) {
 /* The account the job names, into *row; false when there is none or it cannot be read (the job is
  * answered then). */
 static bool player_row(Accounts *a, AccJob *j, AccountRow *row, char *err, size_t size) {
-    StoreAccountResult r = a->db->vtbl->get(a->db, j->key, row, err, size);
+    (void)a;
+    StoreAccountResult r = j->db->vtbl->get(j->db, j->key, row, err, size);
     if (r != SA_OK) {
         accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_PLAYER, err);
         return false;
@@ -45,7 +46,7 @@ static void player_page(Accounts *a, AccJob *j) {
     char err[300] = "";
     if (!player_row(a, j, &row, err, sizeof err))
         return;
-    json_t *ratings = accounts_ratings_json(a, row.key, err, sizeof err);
+    json_t *ratings = accounts_ratings_json(j->db, row.key, err, sizeof err);
     json_t *history = json_object();
     RatingPoint *points = malloc(sizeof *points * PLAYER_HISTORY_POINTS);
     PlayedGame *games = malloc(sizeof *games * (PLAYER_GAMES_PER_PAGE + 1));
@@ -53,7 +54,7 @@ static void player_page(Accounts *a, AccJob *j) {
     for (int c = 0; ok && c < RATING_COUNT; c++) {
         if (!json_object_get(ratings, rating_category_name(c)))
             continue;
-        int n = a->db->vtbl->rating_history(a->db, row.key, rating_category_name(c), points, PLAYER_HISTORY_POINTS, err,
+        int n = j->db->vtbl->rating_history(j->db, row.key, rating_category_name(c), points, PLAYER_HISTORY_POINTS, err,
                                             sizeof err);
         ok = n >= 0;
         json_t *arr = json_array();
@@ -62,7 +63,7 @@ static void player_page(Accounts *a, AccJob *j) {
         json_object_set_new(history, rating_category_name(c), arr);
     }
     /* One more than a page: whether there is a next one. */
-    int n = ok ? a->db->vtbl->played(a->db, row.name, j->filter, j->page * PLAYER_GAMES_PER_PAGE, games,
+    int n = ok ? j->db->vtbl->played(j->db, row.name, j->filter, j->page * PLAYER_GAMES_PER_PAGE, games,
                                      PLAYER_GAMES_PER_PAGE + 1, err, sizeof err)
                : -1;
     if (n < 0) {
@@ -145,7 +146,7 @@ static void player_pgn(Accounts *a, AccJob *j) {
     if (!player_row(a, j, &row, err, sizeof err))
         return;
     PgnParts p = {.lang = j->lang};
-    int n = a->db->vtbl->player_games(a->db, row.name, PLAYER_PGN_GAMES, pgn_part, &p, err, sizeof err);
+    int n = j->db->vtbl->player_games(j->db, row.name, PLAYER_PGN_GAMES, pgn_part, &p, err, sizeof err);
     char *out = NULL;
     if (n >= 0 && !p.failed) {
         /* Oldest first, a blank line between games (the export format's separator). */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
@@ -32,8 +33,8 @@ static bool new_session(Accounts *a, AccJob *j, const char *key) {
     unsigned char hash[STORE_HASH_LEN];
     secret_new(token, hash);
     int64_t now = accounts_now(a);
-    StoreAccountResult r = a->db->vtbl->session_create(
-        a->db, key, hash, now, now + (int64_t)ACCOUNTS_SESSION_DAYS * 86400000, err, sizeof err);
+    StoreAccountResult r = j->db->vtbl->session_create(
+        j->db, key, hash, now, now + (int64_t)ACCOUNTS_SESSION_DAYS * 86400000, err, sizeof err);
     if (r != SA_OK) {
         sodium_memzero(token, sizeof token);
         accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_BAD_LOGIN, err);
@@ -58,7 +59,7 @@ static void signup(Accounts *a, AccJob *j) {
         return;
     }
     snprintf(row.password_hash, sizeof row.password_hash, "%s", hash);
-    StoreAccountResult r = a->db->vtbl->create(a->db, &row, err, sizeof err);
+    StoreAccountResult r = j->db->vtbl->create(j->db, &row, err, sizeof err);
     if (r != SA_OK) {
         accounts_fail(j, r == SA_TAKEN ? ACC_E_TAKEN : ACC_E_STORAGE, err);
         return;
@@ -70,7 +71,7 @@ static void signup(Accounts *a, AccJob *j) {
 static void login(Accounts *a, AccJob *j) {
     AccountRow row;
     char err[300] = "";
-    StoreAccountResult r = j->key[0] ? a->db->vtbl->get(a->db, j->key, &row, err, sizeof err) : SA_NOT_FOUND;
+    StoreAccountResult r = j->key[0] ? j->db->vtbl->get(j->db, j->key, &row, err, sizeof err) : SA_NOT_FOUND;
     if (r == SA_FAULT) {
         accounts_fail(j, ACC_E_STORAGE, err);
         return;
@@ -87,8 +88,9 @@ static void login(Accounts *a, AccJob *j) {
 }
 
 static void logout(Accounts *a, AccJob *j) {
+    (void)a;
     char err[300] = "";
-    StoreAccountResult r = a->db->vtbl->session_delete(a->db, j->session_hash, err, sizeof err);
+    StoreAccountResult r = j->db->vtbl->session_delete(j->db, j->session_hash, err, sizeof err);
     if (r == SA_FAULT) {
         accounts_fail(j, ACC_E_STORAGE, err);
         return;
@@ -105,7 +107,7 @@ bool accounts_session_account(Accounts *a, AccJob *j, AccountRow *row, bool requ
             accounts_fail(j, ACC_E_NOT_LOGGED_IN, NULL);
         return false;
     }
-    StoreAccountResult r = a->db->vtbl->session_get(a->db, j->session_hash, accounts_now(a), row, err, sizeof err);
+    StoreAccountResult r = j->db->vtbl->session_get(j->db, j->session_hash, accounts_now(a), row, err, sizeof err);
     if (r == SA_OK)
         return true;
     if (r == SA_FAULT || required)
@@ -116,10 +118,10 @@ bool accounts_session_account(Accounts *a, AccJob *j, AccountRow *row, bool requ
 }
 
 /* {"blitz": {"rating", "rd", "games", "provisional"}, ...}: the categories the account has played. */
-json_t *accounts_ratings_json(Accounts *a, const char *key, char *err, size_t err_size) {
+json_t *accounts_ratings_json(StoreAccounts *db, const char *key, char *err, size_t err_size) {
     RatingRow rows[RATING_COUNT];
     bool have[RATING_COUNT];
-    if (a->db->vtbl->ratings_of(a->db, key, rows, have, err, err_size) != SA_OK)
+    if (db->vtbl->ratings_of(db, key, rows, have, err, err_size) != SA_OK)
         return NULL;
     json_t *o = json_object();
     for (int c = 0; c < RATING_COUNT; c++)
@@ -136,7 +138,7 @@ static void me(Accounts *a, AccJob *j) {
     if (!accounts_session_account(a, j, &row, true))
         return;
     char err[300] = "";
-    json_t *ratings = accounts_ratings_json(a, row.key, err, sizeof err);
+    json_t *ratings = accounts_ratings_json(j->db, row.key, err, sizeof err);
     if (!ratings) {
         accounts_fail(j, ACC_E_STORAGE, err);
         return;
@@ -145,7 +147,7 @@ static void me(Accounts *a, AccJob *j) {
      * on playing them. */
     enum { PLAYING_MAX = 100 };
     PlayingGame *games = malloc(sizeof *games * PLAYING_MAX);
-    int n = games ? a->db->vtbl->playing(a->db, row.name, games, PLAYING_MAX, err, sizeof err) : -1;
+    int n = games ? j->db->vtbl->playing(j->db, row.name, games, PLAYING_MAX, err, sizeof err) : -1;
     if (n < 0) {
         free(games);
         json_decref(ratings);
@@ -194,7 +196,7 @@ static void change_password(Accounts *a, AccJob *j) {
         return;
     }
     /* Every other session ends: whoever knew the old password is logged out everywhere else. */
-    StoreAccountResult r = a->db->vtbl->set_password(a->db, row.key, hash, j->session_hash, err, sizeof err);
+    StoreAccountResult r = j->db->vtbl->set_password(j->db, row.key, hash, j->session_hash, err, sizeof err);
     if (r != SA_OK) {
         accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NOT_LOGGED_IN, err);
         return;
@@ -207,7 +209,7 @@ static void change_password(Accounts *a, AccJob *j) {
 bool accounts_side_secret(Accounts *a, AccJob *j, const char *game_id, int color, char out[SECRET_LEN + 1]) {
     if (!a->have_site_key) {
         char err[300] = "";
-        if (a->db->vtbl->site_key(a->db, a->site_key, err, sizeof err) != SA_OK) {
+        if (j->db->vtbl->site_key(j->db, a->site_key, err, sizeof err) != SA_OK) {
             accounts_fail(j, ACC_E_STORAGE, err);
             return false;
         }
@@ -226,13 +228,14 @@ static bool apply_result(void *ctx, RatingRow *white, RatingRow *black) {
 
 /* Rates the job's game (once: a game rated already changes nothing). */
 static void rate(Accounts *a, AccJob *j) {
+    (void)a;
     char keys[2][ACCOUNT_NAME_MAX + 1], err[300] = "";
     /* A rated game is a lobby game, standard chess (a Chess960 one would share its categories anyway). */
     const char *category = rating_category_name(rating_category(&j->rate.time, VARIANT_STANDARD));
     if (!category || !account_name_key(j->rate.account[0], keys[0]) || !account_name_key(j->rate.account[1], keys[1]))
         return;
     RatingRow before[2], after[2];
-    StoreAccountResult r = a->db->vtbl->rate_game(a->db, j->rate.id, category, keys[0], keys[1], j->rate.updated_ms,
+    StoreAccountResult r = j->db->vtbl->rate_game(j->db, j->rate.id, category, keys[0], keys[1], j->rate.updated_ms,
                                                   apply_result, j, before, after, &j->rated_rev, err, sizeof err);
     if (r == SA_FAULT)
         log_event(LOG_ERROR, "rating_failed", "game", j->rate.id, "error", err, (char *)NULL);
@@ -256,12 +259,14 @@ static void sweep(Accounts *a, Worker *w) {
     a->swept_ms = accounts_now(a);
     UnratedGame found[SWEEP_BATCH];
     char err[300] = "";
-    int n = a->db->vtbl->unrated(a->db, a->swept_ms - SWEEP_WINDOW_MS, found, SWEEP_BATCH, err, sizeof err);
+    StoreAccounts *db = a->lanes[LANE_READ].db;
+    int n = db->vtbl->unrated(db, a->swept_ms - SWEEP_WINDOW_MS, found, SWEEP_BATCH, err, sizeof err);
     AccJob *done = NULL, **tail = &done;
     for (int i = 0; i < n; i++) {
         AccJob *j = calloc(1, sizeof *j);
         if (!j)
             break;
+        j->db = db;
         j->action = ACCOUNTS_RATE;
         j->error = ACC_E_COUNT;
         j->rate = found[i];
@@ -281,6 +286,7 @@ static void lobby_read_here(Accounts *a, Worker *w) {
     AccJob *j = calloc(1, sizeof *j);
     if (j) {
         j->action = ACCOUNTS_LOBBY;
+        j->db = a->lanes[LANE_READ].db;
         run(a, j);
     }
     worker_hand_back(w, j);
@@ -308,36 +314,63 @@ static void run(Accounts *a, AccJob *j) {
     sodium_memzero(j->new_password, sizeof j->new_password);
 }
 
-/* ---- the worker's hooks (worker.h): one thread, one request at a time ---- */
+/* ---- the lanes' hooks (worker.h): a thread each, one request at a time ---- */
+
+/* A request that waited longer than this in its queue is answered 503 busy instead of run: its
+ * client hears why before the connection gives up on it (a reply it would not read is no use). */
+#define ACCOUNTS_WAIT_MAX_MS 4000
+
+/* Tests only: while the file SCHACH_ACCOUNTS_HOLD names exists (at most a minute), the heavy reads'
+ * lane waits before each job, so a test can hold reads under way without counting on time. */
+static void test_hold(Worker *w, int thread) {
+    const char *hold = getenv("SCHACH_ACCOUNTS_HOLD");
+    for (int i = 0; hold && *hold && i < 6000 && access(hold, F_OK) == 0; i++)
+        if (!worker_pause(w, thread, 10))
+            break;
+}
 
 static void hook_run(Worker *w, void *owner, void *jobs, int n, int thread) {
-    (void)w, (void)n, (void)thread;
-    run(owner, jobs);
+    (void)n;
+    AccLaneState *l = owner;
+    AccJob *j = jobs;
+    j->db = l->db;
+    if (l == &l->a->lanes[LANE_HEAVY])
+        test_hold(w, thread);
+    if (j->reply && j->ticket && monotonic_ms() - j->queued_ms > ACCOUNTS_WAIT_MAX_MS) {
+        j->error = ACC_E_COUNT;
+        accounts_fail(j, ACC_E_BUSY, NULL);
+        return;
+    }
+    run(l->a, j);
 }
 
-/* First thing on the thread: the games left unrated while no server ran. */
+/* First thing on the reads' thread: the games left unrated while no server ran. */
 static void hook_start(Worker *w, void *owner, int thread) {
     (void)thread;
-    sweep(owner, w);
+    sweep(((AccLaneState *)owner)->a, w);
 }
 
-/* Idle: look for unrated games once a minute, and with watchers read the lobby every 2 s (other
- * servers' seeks come and go without this one hearing of it). */
+/* Idle (the reads' lane): look for unrated games once a minute, and with watchers read the lobby every
+ * 2 s (other servers' seeks come and go without this one hearing of it). */
 static void hook_idle(Worker *w, void *owner) {
-    Accounts *a = owner;
+    Accounts *a = ((AccLaneState *)owner)->a;
     if (atomic_load(&a->watching))
         lobby_read_here(a, w);
     if (accounts_now(a) - a->swept_ms >= SWEEP_EVERY_MS)
         sweep(a, w);
 }
 
-/* The requester went away: the job still runs (what it does still happens), its reply is not sent. */
+/* The requester went away: a queued job is handed back unrun (skip_cancelled), a running one ends
+ * (what it does still happens); either way its reply is not sent. */
 static void hook_cancel(void *owner, void *job, WorkerState state, int thread) {
     (void)owner, (void)state, (void)thread;
     ((AccJob *)job)->cancelled = true;
 }
 
 static void hook_free(void *job) { accounts_job_free(job); }
+
+static const int lane_queue[LANE_COUNT] = {
+    [LANE_READ] = ACCOUNTS_QUEUE_MAX * 4, [LANE_HASH] = ACCOUNTS_QUEUE_MAX, [LANE_HEAVY] = ACCOUNTS_QUEUE_MAX};
 
 bool accounts_worker_start(Accounts *a, char *err, size_t err_size) {
     if (sodium_init() < 0) {
@@ -350,42 +383,71 @@ bool accounts_worker_start(Accounts *a, char *err, size_t err_size) {
         snprintf(err, err_size, "%s", "cannot hash a password (out of memory?)");
         return false;
     }
-    /* Stopping finishes the request that runs; queued ones are dropped unanswered. */
-    WorkerConfig cfg = {.threads = 1,
-                        .next_offset = offsetof(AccJob, next),
-                        .queue_max = ACCOUNTS_QUEUE_MAX,
-                        .hand_back = true,
-                        .idle_ms = SWEEP_EVERY_MS,
-                        .owner = a,
-                        .run = hook_run,
-                        .start = hook_start,
-                        .idle = hook_idle,
-                        .cancel = hook_cancel,
-                        .free_job = hook_free,
-                        .wake = a->wake,
-                        .wake_ctx = a->wake_ctx};
-    char why[200];
-    if (!(a->worker = worker_new(&cfg, why, sizeof why))) {
-        snprintf(err, err_size, "cannot start the accounts thread: %s", why);
-        return false;
+    /* The reads' lane first: the others hand back into its done list. Stopping finishes the request
+     * that runs; queued ones are dropped unanswered. */
+    for (int i = 0; i < LANE_COUNT; i++) {
+        AccLaneState *l = &a->lanes[i];
+        WorkerConfig cfg = {.threads = 1,
+                            .next_offset = offsetof(AccJob, next),
+                            .queue_max = lane_queue[i],
+                            .hand_back = true,
+                            .skip_cancelled = true,
+                            .done_to = i == LANE_READ ? NULL : a->lanes[LANE_READ].worker,
+                            .owner = l,
+                            .run = hook_run,
+                            .cancel = hook_cancel,
+                            .free_job = hook_free,
+                            .wake = a->wake,
+                            .wake_ctx = a->wake_ctx};
+        if (i == LANE_READ) {
+            cfg.idle_ms = SWEEP_EVERY_MS;
+            cfg.start = hook_start;
+            cfg.idle = hook_idle;
+        }
+        char why[200];
+        if (!(l->worker = worker_new(&cfg, why, sizeof why))) {
+            snprintf(err, err_size, "cannot start the accounts thread: %s", why);
+            return false;
+        }
     }
     return true;
 }
 
 void accounts_worker_stop(Accounts *a) {
-    worker_free(a->worker);
-    a->worker = NULL;
+    /* The others first: they hand back into the reads' lane. */
+    for (int i = LANE_COUNT - 1; i >= 0; i--) {
+        worker_free(a->lanes[i].worker);
+        a->lanes[i].worker = NULL;
+    }
 }
 
-bool accounts_worker_submit(Accounts *a, AccJob *j) { return worker_submit(a->worker, j); }
+static AccLane lane_of(AccountsAction action) {
+    switch (action) {
+        case ACCOUNTS_SIGNUP:
+        case ACCOUNTS_LOGIN:
+        case ACCOUNTS_PASSWORD: return LANE_HASH;
+        case ACCOUNTS_PLAYER:
+        case ACCOUNTS_PLAYER_PGN: return LANE_HEAVY;
+        default: return LANE_READ;
+    }
+}
+
+bool accounts_worker_submit(Accounts *a, AccJob *j) {
+    j->queued_ms = monotonic_ms();
+    return worker_submit(a->lanes[lane_of(j->action)].worker, j);
+}
 
 static bool has_ticket(const void *job, void *ticket) { return ((const AccJob *)job)->ticket == *(uint64_t *)ticket; }
 
-void accounts_worker_cancel(Accounts *a, uint64_t ticket) { worker_cancel(a->worker, has_ticket, &ticket); }
+void accounts_worker_cancel(Accounts *a, uint64_t ticket) {
+    for (int i = 0; i < LANE_COUNT; i++)
+        if (worker_cancel(a->lanes[i].worker, has_ticket, &ticket))
+            return;
+}
 
-AccJob *accounts_worker_take_done(Accounts *a) { return worker_take_done(a->worker); }
+AccJob *accounts_worker_take_done(Accounts *a) { return worker_take_done(a->lanes[LANE_READ].worker); }
 
 void accounts_worker_watch(Accounts *a, bool watching) {
     atomic_store(&a->watching, watching);
-    worker_set_idle_ms(a->worker, watching ? LOBBY_EVERY_MS : SWEEP_EVERY_MS);
+    worker_set_idle_ms(a->lanes[LANE_READ].worker, watching ? LOBBY_EVERY_MS : SWEEP_EVERY_MS);
 }
