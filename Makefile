@@ -20,6 +20,8 @@
 #   make bench-server  schach serve under load: moves per second, latency, 10,000 WebSockets
 #   make bench-cluster   1, 2 and 3 nodes on PostgreSQL behind HAProxy, and one on SQLite: moves per
 #                        second, latency, NOTIFY lag and the cost of a move (CPU, commits, WAL bytes)
+#   make bench-trust   the accounts' reads with 1,000,000 games among 10,000 accounts, and a login while one
+#                      address holds 64 heavy reads (bench/trust.sh)
 #   make bench-winnable  dead-position analysis on real-game positions: time per position, verdicts
 #   make bench-strength  schach match against GNU Chess, Ethereal and Stockfish (hours)
 #   make bench-levels    the Elo of the levels for people, against Stockfish's UCI_Elo (about 1.5 h)
@@ -64,7 +66,7 @@ CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: docs install uninstall tsan test-tsan all build web run run-cluster stop-cluster bench-server bench-cluster bench-winnable bench-strength bench-levels bench-threads bench-clock test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
+.PHONY: docs install uninstall tsan test-tsan all build web run run-cluster stop-cluster bench-server bench-trust bench-cluster bench-winnable bench-strength bench-levels bench-threads bench-clock test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
 
 all: build
 
@@ -167,6 +169,9 @@ bench-winnable: build
 
 bench-server: build web
 	bash bench/server.sh ./$(BUILD)/schach ./$(BUILD)/bench/server/schach_loadgen
+
+bench-trust: build
+	bash bench/trust.sh ./$(BUILD)/schach ./$(BUILD)/bench/server/schach_mkgames
 
 # Several nodes on PostgreSQL (scripts/cluster, fresh each run) against one on SQLite (bench/cluster.sh).
 bench-cluster: build
