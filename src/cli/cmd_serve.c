@@ -78,6 +78,10 @@ static void print_serve_help(SchLang lang) {
                   "  --max-games-per-minute N         new games per client address (default %d)\n"
                   "  --max-requests-per-minute N      HTTP requests and WebSocket messages per client\n"
                   "                                   address (default %d)\n"
+                  "  --max-moves-per-minute N         moves per client address, apart from the requests\n"
+                  "                                   (default %d)\n"
+                  "  --request-timeout S              a request's body must be in S seconds after its\n"
+                  "                                   headers, else 408 and closed (default %d)\n"
                   "  --max-subscriptions N            games one WebSocket may watch (default %d)\n"
                   "  --trust-proxy ADDR               a reverse proxy at ADDR names the client in\n"
                   "                                   X-Forwarded-For (repeatable)\n"
@@ -114,12 +118,16 @@ static void print_serve_help(SchLang lang) {
                   "  --max-games-per-minute N         neue Partien je Client-Adresse (Vorgabe %d)\n"
                   "  --max-requests-per-minute N      HTTP-Anfragen und WebSocket-Nachrichten je\n"
                   "                                   Client-Adresse (Vorgabe %d)\n"
+                  "  --max-moves-per-minute N         Züge je Client-Adresse, getrennt von den Anfragen\n"
+                  "                                   (Vorgabe %d)\n"
+                  "  --request-timeout S              der Inhalt einer Anfrage muss S Sekunden nach ihren\n"
+                  "                                   Headern da sein, sonst 408 und geschlossen (Vorgabe %d)\n"
                   "  --max-subscriptions N            Partien, die ein WebSocket verfolgen darf (Vorgabe %d)\n"
                   "  --trust-proxy ADR                ein Reverse-Proxy unter ADR nennt den Client in\n"
                   "                                   X-Forwarded-For (wiederholbar)\n"
                   "  --no-limits                      keine Grenzen je Adresse (für Messungen)\n"),
            SCHACH_WEB_DIR, SERVICE_CACHE_DEFAULT, FD_RESERVE, LIMITS_CONNECTIONS_PER_ADDRESS, LIMITS_CREATES_PER_MINUTE,
-           LIMITS_REQUESTS_PER_MINUTE, HTTP_WS_SUBSCRIPTIONS);
+           LIMITS_REQUESTS_PER_MINUTE, LIMITS_MOVES_PER_MINUTE, HTTP_REQUEST_TIMEOUT, HTTP_WS_SUBSCRIPTIONS);
 }
 
 /* Splits "HOST:PORT" or "[V6]:PORT" into host (written to host_buf) and port. "localhost" means
@@ -262,6 +270,8 @@ static int parse_options(int argc, char **argv, SchLang lang, ServeOptions *o) {
         {"--max-connections-per-address", &l->connections_per_address},
         {"--max-games-per-minute", &l->creates_per_minute},
         {"--max-requests-per-minute", &l->requests_per_minute},
+        {"--max-moves-per-minute", &l->moves_per_minute},
+        {"--request-timeout", &o->http.request_timeout_s},
         {"--max-subscriptions", &o->http.ws_subscriptions},
         {"--cache-games", &o->cache_games},
         {"--check-limit", &o->check_limit_mb},
@@ -462,7 +472,8 @@ int cmd_serve(int argc, char **argv, SchLang lang) {
                       .http = {.lang = lang,
                                .limits = {.connections_per_address = LIMITS_CONNECTIONS_PER_ADDRESS,
                                           .creates_per_minute = LIMITS_CREATES_PER_MINUTE,
-                                          .requests_per_minute = LIMITS_REQUESTS_PER_MINUTE}}};
+                                          .requests_per_minute = LIMITS_REQUESTS_PER_MINUTE,
+                                          .moves_per_minute = LIMITS_MOVES_PER_MINUTE}}};
     int rc = parse_options(argc, argv, lang, &o);
     if (rc >= 0)
         return rc;
@@ -483,6 +494,7 @@ int cmd_serve(int argc, char **argv, SchLang lang) {
         o.http.limits.connections_per_address = 0;
         o.http.limits.creates_per_minute = 0;
         o.http.limits.requests_per_minute = 0;
+        o.http.limits.moves_per_minute = 0;
     }
     char db_buf[4200];
     const char *db = o.db;

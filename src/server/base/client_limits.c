@@ -32,6 +32,7 @@ static int kind_limit(const Limits *l, LimitKind kind) {
     switch (kind) {
         case LIMIT_CREATE: return l->cfg.creates_per_minute;
         case LIMIT_FILE: return l->cfg.requests_per_minute * LIMITS_FILES_PER_REQUEST;
+        case LIMIT_MOVE: return l->cfg.moves_per_minute;
         default: return l->cfg.requests_per_minute;
     }
 }

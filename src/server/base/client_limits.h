@@ -21,6 +21,7 @@ enum {
     LIMITS_CONNECTIONS_PER_ADDRESS = 128,
     LIMITS_CREATES_PER_MINUTE = 60,
     LIMITS_REQUESTS_PER_MINUTE = 1200,
+    LIMITS_MOVES_PER_MINUTE = 600,
     LIMITS_MAX_ENTRIES = 100000,
     LIMITS_FILES_PER_REQUEST = 5,
     LIMITS_ADDRESS_MAX = 64, /* room for any address key ("ffff:...:ffff/64", "255.255.255.255") */
@@ -31,6 +32,7 @@ typedef struct LimitsConfig {
     int connections_per_address; /* 0: no limit */
     int creates_per_minute;      /* game creations per address; 0: no limit */
     int requests_per_minute;     /* HTTP requests and WebSocket messages per address; 0: no limit */
+    int moves_per_minute;        /* moves (HTTP and WebSocket) per address, apart from the requests; 0: no limit */
     int max_entries;             /* addresses tracked at once; 0: LIMITS_MAX_ENTRIES */
     /* Tests only (SCHACH_LIMITS_CLOCK=frozen): the buckets' clock stands still, whatever now_ms says,
      * so they never refill and a test counts exactly on any machine. */
@@ -41,7 +43,10 @@ typedef struct LimitsConfig {
  * answered from memory, so they have a bucket of their own, LIMITS_FILES_PER_REQUEST times the
  * request limit: a visitor reloading pages is not locked out of the API, and a flood of file requests
  * is still bounded. */
-typedef enum { LIMIT_CREATE, LIMIT_REQUEST, LIMIT_FILE, LIMIT_KINDS } LimitKind;
+/* LIMIT_MOVE: moves in games, over HTTP and WebSocket. They are not charged to the requests, so no
+ * flood of other requests from the player's address (another site's page in the player's browser,
+ * a second tab) can make a move in a running game answer 429 and lose it on time. */
+typedef enum { LIMIT_CREATE, LIMIT_REQUEST, LIMIT_FILE, LIMIT_MOVE, LIMIT_KINDS } LimitKind;
 
 typedef struct Limits Limits;
 typedef struct LimitsEntry LimitsEntry;

@@ -28,15 +28,17 @@
 
 typedef struct HttpServer HttpServer;
 
-enum { HTTP_WS_SUBSCRIPTIONS = 64, HTTP_MAX_TRUSTED_PROXIES = 16 };
+/* HTTP_REQUEST_TIMEOUT: seconds a request's body may take after its headers (docs/site.md "Limits"). */
+enum { HTTP_WS_SUBSCRIPTIONS = 64, HTTP_MAX_TRUSTED_PROXIES = 16, HTTP_REQUEST_TIMEOUT = 10 };
 
 typedef struct HttpServerConfig {
-    const char *host;     /* IP address to listen on ("127.0.0.1", "::1"); NULL: 127.0.0.1 */
-    int port;             /* 0 picks a free port (see http_server_port) */
-    const char *web_dir;  /* the browser UI; NULL: SCHACH_WEB_DIR */
-    SchLang lang;         /* language of the error messages put into err */
-    LimitsConfig limits;  /* connections and rates (client_limits.h) */
-    int ws_subscriptions; /* games one WebSocket may watch at once; 0: HTTP_WS_SUBSCRIPTIONS */
+    const char *host;      /* IP address to listen on ("127.0.0.1", "::1"); NULL: 127.0.0.1 */
+    int port;              /* 0 picks a free port (see http_server_port) */
+    const char *web_dir;   /* the browser UI; NULL: SCHACH_WEB_DIR */
+    SchLang lang;          /* language of the error messages put into err */
+    LimitsConfig limits;   /* connections and rates (client_limits.h) */
+    int ws_subscriptions;  /* games one WebSocket may watch at once; 0: HTTP_WS_SUBSCRIPTIONS */
+    int request_timeout_s; /* a request's body must be in this long after its headers; 0: HTTP_REQUEST_TIMEOUT */
     /* Peers whose X-Forwarded-For names the client (reverse proxies), as IP addresses. */
     const char *trusted_proxies[HTTP_MAX_TRUSTED_PROXIES];
     int ntrusted;

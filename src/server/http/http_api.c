@@ -17,6 +17,7 @@
 #include "base/base.h"
 
 static void http_reset(HttpConn *c) {
+    lws_sul_cancel(&c->deadline);
     if (c->waiting && c->srv && c->account && c->srv->accounts)
         accounts_cancel(c->srv->accounts, c->ticket);
     else if (c->waiting && c->srv && c->srv->service)
@@ -78,6 +79,19 @@ static void http_refuse(HttpConn *c, int status, const char *key) {
     c->refused = true;
     c->close_after = true;
     http_error(c, status, key);
+}
+
+/* The request deadline passed while its body was still coming (a client that drips it a byte at a
+ * time would otherwise hold the connection forever: lws's own timeout restarts with every byte):
+ * 408, and the connection closed. Nothing of the body was acted on. */
+static void deadline_fired(lws_sorted_usec_list_t *sul) {
+    HttpConn *c = (HttpConn *)(void *)((char *)sul - offsetof(HttpConn, deadline));
+    if (!c->busy || c->ready || c->waiting || c->refused)
+        return; /* the body is in (or the request answered already) */
+    c->timed_out = true;
+    c->timed_out_ms = monotonic_ms();
+    http_log_limit(c->srv, "request_timeout", c->client);
+    http_refuse(c, 408, "request_timeout");
 }
 
 static void http_reply(void *ctx, const ServiceAnswer *a) {
@@ -353,8 +367,11 @@ static bool over_rate(HttpConn *c) {
     int64_t now = monotonic_ms();
     /* The page's files (not the API, not an unknown route) have their own, larger bucket. */
     bool file = !c->api && !c->route_status;
-    int wait = limits_take(srv->limits, c->client, file ? LIMIT_FILE : LIMIT_REQUEST, now);
-    const char *key = "rate", *kind = file ? "files" : "requests";
+    /* A move has an allowance of its own: no flood of other requests from the player's address can
+     * make it answer 429 (and lose the game on time). */
+    bool move = c->api && !c->route_status && !c->account && c->action == ACTION_MOVE;
+    int wait = limits_take(srv->limits, c->client, file ? LIMIT_FILE : move ? LIMIT_MOVE : LIMIT_REQUEST, now);
+    const char *key = "rate", *kind = file ? "files" : move ? "moves" : "requests";
     /* Creations: games, rematches (the answer to an offer makes a game) and seeks in the lobby (each
      * a row someone else may turn into a game). */
     bool creates = c->account ? c->account_action == ACCOUNTS_SEEK_POST
@@ -377,27 +394,58 @@ static bool header(struct lws *wsi, enum lws_token_indexes t, char *buf, int siz
     return len > 0 && len < size && lws_hdr_copy(wsi, buf, size, t) == len;
 }
 
-/* What an accounts request needs of its headers, read while they are there: a JSON body, whether
- * it came from this site's pages (an Origin, when there is one, names the Host it was sent to:
- * browsers send it with every POST and DELETE, so another site's page cannot act with the visitor's
- * cookie), HTTPS (from a trusted proxy's X-Forwarded-Proto), and the session token. */
-static void account_headers(HttpConn *c, struct lws *wsi) {
-    char buf[4096], host[300];
-    c->json_body = header(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, buf, sizeof buf) &&
-                   strncasecmp(buf, "application/json", 16) == 0 &&
-                   (buf[16] == '\0' || buf[16] == ';' || buf[16] == ' ');
-    static const char proto[] = "x-forwarded-proto:";
-    c->secure = http_peer_trusted(c->srv, wsi) &&
-                lws_hdr_custom_copy(wsi, buf, (int)sizeof buf, proto, (int)sizeof proto - 1) == 5 &&
-                strcasecmp(buf, "https") == 0;
+/* A custom header (name lowercase with its colon) equals value; false when absent or longer. */
+static bool custom_is(struct lws *wsi, const char *name, const char *value) {
+    char buf[64];
+    int n = lws_hdr_custom_copy(wsi, buf, (int)sizeof buf, name, (int)strlen(name));
+    return n > 0 && n < (int)sizeof buf && strcasecmp(buf, value) == 0;
+}
+
+/* Whether the request came from another site's page: an Origin, when there is one, must name the
+ * Host it was sent to (browsers send it with every POST and DELETE and with every WebSocket), and
+ * Sec-Fetch-Site, when there is one, must say same-origin or none (browsers send it with every
+ * request, GETs of images and scripts included). Clients that are no browser send neither. */
+bool http_cross_site(struct lws *wsi, bool *navigation) {
+    char buf[300], host[300];
+    bool foreign = false;
     if (header(wsi, WSI_TOKEN_ORIGIN, buf, sizeof buf)) {
         const char *rest = !strncasecmp(buf, "https://", 8)  ? buf + 8
                            : !strncasecmp(buf, "http://", 7) ? buf + 7
                                                              : NULL;
-        c->foreign_origin = !rest || !header(wsi, WSI_TOKEN_HOST, host, sizeof host) || strcasecmp(rest, host) != 0;
+        foreign = !rest || !header(wsi, WSI_TOKEN_HOST, host, sizeof host) || strcasecmp(rest, host) != 0;
     } else if (lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN) > 0) {
-        c->foreign_origin = true; /* too long to be ours */
+        foreign = true; /* too long to be ours */
     }
+    static const char site[] = "sec-fetch-site:";
+    int n = lws_hdr_custom_copy(wsi, buf, (int)sizeof buf, site, (int)sizeof site - 1);
+    if (n > 0 && strcasecmp(buf, "same-origin") != 0 && strcasecmp(buf, "none") != 0)
+        foreign = true;
+    else if (n < 0 && lws_hdr_custom_length(wsi, site, (int)sizeof site - 1) > 0)
+        foreign = true; /* too long to be one of those */
+    /* A link followed to a top-level page (a game's PGN from a forum post): not a page's script,
+     * not an <iframe> or <img>. */
+    if (navigation)
+        *navigation =
+            custom_is(wsi, "sec-fetch-mode:", "navigate") &&
+            (lws_hdr_custom_length(wsi, "sec-fetch-dest:", 15) <= 0 || custom_is(wsi, "sec-fetch-dest:", "document"));
+    return foreign;
+}
+
+/* What an API request needs of its headers, read while they are there: a JSON body, whether it came
+ * from another site's page (http_cross_site), HTTPS (from a trusted proxy's X-Forwarded-Proto), and
+ * the session token. */
+static void api_headers(HttpConn *c, struct lws *wsi) {
+    char buf[4096];
+    c->json_body = header(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, buf, sizeof buf) &&
+                   strncasecmp(buf, "application/json", 16) == 0 &&
+                   (buf[16] == '\0' || buf[16] == ';' || buf[16] == ' ');
+    c->foreign_origin = http_cross_site(wsi, &c->navigation);
+    if (!c->account)
+        return;
+    static const char proto[] = "x-forwarded-proto:";
+    c->secure = http_peer_trusted(c->srv, wsi) &&
+                lws_hdr_custom_copy(wsi, buf, (int)sizeof buf, proto, (int)sizeof proto - 1) == 5 &&
+                strcasecmp(buf, "https") == 0;
     c->session[0] = '\0';
     if (header(wsi, WSI_TOKEN_HTTP_COOKIE, buf, sizeof buf) &&
         !accounts_cookie_token(buf, c->session, sizeof c->session))
@@ -437,8 +485,7 @@ static int http_begin(struct HttpServer *srv, HttpConn *c, struct lws *wsi) {
         return 0; /* /healthz, /metrics: no rate limit (the balancer and the scraper ask all the time) */
     if (c->api) {
         http_route(c, method, path);
-        if (c->account)
-            account_headers(c, wsi);
+        api_headers(c, wsi);
         if (c->account && c->account_action == ACCOUNTS_PLAYER) {
             char arg[32];
             const char *v = lws_get_urlarg_by_name(wsi, "page=", arg, (int)sizeof arg);
@@ -457,7 +504,18 @@ static int http_begin(struct HttpServer *srv, HttpConn *c, struct lws *wsi) {
             route_fail(c, 405, "method");
         }
     }
-    over_rate(c);
+    /* Another site's page in the visitor's browser changes nothing and costs the visitor nothing:
+     * refused before any limit is charged (only a link followed to a page of ours goes through). So
+     * are bodies that are not JSON (an HTML form's or text/plain, which a foreign page may send). */
+    bool get = method == LWSHUMETH_GET || method == LWSHUMETH_HEAD;
+    if (c->api && !c->route_status && c->foreign_origin && !(get && c->navigation))
+        route_fail(c, 403, "bad_origin");
+    else if (c->api && !c->route_status && c->post && !c->json_body)
+        route_fail(c, 415, "content_type");
+    else
+        over_rate(c);
+    if (c->foreign_origin && get && c->navigation)
+        c->foreign_origin = false; /* a link followed: the accounts' reads answer it */
     if (c->api && c->action == ACTION_LIST && !c->route_status) {
         c->ids = malloc(QUERY_MAX);
         const char *v = c->ids ? lws_get_urlarg_by_name(wsi, "ids=", c->ids, QUERY_MAX) : NULL;
@@ -468,8 +526,13 @@ static int http_begin(struct HttpServer *srv, HttpConn *c, struct lws *wsi) {
             c->ids = NULL;
         }
     }
-    if (length > 0)
-        return 0; /* the body comes in LWS_CALLBACK_HTTP_BODY; answered at its end */
+    if (length > 0) {
+        /* The body comes in LWS_CALLBACK_HTTP_BODY, answered at its end, or at the deadline. */
+        if (!c->refused)
+            lws_sul_schedule(lws_get_context(wsi), 0, &c->deadline, deadline_fired,
+                             (lws_usec_t)srv->request_timeout_s * LWS_US_PER_SEC);
+        return 0;
+    }
     if (c->route_status)
         http_error(c, c->route_status, c->route_code);
     else if (!c->api)
@@ -480,6 +543,9 @@ static int http_begin(struct HttpServer *srv, HttpConn *c, struct lws *wsi) {
 }
 
 static int http_body(HttpConn *c, const void *in, size_t len) {
+    /* Past the deadline: the 408 had its chance to go out; whatever still drips in closes it. */
+    if (c->timed_out && monotonic_ms() - c->timed_out_ms > 2000)
+        return -1;
     if (c->refused || c->too_large || c->route_status || !c->api || len == 0)
         return 0; /* drained: the answer does not depend on it */
     if (c->body_len + len > MAX_REQUEST) {
@@ -519,8 +585,23 @@ static int add_header(struct lws *wsi, const char *name, const char *value, unsi
                                        (int)strlen(value), p, end);
 }
 
+/* The security headers of every answer (docs/api.md "Security headers"). The page loads only its
+ * own files: no inline script or style, no other site's resources, and it cannot be framed. Two
+ * exceptions, both of chessground: its pieces and board are data: images in its CSS, and it sets one
+ * style attribute, "color-scheme:light only", allowed by its hash alone. */
+static const char *const security_headers[][2] = {
+    {"content-security-policy:",
+     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-hashes' "
+     "'sha256-SyXRxMCl6H7Kgy9uTmu1UZqVBsRmMBF4sHRiTO3FQc0='; object-src 'none'; base-uri 'none'; "
+     "form-action 'self'; frame-ancestors 'none'"},
+    {"x-content-type-options:", "nosniff"},
+    {"x-frame-options:", "DENY"},
+    {"referrer-policy:", "no-referrer"},
+    {"permissions-policy:", "camera=(), microphone=(), geolocation=(), payment=(), usb=()"},
+};
+
 static int http_write_headers(HttpConn *c, struct lws *wsi) {
-    unsigned char buf[LWS_PRE + 1024];
+    unsigned char buf[LWS_PRE + 2048];
     unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
     char num[32];
     if (c->status == 304) {
@@ -540,6 +621,9 @@ static int http_write_headers(HttpConn *c, struct lws *wsi) {
     }
     if ((c->api || c->ops) && add_header(wsi, "cache-control:", "no-store", &p, end))
         return -1;
+    for (size_t i = 0; i < sizeof security_headers / sizeof security_headers[0]; i++)
+        if (add_header(wsi, security_headers[i][0], security_headers[i][1], &p, end))
+            return -1;
     /* A file of the web folder: kept by the browser, asked for again with its tag (a 304 costs no body). */
     if (c->static_file &&
         (add_header(wsi, "cache-control:", "no-cache", &p, end) || add_header(wsi, "etag:", c->etag, &p, end) ||

@@ -70,7 +70,8 @@ typedef struct HttpConn {
     bool account;                  /* an accounts request (accounts.h) instead of the service's */
     AccountsAction account_action; /* ... which one */
     bool json_body;                /* Content-Type: application/json */
-    bool foreign_origin;           /* an Origin header that is not this site's */
+    bool foreign_origin;           /* an Origin header that is not this site's, or Sec-Fetch-Site not same-origin */
+    bool navigation;               /* Sec-Fetch-Mode: navigate (a link followed, not a page's script) */
     bool secure;                   /* the page was served over HTTPS (X-Forwarded-Proto from a trusted proxy) */
     char session[64];              /* the session token of the Cookie header, "" for none */
     char set_cookie[200];          /* the answer's Set-Cookie value, "" for none */
@@ -89,6 +90,10 @@ typedef struct HttpConn {
     char *body; /* MAX_REQUEST + 1 bytes once a body arrives */
     size_t body_len;
     bool too_large;
+    /* The request deadline (--request-timeout): armed once the headers are in and a body follows. */
+    lws_sorted_usec_list_t deadline;
+    bool timed_out;       /* the deadline passed before the body was in: 408, then closed */
+    int64_t timed_out_ms; /* ... when */
     /* waiting for the service */
     bool waiting;
     bool in_handle; /* inside service_handle: the reply may come synchronously */
@@ -175,6 +180,7 @@ struct HttpServer {
     struct StaticCache *static_cache; /* the web folder's files as sent (http_static.c) */
     Limits *limits;
     int ws_subscriptions;
+    int request_timeout_s;                                      /* HttpServerConfig.request_timeout_s */
     char trusted[HTTP_MAX_TRUSTED_PROXIES][LIMITS_ADDRESS_MAX]; /* canonical addresses */
     int ntrusted;
     lws_sorted_usec_list_t timer;
@@ -232,6 +238,9 @@ void http_log_limit(struct HttpServer *srv, const char *kind, const char *addres
 int http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len);
 void http_set_response(HttpConn *c, int status, const char *content_type, const char *body, size_t len);
 void http_error(HttpConn *c, int status, const char *key);
+/* Whether a request comes from another site's page: an Origin that does not name the Host it was
+ * sent to, or Sec-Fetch-Site other than same-origin or none. *navigation: Sec-Fetch-Mode navigate. */
+bool http_cross_site(struct lws *wsi, bool *navigation);
 
 /* http_static.c: answers a GET/HEAD of a path outside /api (index, /g/<id>, files, chessground). */
 void http_static(HttpConn *c, const char *path);

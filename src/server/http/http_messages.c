@@ -45,8 +45,10 @@ static const struct {
      "Zu viele Anfragen warten; bitte erneut versuchen."},
     {"bad_origin", "bad_origin", "This request did not come from this site's pages.",
      "Diese Anfrage kam nicht von den Seiten dieser Website."},
-    {"content_type", "content_type", "Requests about accounts must be sent as application/json.",
-     "Anfragen zu Konten müssen als application/json gesendet werden."},
+    {"content_type", "content_type", "Requests that change something must be sent as application/json.",
+     "Anfragen, die etwas ändern, müssen als application/json gesendet werden."},
+    {"request_timeout", "request_timeout", "The request did not arrive in time; nothing changed.",
+     "Die Anfrage kam nicht rechtzeitig an; nichts wurde geändert."},
     {"internal", "storage", "The server ran out of memory; nothing changed.",
      "Dem Server fehlt Speicher; nichts wurde geändert."},
 };

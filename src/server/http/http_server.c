@@ -274,6 +274,7 @@ HttpServer *http_server_new(const HttpServerConfig *cfg, char *err, size_t err_s
     srv->port_wanted = cfg->port;
     srv->lang = lang;
     srv->ws_subscriptions = cfg->ws_subscriptions > 0 ? cfg->ws_subscriptions : HTTP_WS_SUBSCRIPTIONS;
+    srv->request_timeout_s = cfg->request_timeout_s > 0 ? cfg->request_timeout_s : HTTP_REQUEST_TIMEOUT;
     for (int i = 0; i < cfg->ntrusted && i < HTTP_MAX_TRUSTED_PROXIES; i++)
         if (limits_canonical_text(cfg->trusted_proxies[i], srv->trusted[srv->ntrusted], LIMITS_ADDRESS_MAX))
             srv->ntrusted++;

@@ -292,7 +292,7 @@ static bool ws_over(WsConn *c, json_t *id, LimitKind kind) {
     if (!wait)
         return false;
     bool create = kind == LIMIT_CREATE;
-    http_log_limit(c->srv, create ? "creates" : "requests", c->client);
+    http_log_limit(c->srv, create ? "creates" : kind == LIMIT_MOVE ? "moves" : "requests", c->client);
     json_t *err = error_object(create ? "rate_create" : "rate", c->lang);
     if (err)
         json_object_set_new(err, "retry_after", json_integer(wait));
@@ -301,9 +301,14 @@ static bool ws_over(WsConn *c, json_t *id, LimitKind kind) {
 }
 
 static void ws_message(WsConn *c, const char *text, size_t len) {
-    if (ws_over(c, NULL, LIMIT_REQUEST))
-        return;
     json_t *msg = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+    /* A move has an allowance of its own (client_limits.h): no flood of other messages or requests
+     * from the player's address makes it answer with a rate error. */
+    const char *t = json_string_value(json_object_get(msg, "type"));
+    if (ws_over(c, json_object_get(msg, "id"), t && !strcmp(t, "move") ? LIMIT_MOVE : LIMIT_REQUEST)) {
+        json_decref(msg);
+        return;
+    }
     if (!json_is_object(msg)) {
         json_decref(msg);
         ws_send_error(c, NULL, "bad_json");
@@ -531,6 +536,13 @@ int ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, v
             int ulen = 0;
             if (lws_http_get_uri_and_method(wsi, &uri, &ulen) != LWSHUMETH_GET || ulen != 3 || memcmp(uri, "/ws", 3))
                 return 1;
+            /* Another site's page may open a WebSocket to us (browsers let it, with its Origin): it
+             * would spend the visitor's limits and act with their cookie. Refused. */
+            if (http_cross_site(wsi, NULL)) {
+                if (srv)
+                    http_log_limit(srv, "cross_site_websocket", "-");
+                return 1;
+            }
             return 0;
         }
         case LWS_CALLBACK_ESTABLISHED: {
