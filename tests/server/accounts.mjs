@@ -244,22 +244,33 @@ const tests = {
 };
 
 const limits = {
-  async 'logins per name: the eleventh attempt in a minute is refused, whoever asks'() {
-    const name = fresh('Limit');
-    await signup(name, 'good password');
-    let refused = null;
-    for (let i = 0; i < 11 && !refused; i++) {
-      const r = await api('POST', '/api/session', { username: name, password: `guess ${i}` },
-        { headers: { 'x-forwarded-for': `10.0.0.${i}` } });
-      if (r.status === 429) refused = { i, r };
-      else expectError(r, 401, 'bad_login', `guess ${i}`);
-    }
-    assert.ok(refused, 'never limited');
-    assert.equal(refused.i, 10, `limited after ${refused.i}`);
-    expectError(refused.r, 429, 'rate_limited', 'limited');
-    assert.ok(Number(refused.r.headers.get('retry-after')) >= 1, 'Retry-After');
-    // Even the right password waits: a guesser cannot tell.
-    expectError(await login(name, 'good password'), 429, 'rate_limited', 'right password while limited');
+  async 'a guesser cannot lock the owner out: failures count per name and address'() {
+    const name = fresh('Victim');
+    const from = (address) => ({ headers: { 'x-forwarded-for': address } });
+    expectOk(await api('POST', '/api/accounts', { username: name, password: 'good password' }, from('10.5.0.1')),
+      'sign up', 201);
+    // One guesser, one address: ten wrong guesses, then that address is refused for that name (even with
+    // the right password: it cannot tell).
+    const guesser = '10.5.1.1';
+    for (let i = 0; i < 10; i++)
+      expectError(await api('POST', '/api/session', { username: name, password: `guess ${i}` }, from(guesser)), 401,
+        'bad_login', `guess ${i}`);
+    const refused = expectError(await api('POST', '/api/session', { username: name, password: 'guess 10' },
+      from(guesser)), 429, 'rate_limited', 'the eleventh guess');
+    assert.ok(refused, 'limited');
+    const again = await api('POST', '/api/session', { username: name, password: 'good password' }, from(guesser));
+    expectError(again, 429, 'rate_limited', 'right password from the guessing address');
+    assert.ok(Number(again.headers.get('retry-after')) >= 1, 'Retry-After');
+    // The owner, from an address that has not failed, logs in with the right password.
+    expectOk(await api('POST', '/api/session', { username: name, password: 'good password' }, from('10.5.2.2')),
+      'the owner from a clean address');
+    // Guesses spread over many addresses: each is answered 401 (later ones slowed down, never refused),
+    // and the right password from a clean address still logs in.
+    for (let i = 0; i < 12; i++)
+      expectError(await api('POST', '/api/session', { username: name, password: `spread ${i}` },
+        from(`10.5.3.${i}`)), 401, 'bad_login', `spread guess ${i}`);
+    expectOk(await api('POST', '/api/session', { username: name, password: 'good password' }, from('10.5.4.4')),
+      'the owner after guesses from many addresses');
   },
 
   async 'sign-ups per address: the sixth in a minute is refused, and creates nothing'() {

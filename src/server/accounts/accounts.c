@@ -185,6 +185,17 @@ static int take(Accounts *a, Limits *l, const char *prefix, const char *key) {
     return limits_take(l, k, LIMIT_CREATE, now);
 }
 
+/* The key of a name and address pair in the login limits: short whatever the address (a hash). */
+static void pair_key(const char *key, const char *address, char out[2 * 16 + 1]) {
+    unsigned char h[16];
+    crypto_generichash_state st;
+    crypto_generichash_init(&st, NULL, 0, sizeof h);
+    crypto_generichash_update(&st, (const unsigned char *)key, strlen(key) + 1);
+    crypto_generichash_update(&st, (const unsigned char *)(address ? address : ""), address ? strlen(address) : 0);
+    crypto_generichash_final(&st, h, sizeof h);
+    sodium_bin2hex(out, 2 * 16 + 1, h, sizeof h);
+}
+
 static AccJob *job_new(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx) {
     AccJob *j = calloc(1, sizeof *j);
     if (!j)
@@ -322,6 +333,7 @@ uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply 
     AccError e = ACC_E_COUNT;
     const char *arg = NULL;
     int wait = 0;
+    bool slow = false;
     char key[ACCOUNT_NAME_MAX + 1] = "";
     bool needs_body =
         req->action == ACCOUNTS_SIGNUP || req->action == ACCOUNTS_LOGIN || req->action == ACCOUNTS_PASSWORD;
@@ -342,11 +354,18 @@ uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply 
             }
         } else if (req->action == ACCOUNTS_LOGIN) {
             /* A name that cannot exist still counts against the address, and is refused like a
-             * wrong password after the worker's hash (no hint which names exist). */
+             * wrong password after the worker's hash (no hint which names exist). Attempts count per
+             * address and per name and address: a guesser is refused for the names they tried, from
+             * their address, and nobody else is. Attempts at a name from all addresses together only
+             * slow its answers down: refusing them would lock the owner out. */
             bool valid = account_name_key(v[0], key);
+            char pair[2 * 16 + 1];
+            pair_key(key, req->address, pair);
             if ((a->cfg.address_limits && (wait = take(a, a->login_limits, "a:", req->address)) != 0) ||
-                (valid && (wait = take(a, a->login_limits, "n:", key)) != 0))
+                (valid && (wait = take(a, a->login_limits, "p:", pair)) != 0))
                 e = ACC_E_RATE;
+            else if (valid && take(a, a->login_limits, "n:", key) != 0)
+                slow = true;
         } else {
             AccountCheck c = account_password_check(v[1], strlen(v[1]), NULL);
             if (c != ACCOUNT_OK) {
@@ -394,6 +413,7 @@ uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply 
     } else if (needs_body) {
         snprintf(j->username, sizeof j->username, "%s", v[0]);
         snprintf(j->key, sizeof j->key, "%s", key);
+        j->slow_ms = slow ? ACCOUNTS_LOGIN_SLOWDOWN_MS : 0;
         /* A login's password may be of any length: it is compared, never stored; one too long for any
          * account simply does not match. A signup's was checked above. */
         j->password_len = strlen(v[1]);
@@ -559,6 +579,16 @@ void accounts_on_wake(Accounts *a) {
     for (AccJob *j = accounts_worker_take_done(a); j;) {
         AccJob *next = j->next;
         heavy_release(a, j);
+        if (j->slow_ms > 0 && !j->cancelled) {
+            /* A login to a name tried often: answered later, by the delay lane (accounts_internal.h). */
+            j->release_ms = monotonic_ms() + j->slow_ms;
+            j->slow_ms = 0;
+            if (accounts_worker_submit(a, j)) {
+                j = next;
+                continue;
+            }
+            j->release_ms = 0; /* its queue is full: answered now */
+        }
         if (j->action == ACCOUNTS_LOBBY) {
             lobby_read(a, j);
             accounts_job_free(j);
@@ -633,7 +663,7 @@ Accounts *accounts_create(Store *store, const AccountsConfig *cfg, AccountsClock
     }
     for (int i = 0; i < LANE_COUNT; i++) {
         a->lanes[i].a = a;
-        if (!(a->lanes[i].db = store_accounts_open(store, err, err_size))) {
+        if (i != LANE_DELAY && !(a->lanes[i].db = store_accounts_open(store, err, err_size))) {
             accounts_free(a);
             return NULL;
         }

@@ -13,9 +13,12 @@
  * behind a hash or a long export. The queues are bounded: beyond one a request is answered 503 busy
  * at once; a request that waited in its queue over 4 s is answered 503 busy then; one whose client
  * left before it ran is dropped unrun. An address may have ACCOUNTS_HEAVY_PER_ADDRESS player pages
- * and exports under way; more are answered 429. Login attempts are limited per address and per name (a password cannot be guessed
- * faster than that, whatever the number of addresses), and a failed login takes as long as one with
- * an unknown name (the hash is computed anyway), so the answer does not tell which names exist.
+ * and exports under way; more are answered 429. Login attempts are limited per address and per name
+ * and address (429 for that pair only: a guesser cannot lock the owner out, who logs in from another
+ * address); a name tried more often than ACCOUNTS_LOGINS_PER_MINUTE a minute from all addresses
+ * together is slowed down (each answer ACCOUNTS_LOGIN_SLOWDOWN_MS later), never refused. A failed
+ * login takes as long as one with an unknown name (the hash is computed anyway), so the answer does
+ * not tell which names exist.
  *
  * A session is a random token in a cookie (HttpOnly, SameSite=Lax, Secure over HTTPS), stored only as
  * its hash, valid for ACCOUNTS_SESSION_DAYS.
@@ -35,10 +38,11 @@
 
 #define ACCOUNTS_COOKIE             "schach_session"
 #define ACCOUNTS_SESSION_DAYS       30
-#define ACCOUNTS_QUEUE_MAX          64 /* requests waiting for the worker */
-#define ACCOUNTS_LOGINS_PER_MINUTE  10 /* failed or not, per name and per address */
-#define ACCOUNTS_SIGNUPS_PER_MINUTE 5  /* per address */
-#define ACCOUNTS_HEAVY_PER_ADDRESS  4  /* player pages and PGN exports under way at once, per address */
+#define ACCOUNTS_QUEUE_MAX          64   /* requests waiting for the worker */
+#define ACCOUNTS_LOGINS_PER_MINUTE  10   /* failed or not, per name and address, and per address */
+#define ACCOUNTS_LOGIN_SLOWDOWN_MS  2000 /* added to a login's answer while its name is tried more often */
+#define ACCOUNTS_SIGNUPS_PER_MINUTE 5    /* per address */
+#define ACCOUNTS_HEAVY_PER_ADDRESS  4    /* player pages and PGN exports under way at once, per address */
 
 typedef struct Accounts Accounts;
 
@@ -46,7 +50,7 @@ typedef int64_t (*AccountsClock)(void *ctx);
 
 typedef struct AccountsConfig {
     /* Login and sign-up attempts limited per address too (ACCOUNTS_*_PER_MINUTE); false as with
-     * `schach serve --no-limits`. The limit per name always holds. */
+     * `schach serve --no-limits`. The limit per name and address, and the slowdown per name, always hold. */
     bool address_limits;
     /* Player pages and PGN exports (the heavy reads) one address may have under way at once (with
      * address_limits); more are answered 429. 0: ACCOUNTS_HEAVY_PER_ADDRESS. */

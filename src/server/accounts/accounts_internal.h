@@ -43,8 +43,11 @@ typedef enum {
 /* The workers (lanes), each a thread with its own queue and its own connection to the store, so that
  * no request waits behind another kind: passwords are hashed on one (tens of milliseconds each, on
  * purpose), a player's page and PGN export read on another, and everything else (who is logged in,
- * the lobby, ratings) on the third, which also hands back what all three finished. */
-typedef enum { LANE_READ, LANE_HASH, LANE_HEAVY, LANE_COUNT } AccLane;
+ * the lobby, ratings) on the third, which also hands back what all three finished. A fourth runs
+ * nothing: it holds the answers of logins to a name under many attempts until their time
+ * (ACCOUNTS_LOGIN_SLOWDOWN_MS after the hash), in order, each as long as its own delay, so a slowed
+ * answer never holds up another lane. It has no connection. */
+typedef enum { LANE_READ, LANE_HASH, LANE_HEAVY, LANE_DELAY, LANE_COUNT } AccLane;
 
 typedef struct AccLaneState {
     struct Accounts *a;
@@ -65,6 +68,8 @@ typedef struct AccJob {
     int64_t queued_ms;                /* monotonic: when it was queued (one waiting too long is answered busy) */
     bool heavy;                       /* counted among its address's heavy reads in flight */
     char address[LIMITS_ADDRESS_MAX]; /* heavy: whose */
+    int slow_ms;                      /* login: the answer is held this long after the hash (0: not) */
+    int64_t release_ms;               /* login: monotonic, when the delay lane answers it (0: not held) */
     /* In: */
     char username[ACCOUNT_NAME_MAX + 1]; /* signup, login: as typed */
     char key[ACCOUNT_NAME_MAX + 1];      /* login: the name's key ("" when it cannot be a name) */

@@ -334,6 +334,14 @@ static void hook_run(Worker *w, void *owner, void *jobs, int n, int thread) {
     AccLaneState *l = owner;
     AccJob *j = jobs;
     j->db = l->db;
+    if (l == &l->a->lanes[LANE_DELAY]) {
+        /* A slowed login's answer, held until its time (cut short when its client leaves). */
+        for (int64_t left; (left = j->release_ms - monotonic_ms()) > 0;)
+            if (!worker_pause(w, thread, left > 100 ? 100 : (int)left))
+                break;
+        j->release_ms = 0;
+        return;
+    }
     if (l == &l->a->lanes[LANE_HEAVY])
         test_hold(w, thread);
     if (j->reply && j->ticket && monotonic_ms() - j->queued_ms > ACCOUNTS_WAIT_MAX_MS) {
@@ -369,8 +377,10 @@ static void hook_cancel(void *owner, void *job, WorkerState state, int thread) {
 
 static void hook_free(void *job) { accounts_job_free(job); }
 
-static const int lane_queue[LANE_COUNT] = {
-    [LANE_READ] = ACCOUNTS_QUEUE_MAX * 4, [LANE_HASH] = ACCOUNTS_QUEUE_MAX, [LANE_HEAVY] = ACCOUNTS_QUEUE_MAX};
+static const int lane_queue[LANE_COUNT] = {[LANE_READ] = ACCOUNTS_QUEUE_MAX * 4,
+                                           [LANE_HASH] = ACCOUNTS_QUEUE_MAX,
+                                           [LANE_HEAVY] = ACCOUNTS_QUEUE_MAX,
+                                           [LANE_DELAY] = ACCOUNTS_QUEUE_MAX};
 
 bool accounts_worker_start(Accounts *a, char *err, size_t err_size) {
     if (sodium_init() < 0) {
@@ -434,7 +444,7 @@ static AccLane lane_of(AccountsAction action) {
 
 bool accounts_worker_submit(Accounts *a, AccJob *j) {
     j->queued_ms = monotonic_ms();
-    return worker_submit(a->lanes[lane_of(j->action)].worker, j);
+    return worker_submit(a->lanes[j->release_ms ? LANE_DELAY : lane_of(j->action)].worker, j);
 }
 
 static bool has_ticket(const void *job, void *ticket) { return ((const AccJob *)job)->ticket == *(uint64_t *)ticket; }
