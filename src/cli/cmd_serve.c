@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "http/http.h"
+#include "accounts/password_policy.h"
 #include "base/base.h"
 #include "engine.h"
 #include "service/service.h"
@@ -85,7 +86,9 @@ static void print_serve_help(SchLang lang) {
                   "  --max-subscriptions N            games one WebSocket may watch (default %d)\n"
                   "  --trust-proxy ADDR               a reverse proxy at ADDR names the client in\n"
                   "                                   X-Forwarded-For (repeatable)\n"
-                  "  --no-limits                      no per-address limits at all (benchmarks)\n",
+                  "  --no-limits                      no per-address limits at all (benchmarks)\n"
+                  "  --common-passwords FILE          the passwords sign-up refuses, one a line (default\n"
+                  "                                   " PASSWORD_POLICY_DEFAULT_LIST ")\n",
                   "Aufruf: schach serve [--listen HOST:PORT] [--db DATEI|URI] [--web ORDNER] [--lang de|en] [Grenzen]\n"
                   "\n"
                   "Liefert die Browser-Oberfläche, die HTTP-API und den WebSocket (docs/api.md): Menschen\n"
@@ -125,7 +128,9 @@ static void print_serve_help(SchLang lang) {
                   "  --max-subscriptions N            Partien, die ein WebSocket verfolgen darf (Vorgabe %d)\n"
                   "  --trust-proxy ADR                ein Reverse-Proxy unter ADR nennt den Client in\n"
                   "                                   X-Forwarded-For (wiederholbar)\n"
-                  "  --no-limits                      keine Grenzen je Adresse (für Messungen)\n"),
+                  "  --no-limits                      keine Grenzen je Adresse (für Messungen)\n"
+                  "  --common-passwords DATEI         die Passwörter, die die Anmeldung ablehnt, eines je\n"
+                  "                                   Zeile (Vorgabe " PASSWORD_POLICY_DEFAULT_LIST ")\n"),
            SCHACH_WEB_DIR, SERVICE_CACHE_DEFAULT, FD_RESERVE, LIMITS_CONNECTIONS_PER_ADDRESS, LIMITS_CREATES_PER_MINUTE,
            LIMITS_REQUESTS_PER_MINUTE, LIMITS_MOVES_PER_MINUTE, HTTP_REQUEST_TIMEOUT, HTTP_WS_SUBSCRIPTIONS);
 }
@@ -235,6 +240,7 @@ static void computer_config(ServiceComputerConfig *c) {
 
 typedef struct ServeOptions {
     const char *listen, *db, *web, *log_format, *node;
+    const char *common_passwords; /* --common-passwords; NULL: PASSWORD_POLICY_DEFAULT_LIST */
     HttpServerConfig http;
     int cache_games;
     int check_limit_mb; /* databases up to this are checked whole before listening */
@@ -293,6 +299,7 @@ static int parse_options(int argc, char **argv, SchLang lang, ServeOptions *o) {
                    (r = cli_option(argc, argv, &i, "--web", &v)) != 0 ||
                    (r = cli_option(argc, argv, &i, "--log-format", &v)) != 0 ||
                    (r = cli_option(argc, argv, &i, "--node", &v)) != 0 ||
+                   (r = cli_option(argc, argv, &i, "--common-passwords", &v)) != 0 ||
                    (r = cli_option(argc, argv, &i, "--trust-proxy", &v)) != 0) {
             if (r < 0 || !*v)
                 return cli_usage(lang, "serve", CLI_TR(lang, "%s needs a value", "%s braucht einen Wert"), opt);
@@ -306,6 +313,8 @@ static int parse_options(int argc, char **argv, SchLang lang, ServeOptions *o) {
                 o->log_format = v;
             else if (!strncmp(opt, "--node", 6))
                 o->node = v;
+            else if (!strncmp(opt, "--common-passwords", 18))
+                o->common_passwords = v;
             else if (o->http.ntrusted < HTTP_MAX_TRUSTED_PROXIES)
                 o->http.trusted_proxies[o->http.ntrusted++] = v;
         } else if ((r = cli_option(argc, argv, &i, "--lang", &v)) != 0) {
@@ -426,6 +435,14 @@ static bool set_up(Running *r, const ServeOptions *o, const char *db, SchLang la
     /* Its workers wake the loop the way the store's writer does. */
     if (!service_computer_start(r->service, &computer, http_server_wake, r->http, why, sizeof why)) {
         cli_errorf(CLI_TR(lang, "serve: computer player: %s", "serve: Computerspieler: %s"), why);
+        return false;
+    }
+    /* The common passwords sign-up refuses: read once, before any thread checks a password. */
+    const char *common = o->common_passwords ? o->common_passwords : PASSWORD_POLICY_DEFAULT_LIST;
+    if (!password_policy_load(common, why, sizeof why)) {
+        cli_errorf(CLI_TR(lang, "serve: %s (install john-data, or name a list with --common-passwords)",
+                          "serve: %s (john-data installieren oder eine Liste mit --common-passwords nennen)"),
+                   why);
         return false;
     }
     /* Accounts: a worker thread of their own with their own connection; it wakes the loop too. */
