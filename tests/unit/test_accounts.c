@@ -17,7 +17,9 @@
 
 #include <cmocka.h>
 
+#include "accounts/account.h"
 #include "accounts/accounts.h"
+#include "accounts/password_policy.h"
 #include "service/service.h"
 #include "store/store.h"
 
@@ -307,6 +309,53 @@ static void seek_accepted_with_a_service(void **state) {
     service_free(svc);
 }
 
+/* NIST SP 800-63B's rules (issue 22): characters counted in NFC, white space alone and one character
+ * repeated too weak, the common list compared without case; hashes compared in NFC. */
+static void password_rules(void **state) {
+    (void)state;
+    char path[] = "/tmp/schach-common-XXXXXX", err[300];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char list[] = "#!comment: a test list\npassword\n12345678\nLetMeIn123\n";
+    assert_int_equal(write(fd, list, sizeof list - 1), (ssize_t)(sizeof list - 1));
+    close(fd);
+    assert_true(password_policy_load(path, err, sizeof err));
+    assert_int_equal(password_policy_count(), 3);
+    unlink(path);
+    assert_false(password_policy_load(path, err, sizeof err)); /* gone: says so, the list stays */
+    assert_non_null(strstr(err, path));
+    assert_int_equal(password_policy_count(), 3);
+#define CHECK(pw) account_password_check(pw, strlen(pw), "anna")
+    assert_int_equal(CHECK("password"), ACCOUNT_PASSWORD_COMMON);
+    assert_int_equal(CHECK("PassWord"), ACCOUNT_PASSWORD_COMMON);
+    assert_int_equal(CHECK("letmein123"), ACCOUNT_PASSWORD_COMMON);
+    assert_int_equal(CHECK("12345678"), ACCOUNT_PASSWORD_COMMON);
+    assert_int_equal(CHECK("        "), ACCOUNT_PASSWORD_BLANK);
+    assert_int_equal(CHECK("\t \xc2\xa0\xe2\x80\x83    "), ACCOUNT_PASSWORD_BLANK);
+    assert_int_equal(CHECK("zzzzzzzzzz"), ACCOUNT_PASSWORD_REPEATED);
+    assert_int_equal(CHECK("cafe\xcc\x81"
+                           "123"),
+                     ACCOUNT_PASSWORD_LENGTH); /* 7 in NFC */
+    assert_int_equal(CHECK("caf\xc3\xa9"
+                           "1234"),
+                     ACCOUNT_OK);
+    assert_int_equal(CHECK("my cat sleeps"), ACCOUNT_OK);
+    assert_int_equal(account_password_check("ANNAanna", 8, "annaanna"), ACCOUNT_PASSWORD_IS_NAME);
+#undef CHECK
+    const char nfc[] = "caf\xc3\xa9"
+                       "caf\xc3\xa9",
+               nfd[] = "cafe\xcc\x81"
+                       "cafe\xcc\x81";
+    char hash[ACCOUNT_HASH_LEN];
+    assert_true(account_password_hash(nfd, strlen(nfd), hash));
+    assert_true(account_password_verify(hash, nfc, strlen(nfc)));
+    assert_true(account_password_verify(hash, nfd, strlen(nfd)));
+    assert_false(account_password_verify(hash, "cafecafe", 8));
+    password_policy_free();
+    assert_int_equal(password_policy_count(), 0);
+    assert_int_equal(account_password_check("password", 8, NULL), ACCOUNT_OK); /* no list: nothing common */
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(sign_up_log_in_and_out, setup, teardown),
@@ -315,6 +364,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(seek_accepted_with_a_service, setup, teardown),
         cmocka_unit_test_setup_teardown(lobby_watchers, setup, teardown),
         cmocka_unit_test_setup_teardown(freed_with_requests_queued, setup, teardown),
+        cmocka_unit_test(password_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

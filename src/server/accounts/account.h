@@ -20,12 +20,15 @@
 
 typedef enum {
     ACCOUNT_OK,
-    ACCOUNT_NAME_LENGTH,     /* fewer than ACCOUNT_NAME_MIN or more than ACCOUNT_NAME_MAX characters */
-    ACCOUNT_NAME_CHARACTERS, /* a character other than ASCII letters, digits, '_' and '-' */
-    ACCOUNT_NAME_EDGE,       /* starts or ends with '_' or '-', or has two of them in a row */
-    ACCOUNT_PASSWORD_LENGTH, /* fewer than ACCOUNT_PASSWORD_MIN characters or more than MAX bytes */
-    ACCOUNT_PASSWORD_NUL,    /* contains a NUL byte (or is not text at all) */
-    ACCOUNT_PASSWORD_IS_NAME /* the same as the user name, whatever the case */
+    ACCOUNT_NAME_LENGTH,       /* fewer than ACCOUNT_NAME_MIN or more than ACCOUNT_NAME_MAX characters */
+    ACCOUNT_NAME_CHARACTERS,   /* a character other than ASCII letters, digits, '_' and '-' */
+    ACCOUNT_NAME_EDGE,         /* starts or ends with '_' or '-', or has two of them in a row */
+    ACCOUNT_PASSWORD_LENGTH,   /* fewer than ACCOUNT_PASSWORD_MIN characters (in NFC) or more than MAX bytes */
+    ACCOUNT_PASSWORD_NUL,      /* contains a NUL byte (or is not text at all) */
+    ACCOUNT_PASSWORD_IS_NAME,  /* the same as the user name, whatever the case */
+    ACCOUNT_PASSWORD_BLANK,    /* only white space (Unicode's White_Space property) */
+    ACCOUNT_PASSWORD_REPEATED, /* one character repeated ("aaaaaaaa") */
+    ACCOUNT_PASSWORD_COMMON    /* on the list of common passwords (password_policy.h), whatever its case */
 } AccountCheck;
 
 /* Whether name may be a user name (ACCOUNT_OK) or why not. NULL is ACCOUNT_NAME_LENGTH. */
@@ -35,15 +38,18 @@ AccountCheck account_name_check(const char *name);
  * false for a name account_name_check refuses. */
 bool account_name_key(const char *name, char key[ACCOUNT_NAME_MAX + 1]);
 
-/* Whether password (len bytes, not necessarily NUL-terminated) is acceptable for the user name. */
+/* Whether password (len bytes, not necessarily NUL-terminated) is acceptable for the user name. Its
+ * characters are counted, and it is compared, in Unicode NFC (password_policy.h); no composition
+ * rules (NIST SP 800-63B). */
 AccountCheck account_password_check(const char *password, size_t len, const char *name);
 
-/* Hashes password into out (Argon2id, libsodium's interactive limits). false when libsodium could not
- * (out of memory). */
+/* Hashes password's NFC form into out (Argon2id, libsodium's interactive limits). false when libsodium
+ * could not (out of memory). */
 bool account_password_hash(const char *password, size_t len, char out[ACCOUNT_HASH_LEN]);
 
-/* Whether password matches a stored hash, in time that does not depend on where they differ. false
- * too for a hash that is not one of ours. */
+/* Whether password matches a stored hash, in time that does not depend on where they differ: its NFC
+ * form, or (a hash made before passwords were normalised) its bytes as typed. false too for a hash
+ * that is not one of ours. */
 bool account_password_verify(const char hash[ACCOUNT_HASH_LEN], const char *password, size_t len);
 
 /* The check's words, in English or German. */

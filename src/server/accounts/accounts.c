@@ -58,7 +58,15 @@ static const AccMessage messages[ACC_E_COUNT] = {
     [ACC_E_UNKNOWN] = {400, "bad_request", "The member '%s' is not known here.", "Das Feld „%s“ ist hier unbekannt."},
     [ACC_E_BAD_SECRET] = {403, "bad_secret", "Only the one who posted this challenge can withdraw it.",
                           "Nur wer diese Herausforderung gestellt hat, kann sie zurückziehen."},
+    [ACC_E_WEAK_PASSWORD] = {400, "weak_password", "%s", "%s"},
+    [ACC_E_COMMON_PASSWORD] = {400, "common_password", "%s", "%s"},
 };
+
+AccError accounts_password_error(AccountCheck c) {
+    return c == ACCOUNT_PASSWORD_COMMON                                    ? ACC_E_COMMON_PASSWORD
+           : c == ACCOUNT_PASSWORD_BLANK || c == ACCOUNT_PASSWORD_REPEATED ? ACC_E_WEAK_PASSWORD
+                                                                           : ACC_E_BAD_PASSWORD;
+}
 
 int accounts_error_status(AccError e) { return messages[e].status; }
 
@@ -347,7 +355,7 @@ uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply 
                 e = ACC_E_BAD_NAME;
                 arg = account_check_text(c, req->lang == SCH_LANG_DE);
             } else if ((c = account_password_check(v[1], strlen(v[1]), v[0])) != ACCOUNT_OK) {
-                e = ACC_E_BAD_PASSWORD;
+                e = accounts_password_error(c);
                 arg = account_check_text(c, req->lang == SCH_LANG_DE);
             } else if (a->cfg.address_limits && (wait = take(a, a->signup_limits, "a:", req->address)) != 0) {
                 e = ACC_E_RATE;
@@ -369,7 +377,7 @@ uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply 
         } else {
             AccountCheck c = account_password_check(v[1], strlen(v[1]), NULL);
             if (c != ACCOUNT_OK) {
-                e = ACC_E_BAD_PASSWORD;
+                e = accounts_password_error(c);
                 arg = account_check_text(c, req->lang == SCH_LANG_DE);
             } else if (a->cfg.address_limits && (wait = take(a, a->login_limits, "a:", req->address)) != 0) {
                 e = ACC_E_RATE;
@@ -613,9 +621,11 @@ void accounts_on_wake(Accounts *a) {
             continue;
         }
         if (!j->cancelled && j->reply) {
-            const char *arg = j->error == ACC_E_BAD_PASSWORD ? account_check_text(j->why, j->lang == SCH_LANG_DE)
-                              : j->error == ACC_E_UNKNOWN    ? j->bad_member
-                                                             : NULL;
+            bool password_rule =
+                j->error == ACC_E_BAD_PASSWORD || j->error == ACC_E_WEAK_PASSWORD || j->error == ACC_E_COMMON_PASSWORD;
+            const char *arg = password_rule               ? account_check_text(j->why, j->lang == SCH_LANG_DE)
+                              : j->error == ACC_E_UNKNOWN ? j->bad_member
+                                                          : NULL;
             char *body = j->error != ACC_E_COUNT ? accounts_error_json(j->error, j->lang, arg) : j->body;
             if (j->error == ACC_E_COUNT && j->content_type) {
                 AccountsAnswer ans = {.status = j->status,

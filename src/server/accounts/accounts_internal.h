@@ -29,15 +29,17 @@ typedef enum {
     ACC_E_BUSY,
     ACC_E_STORAGE,
     ACC_E_INTERNAL,
-    ACC_E_NO_SEEK,     /* 404: no open seek with this id (accepted, cancelled, expired) */
-    ACC_E_OWN_SEEK,    /* 409: accepting one's own seek */
-    ACC_E_RATED_LOGIN, /* 401: rated seeks need an account */
-    ACC_E_BAD_SECRET,  /* 403: cancel without the poster's secret */
-    ACC_E_BAD_MEMBER,  /* 400: a member missing or with a value not allowed */
-    ACC_E_UNKNOWN,     /* 400: a member not known here */
-    ACC_E_NO_PLAYER,   /* 404: no account with this name */
-    ACC_E_HEAVY,       /* 429: too many player pages or PGN exports of one address under way */
-    ACC_E_COUNT        /* none */
+    ACC_E_NO_SEEK,         /* 404: no open seek with this id (accepted, cancelled, expired) */
+    ACC_E_OWN_SEEK,        /* 409: accepting one's own seek */
+    ACC_E_RATED_LOGIN,     /* 401: rated seeks need an account */
+    ACC_E_BAD_SECRET,      /* 403: cancel without the poster's secret */
+    ACC_E_BAD_MEMBER,      /* 400: a member missing or with a value not allowed */
+    ACC_E_UNKNOWN,         /* 400: a member not known here */
+    ACC_E_NO_PLAYER,       /* 404: no account with this name */
+    ACC_E_HEAVY,           /* 429: too many player pages or PGN exports of one address under way */
+    ACC_E_WEAK_PASSWORD,   /* 400: a new password of only white space or one character repeated */
+    ACC_E_COMMON_PASSWORD, /* 400: a new password on the list of common passwords */
+    ACC_E_COUNT            /* none */
 } AccError;
 
 /* The workers (lanes), each a thread with its own queue and its own connection to the store, so that
@@ -98,7 +100,7 @@ typedef struct AccJob {
     unsigned char session_hash[STORE_HASH_LEN];
     /* Out (the worker's): */
     AccError error;   /* ACC_E_COUNT: success, status and body say what */
-    AccountCheck why; /* ACC_E_BAD_PASSWORD: which rule */
+    AccountCheck why; /* ACC_E_BAD_PASSWORD, _WEAK_PASSWORD, _COMMON_PASSWORD: which rule */
     int status;
     char *body;               /* JSON, malloc'd */
     size_t body_len;          /* its length when content_type is set (else strlen) */
@@ -169,6 +171,9 @@ json_t *accounts_categories_json(void);
 bool accounts_worker_start(Accounts *a, char *err, size_t err_size);
 /* The worker's answers: an error (logged when it is the storage's), or a status with a JSON body. */
 void accounts_fail(AccJob *j, AccError e, const char *why);
+/* The error of a password rule broken (account_password_check): bad_password, weak_password or
+ * common_password. */
+AccError accounts_password_error(AccountCheck c);
 void accounts_set_body(AccJob *j, int status, json_t *o);
 /* The account's ratings as GET /api/me shows them; NULL with err filled when the store failed. */
 json_t *accounts_ratings_json(StoreAccounts *db, const char *key, char *err, size_t err_size);

@@ -187,7 +187,7 @@ static void change_password(Accounts *a, AccJob *j) {
     AccountCheck c = account_password_check(j->new_password, j->new_password_len, row.name);
     if (c != ACCOUNT_OK) {
         j->why = c;
-        accounts_fail(j, ACC_E_BAD_PASSWORD, NULL);
+        accounts_fail(j, accounts_password_error(c), NULL);
         return;
     }
     char hash[ACCOUNT_HASH_LEN], err[300] = "";
