@@ -67,6 +67,9 @@ row('GET /api/me', await series(200, () => request(visitorAgent, 'GET', '/api/me
 row('GET /api/seeks', await series(200, () => request(visitorAgent, 'GET', '/api/seeks')));
 const pgn = await series(5, () => request(visitorAgent, 'GET', `/api/players/${heavy}/pgn`));
 row(`GET /api/players/${heavy}/pgn (${(pgn[0].size / 1048576).toFixed(1)} MiB)`, pgn);
+// A login's own cost (Argon2id) without any load, each from an address and account of its own.
+row('POST /api/session (login, no load)', await series(10, (i) => request(agentFor(`127.0.2.${i + 1}`), 'POST',
+  '/api/session', { body: { username: `player${String(200 + i).padStart(5, '0')}`, password } })));
 
 // One address holds 64 heavy reads in flight, again and again; the visitor logs in meanwhile.
 let attacking = true;
