@@ -239,6 +239,23 @@ const tests = {
     assert.equal((await listed()).length, before, 'nothing new listed');
   },
 
+  async 'quick pairing finds its match among all open seeks, however many are older'() {
+    // Over 200 older open seeks (this server has no per-address cap: --no-limits).
+    const older = [];
+    for (let i = 0; i < 210; i++)
+      older.push(await postOk({ time: { type: 'live', minutes: 1, increment: 1 }, color: 'black' }));
+    const quick = { time: { type: 'live', minutes: 11, increment: 11 }, color: 'random', pool: true };
+    const first = await post(quick);
+    expectOk(first, 'the first one waits', 201);
+    const second = await post(quick, await account('Late'));
+    const game = expectOk(second, 'the second one is paired');
+    assert.equal(second.status, 200);
+    const look = expectOk(await api('GET', `/api/seeks/${first.json.id}`), 'the first one looks');
+    assert.equal(look.game, game.id, 'paired with the waiting one');
+    for (const s of older)
+      expectOk(await api('DELETE', `/api/seeks/${s.id}`, { secret: s.secret }), 'withdraw');
+  },
+
   async 'rated seeks need accounts; one\'s own seek cannot be accepted'() {
     expectError(await post({ time: LIVE, rated: true }), 401, 'not_logged_in', 'rated, anonymous');
     const magnus = await account('Magnus');

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 /* The number of migration steps in store_sqlite.c: bump it when a step is appended. */
-#define EXPECTED_SCHEMA_VERSION 12
+#define EXPECTED_SCHEMA_VERSION 13
 
 /* ---- tests ---- */
 

@@ -55,6 +55,10 @@ static const AccMessage messages[ACC_E_COUNT] = {
     [ACC_E_HEAVY] = {429, "rate_limited",
                      "Too many player pages or downloads from your address are under way; please wait for them.",
                      "Von deiner Adresse sind zu viele Spielerseiten oder Downloads unterwegs; bitte warte auf sie."},
+    [ACC_E_MANY_SEEKS] = {409, "too_many_seeks",
+                          "You have enough open challenges already; withdraw one or wait until one is accepted.",
+                          "Du hast schon genug offene Herausforderungen; ziehe eine zurück oder warte, bis eine "
+                          "angenommen wird."},
     [ACC_E_UNKNOWN] = {400, "bad_request", "The member '%s' is not known here.", "Das Feld „%s“ ist hier unbekannt."},
     [ACC_E_BAD_SECRET] = {403, "bad_secret", "Only the one who posted this challenge can withdraw it.",
                           "Nur wer diese Herausforderung gestellt hat, kann sie zurückziehen."},
@@ -229,6 +233,8 @@ static uint64_t handle_seek(Accounts *a, const AccountsRequest *req, AccountsRep
     const char *arg = NULL;
     if (!a->service && req->action == ACCOUNTS_SEEK_ACCEPT)
         e = ACC_E_INTERNAL;
+    /* The poster's address: an anonymous seek is capped per address, and stored with it. */
+    snprintf(j->address, sizeof j->address, "%s", req->address ? req->address : "");
     if (e != ACC_E_COUNT || !accounts_lobby_check(a, req, j, &e, &arg)) {
         uint64_t t = answer_error(a, reply, ctx, e, req->lang, arg, 0);
         accounts_job_free(j);

@@ -43,6 +43,8 @@
 #define ACCOUNTS_LOGIN_SLOWDOWN_MS  2000 /* added to a login's answer while its name is tried more often */
 #define ACCOUNTS_SIGNUPS_PER_MINUTE 5    /* per address */
 #define ACCOUNTS_HEAVY_PER_ADDRESS  4    /* player pages and PGN exports under way at once, per address */
+#define ACCOUNTS_SEEKS_PER_ACCOUNT  3    /* open seeks of one account (always) */
+#define ACCOUNTS_SEEKS_PER_ADDRESS  3    /* open seeks of anonymous posters from one address (address limits) */
 
 typedef struct Accounts Accounts;
 

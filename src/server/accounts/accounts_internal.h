@@ -37,6 +37,7 @@ typedef enum {
     ACC_E_UNKNOWN,         /* 400: a member not known here */
     ACC_E_NO_PLAYER,       /* 404: no account with this name */
     ACC_E_HEAVY,           /* 429: too many player pages or PGN exports of one address under way */
+    ACC_E_MANY_SEEKS,      /* 409: the poster (account, or anonymous address) has its share of open seeks */
     ACC_E_WEAK_PASSWORD,   /* 400: a new password of only white space or one character repeated */
     ACC_E_COMMON_PASSWORD, /* 400: a new password on the list of common passwords */
     ACC_E_COUNT            /* none */

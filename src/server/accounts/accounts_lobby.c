@@ -201,31 +201,36 @@ static void accept_seek(Accounts *a, AccJob *j);
 #define POOL_RATING_WINDOW 300
 
 /* Quick pairing: the oldest open seek with the same time control, rated or not alike, colours left
- * to chance, not one's own, and (rated) a rating within POOL_RATING_WINDOW. true when j now accepts it
- * (its action is an accept then); false to post j's seek instead. */
+ * to chance, not one's own, and (rated) a rating within POOL_RATING_WINDOW, found by the store among
+ * all open seeks (however many others there are). true when j now accepts it (its action is an accept
+ * then); false to post j's seek instead, or with the job's error set when the store failed. */
 static bool pool_match(Accounts *a, AccJob *j, bool logged_in, const AccountRow *row) {
-    enum { LOOK = 200 };
-    SeekRow *open = malloc(sizeof *open * LOOK);
+    SeekRow found;
     char err[300] = "";
-    int n = open ? j->db->vtbl->seek_list(j->db, accounts_now(a), open, LOOK, err, sizeof err) : -1;
-    const SeekRow *k = &j->seek;
-    int found = -1;
-    for (int i = 0; i < n && found < 0; i++) {
-        const SeekRow *s = &open[i];
-        bool same = s->time.type == k->time.type && s->time.minutes == k->time.minutes &&
-                    s->time.increment == k->time.increment && s->time.days == k->time.days && s->rated == k->rated &&
-                    !strcmp(s->color, "random");
-        bool own = logged_in && s->account[0] && !strcmp(s->account, row->key);
-        bool near = !k->rated || abs(s->rating - k->rating) <= POOL_RATING_WINDOW;
-        if (same && !own && near)
-            found = i;
-    }
-    if (found >= 0) {
-        snprintf(j->seek.id, sizeof j->seek.id, "%s", open[found].id);
-        j->action = ACCOUNTS_SEEK_ACCEPT;
-    }
-    free(open);
-    return found >= 0;
+    StoreAccountResult r = j->db->vtbl->seek_match(j->db, &j->seek, POOL_RATING_WINDOW, logged_in ? row->key : "", "",
+                                                   accounts_now(a), &found, err, sizeof err);
+    if (r == SA_FAULT)
+        accounts_fail(j, ACC_E_STORAGE, err);
+    if (r != SA_OK)
+        return false;
+    snprintf(j->seek.id, sizeof j->seek.id, "%s", found.id);
+    j->action = ACCOUNTS_SEEK_ACCEPT;
+    return true;
+}
+
+/* The poster may have one open seek more: at most ACCOUNTS_SEEKS_PER_ACCOUNT of an account, and (with
+ * the address limits) ACCOUNTS_SEEKS_PER_ADDRESS of anonymous posters from one address, so no poster's
+ * flood hides the others' seeks. false with the job's error set. */
+static bool seek_allowed(Accounts *a, AccJob *j, bool logged_in, const AccountRow *row) {
+    if (!logged_in && (!a->cfg.address_limits || !j->address[0]))
+        return true;
+    char err[300] = "";
+    int n = j->db->vtbl->seek_count(j->db, logged_in ? row->key : "", j->address, accounts_now(a), err, sizeof err);
+    if (n < 0)
+        accounts_fail(j, ACC_E_STORAGE, err);
+    else if (n >= (logged_in ? ACCOUNTS_SEEKS_PER_ACCOUNT : ACCOUNTS_SEEKS_PER_ADDRESS))
+        accounts_fail(j, ACC_E_MANY_SEEKS, NULL);
+    return j->error == ACC_E_COUNT;
 }
 
 static void post(Accounts *a, AccJob *j) {
@@ -243,6 +248,8 @@ static void post(Accounts *a, AccJob *j) {
         j->seek.rating = current_rating(a, j, row.key, &j->seek.time);
         if (j->seek.rating < 0)
             return;
+    } else {
+        snprintf(j->seek.address, sizeof j->seek.address, "%s", j->address);
     }
     if (j->pool && pool_match(a, j, logged_in, &row)) {
         /* Someone waits for the same game: it starts now (answered like an accept). */
@@ -255,6 +262,8 @@ static void post(Accounts *a, AccJob *j) {
         secret_random_id(j->seek.id, STORE_ID_LEN);
         secret_new(j->seek_secret, j->seek.secret_hash);
     }
+    if (j->error != ACC_E_COUNT || !seek_allowed(a, j, logged_in, &row))
+        return;
     char err[300] = "";
     StoreAccountResult r = j->db->vtbl->seek_create(j->db, &j->seek, err, sizeof err);
     if (r != SA_OK) {

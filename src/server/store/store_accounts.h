@@ -42,6 +42,7 @@ typedef struct SeekRow {
     unsigned char secret_hash[STORE_HASH_LEN];
     char game_id[STORE_ID_LEN + 1]; /* the game once accepted, "" while open */
     int poster_color;               /* once accepted: the Color the poster plays */
+    char address[64];               /* the poster's address key (client_limits.h) when anonymous, else "" (schema 13) */
 } SeekRow;
 
 /* What a rated game computes from both ratings before it (rating_apply), inside the store's
@@ -101,6 +102,10 @@ void store_account_games_sql(const char *select, const char *ph, const char *con
                              const char *tail, char *out, size_t size);
 
 #define STORE_SESSIONS_MAX 50
+/* Ratings cannot be farmed (issue 22): of the rated games between the same two accounts that ended in
+ * STORE_RATED_PAIR_WINDOW_MS, at most STORE_RATED_PAIR_MAX count for the rating (rate_game). */
+#define STORE_RATED_PAIR_MAX       3
+#define STORE_RATED_PAIR_WINDOW_MS (24LL * 3600 * 1000)
 /* An accepted seek is kept this long (its poster may still ask which game it became). */
 #define STORE_SEEK_KEEP_MS (24LL * 3600 * 1000)
 
@@ -138,6 +143,15 @@ typedef struct StoreAccountsVtbl {
     StoreAccountResult (*seek_create)(StoreAccounts *a, const SeekRow *seek, char *err, size_t err_size);
     /* Up to max open seeks (not accepted, not expired at now_ms), oldest first; the count or -1. */
     int (*seek_list)(StoreAccounts *a, int64_t now_ms, SeekRow *out, int max, char *err, size_t err_size);
+    /* How many open seeks the account key posted, or, with account "", the anonymous posters of address
+     * (schema 13); -1 on failure. */
+    int (*seek_count)(StoreAccounts *a, const char *account, const char *address, int64_t now_ms, char *err,
+                      size_t err_size);
+    /* Quick pairing: the oldest open seek with want's time control and rated, colour "random", not of
+     * account (when not "") nor, with account "", of an anonymous poster from address (when not ""), and (rated)
+     * a rating from want->rating - window to want->rating + window; SA_NOT_FOUND when there is none. */
+    StoreAccountResult (*seek_match)(StoreAccounts *a, const SeekRow *want, int window, const char *account,
+                                     const char *address, int64_t now_ms, SeekRow *out, char *err, size_t err_size);
     /* One seek by id, open or accepted (not one that expired unaccepted). */
     StoreAccountResult (*seek_get)(StoreAccounts *a, const char *id, int64_t now_ms, SeekRow *out, char *err,
                                    size_t err_size);
@@ -152,7 +166,10 @@ typedef struct StoreAccountsVtbl {
      * there is none), lets fn compute the new ones, stores them with a point of each one's history, and
      * the game's before and after, in game_ratings and in the game's row (rating, rating_diff; its rev
      * goes up by one: *game_rev, the new rev, 0 when the game's row is not there). before/after get the
-     * ratings. */
+     * ratings. When the two accounts already have STORE_RATED_PAIR_MAX games rated in the
+     * STORE_RATED_PAIR_WINDOW_MS before now_ms (their common points of rating_history, read through its
+     * primary key), the game is recorded the same way but fn is not called: after = before, no rating
+     * and no history changes. */
     StoreAccountResult (*rate_game)(StoreAccounts *a, const char *game_id, const char *category, const char *white_key,
                                     const char *black_key, int64_t now_ms, StoreRateFn fn, void *ctx,
                                     RatingRow before[2], RatingRow after[2], int64_t *game_rev, char *err,

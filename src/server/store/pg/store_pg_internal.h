@@ -257,6 +257,10 @@ long store_pg_affected(PGresult *res);
 /* The lobby (store_pg_lobby.c): StoreAccountsVtbl's methods of the same names. */
 StoreAccountResult store_pg_seek_create(StoreAccounts *base, const SeekRow *k, char *err, size_t err_size);
 int store_pg_seek_list(StoreAccounts *base, int64_t now_ms, SeekRow *out, int max, char *err, size_t err_size);
+int store_pg_seek_count(StoreAccounts *base, const char *account, const char *address, int64_t now_ms, char *err,
+                        size_t err_size);
+StoreAccountResult store_pg_seek_match(StoreAccounts *base, const SeekRow *want, int window, const char *account,
+                                       const char *address, int64_t now_ms, SeekRow *out, char *err, size_t err_size);
 StoreAccountResult store_pg_seek_get(StoreAccounts *base, const char *id, int64_t now_ms, SeekRow *out, char *err,
                                      size_t err_size);
 StoreAccountResult store_pg_seek_cancel(StoreAccounts *base, const char *id, const unsigned char hash[STORE_HASH_LEN],

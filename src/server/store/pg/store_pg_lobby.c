@@ -10,7 +10,7 @@
 
 #define SEEK_COLUMNS                                                                                                   \
     "id, created_ms, expires_ms, account_key, name, rating, rated, color, time_type, minutes, increment, days,"        \
-    " encode(secret_hash, 'hex'), game_id, poster_color"
+    " encode(secret_hash, 'hex'), game_id, poster_color, poster_address"
 
 static void read_seek(const PGresult *res, int row, SeekRow *out) {
     memset(out, 0, sizeof *out);
@@ -35,6 +35,7 @@ static void read_seek(const PGresult *res, int row, SeekRow *out) {
         }
     snprintf(out->game_id, sizeof out->game_id, "%s", PQgetvalue(res, row, 13));
     out->poster_color = atoi(PQgetvalue(res, row, 14));
+    snprintf(out->address, sizeof out->address, "%s", PQgetvalue(res, row, 15));
 }
 
 /* A seek's secret hash as a binary bytea parameter. */
@@ -61,13 +62,15 @@ StoreAccountResult store_pg_seek_create(StoreAccounts *base, const SeekRow *k, c
     store_pg_param_int(&p, k->time.days);
     p_blob(&p, k->secret_hash);
     store_pg_param_int(&p, STORE_SEEK_KEEP_MS);
+    store_pg_param_text(&p, k->account[0] ? "" : k->address);
     PGresult *res =
         store_pg_accounts_run(a,
                               "WITH old AS (DELETE FROM seeks WHERE (game_id = '' AND expires_ms <= $2::bigint) OR"
                               "  (game_id <> '' AND created_ms < $2::bigint - $14::bigint))"
                               " INSERT INTO seeks (id, created_ms, expires_ms, account_key, name, rating, rated, color,"
-                              " time_type, minutes, increment, days, secret_hash) VALUES ($1, $2::bigint, $3::bigint,"
-                              " $4, $5, $6::int, $7::int, $8, $9, $10::int, $11::int, $12::int, $13)"
+                              " time_type, minutes, increment, days, secret_hash, poster_address) VALUES ($1,"
+                              " $2::bigint, $3::bigint, $4, $5, $6::int, $7::int, $8, $9, $10::int, $11::int,"
+                              " $12::int, $13, $15)"
                               " ON CONFLICT DO NOTHING",
                               &p, PGRES_COMMAND_OK, err, err_size);
     if (!res)
@@ -92,6 +95,56 @@ int store_pg_seek_list(StoreAccounts *base, int64_t now_ms, SeekRow *out, int ma
         read_seek(res, i, &out[i]);
     PQclear(res);
     return n;
+}
+
+int store_pg_seek_count(StoreAccounts *base, const char *account, const char *address, int64_t now_ms, char *err,
+                        size_t err_size) {
+    PgAccounts *a = (PgAccounts *)base;
+    StorePgParams p = {.n = 0};
+    store_pg_param_text(&p, account[0] ? account : address);
+    store_pg_param_int(&p, now_ms);
+    PGresult *res = store_pg_accounts_run(
+        a,
+        account[0] ? "SELECT count(*) FROM seeks WHERE account_key = $1 AND game_id = '' AND expires_ms > $2::bigint"
+                   : "SELECT count(*) FROM seeks WHERE poster_address = $1 AND account_key = '' AND game_id = ''"
+                     " AND expires_ms > $2::bigint",
+        &p, PGRES_TUPLES_OK, err, err_size);
+    if (!res)
+        return -1;
+    int n = PQntuples(res) == 1 ? atoi(PQgetvalue(res, 0, 0)) : -1;
+    PQclear(res);
+    return n;
+}
+
+StoreAccountResult store_pg_seek_match(StoreAccounts *base, const SeekRow *want, int window, const char *account,
+                                       const char *address, int64_t now_ms, SeekRow *out, char *err, size_t err_size) {
+    PgAccounts *a = (PgAccounts *)base;
+    StorePgParams p = {.n = 0};
+    store_pg_param_text(&p, store_time_type_text(want->time.type));
+    store_pg_param_int(&p, want->time.minutes);
+    store_pg_param_int(&p, want->time.increment);
+    store_pg_param_int(&p, want->time.days);
+    store_pg_param_int(&p, want->rated);
+    store_pg_param_int(&p, now_ms);
+    store_pg_param_text(&p, account);
+    store_pg_param_text(&p, address);
+    store_pg_param_int(&p, want->rating - window);
+    store_pg_param_int(&p, want->rating + window);
+    PGresult *res = store_pg_accounts_run(
+        a,
+        "SELECT " SEEK_COLUMNS " FROM seeks WHERE game_id = '' AND time_type = $1 AND minutes = $2::int"
+        " AND increment = $3::int AND days = $4::int AND rated = $5::int AND expires_ms > $6::bigint"
+        " AND color = 'random' AND ($7 = '' OR account_key <> $7)"
+        " AND ($7 <> '' OR $8 = '' OR account_key <> '' OR poster_address <> $8)"
+        " AND (rated = 0 OR rating BETWEEN $9::int AND $10::int) ORDER BY created_ms, id LIMIT 1",
+        &p, PGRES_TUPLES_OK, err, err_size);
+    if (!res)
+        return SA_FAULT;
+    bool found = PQntuples(res) == 1;
+    if (found)
+        read_seek(res, 0, out);
+    PQclear(res);
+    return found ? SA_OK : SA_NOT_FOUND;
 }
 
 StoreAccountResult store_pg_seek_get(StoreAccounts *base, const char *id, int64_t now_ms, SeekRow *out, char *err,

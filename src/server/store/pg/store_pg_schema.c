@@ -137,6 +137,13 @@ static const char *const pg_migrations[] = {
     "ALTER TABLE games ADD COLUMN rematch_offer INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN rematch_decline INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN rematch_game TEXT NOT NULL DEFAULT '';",
+    /* 13: the address of a seek's anonymous poster (the cap of open seeks per address), and the open
+     * seeks found by poster and by time control (the caps per account and address, quick pairing). */
+    "ALTER TABLE seeks ADD COLUMN poster_address TEXT NOT NULL DEFAULT '';"
+    "CREATE INDEX seeks_by_account ON seeks(account_key) WHERE game_id = '';"
+    "CREATE INDEX seeks_by_address ON seeks(poster_address) WHERE game_id = '';"
+    "CREATE INDEX seeks_by_time ON seeks(time_type, minutes, increment, days, rated, created_ms)"
+    " WHERE game_id = '';",
 };
 #define PG_SCHEMA_VERSION ((int)(sizeof pg_migrations / sizeof pg_migrations[0]))
 

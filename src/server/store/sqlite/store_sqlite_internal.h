@@ -271,6 +271,11 @@ StoreAccountResult store_sqlite_accounts_run(SqliteAccounts *a, sqlite3_stmt **s
 /* The lobby (store_sqlite_lobby.c): StoreAccountsVtbl's methods of the same names. */
 StoreAccountResult store_sqlite_seek_create(StoreAccounts *base, const SeekRow *k, char *err, size_t err_size);
 int store_sqlite_seek_list(StoreAccounts *base, int64_t now_ms, SeekRow *out, int max, char *err, size_t err_size);
+int store_sqlite_seek_count(StoreAccounts *base, const char *account, const char *address, int64_t now_ms, char *err,
+                            size_t err_size);
+StoreAccountResult store_sqlite_seek_match(StoreAccounts *base, const SeekRow *want, int window, const char *account,
+                                           const char *address, int64_t now_ms, SeekRow *out, char *err,
+                                           size_t err_size);
 StoreAccountResult store_sqlite_seek_get(StoreAccounts *base, const char *id, int64_t now_ms, SeekRow *out, char *err,
                                          size_t err_size);
 StoreAccountResult store_sqlite_seek_cancel(StoreAccounts *base, const char *id,

@@ -8,7 +8,7 @@
 
 #define SEEK_COLUMNS                                                                                                   \
     "id, created_ms, expires_ms, account_key, name, rating, rated, color, time_type, minutes, increment, days,"        \
-    " secret_hash, game_id, poster_color"
+    " secret_hash, game_id, poster_color, poster_address"
 
 static void read_seek(sqlite3_stmt *st, SeekRow *out) {
     memset(out, 0, sizeof *out);
@@ -28,6 +28,7 @@ static void read_seek(sqlite3_stmt *st, SeekRow *out) {
         memcpy(out->secret_hash, sqlite3_column_blob(st, 12), STORE_HASH_LEN);
     store_sqlite_copy_text(out->game_id, sizeof out->game_id, sqlite3_column_text(st, 13));
     out->poster_color = sqlite3_column_int(st, 14);
+    store_sqlite_copy_text(out->address, sizeof out->address, sqlite3_column_text(st, 15));
 }
 
 StoreAccountResult store_sqlite_seek_create(StoreAccounts *base, const SeekRow *k, char *err, size_t err_size) {
@@ -47,7 +48,7 @@ StoreAccountResult store_sqlite_seek_create(StoreAccounts *base, const SeekRow *
     sqlite3_stmt *st = store_sqlite_accounts_prepare(a,
                                                      "INSERT INTO seeks (" SEEK_COLUMNS
                                                      ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-                                                     " ?11, ?12, ?13, '', -1) ON CONFLICT DO NOTHING",
+                                                     " ?11, ?12, ?13, '', -1, ?14) ON CONFLICT DO NOTHING",
                                                      err, err_size);
     if (!st)
         return SA_FAULT;
@@ -64,6 +65,7 @@ StoreAccountResult store_sqlite_seek_create(StoreAccounts *base, const SeekRow *
     sqlite3_bind_int(st, 11, k->time.increment);
     sqlite3_bind_int(st, 12, k->time.days);
     sqlite3_bind_blob(st, 13, k->secret_hash, STORE_HASH_LEN, SQLITE_STATIC);
+    sqlite3_bind_text(st, 14, k->account[0] ? "" : k->address, -1, SQLITE_STATIC);
     int changes = 0;
     StoreAccountResult r = store_sqlite_accounts_run(a, &st, 1, &changes, "create seek", err, err_size);
     return r == SA_OK && changes == 0 ? SA_TAKEN : r;
@@ -91,6 +93,63 @@ int store_sqlite_seek_list(StoreAccounts *base, int64_t now_ms, SeekRow *out, in
         return -1;
     }
     return n;
+}
+
+int store_sqlite_seek_count(StoreAccounts *base, const char *account, const char *address, int64_t now_ms, char *err,
+                            size_t err_size) {
+    SqliteAccounts *a = (SqliteAccounts *)base;
+    if (!store_sqlite_accounts_usable(a, err, err_size))
+        return -1;
+    sqlite3_stmt *st = store_sqlite_accounts_prepare(
+        a,
+        account[0] ? "SELECT count(*) FROM seeks WHERE account_key = ?1 AND game_id = '' AND expires_ms > ?2"
+                   : "SELECT count(*) FROM seeks WHERE poster_address = ?1 AND account_key = '' AND game_id = ''"
+                     " AND expires_ms > ?2",
+        err, err_size);
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, account[0] ? account : address, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, now_ms);
+    int rc = sqlite3_step(st), n = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW)
+        store_sqlite_accounts_fault(a, "count seeks", err, err_size);
+    return n;
+}
+
+StoreAccountResult store_sqlite_seek_match(StoreAccounts *base, const SeekRow *want, int window, const char *account,
+                                           const char *address, int64_t now_ms, SeekRow *out, char *err,
+                                           size_t err_size) {
+    SqliteAccounts *a = (SqliteAccounts *)base;
+    if (!store_sqlite_accounts_usable(a, err, err_size))
+        return SA_FAULT;
+    sqlite3_stmt *st = store_sqlite_accounts_prepare(
+        a,
+        "SELECT " SEEK_COLUMNS " FROM seeks WHERE game_id = '' AND time_type = ?1 AND minutes = ?2"
+        " AND increment = ?3 AND days = ?4 AND rated = ?5 AND expires_ms > ?6 AND color = 'random'"
+        " AND (?7 = '' OR account_key <> ?7) AND (?7 <> '' OR ?8 = '' OR account_key <> ''"
+        " OR poster_address <> ?8)"
+        " AND (rated = 0 OR rating BETWEEN ?9 AND ?10) ORDER BY created_ms, id LIMIT 1",
+        err, err_size);
+    if (!st)
+        return SA_FAULT;
+    sqlite3_bind_text(st, 1, store_time_type_text(want->time.type), -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, want->time.minutes);
+    sqlite3_bind_int(st, 3, want->time.increment);
+    sqlite3_bind_int(st, 4, want->time.days);
+    sqlite3_bind_int(st, 5, want->rated);
+    sqlite3_bind_int64(st, 6, now_ms);
+    sqlite3_bind_text(st, 7, account, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 8, address, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 9, want->rating - window);
+    sqlite3_bind_int(st, 10, want->rating + window);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        read_seek(st, out);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW)
+        return SA_OK;
+    return rc == SQLITE_DONE ? SA_NOT_FOUND : store_sqlite_accounts_fault(a, "match seek", err, err_size);
 }
 
 StoreAccountResult store_sqlite_seek_get(StoreAccounts *base, const char *id, int64_t now_ms, SeekRow *out, char *err,
