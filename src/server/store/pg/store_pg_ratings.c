@@ -109,6 +109,27 @@ static bool announce_rating(PgAccounts *a, const char *game_id, int64_t rev, cha
     return res != NULL;
 }
 
+/* How many games the two accounts were both rated in (in any category) that ended after since_ms: the
+ * points of their rating histories of one game, the first account's read by the primary key's prefix,
+ * each matched by the second's full key. -1 on a failure. */
+static int pair_rated(PgAccounts *a, const char *key0, const char *key1, int64_t since_ms, char *err, size_t err_size) {
+    StorePgParams p = {.n = 0};
+    store_pg_param_text(&p, key0);
+    store_pg_param_text(&p, key1);
+    store_pg_param_int(&p, since_ms);
+    PGresult *res =
+        store_pg_accounts_run(a,
+                              "SELECT count(*) FROM rating_history w JOIN rating_history b"
+                              " ON b.account_key = $2 AND b.category = w.category AND b.at_ms = w.at_ms"
+                              " AND b.game_id = w.game_id WHERE w.account_key = $1 AND w.at_ms > $3::bigint",
+                              &p, PGRES_TUPLES_OK, err, err_size);
+    if (!res)
+        return -1;
+    int n = PQntuples(res) == 1 ? atoi(PQgetvalue(res, 0, 0)) : -1;
+    PQclear(res);
+    return n;
+}
+
 StoreAccountResult store_pg_rate_game(StoreAccounts *base, const char *game_id, const char *category,
                                       const char *white_key, const char *black_key, int64_t now_ms, StoreRateFn fn,
                                       void *ctx, RatingRow before[2], RatingRow after[2], int64_t *game_rev, char *err,
@@ -147,14 +168,24 @@ StoreAccountResult store_pg_rate_game(StoreAccounts *base, const char *game_id, 
         before[0] = got[swap];
         before[1] = got[!swap];
     }
+    /* Beyond the pair's games that count today: recorded, not rated. Counted under the lock of both
+     * ratings, so two games of the pair ending at once on two servers are counted one after the other. */
+    bool counts = true;
+    if (r == SA_OK) {
+        int n = pair_rated(a, white_key, black_key, now_ms - STORE_RATED_PAIR_WINDOW_MS, err, err_size);
+        if (n < 0)
+            r = SA_FAULT;
+        counts = n < STORE_RATED_PAIR_MAX;
+    }
     if (r == SA_OK) {
         after[0] = before[0];
         after[1] = before[1];
-        if (!fn(ctx, &after[0], &after[1]))
+        if (counts && !fn(ctx, &after[0], &after[1]))
             r = SA_NOT_FOUND;
     }
-    if (r == SA_OK && (!store_rating(a, white_key, category, &after[0], game_id, err, err_size) ||
-                       !store_rating(a, black_key, category, &after[1], game_id, err, err_size)))
+    if (r == SA_OK && counts &&
+        (!store_rating(a, white_key, category, &after[0], game_id, err, err_size) ||
+         !store_rating(a, black_key, category, &after[1], game_id, err, err_size)))
         r = SA_FAULT;
     if (r == SA_OK) {
         StorePgParams q = {.n = 0};

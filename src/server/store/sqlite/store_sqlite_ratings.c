@@ -67,6 +67,27 @@ static bool write_rating(SqliteAccounts *a, const char *key, const char *categor
     return ok;
 }
 
+/* How many games the two accounts were both rated in (in any category) that ended after since_ms: the
+ * points of their rating histories of one game, the first account's read by the primary key's prefix,
+ * each matched by the second's full key. -1 on a failure. */
+static int pair_rated(SqliteAccounts *a, const char *key0, const char *key1, int64_t since_ms) {
+    sqlite3_stmt *st = NULL;
+    int n = -1;
+    if (sqlite3_prepare_v2(a->db,
+                           "SELECT count(*) FROM rating_history w JOIN rating_history b ON b.account_key = ?2"
+                           " AND b.category = w.category AND b.at_ms = w.at_ms AND b.game_id = w.game_id"
+                           " WHERE w.account_key = ?1 AND w.at_ms > ?3",
+                           -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, key0, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, key1, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 3, since_ms);
+        if (sqlite3_step(st) == SQLITE_ROW)
+            n = sqlite3_column_int(st, 0);
+    }
+    sqlite3_finalize(st);
+    return n;
+}
+
 StoreAccountResult store_sqlite_rate_game(StoreAccounts *base, const char *game_id, const char *category,
                                           const char *white_key, const char *black_key, int64_t now_ms, StoreRateFn fn,
                                           void *ctx, RatingRow before[2], RatingRow after[2], int64_t *game_rev,
@@ -94,14 +115,23 @@ StoreAccountResult store_sqlite_rate_game(StoreAccounts *base, const char *game_
     if (r == SA_OK &&
         (!read_rating(a, white_key, category, &before[0]) || !read_rating(a, black_key, category, &before[1])))
         r = SA_FAULT;
+    /* Beyond the pair's games that count today: recorded, not rated. */
+    bool counts = true;
+    if (r == SA_OK) {
+        int n = pair_rated(a, white_key, black_key, now_ms - STORE_RATED_PAIR_WINDOW_MS);
+        if (n < 0)
+            r = SA_FAULT;
+        counts = n < STORE_RATED_PAIR_MAX;
+    }
     if (r == SA_OK) {
         after[0] = before[0];
         after[1] = before[1];
-        if (!fn(ctx, &after[0], &after[1]))
+        if (counts && !fn(ctx, &after[0], &after[1]))
             r = SA_NOT_FOUND;
     }
-    if (r == SA_OK && (!write_rating(a, white_key, category, &after[0], game_id) ||
-                       !write_rating(a, black_key, category, &after[1], game_id)))
+    if (r == SA_OK && counts &&
+        (!write_rating(a, white_key, category, &after[0], game_id) ||
+         !write_rating(a, black_key, category, &after[1], game_id)))
         r = SA_FAULT;
     if (r == SA_OK) {
         st = NULL;
