@@ -8,7 +8,9 @@ cli_init "$@"
 source "$(dirname "$0")/../server/server.bash"
 server_setup
 
-server_start "$tmp/x.db" "${SERVER_NO_LIMITS[@]}"
+# 127.0.0.1 is trusted as a proxy, so a test's visitors can come from addresses of their own
+# (X-Forwarded-For): an anonymous seek is its poster's by address.
+server_start "$tmp/x.db" "${SERVER_NO_LIMITS[@]}" --trust-proxy 127.0.0.1
 run_node lobby.mjs
 run_node lobby.mjs rated "$tmp/rated.json"
 server_stop

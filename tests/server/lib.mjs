@@ -74,7 +74,15 @@ export async function signUp(name, password = 'good password') {
 }
 
 /** api()'s options for a request as WHO (an account from signUp, or null: anonymous). */
-export const as = (who) => (who ? { headers: { cookie: who.cookie } } : {});
+// The headers of a request made by WHO: an account (its session cookie) and/or, behind a trusted proxy,
+// a client address of its own ({forwarded: '192.0.2.7'}: the server must trust 127.0.0.1 as a proxy).
+export const as = (who) => {
+  if (!who) return {};
+  const headers = {};
+  if (who.cookie) headers.cookie = who.cookie;
+  if (who.forwarded) headers['x-forwarded-for'] = who.forwarded;
+  return { headers };
+};
 
 export const getState = async (id) => expectOk(await api('GET', `/api/games/${id}`), `state of ${id}`);
 

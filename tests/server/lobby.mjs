@@ -8,6 +8,10 @@ import fs from 'node:fs';
 import { api, as, assert, expectError, expectOk, getState, namer, runTests, signUp, CATEGORIES, WsClient } from './lib.mjs';
 
 const LIVE = { type: 'live', minutes: 5, increment: 3 };
+// Anonymous visitors from addresses of their own (the server trusts 127.0.0.1 as a proxy): an
+// anonymous seek is its poster's by address, so an accepter must come from elsewhere.
+const stranger = { forwarded: '192.0.2.10' };
+const another = { forwarded: '192.0.2.11' };
 const fresh = namer('y');
 const account = (prefix) => signUp(fresh(prefix));
 
@@ -53,7 +57,7 @@ const tests = {
 
   async 'accept: the game, with the poster\'s seek secret and the accepter\'s new one'() {
     const seek = await postOk({ time: { type: 'correspondence', days: 3 }, color: 'black' });
-    const got = expectOk(await accept(seek.id), 'accept');
+    const got = expectOk(await accept(seek.id, stranger), 'accept');
     assert.equal(got.color, 'white', 'the accepter takes the other side');
     assert.equal(got.secret.length, 43);
     assert.equal(got.state.id, got.id);
@@ -76,7 +80,7 @@ const tests = {
     const colors = new Set();
     for (let i = 0; i < 12 && colors.size < 2; i++) {
       const seek = await postOk({ time: LIVE, color: 'random' });
-      const got = expectOk(await accept(seek.id), 'accept random');
+      const got = expectOk(await accept(seek.id, stranger), 'accept random');
       const look = expectOk(await api('GET', `/api/seeks/${seek.id}`), 'look');
       assert.notEqual(look.color, got.color);
       colors.add(got.color);
@@ -87,7 +91,7 @@ const tests = {
   async 'two accept at once: exactly one game'() {
     for (let round = 0; round < 5; round++) {
       const seek = await postOk({ time: LIVE });
-      const rs = await Promise.all([accept(seek.id), accept(seek.id), accept(seek.id)]);
+      const rs = await Promise.all([accept(seek.id, stranger), accept(seek.id, another), accept(seek.id, stranger)]);
       const ok = rs.filter((r) => r.status === 200);
       assert.equal(ok.length, 1, rs.map((r) => `${r.status} ${r.text.slice(0, 80)}`).join(' | '));
       for (const r of rs.filter((x) => x.status !== 200)) expectError(r, 404, 'no_seek', 'the other accepters');
@@ -104,11 +108,11 @@ const tests = {
     expectOk(await api('DELETE', `/api/seeks/${seek.id}`, { secret: seek.secret }), 'withdraw');
     assert.ok(!(await listed()).some((s) => s.id === seek.id), 'gone');
     expectError(await api('DELETE', `/api/seeks/${seek.id}`, { secret: seek.secret }), 404, 'no_seek', 'twice');
-    expectError(await accept(seek.id), 404, 'no_seek', 'accept a withdrawn seek');
+    expectError(await accept(seek.id, stranger), 404, 'no_seek', 'accept a withdrawn seek');
     expectError(await api('GET', `/api/seeks/${seek.id}`), 404, 'no_seek', 'look at it');
     // An accepted seek cannot be withdrawn: the game stands.
     const other = await postOk({ time: LIVE });
-    expectOk(await accept(other.id), 'accept');
+    expectOk(await accept(other.id, stranger), 'accept');
     expectError(await api('DELETE', `/api/seeks/${other.id}`, { secret: other.secret }), 404, 'no_seek', 'after');
   },
 
@@ -128,11 +132,11 @@ const tests = {
     await poster.next(has(seek.id), 'the poster sees it too');
     poster.close();
     await watcher.next(hasNot(seek.id), 'the seek leaves with its poster');
-    expectError(await accept(seek.id), 404, 'no_seek', 'accepting a seek whose poster left');
+    expectError(await accept(seek.id, stranger), 404, 'no_seek', 'accepting a seek whose poster left');
     // Withdrawn and accepted ones leave the list too.
     const a = await postOk({ time: LIVE });
     await watcher.next(has(a.id), 'seek a');
-    expectOk(await accept(a.id), 'accept a');
+    expectOk(await accept(a.id, stranger), 'accept a');
     await watcher.next(hasNot(a.id), 'an accepted seek leaves');
     const b = await postOk({ time: LIVE });
     await watcher.next(has(b.id), 'seek b');
@@ -161,7 +165,7 @@ const tests = {
     const first = await post(quick);
     expectOk(first, 'the first one waits', 201);
     assert.equal(first.json.color, 'random');
-    const second = await post(quick);
+    const second = await post(quick, stranger);
     const game = expectOk(second, 'the second one is paired');
     assert.equal(second.status, 200);
     assert.equal(typeof game.secret, 'string');
@@ -237,6 +241,27 @@ const tests = {
       assert.equal(r.status, 400, raw);
     }
     assert.equal((await listed()).length, before, 'nothing new listed');
+  },
+
+  async 'an anonymous poster can neither accept nor be quick-paired with their own seek'() {
+    // The poster's address makes an anonymous seek theirs: from there it cannot be accepted (409
+    // own_seek), and quick pairing from there never pairs with it; from another address both work.
+    const mine = await postOk({ time: LIVE, color: 'white' });
+    expectError(await accept(mine.id), 409, 'own_seek', 'the anonymous poster accepts their own seek');
+    const looked = expectOk(await api('GET', `/api/seeks/${mine.id}`), 'the seek is still open');
+    assert.equal(looked.game, null);
+    expectOk(await accept(mine.id, stranger), 'another address accepts it');
+    const quick = { time: { type: 'live', minutes: 13, increment: 13 }, color: 'random', pool: true };
+    const first = await post(quick);
+    expectOk(first, 'the first quick request waits', 201);
+    const again = await post(quick);
+    expectOk(again, 'the same address asking again is not paired with itself', 201);
+    const other = await post(quick, stranger);
+    const game = expectOk(other, 'another address is paired');
+    assert.equal(other.status, 200);
+    const look = expectOk(await api('GET', `/api/seeks/${first.json.id}`), 'the first one looks');
+    assert.equal(look.game, game.id, 'paired with the oldest waiting one');
+    expectOk(await api('DELETE', `/api/seeks/${again.json.id}`, { secret: again.json.secret }), 'withdraw');
   },
 
   async 'quick pairing finds its match among all open seeks, however many are older'() {

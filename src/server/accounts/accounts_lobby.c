@@ -207,8 +207,10 @@ static void accept_seek(Accounts *a, AccJob *j);
 static bool pool_match(Accounts *a, AccJob *j, bool logged_in, const AccountRow *row) {
     SeekRow found;
     char err[300] = "";
-    StoreAccountResult r = j->db->vtbl->seek_match(j->db, &j->seek, POOL_RATING_WINDOW, logged_in ? row->key : "", "",
-                                                   accounts_now(a), &found, err, sizeof err);
+    /* Not one's own: an account's seeks by its key, an anonymous asker's by its address (the store
+     * uses the address only when the asker is anonymous). */
+    StoreAccountResult r = j->db->vtbl->seek_match(j->db, &j->seek, POOL_RATING_WINDOW, logged_in ? row->key : "",
+                                                   j->address, accounts_now(a), &found, err, sizeof err);
     if (r == SA_FAULT)
         accounts_fail(j, ACC_E_STORAGE, err);
     if (r != SA_OK)
@@ -372,7 +374,12 @@ static void accept_seek(Accounts *a, AccJob *j) {
         accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_SEEK, err);
         return;
     }
-    if (logged_in && k.account[0] && !strcmp(k.account, row.key)) {
+    /* One's own seek: an account's by its key; an anonymous poster's by the address it came from, when
+     * an anonymous visitor from there accepts (the poster's page knows its seek; an account from the
+     * same address is somebody else's browser as far as the site can tell). */
+    bool own = logged_in ? k.account[0] && !strcmp(k.account, row.key)
+                         : !k.account[0] && k.address[0] && !strcmp(k.address, j->address);
+    if (own) {
         accounts_fail(j, ACC_E_OWN_SEEK, NULL);
         return;
     }
