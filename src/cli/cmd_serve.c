@@ -71,6 +71,13 @@ static void print_serve_help(SchLang lang) {
                   "  --check-limit MB    a database up to MB is checked whole (PRAGMA quick_check) before\n"
                   "                      the server listens (default 128); a larger one in the background,\n"
                   "                      and a damage found then stops every write and stored read\n"
+                  "  --unstarted-expiry-live T\n"
+                  "                      a game with a live clock in which not both sides have moved is\n"
+                  "                      aborted after T without a change (default 6h; T is a number\n"
+                  "                      with s, m, h or d, e.g. 90m)\n"
+                  "  --unstarted-expiry-slow T\n"
+                  "                      the same for correspondence games and games without a clock\n"
+                  "                      (default 7d)\n"
                   "\n"
                   "Limits (0 turns a per-address limit off):\n"
                   "  --max-connections N              all connections together (default: the open-files\n"
@@ -113,6 +120,12 @@ static void print_serve_help(SchLang lang) {
                   "  --check-limit MB    eine Datenbank bis MB wird vor dem Lauschen ganz geprüft (PRAGMA\n"
                   "                      quick_check, Vorgabe 128); eine größere im Hintergrund, und ein\n"
                   "                      dabei gefundener Schaden stoppt jedes Schreiben und Lesen\n"
+                  "  --unstarted-expiry-live T\n"
+                  "                      eine Partie mit Uhr, in der nicht beide Seiten gezogen haben, wird\n"
+                  "                      nach T ohne Änderung abgebrochen (Vorgabe 6h; T ist eine Zahl mit\n"
+                  "                      s, m, h oder d, z. B. 90m)\n"
+                  "  --unstarted-expiry-slow T\n"
+                  "                      dasselbe für Fernpartien und Partien ohne Uhr (Vorgabe 7d)\n"
                   "\n"
                   "Grenzen (0 schaltet eine Grenze je Adresse ab):\n"
                   "  --max-connections N              alle Verbindungen zusammen (Vorgabe: die Grenze\n"
@@ -243,7 +256,8 @@ typedef struct ServeOptions {
     const char *common_passwords; /* --common-passwords; NULL: PASSWORD_POLICY_DEFAULT_LIST */
     HttpServerConfig http;
     int cache_games;
-    int check_limit_mb; /* databases up to this are checked whole before listening */
+    int check_limit_mb;      /* databases up to this are checked whole before listening */
+    int64_t unstarted_ms[2]; /* --unstarted-expiry-live, --unstarted-expiry-slow; 0: the default */
     bool no_limits;
     bool max_connections_given;
 } ServeOptions;
@@ -263,6 +277,22 @@ static int int_option(int argc, char **argv, int *i, const char *name, int *targ
     }
     *target = (int)n;
     return 1;
+}
+
+/* A duration: a whole number of 1 to 100000000 followed by s, m, h or d (also 1 s to 1000 days); false
+ * when text is none. */
+static bool parse_duration(const char *text, int64_t *ms) {
+    char *end = NULL;
+    long long n = text[0] >= '0' && text[0] <= '9' ? strtoll(text, &end, 10) : -1;
+    if (n < 1 || n > 100000000 || !end || !end[0] || end[1])
+        return false;
+    int64_t unit = end[0] == 's'   ? 1000
+                   : end[0] == 'm' ? 60000
+                   : end[0] == 'h' ? 3600000
+                   : end[0] == 'd' ? 86400000
+                                   : 0;
+    *ms = (int64_t)n * unit;
+    return unit && *ms >= 1000 && *ms <= 1000LL * 86400000;
 }
 
 /* Parses argv into o; returns -1 when fine, else the exit status of a usage error. */
@@ -294,6 +324,14 @@ static int parse_options(int argc, char **argv, SchLang lang, ServeOptions *o) {
             continue;
         if (!strcmp(opt, "--no-limits")) {
             o->no_limits = true;
+        } else if ((r = cli_option(argc, argv, &i, "--unstarted-expiry-live", &v)) != 0 ||
+                   (r = cli_option(argc, argv, &i, "--unstarted-expiry-slow", &v)) != 0) {
+            int k = strncmp(opt, "--unstarted-expiry-live", 23) == 0 ? 0 : 1;
+            if (r < 0 || !parse_duration(v, &o->unstarted_ms[k]))
+                return cli_usage(lang, "serve",
+                                 CLI_TR(lang, "%s wants a time such as 30s, 90m, 6h or 7d (1 s to 1000 days)",
+                                        "%s erwartet eine Zeit wie 30s, 90m, 6h oder 7d (1 s bis 1000 Tage)"),
+                                 k == 0 ? "--unstarted-expiry-live" : "--unstarted-expiry-slow");
         } else if ((r = cli_option(argc, argv, &i, "--listen", &v)) != 0 ||
                    (r = cli_option(argc, argv, &i, "--db", &v)) != 0 ||
                    (r = cli_option(argc, argv, &i, "--web", &v)) != 0 ||
@@ -430,6 +468,7 @@ static bool set_up(Running *r, const ServeOptions *o, const char *db, SchLang la
     if (shared) /* other nodes may change the games: leases, refreshes, retries (service.h) */
         service_set_cluster(r->service, node);
     service_set_cache_max(r->service, o->cache_games);
+    service_set_unstarted_expiry(r->service, o->unstarted_ms[0], o->unstarted_ms[1]);
     ServiceComputerConfig computer;
     computer_config(&computer);
     /* Its workers wake the loop the way the store's writer does. */

@@ -11,7 +11,7 @@
 //   node trust_service.mjs expiry   the expiry tests (the server aborts unstarted games after 1 s)
 //   node trust_service.mjs create   creates the games for the restart test and prints their ids
 //   node trust_service.mjs loaded IDS   checks those games after a restart: all aborted
-import { api, as, assert, expectOk, getState, namer, runTests, signUp } from './lib.mjs';
+import { api, as, assert, BASE, expectError, expectOk, getState, namer, runTests, signUp, WsClient } from './lib.mjs';
 
 const fresh = namer('t');
 const BLITZ = { type: 'live', minutes: 5, increment: 3 };
@@ -99,4 +99,100 @@ const rating = {
   },
 };
 
-await runTests(rating);
+// GET /metrics as {name: value} for the lines without labels.
+async function metrics() {
+  const text = await (await fetch(new URL('/metrics', BASE))).text();
+  const values = {};
+  for (const line of text.split('\n')) {
+    const m = /^schach_([a-z_]+) (\S+)$/.exec(line);
+    if (m) values[m[1]] = Number(m[2]);
+  }
+  return values;
+}
+
+const create = async (body) => expectOk(await api('POST', '/api/games', body), 'create', 201);
+const LIVE = { type: 'live', minutes: 5, increment: 3 };
+
+// A game both sides moved in (local, so one request each), made again should it expire on a busy
+// machine before its second move (the server here aborts games nobody began after a second or two).
+async function begunGame(time) {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const g = await create({ mode: 'local', time });
+    let ok = true;
+    for (const [ply, move] of ['e4', 'e5'].entries()) {
+      const r = await api('POST', `/api/games/${g.id}/move`,
+        { secret: ply ? g.secrets.black : g.secrets.white, ply, move });
+      if (r.status === 409 && r.json?.error?.code === 'game_over') { ok = false; break; }
+      expectOk(r, `move ${move}`);
+    }
+    if (ok) return g.id;
+  }
+  assert.fail('no game could be begun in 20 tries');
+}
+
+// The games of the expiry tests nobody began: {name: id}.
+async function unstartedGames() {
+  const friendLive = await create({ mode: 'friend', time: LIVE });
+  const friendNone = await create({ mode: 'friend', time: { type: 'none' } });
+  const corr = await create({ mode: 'friend', time: { type: 'correspondence', days: 3 } });
+  const joined = await create({ mode: 'friend', time: LIVE });
+  expectOk(await api('POST', `/api/games/${joined.id}/join`, { invite: joined.invite }), 'join');
+  const oneMove = await create({ mode: 'local', time: LIVE });
+  const r = await api('POST', `/api/games/${oneMove.id}/move`, { secret: oneMove.secrets.white, ply: 0, move: 'e4' });
+  // On a very busy machine it may have expired already: then it is aborted all the same.
+  if (r.status !== 200) expectError(r, 409, 'game_over', 'the first move');
+  const computer = await create({ mode: 'computer', level: 'beginner', color: 'white', time: { type: 'none' } });
+  return { friendLive: friendLive.id, friendNone: friendNone.id, corr: corr.id, joined: joined.id,
+    oneMove: oneMove.id, computer: computer.id };
+}
+
+// Waits until the server holds just the games in play it should (the others aborted and freed), then
+// checks every game's state.
+async function expectExpired(unstarted, begun) {
+  const m = await until(metrics, (v) => v.games_in_play === begun.length && v.games_in_memory === begun.length,
+    `only the ${begun.length} begun games in memory`);
+  assert.equal(m.games_in_memory, begun.length);
+  for (const [name, id] of Object.entries(unstarted))
+    assert.deepEqual((await getState(id)).outcome, ABORTED, `${name} is aborted`);
+  for (const id of begun) {
+    const s = await getState(id);
+    assert.equal(s.outcome, null, `the begun game ${id} goes on`);
+    assert.equal(s.ply, 2);
+  }
+}
+
+const expiry = {
+  async 'games nobody began are aborted after a while and leave memory; begun games go on; watchers hear it'() {
+    const before = await metrics();
+    assert.equal(before.games_in_play, 0, 'a fresh server');
+    const begun = [await begunGame(LIVE), await begunGame({ type: 'none' })];
+    const unstarted = await unstartedGames();
+    // A watcher of one hears of its end, as of any other.
+    const ws = await WsClient.open();
+    ws.send({ type: 'subscribe', game: unstarted.friendNone });
+    const seen = await ws.next((m) => m.type === 'state' && m.game === unstarted.friendNone && m.state.outcome,
+      'the watched game ends');
+    assert.deepEqual(seen.state.outcome, ABORTED);
+    ws.close();
+    await expectExpired(unstarted, begun);
+    // Not rated, not in the recent list.
+    const recent = expectOk(await api('GET', '/api/recent'), 'recent');
+    assert.ok(!recent.games.some((g) => Object.values(unstarted).includes(g.id)), 'aborted games are not recent');
+  },
+};
+
+const mode = process.argv[2];
+if (mode === 'expiry') {
+  await runTests(expiry);
+} else if (mode === 'create') {
+  // For the restart: games nobody began (the server keeps them: default expiry) and two begun ones.
+  const begun = [await begunGame(LIVE), await begunGame({ type: 'correspondence', days: 3 })];
+  console.log(JSON.stringify({ unstarted: await unstartedGames(), begun }));
+} else if (mode === 'loaded') {
+  const { unstarted, begun } = JSON.parse(process.argv[3]);
+  await runTests({
+    async 'games loaded at start that nobody began expire too'() { await expectExpired(unstarted, begun); },
+  });
+} else {
+  await runTests(rating);
+}

@@ -469,8 +469,9 @@ static void test_live_clock(void **state) {
     Env *e = *state;
     Game2 g;
     new_game(e, "{\"time\":{\"type\":\"live\",\"minutes\":5,\"increment\":3}}", &g);
-    assert_int_equal(service_next_timer_ms(e->svc), -1);
-    e->now += 10000; /* before both moved, nothing runs */
+    /* Before both moved no clock runs; only the game's expiry, should nobody begin it (6 h). */
+    assert_int_equal(service_next_timer_ms(e->svc), 6 * 3600 * 1000LL);
+    e->now += 10000;
     play(e, &g, 0, "e4");
     e->now += 20000;
     json_t *j = move_as(e, &g, 1, 1, "e5", NULL, SCH_LANG_EN, 200);
@@ -720,6 +721,92 @@ static void test_chess960_games(void **state) {
     json_decref(j);
 }
 
+/* Issue 22: a game nobody began (not both sides moved) is aborted when nothing happened in it for 6 h
+ * (live clock) or 7 days (otherwise), counted from its last change, also after a restart; it leaves
+ * memory unless it is watched. A game both sides moved in stays. */
+static void test_unstarted_expiry(void **state) {
+    Env *e = *state;
+    const int64_t live_ms = 6 * 3600 * 1000LL, slow_ms = 7 * 86400 * 1000LL;
+    const char *live = "{\"time\":{\"type\":\"live\",\"minutes\":5,\"increment\":3}}";
+    Game2 a, b, c, d;
+    json_t *j = request(e, ACTION_CREATE, NULL, live, SCH_LANG_EN, 201); /* a: live, nobody joined */
+    snprintf(a.id, sizeof a.id, "%s", str(j, "id"));
+    json_decref(j);
+    e->now += 1000;
+    new_game(e, "{}", &b); /* b: no clock, joined at T0 + 1 s, nobody moved */
+    e->now += 1000;
+    new_game(e, live, &c);
+    play(e, &c, 0, "e4"); /* c: live, one side moved at T0 + 2 s */
+    new_game(e, "{}", &d);
+    play(e, &d, 0, "e4 e5"); /* d: begun */
+    ServiceStats st;
+    service_stats(e->svc, &st);
+    assert_int_equal(st.games_in_play, 4);
+    assert_int_equal(service_next_timer_ms(e->svc), live_ms - 2000);
+
+    /* Not a millisecond early. */
+    e->now = T0 + live_ms - 1;
+    assert_int_equal(service_next_timer_ms(e->svc), 1);
+    service_on_timer(e->svc);
+    service_stats(e->svc, &st);
+    assert_int_equal(st.games_in_play, 4);
+
+    /* a expires: aborted in the store, and out of memory. */
+    e->now = T0 + live_ms;
+    assert_int_equal(service_next_timer_ms(e->svc), 0);
+    unsigned seen = wakes_now(e);
+    service_on_timer(e->svc);
+    settle_timer(e, seen);
+    service_stats(e->svc, &st);
+    assert_int_equal(st.games_in_play, 3);
+    assert_int_equal(st.games_in_memory, 3);
+    char *s = state_text(e, a.id); /* read from the store again (and cached) */
+    assert_non_null(strstr(s, "\"result\":\"*\",\"termination\":\"aborted\""));
+    free(s);
+
+    /* c expires 6 h after its first move; its watcher hears of it, and it stays while watched. */
+    Events ev = {0};
+    uint64_t sub = service_subscribe(e->svc, c.id, on_event, &ev);
+    assert_int_equal(service_next_timer_ms(e->svc), 2000);
+    e->now = T0 + 2000 + live_ms;
+    seen = wakes_now(e);
+    service_on_timer(e->svc);
+    settle_timer(e, seen);
+    assert_int_equal(ev.count, 2);
+    assert_non_null(strstr(ev.last, "\"termination\":\"aborted\""));
+    free(ev.last);
+    service_stats(e->svc, &st);
+    assert_int_equal(st.games_in_play, 2);
+    assert_int_equal(st.games_in_memory, 4); /* b, d, the watched c, the cached a */
+    service_unsubscribe(e->svc, sub);
+    service_stats(e->svc, &st);
+    assert_int_equal(st.games_in_memory, 3);
+
+    /* After a restart: b, loaded at start, expires 7 days after its join; d never does. */
+    env_close(e);
+    env_open(e);
+    service_stats(e->svc, &st);
+    assert_int_equal(st.games_in_play, 2);
+    assert_int_equal(service_next_timer_ms(e->svc), T0 + 1000 + slow_ms - e->now);
+    e->now = T0 + 1000 + slow_ms;
+    seen = wakes_now(e);
+    service_on_timer(e->svc);
+    settle_timer(e, seen);
+    service_stats(e->svc, &st);
+    assert_int_equal(st.games_in_play, 1);
+    assert_int_equal(st.games_in_memory, 1);
+    assert_int_equal(service_next_timer_ms(e->svc), -1); /* d has no clock and began */
+    s = state_text(e, b.id);
+    assert_non_null(strstr(s, "\"termination\":\"aborted\""));
+    free(s);
+    e->now += 365 * 86400 * 1000LL;
+    service_on_timer(e->svc);
+    j = state_json(e, d.id);
+    assert_true(json_is_null(get(j, "outcome")));
+    assert_int_equal(json_integer_value(get(j, "ply")), 2);
+    json_decref(j);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_whole_game, setup, teardown),
@@ -737,6 +824,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cancel_and_transport_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_castling_off_the_e_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chess960_games, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unstarted_expiry, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -155,6 +155,8 @@ Service *service_create(Store *store, ServiceClock now, void *clock_ctx, char *e
     svc->now_fn = now;
     svc->now_ctx = clock_ctx;
     svc->cache_max = SERVICE_CACHE_DEFAULT;
+    svc->unstarted_ms[SVC_UNSTARTED_LIVE] = SERVICE_UNSTARTED_LIVE_DEFAULT_MS;
+    svc->unstarted_ms[SVC_UNSTARTED_SLOW] = SERVICE_UNSTARTED_SLOW_DEFAULT_MS;
     randombytes_buf(svc->site_key, sizeof svc->site_key); /* until service_set_site_key */
     if (!svc_registry_load(svc, err, err_size)) {
         service_free(svc);
@@ -224,6 +226,14 @@ void service_set_cache_max(Service *svc, int games) {
     svc->cache_max = games < 0 ? 0 : games;
     svc_enter(svc);
     svc_leave(svc); /* trims to the new size */
+}
+
+void service_set_unstarted_expiry(Service *svc, int64_t live_ms, int64_t slow_ms) {
+    /* The lists are ordered by each game's last change, whatever the times: they stay in order. */
+    if (live_ms > 0)
+        svc->unstarted_ms[SVC_UNSTARTED_LIVE] = live_ms;
+    if (slow_ms > 0)
+        svc->unstarted_ms[SVC_UNSTARTED_SLOW] = slow_ms;
 }
 
 void service_metrics(const Service *svc, ServiceMetrics *out) { *out = svc->metrics; }

@@ -39,6 +39,15 @@ Service *service_create(Store *store, ServiceClock now, void *clock_ctx, char *e
 #define SERVICE_CACHE_DEFAULT 1000
 void service_set_cache_max(Service *svc, int games);
 
+/* A game in play in which not both sides have moved yet is aborted (result "*", not rated) when nothing
+ * happened in it for this long: live_ms for games with a live clock, slow_ms for correspondence games
+ * and games without a clock. The time counts from the game's last change (its creation, a join, the
+ * first move), also for games loaded at start; the aborted game leaves memory unless it is watched.
+ * Both must be > 0 (else the default stays). */
+#define SERVICE_UNSTARTED_LIVE_DEFAULT_MS (6LL * 3600 * 1000)
+#define SERVICE_UNSTARTED_SLOW_DEFAULT_MS (7LL * 86400 * 1000)
+void service_set_unstarted_expiry(Service *svc, int64_t live_ms, int64_t slow_ms);
+
 /* What the service holds now, for the log, tests and benchmarks. */
 typedef struct ServiceStats {
     int games_in_memory; /* in play, plus cached finished games */

@@ -31,6 +31,8 @@ void svc_broadcast(Service *svc, SvcGame *g, const char *state);
 void svc_commit_apply(Service *svc, SvcPending *p);
 /* A write failed: the game stays as it was, the requester gets 503 storage. */
 void svc_commit_failed(Service *svc, SvcPending *p);
+/* An expiry (SvcPending.expiry) did not commit: the next one is tried a second later. */
+void svc_expiry_failed(Service *svc);
 
 /* --- service_cluster.c: several servers on one store --- */
 

@@ -135,6 +135,8 @@ void svc_commit_conflict(Service *svc, SvcPending *p) {
     g->pending = NULL;
     if (g->store_rev <= g->rec.rev)
         g->store_rev = g->rec.rev + 1;
+    if (p->expiry) /* another node changed it first: it began, ended or expired there */
+        svc->expiring--;
     bool fresh = svc_refresh(svc, g);
     if ((p->body || p->json) && fresh && p->retries < 2) {
         /* The request once more, on the game as it is now: the same answers as on one node. Also when
@@ -155,6 +157,8 @@ void svc_commit_conflict(Service *svc, SvcPending *p) {
     if (!fresh) {
         if (p->kind == CH_TIMEOUT)
             g->flag_retry_ms = svc_now(svc) + 1000;
+        if (p->expiry)
+            svc->unstarted_retry_ms = svc_now(svc) + 1000;
         svc_timer_update(svc, g);
     }
     svc_touch(svc, g);

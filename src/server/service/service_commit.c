@@ -69,6 +69,10 @@ void svc_commit_apply(Service *svc, SvcPending *p) {
     }
     SvcGame *g = p->game;
     size_t len = 0;
+    if (p->expiry) {
+        svc->expiring--;
+        g->forget = true; /* nobody began it: out of memory, unless it is watched */
+    }
     bool was_over = svc_is_over(g);
     SchPosition before = g->game.pos;
     SchError err;
@@ -116,6 +120,8 @@ void svc_commit_failed(Service *svc, SvcPending *p) {
         p->game->pending = NULL;
         if (p->kind == CH_TIMEOUT)
             p->game->flag_retry_ms = svc_now(svc) + 1000;
+        if (p->expiry)
+            svc_expiry_failed(svc);
         /* A commit whose outcome is unknown (the connection broke during COMMIT) may have happened:
          * with other nodes about, the copy is read again before it is used. A fault that surely changed
          * nothing (the database could not be reached) leaves the copy as good as it was, so the games
@@ -167,8 +173,84 @@ void service_on_wake(Service *svc) {
 /* ------------------------------------------------------------------------------------------------ */
 /* Timers */
 
+/* When g (in an unstarted list) expires. */
+static int64_t unstarted_due(const Service *svc, const SvcGame *g) {
+    int k = g->rec.time.type == TIME_LIVE ? SVC_UNSTARTED_LIVE : SVC_UNSTARTED_SLOW;
+    return g->unstarted_since + svc->unstarted_ms[k];
+}
+
+void svc_expiry_failed(Service *svc) {
+    svc->expiring--;
+    svc->unstarted_retry_ms = svc_now(svc) + 1000; /* the store is in trouble: not every game at once */
+}
+
+/* Aborts g, which nobody began and in which nothing happened for too long; no requester waits. */
+static void expiry_start(Service *svc, SvcGame *g, int64_t now) {
+    SvcPending *p = svc_pending_new(NULL, g, CH_ABORT, sch_pos_turn(sch_game_position(&g->game)));
+    SchError err;
+    if (!p)
+        return;
+    p->expiry = true;
+    if (!svc_change_prepare(p, now, &err)) {
+        svc_pending_free(p);
+        return;
+    }
+    svc->expiring++;
+    svc_pending_submit(svc, p);
+}
+
+/* Milliseconds until the next game nobody began expires (best: the earliest so far, -1: none). */
+static int64_t unstarted_next_ms(const Service *svc, int64_t now, int64_t best) {
+    if (svc->expiring >= SVC_EXPIRY_BATCH)
+        return best; /* the wake after their commits asks again */
+    for (int k = 0; k < 2; k++)
+        for (const SvcGame *g = svc->unstarted_head[k]; g; g = g->unstarted_next) {
+            if (g->pending)
+                continue; /* reschedules when its change comes back */
+            int64_t due = unstarted_due(svc, g);
+            if (due < svc->unstarted_retry_ms)
+                due = svc->unstarted_retry_ms;
+            int64_t left = due - now < 0 ? 0 : due - now;
+            if (best < 0 || left < best)
+                best = left;
+            break; /* the list is in order: the first one free is the next */
+        }
+    return best;
+}
+
+/* Aborts the games nobody began whose time is up (at most SVC_EXPIRY_BATCH in the store at once). */
+static void unstarted_expire(Service *svc, int64_t now) {
+    if (now < svc->unstarted_retry_ms)
+        return;
+    for (int k = 0; k < 2; k++) {
+        SvcGame *next;
+        for (SvcGame *g = svc->unstarted_head[k]; g && unstarted_due(svc, g) <= now; g = next) {
+            if (svc->expiring >= SVC_EXPIRY_BATCH)
+                return;
+            next = g->unstarted_next; /* an update below moves g further back, never next */
+            if (g->pending)
+                continue;
+            if (!svc_unstarted(g) || g->unstarted_since != g->rec.updated_ms) {
+                svc_unstarted_update(svc, g); /* changed since it was put here */
+                continue;
+            }
+            /* Another node may have moved in it: it expires only as the store has it. */
+            if (svc_game_stale(g)) {
+                if (!svc_refresh(svc, g)) {
+                    svc->unstarted_retry_ms = now + 1000;
+                    return;
+                }
+                if (!g->in_unstarted || unstarted_due(svc, g) > now || g->pending)
+                    continue;
+            }
+            expiry_start(svc, g, now);
+        }
+    }
+}
+
 int64_t service_next_timer_ms(Service *svc) {
     int64_t now = svc_now(svc), best = -1;
+    best = unstarted_next_ms(svc, now, best);
     for (SvcGame *g = svc->timers; g; g = g->timer_next) {
         int64_t left;
         if (g->claim_retry_ms && !g->claiming) { /* another node held the computer's lease */
@@ -208,5 +290,6 @@ void service_on_timer(Service *svc) {
             continue;
         svc_timeout_start(svc, g, now);
     }
+    unstarted_expire(svc, now);
     svc_leave(svc);
 }

@@ -55,6 +55,10 @@
 
 #define SVC_MOVE_JSON_MAX 96 /* one {"uci","san","san_de"} entry, as jansson writes it */
 
+#define SVC_UNSTARTED_LIVE 0  /* Service.unstarted_*: games with a live clock */
+#define SVC_UNSTARTED_SLOW 1  /* correspondence games and games without a clock */
+#define SVC_EXPIRY_BATCH   64 /* expiries in the store at once: a start with many due waits its turn */
+
 typedef struct SvcSub {
     uint64_t id;
     ServiceEvent event; /* NULL once unsubscribed while a broadcast ran */
@@ -83,7 +87,13 @@ typedef struct SvcGame {
     struct SvcGame *hash_next;           /* chain of its bucket */
     struct SvcGame *lru_prev, *lru_next; /* the cache list, while in it */
     bool in_lru;
-    int64_t flag_retry_ms;                   /* a failed time-out write is retried from then on */
+    /* Games nobody has begun (not both sides moved) are aborted after a while (service_set_unstarted_expiry):
+     * one of the service's two lists of them, ordered by unstarted_since (service_registry.c). */
+    struct SvcGame *unstarted_prev, *unstarted_next;
+    bool in_unstarted;
+    bool forget;             /* expired: freed when the outermost service call ends, unless something holds it */
+    int64_t unstarted_since; /* its key in that list: the record's updated_ms when it was put there */
+    int64_t flag_retry_ms;   /* a failed time-out write is retried from then on */
     struct SvcGame *timer_prev, *timer_next; /* list of games whose clock or deadline runs */
     bool in_timer_list;
     /* Games against the computer (mode "computer"): */
@@ -147,6 +157,7 @@ typedef struct SvcPending {
     bool claim_rejected;               /* CH_MOVE: the claim with the move was incorrect */
     bool by_computer;                  /* the computer player's own change */
     bool replayed;                     /* another node's committed move, replayed here from its note */
+    bool expiry;                       /* CH_ABORT of a game nobody began, by the service's timer */
     int dead_ply;                      /* CH_DEAD: the ply count the position was found dead at */
     uint8_t dead_reason[2];            /* CH_DEAD: SchWinReason per colour */
     uint8_t flag_verdict, flag_reason; /* CH_TIMEOUT of a live game: the 6.9 verdict (winnable.h) */
@@ -186,7 +197,15 @@ struct Service {
     /* Finished games nothing holds, most recently touched first; at most cache_max of them. */
     SvcGame *lru_head, *lru_tail;
     int lru_count, cache_max;
-    SvcGame *timers;                  /* games whose clock or deadline runs */
+    SvcGame *timers; /* games whose clock or deadline runs */
+    /* Games in play in which not both sides have moved, oldest change first: [SVC_UNSTARTED_LIVE] with a
+     * live clock, [SVC_UNSTARTED_SLOW] the others (correspondence, no clock); each expires unstarted_ms
+     * after its last change (service_commit.c). */
+    SvcGame *unstarted_head[2], *unstarted_tail[2];
+    int64_t unstarted_ms[2];
+    int64_t unstarted_retry_ms;       /* a failed expiry write: no expiry is tried before then */
+    int expiring;                     /* expiries in the store */
+    bool loading;                     /* svc_registry_load runs: the lists are built once it is done */
     SvcRecent recent[SVC_RECENT_MAX]; /* the most recently finished games, newest first */
     int recent_count;
     SvcPending *pending; /* changes submitted and not yet back */

@@ -110,6 +110,7 @@ bool svc_register(Service *svc, SvcGame *g) {
     g->hash_next = svc->buckets[b];
     svc->buckets[b] = g;
     svc->game_count++;
+    svc_unstarted_update(svc, g);
     return true;
 }
 
@@ -129,9 +130,90 @@ static void lru_remove(Service *svc, SvcGame *g) {
     svc->lru_count--;
 }
 
+/* ------------------------------------------------------------------------------------------------ */
+/* Games nobody began: two lists ordered by each game's last change, so the next to expire is a head */
+
+static int unstarted_kind(const SvcGame *g) {
+    return g->rec.time.type == TIME_LIVE ? SVC_UNSTARTED_LIVE : SVC_UNSTARTED_SLOW;
+}
+
+bool svc_unstarted(const SvcGame *g) { return !svc_is_over(g) && g->game.ply_count < 2; }
+
+static void unstarted_remove(Service *svc, SvcGame *g) {
+    if (!g->in_unstarted)
+        return;
+    int k = unstarted_kind(g);
+    if (g->unstarted_prev)
+        g->unstarted_prev->unstarted_next = g->unstarted_next;
+    else
+        svc->unstarted_head[k] = g->unstarted_next;
+    if (g->unstarted_next)
+        g->unstarted_next->unstarted_prev = g->unstarted_prev;
+    else
+        svc->unstarted_tail[k] = g->unstarted_prev;
+    g->unstarted_prev = g->unstarted_next = NULL;
+    g->in_unstarted = false;
+}
+
+/* Puts g into its list at its place (from the tail: a change is almost always the newest). */
+static void unstarted_insert(Service *svc, SvcGame *g) {
+    int k = unstarted_kind(g);
+    g->unstarted_since = g->rec.updated_ms;
+    SvcGame *after = svc->unstarted_tail[k];
+    while (after && after->unstarted_since > g->unstarted_since)
+        after = after->unstarted_prev;
+    g->unstarted_prev = after;
+    g->unstarted_next = after ? after->unstarted_next : svc->unstarted_head[k];
+    if (g->unstarted_next)
+        g->unstarted_next->unstarted_prev = g;
+    else
+        svc->unstarted_tail[k] = g;
+    if (after)
+        after->unstarted_next = g;
+    else
+        svc->unstarted_head[k] = g;
+    g->in_unstarted = true;
+}
+
+void svc_unstarted_update(Service *svc, SvcGame *g) {
+    if (svc->loading)
+        return; /* svc_registry_load sorts them in once all are read */
+    bool want = svc_unstarted(g);
+    if (want && g->in_unstarted && g->unstarted_since == g->rec.updated_ms)
+        return;
+    unstarted_remove(svc, g);
+    if (want)
+        unstarted_insert(svc, g);
+}
+
+static int by_last_change(const void *a, const void *b) {
+    int64_t x = (*(SvcGame *const *)a)->rec.updated_ms, y = (*(SvcGame *const *)b)->rec.updated_ms;
+    return (x > y) - (x < y);
+}
+
+/* After the load: every game in play nobody began, oldest change first, appended to its list. */
+static bool unstarted_load(Service *svc) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < svc->slot_count; i++)
+        n += svc->slots[i] && svc_unstarted(svc->slots[i]);
+    SvcGame **games = n ? malloc(n * sizeof *games) : NULL;
+    if (n && !games)
+        return false;
+    n = 0;
+    for (uint32_t i = 0; i < svc->slot_count; i++)
+        if (svc->slots[i] && svc_unstarted(svc->slots[i]))
+            games[n++] = svc->slots[i];
+    qsort(games, n, sizeof *games, by_last_change);
+    for (uint32_t i = 0; i < n; i++)
+        unstarted_insert(svc, games[i]); /* each at the tail */
+    free(games);
+    return true;
+}
+
 /* Takes g out of memory and frees it: only finished games nothing holds. */
 static void unregister(Service *svc, SvcGame *g) {
     lru_remove(svc, g);
+    unstarted_remove(svc, g);
     SvcGame **link = &svc->buckets[id_hash(g->rec.id) & (svc->bucket_count - 1)];
     while (*link != g)
         link = &(*link)->hash_next;
@@ -153,6 +235,21 @@ void svc_touch(Service *svc, SvcGame *g) {
         lru_remove(svc, g);
         return;
     }
+    if (g->forget) { /* an expired game: first out, when the outermost call ends */
+        if (svc->lru_tail == g)
+            return;
+        lru_remove(svc, g);
+        g->lru_next = NULL;
+        g->lru_prev = svc->lru_tail;
+        if (svc->lru_tail)
+            svc->lru_tail->lru_next = g;
+        else
+            svc->lru_head = g;
+        svc->lru_tail = g;
+        g->in_lru = true;
+        svc->lru_count++;
+        return;
+    }
     if (svc->lru_head == g)
         return;
     lru_remove(svc, g);
@@ -172,7 +269,7 @@ void svc_enter(Service *svc) { svc->depth++; }
 void svc_leave(Service *svc) {
     if (--svc->depth > 0)
         return;
-    while (svc->lru_count > svc->cache_max) {
+    while (svc->lru_count > svc->cache_max || (svc->lru_tail && svc->lru_tail->forget)) {
         SvcGame *g = svc->lru_tail;
         if (svc_game_pinned(g)) { /* held again since it was touched: not the cache's any more */
             lru_remove(svc, g);
@@ -401,6 +498,7 @@ void svc_timer_update(Service *svc, SvcGame *g) {
         g->timer_prev = g->timer_next = NULL;
     }
     g->in_timer_list = running;
+    svc_unstarted_update(svc, g);
 }
 
 static void load_in_play(void *ctx, const GameRecord *record, const StoredMove *moves, int count) {
@@ -420,8 +518,15 @@ static void load_in_play(void *ctx, const GameRecord *record, const StoredMove *
 
 bool svc_registry_load(Service *svc, char *err, size_t err_size) {
     ReadCtx rc = {.svc = svc};
-    if (!store_load(svc->store, load_in_play, &rc, err, err_size))
+    svc->loading = true;
+    bool loaded = store_load(svc->store, load_in_play, &rc, err, err_size);
+    svc->loading = false;
+    if (!loaded)
         return false;
+    if (!rc.failed && !unstarted_load(svc)) {
+        snprintf(err, err_size, "out of memory loading games");
+        return false;
+    }
     if (!rc.failed && store_recent(svc->store, SVC_RECENT_MAX, load_recent, &rc, err, err_size) < 0)
         return false;
     if (rc.failed) {

@@ -40,7 +40,12 @@ bool svc_registry_load(Service *svc, char *err, size_t err_size);
 void svc_registry_free(Service *svc);
 /* Keeps g (which just finished) in the recent list when it is among the SVC_RECENT_MAX newest. */
 void svc_recent_insert(Service *svc, const SvcGame *g);
-/* Puts g into the timer list or takes it out, as its clock runs or not. */
+/* Puts g into the timer list or takes it out, as its clock runs or not; the same for the lists of games
+ * nobody began (svc_unstarted_update). */
 void svc_timer_update(Service *svc, SvcGame *g);
+/* Whether g is in play and not both sides have moved: it expires when nothing happens for a while. */
+bool svc_unstarted(const SvcGame *g);
+/* Puts g into its list of games nobody began, at the place of its last change, or takes it out. */
+void svc_unstarted_update(Service *svc, SvcGame *g);
 
 #endif
