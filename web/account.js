@@ -7,11 +7,20 @@ import { t } from './i18n.js';
 import { logOut, whoami } from './header.js';
 import { $, el, show, showError } from './util.js';
 
-/** The page to return to: only a path of this site (never another site, never /account itself). */
+/** The page to return to: only a page of this site (never another site, never /account itself), else
+ *  home. `next` is resolved as the browser would resolve it, so that what a test of the text lets
+ *  through cannot become another site: the URL parser drops tabs and line feeds ("/\t/evil.example"
+ *  is "//evil.example") and reads a backslash as a slash. */
 function nextPath() {
   const next = new URLSearchParams(location.search).get('next') || '';
-  if (!/^\/(?!\/)/.test(next) || next.startsWith('/account') || next.includes('\\')) return '/';
-  return next;
+  let url;
+  try {
+    url = new URL(next, location.origin);
+  } catch {
+    return '/';
+  }
+  if (!next.startsWith('/') || url.origin !== location.origin || url.pathname.startsWith('/account')) return '/';
+  return url.pathname + url.search + url.hash;
 }
 
 /** One labelled input in a form. */

@@ -1,0 +1,114 @@
+// Browser check of the account page's redirect after logging in (issue 22, defect 6): /account?next=…
+// sends the user back to `next` only when it is a page of this site. Before the fix
+// `next=/%09/evil.example/` (a tab, or a line feed, which browsers strip from URLs) passed the page's
+// check and sent the user to evil.example after logging in.
+//
+//   node trust_redirect.mjs BASE_URL ARTIFACT_DIR
+//
+// Every request to another host is stopped and recorded (no traffic leaves the machine): none may be
+// made. Playwright only drives Debian's /usr/bin/chromium (CHROMIUM overrides); it never downloads a
+// browser. Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
+import { api, args, check, launch, run, shot, until, WAIT } from './lib.mjs';
+
+const [base] = args('node trust_redirect.mjs BASE_URL ARTIFACT_DIR');
+const origin = new URL(base).origin;
+const NAME = `redir${process.pid % 100000}`;
+const PASSWORD = 'good password';
+
+// The raw query of each bad `next` (as a link would carry it): every one must end on the home page.
+const BAD = [
+  '/%09/evil.example/', // a tab, which the URL parser strips: //evil.example/
+  '/%0A/evil.example/', // a line feed, the same
+  '/%0D%0A/evil.example/',
+  '/%09%09/evil.example/',
+  '//evil.example',
+  '%2F%2Fevil.example',
+  '/%5Cevil.example', // /\evil.example: a backslash is a slash in http(s) URLs
+  '/%5C%5Cevil.example',
+  '%5C%5Cevil.example',
+  '/%5C/evil.example',
+  'https://evil.example/',
+  'https%3A%2F%2Fevil.example%2F',
+  'http:evil.example',
+  'javascript:alert(1)',
+  'javascript%3Aalert(1)',
+  '%20//evil.example',
+  '/account', // never the account page itself
+];
+
+// A new account for each log-in (logins to one name are limited per minute): its name.
+let accounts = 0;
+async function account() {
+  const name = `${NAME}${++accounts}`;
+  const made = await api('POST', '/api/accounts', { username: name, password: PASSWORD });
+  if (made.status !== 201) throw new Error(`sign-up: ${made.status} ${made.text}`);
+  return name;
+}
+
+run(async () => {
+  const { browser, open, noScriptErrors } = await launch();
+  const foreign = [];
+
+  // Logs in on /account?QUERY in a fresh context; the URL the page went to afterwards.
+  async function logInWith(query, signUp = false) {
+    const page = await open('en-GB');
+    await page.context().route('**/*', (route) => {
+      const u = route.request().url();
+      if (u.startsWith(`${origin}/`)) return route.continue();
+      foreign.push(`${query} -> ${u}`);
+      return route.abort();
+    });
+    let dialog = null;
+    page.on('dialog', (d) => { dialog = d.message(); });
+    await page.goto(`${base}account?${query}`);
+    await page.waitForSelector('#login-username', WAIT);
+    if (signUp) {
+      await page.fill('#signup-username', `${NAME}s`); // a name of its own
+      await page.fill('#signup-password', PASSWORD);
+      await page.locator('#signup-form button[type=submit]').click();
+    } else {
+      await page.fill('#login-username', await account());
+      await page.fill('#login-password', PASSWORD);
+      await page.locator('#login-form button[type=submit]').click();
+    }
+    const left = await until(page.waitForURL((u) => !u.href.startsWith(`${origin}/account`), WAIT));
+    // The page it went to has loaded (or failed to): its URL no longer changes.
+    await page.waitForLoadState('load', WAIT).catch(() => {});
+    const url = left ? page.url() : `${page.url()} ${await page.locator('#login-form-error').textContent().catch(() => '')}`;
+    if (dialog) foreign.push(`${query}: a dialog: ${dialog}`);
+    await page.context().close();
+    return left ? url : `(still on ${url})`;
+  }
+
+  for (const query of BAD.map((n) => `next=${n}`)) {
+    const url = await logInWith(query);
+    check(`log-in with ${query}: home page of this site`, url === `${origin}/`, url);
+  }
+  // Signing up goes the same way.
+  const url = await logInWith('next=/%09/evil.example/', true);
+  check('sign-up with next=/%09/evil.example/: home page of this site', url === `${origin}/`, url);
+  check('no request left the site, no script ran', foreign.length === 0, foreign.join(' | '));
+
+  // A page of this site is where the user goes back to.
+  const player = await account();
+  for (const [query, want] of [[`next=/@/${player}`, `/@/${player}`], [`next=%2F%40%2F${player}`, `/@/${player}`],
+    [`next=/@/${player}?page=2`, `/@/${player}?page=2`]]) {
+    const page = await open('en-GB');
+    await page.goto(`${base}account?${query}`);
+    await page.waitForSelector('#login-username', WAIT);
+    await page.fill('#login-username', await account());
+    await page.fill('#login-password', PASSWORD);
+    await page.locator('#login-form button[type=submit]').click();
+    const back = await until(page.waitForURL(`${origin}${want}`, WAIT));
+    check(`log-in with ${query}: back to ${want}`, back,
+      `${page.url()} ${await page.locator('#login-form-error').textContent().catch(() => '')}`);
+    if (want.startsWith('/@/')) {
+      check(`${want}: the player page shows the name`,
+        await until(page.locator('h1', { hasText: player }).first().waitFor(WAIT)));
+      await shot(page, 'trust-redirect-player.png');
+    }
+    await page.context().close();
+  }
+  noScriptErrors();
+  await browser.close();
+});
