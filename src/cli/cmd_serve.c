@@ -18,7 +18,6 @@
 
 #include "cli.h"
 #include "http/http.h"
-#include "accounts/password_policy.h"
 #include "base/base.h"
 #include "engine.h"
 #include "service/service.h"
@@ -95,7 +94,7 @@ static void print_serve_help(SchLang lang) {
                   "                                   X-Forwarded-For (repeatable)\n"
                   "  --no-limits                      no per-address limits at all (benchmarks)\n"
                   "  --common-passwords FILE          the passwords sign-up refuses, one a line (default\n"
-                  "                                   " PASSWORD_POLICY_DEFAULT_LIST ")\n",
+                  "                                   " ACCOUNTS_COMMON_PASSWORDS ")\n",
                   "Aufruf: schach serve [--listen HOST:PORT] [--db DATEI|URI] [--web ORDNER] [--lang de|en] [Grenzen]\n"
                   "\n"
                   "Liefert die Browser-Oberfläche, die HTTP-API und den WebSocket (docs/api.md): Menschen\n"
@@ -143,7 +142,7 @@ static void print_serve_help(SchLang lang) {
                   "                                   X-Forwarded-For (wiederholbar)\n"
                   "  --no-limits                      keine Grenzen je Adresse (für Messungen)\n"
                   "  --common-passwords DATEI         die Passwörter, die die Anmeldung ablehnt, eines je\n"
-                  "                                   Zeile (Vorgabe " PASSWORD_POLICY_DEFAULT_LIST ")\n"),
+                  "                                   Zeile (Vorgabe " ACCOUNTS_COMMON_PASSWORDS ")\n"),
            SCHACH_WEB_DIR, SERVICE_CACHE_DEFAULT, FD_RESERVE, LIMITS_CONNECTIONS_PER_ADDRESS, LIMITS_CREATES_PER_MINUTE,
            LIMITS_REQUESTS_PER_MINUTE, LIMITS_MOVES_PER_MINUTE, HTTP_REQUEST_TIMEOUT, HTTP_WS_SUBSCRIPTIONS);
 }
@@ -253,7 +252,7 @@ static void computer_config(ServiceComputerConfig *c) {
 
 typedef struct ServeOptions {
     const char *listen, *db, *web, *log_format, *node;
-    const char *common_passwords; /* --common-passwords; NULL: PASSWORD_POLICY_DEFAULT_LIST */
+    const char *common_passwords; /* --common-passwords; NULL: ACCOUNTS_COMMON_PASSWORDS */
     HttpServerConfig http;
     int cache_games;
     int check_limit_mb;      /* databases up to this are checked whole before listening */
@@ -477,8 +476,8 @@ static bool set_up(Running *r, const ServeOptions *o, const char *db, SchLang la
         return false;
     }
     /* The common passwords sign-up refuses: read once, before any thread checks a password. */
-    const char *common = o->common_passwords ? o->common_passwords : PASSWORD_POLICY_DEFAULT_LIST;
-    if (!password_policy_load(common, why, sizeof why)) {
+    const char *common = o->common_passwords ? o->common_passwords : ACCOUNTS_COMMON_PASSWORDS;
+    if (!accounts_load_common_passwords(common, why, sizeof why)) {
         cli_errorf(CLI_TR(lang, "serve: %s (install john-data, or name a list with --common-passwords)",
                           "serve: %s (john-data installieren oder eine Liste mit --common-passwords nennen)"),
                    why);

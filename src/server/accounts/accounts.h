@@ -61,6 +61,12 @@ typedef struct AccountsConfig {
     bool frozen_limits;
 } AccountsConfig;
 
+/* The list of common passwords that sign-up and password changes refuse (password_policy.h): Debian's
+ * john-data unless the server names another (schach serve --common-passwords). Read once at start,
+ * before accounts_create; false with err filled when it cannot be read or holds no password. */
+#define ACCOUNTS_COMMON_PASSWORDS "/usr/share/john/password.lst"
+bool accounts_load_common_passwords(const char *path, char *err, size_t err_size);
+
 /* Opens the store's accounts connection and starts the worker. cfg NULL: the defaults above; now NULL:
  * real time. NULL with err filled on failure. */
 Accounts *accounts_create(Store *store, const AccountsConfig *cfg, AccountsClock now, void *clock_ctx,

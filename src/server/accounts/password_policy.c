@@ -35,6 +35,10 @@ void password_policy_free(void) {
 
 size_t password_policy_count(void) { return list_count; }
 
+bool accounts_load_common_passwords(const char *path, char *err, size_t err_size) {
+    return password_policy_load(path, err, err_size);
+}
+
 bool password_policy_load(const char *path, char *err, size_t err_size) {
     FILE *f = fopen(path, "r");
     if (!f) {

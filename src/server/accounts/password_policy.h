@@ -11,8 +11,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "accounts.h"
+
 /* Debian's john-data: about 3,500 passwords most commonly seen. */
-#define PASSWORD_POLICY_DEFAULT_LIST "/usr/share/john/password.lst"
+#define PASSWORD_POLICY_DEFAULT_LIST ACCOUNTS_COMMON_PASSWORDS
 
 /* Reads the list at path (replacing one read before). false with err filled when it cannot be read or
  * holds no password at all (then no list is in force). Call before any thread checks passwords. */
