@@ -351,6 +351,13 @@ static void password_rules(void **state) {
     assert_true(account_password_verify(hash, nfc, strlen(nfc)));
     assert_true(account_password_verify(hash, nfd, strlen(nfd)));
     assert_false(account_password_verify(hash, "cafecafe", 8));
+    /* A hash made before passwords were normalised (of the bytes as typed) still verifies them. */
+    char legacy[ACCOUNT_HASH_LEN];
+    assert_int_equal(crypto_pwhash_str(legacy, nfd, strlen(nfd), crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                                       crypto_pwhash_MEMLIMIT_INTERACTIVE),
+                     0);
+    assert_true(account_password_verify(legacy, nfd, strlen(nfd)));
+    assert_false(account_password_verify(legacy, "cafecafe", 8));
     password_policy_free();
     assert_int_equal(password_policy_count(), 0);
     assert_int_equal(account_password_check("password", 8, NULL), ACCOUNT_OK); /* no list: nothing common */
