@@ -294,7 +294,8 @@ static void seek_accepted_with_a_service(void **state) {
     Reply r;
     char id[16], secret[64];
     post_seek(f, id, secret);
-    call(f, (AccountsRequest){.action = ACCOUNTS_SEEK_ACCEPT, .seek = id, .body = "{}"}, &r);
+    /* From another address: an anonymous seek is its poster's by address (409 own_seek from there). */
+    call(f, (AccountsRequest){.action = ACCOUNTS_SEEK_ACCEPT, .seek = id, .body = "{}", .address = "192.0.2.2"}, &r);
     assert_int_equal(r.status, 200);
     json_t *game = json_loads(r.body, 0, NULL);
     assert_non_null(game);

@@ -16,7 +16,11 @@
 #include "base/client_limits.h"
 
 static Limits *make(int total, int per_address, int creates, int requests, int max_entries) {
-    LimitsConfig cfg = {total, per_address, creates, requests, max_entries, false};
+    LimitsConfig cfg = {.max_connections = total,
+                        .connections_per_address = per_address,
+                        .creates_per_minute = creates,
+                        .requests_per_minute = requests,
+                        .max_entries = max_entries};
     Limits *l = limits_new(&cfg);
     assert_non_null(l);
     return l;

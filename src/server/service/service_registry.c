@@ -203,7 +203,8 @@ static bool unstarted_load(Service *svc) {
     for (uint32_t i = 0; i < svc->slot_count; i++)
         if (svc->slots[i] && svc_unstarted(svc->slots[i]))
             games[n++] = svc->slots[i];
-    qsort(games, n, sizeof *games, by_last_change);
+    if (n) /* qsort's array must not be NULL, even for no elements */
+        qsort(games, n, sizeof *games, by_last_change);
     for (uint32_t i = 0; i < n; i++)
         unstarted_insert(svc, games[i]); /* each at the tail */
     free(games);
