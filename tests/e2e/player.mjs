@@ -1,5 +1,5 @@
-// Browser checks of the player page /@/NAME (issue 13): the data is made over the HTTP API (two
-// accounts play 22 rated games from the lobby: mates, resignations, agreed draws; one casual game
+// Browser checks of the player page /@/NAME (issue 13): the data is made over the HTTP API (Anna
+// plays 22 rated games from the lobby against eight accounts: mates, resignations, agreed draws; one casual game
 // against an anonymous visitor), then Chromium shows what a visitor sees: the ratings equal to the
 // API's, one graph point per rated game, the "won" filter and page 2 in the address, the opponent's
 // link, both PGN downloads with names and Termination, the message for an unknown name, the language
@@ -43,18 +43,22 @@ async function play(g, moves) {
     await api('POST', `/api/games/${g.id}/move`, { secret: ply % 2 ? g.black : g.white, ply, move: moves[ply] });
 }
 
-/** Anna's games: 22 rated against Bert (every third a mate by Bert, a resignation by Bert, a draw
- *  agreed) and a casual one an anonymous visitor resigns. */
+/** Anna's games: 22 rated against Bert and seven others in turn (at most 3 rated games a day between
+ *  two accounts count), every third a mate by the opponent, a resignation by the opponent once both
+ *  have moved (a resignation before is an abort), a draw agreed; and a casual one an anonymous
+ *  visitor resigns. */
 async function setup() {
   const anna = await account('Anna');
   const bert = await account('Bert');
+  const opponents = [bert];
+  for (let k = 2; k <= 8; k++) opponents.push(await account(`Opp${k}x`));
   const RATED = 22;
   for (let i = 0; i < RATED; i++) {
-    const g = await seekGame(anna, bert, true);
+    const g = await seekGame(anna, opponents[i % opponents.length], true);
     if (i % 3 === 0) {
       await play(g, ['f3', 'e5', 'g4', 'Qh4']);
     } else if (i % 3 === 1) {
-      await play(g, ['e4']);
+      await play(g, ['e4', 'e5']);
       await api('POST', `/api/games/${g.id}/resign`, { secret: g.black });
     } else {
       await play(g, ['d4', 'd5']);
