@@ -84,6 +84,17 @@ export const as = (who) => {
   return { headers };
 };
 
+// A rated game from a seek WHITE posts (with TIME) and BLACK accepts, both accounts:
+// {id, white, black} with the two sides' secrets (the poster's as /api/seeks/{id} hands it out).
+export async function ratedGame(white, black, time) {
+  const seek = expectOk(await api('POST', '/api/seeks', { time, rated: true, color: 'white' }, as(white)),
+    'post seek', 201);
+  const got = expectOk(await api('POST', `/api/seeks/${seek.id}/accept`, {}, as(black)), 'accept');
+  assert.equal(got.state.rated, true);
+  const look = expectOk(await api('GET', `/api/seeks/${seek.id}`, undefined, as(white)), 'the poster looks');
+  return { id: got.id, white: look.secret, black: got.secret };
+}
+
 export const getState = async (id) => expectOk(await api('GET', `/api/games/${id}`), `state of ${id}`);
 
 // Plays moves alternately with the right secret, each acknowledged, starting at the game's ply.

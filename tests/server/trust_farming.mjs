@@ -2,20 +2,13 @@
 // the same two accounts, at most 3 in 24 hours (by when they ended) count for the rating; later ones
 // are recorded (rated, their result kept) but change neither rating. Games against someone else
 // still count.
-import { api, as, assert, expectOk, namer, runTests, signUp } from './lib.mjs';
+import { api, as, assert, expectOk, namer, runTests, signUp, ratedGame as ratedGameOf } from './lib.mjs';
 
 const fresh = namer('f');
 const BLITZ = { type: 'live', minutes: 3, increment: 2 };
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
-async function ratedGame(white, black) {
-  const seek = expectOk(await api('POST', '/api/seeks', { time: BLITZ, rated: true, color: 'white' }, as(white)),
-    'post seek', 201);
-  const got = expectOk(await api('POST', `/api/seeks/${seek.id}/accept`, {}, as(black)), 'accept');
-  assert.equal(got.state.rated, true);
-  const look = expectOk(await api('GET', `/api/seeks/${seek.id}`, undefined, as(white)), 'the poster looks');
-  return { id: got.id, white: look.secret, black: got.secret };
-}
+const ratedGame = (white, black) => ratedGameOf(white, black, BLITZ);
 
 // White wins: both sides move, then black resigns.
 async function whiteWins(white, black) {

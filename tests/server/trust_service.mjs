@@ -11,22 +11,14 @@
 //   node trust_service.mjs expiry   the expiry tests (the server aborts unstarted games after 1 s)
 //   node trust_service.mjs create   creates the games for the restart test and prints their ids
 //   node trust_service.mjs loaded IDS   checks those games after a restart: all aborted
-import { api, as, assert, BASE, expectError, expectOk, getState, namer, runTests, signUp, WsClient } from './lib.mjs';
+import { api, as, assert, BASE, expectError, expectOk, getState, namer, runTests, signUp, WsClient, ratedGame as ratedGameOf } from './lib.mjs';
 
 const fresh = namer('t');
 const BLITZ = { type: 'live', minutes: 5, increment: 3 };
 const account = (prefix) => signUp(fresh(prefix));
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
-// A rated game from a seek posted by white and accepted by black: {id, white, black} with the secrets.
-async function ratedGame(white, black) {
-  const seek = expectOk(await api('POST', '/api/seeks', { time: BLITZ, rated: true, color: 'white' }, as(white)),
-    'post seek', 201);
-  const got = expectOk(await api('POST', `/api/seeks/${seek.id}/accept`, {}, as(black)), 'accept');
-  assert.equal(got.state.rated, true);
-  const look = expectOk(await api('GET', `/api/seeks/${seek.id}`, undefined, as(white)), 'the poster looks');
-  return { id: got.id, white: look.secret, black: got.secret };
-}
+const ratedGame = (white, black) => ratedGameOf(white, black, BLITZ);
 
 async function play(g, moves) {
   for (let ply = 0; ply < moves.length; ply++)
