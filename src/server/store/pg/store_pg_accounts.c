@@ -41,6 +41,15 @@ PGresult *store_pg_accounts_run(PgAccounts *a, const char *sql, const StorePgPar
     return res;
 }
 
+int store_pg_accounts_count(PgAccounts *a, const char *sql, const StorePgParams *p, char *err, size_t err_size) {
+    PGresult *res = store_pg_accounts_run(a, sql, p, PGRES_TUPLES_OK, err, err_size);
+    if (!res)
+        return -1;
+    int n = PQntuples(res) == 1 ? atoi(PQgetvalue(res, 0, 0)) : -1;
+    PQclear(res);
+    return n;
+}
+
 /* store_pg_accounts_run with text parameters, but for the session hash (binary, where hash_param is its
  * 1-based number, 0 for none). */
 static PGresult *run(PgAccounts *a, const char *sql, int n, const char *const *values, const unsigned char *hash,

@@ -253,6 +253,8 @@ PGresult *store_pg_accounts_run(PgAccounts *a, const char *sql, const StorePgPar
                                 size_t err_size);
 /* The rows a command changed; clears res. */
 long store_pg_affected(PGresult *res);
+/* Runs a `SELECT count(*)` with the parameters of p: the count, or -1 with err filled. */
+int store_pg_accounts_count(PgAccounts *a, const char *sql, const StorePgParams *p, char *err, size_t err_size);
 
 /* The lobby (store_pg_lobby.c): StoreAccountsVtbl's methods of the same names. */
 StoreAccountResult store_pg_seek_create(StoreAccounts *base, const SeekRow *k, char *err, size_t err_size);

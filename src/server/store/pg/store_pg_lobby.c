@@ -97,23 +97,30 @@ int store_pg_seek_list(StoreAccounts *base, int64_t now_ms, SeekRow *out, int ma
     return n;
 }
 
+/* The answer of a query for at most one seek (res NULL: it failed): the seek into out, or not found.
+ * Clears res. */
+static StoreAccountResult one_seek(PGresult *res, SeekRow *out) {
+    if (!res)
+        return SA_FAULT;
+    bool found = PQntuples(res) == 1;
+    if (found)
+        read_seek(res, 0, out);
+    PQclear(res);
+    return found ? SA_OK : SA_NOT_FOUND;
+}
+
 int store_pg_seek_count(StoreAccounts *base, const char *account, const char *address, int64_t now_ms, char *err,
                         size_t err_size) {
     PgAccounts *a = (PgAccounts *)base;
     StorePgParams p = {.n = 0};
     store_pg_param_text(&p, account[0] ? account : address);
     store_pg_param_int(&p, now_ms);
-    PGresult *res = store_pg_accounts_run(
+    return store_pg_accounts_count(
         a,
         account[0] ? "SELECT count(*) FROM seeks WHERE account_key = $1 AND game_id = '' AND expires_ms > $2::bigint"
                    : "SELECT count(*) FROM seeks WHERE poster_address = $1 AND account_key = '' AND game_id = ''"
                      " AND expires_ms > $2::bigint",
-        &p, PGRES_TUPLES_OK, err, err_size);
-    if (!res)
-        return -1;
-    int n = PQntuples(res) == 1 ? atoi(PQgetvalue(res, 0, 0)) : -1;
-    PQclear(res);
-    return n;
+        &p, err, err_size);
 }
 
 StoreAccountResult store_pg_seek_match(StoreAccounts *base, const SeekRow *want, int window, const char *account,
@@ -138,13 +145,7 @@ StoreAccountResult store_pg_seek_match(StoreAccounts *base, const SeekRow *want,
         " AND ($7 <> '' OR $8 = '' OR account_key <> '' OR poster_address <> $8)"
         " AND (rated = 0 OR rating BETWEEN $9::int AND $10::int) ORDER BY created_ms, id LIMIT 1",
         &p, PGRES_TUPLES_OK, err, err_size);
-    if (!res)
-        return SA_FAULT;
-    bool found = PQntuples(res) == 1;
-    if (found)
-        read_seek(res, 0, out);
-    PQclear(res);
-    return found ? SA_OK : SA_NOT_FOUND;
+    return one_seek(res, out);
 }
 
 StoreAccountResult store_pg_seek_get(StoreAccounts *base, const char *id, int64_t now_ms, SeekRow *out, char *err,
@@ -156,13 +157,7 @@ StoreAccountResult store_pg_seek_get(StoreAccounts *base, const char *id, int64_
     PGresult *res = store_pg_accounts_run(
         a, "SELECT " SEEK_COLUMNS " FROM seeks WHERE id = $1 AND (game_id <> '' OR expires_ms > $2::bigint)", &p,
         PGRES_TUPLES_OK, err, err_size);
-    if (!res)
-        return SA_FAULT;
-    bool found = PQntuples(res) == 1;
-    if (found)
-        read_seek(res, 0, out);
-    PQclear(res);
-    return found ? SA_OK : SA_NOT_FOUND;
+    return one_seek(res, out);
 }
 
 StoreAccountResult store_pg_seek_cancel(StoreAccounts *base, const char *id, const unsigned char hash[STORE_HASH_LEN],

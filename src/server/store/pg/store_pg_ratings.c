@@ -117,17 +117,11 @@ static int pair_rated(PgAccounts *a, const char *key0, const char *key1, int64_t
     store_pg_param_text(&p, key0);
     store_pg_param_text(&p, key1);
     store_pg_param_int(&p, since_ms);
-    PGresult *res =
-        store_pg_accounts_run(a,
-                              "SELECT count(*) FROM rating_history w JOIN rating_history b"
-                              " ON b.account_key = $2 AND b.category = w.category AND b.at_ms = w.at_ms"
-                              " AND b.game_id = w.game_id WHERE w.account_key = $1 AND w.at_ms > $3::bigint",
-                              &p, PGRES_TUPLES_OK, err, err_size);
-    if (!res)
-        return -1;
-    int n = PQntuples(res) == 1 ? atoi(PQgetvalue(res, 0, 0)) : -1;
-    PQclear(res);
-    return n;
+    return store_pg_accounts_count(a,
+                                   "SELECT count(*) FROM rating_history w JOIN rating_history b"
+                                   " ON b.account_key = $2 AND b.category = w.category AND b.at_ms = w.at_ms"
+                                   " AND b.game_id = w.game_id WHERE w.account_key = $1 AND w.at_ms > $3::bigint",
+                                   &p, err, err_size);
 }
 
 StoreAccountResult store_pg_rate_game(StoreAccounts *base, const char *game_id, const char *category,
