@@ -14,8 +14,9 @@ import * as clock from './game-clock.js';
 import * as promotion from './game-promotion.js';
 import * as socket from './game-socket.js';
 import * as view from './game-view.js';
+import { whoami } from './header.js';
 import { gameRecord, saveGame } from './storage.js';
-import { $, fragmentParams, gamePath, privateLink, show, showError } from './util.js';
+import { $, fragmentParams, gamePath, show, showError } from './util.js';
 
 // ---------------------------------------------------------------------------------------------
 // Game page
@@ -124,10 +125,17 @@ export class GamePage {
   async start() {
     show($('game-page'), true);
     this.muteLabel = initMuteSwitch();
+    // A fragment with a secret (a private link) or an invitation is read once: the secrets go to the
+    // browser's storage and the address bar shows the plain /g/ID at once, so the address (copied,
+    // shared, in the history) never gives a side away.
     const p = fragmentParams();
+    if (location.hash) history.replaceState(history.state, '', gamePath(this.id) + location.search);
     if (p.s && (p.c === 'white' || p.c === 'black')) saveGame(this.id, { secrets: { [p.c]: p.s } });
     if (p.w || p.b) saveGame(this.id, { secrets: { ...(p.w ? { white: p.w } : {}), ...(p.b ? { black: p.b } : {}) } });
     if (p.i) await this.join(p.i);
+    // A logged-in player opening the game on a browser that holds no side of it: the account's
+    // secret for it (GET /api/me lists the running games with theirs).
+    if (!this.held().length) await this.secretFromAccount(false);
     view.renderLinks(this);
     try {
       this.applyState(await api.getGame(this.id));
@@ -146,21 +154,35 @@ export class GamePage {
     try {
       const r = await api.joinGame(this.id, invite);
       saveGame(this.id, { secrets: { [r.color]: r.secret } });
-      history.replaceState(null, '', privateLink(this.id, r.color, r.secret));
       this.applyState(r.state);
     } catch (e) {
-      // A spent invitation is no problem when this browser already joined with it.
+      // A spent invitation is no problem when this browser already joined with it. (An invitation
+      // seats one browser only: the server spends it on the first join.)
       if (!this.held().length) showError($('error'), e);
-      history.replaceState(null, '', gamePath(this.id) + this.ownFragment());
     }
   }
 
-  ownFragment() {
-    const held = this.held();
-    if (held.length === 1) return `#s=${encodeURIComponent(this.secrets[held[0]])}&c=${held[0]}`;
-    if (held.length === 2)
-      return `#w=${encodeURIComponent(this.secrets.white)}&b=${encodeURIComponent(this.secrets.black)}`;
-    return '';
+  /** Takes the logged-in account's secret of this game from GET /api/me (fresh when REFRESH) into the
+   *  browser's storage: for COLOR only, when given. Answers the secret saved, or null when the account
+   *  holds no (other) secret of it. */
+  async secretFromAccount(refresh, color = null, old = null) {
+    let me = null;
+    try {
+      me = await whoami(refresh);
+    } catch (_) {
+      return null;
+    }
+    const g = ((me && me.playing) || []).find((x) => x.id === this.id && x.secret && (!color || x.color === color));
+    if (!g || g.secret === old || (g.color !== 'white' && g.color !== 'black')) return null;
+    saveGame(this.id, { secrets: { [g.color]: g.secret } });
+    return g.secret;
+  }
+
+  /** After a 403 for OLD, a secret of this page's side: the account's fresh one for that side (the
+   *  server revokes an account's seat secrets on a password change or "log out everywhere"), or null. */
+  renewSecret(old) {
+    const color = ['white', 'black'].find((c) => this.secrets[c] === old);
+    return color ? this.secretFromAccount(true, color, old) : Promise.resolve(null);
   }
 
   /** The side on whose behalf a draw offer, resignation or abort is made. */
@@ -206,6 +228,8 @@ export class GamePage {
   // -- drawing (game-view.js, game-clock.js) ----------------------------------------------------
 
   render() {
+    // Which sides this page holds ("white", "black", both, or empty for a spectator), for the tests.
+    $('game-page').dataset.held = this.held().join(' ');
     view.render(this);
   }
 

@@ -7,7 +7,7 @@
 // asked for with the old one and kept in this browser's storage, as a created game's is.
 import { request } from './api.js';
 import { colorName, t } from './i18n.js';
-import { saveGame } from './storage.js';
+import { gameAddress, saveGame } from './storage.js';
 import './strings-rematch.js';
 import { $, gamePath, show, showError } from './util.js';
 
@@ -32,7 +32,7 @@ async function rematchCall(page, color, action) {
 /** Keeps the new game's secrets and opens it. */
 function goTo(answer) {
   saveGame(answer.id, { secrets: answer.secrets || { [answer.color]: answer.secret } });
-  location.assign(gamePath(answer.id));
+  location.assign(gameAddress(answer.id));
 }
 
 /** A click: ACTION as COLOR; GO: open the new game when the answer names it (the "Go" button, and the

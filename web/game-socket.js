@@ -38,11 +38,11 @@ export async function send(ctrl, kind, body) {
   // No further moves while this change is on its way; the moved piece stays where it was dropped.
   ctrl.cg.set({ movable: { color: undefined, dests: new Map() } });
   let result = { ok: false };
-  try {
+  const attempt = async (b) => {
     let viaHttp = !ctrl.live || !ctrl.live.open;
     if (!viaHttp) {
       try {
-        const ack = await ctrl.live.request(kind, body);
+        const ack = await ctrl.live.request(kind, b);
         result = { ok: true, claim_rejected: ack.claim_rejected, ply: ack.ply };
         if (typeof ack.ply === 'number' && (!ctrl.state || ctrl.state.ply < ack.ply)) refreshSoon(ctrl);
       } catch (e) {
@@ -51,9 +51,21 @@ export async function send(ctrl, kind, body) {
       }
     }
     if (viaHttp) {
-      const r = await api.gameAction(ctrl.id, kind, body);
+      const r = await api.gameAction(ctrl.id, kind, b);
       ctrl.applyState(r.state);
       result = { ok: true, claim_rejected: r.claim_rejected };
+    }
+  };
+  try {
+    try {
+      await attempt(body);
+    } catch (e) {
+      // A secret refused (403 bad_secret): an account's seat secrets are revoked by a password change
+      // or "log out everywhere". A logged-in player gets this side's fresh one from GET /api/me, and
+      // the change is sent once more with it; otherwise the error stands.
+      const fresh = e.code === 'bad_secret' && body && body.secret ? await ctrl.renewSecret(body.secret) : null;
+      if (!fresh) throw e;
+      await attempt({ ...body, secret: fresh });
     }
   } catch (e) {
     showError($('error'), e);

@@ -211,7 +211,8 @@ export function renderBars(ctrl) {
   renderClocks(ctrl);
 }
 
-/** The links to share: the spectators', the invitation while it is open, this side's private one. */
+/** The links to share: the spectators', the invitation while it is open, and, behind a disclosure with
+ *  a warning, this side's private one (to continue on another device: whoever opens it plays). */
 export function renderLinks(ctrl) {
   const held = ctrl.held();
   const rec = gameRecord(ctrl.id);

@@ -2,8 +2,8 @@
 import * as api from './api.js';
 import { colorName, levelName, outcomeText, t } from './i18n.js';
 import { mountLobby } from './lobby.js';
-import { gameRecord, myGameIds, saveGame } from './storage.js';
-import { $, formatDate, gamePath, privateLink, show, showError, timeControlText } from './util.js';
+import { gameAddress, gameRecord, myGameIds, saveGame } from './storage.js';
+import { $, formatDate, gamePath, show, showError, timeControlText } from './util.js';
 
 // The computer's levels from GET /api/levels ({id, name, name_de, elo}), loaded once per page.
 let levelsPromise = null;
@@ -41,7 +41,8 @@ function renderGameList(container, games, emptyKey = 'no_games') {
     const a = document.createElement('a');
     const rec = gameRecord(g.id);
     const held = rec ? Object.keys(rec.secrets).filter((c) => rec.secrets[c]) : [];
-    a.href = held.length === 1 ? privateLink(g.id, held[0], rec.secrets[held[0]]) : gamePath(g.id);
+    // The plain address: the game page finds this browser's secrets in its storage.
+    a.href = gamePath(g.id);
     a.textContent = formatDate(g.created);
     const info = document.createElement('span');
     const parts = [
@@ -134,13 +135,11 @@ export function initHome() {
       const r = await api.createGame(body);
       if (mode === 'local' && r.secrets) {
         saveGame(r.id, { secrets: { white: r.secrets.white, black: r.secrets.black } });
-        location.assign(
-          `${gamePath(r.id)}#w=${encodeURIComponent(r.secrets.white)}&b=${encodeURIComponent(r.secrets.black)}`,
-        );
       } else {
         saveGame(r.id, { secrets: { [r.color]: r.secret }, invite: r.invite || null });
-        location.assign(privateLink(r.id, r.color, r.secret));
       }
+      // The secrets are in storage: the game's plain address, no secret in the address bar.
+      location.assign(gameAddress(r.id));
     } catch (e) {
       showError($('home-error'), e);
       $('create').disabled = false;

@@ -9,8 +9,8 @@ import { categoryOf } from './categories.js';
 import { colorName, t } from './i18n.js';
 import { accountLink, whoami } from './header.js';
 import { lobbySocket } from './lobby-live.js';
-import { saveGame } from './storage.js';
-import { $, el, privateLink, show, showError, timeControlText } from './util.js';
+import { gameAddress, saveGame } from './storage.js';
+import { $, el, show, showError, timeControlText } from './util.js';
 
 // The form's fields are named seek_* so they never clash with the new-game form's below on the page.
 // The quick-pairing pools: live minutes+increment, and correspondence with 3 days a move.
@@ -128,7 +128,7 @@ export function mountLobby(area) {
     stopWaiting();
     saveGame(id, { secrets: { [color]: secret } });
     setStatus('lobby_paired');
-    location.assign(privateLink(id, color, secret));
+    location.assign(gameAddress(id));
   };
 
   const stopWaiting = () => {

@@ -6,7 +6,8 @@
 import './strings-lobby.js';
 import { colorName, lang, t } from './i18n.js';
 import { lobbySocket } from './lobby-live.js';
-import { gamePath, privateLink, timeControlText } from './util.js';
+import { gameAddress, saveGame } from './storage.js';
+import { gamePath, timeControlText } from './util.js';
 
 const hasNotifications = () => typeof window.Notification === 'function';
 
@@ -63,8 +64,10 @@ export class Turns {
     this.render();
   }
 
-  link(g) {
-    return privateLink(g.id, g.color, g.secret);
+  /** Keeps the game's secret in this browser's storage (before opening the game); its address. */
+  open(g) {
+    if (g.secret && (g.color === 'white' || g.color === 'black')) saveGame(g.id, { secrets: { [g.color]: g.secret } });
+    return gameAddress(g.id);
   }
 
   /** A notification when the opponent moved and the player is not looking at that game now. */
@@ -82,7 +85,7 @@ export class Turns {
       n.onclick = () => {
         window.focus();
         n.close();
-        location.assign(this.link(g));
+        location.assign(this.open(g));
       };
     } catch (_) {
       // Some browsers (Android Chrome) allow notifications only from a service worker.
@@ -106,7 +109,14 @@ export class Turns {
       for (const g of waiting) {
         const li = document.createElement('li');
         const a = document.createElement('a');
-        a.href = this.link(g);
+        // The plain address; the secret goes to storage when the link is followed (also in a new
+        // tab), and the game page would find it through GET /api/me anyway.
+        a.href = gamePath(g.id);
+        const follow = () => {
+          a.href = this.open(g);
+        };
+        a.addEventListener('click', follow);
+        a.addEventListener('auxclick', follow);
         const tc = g.state ? timeControlText(g.state.time) : '';
         a.textContent =
           g.kind === 'correspondence'

@@ -29,7 +29,9 @@ export function gamePath(id) {
   return `/g/${encodeURIComponent(id)}`;
 }
 
-/** The private link of one side: the game's address with that side's secret in the fragment. */
+/** The private link of one side: the game's address with that side's secret in the fragment. Only the
+ *  game page's "continue on another device" box shows it (whoever opens it plays that side); the page
+ *  that opens it takes the secret into storage and the fragment out of the address bar. */
 export function privateLink(id, color, secret) {
   return `${location.origin}${gamePath(id)}#s=${encodeURIComponent(secret)}&c=${color}`;
 }

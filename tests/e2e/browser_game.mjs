@@ -9,7 +9,7 @@
 // Playwright only drives Debian's /usr/bin/chromium (CHROMIUM overrides); it never downloads a browser.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { args, check, drag, launch, run, shot, squareCenter, WAIT } from './lib.mjs';
+import { args, check, drag, launch, run, seated, shot, squareCenter, WAIT } from './lib.mjs';
 
 const [base, schach, artifacts] = args('node browser_game.mjs BASE_URL SCHACH_BINARY ARTIFACT_DIR');
 
@@ -96,7 +96,7 @@ async function main() {
     // the press and the release of the click: start the click from the top.
     await white.evaluate(() => window.scrollTo(0, 0));
     await white.click('#create');
-    await white.waitForURL(/\/g\/[A-Za-z0-9_-]+#s=/, WAIT);
+    await seated(white, 'white');
     await atPly(white, 0);
     check('the creator plays White', (await white.textContent('#role')).includes('Weiß'));
     const invite = await white.inputValue('#invite-link');
@@ -106,7 +106,7 @@ async function main() {
     // Black: an English browser opens the invitation and joins.
     const black = await open('en-US');
     await black.goto(invite);
-    await black.waitForURL(/#s=/, WAIT);
+    await seated(black, 'black');
     await atPly(black, 0);
     check('the invitee plays Black', (await black.textContent('#role')).includes('Black'));
     check('the invitee sees the board from Black', (await black.locator('#board.orientation-black').count()) === 1);
@@ -226,10 +226,10 @@ async function main() {
     await white.check('input[name="mode"][value="friend"]');
     await white.check('input[name="time"][value="none"]');
     await white.click('#create');
-    await white.waitForURL(/#s=/, WAIT);
+    await seated(white, 'white');
     await atPly(white, 0);
     await black.goto(await white.inputValue('#invite-link'));
-    await black.waitForURL(/#s=/, WAIT);
+    await seated(black, 'black');
     await atPly(black, 0);
     await drag(white, 'e2', 'e4');
     await atPly(black, 1);
@@ -249,7 +249,7 @@ async function main() {
     await black.check('input[name="mode"][value="local"]');
     await black.check('input[name="time"][value="none"]');
     await black.click('#create');
-    await black.waitForURL(/#w=.*&b=/, WAIT);
+    await seated(black, 'white black');
     await atPly(black, 0);
     check('one screen holds both sides', (await black.textContent('#role')).includes('both sides'));
     let p = 0;
@@ -275,7 +275,7 @@ async function main() {
       await black.goto(base);
       await black.check('input[name="mode"][value="local"]');
       await black.click('#create');
-      await black.waitForURL(/#w=/, WAIT);
+      await seated(black, 'white black');
       for (let i = 0; i < KNIGHTS.length; i++) {
         await atPly(black, i);
         if (withMove && i === KNIGHTS.length - 1) await black.check('#claim-with-move');
@@ -297,7 +297,7 @@ async function main() {
     await black.goto(base);
     await black.check('input[name="mode"][value="local"]');
     await black.click('#create');
-    await black.waitForURL(/#w=/, WAIT);
+    await seated(black, 'white black');
     await atPly(black, 0);
     await black.click('#abort');
     await black.waitForSelector('#result:not([hidden])', WAIT);
@@ -315,7 +315,7 @@ async function main() {
     await black.check('input[name="time"][value="none"]');
     await shot(black, '08-computer-new-game.png');
     await black.click('#create');
-    await black.waitForURL(/\/g\/[A-Za-z0-9_-]+#s=/, WAIT);
+    await seated(black, 'white');
     await atPly(black, 0);
     const name = await black.textContent('#bar-top .player-name');
     check('the computer\'s side is named with its level', name.includes('Computer (Anfänger)'), name);

@@ -9,7 +9,7 @@
 //   node chess960.mjs BASE_URL ARTIFACT_DIR
 //
 // Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
-import { api, args, axeCheck, check, drag, launch, run, shot, until, WAIT } from './lib.mjs';
+import { api, args, axeCheck, check, drag, launch, run, seated, shot, until, WAIT } from './lib.mjs';
 
 const [base] = args('node chess960.mjs BASE_URL ARTIFACT_DIR');
 
@@ -30,7 +30,7 @@ async function main() {
     await page.check('input[name="variant"][value="chess960"]');
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.click('#create');
-    await page.waitForURL(/\/g\/[A-Za-z0-9_-]+#w=.*&b=/, WAIT);
+    await seated(page, 'white black');
     await atPly(page, 0);
     const made = await api('GET', `/api/games/${gameOf(page)}`);
     const s = made.json;
@@ -53,7 +53,9 @@ async function main() {
     const g = created.json;
     check('(setup) a local game from position 692', created.status === 201 && g.state.chess960 === 692, created.text);
     const de = await open('de-DE');
+    // A private link of both sides (as an API client hands out): the page keeps them and drops the fragment.
     await de.goto(`${new URL(`/g/${g.id}`, base)}#w=${encodeURIComponent(g.secrets.white)}&b=${encodeURIComponent(g.secrets.black)}`);
+    await seated(de, 'white black');
     await atPly(de, 0);
     const kind = await de.textContent('#game-kind');
     check('the German page names the position', kind === 'Chess960 · Stellung Nr. 692', kind);

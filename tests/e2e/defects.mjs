@@ -16,12 +16,13 @@
 //
 // Playwright only drives Debian's /usr/bin/chromium (CHROMIUM overrides); it never downloads a browser.
 // Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
-import { api, args, centre, check, drag, launch, noSidewaysCheck, PHONE, run, shot, squareBox, until, WAIT } from './lib.mjs';
+import { api, args, centre, check, drag, launch, noSidewaysCheck, PHONE, run, seated, shot, squareBox, until, WAIT } from './lib.mjs';
 
 const [base] = args('node defects.mjs BASE_URL ARTIFACT_DIR');
 const DESKTOP = { width: 1200, height: 900 };
 
-/** A game with both sides on one screen, created over the API; its page's address holds both secrets. */
+/** A game with both sides on one screen, created over the API; its private link holds both secrets (the
+ *  page keeps them and takes them out of the address bar). */
 async function localGame() {
   const r = await api('POST', '/api/games', { mode: 'local', color: 'white', time: { type: 'none' } });
   if (r.status !== 201) throw new Error(`creating a game: ${r.status} ${r.text}`);
@@ -145,7 +146,7 @@ async function main() {
     await phone.check('input[name="color"][value="white"]');
     await phone.check('input[name="time"][value="none"]');
     await phone.click('#create');
-    await phone.waitForURL(/\/g\/[A-Za-z0-9_-]+#s=/, WAIT);
+    await seated(phone, 'white');
     await atPly(phone, 0);
     await phone.waitForSelector('#invite-box:not([hidden])', WAIT);
     await phone.evaluate(() => window.scrollTo(0, 0));
@@ -198,7 +199,7 @@ async function main() {
     const invite = await phone.inputValue('#invite-link');
     const black = await open('en-US', DESKTOP);
     await black.goto(invite);
-    await black.waitForURL(/#s=/, WAIT);
+    await seated(black, 'black');
     await atPly(black, 0);
     const late = await until(phone.waitForSelector('#resign:not([hidden])', WAIT));
     check('6 Resign appears once the opponent has joined', late && (await phone.locator('#offer-draw').isVisible()));

@@ -16,7 +16,7 @@
 //   node game_a11y.mjs BASE_URL ARTIFACT_DIR
 //
 // Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
-import { api, args, axeCheck, check, DESKTOP, launch, noSidewaysCheck, PHONE, run, shot, until, WAIT } from './lib.mjs';
+import { api, args, axeCheck, check, DESKTOP, launch, noSidewaysCheck, PHONE, run, seated, shot, until, WAIT } from './lib.mjs';
 
 const [base] = args('node game_a11y.mjs BASE_URL ARTIFACT_DIR');
 
@@ -101,7 +101,8 @@ async function main() {
     await white.goto(`${base}g/${id}#s=${encodeURIComponent(c.json.secret)}&c=white`);
     const black = await open('en-US', PHONE, { isMobile: true, hasTouch: true });
     await black.goto(`${base}g/${id}#i=${encodeURIComponent(c.json.invite)}`);
-    await black.waitForURL(/#s=/, WAIT);
+    await seated(white, 'white');
+    await seated(black, 'black');
     for (const p of [white, black]) await p.waitForSelector('#board-grid [data-square="e2"][aria-label$="Bauer"], #board-grid [data-square="e2"][aria-label$="pawn"]', WAIT);
 
     // The grid: a labelled grid of 8 rows of 8 cells, one tab stop, labels in the page's language.
@@ -266,6 +267,7 @@ async function main() {
     const l = await api('POST', '/api/games', { mode: 'local', color: 'white', time: { type: 'none' }, fen: '4k3/1P6/8/8/3p4/8/4P3/4K2R w K - 0 1' });
     if (l.status !== 201) throw new Error(`creating the local game: ${l.status} ${JSON.stringify(l.json)}`);
     await white.goto(`${base}g/${l.json.id}#w=${encodeURIComponent(l.json.secrets.white)}&b=${encodeURIComponent(l.json.secrets.black)}`);
+    await seated(white, 'white black');
     await white.waitForSelector('#board-grid [data-square="b7"][aria-label="b7 weißer Bauer"]', WAIT);
     check('local game: Tab reaches the board', await tabToBoard(white));
     await arrowTo(white, 'b7');

@@ -107,6 +107,19 @@ export async function api(method, p, body, cookie) {
   return { status: res.status, headers: res.headers, text, json, cookie: set ? set.split(';')[0] : null };
 }
 
+/** Waits until PAGE shows a game page whose address holds no fragment (no secret: issue 22, defect 8)
+ *  and which holds the sides HELD: "white", "black", "white black" (a local game) or "" (a spectator). */
+export function seated(page, held) {
+  return page.waitForFunction(
+    (h) => {
+      const g = document.getElementById('game-page');
+      return location.pathname.startsWith('/g/') && !location.hash && !!g && !g.hidden && g.dataset.held === h;
+    },
+    held,
+    WAIT,
+  );
+}
+
 /** axe-core on the page as it is: check TITLE with the violations (rule, count, first elements). */
 export async function axeCheck(page, title) {
   // Not a <script> tag: the page's Content-Security-Policy refuses inline scripts (evaluate is not one).

@@ -72,7 +72,13 @@ async function axeBothLanguages(page, what, prepare = async () => {}) {
 
 const summary = (page) => page.locator('#turns summary');
 const gameId = (page) => new URL(page.url()).pathname.replace(/^\/g\//, '');
-const fragColor = (page) => new URLSearchParams(new URL(page.url()).hash.slice(1)).get('c');
+// On a game page holding one side, with no fragment (no secret) in the address; that side.
+const onGame = (page) =>
+  until(page.waitForFunction(() => {
+    const g = document.getElementById('game-page');
+    return location.pathname.startsWith('/g/') && !location.hash && !!g && /^(white|black)$/.test(g.dataset.held || '');
+  }, null, WAIT));
+const heldColor = (page) => page.evaluate(() => document.getElementById('game-page').dataset.held);
 
 async function signUp(page, name, where) {
   await page.goto(new URL(where, base).href);
@@ -141,17 +147,17 @@ async function main() {
     check("the poster's own row offers no Accept", (await a.locator('#lobby-table tbody tr', { hasText: users.a }).locator('button.accept').count()) === 0);
     await shot(b, 'lobby-seek-listed.png');
     await row.locator('button.accept').click();
-    const bThere = await until(b.waitForURL(/\/g\/[A-Za-z0-9_-]+#s=/, WAIT));
-    const aThere = await until(a.waitForURL(/\/g\/[A-Za-z0-9_-]+#s=/, WAIT));
+    const bThere = await onGame(b);
+    const aThere = await onGame(a);
     check('the accepter lands on the game page', bThere, b.url());
     check('the poster is taken to the game page without reloading', aThere, a.url());
     const game1 = gameId(b);
     check('both are on the same game', gameId(a) === game1, `${gameId(a)} vs ${game1}`);
-    const colors = [fragColor(a), fragColor(b)].sort().join(',');
+    const colors = [await heldColor(a), await heldColor(b)].sort().join(',');
     check('they hold opposite colours', colors === 'black,white', colors);
     await until(a.waitForSelector('body[data-ply="0"]', WAIT));
     await until(b.waitForSelector('body[data-ply="0"]', WAIT));
-    const white = fragColor(a) === 'white' ? a : b;
+    const white = (await heldColor(a)) === 'white' ? a : b;
     const black = white === a ? b : a;
     const whiteRole = await white.locator('#role').innerText();
     check('the white side\'s page says it plays White', /Weiß|White/.test(whiteRole), whiteRole);
@@ -164,7 +170,7 @@ async function main() {
     await summary(white).click();
     const item = white.locator('#turns .turns-panel a');
     const href = (await item.count()) ? await item.first().getAttribute('href') : '';
-    check('the your-turn list links to the game with the side\'s secret', href.includes(`/g/${game1}#s=`) && href.includes('c=white'), href);
+    check('the your-turn list links to the game\'s plain address (no secret in it)', href === `/g/${game1}`, href);
     await shot(white, 'lobby-your-turn.png');
     await summary(white).click();
 
@@ -203,11 +209,11 @@ async function main() {
     await a.locator('.quick-buttons button[data-pool="10+0"]').click();
     check('quick pairing: the first waits', await until(a.locator('#lobby-status', { hasText: '10+0' }).waitFor(WAIT)));
     await b.locator('.quick-buttons button[data-pool="10+0"]').click();
-    const q1 = await until(b.waitForURL(/\/g\//, WAIT));
-    const q2 = await until(a.waitForURL(/\/g\//, WAIT));
+    const q1 = await onGame(b);
+    const q2 = await onGame(a);
     check('quick pairing 10+0 by both: both on a game page', q1 && q2);
     check('quick pairing: one game, a new one, opposite colours',
-      gameId(a) === gameId(b) && gameId(a) !== game1 && fragColor(a) !== fragColor(b), `${a.url()} / ${b.url()}`);
+      gameId(a) === gameId(b) && gameId(a) !== game1 && (await heldColor(a)) !== (await heldColor(b)), `${a.url()} / ${b.url()}`);
 
     // --- The anonymous visitor ------------------------------------------------------------------
     await a.goto(base);
@@ -267,10 +273,10 @@ async function main() {
       JSON.stringify(acceptBox));
     await b.setViewportSize(DESKTOP);
     await anonRow.locator('button.accept').click();
-    const bIn = await until(b.waitForURL(/\/g\//, WAIT));
-    const cIn = await until(c.waitForURL(/\/g\/[A-Za-z0-9_-]+#s=/, WAIT));
+    const bIn = await onGame(b);
+    const cIn = await onGame(c);
     check('casual seek: both on one game with opposite colours',
-      bIn && cIn && gameId(b) === gameId(c) && fragColor(b) !== fragColor(c), `${b.url()} / ${c.url()}`);
+      bIn && cIn && gameId(b) === gameId(c) && (await heldColor(b)) !== (await heldColor(c)), `${b.url()} / ${c.url()}`);
     await until(c.waitForSelector('body[data-ply="0"]', WAIT));
     const cRole = await c.locator('#role').innerText();
     check('the anonymous side plays its colour on the game page', /Du spielst (Weiß|Schwarz)/.test(cRole), cRole);

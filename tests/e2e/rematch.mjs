@@ -7,7 +7,7 @@
 //   node rematch.mjs BASE_URL ARTIFACT_DIR
 //
 // Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
-import { api, args, axeCheck, check, launch, run, shot, until, WAIT } from './lib.mjs';
+import { api, args, axeCheck, check, launch, run, seated, shot, until, WAIT } from './lib.mjs';
 
 const [base] = args('node rematch.mjs BASE_URL ARTIFACT_DIR');
 
@@ -34,6 +34,9 @@ async function main() {
     white.on('websocket', (ws) => sockets.push(ws.url()));
     await white.goto(link('white', g.secret));
     await black.goto(link('black', joined.json.secret));
+    // Each page keeps its private link's secret and takes it out of the address bar.
+    check('White\'s page holds White, no secret in its address', await until(seated(white, 'white')), white.url());
+    check('Black\'s page holds Black, no secret in its address', await until(seated(black, 'black')), black.url());
 
     // Presence: each sees the other online, as a dot and as text for screen readers.
     check('White sees Black online', await until(presence(white, 'black', 'true')));

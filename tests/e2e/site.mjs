@@ -72,7 +72,13 @@ const axe = (page, what) => axeCheck(page, `axe: ${what}: 0 violations`);
 const noSidewaysScroll = (page, what) => noSidewaysCheck(page, `${what}: no sideways scrolling on the phone`);
 
 const gameId = (page) => new URL(page.url()).pathname.replace(/^\/g\//, '');
-const sideOf = (page) => new URLSearchParams(new URL(page.url()).hash.slice(1)).get('c');
+// On a game page holding one side, with no fragment (no secret) in the address; that side.
+const onGame = (page) =>
+  until(page.waitForFunction(() => {
+    const g = document.getElementById('game-page');
+    return location.pathname.startsWith('/g/') && !location.hash && !!g && /^(white|black)$/.test(g.dataset.held || '');
+  }, null, WAIT));
+const sideOf = (page) => page.evaluate(() => document.getElementById('game-page').dataset.held);
 
 async function signUp(page, name) {
   await page.goto(new URL('/account', base).href);
@@ -137,12 +143,13 @@ async function main() {
     await axe(B, 'home with the lobby (en, desktop)');
     await shot(B, '01-lobby');
     await row.locator('button.accept').click();
-    check('B lands on the game', await until(B.waitForURL(/\/g\/[A-Za-z0-9_-]+#s=/, WAIT)), B.url());
-    check('A is taken to the game', await until(A.waitForURL(/\/g\/[A-Za-z0-9_-]+#s=/, WAIT)), A.url());
+    check('B lands on the game', await onGame(B), B.url());
+    check('A is taken to the game', await onGame(A), A.url());
     const game1 = gameId(A);
-    check('both on one game, opposite colours', game1 === gameId(B) && sideOf(A) !== sideOf(B) && !!sideOf(A),
-      `${A.url()} ${B.url()}`);
-    const pages1 = { [sideOf(A)]: A, [sideOf(B)]: B };
+    const sides1 = [await sideOf(A), await sideOf(B)];
+    check('both on one game, opposite colours', game1 === gameId(B) && sides1[0] !== sides1[1] && !!sides1[0],
+      `${A.url()} ${B.url()} ${sides1}`);
+    const pages1 = { [sides1[0]]: A, [sides1[1]]: B };
     check('the game says "rated"', await until(A.waitForSelector('body[data-ply="0"]', WAIT)) &&
       /gewertet/i.test(await A.locator('#game-page').innerText()));
     await axe(A, 'game page before the first move (de, desktop)');
@@ -219,11 +226,11 @@ async function main() {
     const casual = A.locator('#lobby-table tbody tr', { hasText: '10+0' });
     check('the casual challenge appears in A\'s lobby', await until(casual.waitFor(WAIT)));
     await casual.locator('button.accept').first().click();
-    check('A lands on the casual game', await until(A.waitForURL(/\/g\/[A-Za-z0-9_-]+#s=/, WAIT)));
-    check('the visitor is taken there', await until(C.waitForURL(/\/g\/[A-Za-z0-9_-]+#s=/, WAIT)));
+    check('A lands on the casual game', await onGame(A));
+    check('the visitor is taken there', await onGame(C));
     const game3 = gameId(C);
     check('the visitor and A share the game', game3 === gameId(A));
-    const pages3 = { [sideOf(A)]: A, [sideOf(C)]: C };
+    const pages3 = { [await sideOf(A)]: A, [await sideOf(C)]: C };
     check('a move each', await playLine(pages3, ['e2e4', 'e7e5'], 'casual game'));
     await axe(C, 'casual game page (de, phone)');
     await noSidewaysScroll(C, 'casual game page');
