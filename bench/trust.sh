@@ -66,9 +66,10 @@ if [[ ! -s $db ]]; then
 PRAGMA journal_mode = WAL;
 BEGIN;
 WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < $accounts)
-INSERT INTO accounts (key, name, password_hash, created_ms)
+INSERT INTO accounts (key, name, password_hash, created_ms, skeleton)
 SELECT printf('player%05d', i), printf('player%05d', i),
-       (SELECT password_hash FROM accounts WHERE key = 'visitor01'), 1700000000000 FROM n;
+       (SELECT password_hash FROM accounts WHERE key = 'visitor01'), 1700000000000,
+       replace(printf('player%05d', i), '0', 'o') FROM n;
 UPDATE games SET account_white = printf('player%05d', rowid % $accounts),
                  account_black = printf('player%05d', (rowid % $accounts + 1 + (rowid / $accounts) % ($accounts - 1)) % $accounts),
                  rated = 1, rating_white = 1500, rating_black = 1500;

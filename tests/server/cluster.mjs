@@ -189,6 +189,39 @@ await runTests({
     spectator.close();
   },
 
+  async 'seat secrets revoked on node 1 are refused on nodes 2 and 3'() {
+    // A rated game both other nodes hold in memory (each has a watcher); White logs out everywhere on
+    // node 1 (issue 22): the secret White held before plays on no node, the one /api/me gives after does.
+    const stamp = Date.now().toString(36);
+    const who = [];
+    for (const [i, base] of [[1, N1], [2, N2]]) {
+      const r = await api('POST', new URL('/api/accounts', base).href, { username: `rv${i}_${stamp}`, password: 'good password' });
+      expectOk(r, `sign up ${i}`, 201);
+      who.push({ base, cookie: `schach_session=${/schach_session=([^;]*)/.exec(r.headers.get('set-cookie'))[1]}` });
+    }
+    const as = (w, method, p, body) => api(method, new URL(p, w.base).href, body, { headers: { cookie: w.cookie } });
+    const seek = expectOk(await as(who[0], 'POST', '/api/seeks', { time: { type: 'correspondence', days: 3 },
+      color: 'white', rated: true }), 'rated seek', 201);
+    const accepted = expectOk(await as(who[1], 'POST', `/api/seeks/${seek.id}/accept`, {}), 'accept');
+    const poster = expectOk(await as(who[0], 'GET', `/api/seeks/${seek.id}`), 'the poster looks');
+    const g = { id: accepted.id, white: poster.secret, black: accepted.secret };
+    const watchers = [await subscribed(N2, g.id, 'watcher on node 2'), await subscribed(N3, g.id, 'watcher on node 3')];
+    expectOk(await httpMove(N2, g, g.white, 0, 'd4'), 'd4 on node 2');
+    expectOk(await httpMove(N3, g, g.black, 1, 'd5'), 'd5 on node 3');
+    for (const w of watchers) await w.state(g.id, 2, 'both nodes at ply 2');
+    expectOk(await as(who[0], 'DELETE', '/api/sessions'), 'log out everywhere on node 1');
+    for (const base of [N2, N3])
+      expectError(await httpMove(base, g, g.white, 2, 'c4'), 403, 'bad_secret', `the old secret on ${base}`);
+    const login = await api('POST', new URL('/api/session', N3).href, { username: `rv1_${stamp}`, password: 'good password' });
+    expectOk(login, 'log in again on node 3');
+    const again = { base: N3, cookie: /schach_session=[^;]*/.exec(login.headers.get('set-cookie'))[0] };
+    const me = expectOk(await as(again, 'GET', '/api/me'), '/api/me on node 3');
+    const seat = me.playing.find((p) => p.id === g.id).secret;
+    assert.notEqual(seat, g.white);
+    expectOk(await httpMove(N2, g, seat, 2, 'c4'), 'c4 with the new secret on node 2');
+    for (const w of watchers) w.close();
+  },
+
   async 'the same ply sent to two nodes at once is played once'() {
     const g = await gameOn(FRONT, FRONT);
     const spectator = await subscribed(N3, g.id, 'spectator');

@@ -4,6 +4,8 @@
 #ifndef SCHACH_TESTS_STORE_CASES_H
 #define SCHACH_TESTS_STORE_CASES_H
 
+#include <ctype.h>
+
 #include "store/store_accounts.h"
 #include "store_fixture.h"
 
@@ -685,13 +687,13 @@ STORE_CASE test_accounts_and_sessions(void **state) {
     assert_non_null(a);
     assert_int_equal(a->vtbl->session_get(a, s3, now, &got, err, sizeof err), SA_OK);
     assert_int_equal(a->vtbl->session_create(a, "magnus", s2, now, now + 100000, err, sizeof err), SA_OK);
-    assert_int_equal(a->vtbl->set_password(a, "magnus", "$argon2id$new", s3, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->revoke_access(a, "magnus", "$argon2id$new", s3, NULL, err, sizeof err), SA_OK);
     assert_int_equal(a->vtbl->session_get(a, s2, now, &got, err, sizeof err), SA_NOT_FOUND);
     assert_int_equal(a->vtbl->session_get(a, s3, now, &got, err, sizeof err), SA_OK);
     assert_string_equal(got.password_hash, "$argon2id$new");
-    assert_int_equal(a->vtbl->set_password(a, "magnus", "$argon2id$newer", NULL, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->revoke_access(a, "magnus", "$argon2id$newer", NULL, NULL, err, sizeof err), SA_OK);
     assert_int_equal(a->vtbl->session_get(a, s3, now, &got, err, sizeof err), SA_NOT_FOUND);
-    assert_int_equal(a->vtbl->set_password(a, "nobody", "$argon2id$x", NULL, err, sizeof err), SA_NOT_FOUND);
+    assert_int_equal(a->vtbl->revoke_access(a, "nobody", "$argon2id$x", NULL, NULL, err, sizeof err), SA_NOT_FOUND);
     /* A session of an expired and a live one: creating one clears the account's expired sessions. */
     assert_int_equal(a->vtbl->session_create(a, "magnus", s1, now, now + 10, err, sizeof err), SA_OK);
     assert_int_equal(a->vtbl->session_create(a, "magnus", s2, now + 20, now + 100000, err, sizeof err), SA_OK);
@@ -706,6 +708,100 @@ STORE_CASE test_accounts_and_sessions(void **state) {
     for (int i = 0; i < STORE_SESSIONS_MAX + 5; i++)
         assert_int_equal(a->vtbl->session_get(a, many[i], now + 2000, &got, err, sizeof err),
                          i < 5 ? SA_NOT_FOUND : SA_OK);
+    store_accounts_close(a);
+    store_close(store);
+    waker_destroy(&w);
+}
+
+/* Game n with the accounts white and black ("" for none) on seat epoch 0, created. */
+static inline void create_played_by(Store *store, Waker *w, int n, const char *white, const char *black) {
+    StoreOp op;
+    set_create(&op, n);
+    snprintf(op.record.account[0], sizeof op.record.account[0], "%s", white);
+    snprintf(op.record.account[1], sizeof op.record.account[1], "%s", black);
+    op.record.seat_epoch[0] = op.record.seat_epoch[1] = 0;
+    submit_and_wait(store, w, &op);
+    if (!op.ok)
+        fail_msg("create game %d: %s", n, op.error);
+}
+
+/* Names (schema 14): one whose confusable skeleton (I, l, 1 and O, 0 alike, any case) another account
+ * has is SA_CONFUSABLE, the same name in another case SA_TAKEN. Revoking an account's access: its seat
+ * epoch and that of every side it plays go up by one, with those rows' revs; its sessions end but the
+ * one kept; the password changes only when one is given; other accounts' sides and games stay. */
+STORE_CASE test_revoke_access_and_skeletons(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    char err[256] = "";
+    StoreAccounts *a = store_accounts_open(store, err, sizeof err);
+    if (!a)
+        fail_msg("accounts_open: %s", err);
+    AccountRow row = {.key = "alice01", .name = "alice01", .password_hash = "$argon2id$a", .created_ms = 1};
+    assert_int_equal(a->vtbl->create(a, &row, err, sizeof err), SA_OK);
+    static const struct {
+        const char *name;
+        StoreAccountResult want;
+    } names[] = {{"aIice01", SA_CONFUSABLE},
+                 {"ALICE01", SA_TAKEN},
+                 {"a1ice0l", SA_CONFUSABLE},
+                 {"AL1CEO1", SA_CONFUSABLE},
+                 {"alice02", SA_OK},
+                 {"alice_01", SA_OK},
+                 {"Bob", SA_OK},
+                 {"B0b", SA_CONFUSABLE},
+                 {"carol", SA_OK}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        AccountRow other = row;
+        snprintf(other.name, sizeof other.name, "%s", names[i].name);
+        size_t k = 0;
+        for (; names[i].name[k]; k++)
+            other.key[k] = (char)tolower((unsigned char)names[i].name[k]);
+        other.key[k] = '\0';
+        other.created_ms = 2 + (int64_t)i;
+        if (a->vtbl->create(a, &other, err, sizeof err) != names[i].want)
+            fail_msg("create %s: not %d (%s)", other.name, names[i].want, err);
+    }
+
+    create_played_by(store, &w, 40, "alice01", "Bob");
+    create_played_by(store, &w, 41, "Bob", "alice01");
+    create_played_by(store, &w, 42, "Bob", "carol");
+    unsigned char keep[STORE_HASH_LEN], other[STORE_HASH_LEN];
+    memset(keep, 7, sizeof keep);
+    memset(other, 8, sizeof other);
+    int64_t now = 1700000001000;
+    assert_int_equal(a->vtbl->session_create(a, "alice01", keep, now, now + 100000, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->session_create(a, "alice01", other, now, now + 100000, err, sizeof err), SA_OK);
+    int ended = -1;
+    assert_int_equal(a->vtbl->revoke_access(a, "alice01", NULL, keep, &ended, err, sizeof err), SA_OK);
+    assert_int_equal(ended, 1);
+    AccountRow got;
+    assert_int_equal(a->vtbl->session_get(a, keep, now, &got, err, sizeof err), SA_OK);
+    assert_int_equal(got.seat_epoch, 1);
+    assert_string_equal(got.password_hash, "$argon2id$a");
+    assert_int_equal(a->vtbl->session_get(a, other, now, &got, err, sizeof err), SA_NOT_FOUND);
+    static const struct {
+        int n;
+        int64_t epoch[2], rev;
+    } after[] = {{40, {1, 0}, 2}, {41, {0, 1}, 2}, {42, {0, 0}, 1}};
+    for (int i = 0; i < 3; i++) {
+        Loaded *l = get_game(store, after[i].n);
+        assert_int_equal(l->records[0].seat_epoch[0], after[i].epoch[0]);
+        assert_int_equal(l->records[0].seat_epoch[1], after[i].epoch[1]);
+        assert_int_equal(l->records[0].rev, after[i].rev);
+        loaded_free(l);
+    }
+    /* With a new password and no session kept: all end, the epoch goes on. */
+    assert_int_equal(a->vtbl->revoke_access(a, "alice01", "$argon2id$b", NULL, &ended, err, sizeof err), SA_OK);
+    assert_int_equal(ended, 1);
+    assert_int_equal(a->vtbl->get(a, "alice01", &got, err, sizeof err), SA_OK);
+    assert_int_equal(got.seat_epoch, 2);
+    assert_string_equal(got.password_hash, "$argon2id$b");
+    Loaded *l = get_game(store, 41);
+    assert_int_equal(l->records[0].seat_epoch[1], 2);
+    assert_int_equal(l->records[0].rev, 3);
+    loaded_free(l);
+    assert_int_equal(a->vtbl->revoke_access(a, "nobody", NULL, NULL, &ended, err, sizeof err), SA_NOT_FOUND);
     store_accounts_close(a);
     store_close(store);
     waker_destroy(&w);

@@ -163,6 +163,8 @@ static inline void make_record(GameRecord *r, int n) {
         r->rating[1] = 1480 - n;
         r->rating_diff[0] = -7;
         r->rating_diff[1] = 7;
+        r->seat_epoch[0] = n; /* schema 14 */
+        r->seat_epoch[1] = 2 * (int64_t)n;
     } else if (n % 5 == 2) { /* one side with an account, casual */
         snprintf(r->account[1], sizeof r->account[1], "someone%d", n);
     }
@@ -227,6 +229,8 @@ static inline void assert_records_equal(const GameRecord *a, const GameRecord *b
     assert_int_equal(a->rematch_offer, b->rematch_offer);
     assert_int_equal(a->rematch_decline, b->rematch_decline);
     assert_string_equal(a->rematch_game, b->rematch_game);
+    assert_int_equal(a->seat_epoch[0], b->seat_epoch[0]);
+    assert_int_equal(a->seat_epoch[1], b->seat_epoch[1]);
 }
 
 /* What load() handed out, copied. */

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 /* The number of migration steps in store_sqlite.c: bump it when a step is appended. */
-#define EXPECTED_SCHEMA_VERSION 13
+#define EXPECTED_SCHEMA_VERSION 14
 
 /* ---- tests ---- */
 
@@ -118,6 +118,51 @@ static void test_migration_from_version_1(void **state) {
     loaded_free(l);
     assert_int_equal(sqlite3_open_v2(d->db, &raw, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
     assert_int_equal(raw_int(raw, "PRAGMA user_version"), EXPECTED_SCHEMA_VERSION);
+    sqlite3_close(raw);
+}
+
+/* Schema 14 on a database whose accounts already hold two names with one confusable skeleton: both
+ * keep their names, the older one the skeleton (the other's has its key appended), and a new look-alike
+ * is refused. */
+static void test_migration_14_keeps_lookalike_names(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    store_close(store);
+    waker_destroy(&w);
+    sqlite3 *raw = NULL;
+    assert_int_equal(sqlite3_open_v2(d->db, &raw, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(raw,
+                     "DROP INDEX accounts_by_skeleton;"
+                     "ALTER TABLE accounts DROP COLUMN skeleton;"
+                     "ALTER TABLE accounts DROP COLUMN seat_epoch;"
+                     "ALTER TABLE games DROP COLUMN seat_epoch_white;"
+                     "ALTER TABLE games DROP COLUMN seat_epoch_black;"
+                     "INSERT INTO accounts (key, name, password_hash, created_ms) VALUES"
+                     " ('alice01', 'alice01', 'x', 5), ('aiice01', 'aIice01', 'x', 3), ('bob', 'bob', 'x', 1);"
+                     "PRAGMA user_version = 13;",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(raw);
+    store = open_with_waker(d->db, &w);
+    char err[256] = "";
+    StoreAccounts *a = store_accounts_open(store, err, sizeof err);
+    assert_non_null(a);
+    AccountRow row = {.key = "al1ce01", .name = "AL1CE01", .password_hash = "y", .created_ms = 9};
+    assert_int_equal(a->vtbl->create(a, &row, err, sizeof err), SA_CONFUSABLE);
+    AccountRow got;
+    assert_int_equal(a->vtbl->get(a, "alice01", &got, err, sizeof err), SA_OK);
+    assert_int_equal(got.seat_epoch, 0);
+    store_accounts_close(a);
+    store_close(store);
+    waker_destroy(&w);
+    assert_int_equal(sqlite3_open_v2(d->db, &raw, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    assert_int_equal(raw_int(raw, "PRAGMA user_version"), EXPECTED_SCHEMA_VERSION);
+    assert_int_equal(raw_int(raw, "SELECT count(*) FROM accounts WHERE key = 'aiice01' AND skeleton = 'allceol'"), 1);
+    assert_int_equal(
+        raw_int(raw, "SELECT count(*) FROM accounts WHERE key = 'alice01' AND skeleton = 'allceol:alice01'"), 1);
+    assert_int_equal(raw_int(raw, "SELECT count(*) FROM accounts WHERE key = 'bob' AND skeleton = 'bob'"), 1);
     sqlite3_close(raw);
 }
 
@@ -328,6 +373,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_wal_checkpointed_while_open, setup, teardown),
         cmocka_unit_test_setup_teardown(test_acked_ops_survive_sigkill, setup, teardown),
         cmocka_unit_test_setup_teardown(test_accounts_and_sessions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_revoke_access_and_skeletons, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migration_14_keeps_lookalike_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_seeks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ratings, setup, teardown),
         cmocka_unit_test_setup_teardown(test_account_queries_use_indexes, setup, teardown),

@@ -33,6 +33,10 @@ static const AccMessage messages[ACC_E_COUNT] = {
                                 "Das bisherige Passwort ist falsch."},
     [ACC_E_NOT_LOGGED_IN] = {401, "not_logged_in", "You are not logged in.", "Du bist nicht angemeldet."},
     [ACC_E_TAKEN] = {409, "username_taken", "This user name is taken.", "Dieser Benutzername ist vergeben."},
+    [ACC_E_CONFUSABLE] = {409, "username_confusable",
+                          "This user name looks like one that is taken (I, l and 1 or O and 0 count as the same).",
+                          "Dieser Benutzername sieht aus wie ein vergebener (I, l und 1 oder O und 0 gelten als "
+                          "gleich)."},
     [ACC_E_RATE] = {429, "rate_limited", "Too many attempts; please wait a minute.",
                     "Zu viele Versuche; bitte warte eine Minute."},
     [ACC_E_BUSY] = {503, "busy", "The server is busy; please try again in a moment.",
@@ -390,6 +394,10 @@ uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply 
             }
         }
     }
+    /* Log out everywhere rewrites the account's games: as dear as a password change, and limited alike. */
+    if (req->action == ACCOUNTS_LOGOUT_ALL && a->cfg.address_limits &&
+        (wait = take(a, a->login_limits, "a:", req->address)) != 0)
+        e = ACC_E_RATE;
     if (e != ACC_E_COUNT) {
         /* arg may point into root: answer before freeing it. */
         uint64_t t = answer_error(a, reply, ctx, e, req->lang, arg, wait);
@@ -397,8 +405,8 @@ uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply 
         return t;
     }
     bool has_token = req->token && strlen(req->token) == ACC_TOKEN_LEN;
-    if (!has_token &&
-        (req->action == ACCOUNTS_ME || req->action == ACCOUNTS_LOGOUT || req->action == ACCOUNTS_PASSWORD)) {
+    if (!has_token && (req->action == ACCOUNTS_ME || req->action == ACCOUNTS_LOGOUT ||
+                       req->action == ACCOUNTS_PASSWORD || req->action == ACCOUNTS_LOGOUT_ALL)) {
         json_decref(root);
         if (req->action == ACCOUNTS_LOGOUT) {
             /* Logged out already: say so, and clear whatever cookie the browser has. */
@@ -614,6 +622,10 @@ void accounts_on_wake(Accounts *a) {
              j->action == ACCOUNTS_SEEK_ACCEPT) &&
             j->error == ACC_E_COUNT)
             lobby_refresh(a);
+        /* A password change or log-out-everywhere here: the account's games in memory are read again, so
+         * the secrets it revoked stop working on this node at once (elsewhere at their next change). */
+        if (j->revoked[0] && j->error == ACC_E_COUNT && a->service)
+            service_seats_revoked(a->service, j->revoked);
         if (j->action == ACCOUNTS_RATE) {
             if (j->rated_rev > 0 && a->service)
                 service_rated(a->service, j->rate.id, j->rated_before, j->rated_diff, j->rated_rev);

@@ -79,11 +79,12 @@ void accounts_set_service(Accounts *a, Service *svc);
 void accounts_free(Accounts *a);
 
 typedef enum {
-    ACCOUNTS_SIGNUP,   /* POST /api/accounts {"username","password"} -> 201 + cookie */
-    ACCOUNTS_LOGIN,    /* POST /api/session {"username","password"} -> 200 + cookie */
-    ACCOUNTS_LOGOUT,   /* DELETE /api/session -> 200, the cookie cleared */
-    ACCOUNTS_ME,       /* GET /api/me -> 200 {"username",...} or 401 */
-    ACCOUNTS_PASSWORD, /* POST /api/account/password {"password","new_password"} -> 200 */
+    ACCOUNTS_SIGNUP,     /* POST /api/accounts {"username","password"} -> 201 + cookie */
+    ACCOUNTS_LOGIN,      /* POST /api/session {"username","password"} -> 200 + cookie */
+    ACCOUNTS_LOGOUT,     /* DELETE /api/session -> 200, the cookie cleared */
+    ACCOUNTS_ME,         /* GET /api/me -> 200 {"username",...} or 401 */
+    ACCOUNTS_PASSWORD,   /* POST /api/account/password {"password","new_password"} -> 200 */
+    ACCOUNTS_LOGOUT_ALL, /* DELETE /api/sessions -> 200 {"ended"}: every session and seat secret revoked */
     /* The lobby (docs/api.md "Lobby"): */
     ACCOUNTS_SEEKS,       /* GET /api/seeks -> {"seeks":[...]} */
     ACCOUNTS_SEEK_POST,   /* POST /api/seeks {"time","color","rated"} -> 201 {"id","secret"} */

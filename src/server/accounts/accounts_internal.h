@@ -25,6 +25,7 @@ typedef enum {
     ACC_E_BAD_PASSWORD_NOW,
     ACC_E_NOT_LOGGED_IN,
     ACC_E_TAKEN,
+    ACC_E_CONFUSABLE,
     ACC_E_RATE,
     ACC_E_BUSY,
     ACC_E_STORAGE,
@@ -75,7 +76,10 @@ typedef struct AccJob {
     int64_t release_ms;               /* login: monotonic, when the delay lane answers it (0: not held) */
     /* In: */
     char username[ACCOUNT_NAME_MAX + 1]; /* signup, login: as typed */
-    char key[ACCOUNT_NAME_MAX + 1];      /* login: the name's key ("" when it cannot be a name) */
+    /* password change, log out everywhere: the account (its name as shown) whose seat secrets were
+     * revoked, for the loop to read its games in memory again (service_seats_revoked); "" otherwise */
+    char revoked[ACCOUNT_NAME_MAX + 1];
+    char key[ACCOUNT_NAME_MAX + 1]; /* login: the name's key ("" when it cannot be a name) */
     char password[ACCOUNT_PASSWORD_MAX];
     size_t password_len;
     bool never_matches; /* login: a password longer than any account's */
@@ -158,7 +162,8 @@ void accounts_lobby_finish(Accounts *a, AccJob *j);
 /* The secret of the side color of game id played by an account: derived from the site's key, so that
  * GET /api/me can hand it to any browser of the account without the database holding it. false
  * (with the job's error set) when the key cannot be read. Worker only. */
-bool accounts_side_secret(Accounts *a, AccJob *j, const char *game_id, int color, char out[SECRET_LEN + 1]);
+bool accounts_side_secret(Accounts *a, AccJob *j, const char *game_id, int color, int64_t epoch,
+                          char out[SECRET_LEN + 1]);
 
 /* accounts_player.c: a player's page and all their games as PGN (ACCOUNTS_PLAYER, _PLAYER_PGN). */
 void accounts_player_run(Accounts *a, AccJob *j);

@@ -295,7 +295,8 @@ static void get(Accounts *a, AccJob *j) {
     /* The poster with an account, asking with their session: the game's secret of their side. */
     if (taken && logged_in && k.account[0] && !strcmp(k.account, row.key)) {
         char secret[SECRET_LEN + 1];
-        if (!accounts_side_secret(a, j, k.game_id, k.poster_color, secret)) {
+        /* The account's current seat epoch: the game's, unless it was revoked since (then this one). */
+        if (!accounts_side_secret(a, j, k.game_id, k.poster_color, row.seat_epoch, secret)) {
             json_decref(o);
             return;
         }
@@ -324,10 +325,11 @@ static void cancel(Accounts *a, AccJob *j) {
 
 /* The game of an accepted seek: two people, the seek's time control, nobody to invite. A side an
  * account plays gets a secret derived from the site's key (GET /api/me hands it out again); an
- * anonymous poster keeps the seek's secret, an anonymous accepter gets a new one. false when the
- * site's key cannot be read. */
-static bool build_game(Accounts *a, AccJob *j, const SeekRow *k, SchColor poster, const char *accepter, GameRecord *rec,
-                       char secret[SECRET_LEN + 1]) {
+ * anonymous poster keeps the seek's secret, an anonymous accepter gets a new one. Each account's side
+ * takes the account's seat epoch. false (the job failed) when the site's key or the poster's account
+ * cannot be read. */
+static bool build_game(Accounts *a, AccJob *j, const SeekRow *k, SchColor poster, const AccountRow *accepter,
+                       GameRecord *rec, char secret[SECRET_LEN + 1]) {
     memset(rec, 0, sizeof *rec);
     secret_random_id(rec->id, STORE_ID_LEN);
     rec->created_ms = rec->updated_ms = accounts_now(a);
@@ -339,23 +341,32 @@ static bool build_game(Accounts *a, AccJob *j, const SeekRow *k, SchColor poster
     rec->invite_color = -1;
     rec->plies = 0;
     if (k->account[0]) {
+        AccountRow owner;
+        char err[300] = "";
+        StoreAccountResult r = j->db->vtbl->get(j->db, k->account, &owner, err, sizeof err);
+        if (r != SA_OK) {
+            accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_SEEK, err);
+            return false;
+        }
+        rec->seat_epoch[poster] = owner.seat_epoch;
         char mine[SECRET_LEN + 1];
-        if (!accounts_side_secret(a, j, rec->id, poster, mine))
+        if (!accounts_side_secret(a, j, rec->id, poster, owner.seat_epoch, mine))
             return false;
         secret_hash(mine, rec->secret_hash[poster]);
         sodium_memzero(mine, sizeof mine);
     } else {
         memcpy(rec->secret_hash[poster], k->secret_hash, STORE_HASH_LEN);
     }
-    if (accepter[0]) {
-        if (!accounts_side_secret(a, j, rec->id, !poster, secret))
+    if (accepter) {
+        rec->seat_epoch[!poster] = accepter->seat_epoch;
+        if (!accounts_side_secret(a, j, rec->id, !poster, accepter->seat_epoch, secret))
             return false;
         secret_hash(secret, rec->secret_hash[!poster]);
     } else {
         secret_new(secret, rec->secret_hash[!poster]);
     }
     snprintf(rec->account[poster], sizeof rec->account[poster], "%s", k->name);
-    snprintf(rec->account[!poster], sizeof rec->account[!poster], "%s", accepter);
+    snprintf(rec->account[!poster], sizeof rec->account[!poster], "%s", accepter ? accepter->name : "");
     rec->rated = k->rated;
     if (k->rated)
         rec->rating[SCH_WHITE] = rec->rating[SCH_BLACK] = RATING_START;
@@ -391,7 +402,7 @@ static void accept_seek(Accounts *a, AccJob *j) {
                       : !strcmp(k.color, "black") ? SCH_BLACK
                                                   : (SchColor)randombytes_uniform(2);
     GameRecord rec;
-    if (!build_game(a, j, &k, poster, logged_in ? row.name : "", &rec, j->seek_secret))
+    if (!build_game(a, j, &k, poster, logged_in ? &row : NULL, &rec, j->seek_secret))
         return;
     if (k.rated) {
         /* The ratings the game begins with (the rating itself reads them again when it ends). */

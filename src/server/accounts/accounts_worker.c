@@ -61,7 +61,7 @@ static void signup(Accounts *a, AccJob *j) {
     snprintf(row.password_hash, sizeof row.password_hash, "%s", hash);
     StoreAccountResult r = j->db->vtbl->create(j->db, &row, err, sizeof err);
     if (r != SA_OK) {
-        accounts_fail(j, r == SA_TAKEN ? ACC_E_TAKEN : ACC_E_STORAGE, err);
+        accounts_fail(j, r == SA_TAKEN ? ACC_E_TAKEN : r == SA_CONFUSABLE ? ACC_E_CONFUSABLE : ACC_E_STORAGE, err);
         return;
     }
     if (new_session(a, j, row.key))
@@ -85,6 +85,24 @@ static void login(Accounts *a, AccJob *j) {
     }
     if (new_session(a, j, row.key))
         accounts_set_body(j, 200, json_pack("{s:s}", "username", row.name));
+}
+
+/* "Log out everywhere" (DELETE /api/sessions): every session of the account ends, this one too, and
+ * every seat secret of its games handed out before stops working (store_accounts.h revoke_access). */
+static void logout_all(Accounts *a, AccJob *j) {
+    AccountRow row;
+    if (!accounts_session_account(a, j, &row, true))
+        return;
+    char err[300] = "";
+    int ended = 0;
+    StoreAccountResult r = j->db->vtbl->revoke_access(j->db, row.key, NULL, NULL, &ended, err, sizeof err);
+    if (r != SA_OK) {
+        accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NOT_LOGGED_IN, err);
+        return;
+    }
+    snprintf(j->revoked, sizeof j->revoked, "%s", row.name);
+    accounts_clear_cookie(j->secure, j->cookie, sizeof j->cookie);
+    accounts_set_body(j, 200, json_pack("{s:i}", "ended", ended));
 }
 
 static void logout(Accounts *a, AccJob *j) {
@@ -157,7 +175,7 @@ static void me(Accounts *a, AccJob *j) {
     json_t *playing = json_array();
     for (int i = 0; i < n; i++) {
         char secret[SECRET_LEN + 1];
-        if (!accounts_side_secret(a, j, games[i].id, games[i].color, secret)) {
+        if (!accounts_side_secret(a, j, games[i].id, games[i].color, games[i].seat_epoch, secret)) {
             free(games);
             json_decref(ratings);
             json_decref(playing);
@@ -195,18 +213,21 @@ static void change_password(Accounts *a, AccJob *j) {
         accounts_fail(j, ACC_E_INTERNAL, NULL);
         return;
     }
-    /* Every other session ends: whoever knew the old password is logged out everywhere else. */
-    StoreAccountResult r = j->db->vtbl->set_password(j->db, row.key, hash, j->session_hash, err, sizeof err);
+    /* Every other session ends, and every seat secret handed out before: whoever knew the old password
+     * is logged out everywhere else and plays none of the account's games any more. */
+    StoreAccountResult r = j->db->vtbl->revoke_access(j->db, row.key, hash, j->session_hash, NULL, err, sizeof err);
     if (r != SA_OK) {
         accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NOT_LOGGED_IN, err);
         return;
     }
+    snprintf(j->revoked, sizeof j->revoked, "%s", row.name);
     accounts_set_body(j, 200, json_pack("{s:s}", "username", row.name));
 }
 
 /* ---- the secrets of accounts' sides ---- */
 
-bool accounts_side_secret(Accounts *a, AccJob *j, const char *game_id, int color, char out[SECRET_LEN + 1]) {
+bool accounts_side_secret(Accounts *a, AccJob *j, const char *game_id, int color, int64_t epoch,
+                          char out[SECRET_LEN + 1]) {
     if (!a->have_site_key) {
         char err[300] = "";
         if (j->db->vtbl->site_key(j->db, a->site_key, err, sizeof err) != SA_OK) {
@@ -215,7 +236,7 @@ bool accounts_side_secret(Accounts *a, AccJob *j, const char *game_id, int color
         }
         a->have_site_key = true;
     }
-    secret_side(a->site_key, game_id, color, out);
+    secret_side(a->site_key, game_id, color, epoch, out);
     return true;
 }
 
@@ -300,6 +321,7 @@ static void run(Accounts *a, AccJob *j) {
         case ACCOUNTS_LOGOUT: logout(a, j); break;
         case ACCOUNTS_ME: me(a, j); break;
         case ACCOUNTS_PASSWORD: change_password(a, j); break;
+        case ACCOUNTS_LOGOUT_ALL: logout_all(a, j); break;
         case ACCOUNTS_SEEKS:
         case ACCOUNTS_SEEK_POST:
         case ACCOUNTS_SEEK_GET:

@@ -197,6 +197,7 @@ static bool account_route(HttpConn *c, int method, const char *rest) {
         {"accounts", LWSHUMETH_POST, ACCOUNTS_SIGNUP},
         {"session", LWSHUMETH_POST, ACCOUNTS_LOGIN},
         {"session", LWSHUMETH_DELETE, ACCOUNTS_LOGOUT},
+        {"sessions", LWSHUMETH_DELETE, ACCOUNTS_LOGOUT_ALL},
         {"me", LWSHUMETH_GET, ACCOUNTS_ME},
         {"me", LWSHUMETH_HEAD, ACCOUNTS_ME},
         {"account/password", LWSHUMETH_POST, ACCOUNTS_PASSWORD},

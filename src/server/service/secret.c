@@ -54,9 +54,11 @@ static void keyed_secret(const unsigned char key[32], const unsigned char *msg, 
     sodium_memzero(raw, sizeof raw);
 }
 
-void secret_side(const unsigned char key[32], const char *game_id, int color, char out[SECRET_LEN + 1]) {
-    char msg[64];
-    int len = snprintf(msg, sizeof msg, "side:%s:%d", game_id, color);
+void secret_side(const unsigned char key[32], const char *game_id, int color, int64_t epoch, char out[SECRET_LEN + 1]) {
+    char msg[96];
+    /* Epoch 0 is the derivation from before epochs: the secrets handed out then stay valid. */
+    int len = epoch ? snprintf(msg, sizeof msg, "side:%s:%d:%lld", game_id, color, (long long)epoch)
+                    : snprintf(msg, sizeof msg, "side:%s:%d", game_id, color);
     keyed_secret(key, (const unsigned char *)msg, (size_t)len, out);
 }
 

@@ -24,8 +24,9 @@ bool secret_is_set(const unsigned char hash[STORE_HASH_LEN]);
 /* len random URL-safe characters plus NUL into out. */
 void secret_random_id(char *out, size_t len);
 /* The secret of side color of game_id played by an account: derived from the site's key (32 bytes,
- * store_accounts.h site_key), so any server can hand it out again without storing it. */
-void secret_side(const unsigned char key[32], const char *game_id, int color, char out[SECRET_LEN + 1]);
+ * store_accounts.h site_key) and the side's seat epoch (GameRecord.seat_epoch), so any server can hand
+ * it out again without storing it, and a new epoch revokes every secret of the one before. */
+void secret_side(const unsigned char key[32], const char *game_id, int color, int64_t epoch, char out[SECRET_LEN + 1]);
 /* The secret of an anonymous side color of a rematch game_id: derived from the site's key and the stored
  * hash of the secret that side's player held in the old game, so the server can give it again to
  * whoever proves that old secret, at any later call, without storing it. */

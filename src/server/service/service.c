@@ -193,6 +193,40 @@ void service_free(Service *svc) {
     free(svc);
 }
 
+int svc_side_of(const Service *svc, const SvcGame *g, const char *secret) {
+    int side = -1;
+    for (int c = SCH_WHITE; c <= SCH_BLACK && secret; c++) {
+        bool match;
+        if (g->rec.account[c][0] && secret_is_set(g->rec.secret_hash[c])) {
+            char want[SECRET_LEN + 1];
+            secret_side(svc->site_key, g->rec.id, c, g->rec.seat_epoch[c], want);
+            match = strlen(secret) == SECRET_LEN && sodium_memcmp(want, secret, SECRET_LEN) == 0;
+            sodium_memzero(want, sizeof want);
+        } else {
+            match = secret_matches(secret, g->rec.secret_hash[c]);
+        }
+        if (match && side < 0)
+            side = c;
+    }
+    return side;
+}
+
+void service_seats_revoked(Service *svc, const char *account) {
+    svc_enter(svc);
+    for (uint32_t k = 0; k < svc->slot_count; k++) {
+        SvcGame *g = svc->slots[k];
+        if (!g || (strcmp(g->rec.account[SCH_WHITE], account) != 0 && strcmp(g->rec.account[SCH_BLACK], account) != 0))
+            continue;
+        /* The store moved its row on (revoke_access): behind for sure, read again now or, while a
+         * change of it is in the store, when that comes back refused as made on an old rev. */
+        if (g->store_rev <= g->rec.rev)
+            g->store_rev = g->rec.rev + 1;
+        if (!g->pending)
+            svc_refresh(svc, g);
+    }
+    svc_leave(svc);
+}
+
 void service_set_site_key(Service *svc, const unsigned char key[32]) {
     memcpy(svc->site_key, key, sizeof svc->site_key);
 }

@@ -85,6 +85,9 @@ void service_set_game_over(Service *svc, ServiceGameOver fn, void *ctx);
 /* The game was rated (its row now has the ratings before and their change, at rev): the copy in memory
  * takes them and its watchers hear of it; a copy not at rev - 1 is only marked to be read again. */
 void service_rated(Service *svc, const char *id, const int before[2], const int diff[2], int64_t rev);
+/* The account (its name as shown) revoked its seat secrets (a password change, "log out everywhere"):
+ * its games in memory are read again from the store, which holds their new seat epochs. */
+void service_seats_revoked(Service *svc, const char *account);
 
 /* The site's key (store_accounts.h site_key, the same on every node): the secrets of a rematch's sides
  * are derived from it, an account's side as GET /api/me derives it, an anonymous one from the hash of

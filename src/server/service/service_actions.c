@@ -220,18 +220,11 @@ uint64_t svc_action_join(Req *r, SvcGame *g) {
 /* ------------------------------------------------------------------------------------------------ */
 /* The checks every change of a running game makes */
 
-/* Which side secret belongs to, or -1 (also when it is missing: 403 like a wrong one, docs/api.md). */
-static int secret_color(const SvcGame *g, const char *secret) {
-    for (int c = SCH_WHITE; c <= SCH_BLACK; c++)
-        if (secret_matches(secret, g->rec.secret_hash[c]))
-            return c;
-    return -1;
-}
-
 /* Who holds secret in g, or -1 after answering 403; -1 after answering 409 busy while another change
  * of g is being committed. */
 static int actor_check(Req *r, SvcGame *g, const char *secret) {
-    int color = secret_color(g, secret);
+    /* -1 also when the secret is missing: 403 like a wrong one (docs/api.md). */
+    int color = svc_side_of(r->svc, g, secret);
     if (color < 0) {
         /* While an invitation is open here, another node may have given the side out already. */
         if (g->rec.invite_color < 0 || !svc_handled_again(r, g))

@@ -313,10 +313,7 @@ static uint64_t subscribe(Service *svc, const char *game, const char *secret, Se
     SvcGame *g = event ? svc_fetch(svc, game, &e) : NULL;
     if (!g)
         return 0;
-    int side = -1;
-    for (int c = SCH_WHITE; c <= SCH_BLACK && secret; c++)
-        if (secret_matches(secret, g->rec.secret_hash[c]))
-            side = c;
+    int side = svc_side_of(svc, g, secret);
     if (secret && side < 0) {
         *bad_secret = true;
         svc_touch(svc, g);

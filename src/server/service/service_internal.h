@@ -285,6 +285,10 @@ int64_t svc_now(const Service *svc);
 /* Milliseconds of CLOCK_MONOTONIC with their fraction, for the latencies of the metrics. */
 double svc_monotonic_ms(void);
 bool svc_is_over(const SvcGame *g);
+/* Which side of g secret is the secret of, or -1 (also for NULL). A side an account plays is checked
+ * against the secret derived with its current seat epoch (secret_side), so one revoked by a password
+ * change or "log out everywhere" no longer matches; any other side against its stored hash. */
+int svc_side_of(const Service *svc, const SvcGame *g, const char *secret);
 /* Calls reply, when somebody waits for it, with the answer's parts. */
 void svc_deliver(ServiceReply reply, void *ctx, int status, const char *type, const char *body, size_t len, int ply,
                  bool duplicate, bool claim_rejected);

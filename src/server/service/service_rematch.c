@@ -38,7 +38,7 @@ json_t *svc_rematch_json(const SvcGame *g) {
 static void new_secret(const Service *svc, const GameRecord *old, const char *new_id, int color,
                        char out[SVC_SECRET_LEN + 1]) {
     if (old->account[!color][0])
-        secret_side(svc->site_key, new_id, color, out);
+        secret_side(svc->site_key, new_id, color, old->seat_epoch[!color], out);
     else
         secret_rematch(svc->site_key, new_id, color, old->secret_hash[!color], out);
 }
@@ -94,6 +94,7 @@ static bool build_new_game(Service *svc, SvcGame *g, SvcPending *p) {
     for (int c = SCH_WHITE; c <= SCH_BLACK; c++) {
         /* Colours swapped: side c is played by whoever played !c; the computer's side stays without. */
         memcpy(rec.account[c], old->account[!c], sizeof rec.account[c]);
+        rec.seat_epoch[c] = old->seat_epoch[!c];
         if (secret_is_set(old->secret_hash[!c])) {
             char secret[SVC_SECRET_LEN + 1];
             new_secret(svc, old, rec.id, c, secret);
@@ -149,10 +150,7 @@ uint64_t svc_action_rematch(Req *r, SvcGame *g) {
     }
     bool decline = action && strcmp(action, "decline") == 0;
     bool bad_action = action && !decline && strcmp(action, "offer") != 0;
-    int color = -1;
-    for (int c = SCH_WHITE; c <= SCH_BLACK && !bad_action; c++)
-        if (secret_matches(secret, g->rec.secret_hash[c]))
-            color = c;
+    int color = bad_action ? -1 : svc_side_of(r->svc, g, secret);
     json_decref(body);
     if (bad_action)
         return svc_reply_error(r, SVC_E_VALUE, "action");

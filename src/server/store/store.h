@@ -65,6 +65,10 @@ typedef struct GameRecord {
     int rematch_offer;
     int rematch_decline;
     char rematch_game[STORE_ID_LEN + 1];
+    /* per Color, for a side an account plays (schema 14): the generation of the account's seat secrets
+     * the side's secret is derived with (secret_side). Raised with the account's at a password change
+     * and at "log out everywhere", so every secret handed out before stops working. */
+    int64_t seat_epoch[2];
     int64_t rev; /* the row's version: 1 when created, one more with every committed change (update,
                   * append or both in one op). Set by the store: reads fill it, a committed op gets the
                   * new value in record.rev; what a writer puts here is ignored. */

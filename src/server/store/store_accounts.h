@@ -24,7 +24,15 @@ typedef struct AccountRow {
     char name[STORE_ACCOUNT_NAME_LEN + 1]; /* as its owner typed it */
     char password_hash[STORE_PASSWORD_HASH_LEN + 1];
     int64_t created_ms;
+    int64_t seat_epoch; /* schema 14: the generation of the account's seat secrets (GameRecord.seat_epoch) */
 } AccountRow;
+
+/* A name's confusable skeleton (schema 14, issue 22), in SQL over the text expr: lower case, with the
+ * letters and digits that look alike in common fonts made one (I, l and 1 become l; O and 0 become o).
+ * Stored beside each account under a unique index, so no name can be registered whose skeleton another
+ * account's has ("aIice01" beside "alice01"). Names are ASCII (account.h), so lower() is the same on
+ * both backends. */
+#define STORE_NAME_SKELETON(expr) "replace(replace(replace(lower(" expr "), 'i', 'l'), '1', 'l'), '0', 'o')"
 
 /* An open challenge in the lobby (schema 10). Its poster holds a secret whose hash is stored here; when
  * someone accepts, the game is created with that hash as the poster's side's secret, so the poster
@@ -66,6 +74,7 @@ typedef struct PlayingGame {
     char start_fen[SCH_FEN_MAX]; /* "" for the standard start */
     TimeControl time;
     int64_t updated_ms;
+    int64_t seat_epoch; /* the account's side's (GameRecord.seat_epoch) */
 } PlayingGame;
 
 /* A point of a rating's history: after the game that ended at at_ms. */
@@ -112,22 +121,27 @@ void store_account_games_sql(const char *select, const char *ph, const char *con
 /* What a call came to. */
 typedef enum {
     SA_OK,
-    SA_NOT_FOUND, /* no such account or session (or an expired session) */
-    SA_TAKEN,     /* create: the name (whatever its case) has an account already */
-    SA_FAULT      /* the database failed; err says how; nothing changed */
+    SA_NOT_FOUND,  /* no such account or session (or an expired session) */
+    SA_TAKEN,      /* create: the name (whatever its case) has an account already */
+    SA_CONFUSABLE, /* create: another account's name has the same confusable skeleton */
+    SA_FAULT       /* the database failed; err says how; nothing changed */
 } StoreAccountResult;
 
 typedef struct StoreAccounts StoreAccounts;
 
 typedef struct StoreAccountsVtbl {
     void (*close)(StoreAccounts *a);
-    /* Inserts the account; SA_TAKEN when its key exists. */
+    /* Inserts the account; SA_TAKEN when its key exists, SA_CONFUSABLE when its skeleton does. */
     StoreAccountResult (*create)(StoreAccounts *a, const AccountRow *row, char *err, size_t err_size);
     /* Reads the account with this key. */
     StoreAccountResult (*get)(StoreAccounts *a, const char *key, AccountRow *out, char *err, size_t err_size);
-    /* Replaces the password hash and ends every session of the account but keep (a hash, or NULL: all). */
-    StoreAccountResult (*set_password)(StoreAccounts *a, const char *key, const char *password_hash,
-                                       const unsigned char keep[STORE_HASH_LEN], char *err, size_t err_size);
+    /* Replaces the password hash (NULL: keeps it), ends every session of the account but keep (a hash, or
+     * NULL: all; *ended, when not NULL, gets how many ended) and revokes the account's seat secrets: its
+     * seat_epoch and that of every side of a game it plays go up by one (those games' revs too, so a
+     * copy in a server's memory is behind: its next change conflicts and reads the game again). */
+    StoreAccountResult (*revoke_access)(StoreAccounts *a, const char *key, const char *password_hash,
+                                        const unsigned char keep[STORE_HASH_LEN], int *ended, char *err,
+                                        size_t err_size);
     /* Stores a new session of the account until expires_ms; also removes the account's expired ones and
      * its oldest beyond STORE_SESSIONS_MAX (what one account can make the database hold is bounded). */
     StoreAccountResult (*session_create)(StoreAccounts *a, const char *key, const unsigned char hash[STORE_HASH_LEN],

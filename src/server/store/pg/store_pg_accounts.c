@@ -72,6 +72,7 @@ static void read_row(const PGresult *res, AccountRow *out) {
     snprintf(out->name, sizeof out->name, "%s", PQgetvalue(res, 0, 1));
     snprintf(out->password_hash, sizeof out->password_hash, "%s", PQgetvalue(res, 0, 2));
     out->created_ms = strtoll(PQgetvalue(res, 0, 3), NULL, 10);
+    out->seat_epoch = strtoll(PQgetvalue(res, 0, 4), NULL, 10);
 }
 
 long store_pg_affected(PGresult *res) {
@@ -86,19 +87,24 @@ static StoreAccountResult pa_create(StoreAccounts *base, const AccountRow *row, 
     snprintf(created, sizeof created, "%lld", (long long)row->created_ms);
     const char *v[] = {row->key, row->name, row->password_hash, created};
     PGresult *res = run(a,
-                        "INSERT INTO accounts (key, name, password_hash, created_ms) VALUES ($1, $2, $3, $4)"
-                        " ON CONFLICT DO NOTHING",
+                        "INSERT INTO accounts (key, name, password_hash, created_ms, skeleton)"
+                        " VALUES ($1, $2, $3, $4, " STORE_NAME_SKELETON("$2") ") ON CONFLICT DO NOTHING",
                         4, v, NULL, 0, PGRES_COMMAND_OK, err, err_size);
     if (!res)
         return SA_FAULT;
-    return store_pg_affected(res) == 1 ? SA_OK : SA_TAKEN;
+    if (store_pg_affected(res) == 1)
+        return SA_OK;
+    /* Refused by one of the two unique keys: the name's own, or its skeleton's. */
+    AccountRow same;
+    StoreAccountResult r = base->vtbl->get(base, row->key, &same, err, err_size);
+    return r == SA_OK ? SA_TAKEN : r == SA_NOT_FOUND ? SA_CONFUSABLE : r;
 }
 
 static StoreAccountResult pa_get(StoreAccounts *base, const char *key, AccountRow *out, char *err, size_t err_size) {
     PgAccounts *a = (PgAccounts *)base;
     const char *v[] = {key};
-    PGresult *res = run(a, "SELECT key, name, password_hash, created_ms FROM accounts WHERE key = $1", 1, v, NULL, 0,
-                        PGRES_TUPLES_OK, err, err_size);
+    PGresult *res = run(a, "SELECT key, name, password_hash, created_ms, seat_epoch FROM accounts WHERE key = $1", 1, v,
+                        NULL, 0, PGRES_TUPLES_OK, err, err_size);
     if (!res)
         return SA_FAULT;
     bool found = PQntuples(res) == 1;
@@ -108,20 +114,32 @@ static StoreAccountResult pa_get(StoreAccounts *base, const char *key, AccountRo
     return found ? SA_OK : SA_NOT_FOUND;
 }
 
-static StoreAccountResult pa_set_password(StoreAccounts *base, const char *key, const char *password_hash,
-                                          const unsigned char keep[STORE_HASH_LEN], char *err, size_t err_size) {
+static StoreAccountResult pa_revoke_access(StoreAccounts *base, const char *key, const char *password_hash,
+                                           const unsigned char keep[STORE_HASH_LEN], int *ended, char *err,
+                                           size_t err_size) {
     PgAccounts *a = (PgAccounts *)base;
-    /* One statement, so one transaction: the new hash and the end of the other sessions together. */
+    /* One statement, so one transaction: the new hash, the end of the other sessions and the account's
+     * sides on the new seat epoch together. The games are found through the two partial indexes of the
+     * sides' accounts; one UPDATE sets both sides, so a game the account played on both is right too. */
     const char *v[] = {key, password_hash, NULL};
-    PGresult *res = run(a,
-                        "WITH u AS (UPDATE accounts SET password_hash = $2 WHERE key = $1 RETURNING key),"
-                        " d AS (DELETE FROM sessions WHERE account_key IN (SELECT key FROM u)"
-                        "       AND ($3::bytea IS NULL OR token_hash <> $3::bytea))"
-                        " SELECT count(*) FROM u",
-                        3, v, keep, keep ? 3 : 0, PGRES_TUPLES_OK, err, err_size);
+    PGresult *res = run(
+        a,
+        "WITH u AS (UPDATE accounts SET password_hash = coalesce($2::text, password_hash),"
+        "  seat_epoch = seat_epoch + 1 WHERE key = $1 RETURNING key, name, seat_epoch),"
+        " d AS (DELETE FROM sessions WHERE account_key IN (SELECT key FROM u)"
+        "       AND ($3::bytea IS NULL OR token_hash <> $3::bytea) RETURNING 1),"
+        " g AS (UPDATE games SET rev = games.rev + 1,"
+        "  seat_epoch_white = CASE WHEN games.account_white = u.name THEN u.seat_epoch ELSE games.seat_epoch_white END,"
+        "  seat_epoch_black = CASE WHEN games.account_black = u.name THEN u.seat_epoch ELSE games.seat_epoch_black END"
+        "  FROM u WHERE (games.account_white = u.name AND games.account_white <> '')"
+        "  OR (games.account_black = u.name AND games.account_black <> ''))"
+        " SELECT (SELECT count(*) FROM u), (SELECT count(*) FROM d)",
+        3, v, keep, keep ? 3 : 0, PGRES_TUPLES_OK, err, err_size);
     if (!res)
         return SA_FAULT;
     bool found = PQntuples(res) == 1 && strcmp(PQgetvalue(res, 0, 0), "1") == 0;
+    if (found && ended)
+        *ended = atoi(PQgetvalue(res, 0, 1));
     PQclear(res);
     return found ? SA_OK : SA_NOT_FOUND;
 }
@@ -157,7 +175,7 @@ static StoreAccountResult pa_session_get(StoreAccounts *base, const unsigned cha
     const char *v[] = {NULL, now};
     PGresult *res =
         run(a,
-            "SELECT a.key, a.name, a.password_hash, a.created_ms FROM sessions s"
+            "SELECT a.key, a.name, a.password_hash, a.created_ms, a.seat_epoch FROM sessions s"
             " JOIN accounts a ON a.key = s.account_key WHERE s.token_hash = $1 AND s.expires_ms > $2::bigint",
             2, v, hash, 1, PGRES_TUPLES_OK, err, err_size);
     if (!res)
@@ -219,7 +237,7 @@ static const StoreAccountsVtbl pg_accounts_vtbl = {
     .close = pa_close,
     .create = pa_create,
     .get = pa_get,
-    .set_password = pa_set_password,
+    .revoke_access = pa_revoke_access,
     .session_create = pa_session_create,
     .session_get = pa_session_get,
     .session_delete = pa_session_delete,

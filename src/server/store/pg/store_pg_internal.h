@@ -29,7 +29,8 @@
     "id, created_ms, updated_ms, start_fen, mode, time_type, minutes, increment, days, secret_hash_white,"             \
     " secret_hash_black, invite_hash, invite_color, result, termination, draw_offer, clock_white_ms,"                  \
     " clock_black_ms, turn_started_ms, level, plies, reason, account_white, account_black, rated, rating_white,"       \
-    " rating_black, rating_diff_white, rating_diff_black, rematch_offer, rematch_decline, rematch_game"
+    " rating_black, rating_diff_white, rating_diff_black, rematch_offer, rematch_decline, rematch_game,"  \
+    " seat_epoch_white, seat_epoch_black"
 
 /* Parameter numbers of a game row in the writer's statements; a SELECT of STORE_PG_GAME_COLUMNS has
  * them as column numbers + 1. */
@@ -66,7 +67,9 @@ enum PgGameParam {
     PGP_REMATCH_OFFER,
     PGP_REMATCH_DECLINE,
     PGP_REMATCH_GAME,
-    PGP_RECORD_COUNT = PGP_REMATCH_GAME
+    PGP_SEAT_EPOCH_WHITE,
+    PGP_SEAT_EPOCH_BLACK,
+    PGP_RECORD_COUNT = PGP_SEAT_EPOCH_BLACK
 };
 
 /* How long a read on the event loop may take: the server cancels a statement after
@@ -156,7 +159,7 @@ enum {
 /* Prepares the writer's statements on conn; false with err filled. */
 bool store_pg_prepare_writer(PGconn *conn, char *err, size_t err_size);
 /* Parameters of a statement (text, or binary for hashes), and a game record's as $1..$PGP_RECORD_COUNT. */
-#define STORE_PG_MAX_PARAMS 72
+#define STORE_PG_MAX_PARAMS 80
 typedef struct StorePgParams {
     const char *values[STORE_PG_MAX_PARAMS];
     int lengths[STORE_PG_MAX_PARAMS];

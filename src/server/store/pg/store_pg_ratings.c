@@ -341,6 +341,7 @@ int store_pg_playing(StoreAccounts *base, const char *name, PlayingGame *out, in
         g->time.minutes = atoi(PQgetvalue(res, i, 6));
         g->time.increment = atoi(PQgetvalue(res, i, 7));
         g->time.days = atoi(PQgetvalue(res, i, 8));
+        g->seat_epoch = strtoll(PQgetvalue(res, i, 9), NULL, 10);
     }
     PQclear(res);
     return n;

@@ -148,6 +148,21 @@ static const char *const store_migrations[] = {
     "CREATE INDEX seeks_by_address ON seeks(poster_address) WHERE game_id = '';"
     "CREATE INDEX seeks_by_time ON seeks(time_type, minutes, increment, days, rated, created_ms)"
     " WHERE game_id = '';",
+    /* 14 (issue 22): the generation of an account's seat secrets, on the account and on each side it
+     * plays (raised together by a password change and by "log out everywhere", which revokes every
+     * secret handed out before), and the name's confusable skeleton (store_accounts.h STORE_NAME_SKELETON),
+     * unique, so that "aIice01" cannot sit beside "alice01". Accounts made before that share a skeleton
+     * keep their names: all but the oldest get their key appended, which no new skeleton can match. */
+    "ALTER TABLE accounts ADD COLUMN seat_epoch INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE accounts ADD COLUMN skeleton TEXT NOT NULL DEFAULT '';"
+    "UPDATE accounts SET skeleton = " STORE_NAME_SKELETON(
+        "name") ";"
+                "UPDATE accounts SET skeleton = skeleton || ':' || key WHERE EXISTS (SELECT 1 FROM accounts o"
+                " WHERE o.skeleton = accounts.skeleton AND (o.created_ms < accounts.created_ms"
+                " OR (o.created_ms = accounts.created_ms AND o.key < accounts.key)));"
+                "CREATE UNIQUE INDEX accounts_by_skeleton ON accounts(skeleton);"
+                "ALTER TABLE games ADD COLUMN seat_epoch_white INTEGER NOT NULL DEFAULT 0;"
+                "ALTER TABLE games ADD COLUMN seat_epoch_black INTEGER NOT NULL DEFAULT 0;",
 };
 #define STORE_SCHEMA_VERSION ((int)(sizeof store_migrations / sizeof store_migrations[0]))
 

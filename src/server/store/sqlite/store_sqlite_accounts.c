@@ -45,15 +45,18 @@ static void read_row(sqlite3_stmt *st, AccountRow *out) {
     store_sqlite_copy_text(out->name, sizeof out->name, sqlite3_column_text(st, 1));
     store_sqlite_copy_text(out->password_hash, sizeof out->password_hash, sqlite3_column_text(st, 2));
     out->created_ms = sqlite3_column_int64(st, 3);
+    out->seat_epoch = sqlite3_column_int64(st, 4);
 }
 
 static StoreAccountResult sa_create(StoreAccounts *base, const AccountRow *row, char *err, size_t err_size) {
     SqliteAccounts *a = (SqliteAccounts *)base;
     if (!store_sqlite_accounts_usable(a, err, err_size))
         return SA_FAULT;
-    sqlite3_stmt *st = store_sqlite_accounts_prepare(
-        a, "INSERT INTO accounts (key, name, password_hash, created_ms) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
-        err, err_size);
+    sqlite3_stmt *st =
+        store_sqlite_accounts_prepare(a,
+                                      "INSERT INTO accounts (key, name, password_hash, created_ms, skeleton)"
+                                      " VALUES (?1, ?2, ?3, ?4, " STORE_NAME_SKELETON("?2") ") ON CONFLICT DO NOTHING",
+                                      err, err_size);
     if (!st)
         return SA_FAULT;
     sqlite3_bind_text(st, 1, row->key, -1, SQLITE_STATIC);
@@ -64,7 +67,12 @@ static StoreAccountResult sa_create(StoreAccounts *base, const AccountRow *row, 
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE)
         return store_sqlite_accounts_fault(a, "create account", err, err_size);
-    return sqlite3_changes(a->db) == 1 ? SA_OK : SA_TAKEN;
+    if (sqlite3_changes(a->db) == 1)
+        return SA_OK;
+    /* Refused by one of the two unique keys: the name's own, or its skeleton's. */
+    AccountRow same;
+    StoreAccountResult r = base->vtbl->get(base, row->key, &same, err, err_size);
+    return r == SA_OK ? SA_TAKEN : r == SA_NOT_FOUND ? SA_CONFUSABLE : r;
 }
 
 static StoreAccountResult sa_get(StoreAccounts *base, const char *key, AccountRow *out, char *err, size_t err_size) {
@@ -72,7 +80,7 @@ static StoreAccountResult sa_get(StoreAccounts *base, const char *key, AccountRo
     if (!store_sqlite_accounts_usable(a, err, err_size))
         return SA_FAULT;
     sqlite3_stmt *st = store_sqlite_accounts_prepare(
-        a, "SELECT key, name, password_hash, created_ms FROM accounts WHERE key = ?1", err, err_size);
+        a, "SELECT key, name, password_hash, created_ms, seat_epoch FROM accounts WHERE key = ?1", err, err_size);
     if (!st)
         return SA_FAULT;
     sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
@@ -105,30 +113,49 @@ StoreAccountResult store_sqlite_accounts_run(SqliteAccounts *a, sqlite3_stmt **s
     return r;
 }
 
-static StoreAccountResult sa_set_password(StoreAccounts *base, const char *key, const char *password_hash,
-                                          const unsigned char keep[STORE_HASH_LEN], char *err, size_t err_size) {
+/* The sides of the account's games (each read from its side's partial index) move to the account's new
+ * seat epoch, and their rows to a new rev. */
+#define REVOKE_SIDE(side)                                                                                              \
+    "UPDATE games SET seat_epoch_" side " = (SELECT seat_epoch FROM accounts WHERE key = ?1), rev = rev + 1"           \
+    " WHERE account_" side " = (SELECT name FROM accounts WHERE key = ?1) AND account_" side " <> ''"
+
+static StoreAccountResult sa_revoke_access(StoreAccounts *base, const char *key, const char *password_hash,
+                                           const unsigned char keep[STORE_HASH_LEN], int *ended, char *err,
+                                           size_t err_size) {
     SqliteAccounts *a = (SqliteAccounts *)base;
     if (!store_sqlite_accounts_usable(a, err, err_size))
         return SA_FAULT;
-    sqlite3_stmt *sts[2] = {
-        store_sqlite_accounts_prepare(a, "UPDATE accounts SET password_hash = ?2 WHERE key = ?1", err, err_size),
+    enum { N = 4 };
+    sqlite3_stmt *sts[N] = {
+        store_sqlite_accounts_prepare(a,
+                                      "UPDATE accounts SET password_hash = coalesce(?2, password_hash),"
+                                      " seat_epoch = seat_epoch + 1 WHERE key = ?1",
+                                      err, err_size),
         store_sqlite_accounts_prepare(
             a, "DELETE FROM sessions WHERE account_key = ?1 AND (?2 IS NULL OR token_hash <> ?2)", err, err_size),
+        store_sqlite_accounts_prepare(a, REVOKE_SIDE("white"), err, err_size),
+        store_sqlite_accounts_prepare(a, REVOKE_SIDE("black"), err, err_size),
     };
-    if (!sts[0] || !sts[1]) {
-        sqlite3_finalize(sts[0]);
-        sqlite3_finalize(sts[1]);
-        return SA_FAULT;
-    }
-    sqlite3_bind_text(sts[0], 1, key, -1, SQLITE_STATIC);
-    sqlite3_bind_text(sts[0], 2, password_hash, -1, SQLITE_STATIC);
-    sqlite3_bind_text(sts[1], 1, key, -1, SQLITE_STATIC);
+    for (int i = 0; i < N; i++)
+        if (!sts[i]) {
+            for (int k = 0; k < N; k++)
+                sqlite3_finalize(sts[k]);
+            return SA_FAULT;
+        }
+    for (int i = 0; i < N; i++)
+        sqlite3_bind_text(sts[i], 1, key, -1, SQLITE_STATIC);
+    if (password_hash)
+        sqlite3_bind_text(sts[0], 2, password_hash, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(sts[0], 2);
     if (keep)
         sqlite3_bind_blob(sts[1], 2, keep, STORE_HASH_LEN, SQLITE_STATIC);
     else
         sqlite3_bind_null(sts[1], 2);
-    int changes[2] = {0, 0};
-    StoreAccountResult r = store_sqlite_accounts_run(a, sts, 2, changes, "set password", err, err_size);
+    int changes[N] = {0};
+    StoreAccountResult r = store_sqlite_accounts_run(a, sts, N, changes, "revoke access", err, err_size);
+    if (r == SA_OK && ended)
+        *ended = changes[1];
     return r == SA_OK && changes[0] == 0 ? SA_NOT_FOUND : r;
 }
 
@@ -173,7 +200,7 @@ static StoreAccountResult sa_session_get(StoreAccounts *base, const unsigned cha
         return SA_FAULT;
     sqlite3_stmt *st = store_sqlite_accounts_prepare(
         a,
-        "SELECT a.key, a.name, a.password_hash, a.created_ms FROM sessions s"
+        "SELECT a.key, a.name, a.password_hash, a.created_ms, a.seat_epoch FROM sessions s"
         " JOIN accounts a ON a.key = s.account_key WHERE s.token_hash = ?1 AND s.expires_ms > ?2",
         err, err_size);
     if (!st)
@@ -241,7 +268,7 @@ static const StoreAccountsVtbl sqlite_accounts_vtbl = {
     .close = sa_close,
     .create = sa_create,
     .get = sa_get,
-    .set_password = sa_set_password,
+    .revoke_access = sa_revoke_access,
     .session_create = sa_session_create,
     .session_get = sa_session_get,
     .session_delete = sa_session_delete,

@@ -322,6 +322,7 @@ int store_sqlite_playing(StoreAccounts *base, const char *name, PlayingGame *out
         p->time.minutes = sqlite3_column_int(st, 6);
         p->time.increment = sqlite3_column_int(st, 7);
         p->time.days = sqlite3_column_int(st, 8);
+        p->seat_epoch = sqlite3_column_int64(st, 9);
     }
     sqlite3_finalize(st);
     return n;
