@@ -33,7 +33,7 @@
     "id, created_ms, updated_ms, start_fen, mode, time_type, minutes, increment, days, secret_hash_white,"             \
     " secret_hash_black, invite_hash, invite_color, result, termination, draw_offer, clock_white_ms,"                  \
     " clock_black_ms, turn_started_ms, level, plies, reason, account_white, account_black, rated, rating_white,"       \
-    " rating_black, rating_diff_white, rating_diff_black, rematch_offer, rematch_decline, rematch_game,"  \
+    " rating_black, rating_diff_white, rating_diff_black, rematch_offer, rematch_decline, rematch_game,"               \
     " seat_epoch_white, seat_epoch_black"
 
 /* What reads select: the row's columns and its rev (column GP_REV - 1). */
