@@ -1,6 +1,6 @@
 // The account page (/account): anonymous, a sign-up and a log-in form; logged in, the name with a link
-// to the player's page, a form to change the password, and log-out. After signing up or logging in the
-// page goes back to where the user came from (?next=, a path on this site) or home.
+// to the player's page, a form to change the password, log-out and log-out everywhere. After signing
+// up or logging in the page goes back to where the user came from (?next=, a path on this site) or home.
 import './strings-account.js';
 import { request } from './api.js';
 import { t } from './i18n.js';
@@ -97,10 +97,37 @@ function accountView(page, me) {
     await logOut();
     location.reload();
   });
+  // Log out everywhere (DELETE /api/sessions): every session of the account ends, this one too, and
+  // the seat secrets handed out so far are revoked (a lost device or a shared private link).
+  const allError = el('p', { class: 'error', role: 'alert', id: 'account-logout-all-error', hidden: true });
+  const logoutAll = el('button', {
+    type: 'button',
+    id: 'account-logout-all',
+    i18n: 'acc_logout_all',
+    'aria-describedby': 'account-logout-all-hint',
+  });
+  logoutAll.addEventListener('click', async () => {
+    logoutAll.disabled = true;
+    showError(allError, null);
+    try {
+      await request('DELETE', '/api/sessions');
+    } catch (e) {
+      // 401 not_logged_in: this session had ended already; the page shows that below.
+      if (e.status !== 401) {
+        showError(allError, e);
+        logoutAll.disabled = false;
+        return;
+      }
+    }
+    location.reload();
+  });
   const who = el('section', { class: 'card', 'aria-labelledby': 'account-who' },
     el('h2', { id: 'account-who', i18n: 'acc_logged_in_as' }),
     el('p', { class: 'account-who' }, name),
     el('p', {}, logout),
+    el('p', {}, logoutAll),
+    el('p', { class: 'hint', id: 'account-logout-all-hint', i18n: 'acc_logout_all_hint' }),
+    allError,
   );
   const done = el('p', { class: 'success', role: 'status', id: 'password-done' });
   const change = accountForm(

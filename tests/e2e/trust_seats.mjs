@@ -9,10 +9,12 @@
 // address holds a secret (no fragment). C opens A's exact address in a third context and gets no seat:
 // it watches, holds no secret, is offered no move and its drag plays nothing. A reloads and still holds
 // White (storage) and moves. D has no usable localStorage (it throws): a local game still works there
-// (the secrets are kept in memory until the page is left).
+// (the secrets are kept in memory until the page is left). E, logged in, opens an account's game by its
+// plain address and plays it; after "log out everywhere" (F) and a new log-in its move with the revoked
+// secret goes through with the account's fresh one.
 // Playwright only drives Debian's /usr/bin/chromium (CHROMIUM overrides); it never downloads a browser.
 // Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
-import { api, args, check, drag, launch, run, shot, until, WAIT } from './lib.mjs';
+import { api, args, check, drag, launch, run, seated, shot, until, WAIT } from './lib.mjs';
 
 const [base] = args('node trust_seats.mjs BASE_URL ARTIFACT_DIR');
 
@@ -104,6 +106,57 @@ run(async () => {
     check('D moves White', await atPly(D, 1));
     await drag(D, 'e7', 'e5');
     check('D moves Black', await atPly(D, 2));
+
+    // An account's game on a browser that holds no side of it: the page takes the secret from GET
+    // /api/me. "Log out everywhere" on another browser ends every session and revokes the secrets
+    // handed out so far; logged in again, a move with the revoked secret in storage (403 bad_secret)
+    // is sent once more with the account's fresh one.
+    const NAME = `seat${process.pid % 100000}`;
+    const PASSWORD = 'good password';
+    const signUp = async (name) => {
+      const r = await api('POST', '/api/accounts', { username: name, password: PASSWORD });
+      if (r.status !== 201) throw new Error(`sign-up ${name}: ${r.status} ${r.text}`);
+      return r.cookie;
+    };
+    const logIn = async (name) => {
+      const r = await api('POST', '/api/session', { username: name, password: PASSWORD });
+      if (r.status !== 200) throw new Error(`log-in ${name}: ${r.status} ${r.text}`);
+      return r.cookie;
+    };
+    const withCookie = (page, cookie) => {
+      const eq = cookie.indexOf('=');
+      return page.context().addCookies([{ name: cookie.slice(0, eq), value: cookie.slice(eq + 1), url: base }]);
+    };
+    const xCookie = await signUp(`${NAME}x`);
+    const yCookie = await signUp(`${NAME}y`);
+    const seek = await api('POST', '/api/seeks', { time: { type: 'correspondence', days: 3 }, rated: true, color: 'white' }, xCookie);
+    const took = await api('POST', `/api/seeks/${seek.json && seek.json.id}/accept`, {}, yCookie);
+    check('(setup) a rated game between two accounts', seek.status === 201 && took.status === 200, `${seek.text} ${took.text}`);
+    const rid = took.json.id;
+    const E = await open('en-GB');
+    await withCookie(E, xCookie);
+    await E.goto(new URL(`/g/${rid}`, base).href);
+    check("a logged-in player's plain /g/ID on a new browser plays its side (from /api/me)", await until(seated(E, 'white')),
+      await E.textContent('#role'));
+    const old = (await stored(E, rid)).white;
+
+    const F = await open('en-GB');
+    await withCookie(F, await logIn(`${NAME}x`));
+    await F.goto(new URL('/account', base).href);
+    await F.locator('#account-logout-all').click();
+    check('"Log out everywhere": the account page shows the logged-out state', await until(F.waitForSelector('#login-form', WAIT)));
+    const me = await api('GET', '/api/me', undefined, xCookie);
+    check('… and the other browser\'s session has ended too', me.status === 401, `${me.status} ${me.text}`);
+    const bad = await api('POST', `/api/games/${rid}/move`, { secret: old, ply: 0, move: 'e2e4' });
+    check('… and the seat secret handed out before is refused', bad.status === 403, `${bad.status} ${bad.text}`);
+
+    await withCookie(E, await logIn(`${NAME}x`));
+    await E.waitForSelector('#connection[data-status="connected"]', WAIT);
+    await drag(E, 'e2', 'e4');
+    check('logged in again, the move with the revoked secret goes through with the fresh one', await atPly(E, 1),
+      await E.textContent('#error'));
+    const renewed = (await stored(E, rid)).white;
+    check('… and the fresh secret is kept', typeof renewed === 'string' && renewed !== old);
     noScriptErrors();
   } finally {
     await browser.close();
