@@ -88,5 +88,7 @@ int cmd_bench(int argc, char **argv, SchLang lang);
 int cmd_match(int argc, char **argv, SchLang lang);
 /* schach winnable (cmd_winnable.c): whether each side can still checkmate (dead positions, 6.9). */
 int cmd_winnable(int argc, char **argv, SchLang lang);
+/* schach analyse (cmd_analyse.c): every game of PGN files analysed by the engine, annotated or as JSON. */
+int cmd_analyse(int argc, char **argv, SchLang lang);
 
 #endif

@@ -36,6 +36,8 @@ static const Command commands[] = {
     {"bench", cmd_bench, "search benchmark; its node count is the signature of the search",
      "Suchbenchmark; seine Knotenzahl ist die Signatur der Suche"},
     {"match", cmd_match, "games between two UCI engines, with Elo", "Partien zwischen zwei UCI-Engines, mit Elo"},
+    {"analyse", cmd_analyse, "annotate PGN games with the engine: evaluations, mistakes, better moves, accuracy",
+     "PGN-Partien mit der Engine kommentieren: Bewertungen, Fehler, bessere Züge, Genauigkeit"},
     {"winnable", cmd_winnable, "can a side still checkmate? dead positions and flag falls (FIDE 5.2.2, 6.9)",
      "kann eine Seite noch mattsetzen? tote Stellungen und Zeitüberschreitung (FIDE 5.2.2, 6.9)"},
 };

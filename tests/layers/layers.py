@@ -20,7 +20,7 @@ import subprocess
 import sys
 
 # Layer ranks. Files named pgn_* in src/notation are the pgn layer until they move to src/pgn/.
-LAYERS = ["util", "core", "notation", "game", "pgn", "engine", "match",
+LAYERS = ["util", "core", "notation", "game", "pgn", "engine", "match", "analysis",
           "server/base", "server/store", "server/store/sqlite", "server/store/pg", "server/service",
           "server/accounts", "server/http", "cli"]
 SERVER_ROOMS = ["base", "store", "service", "accounts", "http"]
@@ -29,6 +29,8 @@ RANK = {name: i for i, name in enumerate(LAYERS)}
 RANK["server/store/sqlite"] = RANK["server/store/pg"] = RANK["server/store"]
 # match and the server both sit on the engine, neither on the other; the two store backends neither.
 PEERS = {(a, b) for a in ["match"] for b in LAYERS if b.startswith("server/")}
+# The game analysis (src/analysis) sits on the engine beside the match runner, below the server and cli.
+PEERS |= {("match", "analysis")}
 PEERS |= {(b, a) for a, b in PEERS}
 PEERS |= {("server/store/sqlite", "server/store/pg"), ("server/store/pg", "server/store/sqlite")}
 
