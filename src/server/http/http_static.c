@@ -37,6 +37,7 @@ static const char *mime_type(const char *name) {
         {".png", "image/png"},
         {".ico", "image/x-icon"},
         {".txt", "text/plain; charset=utf-8"},
+        {".wasm", "application/wasm"}, /* schach.wasm (docs/wasm.md): streaming compilation needs this type */
     };
     const char *dot = strrchr(name, '.');
     const char *slash = strrchr(name, '/');
@@ -97,7 +98,7 @@ void http_static_cache_free(struct StaticCache *cache) {
 
 static bool compressible(const char *type) {
     return !strncmp(type, "text/", 5) || !strcmp(type, "application/javascript") || !strcmp(type, "application/json") ||
-           !strcmp(type, "image/svg+xml") || !strcmp(type, "image/x-icon");
+           !strcmp(type, "image/svg+xml") || !strcmp(type, "image/x-icon") || !strcmp(type, "application/wasm");
 }
 
 /* gzip of data (RFC 1952, zlib's deflate with a gzip wrapper); NULL when it is not smaller. */
