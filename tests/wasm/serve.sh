@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # schach serve sends schach.wasm as application/wasm (what WebAssembly.instantiateStreaming needs),
-# gzip-compressed to a client that accepts it, the same bytes either way.
+# gzip-compressed to a client that accepts it, the same bytes either way; and in Chromium the page's
+# rules and the engine worker run under the site's Content-Security-Policy.
 #   bash tests/wasm/serve.sh BUILD/schach BUILD/wasm/schach.wasm
 set -u
 source "$(dirname "$0")/../cli/lib/common.bash"
@@ -24,6 +25,12 @@ enc=$(curl -s -H 'Accept-Encoding: gzip' -o "$tmp/gz" -w '%{content_type} %heade
 gzip -dc "$tmp/gz" | cmp -s - "$wasm" || fail "schach.wasm: the gzip body is not the file"
 type=$(curl -s -o /dev/null -w '%{content_type}' "$SCHACH_URL/wasm/engine-worker.js")
 [ "$type" = application/javascript ] || fail "engine-worker.js: Content-Type '$type'"
+# In Chromium under the site's own headers (its Content-Security-Policy must allow WebAssembly).
+if [ -x "${CHROMIUM:-/usr/bin/chromium}" ] && [ -d "$(dirname "$0")/../e2e/node_modules/playwright-core" ]; then
+    node "$(dirname "$0")/browser.test.mjs" "$SCHACH_URL/" || fail "schach.wasm in Chromium"
+else
+    echo "note: no Chromium or playwright-core (tests/e2e/node_modules): the browser check is left out"
+fi
 server_stop
 
 cli_finish wasm_serve

@@ -589,10 +589,11 @@ static int add_header(struct lws *wsi, const char *name, const char *value, unsi
 /* The security headers of every answer (docs/api.md "Security headers"). The page loads only its
  * own files: no inline script or style, no other site's resources, and it cannot be framed. Two
  * exceptions, both of chessground: its pieces and board are data: images in its CSS, and it sets one
- * style attribute, "color-scheme:light only", allowed by its hash alone. */
+ * style attribute, "color-scheme:light only", allowed by its hash alone. Scripts may compile
+ * WebAssembly ('wasm-unsafe-eval': schach.wasm, docs/wasm.md), which allows no eval() of text. */
 static const char *const security_headers[][2] = {
     {"content-security-policy:",
-     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-hashes' "
+     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; style-src 'self' 'unsafe-hashes' "
      "'sha256-SyXRxMCl6H7Kgy9uTmu1UZqVBsRmMBF4sHRiTO3FQc0='; object-src 'none'; base-uri 'none'; "
      "form-action 'self'; frame-ancestors 'none'"},
     {"x-content-type-options:", "nosniff"},
