@@ -807,6 +807,86 @@ STORE_CASE test_revoke_access_and_skeletons(void **state) {
     waker_destroy(&w);
 }
 
+static inline void count_games(void *ctx, const GameRecord *record, const StoredMove *moves, int count) {
+    (void)record;
+    (void)moves;
+    *(int *)ctx += 1000 + count;
+}
+
+/* Analyses (schema 15): queued once per game, each request counted against its requesters up to their
+ * limits for a day; claimed by one node at a time, by another once its lease ended; progress and
+ * result only from the node that holds it. And a game read with its moves on this connection. */
+STORE_CASE test_analyses(void **state) {
+    TestDir *d = *state;
+    Waker w;
+    Store *store = open_with_waker(d->db, &w);
+    char err[256] = "";
+    StoreAccounts *a = store_accounts_open(store, err, sizeof err);
+    if (!a)
+        fail_msg("accounts_open: %s", err);
+    StoreOp ops[3];
+    set_create(&ops[0], 50);
+    submit_and_wait(store, &w, &ops[0]);
+    assert_true(ops[0].ok);
+    set_append(&ops[1], 50, 0);
+    submit_and_wait(store, &w, &ops[1]);
+    assert_true(ops[1].ok);
+    int seen = 0;
+    assert_int_equal(a->vtbl->game_get(a, "g00000000050", count_games, &seen, err, sizeof err), 1);
+    assert_int_equal(seen, 1001);
+    assert_int_equal(a->vtbl->game_get(a, "g00000000051", count_games, &seen, err, sizeof err), 0);
+
+    AnalysisRow row;
+    char *result = NULL;
+    assert_int_equal(a->vtbl->analysis_get(a, "game1", &row, &result, err, sizeof err), SA_NOT_FOUND);
+    int64_t now = 1700000000000;
+    const char *both[2] = {"a:anna", "ip:192.0.2.1"};
+    const int limits[2] = {2, 3};
+    assert_int_equal(a->vtbl->analysis_queue(a, "game1", 81, both, limits, now, &row, err, sizeof err), SA_OK);
+    assert_string_equal(row.status, "queued");
+    assert_int_equal(a->vtbl->analysis_queue(a, "game1", 81, both, limits, now + 1, &row, err, sizeof err), SA_TAKEN);
+    assert_string_equal(row.status, "queued");
+    assert_int_equal(row.total, 81);
+    assert_int_equal(a->vtbl->analysis_queue(a, "game2", 10, both, limits, now + 2, &row, err, sizeof err), SA_OK);
+    /* anna's two are spent; the address has one left, for a visitor without an account. */
+    assert_int_equal(a->vtbl->analysis_queue(a, "game3", 10, both, limits, now + 3, &row, err, sizeof err), SA_LIMITED);
+    assert_int_equal(a->vtbl->analysis_get(a, "game3", &row, NULL, err, sizeof err), SA_NOT_FOUND);
+    const char *address[2] = {NULL, "ip:192.0.2.1"};
+    assert_int_equal(a->vtbl->analysis_queue(a, "game3", 10, address, limits, now + 4, &row, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->analysis_queue(a, "game4", 10, address, limits, now + 5, &row, err, sizeof err),
+                     SA_LIMITED);
+    /* A day later the requests count no more. */
+    int64_t later = now + STORE_ANALYSIS_WINDOW_MS + 10;
+    assert_int_equal(a->vtbl->analysis_queue(a, "game4", 10, both, limits, later, &row, err, sizeof err), SA_OK);
+
+    assert_int_equal(a->vtbl->analysis_claim(a, "game1", "n1", now, now + 1000, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->analysis_claim(a, "game1", "n2", now + 10, now + 1010, err, sizeof err), SA_TAKEN);
+    assert_int_equal(a->vtbl->analysis_claim(a, "nothing", "n2", now + 10, now + 1010, err, sizeof err), SA_NOT_FOUND);
+    assert_int_equal(a->vtbl->analysis_progress(a, "game1", "n2", 5, now + 20, now + 1020, err, sizeof err),
+                     SA_NOT_FOUND);
+    assert_int_equal(a->vtbl->analysis_progress(a, "game1", "n1", 40, now + 20, now + 1020, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->analysis_get(a, "game1", &row, &result, err, sizeof err), SA_OK);
+    assert_string_equal(row.status, "running");
+    assert_string_equal(row.node, "n1");
+    assert_int_equal(row.done, 40);
+    assert_int_equal(row.lease_until_ms, now + 1020);
+    assert_string_equal(result, "");
+    free(result);
+    /* n1 went quiet: after its lease n2 takes over, and n1 can no longer write. */
+    assert_int_equal(a->vtbl->analysis_claim(a, "game1", "n2", now + 1021, now + 2000, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->analysis_finish(a, "game1", "n1", "{}", now + 1100, err, sizeof err), SA_NOT_FOUND);
+    assert_int_equal(a->vtbl->analysis_finish(a, "game1", "n2", "{\"moves\":[]}", now + 1200, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->analysis_get(a, "game1", &row, &result, err, sizeof err), SA_OK);
+    assert_string_equal(row.status, "done");
+    assert_int_equal(row.done, 81);
+    assert_string_equal(result, "{\"moves\":[]}");
+    free(result);
+    assert_int_equal(a->vtbl->analysis_claim(a, "game1", "n2", now + 1300, now + 2000, err, sizeof err), SA_TAKEN);
+    store_accounts_close(a);
+    store_close(store);
+    waker_destroy(&w);
+}
+
 /* The lobby's seeks (store_accounts.h): listed while open and not expired, oldest first; cancelled only
  * with the poster's secret; accepted once: the game's row appears with it, and a second accept, a
  * cancel after it and an accept of an expired seek change nothing. */

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 /* The number of migration steps in store_sqlite.c: bump it when a step is appended. */
-#define EXPECTED_SCHEMA_VERSION 14
+#define EXPECTED_SCHEMA_VERSION 15
 
 /* ---- tests ---- */
 
@@ -134,6 +134,7 @@ static void test_migration_14_keeps_lookalike_names(void **state) {
     assert_int_equal(sqlite3_open_v2(d->db, &raw, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
     assert_int_equal(
         sqlite3_exec(raw,
+                     "DROP TABLE analysis_requests; DROP TABLE analyses;" /* schema 15 */
                      "DROP INDEX accounts_by_skeleton;"
                      "ALTER TABLE accounts DROP COLUMN skeleton;"
                      "ALTER TABLE accounts DROP COLUMN seat_epoch;"
@@ -374,6 +375,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_acked_ops_survive_sigkill, setup, teardown),
         cmocka_unit_test_setup_teardown(test_accounts_and_sessions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_revoke_access_and_skeletons, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_analyses, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migration_14_keeps_lookalike_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_seeks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ratings, setup, teardown),

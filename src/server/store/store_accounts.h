@@ -110,6 +110,21 @@ void store_player_games_sql(const char *select, const char *ph, const char *tail
 void store_account_games_sql(const char *select, const char *ph, const char *cond_white, const char *cond_black,
                              const char *tail, char *out, size_t size);
 
+/* A game's analysis by the engine (schema 15, issue 23): queued by a request, run by one node at a time
+ * under a lease it renews while it runs (a node that went down leaves it to whichever node asks next),
+ * its result kept once done (shared by everyone who opens the game). */
+typedef struct AnalysisRow {
+    char game_id[STORE_ID_LEN + 1];
+    char status[8]; /* "queued", "running" or "done" */
+    int64_t requested_ms, updated_ms;
+    char node[STORE_NODE_LEN + 1]; /* running: the node that runs it */
+    int64_t lease_until_ms;
+    int done, total; /* positions analysed, of total */
+} AnalysisRow;
+
+/* How many analyses one requester may ask for in STORE_ANALYSIS_WINDOW_MS. */
+#define STORE_ANALYSIS_WINDOW_MS (24LL * 3600 * 1000)
+
 #define STORE_SESSIONS_MAX 50
 /* Ratings cannot be farmed (issue 22): of the rated games between the same two accounts that ended in
  * STORE_RATED_PAIR_WINDOW_MS, at most STORE_RATED_PAIR_MAX count for the rating (rate_game). */
@@ -124,6 +139,7 @@ typedef enum {
     SA_NOT_FOUND,  /* no such account or session (or an expired session) */
     SA_TAKEN,      /* create: the name (whatever its case) has an account already */
     SA_CONFUSABLE, /* create: another account's name has the same confusable skeleton */
+    SA_LIMITED,    /* analysis_queue: a requester reached its limit */
     SA_FAULT       /* the database failed; err says how; nothing changed */
 } StoreAccountResult;
 
@@ -216,6 +232,30 @@ typedef struct StoreAccountsVtbl {
                         size_t err_size);
     StoreAccountResult (*seek_accept)(StoreAccounts *a, const char *id, int64_t now_ms, int poster_color,
                                       const GameRecord *game, char *err, size_t err_size);
+    /* One game by id with its moves, on this connection (as store.h get): 1, 0 when there is none, -1. */
+    int (*game_get)(StoreAccounts *a, const char *id, StoreEachGame each, void *ctx, char *err, size_t err_size);
+    /* Analyses (schema 15). The game's analysis into *out and, when result is not NULL, its JSON text
+     * (malloc'd; "" until it is done); SA_NOT_FOUND when nobody asked for one. */
+    StoreAccountResult (*analysis_get)(StoreAccounts *a, const char *game_id, AnalysisRow *out, char **result,
+                                       char *err, size_t err_size);
+    /* Queues an analysis of game_id (total positions) in one transaction: SA_TAKEN with *out when the game
+     * has one already (nothing counted); SA_LIMITED when requesters[i] (a key such as "a:NAME" or
+     * "ip:ADDRESS"; NULL: none) asked for per_day[i] or more in the STORE_ANALYSIS_WINDOW_MS before
+     * now_ms (nothing written); else SA_OK: queued, with a request counted for each requester.
+     * Requests older than the window are removed. */
+    StoreAccountResult (*analysis_queue)(StoreAccounts *a, const char *game_id, int total,
+                                         const char *const requesters[2], const int per_day[2], int64_t now_ms,
+                                         AnalysisRow *out, char *err, size_t err_size);
+    /* Node takes the analysis until until_ms: when it is queued, running under a lease that ended before
+     * now_ms, or node's already. SA_TAKEN: another node holds it, or it is done; SA_NOT_FOUND: none. */
+    StoreAccountResult (*analysis_claim)(StoreAccounts *a, const char *game_id, const char *node, int64_t now_ms,
+                                         int64_t until_ms, char *err, size_t err_size);
+    /* The progress of node's run, its lease renewed until until_ms (SA_NOT_FOUND: node lost it). */
+    StoreAccountResult (*analysis_progress)(StoreAccounts *a, const char *game_id, const char *node, int done,
+                                            int64_t now_ms, int64_t until_ms, char *err, size_t err_size);
+    /* Node's run is done: result (JSON text) kept, the status "done" (SA_NOT_FOUND: node lost it). */
+    StoreAccountResult (*analysis_finish)(StoreAccounts *a, const char *game_id, const char *node, const char *result,
+                                          int64_t now_ms, char *err, size_t err_size);
 } StoreAccountsVtbl;
 
 struct StoreAccounts {

@@ -257,6 +257,12 @@ static const StoreAccountsVtbl pg_accounts_vtbl = {
     .rating_history = store_pg_rating_history,
     .played = store_pg_played,
     .player_games = store_pg_player_games,
+    .game_get = store_pg_game_get,
+    .analysis_get = store_pg_analysis_get,
+    .analysis_queue = store_pg_analysis_queue,
+    .analysis_claim = store_pg_analysis_claim,
+    .analysis_progress = store_pg_analysis_progress,
+    .analysis_finish = store_pg_analysis_finish,
 };
 
 StoreAccounts *store_pg_accounts_open(Store *store, char *err, size_t err_size) {

@@ -205,6 +205,10 @@ int store_pg_get(Store *store, const char *id, StoreEachGame each, void *ctx, ch
 int store_pg_recent(Store *store, int max, StoreEachGame each, void *ctx, char *err, size_t err_size);
 /* store_accounts.h player_games on the accounts' connection conn (its statement timeout bounds it).
  * *broken: the connection failed (the caller opens a new one next time). */
+/* One game by id with its moves on conn (an accounts connection): 1, 0 when there is none, -1 (*broken:
+ * the connection is no longer usable). */
+int store_pg_read_one_game(PGconn *conn, const char *id, StoreEachGame each, void *ctx, bool *broken, char *err,
+                           size_t err_size);
 int store_pg_read_player_games(PGconn *conn, const char *name, int max, StoreEachGame each, void *ctx, bool *broken,
                                char *err, size_t err_size);
 int store_pg_revs(Store *store, const char *const *ids, int count, StoreEachRev each, void *ctx, char *err,
@@ -260,6 +264,19 @@ long store_pg_affected(PGresult *res);
 int store_pg_accounts_count(PgAccounts *a, const char *sql, const StorePgParams *p, char *err, size_t err_size);
 
 /* The lobby (store_pg_lobby.c): StoreAccountsVtbl's methods of the same names. */
+/* The analyses (store_pg_analysis.c): StoreAccountsVtbl's methods of the same names. */
+int store_pg_game_get(StoreAccounts *base, const char *id, StoreEachGame each, void *ctx, char *err, size_t err_size);
+StoreAccountResult store_pg_analysis_get(StoreAccounts *base, const char *game_id, AnalysisRow *out, char **result,
+                                         char *err, size_t err_size);
+StoreAccountResult store_pg_analysis_queue(StoreAccounts *base, const char *game_id, int total,
+                                           const char *const requesters[2], const int per_day[2], int64_t now_ms,
+                                           AnalysisRow *out, char *err, size_t err_size);
+StoreAccountResult store_pg_analysis_claim(StoreAccounts *base, const char *game_id, const char *node, int64_t now_ms,
+                                           int64_t until_ms, char *err, size_t err_size);
+StoreAccountResult store_pg_analysis_progress(StoreAccounts *base, const char *game_id, const char *node, int done,
+                                              int64_t now_ms, int64_t until_ms, char *err, size_t err_size);
+StoreAccountResult store_pg_analysis_finish(StoreAccounts *base, const char *game_id, const char *node,
+                                            const char *result, int64_t now_ms, char *err, size_t err_size);
 StoreAccountResult store_pg_seek_create(StoreAccounts *base, const SeekRow *k, char *err, size_t err_size);
 int store_pg_seek_list(StoreAccounts *base, int64_t now_ms, SeekRow *out, int max, char *err, size_t err_size);
 int store_pg_seek_count(StoreAccounts *base, const char *account, const char *address, int64_t now_ms, char *err,

@@ -378,6 +378,19 @@ int store_pg_read_player_games(PGconn *conn, const char *name, int max, StoreEac
     return n;
 }
 
+int store_pg_read_one_game(PGconn *conn, const char *id, StoreEachGame each, void *ctx, bool *broken, char *err,
+                           size_t err_size) {
+    StoredMove *moves = NULL;
+    int cap = 0;
+    GameReader g = {each, ctx, &moves, &cap, 0};
+    const char *values[1] = {id};
+    ReadFailure failure;
+    int n = run_read(conn, NULL, SELECT_GAME "WHERE id = $1", 1, values, 0, game_row, &g, &failure, err, err_size);
+    free(moves);
+    *broken = n < 0 && failure != READ_FAILED;
+    return n < 0 ? -1 : n > 0;
+}
+
 int store_pg_recent(Store *store, int max, StoreEachGame each, void *ctx, char *err, size_t err_size) {
     PgStore *s = (PgStore *)store;
     GameReader g = {each, ctx, &s->read_buf, &s->read_cap, 0};

@@ -159,6 +159,26 @@ static const char *const pg_migrations[] = {
                 "CREATE UNIQUE INDEX accounts_by_skeleton ON accounts(skeleton);"
                 "ALTER TABLE games ADD COLUMN seat_epoch_white BIGINT NOT NULL DEFAULT 0;"
                 "ALTER TABLE games ADD COLUMN seat_epoch_black BIGINT NOT NULL DEFAULT 0;",
+    /* 15 (issue 23): the engine's analyses of finished games (store_accounts.h AnalysisRow), and who
+     * asked for them (the limits per account and address per day; rows older than a day go). */
+    "CREATE TABLE analyses ("
+    "  game_id TEXT PRIMARY KEY NOT NULL,"
+    "  status TEXT NOT NULL,"
+    "  requested_ms BIGINT NOT NULL,"
+    "  updated_ms BIGINT NOT NULL,"
+    "  node TEXT NOT NULL DEFAULT '',"
+    "  lease_until_ms BIGINT NOT NULL DEFAULT 0,"
+    "  done INTEGER NOT NULL DEFAULT 0,"
+    "  total INTEGER NOT NULL,"
+    "  result TEXT NOT NULL DEFAULT ''"
+    ");"
+    "CREATE TABLE analysis_requests ("
+    "  requester TEXT NOT NULL,"
+    "  at_ms BIGINT NOT NULL,"
+    "  game_id TEXT NOT NULL,"
+    "  PRIMARY KEY (requester, at_ms, game_id)"
+    ");"
+    "CREATE INDEX analysis_requests_by_time ON analysis_requests(at_ms);",
 };
 #define PG_SCHEMA_VERSION ((int)(sizeof pg_migrations / sizeof pg_migrations[0]))
 

@@ -163,6 +163,26 @@ static const char *const store_migrations[] = {
                 "CREATE UNIQUE INDEX accounts_by_skeleton ON accounts(skeleton);"
                 "ALTER TABLE games ADD COLUMN seat_epoch_white INTEGER NOT NULL DEFAULT 0;"
                 "ALTER TABLE games ADD COLUMN seat_epoch_black INTEGER NOT NULL DEFAULT 0;",
+    /* 15 (issue 23): the engine's analyses of finished games (store_accounts.h AnalysisRow), and who
+     * asked for them (the limits per account and address per day; rows older than a day go). */
+    "CREATE TABLE analyses ("
+    "  game_id TEXT PRIMARY KEY NOT NULL,"
+    "  status TEXT NOT NULL,"
+    "  requested_ms INTEGER NOT NULL,"
+    "  updated_ms INTEGER NOT NULL,"
+    "  node TEXT NOT NULL DEFAULT '',"
+    "  lease_until_ms INTEGER NOT NULL DEFAULT 0,"
+    "  done INTEGER NOT NULL DEFAULT 0,"
+    "  total INTEGER NOT NULL,"
+    "  result TEXT NOT NULL DEFAULT ''"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE analysis_requests ("
+    "  requester TEXT NOT NULL,"
+    "  at_ms INTEGER NOT NULL,"
+    "  game_id TEXT NOT NULL,"
+    "  PRIMARY KEY (requester, at_ms, game_id)"
+    ") WITHOUT ROWID;"
+    "CREATE INDEX analysis_requests_by_time ON analysis_requests(at_ms);",
 };
 #define STORE_SCHEMA_VERSION ((int)(sizeof store_migrations / sizeof store_migrations[0]))
 

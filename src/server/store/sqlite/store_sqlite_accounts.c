@@ -288,6 +288,12 @@ static const StoreAccountsVtbl sqlite_accounts_vtbl = {
     .rating_history = store_sqlite_rating_history,
     .played = store_sqlite_played,
     .player_games = store_sqlite_player_games,
+    .game_get = store_sqlite_game_get,
+    .analysis_get = store_sqlite_analysis_get,
+    .analysis_queue = store_sqlite_analysis_queue,
+    .analysis_claim = store_sqlite_analysis_claim,
+    .analysis_progress = store_sqlite_analysis_progress,
+    .analysis_finish = store_sqlite_analysis_finish,
 };
 
 StoreAccounts *store_sqlite_accounts_open(Store *store, char *err, size_t err_size) {

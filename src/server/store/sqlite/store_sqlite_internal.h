@@ -182,6 +182,8 @@ int store_read_revs(Store *store, const char *const *ids, int count, StoreEachRe
 int store_read_scan(Store *store, const char *after, int max, StoreEachGame each, void *ctx, char *err,
                     size_t err_size);
 /* store_accounts.h player_games on the accounts' connection db. */
+/* One game by id with its moves, on db (an accounts connection): 1, 0 when there is none, -1. */
+int store_sqlite_read_one_game(sqlite3 *db, const char *id, StoreEachGame each, void *ctx, char *err, size_t err_size);
 int store_sqlite_read_player_games(sqlite3 *db, const char *name, int max, StoreEachGame each, void *ctx, char *err,
                                    size_t err_size);
 /* Closes the loop's read connection (at close). */
@@ -271,6 +273,20 @@ sqlite3_stmt *store_sqlite_accounts_prepare(SqliteAccounts *a, const char *sql, 
 StoreAccountResult store_sqlite_accounts_run(SqliteAccounts *a, sqlite3_stmt **sts, int n, int *changes,
                                              const char *what, char *err, size_t err_size);
 
+/* The analyses (store_sqlite_analysis.c): StoreAccountsVtbl's methods of the same names. */
+int store_sqlite_game_get(StoreAccounts *base, const char *id, StoreEachGame each, void *ctx, char *err,
+                          size_t err_size);
+StoreAccountResult store_sqlite_analysis_get(StoreAccounts *base, const char *game_id, AnalysisRow *out, char **result,
+                                             char *err, size_t err_size);
+StoreAccountResult store_sqlite_analysis_queue(StoreAccounts *base, const char *game_id, int total,
+                                               const char *const requesters[2], const int per_day[2], int64_t now_ms,
+                                               AnalysisRow *out, char *err, size_t err_size);
+StoreAccountResult store_sqlite_analysis_claim(StoreAccounts *base, const char *game_id, const char *node,
+                                               int64_t now_ms, int64_t until_ms, char *err, size_t err_size);
+StoreAccountResult store_sqlite_analysis_progress(StoreAccounts *base, const char *game_id, const char *node, int done,
+                                                  int64_t now_ms, int64_t until_ms, char *err, size_t err_size);
+StoreAccountResult store_sqlite_analysis_finish(StoreAccounts *base, const char *game_id, const char *node,
+                                                const char *result, int64_t now_ms, char *err, size_t err_size);
 /* The lobby (store_sqlite_lobby.c): StoreAccountsVtbl's methods of the same names. */
 StoreAccountResult store_sqlite_seek_create(StoreAccounts *base, const SeekRow *k, char *err, size_t err_size);
 int store_sqlite_seek_list(StoreAccounts *base, int64_t now_ms, SeekRow *out, int max, char *err, size_t err_size);

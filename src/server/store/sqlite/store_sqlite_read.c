@@ -293,24 +293,23 @@ int store_read_scan(Store *store, const char *after, int max, StoreEachGame each
 
 /* The account's finished games: the filter of GET /api/players (result set, not aborted: "*"). */
 
-int store_sqlite_read_player_games(sqlite3 *db, const char *name, int max, StoreEachGame each, void *ctx, char *err,
-                                   size_t err_size) {
+/* The games sql selects (STORE_GAME_SELECT's columns; ?1 text, ?2 max when max >= 0), each with its
+ * moves, in one read transaction on db: every game with the moves it had when the read began. */
+static int read_games_with_moves(sqlite3 *db, const char *sql, const char *text, int max, StoreEachGame each, void *ctx,
+                                 const char *what, char *err, size_t err_size) {
     sqlite3_stmt *games = NULL, *moves_st = NULL;
     StoredMove *moves = NULL;
     int cap = 0, count = 0, rc = SQLITE_DONE;
-    /* One read transaction: every game with the moves it had when the read began. */
-    if (!store_exec(db, "BEGIN", "player games", err, err_size))
+    if (!store_exec(db, "BEGIN", what, err, err_size))
         return -1;
-    char sql[2000];
-    store_player_games_sql("SELECT " STORE_GAME_SELECT " FROM games g", "?1",
-                           " ORDER BY created_ms DESC, id DESC LIMIT ?2", sql, sizeof sql);
     if (sqlite3_prepare_v2(db, sql, -1, &games, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, SQL_SELECT_MOVES, -1, &moves_st, NULL) != SQLITE_OK) {
-        store_set_err(err, err_size, "player games: %s", sqlite3_errmsg(db));
+        store_set_err(err, err_size, "%s: %s", what, sqlite3_errmsg(db));
         count = -1;
     } else {
-        sqlite3_bind_text(games, 1, name, -1, SQLITE_STATIC);
-        sqlite3_bind_int(games, 2, max);
+        sqlite3_bind_text(games, 1, text, -1, SQLITE_STATIC);
+        if (max >= 0)
+            sqlite3_bind_int(games, 2, max);
     }
     while (count >= 0 && (rc = sqlite3_step(games)) == SQLITE_ROW) {
         GameRecord record;
@@ -327,7 +326,7 @@ int store_sqlite_read_player_games(sqlite3 *db, const char *name, int max, Store
         count++;
     }
     if (count >= 0 && rc != SQLITE_DONE) {
-        store_set_err(err, err_size, "player games: %s", sqlite3_errmsg(db));
+        store_set_err(err, err_size, "%s: %s", what, sqlite3_errmsg(db));
         count = -1;
     }
     sqlite3_finalize(games);
@@ -335,6 +334,19 @@ int store_sqlite_read_player_games(sqlite3 *db, const char *name, int max, Store
     free(moves);
     sqlite3_exec(db, "COMMIT", NULL, NULL, NULL); /* ends the read transaction */
     return count;
+}
+
+int store_sqlite_read_player_games(sqlite3 *db, const char *name, int max, StoreEachGame each, void *ctx, char *err,
+                                   size_t err_size) {
+    char sql[2000];
+    store_player_games_sql("SELECT " STORE_GAME_SELECT " FROM games g", "?1",
+                           " ORDER BY created_ms DESC, id DESC LIMIT ?2", sql, sizeof sql);
+    return read_games_with_moves(db, sql, name, max < 0 ? 0 : max, each, ctx, "player games", err, err_size);
+}
+
+int store_sqlite_read_one_game(sqlite3 *db, const char *id, StoreEachGame each, void *ctx, char *err, size_t err_size) {
+    return read_games_with_moves(db, "SELECT " STORE_GAME_SELECT " FROM games g WHERE id = ?1", id, -1, each, ctx,
+                                 "read game", err, err_size);
 }
 
 void store_read_close(SqliteStore *s) {
