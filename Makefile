@@ -26,6 +26,7 @@
 #   make bench-strength  schach match against GNU Chess, Ethereal and Stockfish (hours)
 #   make bench-levels    the Elo of the levels for people, against Stockfish's UCI_Elo (about 1.5 h)
 #   make bench-threads   time to depth with Threads 1 and 2 (lazy SMP)
+#   make bench-wasm      the engine in WebAssembly (Node.js, Chromium) against native; schach.wasm's size
 #   make bench-clock     the engine's clock handling: 200 self-play games at 1 s + 0.01 s under the
 #                        match runner's clock, none may be lost on time (about 4 min; an idle machine)
 #   make asan | tsan | fuzz | test-release | test-asan | test-tsan | test-fuzz | deps | format | clean | help
@@ -66,7 +67,7 @@ CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: docs install uninstall tsan test-tsan all build web run run-cluster stop-cluster bench-server bench-trust bench-cluster bench-winnable bench-strength bench-levels bench-threads bench-clock test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
+.PHONY: docs install uninstall tsan test-tsan all build web run run-cluster stop-cluster bench-server bench-trust bench-cluster bench-winnable bench-strength bench-levels bench-threads bench-wasm bench-clock test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
 
 all: build
 
@@ -186,6 +187,9 @@ bench-levels: build
 
 bench-threads: build
 	bash bench/threads.sh ./$(BUILD)/schach
+
+bench-wasm: build
+	bash bench/wasm.sh ./$(BUILD)
 
 bench-clock: build
 	bash bench/match_clock.sh ./$(BUILD)/schach
