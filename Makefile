@@ -23,6 +23,8 @@
 #   make bench-trust   the accounts' reads with 1,000,000 games among 10,000 accounts, and a login while one
 #                      address holds 64 heavy reads (bench/trust.sh)
 #   make bench-winnable  dead-position analysis on real-game positions: time per position, verdicts
+#   make bench-analysis  schach analyse: positions/s per worker, a 40-move game's time, the judgements'
+#                        agreement at the default budget and at 10x on 50 games (about 15 min on 2 cores)
 #   make bench-strength  schach match against GNU Chess, Ethereal and Stockfish (hours)
 #   make bench-levels    the Elo of the levels for people, against Stockfish's UCI_Elo (about 1.5 h)
 #   make bench-threads   time to depth with Threads 1 and 2 (lazy SMP)
@@ -67,7 +69,7 @@ CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: docs install uninstall tsan test-tsan all build web run run-cluster stop-cluster bench-server bench-trust bench-cluster bench-winnable bench-strength bench-levels bench-threads bench-wasm bench-clock test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
+.PHONY: docs install uninstall tsan test-tsan all build web run run-cluster stop-cluster bench-server bench-trust bench-cluster bench-winnable bench-analysis bench-strength bench-levels bench-threads bench-wasm bench-clock test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
 
 all: build
 
@@ -167,6 +169,10 @@ bench: build
 
 bench-winnable: build
 	bash bench/winnable.sh ./$(BUILD)/bench/winnable/schach_winbench
+
+# schach analyse at its default budget and at 10x (THREADS engines, default 2; NODES, GAMES: see the script).
+bench-analysis: build
+	bash bench/analysis.sh ./$(BUILD)/schach
 
 bench-server: build web
 	bash bench/server.sh ./$(BUILD)/schach ./$(BUILD)/bench/server/schach_loadgen

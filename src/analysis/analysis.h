@@ -30,8 +30,8 @@
 /* Engines (threads) one Analyser runs at most. */
 #define ANALYSIS_THREADS_MAX 64
 /* Node budget per position when no limit is given; chosen by bench/analysis.sh (docs/analysis.md):
- * a 40-move game in about 2 s on one core of the development machine. */
-#define ANALYSIS_DEFAULT_NODES 100000
+ * a 40-move game in about 2 s on one core of the development machine (44 positions/s). */
+#define ANALYSIS_DEFAULT_NODES 50000
 /* Winning chances are computed from centipawns clamped to ±ANALYSIS_CP_CLAMP; a mate counts as that. */
 #define ANALYSIS_CP_CLAMP 1000
 
