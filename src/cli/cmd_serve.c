@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "http/http.h"
 #include "base/base.h"
+#include "analysis.h"
 #include "engine.h"
 #include "service/service.h"
 #include "store/store.h"
@@ -77,6 +78,12 @@ static void print_serve_help(SchLang lang) {
                   "  --unstarted-expiry-slow T\n"
                   "                      the same for correspondence games and games without a clock\n"
                   "                      (default 7d)\n"
+                  "  --analysis-workers N  threads analysing finished games with the engine, each with\n"
+                  "                      its own engine (default 1)\n"
+                  "  --analysis-nodes N  the engine's nodes per position of an analysis (default %d)\n"
+                  "  --analysis-queue N  analyses waiting for a worker at most (default %d; more: 503)\n"
+                  "  --analysis-per-day N  new analyses an account may ask for in a day (default %d)\n"
+                  "  --analysis-per-day-address N  ... and an address (default %d)\n"
                   "\n"
                   "Limits (0 turns a per-address limit off):\n"
                   "  --max-connections N              all connections together (default: the open-files\n"
@@ -125,6 +132,13 @@ static void print_serve_help(SchLang lang) {
                   "                      s, m, h oder d, z. B. 90m)\n"
                   "  --unstarted-expiry-slow T\n"
                   "                      dasselbe für Fernpartien und Partien ohne Uhr (Vorgabe 7d)\n"
+                  "  --analysis-workers N  Threads, die beendete Partien mit der Engine analysieren, jeder\n"
+                  "                      mit eigener Engine (Vorgabe 1)\n"
+                  "  --analysis-nodes N  Knoten der Engine je Stellung einer Analyse (Vorgabe %d)\n"
+                  "  --analysis-queue N  höchstens so viele Analysen warten auf einen Thread (Vorgabe %d;\n"
+                  "                      mehr: 503)\n"
+                  "  --analysis-per-day N  neue Analysen, die ein Konto am Tag anfordern darf (Vorgabe %d)\n"
+                  "  --analysis-per-day-address N  ... und eine Adresse (Vorgabe %d)\n"
                   "\n"
                   "Grenzen (0 schaltet eine Grenze je Adresse ab):\n"
                   "  --max-connections N              alle Verbindungen zusammen (Vorgabe: die Grenze\n"
@@ -143,8 +157,10 @@ static void print_serve_help(SchLang lang) {
                   "  --no-limits                      keine Grenzen je Adresse (für Messungen)\n"
                   "  --common-passwords DATEI         die Passwörter, die die Anmeldung ablehnt, eines je\n"
                   "                                   Zeile (Vorgabe " ACCOUNTS_COMMON_PASSWORDS ")\n"),
-           SCHACH_WEB_DIR, SERVICE_CACHE_DEFAULT, FD_RESERVE, LIMITS_CONNECTIONS_PER_ADDRESS, LIMITS_CREATES_PER_MINUTE,
-           LIMITS_REQUESTS_PER_MINUTE, LIMITS_MOVES_PER_MINUTE, HTTP_REQUEST_TIMEOUT, HTTP_WS_SUBSCRIPTIONS);
+           SCHACH_WEB_DIR, SERVICE_CACHE_DEFAULT, ANALYSIS_DEFAULT_NODES, ACCOUNTS_ANALYSIS_QUEUE,
+           ACCOUNTS_ANALYSIS_PER_DAY_ACCOUNT, ACCOUNTS_ANALYSIS_PER_DAY_ADDRESS, FD_RESERVE,
+           LIMITS_CONNECTIONS_PER_ADDRESS, LIMITS_CREATES_PER_MINUTE, LIMITS_REQUESTS_PER_MINUTE,
+           LIMITS_MOVES_PER_MINUTE, HTTP_REQUEST_TIMEOUT, HTTP_WS_SUBSCRIPTIONS);
 }
 
 /* Splits "HOST:PORT" or "[V6]:PORT" into host (written to host_buf) and port. "localhost" means
@@ -259,6 +275,7 @@ typedef struct ServeOptions {
     int64_t unstarted_ms[2]; /* --unstarted-expiry-live, --unstarted-expiry-slow; 0: the default */
     bool no_limits;
     bool max_connections_given;
+    int analysis_workers, analysis_nodes, analysis_queue, analysis_per_day, analysis_per_day_address; /* 0: default */
 } ServeOptions;
 
 /* One numeric option: 0 on no match, 1 matched, CLI_USAGE-style negative on a bad value. */
@@ -310,6 +327,11 @@ static int parse_options(int argc, char **argv, SchLang lang, ServeOptions *o) {
         {"--max-subscriptions", &o->http.ws_subscriptions},
         {"--cache-games", &o->cache_games},
         {"--check-limit", &o->check_limit_mb},
+        {"--analysis-workers", &o->analysis_workers},
+        {"--analysis-nodes", &o->analysis_nodes},
+        {"--analysis-queue", &o->analysis_queue},
+        {"--analysis-per-day", &o->analysis_per_day},
+        {"--analysis-per-day-address", &o->analysis_per_day_address},
     };
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *v = NULL;
@@ -484,7 +506,13 @@ static bool set_up(Running *r, const ServeOptions *o, const char *db, SchLang la
         return false;
     }
     /* Accounts: a worker thread of their own with their own connection; it wakes the loop too. */
-    AccountsConfig accounts = {.address_limits = !o->no_limits, .frozen_limits = o->http.limits.frozen};
+    AccountsConfig accounts = {.address_limits = !o->no_limits,
+                               .frozen_limits = o->http.limits.frozen,
+                               .analysis_workers = o->analysis_workers,
+                               .analysis_nodes = (uint64_t)o->analysis_nodes,
+                               .analysis_queue = o->analysis_queue,
+                               .analysis_per_day_account = o->analysis_per_day,
+                               .analysis_per_day_address = o->analysis_per_day_address};
     r->accounts = accounts_create(r->store, &accounts, NULL, NULL, http_server_wake, r->http, why, sizeof why);
     if (!r->accounts) {
         cli_errorf(CLI_TR(lang, "serve: accounts: %s", "serve: Konten: %s"), why);

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include "accounts_internal.h"
+#include "analysis.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -32,6 +33,13 @@ static const AccMessage messages[ACC_E_COUNT] = {
     [ACC_E_BAD_PASSWORD_NOW] = {403, "bad_password", "The current password is wrong.",
                                 "Das bisherige Passwort ist falsch."},
     [ACC_E_NOT_LOGGED_IN] = {401, "not_logged_in", "You are not logged in.", "Du bist nicht angemeldet."},
+    [ACC_E_NO_ANALYSIS] = {404, "no_analysis", "Nobody has asked for an analysis of this game yet.",
+                           "Für diese Partie hat noch niemand eine Analyse angefordert."},
+    [ACC_E_NO_GAME] = {404, "not_found", "There is no game with this id.", "Es gibt keine Partie mit dieser Kennung."},
+    [ACC_E_NOT_FINISHED] = {409, "not_finished", "Only a finished game can be analysed.",
+                            "Nur eine beendete Partie kann analysiert werden."},
+    [ACC_E_ANALYSIS_LIMIT] = {429, "rate_limited", "You have asked for many analyses today; please try again tomorrow.",
+                              "Du hast heute schon viele Analysen angefordert; bitte versuche es morgen wieder."},
     [ACC_E_TAKEN] = {409, "username_taken", "This user name is taken.", "Dieser Benutzername ist vergeben."},
     [ACC_E_CONFUSABLE] = {409, "username_confusable",
                           "This user name looks like one that is taken (I, l and 1 or O and 0 count as the same).",
@@ -114,8 +122,8 @@ static void send_answer(AccountsReply reply, void *ctx, int status, const char *
     reply(ctx, &ans);
 }
 
-static uint64_t answer_error(Accounts *a, AccountsReply reply, void *ctx, AccError e, SchLang lang, const char *arg,
-                             int retry_after) {
+uint64_t accounts_answer_error(Accounts *a, AccountsReply reply, void *ctx, AccError e, SchLang lang, const char *arg,
+                               int retry_after) {
     char *body = accounts_error_json(e, lang, arg);
     send_answer(reply, ctx, accounts_error_status(e), body, NULL, retry_after);
     free(body);
@@ -212,7 +220,7 @@ static void pair_key(const char *key, const char *address, char out[2 * 16 + 1])
     sodium_bin2hex(out, 2 * 16 + 1, h, sizeof h);
 }
 
-static AccJob *job_new(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx) {
+AccJob *accounts_job_new(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx) {
     AccJob *j = calloc(1, sizeof *j);
     if (!j)
         return NULL;
@@ -230,9 +238,9 @@ static AccJob *job_new(Accounts *a, const AccountsRequest *req, AccountsReply re
 
 /* A lobby request: checked here, the rest on the worker. */
 static uint64_t handle_seek(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx) {
-    AccJob *j = job_new(a, req, reply, ctx);
+    AccJob *j = accounts_job_new(a, req, reply, ctx);
     if (!j)
-        return answer_error(a, reply, ctx, ACC_E_INTERNAL, req->lang, NULL, 0);
+        return accounts_answer_error(a, reply, ctx, ACC_E_INTERNAL, req->lang, NULL, 0);
     AccError e = ACC_E_COUNT;
     const char *arg = NULL;
     if (!a->service && req->action == ACCOUNTS_SEEK_ACCEPT)
@@ -240,13 +248,13 @@ static uint64_t handle_seek(Accounts *a, const AccountsRequest *req, AccountsRep
     /* The poster's address: an anonymous seek is capped per address, and stored with it. */
     snprintf(j->address, sizeof j->address, "%s", req->address ? req->address : "");
     if (e != ACC_E_COUNT || !accounts_lobby_check(a, req, j, &e, &arg)) {
-        uint64_t t = answer_error(a, reply, ctx, e, req->lang, arg, 0);
+        uint64_t t = accounts_answer_error(a, reply, ctx, e, req->lang, arg, 0);
         accounts_job_free(j);
         return t;
     }
     if (!accounts_worker_submit(a, j)) {
         accounts_job_free(j);
-        return answer_error(a, reply, ctx, ACC_E_BUSY, req->lang, NULL, 1);
+        return accounts_answer_error(a, reply, ctx, ACC_E_BUSY, req->lang, NULL, 1);
     }
     return j->ticket;
 }
@@ -315,26 +323,26 @@ static uint64_t handle_player(Accounts *a, const AccountsRequest *req, AccountsR
         else if (!strcmp(req->filter, "drawn"))
             filter = PLAYED_DRAWN;
         else if (strcmp(req->filter, "all") != 0)
-            return answer_error(a, reply, ctx, ACC_E_BAD_MEMBER, req->lang, "result", 0);
+            return accounts_answer_error(a, reply, ctx, ACC_E_BAD_MEMBER, req->lang, "result", 0);
     }
     if (req->page < 0 || req->page > 100000)
-        return answer_error(a, reply, ctx, ACC_E_BAD_MEMBER, req->lang, "page", 0);
+        return accounts_answer_error(a, reply, ctx, ACC_E_BAD_MEMBER, req->lang, "page", 0);
     if (!req->seek || !account_name_key(req->seek, key))
-        return answer_error(a, reply, ctx, ACC_E_NO_PLAYER, req->lang, NULL, 0);
-    AccJob *j = job_new(a, req, reply, ctx);
+        return accounts_answer_error(a, reply, ctx, ACC_E_NO_PLAYER, req->lang, NULL, 0);
+    AccJob *j = accounts_job_new(a, req, reply, ctx);
     if (!j)
-        return answer_error(a, reply, ctx, ACC_E_INTERNAL, req->lang, NULL, 0);
+        return accounts_answer_error(a, reply, ctx, ACC_E_INTERNAL, req->lang, NULL, 0);
     snprintf(j->key, sizeof j->key, "%s", key);
     j->page = req->page;
     j->filter = filter;
     if (!heavy_take(a, j, req->address)) {
         accounts_job_free(j);
-        return answer_error(a, reply, ctx, ACC_E_HEAVY, req->lang, NULL, 1);
+        return accounts_answer_error(a, reply, ctx, ACC_E_HEAVY, req->lang, NULL, 1);
     }
     if (!accounts_worker_submit(a, j)) {
         heavy_release(a, j);
         accounts_job_free(j);
-        return answer_error(a, reply, ctx, ACC_E_BUSY, req->lang, NULL, 1);
+        return accounts_answer_error(a, reply, ctx, ACC_E_BUSY, req->lang, NULL, 1);
     }
     return j->ticket;
 }
@@ -342,6 +350,10 @@ static uint64_t handle_player(Accounts *a, const AccountsRequest *req, AccountsR
 uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx) {
     if (req->action == ACCOUNTS_PLAYER || req->action == ACCOUNTS_PLAYER_PGN)
         return handle_player(a, req, reply, ctx);
+    if (req->action == ACCOUNTS_ANALYSIS || req->action == ACCOUNTS_ANALYSIS_POST)
+        return accounts_analysis_handle(a, req, reply, ctx);
+    if (req->action == ACCOUNTS_ANALYSE)
+        return accounts_answer_error(a, reply, ctx, ACC_E_INTERNAL, req->lang, NULL, 0);
     if (req->action >= ACCOUNTS_SEEKS)
         return handle_seek(a, req, reply, ctx);
     static const char *const credentials[] = {"username", "password"};
@@ -400,7 +412,7 @@ uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply 
         e = ACC_E_RATE;
     if (e != ACC_E_COUNT) {
         /* arg may point into root: answer before freeing it. */
-        uint64_t t = answer_error(a, reply, ctx, e, req->lang, arg, wait);
+        uint64_t t = accounts_answer_error(a, reply, ctx, e, req->lang, arg, wait);
         json_decref(root);
         return t;
     }
@@ -415,12 +427,12 @@ uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply 
             send_answer(reply, ctx, 200, "{}", cookie, 0);
             return ++a->next_ticket;
         }
-        return answer_error(a, reply, ctx, ACC_E_NOT_LOGGED_IN, req->lang, NULL, 0);
+        return accounts_answer_error(a, reply, ctx, ACC_E_NOT_LOGGED_IN, req->lang, NULL, 0);
     }
-    AccJob *j = job_new(a, req, reply, ctx);
+    AccJob *j = accounts_job_new(a, req, reply, ctx);
     if (!j) {
         json_decref(root);
-        return answer_error(a, reply, ctx, ACC_E_INTERNAL, req->lang, NULL, 0);
+        return accounts_answer_error(a, reply, ctx, ACC_E_INTERNAL, req->lang, NULL, 0);
     }
     if (req->action == ACCOUNTS_PASSWORD) {
         /* Both checked above: the current one is at most as long as any account's, or it cannot match. */
@@ -449,7 +461,7 @@ uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply 
     if (!accounts_worker_submit(a, j)) {
         uint64_t t = j->ticket;
         accounts_job_free(j);
-        answer_error(a, reply, ctx, ACC_E_BUSY, req->lang, NULL, 1);
+        accounts_answer_error(a, reply, ctx, ACC_E_BUSY, req->lang, NULL, 1);
         return t;
     }
     return j->ticket;
@@ -611,6 +623,10 @@ void accounts_on_wake(Accounts *a) {
             }
             j->release_ms = 0; /* its queue is full: answered now */
         }
+        if (accounts_analysis_finish(a, j)) { /* an analysis request or run: answered and freed there */
+            j = next;
+            continue;
+        }
         if (j->action == ACCOUNTS_LOBBY) {
             lobby_read(a, j);
             accounts_job_free(j);
@@ -662,6 +678,7 @@ void accounts_on_wake(Accounts *a) {
         accounts_job_free(j);
         j = next;
     }
+    accounts_analysis_on_wake(a);
 }
 
 Accounts *accounts_create(Store *store, const AccountsConfig *cfg, AccountsClock now, void *clock_ctx,
@@ -672,6 +689,18 @@ Accounts *accounts_create(Store *store, const AccountsConfig *cfg, AccountsClock
         return NULL;
     }
     a->cfg = cfg ? *cfg : (AccountsConfig){.address_limits = true};
+    if (a->cfg.analysis_workers <= 0)
+        a->cfg.analysis_workers = ACCOUNTS_ANALYSIS_WORKERS;
+    if (a->cfg.analysis_workers > ACCOUNTS_ANALYSIS_WORKERS_MAX)
+        a->cfg.analysis_workers = ACCOUNTS_ANALYSIS_WORKERS_MAX;
+    if (a->cfg.analysis_nodes == 0)
+        a->cfg.analysis_nodes = ANALYSIS_DEFAULT_NODES;
+    if (a->cfg.analysis_queue <= 0)
+        a->cfg.analysis_queue = ACCOUNTS_ANALYSIS_QUEUE;
+    if (a->cfg.analysis_per_day_account <= 0)
+        a->cfg.analysis_per_day_account = ACCOUNTS_ANALYSIS_PER_DAY_ACCOUNT;
+    if (a->cfg.analysis_per_day_address <= 0)
+        a->cfg.analysis_per_day_address = ACCOUNTS_ANALYSIS_PER_DAY_ADDRESS;
     a->now = now ? now : real_now;
     a->clock_ctx = clock_ctx;
     a->wake = wake;
@@ -704,7 +733,7 @@ Accounts *accounts_create(Store *store, const AccountsConfig *cfg, AccountsClock
         return NULL;
     }
     a->have_site_key = true;
-    if (!accounts_worker_start(a, err, err_size)) {
+    if (!accounts_worker_start(a, err, err_size) || !accounts_analysis_start(a, store, err, err_size)) {
         accounts_free(a);
         return NULL;
     }
@@ -714,6 +743,7 @@ Accounts *accounts_create(Store *store, const AccountsConfig *cfg, AccountsClock
 void accounts_free(Accounts *a) {
     if (!a)
         return;
+    accounts_analysis_stop(a); /* it hands back into the reads' lane: first */
     accounts_worker_stop(a);
     while (a->in_service) {
         AccJob *j = a->in_service;
@@ -736,6 +766,7 @@ void accounts_job_free(AccJob *j) {
         return;
     sodium_memzero(j->password, sizeof j->password);
     sodium_memzero(j->new_password, sizeof j->new_password);
+    free(j->analysis_result);
     free(j->body);
     free(j);
 }

@@ -59,7 +59,19 @@ typedef struct AccountsConfig {
     int heavy_per_address;
     /* Tests only: the limits' clock stands still (client_limits.h, LimitsConfig.frozen). */
     bool frozen_limits;
+    /* The engine's analyses of finished games (0: the defaults below). */
+    int analysis_workers;         /* threads, each with its engine (ACCOUNTS_ANALYSIS_WORKERS) */
+    uint64_t analysis_nodes;      /* nodes per position (analysis.h ANALYSIS_DEFAULT_NODES) */
+    int analysis_queue;           /* analyses waiting for a worker at most (ACCOUNTS_ANALYSIS_QUEUE) */
+    int analysis_per_day_account; /* new analyses one account may ask for a day */
+    int analysis_per_day_address; /* ... and one address (with address_limits) */
 } AccountsConfig;
+
+#define ACCOUNTS_ANALYSIS_WORKERS         1
+#define ACCOUNTS_ANALYSIS_WORKERS_MAX     64
+#define ACCOUNTS_ANALYSIS_QUEUE           100
+#define ACCOUNTS_ANALYSIS_PER_DAY_ACCOUNT 30
+#define ACCOUNTS_ANALYSIS_PER_DAY_ADDRESS 15
 
 /* The list of common passwords that sign-up and password changes refuse (password_policy.h): Debian's
  * john-data unless the server names another (schach serve --common-passwords). Read once at start,
@@ -85,6 +97,10 @@ typedef enum {
     ACCOUNTS_ME,         /* GET /api/me -> 200 {"username",...} or 401 */
     ACCOUNTS_PASSWORD,   /* POST /api/account/password {"password","new_password"} -> 200 */
     ACCOUNTS_LOGOUT_ALL, /* DELETE /api/sessions -> 200 {"ended"}: every session and seat secret revoked */
+    /* The engine's analysis of a finished game (docs/api.md "Analysis"; accounts_analysis.c): */
+    ACCOUNTS_ANALYSIS,      /* GET /api/games/{id}/analysis -> 200 {"status",...} or 404 no_analysis */
+    ACCOUNTS_ANALYSIS_POST, /* POST /api/games/{id}/analysis -> 202 queued, 200 when it exists */
+    ACCOUNTS_ANALYSE,       /* internal: one analysis run on the analysis workers */
     /* The lobby (docs/api.md "Lobby"): */
     ACCOUNTS_SEEKS,       /* GET /api/seeks -> {"seeks":[...]} */
     ACCOUNTS_SEEK_POST,   /* POST /api/seeks {"time","color","rated"} -> 201 {"id","secret"} */

@@ -25,6 +25,10 @@ typedef enum {
     ACC_E_BAD_PASSWORD_NOW,
     ACC_E_NOT_LOGGED_IN,
     ACC_E_TAKEN,
+    ACC_E_NO_ANALYSIS,    /* 404: nobody asked for an analysis of the game */
+    ACC_E_NO_GAME,        /* 404: no game with this id */
+    ACC_E_NOT_FINISHED,   /* 409: an analysis of a game in play (or aborted) */
+    ACC_E_ANALYSIS_LIMIT, /* 429: the requester's analyses of the day are spent */
     ACC_E_CONFUSABLE,
     ACC_E_RATE,
     ACC_E_BUSY,
@@ -52,6 +56,8 @@ typedef enum {
  * (ACCOUNTS_LOGIN_SLOWDOWN_MS after the hash), in order, each as long as its own delay, so a slowed
  * answer never holds up another lane. It has no connection. */
 typedef enum { LANE_READ, LANE_HASH, LANE_HEAVY, LANE_DELAY, LANE_COUNT } AccLane;
+
+typedef struct AccAnalysis AccAnalysis; /* accounts_analysis.c */
 
 typedef struct AccLaneState {
     struct Accounts *a;
@@ -89,7 +95,10 @@ typedef struct AccJob {
     char seek_secret[SECRET_LEN + 1];          /* post: the poster's new secret; accept: the accepter's */
     unsigned char cancel_hash[STORE_HASH_LEN]; /* cancel: the hash of the secret given */
     int color;                                 /* accept: the accepter's Color */
-    char game_id[STORE_ID_LEN + 1];            /* accept: the game made */
+    char game_id[STORE_ID_LEN + 1];            /* accept: the game made; analysis: the game */
+    AnalysisRow analysis;                      /* analysis: the stored row */
+    char *analysis_result;                     /* analysis: its stored result (malloc'd), when done */
+    bool analysis_run;                         /* analysis: run it here (asked for now, or left behind) */
     uint64_t service_ticket;                   /* accept: the state request to the service, while it is out */
     struct Accounts *owner;                    /* accept: while the service is asked */
     bool asking;                               /* accept: inside service_handle (it may answer at once) */
@@ -142,6 +151,7 @@ struct Accounts {
     atomic_bool watching;              /* the lobby has watchers (the worker reads it every 2 s) */
     unsigned char site_key[32];        /* the worker's: store_accounts.h site_key, once read */
     bool have_site_key;
+    AccAnalysis *analysis; /* the analyses' workers and what the loop knows of them */
 };
 
 /* accounts.c */
@@ -151,6 +161,22 @@ char *accounts_error_json(AccError e, SchLang lang, const char *arg);
 void accounts_set_cookie(const char *token, bool secure, char *out, size_t size);
 void accounts_clear_cookie(bool secure, char *out, size_t size);
 void accounts_job_free(AccJob *j);
+/* A job for req (its session's hash taken), or NULL when out of memory. */
+AccJob *accounts_job_new(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx);
+/* Answers e at once; returns a ticket. */
+uint64_t accounts_answer_error(Accounts *a, AccountsReply reply, void *ctx, AccError e, SchLang lang, const char *arg,
+                               int retry_after);
+
+/* accounts_analysis.c: the engine's analyses of finished games. The loop's side: a GET or POST checked
+ * and sent to the reads' lane; a job back from a worker answered (true when j was an analysis job: it
+ * is freed); the watchers told of runs' progress. The reads' lane's part of a request. The analysis
+ * workers started (after the lanes) and stopped (before them). */
+uint64_t accounts_analysis_handle(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx);
+bool accounts_analysis_finish(Accounts *a, AccJob *j);
+void accounts_analysis_on_wake(Accounts *a);
+void accounts_analysis_request(Accounts *a, AccJob *j);
+bool accounts_analysis_start(Accounts *a, Store *store, char *err, size_t err_size);
+void accounts_analysis_stop(Accounts *a);
 
 /* accounts_lobby.c: the loop's checks of a seek request (true when the job may go to the worker; else
  * *e says why), the worker's part, and the loop's last step of an accept (the game's state). */

@@ -322,6 +322,9 @@ static void run(Accounts *a, AccJob *j) {
         case ACCOUNTS_ME: me(a, j); break;
         case ACCOUNTS_PASSWORD: change_password(a, j); break;
         case ACCOUNTS_LOGOUT_ALL: logout_all(a, j); break;
+        case ACCOUNTS_ANALYSIS:
+        case ACCOUNTS_ANALYSIS_POST: accounts_analysis_request(a, j); break;
+        case ACCOUNTS_ANALYSE: break; /* on the analysis workers (accounts_analysis.c) */
         case ACCOUNTS_SEEKS:
         case ACCOUNTS_SEEK_POST:
         case ACCOUNTS_SEEK_GET:

@@ -221,6 +221,29 @@ static bool account_route(HttpConn *c, int method, const char *rest) {
         c->account_action = slash ? ACCOUNTS_PLAYER_PGN : ACCOUNTS_PLAYER;
         return true;
     }
+    if (!strncmp(rest, "games/", 6)) {
+        /* games/{id}/analysis: the engine's analysis of a finished game; the rest of games/ is the
+         * service's. */
+        const char *id = rest + 6, *slash = strchr(id, '/');
+        if (!slash || strcmp(slash, "/analysis") != 0)
+            return false;
+        size_t idlen = (size_t)(slash - id);
+        if (!valid_game_id(id, idlen)) {
+            route_fail(c, 404, "no_game");
+            return true;
+        }
+        bool get = method == LWSHUMETH_GET || method == LWSHUMETH_HEAD;
+        if (!get && method != LWSHUMETH_POST) {
+            route_fail(c, 405, "method");
+            return true;
+        }
+        memcpy(c->seek, id, idlen);
+        c->seek[idlen] = '\0';
+        c->account = true;
+        c->account_action = get ? ACCOUNTS_ANALYSIS : ACCOUNTS_ANALYSIS_POST;
+        c->post = !get;
+        return true;
+    }
     if (!strncmp(rest, "seeks", 5) && (rest[5] == '\0' || rest[5] == '/')) {
         /* seeks, seeks/{id}, seeks/{id}/accept */
         const char *id = rest[5] ? rest + 6 : NULL;

@@ -85,6 +85,9 @@ void service_set_game_over(Service *svc, ServiceGameOver fn, void *ctx);
 /* The game was rated (its row now has the ratings before and their change, at rev): the copy in memory
  * takes them and its watchers hear of it; a copy not at rev - 1 is only marked to be read again. */
 void service_rated(Service *svc, const char *id, const int before[2], const int diff[2], int64_t rev);
+/* Hands text (a whole WebSocket message, e.g. {"type":"analysis",...}) to every subscriber of game id on
+ * this node; nothing when the game is not in memory or has none. */
+void service_game_event(Service *svc, const char *id, const char *text, size_t len);
 /* The account (its name as shown) revoked its seat secrets (a password change, "log out everywhere"):
  * its games in memory are read again from the store, which holds their new seat epochs. */
 void service_seats_revoked(Service *svc, const char *account);

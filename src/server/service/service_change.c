@@ -277,13 +277,8 @@ static char *state_message(const SvcGame *g, const char *state, size_t *len) {
     return svc_json_with(json_pack("{s:s, s:s}", "type", "state", "game", g->rec.id), "state", state, len);
 }
 
-void svc_broadcast(Service *svc, SvcGame *g, const char *state) {
-    if (g->sub_count == 0 || !state)
-        return;
-    size_t len = 0;
-    char *text = state_message(g, state, &len);
-    if (!text)
-        return;
+/* Hands text to every subscriber of g; those unsubscribed meanwhile are dropped after the round. */
+static void deliver(Service *svc, SvcGame *g, const char *text, size_t len) {
     g->broadcasting++;
     int count = g->sub_count; /* who subscribes while we deliver got the state already */
     for (int i = 0; i < count; i++)
@@ -297,7 +292,26 @@ void svc_broadcast(Service *svc, SvcGame *g, const char *state) {
         g->sub_count = kept;
         svc_touch(svc, g);
     }
+}
+
+void svc_broadcast(Service *svc, SvcGame *g, const char *state) {
+    if (g->sub_count == 0 || !state)
+        return;
+    size_t len = 0;
+    char *text = state_message(g, state, &len);
+    if (!text)
+        return;
+    deliver(svc, g, text, len);
     free(text);
+}
+
+void service_game_event(Service *svc, const char *id, const char *text, size_t len) {
+    SvcGame *g = svc_find(svc, id);
+    if (!g || g->sub_count == 0)
+        return;
+    svc_enter(svc);
+    deliver(svc, g, text, len);
+    svc_leave(svc);
 }
 
 /* Presence changed (a side's first subscriber came or its last one went): everyone hears of it. */
