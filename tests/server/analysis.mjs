@@ -76,9 +76,15 @@ await runTests({
     assert.ok(a.summary.black.blunder >= 1, JSON.stringify(a.summary));
     assert.equal(typeof a.accuracy.white, 'number');
     assert.ok(a.accuracy.white > a.accuracy.black, JSON.stringify(a.accuracy));
+    // The annotated PGN: evaluations, the blunder's NAG and the better line as a variation.
+    assert.match(a.pgn, /\[%eval /);
+    assert.match(a.pgn, /Nf6 \$4/);
+    assert.match(a.pgn, /\[Annotator "schach analyse"\]/);
+    assert.ok(a.pgn.includes(`(3... ${nf6.best_san}`), a.pgn);
     // German letters; the same analysis for every visitor, and asking again changes nothing.
     const de = expectOk(await analysisOf(g.id, 'de'), 'in German');
     assert.equal(de.moves[5].san, 'Sf6');
+    assert.match(de.pgn, /Sf6 \$4/);
     assert.deepEqual(de.moves.map((m) => m.judgement), a.moves.map((m) => m.judgement));
     const again = expectOk(await api('POST', `/api/games/${g.id}/analysis`, {}, from(nextAddress())), 'ask again');
     assert.equal(again.status, 'done');

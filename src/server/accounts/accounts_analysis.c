@@ -319,11 +319,23 @@ static void on_progress(int done, int total, void *ctx) {
 typedef struct GameBuild {
     SchGame *game;
     bool found, bad;
+    GameRecord rec;    /* the stored game, for its PGN */
+    StoredMove *moves; /* malloc'd copy */
+    int count;
 } GameBuild;
 
 static void build(void *ctx, const GameRecord *record, const StoredMove *moves, int count) {
     GameBuild *b = ctx;
     b->found = true;
+    b->rec = *record;
+    b->moves = count > 0 ? malloc(sizeof *moves * (size_t)count) : NULL;
+    if (count > 0 && !b->moves) {
+        b->bad = true;
+        return;
+    }
+    if (count > 0)
+        memcpy(b->moves, moves, sizeof *moves * (size_t)count);
+    b->count = count;
     SchError e;
     sch_err_clear(&e);
     if (record->start_fen[0]) {
@@ -343,15 +355,52 @@ static void build(void *ctx, const GameRecord *record, const StoredMove *moves, 
     }
 }
 
-/* {"en": ..., "de": ...}: the API's analysis in both languages, as one text (malloc'd), or NULL. */
-static char *result_text(const AnalysisResult *res) {
+/* The game's PGN as the site exports it (service_pgn_of_record), annotated with the analysis (the
+ * evaluations, the judgements' NAGs and comments, the better lines): a new JSON string, or NULL. */
+static json_t *annotated_pgn(const GameBuild *b, const AnalysisResult *res, SchLang lang) {
+    char err[200];
+    size_t len = 0;
+    char *plain = service_pgn_of_record(&b->rec, b->moves, b->count, lang, &len, err, sizeof err);
+    if (!plain)
+        return NULL;
+    SchError e;
+    sch_err_clear(&e);
+    SchPgnReader *r = sch_pgn_reader_from_buffer(plain, len, &e);
+    SchPgnGame pg;
+    sch_pgn_game_init(&pg);
+    json_t *out = NULL;
+    if (r && sch_pgn_read_game(r, &pg, &e) == 1 && analysis_annotate_pgn(&pg, res, lang)) {
+        size_t n = 0;
+        char *text = sch_pgn_write_string(&pg, lang, &n);
+        out = text ? json_stringn(text, n) : NULL;
+        sch_free(text);
+    }
+    sch_pgn_game_free(&pg);
+    sch_pgn_reader_close(r);
+    free(plain);
+    return out;
+}
+
+/* {"en": ..., "de": ...}: the API's analysis in both languages, each with "pgn", the annotated PGN, as
+ * one text (malloc'd), or NULL. */
+static char *result_text(const GameBuild *b, const AnalysisResult *res) {
     json_t *o = json_object();
-    json_t *en = analysis_json(res, SCH_LANG_EN), *de = analysis_json(res, SCH_LANG_DE);
     char *text = NULL;
-    if (o && en && de && json_object_set(o, "en", en) == 0 && json_object_set(o, "de", de) == 0)
+    bool ok = o != NULL;
+    static const SchLang langs[2] = {SCH_LANG_EN, SCH_LANG_DE};
+    for (int i = 0; i < 2 && ok; i++) {
+        json_t *one = analysis_json(res, langs[i]);
+        json_t *pgn = annotated_pgn(b, res, langs[i]);
+        ok = one && pgn && json_object_set_new(one, "pgn", pgn) == 0 &&
+             json_object_set_new(o, langs[i] == SCH_LANG_DE ? "de" : "en", one) == 0;
+        if (!ok) {
+            json_decref(one);
+            if (!one)
+                json_decref(pgn);
+        }
+    }
+    if (ok)
         text = json_dumps(o, JSON_COMPACT);
-    json_decref(en);
-    json_decref(de);
     json_decref(o);
     return text;
 }
@@ -389,6 +438,7 @@ static void run_hook(Worker *w, void *owner, void *jobs, int n, int thread) {
         log_event(LOG_ERROR, "analysis_failed", "game", j->game_id, "error", got < 0 ? err : "the game cannot be read",
                   (char *)NULL);
         free(b.game);
+        free(b.moves);
         return;
     }
     RunCtx c = {.a = a, .j = j, .thread = thread, .renewed_ms = now};
@@ -396,8 +446,9 @@ static void run_hook(Worker *w, void *owner, void *jobs, int n, int thread) {
     analyser_resume(an->engine[thread]);
     bool done = analyser_run(an->engine[thread], b.game, &res, on_progress, &c);
     set_slot(an, thread, "", 0, 0);
+    char *text = done ? result_text(&b, &res) : NULL;
     free(b.game);
-    char *text = done ? result_text(&res) : NULL;
+    free(b.moves);
     j->analysis.total = res.ply_count + 1;
     analysis_result_free(&res);
     if (!text)
