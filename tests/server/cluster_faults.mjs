@@ -12,7 +12,10 @@
 //   - SIGTERM drains node 3 while an HTTP move waits in its store and White's WebSocket is on it: the
 //     move is answered, the WebSocket gets the move's state and then Close 1001, reconnects through
 //     HAProxy to another node and gets the full state; requests through HAProxy meanwhile all succeed;
-//     the node logs drained result=ok and exits.
+//     the node logs drained result=ok and exits;
+//   - kill -9 of node 1 while it holds a game's analysis (SCHACH_ANALYSIS_HOLD, a short lease): asked
+//     on node 2 once the lease ended, node 2 takes it over and finishes it; a game asked on two nodes at
+//     once is analysed once (the nodes' schach_analyses_done_total).
 // Every wait polls with a generous deadline; nothing depends on timing.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -263,6 +266,49 @@ await runTests({
     const back = expectOk(await at(N3, 'GET', `/api/games/${g.id}`), 'node 3 after its restart');
     assert.deepEqual(back.moves, end.moves);
     for (const c of [white, spectator]) c.close();
+  },
+
+  async 'kill -9 of a node mid-analysis: another node finishes it, and a game asked on two nodes runs once'() {
+    await healthy();
+    // Node 1 holds each analysis it claimed (SCHACH_ANALYSIS_HOLD) under a short lease.
+    const hold = path.join(DIR, 'analysis-hold');
+    fs.writeFileSync(hold, 'hold');
+    await cluster('node-kill', '1');
+    await run(CLUSTER, ['node-start', '1'],
+      { env: { ...process.env, SCHACH_ANALYSIS_HOLD: hold, SCHACH_ANALYSIS_LEASE_MS: '3000' } });
+    const mated = async () => {
+      const g = await gameOn(N2, N3);
+      const moves = [[N2, g.white, 'f3'], [N3, g.black, 'e5'], [N2, g.white, 'g4'], [N3, g.black, 'Qh4#']];
+      for (const [ply, [base, secret, move]] of moves.entries()) expectOk(await httpMove(base, g, secret, ply, move), move);
+      return g;
+    };
+    const g = await mated();
+    const before = [await metric(N2, 'schach_analyses_done_total'), await metric(N3, 'schach_analyses_done_total')];
+    expectOk(await at(N1, 'POST', `/api/games/${g.id}/analysis`, {}), 'asked on node 1', 202);
+    await until(() => {
+      const [row] = sql(`SELECT status FROM analyses WHERE game_id = '${g.id}'`);
+      return row && row[0] === 'running';
+    }, 'node 1 holds the analysis', 30000);
+    await cluster('node-kill', '1');
+    fs.rmSync(hold, { force: true });
+    // Asked on node 2 once node 1's lease ended: node 2 takes it over and finishes it.
+    const done = await until(async () => {
+      const r = expectOk(await at(N2, 'GET', `/api/games/${g.id}/analysis`), 'the analysis on node 2');
+      return r.status === 'done' ? r : undefined;
+    }, 'node 2 finishes the analysis', 120000, 500);
+    assert.equal(done.moves.length, 4);
+    assert.equal(done.moves[3].san, 'Qh4#');
+    assert.equal(await metric(N2, 'schach_analyses_done_total'), before[0] + 1, 'node 2 ran it');
+    // Another game asked on nodes 2 and 3 at once: both answer, one of them runs it.
+    const h = await mated();
+    const asked = await Promise.all([N2, N3].map((base) => at(base, 'POST', `/api/games/${h.id}/analysis`, {})));
+    for (const r of asked) assert.ok(r.status === 202 || r.status === 200, `${r.status} ${r.text}`);
+    await until(async () => (await at(N3, 'GET', `/api/games/${h.id}/analysis`)).json?.status === 'done',
+      'the second analysis is done', 120000, 500);
+    const after = [await metric(N2, 'schach_analyses_done_total'), await metric(N3, 'schach_analyses_done_total')];
+    assert.equal(after[0] + after[1], before[0] + before[1] + 2, `each analysis ran once: ${before} -> ${after}`);
+    assert.deepEqual(sql(`SELECT status FROM analyses WHERE game_id IN ('${g.id}', '${h.id}')`), [['done'], ['done']]);
+    await cluster('node-start', '1');
   },
 });
 // Open WebSockets of a failed test would keep the process alive.

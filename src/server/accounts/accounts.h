@@ -137,6 +137,13 @@ typedef struct AccountsAnswer {
 
 typedef void (*AccountsReply)(void *ctx, const AccountsAnswer *answer);
 
+/* What /metrics shows of the analyses on this node. */
+typedef struct AccountsAnalysisMetrics {
+    uint64_t done; /* runs finished here (their result stored) */
+    int waiting;   /* submitted here and not back yet (running or queued) */
+} AccountsAnalysisMetrics;
+void accounts_analysis_metrics(const Accounts *a, AccountsAnalysisMetrics *out);
+
 /* Handles req: answers at once (a refusal) or after the worker ran it. Returns a ticket (never 0) for
  * accounts_cancel while the reply is outstanding. */
 uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx);

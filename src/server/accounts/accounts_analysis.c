@@ -48,6 +48,8 @@ struct AccAnalysis {
     /* The loop's: the games submitted here and not back yet, oldest first (the place in the queue). */
     char (*local)[STORE_ID_LEN + 1];
     int nlocal;
+    uint64_t runs_done; /* the loop's: runs this node finished (its result stored) */
+    int lease_ms;       /* ANALYSIS_LEASE_MS; tests: SCHACH_ANALYSIS_LEASE_MS */
 };
 
 /* ------------------------------------------------------------------------------------ the loop */
@@ -137,9 +139,18 @@ static char *view(const Accounts *a, const AccJob *j) {
     return text;
 }
 
+void accounts_analysis_metrics(const Accounts *a, AccountsAnalysisMetrics *out) {
+    memset(out, 0, sizeof *out);
+    if (!a || !a->analysis)
+        return;
+    out->done = a->analysis->runs_done;
+    out->waiting = a->analysis->nlocal;
+}
+
 bool accounts_analysis_finish(Accounts *a, AccJob *j) {
     AccAnalysis *an = a->analysis;
     if (j->action == ACCOUNTS_ANALYSE) {
+        an->runs_done += j->status == 200;
         int at = local_index(an, j->game_id);
         if (at >= 0)
             memmove(&an->local[at], &an->local[at + 1], (size_t)(an->nlocal - at - 1) * sizeof an->local[0]);
@@ -302,13 +313,14 @@ static void on_progress(int done, int total, void *ctx) {
     if (c->a->wake)
         c->a->wake(c->a->wake_ctx);
     int64_t now = accounts_now(c->a);
-    if (now - c->renewed_ms < ANALYSIS_RENEW_MS && done < total)
+    if (now - c->renewed_ms < (an->lease_ms / 3 < ANALYSIS_RENEW_MS ? an->lease_ms / 3 : ANALYSIS_RENEW_MS) &&
+        done < total)
         return;
     c->renewed_ms = now;
     char err[300] = "";
     StoreAccounts *db = an->db[c->thread];
     StoreAccountResult r =
-        db->vtbl->analysis_progress(db, c->j->game_id, an->node, done, now, now + ANALYSIS_LEASE_MS, err, sizeof err);
+        db->vtbl->analysis_progress(db, c->j->game_id, an->node, done, now, now + an->lease_ms, err, sizeof err);
     if (r == SA_NOT_FOUND) /* another node took it over: this run is no longer wanted */
         analyser_stop(an->engine[c->thread]);
     else if (r == SA_FAULT)
@@ -405,8 +417,9 @@ static char *result_text(const GameBuild *b, const AnalysisResult *res) {
     return text;
 }
 
-/* Tests only: while the file SCHACH_ANALYSIS_HOLD names exists (at most a minute), a run waits before
- * it starts, so a test can fill the queue without counting on time. */
+/* Tests only: while the file SCHACH_ANALYSIS_HOLD names exists (at most a minute), a run waits once it
+ * holds the analysis, before the engine starts, so a test can fill the queue or kill the node that
+ * holds one without counting on time. */
 static void test_hold(Worker *w, int thread) {
     const char *hold = getenv("SCHACH_ANALYSIS_HOLD");
     for (int i = 0; hold && *hold && i < 6000 && access(hold, F_OK) == 0; i++)
@@ -419,19 +432,18 @@ static void run_hook(Worker *w, void *owner, void *jobs, int n, int thread) {
     Accounts *a = owner;
     AccAnalysis *an = a->analysis;
     AccJob *j = jobs;
-    test_hold(w, thread);
-    if (worker_cancelled(w, thread))
-        return;
     StoreAccounts *db = an->db[thread];
     char err[300] = "";
     int64_t now = accounts_now(a);
-    StoreAccountResult r =
-        db->vtbl->analysis_claim(db, j->game_id, an->node, now, now + ANALYSIS_LEASE_MS, err, sizeof err);
+    StoreAccountResult r = db->vtbl->analysis_claim(db, j->game_id, an->node, now, now + an->lease_ms, err, sizeof err);
     if (r != SA_OK) {
         if (r == SA_FAULT)
             log_event(LOG_WARN, "analysis_claim_failed", "game", j->game_id, "error", err, (char *)NULL);
         return; /* another node runs it, or it is done */
     }
+    test_hold(w, thread); /* claimed: a test may kill this node now and see another take over */
+    if (worker_cancelled(w, thread))
+        return;
     GameBuild b = {.game = malloc(sizeof(SchGame))};
     int got = b.game ? db->vtbl->game_get(db, j->game_id, build, &b, err, sizeof err) : -1;
     if (got != 1 || b.bad) {
@@ -483,6 +495,9 @@ bool accounts_analysis_start(Accounts *a, Store *store, char *err, size_t err_si
     an->nodes = a->cfg.analysis_nodes;
     an->queue_max = a->cfg.analysis_queue;
     secret_random_id(an->node, 16);
+    /* Tests only: a short lease, so that a node killed while it holds one is replaced soon. */
+    const char *lease = getenv("SCHACH_ANALYSIS_LEASE_MS");
+    an->lease_ms = lease && atoi(lease) >= 300 ? atoi(lease) : ANALYSIS_LEASE_MS;
     an->local = calloc((size_t)(an->queue_max + an->threads), sizeof *an->local);
     if (!an->local) {
         snprintf(err, err_size, "%s", "out of memory");

@@ -186,6 +186,12 @@ static void metrics(HttpConn *c) {
     gauge(&t, "schach_websockets", "Open WebSockets.", srv->websockets);
     gauge(&t, "schach_draining", "1 once the node drains (SIGTERM).", http_draining(srv) ? 1 : 0);
     render_store(&t, service_store(srv->service));
+    if (srv->accounts) {
+        AccountsAnalysisMetrics am;
+        accounts_analysis_metrics(srv->accounts, &am);
+        counter(&t, "schach_analyses_done_total", "Game analyses this node ran to the end.", am.done);
+        gauge(&t, "schach_analyses_waiting", "Game analyses running or queued on this node.", am.waiting);
+    }
     if (t.failed)
         http_error(c, 500, "internal");
     else
