@@ -1,10 +1,12 @@
 // The browser UI of schach serve. No framework: the page's HTML is static (index.html holds every
 // page's section), and the module of the page the address names fills it from the server's state.
-// Routes: / (home), /g/<id> (a game), /@/<name> (a player), /account (sign up, log in, password).
+// Routes: / (home), /g/<id> (a game), /@/<name> (a player), /account (sign up, log in, password),
+// /analysis (the analysis board) and /editor (the board editor).
 import { GamePage } from './game-ctrl.js';
 import { initHeader } from './header.js';
 import { initHome } from './home.js';
 import { lang, setLang, translateDom } from './i18n.js';
+import './strings-analysis.js'; // the header's links to the analysis board and the editor
 import { $, copyFrom } from './util.js';
 
 /** The page module for the address: an object with relabel() (called after a language switch). */
@@ -20,6 +22,14 @@ async function route() {
   if (m) {
     const { initPlayer } = await import('./player.js');
     return initPlayer(decodeURIComponent(m[1]));
+  }
+  if (path === '/analysis' || path === '/analysis/') {
+    const { initAnalysis } = await import('./analysis.js');
+    return initAnalysis();
+  }
+  if (path === '/editor' || path === '/editor/') {
+    const { initEditor } = await import('./editor.js');
+    return initEditor();
   }
   if (path === '/account' || path === '/account/') {
     const { initAccount } = await import('./account.js');

@@ -1,6 +1,8 @@
 // The home page (/): the new-game form and the lists of this browser's and recently finished games.
 import * as api from './api.js';
-import { colorName, levelName, outcomeText, t } from './i18n.js';
+import { colorName, lang, levelName, outcomeText, t } from './i18n.js';
+import './strings-analysis.js';
+import { loadRules, validateFen } from './analysis-rules.js';
 import { mountLobby } from './lobby.js';
 import { gameAddress, gameRecord, myGameIds, saveGame } from './storage.js';
 import { $, formatDate, gamePath, show, showError, timeControlText } from './util.js';
@@ -130,6 +132,18 @@ export function initHome() {
     const body = { mode, color: mode === 'local' ? 'white' : f.color.value, time };
     if (mode === 'computer') body.level = f.level.value;
     if (f.variant.value === 'chess960') body.variant = 'chess960'; // a start position drawn by the server
+    // A start position: checked here by libschach (WebAssembly) for the reason in the page's
+    // language; without WebAssembly the server checks it and says why.
+    const fen = f.fen.value.trim();
+    if (fen) {
+      const v = (await loadRules()) ? validateFen(fen) : null;
+      if (v && !v.ok) {
+        showError($('home-error'), new Error(t('home_fen_bad', { reason: lang() === 'de' ? v.error.de : v.error.en })));
+        f.fen.focus();
+        return;
+      }
+      body.fen = v ? v.fen : fen;
+    }
     $('create').disabled = true;
     try {
       const r = await api.createGame(body);

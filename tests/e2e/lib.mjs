@@ -142,10 +142,11 @@ export async function noSidewaysCheck(page, title) {
   check(title, w[0] <= w[1], `scrollWidth ${w[0]} > clientWidth ${w[1]}`);
 }
 
-/** The page box of a square on the real board, from the board's box and orientation. */
-export async function squareBox(page, sq) {
-  const box = await page.locator('#board cg-board').boundingBox();
-  const black = await page.locator('#board.orientation-black, #board .orientation-black').count();
+/** The page box of a square on the real board (BOARD: the element chessground draws in, the game
+ *  page's #board unless named), from the board's box and orientation. */
+export async function squareBox(page, sq, board = '#board') {
+  const box = await page.locator(`${board} cg-board`).boundingBox();
+  const black = await page.locator(`${board}.orientation-black, ${board} .orientation-black`).count();
   const f = sq.charCodeAt(0) - 97;
   const r = Number(sq[1]) - 1;
   const col = black ? 7 - f : f;
@@ -158,16 +159,22 @@ export async function squareBox(page, sq) {
 /** The page coordinates of a box's centre. */
 export const centre = (b) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
 
-/** The page coordinates of a square's centre on the real board. */
-export const squareCenter = async (page, sq) => centre(await squareBox(page, sq));
+/** The page coordinates of a square's centre on the real board (BOARD as for squareBox). */
+export const squareCenter = async (page, sq, board = '#board') => centre(await squareBox(page, sq, board));
 
-/** Drags the piece on FROM to TO with the mouse, as a person does. */
-export async function drag(page, from, to) {
-  const a = await squareCenter(page, from);
-  const b = await squareCenter(page, to);
+/** Drags the piece on FROM to TO with the mouse, as a person does (BOARD as for squareBox). */
+export async function drag(page, from, to, board = '#board') {
+  const a = await squareCenter(page, from, board);
+  const b = await squareCenter(page, to, board);
   await page.mouse.move(a.x, a.y);
   await page.mouse.down();
   await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
   await page.mouse.move(b.x, b.y, { steps: 4 });
   await page.mouse.up();
+}
+
+/** Clicks the centre of square SQ on BOARD (as for squareBox). */
+export async function clickSquare(page, sq, board = '#board') {
+  const c = await squareCenter(page, sq, board);
+  await page.mouse.click(c.x, c.y);
 }

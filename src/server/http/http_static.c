@@ -1,5 +1,5 @@
 /* schach serve: the browser UI's files. GET and HEAD only (http_api.c answers other methods with
- * 405 and Allow). "/" and the single-page app's "/g/<id>", "/@/<name>" and "/account" are index.html; "/vendor/chessground/…"
+ * 405 and Allow). "/" and the single-page app's "/g/<id>", "/@/<name>", "/account", "/analysis" and "/editor" are index.html; "/vendor/chessground/…"
  * is chessground's npm folder; everything else a file under the web folder. Every file is resolved
  * with realpath and served only when it lies inside its folder, so neither "..", nor a symlink,
  * nor anything lws might decode leads out of it. Files are small: each is read whole.
@@ -240,9 +240,10 @@ static bool accepts_gzip(struct lws *wsi) {
 }
 
 /* The single-page app's addresses, all answered with index.html: the home page, a game, a player's
- * page and the account page. */
+ * page, the account page, the analysis board and the board editor. */
 static bool is_page(const char *path) {
-    return !strcmp(path, "/") || !strncmp(path, "/g/", 3) || !strncmp(path, "/@/", 3) || !strcmp(path, "/account");
+    return !strcmp(path, "/") || !strncmp(path, "/g/", 3) || !strncmp(path, "/@/", 3) || !strcmp(path, "/account") ||
+           !strcmp(path, "/analysis") || !strcmp(path, "/editor");
 }
 
 void http_static(HttpConn *c, const char *path) {
