@@ -112,11 +112,11 @@ void analyser_free(Analyser *a);
 
 /* Analyses every position of game (its start and its moves; the outcome decides only whether the last
  * position is over by the rules) into *out, which the caller frees with analysis_result_free on every
- * return. Blocks until done; with threads > 1 it starts and joins that many threads. progress may be
- * NULL. Returns false when stopped by analyser_stop (*out then holds what was done, unsummarised) or
- * out of memory. Positions are searched from the last to the first, so each engine's table carries
- * what it learnt of later positions back to earlier ones (as lichess's fishnet does); with one thread
- * and a node or depth budget the result is the same on every run. */
+ * return. Blocks until done: the first engine searches on the caller's thread, each other one on a
+ * thread started and joined here. progress may be NULL. Returns false when stopped by analyser_stop
+ * (*out then holds what was done, unsummarised) or out of memory. Positions are searched from the
+ * last to the first, so each engine's table carries what it learnt of later positions back to
+ * earlier ones; with one thread and a node or depth budget the result is the same on every run. */
 bool analyser_run(Analyser *a, const SchGame *game, AnalysisResult *out, AnalysisProgressFn progress, void *ctx);
 
 /* Thread-safe: stops the running analyser_run (and any later one, until analyser_resume) as soon as
