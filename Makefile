@@ -22,6 +22,8 @@
 #                        second, latency, NOTIFY lag and the cost of a move (CPU, commits, WAL bytes)
 #   make bench-trust   the accounts' reads with 1,000,000 games among 10,000 accounts, and a login while one
 #                      address holds 64 heavy reads (bench/trust.sh)
+#   make bench-analysis-server  the server's analyses: 100 asked at once, positions/s per worker, a live
+#                        game's moves meanwhile
 #   make bench-winnable  dead-position analysis on real-game positions: time per position, verdicts
 #   make bench-analysis  schach analyse: positions/s per worker, a 40-move game's time, the judgements'
 #                        agreement at the default budget and at 10x on 50 games (about 15 min on 2 cores)
@@ -69,7 +71,7 @@ CTEST := ctest --output-on-failure --no-tests=error -j$(JOBS)
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1 \
            UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-.PHONY: docs install uninstall tsan test-tsan all build web run run-cluster stop-cluster bench-server bench-trust bench-cluster bench-winnable bench-analysis bench-strength bench-levels bench-threads bench-wasm bench-clock test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
+.PHONY: docs install uninstall tsan test-tsan all build web run run-cluster stop-cluster bench-server bench-trust bench-analysis-server bench-cluster bench-winnable bench-analysis bench-strength bench-levels bench-threads bench-wasm bench-clock test test-release test-asan test-fuzz asan fuzz bench deps format format-check clean help
 
 all: build
 
@@ -179,6 +181,10 @@ bench-server: build web
 
 bench-trust: build
 	bash bench/trust.sh ./$(BUILD)/schach ./$(BUILD)/bench/server/schach_mkgames
+
+# The server's game analyses: 100 asked at once (GAMES, PLIES, WORKERS: see the script).
+bench-analysis-server: build
+	bash bench/analysis-server.sh ./$(BUILD)/schach ./$(BUILD)/bench/server/schach_mkgames
 
 # Several nodes on PostgreSQL (scripts/cluster, fresh each run) against one on SQLite (bench/cluster.sh).
 bench-cluster: build

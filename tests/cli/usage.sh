@@ -15,7 +15,7 @@ run --bogus
 expect_rc "unknown option" 2
 run --help
 expect_rc "--help" 0
-for cmd in perft moves pgn play serve uci bench match; do
+for cmd in perft moves pgn play serve uci bench match analyse; do
     grep -q "^  $cmd " <<<"$out" || fail "--help does not list $cmd: $out"
 done
 run --version
@@ -29,7 +29,7 @@ out=$(env -u LC_ALL LANG=de_DE.UTF-8 LC_MESSAGES=en_US.UTF-8 "$SCHACH" 2>&1)
 grep -q "Usage: schach" <<<"$out" || fail "LC_MESSAGES=en must win over LANG=de: $out"
 run --lang xx perft 1
 expect_rc "--lang xx" 2
-for cmd in perft moves pgn play serve uci bench match; do
+for cmd in perft moves pgn play serve uci bench match analyse; do
     run "$cmd" --help
     expect_rc "$cmd --help" 0
     run --lang de "$cmd" --help
