@@ -218,6 +218,8 @@ class AnalysisPage {
     $('an-flip').addEventListener('click', () => {
       this.orientation = this.orientation === 'white' ? 'black' : 'white';
       this.cg.set({ orientation: this.orientation });
+      // White's share of the bar stays on White's side of the board.
+      $('an-evalbar').classList.toggle('flipped', this.orientation === 'black');
       this.keys.update();
     });
     $('an-promote').addEventListener('click', () => {
