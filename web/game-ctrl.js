@@ -8,6 +8,7 @@ import { boardOf, halfmoveClock } from './chess.js';
 import { outcomeText, t } from './i18n.js';
 import { BoardKeys, announce, keyHandlers, narrate } from './board-keys.js';
 import { Review } from './review.js';
+import { GameAnalysis } from './game-analysis.js';
 import { initMuteSwitch, play } from './sound.js';
 import './strings-game.js';
 import * as clock from './game-clock.js';
@@ -47,6 +48,7 @@ export class GamePage {
     });
     this.keys = new BoardKeys(document.querySelector('#game-page .board-frame'), this.cg, keyHandlers(this));
     this.review = new Review(this);
+    this.analysis = new GameAnalysis(this); // after the end: the computer analysis, learning
     view.bindControls(this);
     this.watchPointer();
   }
@@ -253,6 +255,7 @@ export class GamePage {
     const s = this.state;
     const byKey = this.byKey;
     this.byKey = false;
+    if (this.analysis.onBoardMove(orig, dest)) return;
     if (!this.canMove()) return this.render();
     if ((s.promotions || []).includes(orig + dest)) {
       this.byKey = byKey;
@@ -310,6 +313,7 @@ export class GamePage {
     this.keys.update();
     if (this.muteLabel) this.muteLabel();
     if (this.state) this.render();
+    this.analysis.relabel();
     this.renderConnection($('connection').dataset.status || 'connecting');
   }
 }

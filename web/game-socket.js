@@ -13,6 +13,9 @@ export function connect(ctrl) {
     (s) => ctrl.applyState(s),
     (st) => ctrl.renderConnection(st),
   );
+  // The analysis' progress and end ({"type": "analysis"}) go to the page's analysis (game-analysis.js).
+  const receive = ctrl.live.receive.bind(ctrl.live);
+  ctrl.live.receive = (msg) => (msg && msg.type === 'analysis' ? ctrl.analysis.onMessage(msg) : receive(msg));
 }
 
 /** Without the socket the page still follows the game, by asking for the state now and then. */

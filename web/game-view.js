@@ -54,6 +54,12 @@ export function render(ctrl) {
     renderSide(ctrl);
     return;
   }
+  // While learning from the mistakes, the board shows the position to try (game-analysis-learn.js).
+  if (ctrl.analysis.learn.active) {
+    renderSide(ctrl);
+    ctrl.analysis.learn.draw();
+    return;
+  }
   // While reviewing, the board keeps the earlier position; the rest of the page follows the game.
   if (ctrl.review.active) {
     renderSide(ctrl);
@@ -85,7 +91,9 @@ export function renderSide(ctrl) {
   renderBars(ctrl);
   renderLinks(ctrl);
   renderRematch(ctrl);
-  $('fen').value = s.fen;
+  // The FEN of the position shown: the reviewed one while reviewing.
+  $('fen').value = ctrl.review.shownFen();
+  ctrl.analysis.update();
   document.body.dataset.ply = String(s.ply);
   document.body.dataset.over = s.outcome ? 'true' : 'false';
 }
@@ -165,7 +173,8 @@ export function renderBars(ctrl) {
   const s = ctrl.state;
   if (!s) return;
   const bottom = ctrl.orientation || 'white';
-  const cap = capturedMaterial(s.fen);
+  // The material of the position shown (the reviewed one while reviewing).
+  const cap = capturedMaterial(ctrl.review.shownFen());
   for (const [barId, color] of [
     ['bar-bottom', bottom],
     ['bar-top', other(bottom)],

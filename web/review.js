@@ -25,6 +25,13 @@ export class Review {
     return this.ply !== null;
   }
 
+  /** The FEN of the position on the board: the reviewed one, else the live one. */
+  shownFen() {
+    const s = this.page.state;
+    if (this.page.analysis.learn.active) return this.page.analysis.learn.shownFen();
+    return this.active && this.fens[this.ply] ? this.fens[this.ply] : s ? s.fen : '';
+  }
+
   /** Left/Right/Home/End step through the game, unless the focus is where those keys mean
    *  something else (a text field, the board grid) or the promotion chooser is open. */
   onKey(e) {
@@ -44,7 +51,10 @@ export class Review {
   async go(ply) {
     const s = this.page.state;
     if (!s) return;
-    if (ply >= s.ply) return this.back();
+    if (ply >= s.ply) {
+      if (this.page.analysis.learn.active) this.page.analysis.learn.stop();
+      return this.back();
+    }
     if (this.fens.length <= ply) {
       try {
         this.fens = (await request('GET', `/api/games/${encodeURIComponent(this.page.id)}/positions`)).fens;
@@ -54,6 +64,7 @@ export class Review {
       }
     }
     if (!this.fens[ply]) return;
+    if (this.page.analysis.learn.active) this.page.analysis.learn.stop();
     this.ply = ply;
     this.page.closePromotion();
     this.draw();
@@ -106,6 +117,10 @@ export class Review {
     this.page.keys.update();
     this.renderBar();
     this.markList();
+    // The FEN field and the material follow the position shown (the clocks are not recorded per move).
+    $('fen').value = fen;
+    this.page.renderBars();
+    this.page.analysis.showPly();
   }
 
   renderBar() {
