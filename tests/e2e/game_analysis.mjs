@@ -5,7 +5,8 @@
 // field and the material follow the move shown, the next mistake's better move has its arrow; the
 // annotated PGN downloads with [%eval] and $4; "Learn from your mistakes" on Black's (German) page
 // takes it to the position before 3…Nf6, refuses a bad try and shows the engine's move after the second
-// miss; axe-core finds no violation (light and dark, desktop and phone).
+// miss; axe-core finds no violation (light and dark, desktop and phone); a request over the day's limit
+// (the server allows one per address) is refused in the page's language and queues nothing.
 //
 //   node game_analysis.mjs BASE_URL ARTIFACT_DIR
 //
@@ -139,6 +140,25 @@ async function main() {
     await black.emulateMedia({ colorScheme: 'dark' });
     await axeCheck(black, 'axe-core: no violations on the German page after learning (dark)');
     await shot(white, 'game-analysis-03-phone-dark.png');
+
+    // Over the day's limit (the server allows one analysis a day per address): the page says so in its
+    // language, and nothing is queued.
+    const g2 = (await api('POST', '/api/games', { mode: 'friend', color: 'white', time: { type: 'none' } })).json;
+    const j2 = (await api('POST', `/api/games/${g2.id}/join`, { invite: g2.invite })).json;
+    await api('POST', `/api/games/${g2.id}/move`, { secret: g2.secret, ply: 0, move: 'e4' });
+    await api('POST', `/api/games/${g2.id}/move`, { secret: j2.secret, ply: 1, move: 'e5' });
+    const resigned = await api('POST', `/api/games/${g2.id}/resign`, { secret: j2.secret });
+    check('(setup) a second finished game', resigned.status === 200, resigned.text);
+    const late = await openPage('de-DE', { viewport: PHONE });
+    await late.goto(new URL(`/g/${g2.id}`, base).href);
+    const ask = late.getByRole('button', { name: 'Computeranalyse anfordern' });
+    check('a spectator is offered the analysis', await until(ask.waitFor(WAIT)));
+    await ask.click();
+    const refused = late.locator('#analysis-error');
+    check('over the day\'s limit the page says so in German', await until(late.waitForFunction(() =>
+      /Heute sind keine weiteren Analysen möglich. Versuche es in \d+/.test(document.getElementById('analysis-error').textContent), null, WAIT)),
+    await refused.textContent());
+    check('… and nothing was queued', (await api('GET', `/api/games/${g2.id}/analysis`)).status === 404);
   } finally {
     await browser.close();
   }
