@@ -126,6 +126,15 @@ async function main() {
     await black.keyboard.press('Enter');
     check('after the last mistake learning ends', await until(black.waitForFunction(() => document.body.dataset.learn === '', null, WAIT)));
 
+    // The language switch: the analysis comes again in German letters.
+    await white.click('#lang-switch');
+    check('after the switch to German the analysis speaks German',
+      await until(white.getByRole('heading', { name: 'Computeranalyse' }).waitFor(WAIT)));
+    check('… with German letters and the marks in the move list',
+      await until(white.waitForFunction(() => /Sf6\?\?/.test(document.querySelector('#moves button[data-ply="6"]').textContent), null, WAIT)));
+    await white.click('#lang-switch');
+    await white.getByRole('heading', { name: 'Computer analysis' }).waitFor(WAIT);
+
     // Accessibility: the analysed page, light and dark, desktop and phone.
     await white.locator('#moves button[data-ply="6"]').click();
     await white.waitForSelector('body[data-review="6"]', WAIT);
