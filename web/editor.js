@@ -274,7 +274,7 @@ class EditorPage {
     let playable = false;
     this.legal = false;
     if (!this.rules) {
-      status.textContent = t('an_unavailable');
+      status.textContent = t('ed_unavailable');
       playable = true;
     } else {
       const r = validateFen(fen);
