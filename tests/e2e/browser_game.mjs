@@ -201,6 +201,21 @@ async function main() {
     await watcher.context().close();
     check('no moves are offered after the end', (await white.locator('#resign').isHidden()) && (await black.locator('#offer-draw').isHidden()));
     await boardMatchesFen(white, 'at the end');
+    // Reviewing, the clocks stand as they did after the move shown (issue 23): the full ten minutes
+    // until both have moved, then each move's mover less the time since the move before plus the
+    // increment (the moves' "at" from the server, checked here by their own arithmetic).
+    const moves = await black.evaluate(() => window.schachPage.state.moves);
+    const clockText = (ms) => { const t = Math.floor(ms / 1000); return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`; };
+    await black.click('#moves button[data-ply="1"]');
+    check('reviewing ply 1: both clocks at the start',
+      (await black.textContent('#bar-top .clock')) === '10:00' && (await black.textContent('#bar-bottom .clock')) === '10:00',
+      `${await black.textContent('#bar-top .clock')} / ${await black.textContent('#bar-bottom .clock')}`);
+    await black.click('#moves button[data-ply="3"]');
+    const whiteAt3 = clockText(600000 + 5000 - (moves[2].at - moves[1].at));
+    const whiteBar = (await black.getAttribute('#bar-top', 'data-color')) === 'white' ? '#bar-top' : '#bar-bottom';
+    check('reviewing ply 3: White\'s clock as it was after 2. …', (await black.textContent(`${whiteBar} .clock`)) === whiteAt3,
+      `${await black.textContent(`${whiteBar} .clock`)} / ${whiteAt3}`);
+    await black.keyboard.press('End');
     await shot(white, '04-checkmate-white.png');
     await shot(black, '05-checkmate-black.png');
 

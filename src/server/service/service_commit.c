@@ -79,7 +79,7 @@ void svc_commit_apply(Service *svc, SvcPending *p) {
     sch_err_clear(&err);
     svc_change_run(g, p, &err); /* succeeded on the same game before, and nothing changed it since */
     if (p->kind == CH_MOVE)
-        svc_moves_append(g, &before, p->move); /* room reserved when the move was accepted */
+        svc_moves_append(g, &before, p->move, p->op.move.at_ms); /* room reserved when the move was accepted */
     g->rec = p->op.record;
     if (g->store_rev < g->rec.rev)
         g->store_rev = g->rec.rev;

@@ -53,7 +53,7 @@
 #define SVC_LIST_MAX   100         /* ids one list request may name */
 #define SVC_DAY_MS     86400000LL
 
-#define SVC_MOVE_JSON_MAX 96 /* one {"uci","san","san_de"} entry, as jansson writes it */
+#define SVC_MOVE_JSON_MAX 128 /* one {"uci","san","san_de","at"} entry, as jansson writes it */
 
 #define SVC_UNSTARTED_LIVE 0  /* Service.unstarted_*: games with a live clock */
 #define SVC_UNSTARTED_SLOW 1  /* correspondence games and games without a clock */

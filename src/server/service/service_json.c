@@ -134,12 +134,13 @@ bool svc_moves_reserve(SvcGame *g) {
     return true;
 }
 
-void svc_moves_append(SvcGame *g, const SchPosition *pos, SchMove m) {
+void svc_moves_append(SvcGame *g, const SchPosition *pos, SchMove m, int64_t at_ms) {
     char uci[8], san[SCH_MOVE_TEXT_MAX], san_de[SCH_MOVE_TEXT_MAX];
     sch_uci_write(pos, m, uci, sizeof uci); /* castling off the e-file as king takes rook */
     sch_san_write(pos, m, SCH_LANG_EN, san, sizeof san);
     sch_san_write(pos, m, SCH_LANG_DE, san_de, sizeof san_de);
-    json_t *entry = json_pack("{s:s, s:s, s:s}", "uci", uci, "san", san, "san_de", san_de);
+    json_t *entry =
+        json_pack("{s:s, s:s, s:s, s:I}", "uci", uci, "san", san, "san_de", san_de, "at", (json_int_t)at_ms);
     char *text = g->moves_text + g->moves_len;
     size_t room = g->moves_capacity - g->moves_len;
     if (g->moves_len > 0) {

@@ -366,7 +366,7 @@ SvcGame *svc_game_build(const GameRecord *record, const StoredMove *moves, int c
             svc_game_free(g);
             return NULL;
         }
-        svc_moves_append(g, &before, m);
+        svc_moves_append(g, &before, m, moves[i].at_ms);
     }
     restore_outcome(g);
     svc_rules_loaded(g);

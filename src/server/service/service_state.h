@@ -24,7 +24,7 @@ void svc_clock_stop(const SvcGame *g, GameRecord *rec, int64_t now);
 /* Makes room for one more entry in g->moves_text; false when out of memory. */
 bool svc_moves_reserve(SvcGame *g);
 /* Appends the entry of legal move m, to be played in pos, to g->moves_text (room reserved before). */
-void svc_moves_append(SvcGame *g, const SchPosition *pos, SchMove m);
+void svc_moves_append(SvcGame *g, const SchPosition *pos, SchMove m, int64_t at_ms);
 /* The state object of docs/api.md at now as compact JSON text (malloc'd, *len bytes); NULL when out
  * of memory. */
 char *svc_state_text(const SvcGame *g, int64_t now, size_t *len);
