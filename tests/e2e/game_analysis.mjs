@@ -12,7 +12,7 @@
 //
 // Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
 import fs from 'node:fs';
-import { api, args, axeCheck, check, DESKTOP, launch, noSidewaysCheck, PHONE, run, seated, shot, until, WAIT } from './lib.mjs';
+import { api, args, axeCheck, check, clickSquare, DESKTOP, launch, noSidewaysCheck, PHONE, run, seated, shot, until, WAIT } from './lib.mjs';
 
 const [base] = args('node game_analysis.mjs BASE_URL ARTIFACT_DIR');
 
@@ -97,6 +97,22 @@ async function main() {
     const pgn = fs.readFileSync(await download.path(), 'utf8');
     check('the annotated PGN downloads as schach-ID-analysis.pgn', download.suggestedFilename() === `schach-${g.id}-analysis.pgn`, download.suggestedFilename());
     check('… with [%eval] comments and the blunder\'s $4', pgn.includes('[%eval') && pgn.includes('$4'), pgn.slice(0, 400));
+
+    // The position before the blunder in the analysis board, by the page's link; the local engine on;
+    // a better try played there, kept beside the game's move (issue 23, "Done when").
+    const board = await white.context().newPage();
+    await board.goto(new URL(link5, base).href);
+    const atPly = (p) => board.waitForFunction((n) => document.getElementById('analysis-page')?.dataset.ply === n, String(p), WAIT);
+    check('the analysis board opens at the move shown', await until(atPly(5)));
+    await board.check('#an-engine');
+    check('its local engine gives a line',
+      await until(board.waitForFunction(() => document.querySelectorAll('#an-lines li').length >= 1, null, WAIT)));
+    await clickSquare(board, 'g7', '#an-board');
+    await clickSquare(board, 'g6', '#an-board');
+    check('3…g6 tried there is played', await until(atPly(6)));
+    const tree = await board.locator('#an-moves').innerText();
+    check('… and kept beside the game\'s 3…Nf6', tree.includes('g6') && tree.includes('Nf6'), tree);
+    await board.close();
 
     // German on Black's page.
     check('Black\'s page is in German', await black.getByRole('heading', { name: 'Computeranalyse' }).isVisible());
