@@ -146,7 +146,8 @@ test-asan:
 
 # Only the programs of the tests labelled tsan are built, to keep this stage short.
 TSAN_TARGETS = test_engine test_uci test_accounts test_store test_service test_service_cache \
-               test_service_computer test_service_rules test_service_rematch test_service_storage test_worker
+               test_service_computer test_service_rules test_service_rematch test_service_storage test_worker \
+               test_analysis
 tsan:
 	cmake -S . -B $(TSAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=$(CC_CLANG) \
 	    -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DSCHACH_TSAN=ON -DSCHACH_BENCH=OFF $(CMAKE_WERROR)
