@@ -222,6 +222,24 @@ await runTests({
     for (const w of watchers) w.close();
   },
 
+  async 'an analysis run on one node is heard by the watchers on the others'() {
+    // Fool's mate over nodes 2 and 3; the game's watchers on nodes 2 and 3; the analysis asked on node
+    // 1, which runs it: the others hear of it through PostgreSQL's announcements (issue 23).
+    const g = await gameOn(N2, N3);
+    const moves = [[N2, g.white, 'f3'], [N3, g.black, 'e5'], [N2, g.white, 'g4'], [N3, g.black, 'Qh4#']];
+    for (const [ply, [base, secret, move]] of moves.entries()) expectOk(await httpMove(base, g, secret, ply, move), move);
+    const watchers = [await subscribed(N2, g.id, 'watcher on node 2'), await subscribed(N3, g.id, 'watcher on node 3')];
+    expectOk(await at(N1, 'POST', `/api/games/${g.id}/analysis`, {}), 'asked on node 1', 202);
+    for (const w of watchers) {
+      const m = await w.next((x) => x.type === 'analysis' && x.game === g.id && x.analysis.status === 'done',
+        'the end of the analysis', 120000);
+      assert.deepEqual(m.analysis.progress, { done: 5, total: 5 });
+    }
+    const done = expectOk(await at(N3, 'GET', `/api/games/${g.id}/analysis`), 'the analysis on node 3');
+    assert.equal(done.status, 'done');
+    for (const w of watchers) w.close();
+  },
+
   async 'the same ply sent to two nodes at once is played once'() {
     const g = await gameOn(FRONT, FRONT);
     const spectator = await subscribed(N3, g.id, 'spectator');

@@ -226,11 +226,32 @@ static bool replay_move(Service *svc, SvcGame *g, const StoreNotice *n) {
     return true;
 }
 
+/* Another node's analysis of a game watched here went on or ended: its watchers here hear of it as the
+ * running node's do ({"type":"analysis",...}, docs/api.md "Analysis"). */
+static void analysis_notice(Service *svc, const StoreNotice *n) {
+    char status[16];
+    int done, total;
+    if (sscanf(n->note, "a %15s %d %d", status, &done, &total) != 3 ||
+        (strcmp(status, "running") != 0 && strcmp(status, "done") != 0))
+        return;
+    json_t *o = json_pack("{s:s,s:s,s:{s:s,s:{s:i,s:i}}}", "type", "analysis", "game", n->id, "analysis", "status",
+                          status, "progress", "done", done, "total", total);
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    if (text)
+        service_game_event(svc, n->id, text, strlen(text));
+    free(text);
+    json_decref(o);
+}
+
 void svc_notices(Service *svc, StoreNotice *list) {
     bool again = false;
     for (StoreNotice *n = list; n; n = n->next) {
         if (n->resync) {
             again = true;
+            continue;
+        }
+        if (store_notice_is_analysis(n)) {
+            analysis_notice(svc, n);
             continue;
         }
         SvcGame *g = svc_find(svc, n->id);

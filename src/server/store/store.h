@@ -141,6 +141,10 @@ typedef struct StoreNotice {
     struct StoreNotice *next;
 } StoreNotice;
 
+/* An analysis's progress announced by the node that runs it (store_accounts.h analysis_progress and
+ * analysis_finish on PostgreSQL): note "a STATUS DONE TOTAL", rev 1, nothing changed in the game. */
+static inline bool store_notice_is_analysis(const StoreNotice *n) { return n->note[0] == 'a' && n->note[1] == ' '; }
+
 /* Called by revs() once per game found: its id and stored rev. */
 typedef void (*StoreEachRev)(void *ctx, const char *id, int64_t rev);
 

@@ -179,22 +179,42 @@ StoreAccountResult store_pg_analysis_claim(StoreAccounts *base, const char *game
     return r;
 }
 
+/* Tells the other nodes' watchers of the game (store.h store_notice_is_analysis). */
+static void announce(PgAccounts *a, const char *game_id, const char *status, int done, int total, int64_t now_ms) {
+    char note[STORE_NOTE_LEN + 1], payload[STORE_PG_PAYLOAD_MAX], err[200];
+    snprintf(note, sizeof note, "a %s %d %d", status, done, total);
+    store_pg_format_payload(payload, game_id, 1, 0, now_ms, a->store->node, note);
+    StorePgParams p = {.n = 0};
+    store_pg_param_text(&p, payload);
+    exec(a, "SELECT pg_notify('" STORE_PG_CHANNEL "', $1)", &p, PGRES_TUPLES_OK, NULL, err, sizeof err);
+}
+
 StoreAccountResult store_pg_analysis_progress(StoreAccounts *base, const char *game_id, const char *node, int done,
                                               int64_t now_ms, int64_t until_ms, char *err, size_t err_size) {
     PgAccounts *a = (PgAccounts *)base;
     char until[24];
     snprintf(until, sizeof until, "%lld", (long long)until_ms);
-    return update(a,
-                  "UPDATE analyses SET done = $4::int, lease_until_ms = $5::bigint, updated_ms = $3::bigint"
-                  " WHERE game_id = $1 AND node = $2 AND status = 'running'",
-                  game_id, node, now_ms, done, until, SA_NOT_FOUND, err, err_size);
+    StoreAccountResult r =
+        update(a,
+               "UPDATE analyses SET done = $4::int, lease_until_ms = $5::bigint, updated_ms = $3::bigint"
+               " WHERE game_id = $1 AND node = $2 AND status = 'running'",
+               game_id, node, now_ms, done, until, SA_NOT_FOUND, err, err_size);
+    AnalysisRow row;
+    if (r == SA_OK && store_pg_analysis_get(base, game_id, &row, NULL, err, err_size) == SA_OK)
+        announce(a, game_id, "running", row.done, row.total, now_ms);
+    return r;
 }
 
 StoreAccountResult store_pg_analysis_finish(StoreAccounts *base, const char *game_id, const char *node,
                                             const char *result, int64_t now_ms, char *err, size_t err_size) {
     PgAccounts *a = (PgAccounts *)base;
-    return update(a,
-                  "UPDATE analyses SET status = 'done', done = total, result = $5, updated_ms = $3::bigint,"
-                  " lease_until_ms = 0 WHERE game_id = $1 AND node = $2 AND status = 'running' AND $4::int = 0",
-                  game_id, node, now_ms, 0, result, SA_NOT_FOUND, err, err_size);
+    StoreAccountResult r =
+        update(a,
+               "UPDATE analyses SET status = 'done', done = total, result = $5, updated_ms = $3::bigint,"
+               " lease_until_ms = 0 WHERE game_id = $1 AND node = $2 AND status = 'running' AND $4::int = 0",
+               game_id, node, now_ms, 0, result, SA_NOT_FOUND, err, err_size);
+    AnalysisRow row;
+    if (r == SA_OK && store_pg_analysis_get(base, game_id, &row, NULL, err, err_size) == SA_OK)
+        announce(a, game_id, "done", row.total, row.total, now_ms);
+    return r;
 }

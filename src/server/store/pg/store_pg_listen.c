@@ -92,7 +92,8 @@ static bool drain(PgStore *s, PGconn *conn) {
         char node[STORE_NODE_LEN + 1];
         /* This node's own commits are known to it already. */
         if (!own && strcmp(note->relname, STORE_PG_CHANNEL) == 0 &&
-            store_pg_parse_payload(note->extra, &parsed, node)) {
+            store_pg_parse_payload(note->extra, &parsed, node) &&
+            !(store_notice_is_analysis(&parsed) && strcmp(node, s->node) == 0)) {
             StoreNotice *n = malloc(sizeof *n);
             if (n) {
                 *n = parsed;
