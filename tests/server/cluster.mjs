@@ -36,6 +36,26 @@ const GAME = ['e4', 'e6', 'e5', 'd5', 'exd6', 'Bxd6', 'Nf3', 'Nc6', 'Be2', 'Bd7'
 const essence = (s) => ({ id: s.id, ply: s.ply, fen: s.fen, turn: s.turn, check: s.check, moves: s.moves,
   last_move: s.last_move, outcome: s.outcome, players: s.players, time: s.time, draw_offer: s.draw_offer });
 
+// Two new accounts, PREFIX1_STAMP on node 1 and PREFIX2_STAMP on node 2, and a rated correspondence game
+// between them from a seek posted on node 1 and accepted on node 2: {g (id and both secrets), who
+// (each account's node, cookie and stamp), as (a request as one of them on their node)}.
+async function ratedAcross(prefix) {
+  const stamp = Date.now().toString(36);
+  const who = [];
+  for (const [i, base] of [[1, N1], [2, N2]]) {
+    const r = await api('POST', new URL('/api/accounts', base).href, { username: `${prefix}${i}_${stamp}`, password: 'good password' });
+    expectOk(r, `sign up ${i}`, 201);
+    who.push({ base, stamp, cookie: `schach_session=${/schach_session=([^;]*)/.exec(r.headers.get('set-cookie'))[1]}` });
+  }
+  const as = (w, method, p, body) => api(method, new URL(p, w.base).href, body, { headers: { cookie: w.cookie } });
+  const seek = expectOk(await as(who[0], 'POST', '/api/seeks', { time: { type: 'correspondence', days: 3 },
+    color: 'white', rated: true }), 'rated seek', 201);
+  const accepted = expectOk(await as(who[1], 'POST', `/api/seeks/${seek.id}/accept`, {}), 'accept');
+  assert.equal(accepted.color, 'black');
+  const poster = expectOk(await as(who[0], 'GET', `/api/seeks/${seek.id}`), 'the poster looks');
+  return { g: { id: accepted.id, white: poster.secret, black: accepted.secret }, who, as };
+}
+
 // The live clock's game is set up first, so that its minute runs out while the other tests play.
 async function clockSetup() {
   const g = await gameOn(N1, N2, { type: 'live', minutes: 1, increment: 0 });
@@ -162,20 +182,7 @@ await runTests({
 
   async 'a rated game ended on node 1 shows its rating change on node 3'() {
     // Two accounts, each on its own node; a rated seek posted on node 1 and accepted on node 2.
-    const stamp = Date.now().toString(36);
-    const who = [];
-    for (const [i, base] of [[1, N1], [2, N2]]) {
-      const r = await api('POST', new URL('/api/accounts', base).href, { username: `cl${i}_${stamp}`, password: 'good password' });
-      expectOk(r, `sign up ${i}`, 201);
-      who.push({ base, cookie: `schach_session=${/schach_session=([^;]*)/.exec(r.headers.get('set-cookie'))[1]}` });
-    }
-    const as = (w, method, p, body) => api(method, new URL(p, w.base).href, body, { headers: { cookie: w.cookie } });
-    const seek = expectOk(await as(who[0], 'POST', '/api/seeks', { time: { type: 'correspondence', days: 3 },
-      color: 'white', rated: true }), 'rated seek', 201);
-    const accepted = expectOk(await as(who[1], 'POST', `/api/seeks/${seek.id}/accept`, {}), 'accept');
-    assert.equal(accepted.color, 'black');
-    const poster = expectOk(await as(who[0], 'GET', `/api/seeks/${seek.id}`), 'the poster looks');
-    const g = { id: accepted.id, white: poster.secret, black: accepted.secret };
+    const { g } = await ratedAcross('cl');
     const spectator = await subscribed(N3, g.id, 'spectator of the rated game');
     assert.equal(spectator.first.rated, true);
     // Fool's mate: White (node 1) loses; the node that commits the mate rates the game.
@@ -192,19 +199,8 @@ await runTests({
   async 'seat secrets revoked on node 1 are refused on nodes 2 and 3'() {
     // A rated game both other nodes hold in memory (each has a watcher); White logs out everywhere on
     // node 1 (issue 22): the secret White held before plays on no node, the one /api/me gives after does.
-    const stamp = Date.now().toString(36);
-    const who = [];
-    for (const [i, base] of [[1, N1], [2, N2]]) {
-      const r = await api('POST', new URL('/api/accounts', base).href, { username: `rv${i}_${stamp}`, password: 'good password' });
-      expectOk(r, `sign up ${i}`, 201);
-      who.push({ base, cookie: `schach_session=${/schach_session=([^;]*)/.exec(r.headers.get('set-cookie'))[1]}` });
-    }
-    const as = (w, method, p, body) => api(method, new URL(p, w.base).href, body, { headers: { cookie: w.cookie } });
-    const seek = expectOk(await as(who[0], 'POST', '/api/seeks', { time: { type: 'correspondence', days: 3 },
-      color: 'white', rated: true }), 'rated seek', 201);
-    const accepted = expectOk(await as(who[1], 'POST', `/api/seeks/${seek.id}/accept`, {}), 'accept');
-    const poster = expectOk(await as(who[0], 'GET', `/api/seeks/${seek.id}`), 'the poster looks');
-    const g = { id: accepted.id, white: poster.secret, black: accepted.secret };
+    const { g, who, as } = await ratedAcross('rv');
+    const stamp = who[0].stamp;
     const watchers = [await subscribed(N2, g.id, 'watcher on node 2'), await subscribed(N3, g.id, 'watcher on node 3')];
     expectOk(await httpMove(N2, g, g.white, 0, 'd4'), 'd4 on node 2');
     expectOk(await httpMove(N3, g, g.black, 1, 'd5'), 'd5 on node 3');
