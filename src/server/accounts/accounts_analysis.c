@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "accounts_internal.h"
 #include "analysis.h"
@@ -417,16 +416,6 @@ static char *result_text(const GameBuild *b, const AnalysisResult *res) {
     return text;
 }
 
-/* Tests only: while the file SCHACH_ANALYSIS_HOLD names exists (at most a minute), a run waits once it
- * holds the analysis, before the engine starts, so a test can fill the queue or kill the node that
- * holds one without counting on time. */
-static void test_hold(Worker *w, int thread) {
-    const char *hold = getenv("SCHACH_ANALYSIS_HOLD");
-    for (int i = 0; hold && *hold && i < 6000 && access(hold, F_OK) == 0; i++)
-        if (!worker_pause(w, thread, 10))
-            break;
-}
-
 static void run_hook(Worker *w, void *owner, void *jobs, int n, int thread) {
     (void)n;
     Accounts *a = owner;
@@ -441,7 +430,9 @@ static void run_hook(Worker *w, void *owner, void *jobs, int n, int thread) {
             log_event(LOG_WARN, "analysis_claim_failed", "game", j->game_id, "error", err, (char *)NULL);
         return; /* another node runs it, or it is done */
     }
-    test_hold(w, thread); /* claimed: a test may kill this node now and see another take over */
+    /* Tests only (SCHACH_ANALYSIS_HOLD): holds the run once claimed, before the engine starts, so a
+     * test can fill the queue, or kill this node and see another take over, without counting on time. */
+    accounts_test_hold(w, thread, "SCHACH_ANALYSIS_HOLD");
     if (worker_cancelled(w, thread))
         return;
     GameBuild b = {.game = malloc(sizeof(SchGame))};

@@ -210,6 +210,8 @@ void accounts_set_body(AccJob *j, int status, json_t *o);
 /* The account's ratings as GET /api/me shows them; NULL with err filled when the store failed. */
 json_t *accounts_ratings_json(StoreAccounts *db, const char *key, char *err, size_t err_size);
 void accounts_worker_stop(Accounts *a);
+/* Tests only: waits while the file the environment variable env names exists (at most a minute). */
+void accounts_test_hold(Worker *w, int thread, const char *env);
 /* Queues j on its action's lane; false when that queue is full (the job stays the caller's). */
 bool accounts_worker_submit(Accounts *a, AccJob *j);
 void accounts_worker_cancel(Accounts *a, uint64_t ticket);

@@ -345,10 +345,11 @@ static void run(Accounts *a, AccJob *j) {
  * client hears why before the connection gives up on it (a reply it would not read is no use). */
 #define ACCOUNTS_WAIT_MAX_MS 4000
 
-/* Tests only: while the file SCHACH_ACCOUNTS_HOLD names exists (at most a minute), the heavy reads'
- * lane waits before each job, so a test can hold reads under way without counting on time. */
-static void test_hold(Worker *w, int thread) {
-    const char *hold = getenv("SCHACH_ACCOUNTS_HOLD");
+/* Tests only: while the file the environment variable env names exists (at most a minute), the caller's
+ * thread waits (SCHACH_ACCOUNTS_HOLD: the heavy reads' lane before each job, so a test can hold reads
+ * under way without counting on time; SCHACH_ANALYSIS_HOLD: accounts_analysis.c). */
+void accounts_test_hold(Worker *w, int thread, const char *env) {
+    const char *hold = getenv(env);
     for (int i = 0; hold && *hold && i < 6000 && access(hold, F_OK) == 0; i++)
         if (!worker_pause(w, thread, 10))
             break;
@@ -368,7 +369,7 @@ static void hook_run(Worker *w, void *owner, void *jobs, int n, int thread) {
         return;
     }
     if (l == &l->a->lanes[LANE_HEAVY])
-        test_hold(w, thread);
+        accounts_test_hold(w, thread, "SCHACH_ACCOUNTS_HOLD");
     if (j->reply && j->ticket && monotonic_ms() - j->queued_ms > ACCOUNTS_WAIT_MAX_MS) {
         j->error = ACC_E_COUNT;
         accounts_fail(j, ACC_E_BUSY, NULL);
