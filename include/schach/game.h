@@ -226,6 +226,27 @@ uint64_t sch_game_repetition_key(const SchPosition *pos);
 /** Repetition key of the position after `index` plies (0: the start, ply_count: now). */
 uint64_t sch_game_key_at(const SchGame *g, int index);
 
+/** Where a position stood, for a repetition claim (what an arbiter asks for, 9.2): writes to plies, in
+ * the order played and at most max of them, the indices (plies played: 0 the start, ply_count the
+ * position on the board) after which the position stood, by repetition identity (same player to move,
+ * pieces, castling rights and en passant possibilities). m SCH_MOVE_NONE: the position on the board
+ * (also the final position of a game drawn by repetition); else a legal move m of the side to move:
+ * the position m makes (a claim announced with the move, 9.2.1.1), listed last as index ply_count + 1.
+ * Returns how many times the position stood (may exceed max; 1 when it never repeated), 0 when m is
+ * neither SCH_MOVE_NONE nor a legal move of a game in play. plies may be NULL when max is 0. */
+int sch_game_repetition_plies(const SchGame *g, SchMove m, int *plies, int max);
+
+/** Most occurrences sch_game_repetition_describe lists (a fivefold repetition ends the game). */
+#define SCH_GAME_REPETITION_MAX 5
+
+/** The occurrences of sch_game_repetition_plies(g, m, ...) in words, with their move numbers: "the
+ * position after 21…Kg7 stood after 23…Kg7 and 25…Kg7" / "dieselbe Stellung nach 21. … Kg7, 23. … Kg7
+ * und 25. … Kg7"; the start position is "the starting position" / "zu Beginn". At most
+ * SCH_GAME_REPETITION_MAX occurrences, the latest ones. Writes at most size bytes (NUL included, as
+ * snprintf) and returns the length of the whole text; 0 with "" when the position stood only once or
+ * m is not legal. */
+size_t sch_game_repetition_describe(const SchGame *g, SchMove m, SchLang lang, char *buf, size_t size);
+
 /** Names: "1-0", "0-1", "1/2-1/2", "*". */
 const char *sch_result_string(SchResult r);
 /** Machine name of a termination: "checkmate", "stalemate", "insufficient_material",
