@@ -2,8 +2,9 @@
 // WebSocket "Presence"). game-view.js calls renderRematch and renderPresence whenever it draws a state.
 //
 // After the end a player may offer a rematch; the other side sees the offer with Accept and Decline.
-// Once the new game exists both pages offer to go there, and the page that offered goes by itself
-// (against the computer and in a local game that is the page that clicked). The new game's secret is
+// Once the new game exists both players' pages go there by themselves: the page that accepted with
+// the answer to its click, the page that offered when its state names the new game (a page that
+// missed both still offers "Go to the new game"; spectators get a link). The new game's secret is
 // asked for with the old one and kept in this browser's storage, as a created game's is.
 import { request } from './api.js';
 import { colorName, t } from './i18n.js';
@@ -35,22 +36,20 @@ function goTo(answer) {
   location.assign(gameAddress(answer.id));
 }
 
-/** A click: ACTION as COLOR; GO: open the new game when the answer names it (the "Go" button, and the
- *  one click against the computer or in a local game), else only keep its secret. */
-async function act(page, color, action, go) {
+/** A click: ACTION as COLOR. An answer that names the new game (an accepted offer, the "Go" button,
+ *  the one click against the computer or in a local game) opens it. */
+async function act(page, color, action) {
   const box = $('rematch-box');
   for (const b of box.querySelectorAll('button')) b.disabled = true;
   showError($('error'), null);
   try {
     const r = await rematchCall(page, color, action);
-    if (r.id && (go || page.state.mode !== 'friend')) {
+    if (r.id) {
       wentTo.add(page.id);
       goTo(r);
       return;
     }
-    if (r.id) saveGame(r.id, { secrets: r.secrets || { [r.color]: r.secret } });
-    // With a new game the answer's state is that game's: the old one is read again.
-    page.applyState(r.id ? await request('GET', `/api/games/${encodeURIComponent(page.id)}`) : r.state);
+    page.applyState(r.state);
   } catch (e) {
     showError($('error'), e);
   } finally {
@@ -93,7 +92,7 @@ function view(page) {
       return { key: `watch ${r.game}`, text: t('rematch_ready'), link: { href: gamePath(r.game), label: t('rematch_watch') } };
     }
     const me = held.includes(r.offered_by) ? r.offered_by : held[0];
-    return { key: `go ${r.game}`, text: t('rematch_ready'), buttons: [[t('rematch_go'), () => act(page, me, 'offer', true), true]] };
+    return { key: `go ${r.game}`, text: t('rematch_ready'), buttons: [[t('rematch_go'), () => act(page, me, 'offer'), true]] };
   }
   if (!held.length) return null;
   if (r.offered_by && held.includes(r.offered_by)) {
