@@ -2,6 +2,9 @@
 # Rematch and presence in schach serve (tests/server/rematch.mjs): offer, accept, decline, both sides at
 # once, accounts, the computer, local games, bad input, presence over WebSocket; then the rows: the old
 # game names the new one, which has the colours and accounts swapped and no secret stored in the clear.
+# Also the other offers of a game and its premoves (tests/server/takeback.mjs): takebacks of one and two
+# plies with the record and clocks restored (the game goes on: the store deleted the moves taken back),
+# refused in rated games; premoves played, dropped, cancelled.
 set -u
 source "$(dirname "$0")/lib/common.bash"
 cli_init "$@"
@@ -10,6 +13,7 @@ server_setup
 
 server_start "$tmp/x.db" "${SERVER_NO_LIMITS[@]}"
 run_node rematch.mjs
+run_node takeback.mjs
 server_stop
 
 # Every rematch game the old rows name exists, with the old game's mode and time control.

@@ -94,6 +94,8 @@ uint64_t svc_handle_game(Req *r, SvcGame *g) {
         case ACTION_PGN: return svc_action_pgn(r, g);
         case ACTION_POSITIONS: return svc_action_positions(r, g);
         case ACTION_REMATCH: return svc_action_rematch(r, g);
+        case ACTION_TAKEBACK: return svc_action_takeback(r, g);
+        case ACTION_PREMOVE: return svc_action_premove(r, g);
         default: return svc_reply_error(r, SVC_E_NO_PATH, NULL);
     }
 }

@@ -110,7 +110,9 @@ typedef enum {
     ACTION_CLAIM,
     ACTION_RESIGN,
     ACTION_ABORT,
-    ACTION_REMATCH, /* a finished game's rematch: offer, accept, decline (docs/api.md "Rematch") */
+    ACTION_REMATCH,  /* a finished game's rematch: offer, accept, decline (docs/api.md "Rematch") */
+    ACTION_TAKEBACK, /* a casual game's takeback: offer, accept, decline (docs/api.md "Takebacks") */
+    ACTION_PREMOVE,  /* a move queued for the player's next turn, or its cancellation ("Premoves") */
     ACTION_PGN,
     ACTION_POSITIONS,
     ACTION_LIST,

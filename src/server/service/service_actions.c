@@ -437,6 +437,12 @@ uint64_t svc_action_claim(Req *r, SvcGame *g) {
     return svc_change_start(r, p);
 }
 
+bool svc_secret_body(Req *r, const char *member, json_t **body, const char **secret, const char **value) {
+    return secret_body(r, member, body, secret, value);
+}
+
+int svc_change_check(Req *r, SvcGame *g, const char *secret) { return change_check(r, g, secret); }
+
 uint64_t svc_action_secret_only(Req *r, SvcGame *g, ChangeKind kind) {
     json_t *body;
     const char *secret;

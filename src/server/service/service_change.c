@@ -10,6 +10,7 @@
 #include "computer/service_computer.h"
 #include "service_change.h"
 #include "service_registry.h"
+#include "service_requests.h"
 #include "service_state.h"
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -64,6 +65,7 @@ bool svc_change_run(SvcGame *g, SvcPending *p, SchError *err) {
                 return sch_game_accept_draw(game, p->color, err);
             return sch_game_decline_draw(game, p->color, err);
         case CH_CLAIM: return sch_game_claim(game, p->claim, err);
+        case CH_TAKEBACK: return svc_takeback_run(g, p, err);
         case CH_RESIGN:
             /* A rated game in which a side has not moved yet never began: resigning there aborts it, and
              * an aborted game is not rated (no farming of ratings with games resigned at once). */
@@ -129,8 +131,12 @@ bool svc_change_prepare(SvcPending *p, int64_t now, SchError *err) {
         outcome_to_record(g, &rec);
     }
     rec.draw_offer = svc_is_over(g) ? -1 : g->game.draw_offer;
+    if (p->kind == CH_MOVE || svc_is_over(g))
+        rec.takeback_offer = 0;    /* a move, or the end, lets a takeback request lapse */
     rec.plies = g->game.ply_count; /* what a read of the row checks the stored moves against */
     snapshot_restore(g, &before);
+    if (p->kind == CH_TAKEBACK)
+        svc_takeback_record(g, p, &rec, now);
 
     memset(&p->op, 0, sizeof p->op);
     p->op.user = p;
@@ -147,10 +153,11 @@ bool svc_change_prepare(SvcPending *p, int64_t now, SchError *err) {
             snprintf(p->op.note, sizeof p->op.note, "m %s %lld", p->op.move.uci, (long long)now);
         /* A plain move writes only the move, unless it changed what the row holds. */
         p->op.update = strcmp(rec.result, g->rec.result) != 0 || rec.draw_offer != g->rec.draw_offer ||
-                       rec.turn_started_ms != g->rec.turn_started_ms ||
+                       rec.takeback_offer != g->rec.takeback_offer || rec.turn_started_ms != g->rec.turn_started_ms ||
                        memcmp(rec.clock_ms, g->rec.clock_ms, sizeof rec.clock_ms) != 0;
     } else {
         p->op.update = true;
+        p->op.truncate = p->kind == CH_TAKEBACK && p->takeback_plies > 0;
     }
     if (p->op.update)
         rec.updated_ms = now;

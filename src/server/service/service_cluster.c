@@ -22,6 +22,7 @@
 #include "computer/service_computer.h"
 #include "service_change.h"
 #include "service_registry.h"
+#include "service_requests.h"
 #include "service_state.h"
 
 /* How long a lease on the computer's thinking holds beyond the search's own time, and how soon a node
@@ -122,6 +123,7 @@ bool svc_refresh(Service *svc, SvcGame *g) {
     }
     svc_rules_poke(svc, g);
     svc_computer_poke(svc, g);
+    svc_premove_poke(svc, g); /* another node's move may have brought a premove's turn */
     svc_touch(svc, g);
     return true;
 }
@@ -262,8 +264,9 @@ void svc_notices(Service *svc, StoreNotice *list) {
             continue;
         if (n->rev > g->store_rev)
             g->store_rev = n->rev;
-        /* Watchers hear of the change now; any other copy is read when it is next used. */
-        if (!g->pending && g->sub_count > 0)
+        /* Watchers hear of the change now, and a premove queued here is played; any other copy is read
+         * when it is next used. */
+        if (!g->pending && (g->sub_count > 0 || g->premove_side))
             svc_refresh(svc, g);
     }
     if (again)

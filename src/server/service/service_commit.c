@@ -80,6 +80,8 @@ void svc_commit_apply(Service *svc, SvcPending *p) {
     svc_change_run(g, p, &err); /* succeeded on the same game before, and nothing changed it since */
     if (p->kind == CH_MOVE)
         svc_moves_append(g, &before, p->move, p->op.move.at_ms); /* room reserved when the move was accepted */
+    if (p->kind == CH_TAKEBACK && p->takeback_plies > 0)
+        svc_takeback_committed(g);
     g->rec = p->op.record;
     if (g->store_rev < g->rec.rev)
         g->store_rev = g->rec.rev;
@@ -106,6 +108,7 @@ void svc_commit_apply(Service *svc, SvcPending *p) {
     free(state);
     svc_rules_poke(svc, g);
     svc_computer_poke(svc, g);
+    svc_premove_poke(svc, g); /* the opponent's move brought the premover's turn */
     /* Another node's later change was announced while this one was in the store (the announcement
      * only marked the copy then): watchers hear of it now, not at the game's next request. */
     if (svc_game_stale(g) && !g->pending && g->sub_count > 0)

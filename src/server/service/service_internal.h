@@ -116,6 +116,11 @@ typedef struct SvcGame {
     int flag_ply;
     uint8_t flag_verdict; /* Winnability of the side with time */
     uint8_t flag_reason;  /* its SchWinReason */
+    /* The premove (service_premove.c): one move in UCI queued by a side for its next turn, played by the
+     * service as soon as that turn comes. Kept on this node only (docs/api.md "Premoves"). */
+    int premove_side;    /* 1 + the Color that queued it, 0: none */
+    int premove_ply;     /* the ply count at which it is to be played */
+    char premove_uci[8]; /* "e7e5", "e7e8q" */
     /* Several servers on one store (service_cluster.c): */
     int64_t store_rev;       /* the highest rev this node heard the store has (> rec.rev: the copy is behind) */
     int64_t lease_rev;       /* the rev at which this node holds the lease on the computer's thinking, 0: none */
@@ -140,8 +145,9 @@ typedef enum {
     CH_ABORT,
     CH_TIMEOUT,
     CH_DEAD,
-    CH_REMATCH, /* a finished game's rematch offer, refusal, or the new game (service_rematch.c) */
-    CH_LEASE    /* not a change: the claim of the lease on the computer's thinking (service_cluster.c) */
+    CH_REMATCH,  /* a finished game's rematch offer, refusal, or the new game (service_rematch.c) */
+    CH_TAKEBACK, /* a takeback request, its refusal, or the plies taken back (service_takeback.c) */
+    CH_LEASE     /* not a change: the claim of the lease on the computer's thinking (service_cluster.c) */
 } ChangeKind;
 typedef enum { DRAW_OFFER, DRAW_ACCEPT, DRAW_DECLINE } DrawAction;
 
@@ -153,7 +159,8 @@ typedef struct SvcPending {
     SchColor color;                    /* who acts */
     SchMove move;                      /* CH_MOVE */
     int claim;                         /* CH_MOVE with a claim, CH_CLAIM: CLAIM_* bits (0: any), -1: none */
-    DrawAction draw;                   /* CH_DRAW */
+    DrawAction draw;                   /* CH_DRAW, CH_TAKEBACK */
+    int takeback_plies;                /* CH_TAKEBACK accepted: how many plies go (1 or 2), else 0 */
     bool claim_rejected;               /* CH_MOVE: the claim with the move was incorrect */
     bool by_computer;                  /* the computer player's own change */
     bool replayed;                     /* another node's committed move, replayed here from its note */
@@ -259,9 +266,14 @@ typedef enum {
     SVC_E_NO_CLAIM,
     SVC_E_NO_OFFER,
     SVC_E_CANNOT_ABORT,
-    SVC_E_NOT_OVER,     /* a rematch of a game still in play */
-    SVC_E_NO_REMATCH,   /* declining when no offer stands */
-    SVC_E_REMATCH_MADE, /* declining once the new game exists */
+    SVC_E_NOT_OVER,          /* a rematch of a game still in play */
+    SVC_E_NO_REMATCH,        /* declining when no offer stands */
+    SVC_E_REMATCH_MADE,      /* declining once the new game exists */
+    SVC_E_TAKEBACK_RATED,    /* a takeback asked for in a rated game */
+    SVC_E_TAKEBACK_COMPUTER, /* a takeback asked for in a game against the computer */
+    SVC_E_NO_TAKEBACK,       /* the asker has no move to take back */
+    SVC_E_NO_TAKEBACK_OFFER, /* answering when no takeback request of the opponent stands */
+    SVC_E_NO_PREMOVE,        /* a premove in a game without a live clock */
     SVC_E_TOO_LARGE,
     SVC_E_ILLEGAL,   /* %s: libschach's explanation */
     SVC_E_BAD_LEVEL, /* %s: the level asked for */

@@ -261,6 +261,8 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
     moves[0] = '[';
     if (moves_len)
         memcpy(moves + 1, g->moves_text, moves_len);
+    /* The side whose takeback request stands (docs/api.md "Takebacks"). */
+    json_object_set_new(state, "takeback_offer", color_or_null(over ? -1 : g->rec.takeback_offer - 1));
     moves[moves_len + 1] = ']';
     moves[moves_len + 2] = '\0';
     char *text = svc_json_with(state, "moves", moves, len);

@@ -48,6 +48,21 @@ uint64_t svc_action_positions(Req *r, SvcGame *g);
 uint64_t svc_action_list(Req *r);
 uint64_t svc_action_recent(Req *r);
 uint64_t svc_action_rematch(Req *r, SvcGame *g); /* service_rematch.c */
+/* service_actions.c, for the actions in files of their own: a body of "secret" and one string member
+ * (NULL: none), false after answering; who holds secret in g while g goes on and nothing of it is being
+ * saved, -1 after answering (403 bad_secret, 409 busy or game_over). */
+bool svc_secret_body(Req *r, const char *member, json_t **body, const char **secret, const char **value);
+int svc_change_check(Req *r, SvcGame *g, const char *secret);
+uint64_t svc_action_takeback(Req *r, SvcGame *g); /* service_takeback.c */
+uint64_t svc_action_premove(Req *r, SvcGame *g);  /* service_premove.c */
+/* service_takeback.c: the plies of an accepted takeback taken from g (CH_TAKEBACK in svc_change_run),
+ * and the row it leaves (clocks as they were before the first of them, no offers, the moves cut). */
+bool svc_takeback_run(SvcGame *g, const SvcPending *p, SchError *err);
+void svc_takeback_record(const SvcGame *g, const SvcPending *p, GameRecord *rec, int64_t now);
+/* A committed takeback: g->moves_text loses the entries of the plies taken back (g is after them). */
+void svc_takeback_committed(SvcGame *g);
+/* service_premove.c: plays or drops g's premove once its ply has come (after every commit and refresh). */
+void svc_premove_poke(Service *svc, SvcGame *g);
 /* A rematch change came back committed: the new game registered, the old one's row taken, both told. */
 void svc_rematch_committed(Service *svc, SvcPending *p);
 /* The state's "rematch" member: null, or {"offered_by","declined_by","game"}. New reference. */

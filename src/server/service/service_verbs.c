@@ -13,6 +13,8 @@ const ServiceVerb service_verbs[] = {
     {"resign",    ACTION_RESIGN,    true,   true},
     {"abort",     ACTION_ABORT,     true,   true},
     {"rematch",   ACTION_REMATCH,   true,   true},
+    {"takeback",  ACTION_TAKEBACK,  true,   true},
+    {"premove",   ACTION_PREMOVE,   true,   true},
     {"pgn",       ACTION_PGN,       false,  false},
     {"positions", ACTION_POSITIONS, false,  false},
 };

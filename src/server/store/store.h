@@ -45,8 +45,11 @@ typedef struct GameRecord {
     int invite_color;                             /* Color the invitation is for, -1 when none */
     char result[8];                               /* "1-0", "0-1", "1/2-1/2", "" while the game goes on */
     char termination[40];                         /* termination name, "" while the game goes on */
-    char reason[32];         /* sch_dead_position, timeout_unwinnable: sch_win_reason_name, else "" */
-    int draw_offer;          /* -1 none, else the Color whose offer stands */
+    char reason[32]; /* sch_dead_position, timeout_unwinnable: sch_win_reason_name, else "" */
+    int draw_offer;  /* -1 none, else the Color whose offer stands */
+    /* 1 + the Color whose takeback request stands, 0: none. Stored with draw_offer in its column
+     * (store_offers_pack), so the row needs no column of its own. */
+    int takeback_offer;
     int64_t clock_ms[2];     /* live: time left per Color when the current turn began */
     int64_t turn_started_ms; /* when the current turn's time began, 0 while not running */
     char level[16];          /* mode "computer": the engine level's id, else "" */
@@ -99,6 +102,8 @@ typedef struct StoreOp {
     const GameRecord *spawn;
     int ply;
     StoredMove move;
+    /* update only (no spawn, no append): the moves from ply record.plies on are deleted (a takeback). */
+    bool truncate;
     /* update, append, claim: the rev this op was made on. The op is applied only while the stored row
      * is at exactly this rev (else conflict); 0 applies it whatever the rev (copies, tests). */
     int64_t base_rev;
@@ -170,6 +175,19 @@ typedef struct StoreStats {
     StoreHistogram commit_ms;     /* time of each batch's transaction, BEGIN to COMMIT returned */
     StoreHistogram notice_lag_ms; /* from the announcing commit to its receipt here (others' only) */
 } StoreStats;
+
+/* The draw_offer column holds a row's draw offer (-1, 0, 1) and its takeback request (0: none, 1 + the
+ * Color) as draw_offer + 3 * takeback_offer: a row without a takeback request reads as it always did.
+ * A value outside -1..7 is read as a draw offer alone, as before. */
+static inline int store_offers_pack(const GameRecord *r) {
+    int draw = r->draw_offer >= -1 && r->draw_offer <= 1 ? r->draw_offer : -1;
+    int takeback = r->takeback_offer >= 0 && r->takeback_offer <= 2 ? r->takeback_offer : 0;
+    return draw + 3 * takeback;
+}
+static inline void store_offers_unpack(GameRecord *r, long long value) {
+    r->takeback_offer = value >= 2 && value <= 7 ? (int)((value + 1) / 3) : 0;
+    r->draw_offer = (int)(value - 3 * r->takeback_offer);
+}
 
 /* Adds one observation of ms to h (not thread-safe: the caller holds the lock that guards h). */
 void store_histogram_add(StoreHistogram *h, double ms);

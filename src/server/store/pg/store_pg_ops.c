@@ -55,7 +55,8 @@ static const char SQL_CREATE[] =
     "  WHERE games.id = $1 AND ($35 = 0 OR l.rev = $35) AND (NOT $36 OR n.next = $37)"                                 \
     "  RETURNING games.rev),"
 static const char SQL_UPDATE[] =
-    UPDATE_ROW " m AS (INSERT INTO moves (game_id, ply, uci, at_ms) SELECT $1, $37, $38, $39 FROM u WHERE $36)"
+    UPDATE_ROW " m AS (INSERT INTO moves (game_id, ply, uci, at_ms) SELECT $1, $37, $38, $39 FROM u WHERE $36),"
+               " d AS (DELETE FROM moves USING u WHERE $40 AND NOT $36 AND moves.game_id = $1 AND moves.ply >= $21)"
                " SELECT (SELECT rev FROM u), (SELECT rev FROM l), (SELECT next FROM n)";
 
 /* An update with a new game (StoreOp.spawn, $40..$71) inserted only from the updated row: both or
@@ -95,7 +96,8 @@ static const WriterStmt writer_stmts[PG_W_COUNT] = {
     [PG_W_COMMIT] = {"schach_commit", "COMMIT", 0, {0}},
     [PG_W_ROLLBACK] = {"schach_rollback", "ROLLBACK", 0, {0}},
     [PG_W_CREATE] = {"schach_create", SQL_CREATE, 38, {RECORD_TYPES, OID_BOOL, OID_INT4, OID_TEXT, OID_INT8}},
-    [PG_W_UPDATE] = {"schach_update", SQL_UPDATE, 39, {RECORD_TYPES, OID_INT8, OID_BOOL, OID_INT4, OID_TEXT, OID_INT8}},
+    [PG_W_UPDATE] = {"schach_update", SQL_UPDATE, 40,
+                     {RECORD_TYPES, OID_INT8, OID_BOOL, OID_INT4, OID_TEXT, OID_INT8, OID_BOOL}},
     [PG_W_SPAWN] = {"schach_spawn", SQL_SPAWN, 73,
                     {RECORD_TYPES, OID_INT8, OID_BOOL, OID_INT4, OID_TEXT, OID_INT8, RECORD_TYPES}},
     [PG_W_APPEND] = {"schach_append", SQL_APPEND, 5, {OID_TEXT, OID_INT8, OID_INT4, OID_TEXT, OID_INT8}},
@@ -152,7 +154,7 @@ void store_pg_params_record(StorePgParams *p, const GameRecord *r) {
     store_pg_param_int(p, r->invite_color);
     store_pg_param_text(p, r->result);
     store_pg_param_text(p, r->termination);
-    store_pg_param_int(p, r->draw_offer);
+    store_pg_param_int(p, store_offers_pack(r));
     store_pg_param_int(p, r->clock_ms[0]);
     store_pg_param_int(p, r->clock_ms[1]);
     store_pg_param_int(p, r->turn_started_ms);
@@ -234,6 +236,8 @@ bool store_pg_send_op(PGconn *conn, int stmt, const StoreOp *op) {
             store_pg_param_int(&p, op->move.at_ms);
             if (stmt == PG_W_SPAWN)
                 store_pg_params_record(&p, op->spawn);
+            else
+                p_bool(&p, op->truncate); /* $40: a takeback deletes the moves from $21 (plies) on */
             break;
         case PG_W_APPEND:
             store_pg_param_text(&p, op->record.id);
@@ -274,7 +278,10 @@ void store_pg_take_answer(StoreOp *op, int stmt, const PGresult *res, int64_t *n
     if (applied) {
         op->ok = true;
         *new_rev = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
-        *plies_after = op->append ? op->ply + 1 : stmt == PG_W_CREATE ? 0 : next;
+        *plies_after = op->append                            ? op->ply + 1
+                       : stmt == PG_W_CREATE                 ? 0
+                       : stmt == PG_W_UPDATE && op->truncate ? op->record.plies
+                                                             : next;
         return;
     }
     if (stmt == PG_W_CREATE) {

@@ -82,7 +82,7 @@ static bool read_record(const PGresult *res, GameRecord *r) {
     r->time.increment = (int)column_int(res, PGP_INCREMENT - 1);
     r->time.days = (int)column_int(res, PGP_DAYS - 1);
     r->invite_color = (int)column_int(res, PGP_INVITE_COLOR - 1);
-    r->draw_offer = (int)column_int(res, PGP_DRAW_OFFER - 1);
+    store_offers_unpack(r, column_int(res, PGP_DRAW_OFFER - 1));
     r->clock_ms[0] = column_int(res, PGP_CLOCK_WHITE - 1);
     r->clock_ms[1] = column_int(res, PGP_CLOCK_BLACK - 1);
     r->turn_started_ms = column_int(res, PGP_TURN_STARTED - 1);

@@ -48,7 +48,7 @@ static bool read_record(sqlite3_stmt *st, GameRecord *r) {
     r->time.increment = sqlite3_column_int(st, GP_INCREMENT - 1);
     r->time.days = sqlite3_column_int(st, GP_DAYS - 1);
     r->invite_color = sqlite3_column_int(st, GP_INVITE_COLOR - 1);
-    r->draw_offer = sqlite3_column_int(st, GP_DRAW_OFFER - 1);
+    store_offers_unpack(r, sqlite3_column_int64(st, GP_DRAW_OFFER - 1));
     r->clock_ms[0] = sqlite3_column_int64(st, GP_CLOCK_WHITE - 1);
     r->clock_ms[1] = sqlite3_column_int64(st, GP_CLOCK_BLACK - 1);
     r->turn_started_ms = sqlite3_column_int64(st, GP_TURN_STARTED - 1);

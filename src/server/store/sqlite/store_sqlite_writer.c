@@ -66,6 +66,7 @@ static const char *const writer_sql[ST_COUNT] = {
     [ST_UPDATE_GAME] = SQL_UPDATE_GAME,
     [ST_APPEND_MOVE] = SQL_APPEND_MOVE,
     [ST_BUMP_REV] = SQL_BUMP_REV,
+    [ST_TRUNCATE_MOVES] = "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
     [ST_CLAIM] = SQL_CLAIM,
     [ST_GAME_EXISTS] = "SELECT 1 FROM games WHERE id = ?1",
 };
@@ -101,7 +102,7 @@ int store_sqlite_bind_record(sqlite3_stmt *st, const GameRecord *r) {
     rc |= sqlite3_bind_int(st, GP_INVITE_COLOR, r->invite_color);
     rc |= sqlite3_bind_text(st, GP_RESULT, r->result, -1, SQLITE_STATIC);
     rc |= sqlite3_bind_text(st, GP_TERMINATION, r->termination, -1, SQLITE_STATIC);
-    rc |= sqlite3_bind_int(st, GP_DRAW_OFFER, r->draw_offer);
+    rc |= sqlite3_bind_int(st, GP_DRAW_OFFER, store_offers_pack(r));
     rc |= sqlite3_bind_int64(st, GP_CLOCK_WHITE, r->clock_ms[0]);
     rc |= sqlite3_bind_int64(st, GP_CLOCK_BLACK, r->clock_ms[1]);
     rc |= sqlite3_bind_int64(st, GP_TURN_STARTED, r->turn_started_ms);
@@ -241,6 +242,15 @@ static bool apply_op(SqliteStore *s, StoreOp *op) {
             st = s->stmt[ST_INSERT_GAME];
             if (!run_bound(st, store_sqlite_bind_record(st, &spawn))) {
                 op_fail(op, s->db, "create");
+                return false;
+            }
+        }
+        if (op->truncate && !op->append && !op->spawn) { /* a takeback: the moves after the row's plies go */
+            st = s->stmt[ST_TRUNCATE_MOVES];
+            int rc = sqlite3_bind_text(st, 1, op->record.id, -1, SQLITE_STATIC);
+            rc |= sqlite3_bind_int(st, 2, op->record.plies < 0 ? 0 : op->record.plies);
+            if (!run_bound(st, rc)) {
+                op_fail(op, s->db, "update");
                 return false;
             }
         }
