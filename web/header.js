@@ -16,10 +16,14 @@ let mePromise = null;
  *  Rejects only when the server cannot tell (network, busy). */
 export function whoami(refresh = false) {
   if (!mePromise || refresh) {
-    mePromise = request('GET', '/api/me').catch((e) => {
-      if (e.status === 401) return null;
-      throw e;
-    });
+    // Nobody logged in: 200 {"username": null} (a 401 from older servers means the same).
+    mePromise = request('GET', '/api/me').then(
+      (m) => (m && m.username ? m : null),
+      (e) => {
+        if (e.status === 401) return null;
+        throw e;
+      },
+    );
   }
   return mePromise;
 }

@@ -9,6 +9,7 @@
 //   - the loser offers a rematch, the winner accepts: both play the new game with colours swapped;
 //   - a third, anonymous visitor on a phone posts a casual challenge that A accepts; they play and the
 //     visitor resigns; the game is casual (no rating changes);
+//   - an anonymous visitor's first page logs no errors in the console (issue 24);
 //   - axe-core finds no violations on any page visited (home, account, game, player page; desktop and
 //     phone), and no phone page scrolls sideways.
 //
@@ -123,8 +124,21 @@ async function main() {
   const A = await open('de-DE', DESKTOP);
   const B = await open('en-GB', DESKTOP);
   const C = await open('de-DE', PHONE); // the anonymous visitor
+  // Everything the anonymous visitor's console says is an error (a failed request is one: Chromium logs
+  // "Failed to load resource: … 401" for it).
+  const anonymousErrors = [];
+  C.on('console', (m) => {
+    if (m.type() === 'error') anonymousErrors.push(m.text());
+  });
 
   try {
+    // --- An anonymous visitor's first page: nothing in the console (issue 24: GET /api/me said 401) ---
+    await C.goto(base);
+    check('the anonymous home page shows the log-in link',
+      await until(C.locator('#account-nav a[href^="/account"]').first().waitFor(WAIT)));
+    await until(C.waitForLoadState('networkidle', WAIT));
+    check('an anonymous page load logs no console errors', anonymousErrors.length === 0, anonymousErrors.join(' | '));
+
     // --- Two strangers arrive and sign up ----------------------------------------------------------
     await signUp(A, NAMES.a);
     await axe(A, 'account page (logged in, de, desktop)');

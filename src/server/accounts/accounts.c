@@ -417,8 +417,14 @@ uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply 
         return t;
     }
     bool has_token = req->token && strlen(req->token) == ACC_TOKEN_LEN;
-    if (!has_token && (req->action == ACCOUNTS_ME || req->action == ACCOUNTS_LOGOUT ||
-                       req->action == ACCOUNTS_PASSWORD || req->action == ACCOUNTS_LOGOUT_ALL)) {
+    if (!has_token && req->action == ACCOUNTS_ME) {
+        /* Nobody logged in: 200 {"username": null} (docs/api.md), no 401 in an anonymous page's console. */
+        json_decref(root);
+        send_answer(reply, ctx, 200, "{\"username\":null}", NULL, 0);
+        return ++a->next_ticket;
+    }
+    if (!has_token &&
+        (req->action == ACCOUNTS_LOGOUT || req->action == ACCOUNTS_PASSWORD || req->action == ACCOUNTS_LOGOUT_ALL)) {
         json_decref(root);
         if (req->action == ACCOUNTS_LOGOUT) {
             /* Logged out already: say so, and clear whatever cookie the browser has. */

@@ -94,7 +94,7 @@ typedef enum {
     ACCOUNTS_SIGNUP,     /* POST /api/accounts {"username","password"} -> 201 + cookie */
     ACCOUNTS_LOGIN,      /* POST /api/session {"username","password"} -> 200 + cookie */
     ACCOUNTS_LOGOUT,     /* DELETE /api/session -> 200, the cookie cleared */
-    ACCOUNTS_ME,         /* GET /api/me -> 200 {"username",...} or 401 */
+    ACCOUNTS_ME,         /* GET /api/me -> 200 {"username",...}, {"username": null} for nobody */
     ACCOUNTS_PASSWORD,   /* POST /api/account/password {"password","new_password"} -> 200 */
     ACCOUNTS_LOGOUT_ALL, /* DELETE /api/sessions -> 200 {"ended"}: every session and seat secret revoked */
     /* The engine's analysis of a finished game (docs/api.md "Analysis"; accounts_analysis.c): */

@@ -153,8 +153,15 @@ json_t *accounts_ratings_json(StoreAccounts *db, const char *key, char *err, siz
 
 static void me(Accounts *a, AccJob *j) {
     AccountRow row;
-    if (!accounts_session_account(a, j, &row, true))
+    if (!accounts_session_account(a, j, &row, false)) {
+        if (j->error != ACC_E_COUNT)
+            return; /* the store failed */
+        /* Nobody (the session ended or never was): 200, so that an anonymous page logs no error; the
+         * browser's stale cookie is cleared. */
+        accounts_clear_cookie(j->secure, j->cookie, sizeof j->cookie);
+        accounts_set_body(j, 200, json_pack("{s:n}", "username"));
         return;
+    }
     char err[300] = "";
     json_t *ratings = accounts_ratings_json(j->db, row.key, err, sizeof err);
     if (!ratings) {
