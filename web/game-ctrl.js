@@ -223,6 +223,7 @@ export class GamePage {
     if (this.busy && cur && s.ply === cur.ply) {
       view.renderSide(this);
       return;
+      this.lastNews = [cur, s]; // said again in the new language after a switch (relabel)
     }
     this.render();
   }
@@ -317,3 +318,6 @@ export class GamePage {
     this.renderConnection($('connection').dataset.status || 'connecting');
   }
 }
+    // The last announcement (a move, the ending, the rating changes) in the new language.
+    const again = this.lastNews && narrate(...this.lastNews, outcomeText);
+    if (again) announce(again.text);

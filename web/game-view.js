@@ -2,7 +2,7 @@
 // controls, the moves, the players' bars, the links and the connection; and the controls' events,
 // which call the page's actions.
 import * as api from './api.js';
-import { capturedMaterial, claimWithMovePossible, glyph } from './chess.js';
+import { boardOf, capturedMaterial, claimWithMovePossible, glyph } from './chess.js';
 import { colorName, levelName, outcomeText, t } from './i18n.js';
 import { signed } from './board-keys.js';
 import { renderClocks } from './game-clock.js';
@@ -116,11 +116,22 @@ function renderStatus(ctrl) {
       .map((c) => s.accounts && s.accounts[c])
       .filter((a) => a && typeof a.diff === 'number')
       .map((a) => t('rating_change', { name: a.name, diff: signed(a.diff) }));
-    result.textContent = `${outcomeText(s)} (${s.outcome.result})`;
+    // The score in one piece ("(1-0)" never breaks over two lines), a draw as "½-½"; an aborted game
+    // has none to show. The colour follows the viewer's outcome: a win green, a loss red, else neutral.
+    result.textContent = outcomeText(s);
+    const score = s.outcome.result === '1/2-1/2' ? '½-½' : s.outcome.result;
+    if (score && score !== '*') {
+      const span = document.createElement('span');
+      span.className = 'result-score';
+      span.textContent = `(${score})`;
+      result.append(' ', span);
+    }
+    const winner = s.outcome.winner;
+    result.dataset.viewer = held.length !== 1 || score === '*' ? 'neutral' : !winner ? 'draw' : winner === held[0] ? 'win' : 'loss';
     if (changes.length) {
       const span = document.createElement('span');
       span.className = 'result-ratings';
-      span.textContent = ` · ${changes.join(', ')}`;
+      span.textContent = changes.join(', ');
       result.append(span);
     }
     show(result, true);
@@ -164,7 +175,8 @@ function renderControls(ctrl) {
   show($('claim-with-move-label'), claimable);
   if (!claimable) $('claim-with-move').checked = false;
   show($('move-form'), mover || (active && held.length > 0));
-  show($('read-clocks'), !!s.time && s.time.type !== 'none');
+  // Only a live game's clocks are read out (a correspondence game shows its deadline in words).
+  show($('read-clocks'), !!s.time && s.time.type === 'live');
   $('move-input').disabled = !mover;
 }
 
@@ -172,9 +184,62 @@ function renderControls(ctrl) {
 export function renderBars(ctrl) {
   const s = ctrl.state;
   if (!s) return;
+const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+const ROLE_ORDER = 'qrbnp';
+
+/** The ply of the position shown: the reviewed one, the live one, or (learning from mistakes) the one
+ *  whose FEN is shown. */
+function shownPly(ctrl, fen) {
+  const s = ctrl.state;
+  if (ctrl.review.active && ctrl.review.ply !== null) return ctrl.review.ply;
+  if (fen === s.fen) return s.ply;
+  const i = ctrl.review.fens.indexOf(fen);
+  return i >= 0 ? i : s.ply;
+}
+
+/** The pieces each side lost by capture in the first PLY moves of state S ({white: [roles], black:
+ *  [roles]}, queens first), replayed from the start position: a promoted pawn that is taken counts as
+ *  its new piece, en passant as a pawn, castling (also Chess960's king-takes-rook) as nothing. */
+export function capturesFromMoves(s, ply) {
+  const board = boardOf(s.start_fen || START_FEN);
+  const lost = { white: [], black: [] };
+  for (const m of (s.moves || []).slice(0, ply)) {
+    const from = m.uci.slice(0, 2);
+    const to = m.uci.slice(2, 4);
+    const piece = board.get(from);
+    if (!piece) continue;
+    const target = board.get(to);
+    board.delete(from);
+    if (piece.role === 'k' && (target ? target.color === piece.color : Math.abs(to.charCodeAt(0) - from.charCodeAt(0)) > 1)) {
+      // Castling: the king to the g- or c-file, the rook beside it on the inside.
+      const short = to.charCodeAt(0) > from.charCodeAt(0);
+      const rank = from[1];
+      const rookFrom = target ? to : (short ? 'h' : 'a') + rank;
+      const rook = board.get(rookFrom);
+      board.delete(rookFrom);
+      board.set((short ? 'g' : 'c') + rank, piece);
+      if (rook) board.set((short ? 'f' : 'd') + rank, rook);
+      continue;
+    }
+    if (target && target.color !== piece.color) lost[target.color].push(target.role);
+    else if (!target && piece.role === 'p' && from[0] !== to[0]) {
+      // En passant: the pawn taken stands beside the mover's start square.
+      const passed = to[0] + from[1];
+      const p = board.get(passed);
+      if (p) lost[p.color].push(p.role);
+      board.delete(passed);
+    }
+    board.set(to, m.uci.length > 4 ? { color: piece.color, role: m.uci[4] } : piece);
+  }
+  for (const c of ['white', 'black']) lost[c].sort((a, b) => ROLE_ORDER.indexOf(a) - ROLE_ORDER.indexOf(b));
+  return lost;
+}
+
   const bottom = ctrl.orientation || 'white';
-  // The material of the position shown (the reviewed one while reviewing).
-  const cap = capturedMaterial(ctrl.review.shownFen());
+  // The material of the position shown (the reviewed one while reviewing): the pieces taken, counted
+  // from the moves up to it (a game from a FEN has no full set to count against), and the lead.
+  const shownFen = ctrl.review.shownFen();
+  const cap = { ...capturesFromMoves(s, shownPly(ctrl, shownFen)), diff: capturedMaterial(shownFen).diff };
   for (const [barId, color] of [
     ['bar-bottom', bottom],
     ['bar-top', other(bottom)],

@@ -1,5 +1,6 @@
 // Every user-visible string of the browser UI, German and English, in one place.
-// The language comes from localStorage (the user's switch), else navigator.language.
+// The language comes from ?lang= in the address, else localStorage (the user's switch), else
+// navigator.language.
 
 const STRINGS = {
   de: {
@@ -260,6 +261,16 @@ const STRINGS = {
 const LANG_KEY = 'schach.lang';
 
 function detect() {
+  // ?lang=de or ?lang=en in the address chooses as the language switch does, and is remembered.
+  const asked = new URLSearchParams(location.search).get('lang');
+  if (asked === 'de' || asked === 'en') {
+    try {
+      localStorage.setItem(LANG_KEY, asked);
+    } catch (_) {
+      // Not remembered, but this page follows it.
+    }
+    return asked;
+  }
   try {
     const saved = localStorage.getItem(LANG_KEY);
     if (saved === 'de' || saved === 'en') return saved;

@@ -9,8 +9,15 @@ export function show(el, visible) {
 }
 
 export function showError(el, err) {
-  el.textContent = err ? err.message || String(err) : '';
+  el.textContent = err ? sentence(err.message || String(err)) : '';
   show(el, !!err);
+}
+
+/** A message as a sentence: its first letter capitalised (the rules core words its explanations in
+ *  lower case, "the path is blocked at e2"), unless it begins with a square or a move ("e4 …"). */
+export function sentence(text) {
+  if (!/^\p{Ll}/u.test(text) || /^[a-h][1-8]/.test(text)) return text;
+  return text[0].toUpperCase() + text.slice(1);
 }
 
 /** Parses "#a=1&b=2" into an object. */

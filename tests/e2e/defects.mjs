@@ -11,6 +11,11 @@
 //   9 the two PGN downloads have different file names
 //  10 /favicon.ico is served; the promotion chooser opens over the promotion square; aborted games
 //     are not among the recently finished
+// and issue 24's (the checks named "24/N"): 6 a game from a FEN counts the pieces taken from its moves;
+// 10 error messages begin with a capital, ?lang=de is honoured, draws read "½-½", "(1-0)" on one line,
+// the result in the viewer's colour, the announcement follows a language switch, "Game aborted" without
+// "(*)", no "Read the clocks" in correspondence, a deadline leaves the name on one line, Resign and the
+// rematch offer visible without scrolling on a phone.
 //
 //   node defects.mjs BASE_URL ARTIFACT_DIR
 //
@@ -131,6 +136,173 @@ async function placeholderFits(page, sel) {
     const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
     return { fits: need <= room, need: Math.ceil(need), room: Math.floor(room), text: el.placeholder };
   }, sel);
+}
+
+/** A friend game over the API with both sides taken: {id, secrets: {white, black}, link(color)}. */
+async function friendGame(time = { type: 'none' }) {
+  const c = await api('POST', '/api/games', { mode: 'friend', color: 'white', time });
+  const j = await api('POST', `/api/games/${c.json.id}/join`, { invite: c.json.invite });
+  if (c.status !== 201 || j.status !== 200) throw new Error(`friend game: ${c.status} ${j.status}`);
+  const secrets = { white: c.json.secret, black: j.json.secret };
+  return {
+    id: c.json.id,
+    secrets,
+    link: (color) => `${new URL(`/g/${c.json.id}`, base)}#s=${encodeURIComponent(secrets[color])}&c=${color}`,
+  };
+}
+
+/** Issue 24's page defects (6 and 10), each failed on the page before its fix. */
+async function issue24(open) {
+  // 6: a game from a FEN lists no pieces as taken until one is; then only that one.
+  const fenGame = await api('POST', '/api/games', { mode: 'local', color: 'white', time: { type: 'none' }, fen: '4k3/8/8/8/8/8/8/Rq2K3 w - - 0 1' });
+  const fg = fenGame.json;
+  const desk = await open('en-GB', DESKTOP);
+  await desk.goto(`${new URL(`/g/${fg.id}`, base)}#w=${encodeURIComponent(fg.secrets.white)}&b=${encodeURIComponent(fg.secrets.black)}`);
+  await atPly(desk, 0);
+  const captured = () => desk.evaluate(() => ['bar-bottom', 'bar-top'].map((b) => document.querySelector(`#${b} .captured`).textContent.trim()));
+  let cap = await captured();
+  check('24/6 a game from a FEN: no piece listed as taken before a capture', cap[0] === '' && cap[1] === '+4', JSON.stringify(cap));
+  const rx = await api('POST', `/api/games/${fg.id}/move`, { secret: fg.secrets.white, ply: 0, move: 'a1b1' });
+  await atPly(desk, 1);
+  cap = await captured();
+  check('24/6 … after Rxb1 White shows the queen taken and its lead, Black nothing', rx.status === 200 && cap[0] === '♛ +5' && cap[1] === '', JSON.stringify(cap));
+
+  // 10: an error message begins with a capital letter (the rules core's explanation, English and German).
+  await desk.fill('#move-input', 'Kd3');
+  await desk.press('#move-input', 'Enter');
+  const en = await until(desk.waitForFunction(() => !document.getElementById('error').hidden, null, WAIT)) ? await desk.textContent('#error') : '';
+  check('24/10 an error message begins with a capital letter (English)', /^\p{Lu}/u.test(en), en);
+
+  // 10: ?lang=de in the address sets the language (and keeps it, as the switch does).
+  await desk.goto(new URL('/?lang=de', base).href);
+  await desk.waitForSelector('#home-page:not([hidden])', WAIT);
+  check('24/10 ?lang=de makes the page German', (await desk.getAttribute('html', 'lang')) === 'de' &&
+    (await desk.textContent('#lang-switch')).trim() === 'English', await desk.getAttribute('html', 'lang'));
+  await desk.goto(new URL(`/g/${fg.id}`, base).href);
+  await atPly(desk, 1);
+  check('24/10 … and the next page stays German', (await desk.getAttribute('html', 'lang')) === 'de');
+  await desk.fill('#move-input', 'Kd3');
+  await desk.press('#move-input', 'Enter');
+  const de = await until(desk.waitForFunction(() => !document.getElementById('error').hidden, null, WAIT)) ? await desk.textContent('#error') : '';
+  check('24/10 an error message begins with a capital letter (German)', /^\p{Lu}/u.test(de), de);
+  await desk.context().close();
+
+  // 10: a draw shows "½-½"; the score never breaks over two lines on a phone; the result is green for
+  // the winner only; "Read the clocks" only in live games; an aborted game says no "(*)".
+  const drawn = await friendGame();
+  await api('POST', `/api/games/${drawn.id}/draw`, { secret: drawn.secrets.white, action: 'offer' });
+  const acc = await api('POST', `/api/games/${drawn.id}/draw`, { secret: drawn.secrets.black, action: 'accept' });
+  const phone = await open('de-DE', PHONE, { isMobile: true, hasTouch: true });
+  await phone.goto(drawn.link('white'));
+  await phone.waitForSelector('body[data-over="true"]', WAIT);
+  const drawText = await phone.textContent('#result');
+  check('24/10 a draw shows "(½-½)", not "1/2-1/2"', acc.status === 200 && drawText.includes('(½-½)') && !drawText.includes('1/2'), drawText);
+
+  const won = await friendGame({ type: 'live', minutes: 5, increment: 0 });
+  await phone.goto(won.link('white'));
+  await seated(phone, 'white');
+  // 10: on a phone Resign is in the first screen, without scrolling.
+  await phone.waitForSelector('#resign:not([hidden])', WAIT);
+  const inView = async (sel) => {
+    const b = await phone.locator(sel).boundingBox();
+    const y = await phone.evaluate(() => window.scrollY);
+    return { ok: !!b && y === 0 && b.y >= 0 && b.y + b.height <= PHONE.height, detail: b ? `${fmt(b)} (scrollY ${y})` : 'no box' };
+  };
+  let v = await inView('#resign');
+  check('24/10 phone: Resign is visible without scrolling', v.ok, v.detail);
+  check('24/10 "Read the clocks" is offered in a live game', await phone.locator('#read-clocks').isVisible());
+  const loser = await open('en-GB', DESKTOP);
+  await loser.goto(won.link('black'));
+  await seated(loser, 'black');
+  await api('POST', `/api/games/${won.id}/resign`, { secret: won.secrets.black });
+  await phone.waitForSelector('body[data-over="true"]', WAIT);
+  // Whatever width the line has (a phone's, a longer name, the other language), the score's end never
+  // stands alone: the box is narrowed step by step and "(1-0)" must keep to one line at each width.
+  const broken = await phone.evaluate(() => {
+    const el = document.getElementById('result');
+    const lines = () => {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      let text = '';
+      const nodes = [];
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        nodes.push([n, text.length]);
+        text += n.textContent;
+      }
+      const at = text.indexOf('(1-0)');
+      if (at < 0) return -1;
+      const r = document.createRange();
+      const place = (pos, fn) => {
+        for (const [n, off] of nodes) if (pos >= off && pos <= off + n.textContent.length) return fn(n, pos - off);
+      };
+      place(at, (n, o) => r.setStart(n, o));
+      place(at + 5, (n, o) => r.setEnd(n, o));
+      return new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top))).size;
+    };
+    const bad = [];
+    for (let w = 380; w >= 60; w -= 2) {
+      el.style.maxWidth = `${w}px`;
+      const n = lines();
+      if (n !== 1) bad.push(`${w}px: ${n}`);
+    }
+    el.style.maxWidth = '';
+    return bad;
+  });
+  check('24/10 phone: "(1-0)" never breaks over two lines', broken.length === 0, broken.slice(0, 3).join(', '));
+  const winColour = await phone.evaluate(() => getComputedStyle(document.getElementById('result')).color);
+  // 10: the rematch offer (Rematch) in the first screen on a phone.
+  await phone.waitForSelector('#rematch-box:not([hidden]) button', WAIT);
+  await phone.evaluate(() => window.scrollTo(0, 0));
+  v = await inView('#rematch-box button');
+  check('24/10 phone: the rematch button is visible without scrolling', v.ok, v.detail);
+  await shot(phone, 'defects-24-phone-ended.png');
+  await loser.waitForSelector('body[data-over="true"]', WAIT);
+  await loser.waitForFunction(() => /wins|resign/.test(document.getElementById('announcer').textContent), null, WAIT).catch(() => {});
+  const loseColour = await loser.evaluate(() => getComputedStyle(document.getElementById('result')).color);
+  check('24/10 the loser does not see the result in the winner\'s green', loseColour !== winColour, `${loseColour} / ${winColour}`);
+
+  // 10: the hidden announcement follows a switch of the language.
+  const said = (await loser.textContent('#announcer')).trim();
+  await loser.click('#lang-switch');
+  await loser.waitForFunction(() => document.documentElement.lang === 'de', null, WAIT);
+  const gesagt = (await loser.textContent('#announcer')).trim();
+  check('24/10 the screen readers\' announcement of the ending is German after the switch', /Weiß|Schwarz/.test(gesagt) && gesagt !== said, `${said} → ${gesagt}`);
+  await loser.context().close();
+
+  const aborted = await friendGame();
+  await api('POST', `/api/games/${aborted.id}/abort`, { secret: aborted.secrets.white });
+  await phone.goto(aborted.link('white'));
+  await phone.waitForSelector('body[data-over="true"]', WAIT);
+  const abortText = (await phone.textContent('#result')).trim();
+  check('24/10 an aborted game says "Partie abgebrochen" with no "(*)"', abortText === 'Partie abgebrochen', abortText);
+
+  // A correspondence game between two accounts with long names: White's deadline beside the name.
+  const stamp = Date.now().toString(36).slice(-6);
+  const cookies = [];
+  for (const n of [`Maximiliane_${stamp}`, `Bartholomew_${stamp}`]) {
+    const r = await api('POST', '/api/accounts', { username: n, password: 'correct horse battery' });
+    if (r.status !== 201 || !r.cookie) throw new Error(`signing up ${n}: ${r.status} ${r.text}`);
+    cookies.push(r.cookie);
+  }
+  const seek = await api('POST', '/api/seeks', { time: { type: 'correspondence', days: 3 }, color: 'white', rated: false }, cookies[0]);
+  const took = await api('POST', `/api/seeks/${seek.json.id}/accept`, {}, cookies[1]);
+  const poster = await api('GET', `/api/seeks/${seek.json.id}`, null, cookies[0]);
+  if (took.status !== 200 || !poster.json.secret) throw new Error(`correspondence seek: ${took.status} ${poster.text}`);
+  for (const [i, mv] of ['e4', 'e5'].entries()) {
+    await api('POST', `/api/games/${took.json.id}/move`, { secret: i ? took.json.secret : poster.json.secret, ply: i, move: mv });
+  }
+  await phone.goto(`${new URL(`/g/${took.json.id}`, base)}#s=${encodeURIComponent(poster.json.secret)}&c=white`);
+  await seated(phone, 'white');
+  await phone.waitForSelector('.player-bar[data-color="white"] .clock.running', WAIT);
+  check('24/10 no "Read the clocks" in a correspondence game', await phone.locator('#read-clocks').isHidden());
+  const squeeze = await phone.evaluate(() => {
+    const n = document.querySelector('.player-bar[data-color="white"] .player-name');
+    const cs = getComputedStyle(n);
+    const line = parseFloat(cs.lineHeight) || parseFloat(cs.fontSize) * 1.25; // "normal" is about 1.2
+    return Math.round(n.getBoundingClientRect().height / line);
+  });
+  check('24/10 phone: the deadline leaves the name on one line', squeeze <= 1, `${squeeze} lines`);
+  await shot(phone, 'defects-24-corr.png');
+  await phone.context().close();
 }
 
 async function main() {
@@ -300,6 +472,9 @@ async function main() {
     check('10 the page\'s recently finished games leave the aborted one out',
       (await desk.locator(`#recent-games a[href*="/g/${aborted.id}"]`).count()) === 0);
     await shot(desk, 'defects-05-recent.png');
+    await desk.context().close();
+
+    await issue24(open);
   } finally {
     await browser.close();
   }
