@@ -189,6 +189,78 @@ const tests = {
     expectOk(await login(name, 'good password'), 'old password still valid');
   },
 
+  async "every game a logged-in player starts or joins is theirs: the computer, a friend, Chess960"() {
+    // Issue 24, defect 3: only lobby games had accounts on their sides.
+    const annaName = fresh('Own');
+    const bodoName = fresh('Joins');
+    const anna = await signup(annaName);
+    const bodo = await signup(bodoName);
+    const level = expectOk(await api('GET', '/api/levels'), 'levels').levels[0].id;
+    const comp = expectOk(await call('POST', '/api/games',
+      { mode: 'computer', color: 'white', level, time: { type: 'none' } }, { token: anna }), 'computer game', 201);
+    assert.equal(comp.state.accounts && comp.state.accounts.white && comp.state.accounts.white.name, annaName,
+      `the computer game's White is the account: ${JSON.stringify(comp.state.accounts)}`);
+    assert.equal(comp.state.accounts.black, null, 'the computer has no account');
+    assert.equal(comp.state.rated, false, 'casual');
+    // A Chess960 game with a friend: Anna creates it as Black, Bodo joins by the link as White.
+    const f = expectOk(await call('POST', '/api/games', { mode: 'friend', color: 'black', variant: 'chess960',
+      time: { type: 'correspondence', days: 3 } }, { token: anna }), 'Chess960 friend game', 201);
+    assert.equal(f.state.accounts && f.state.accounts.black && f.state.accounts.black.name, annaName, 'the creator');
+    assert.equal(f.state.accounts.white, null, 'nobody joined yet');
+    const j = expectOk(await call('POST', `/api/games/${f.id}/join`, { invite: f.invite }, { token: bodo }), 'join');
+    assert.equal(j.color, 'white');
+    assert.equal(j.state.accounts.white && j.state.accounts.white.name, bodoName, 'the joiner by the link');
+    assert.equal(j.state.accounts.black.name, annaName);
+    assert.equal(j.state.rated, false, 'casual');
+    // "Your turn" (GET /api/me) has them, with the secrets the answers gave.
+    const playingA = expectOk(await me(anna), 'me: Anna').playing;
+    const playingB = expectOk(await me(bodo), 'me: Bodo').playing;
+    const pc = playingA.find((g) => g.id === comp.id);
+    const pfA = playingA.find((g) => g.id === f.id);
+    const pfB = playingB.find((g) => g.id === f.id);
+    assert.ok(pc && pc.secret === comp.secret && pc.color === 'white' && pc.my_turn, `computer game: ${JSON.stringify(pc)}`);
+    assert.ok(pfA && pfA.secret === f.secret && pfA.color === 'black' && !pfA.my_turn, `Anna's 960: ${JSON.stringify(pfA)}`);
+    assert.ok(pfB && pfB.secret === j.secret && pfB.color === 'white' && pfB.my_turn, `Bodo's 960: ${JSON.stringify(pfB)}`);
+    // The secrets play; the games end (Bodo moves, Anna resigns both).
+    const from = Object.keys(j.state.legal)[0];
+    expectOk(await api('POST', `/api/games/${f.id}/move`, { secret: j.secret, ply: 0, move: from + j.state.legal[from][0] }),
+      'Bodo moves');
+    expectOk(await api('POST', `/api/games/${f.id}/resign`, { secret: f.secret }), 'Anna resigns the 960 game');
+    expectOk(await api('POST', `/api/games/${comp.id}/resign`, { secret: comp.secret }), 'Anna resigns to the computer');
+    // Both on the player pages, casual: no rating, no rating change.
+    const pageA = expectOk(await api('GET', `/api/players/${annaName}`), "Anna's page");
+    const pageB = expectOk(await api('GET', `/api/players/${bodoName}`), "Bodo's page");
+    for (const id of [comp.id, f.id]) {
+      const g = pageA.games.find((x) => x.id === id);
+      assert.ok(g, `Anna's page lists ${id}: ${JSON.stringify(pageA.games)}`);
+      assert.equal(g.rated, false);
+    }
+    assert.ok(pageB.games.some((x) => x.id === f.id), "Bodo's page lists the 960 game");
+    assert.deepEqual(pageA.ratings, {}, 'no rating from casual games');
+    // Anonymous, or with a session that ended: the game has no account, as before.
+    const anon = expectOk(await call('POST', '/api/games', { mode: 'friend', time: { type: 'none' } }), 'anonymous', 201);
+    assert.equal(anon.state.accounts, null, 'an anonymous game');
+    const stale = expectOk(await call('POST', '/api/games', { mode: 'friend', time: { type: 'none' } },
+      { token: 'A'.repeat(43) }), 'an unknown session', 201);
+    assert.equal(stale.state.accounts, null, 'an unknown session creates anonymously');
+    const anonJoin = expectOk(await call('POST', `/api/games/${stale.id}/join`, { invite: stale.invite },
+      { token: 'B'.repeat(43) }), 'joined with an unknown session');
+    assert.equal(anonJoin.state.accounts, null);
+    // Joining one's own game by its link: the other side stays without the account (no game against oneself).
+    const own = expectOk(await call('POST', '/api/games', { mode: 'friend', time: { type: 'none' } }, { token: anna }),
+      'own game', 201);
+    const self = expectOk(await call('POST', `/api/games/${own.id}/join`, { invite: own.invite }, { token: anna }),
+      'joins it too');
+    assert.equal(self.state.accounts.white.name, annaName);
+    assert.equal(self.state.accounts.black, null);
+    // Refusals change nothing and say why, as for anyone.
+    expectError(await call('POST', `/api/games/${own.id}/join`, { invite: own.invite }, { token: bodo }), 403,
+      'bad_invite', 'a used invitation');
+    expectError(await call('POST', '/api/games', { mode: 'nonsense' }, { token: anna }), 400, 'bad_request', 'a bad mode');
+    expectError(await call('POST', '/api/games/nosuchgame/join', { invite: 'x' }, { token: anna }), 404, 'not_found',
+      'no such game');
+  },
+
   async 'missing and bad sessions: /api/me says nobody (200), the rest 401'() {
     expectAnonymous(await me(undefined), 'no cookie');
     expectAnonymous(await me('A'.repeat(43)), 'an unknown token');

@@ -354,6 +354,8 @@ uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply 
         return accounts_analysis_handle(a, req, reply, ctx);
     if (req->action == ACCOUNTS_ANALYSE)
         return accounts_answer_error(a, reply, ctx, ACC_E_INTERNAL, req->lang, NULL, 0);
+    if (req->action == ACCOUNTS_GAME)
+        return accounts_game_handle(a, req, reply, ctx);
     if (req->action >= ACCOUNTS_SEEKS)
         return handle_seek(a, req, reply, ctx);
     static const char *const credentials[] = {"username", "password"};
@@ -655,6 +657,11 @@ void accounts_on_wake(Accounts *a) {
             j = next;
             continue;
         }
+        if (!j->cancelled && j->action == ACCOUNTS_GAME && j->error == ACC_E_COUNT) {
+            accounts_game_finish(a, j); /* answered as the service answers; freed there */
+            j = next;
+            continue;
+        }
         if (!j->cancelled && j->action == ACCOUNTS_SEEK_ACCEPT && j->error == ACC_E_COUNT) {
             accounts_lobby_finish(a, j); /* answered with the game's state; freed there */
             j = next;
@@ -773,6 +780,7 @@ void accounts_job_free(AccJob *j) {
     sodium_memzero(j->password, sizeof j->password);
     sodium_memzero(j->new_password, sizeof j->new_password);
     free(j->analysis_result);
+    free(j->game_body);
     free(j->body);
     free(j);
 }

@@ -111,6 +111,10 @@ typedef enum {
     ACCOUNTS_PLAYER,      /* GET /api/players/{name}?page=N&result=won|lost|drawn -> the player's page */
     ACCOUNTS_LOBBY,       /* internal: the lobby read again for its watchers */
     ACCOUNTS_PLAYER_PGN,  /* GET /api/players/{name}/pgn -> all the player's games as one PGN file */
+    /* POST /api/games and POST /api/games/{id}/join with a session cookie: the session's account is read
+     * here, then the service creates or joins with the requester's side the account's (ServiceRequest
+     * .account); its answer passes through unchanged. Without a valid session, as anonymous. */
+    ACCOUNTS_GAME,
 } AccountsAction;
 
 typedef struct AccountsRequest {
@@ -123,6 +127,9 @@ typedef struct AccountsRequest {
     const char *address; /* the client's address key (client_limits.h), for the login limits */
     SchLang lang;
     bool secure; /* the page was served over HTTPS: the cookie gets Secure */
+    /* ACCOUNTS_GAME: the service's action (ACTION_CREATE or ACTION_JOIN) and the game's id (join) */
+    ServiceAction game_action;
+    const char *game;
 } AccountsRequest;
 
 typedef struct AccountsAnswer {

@@ -112,6 +112,11 @@ typedef struct AccJob {
     int64_t rated_rev;                         /* ... and the game's rev after it (0: not rated now) */
     bool has_session;
     unsigned char session_hash[STORE_HASH_LEN];
+    /* game (ACCOUNTS_GAME, accounts_games.c): the service's request, asked as the session's account
+     * (username its name as shown, "" for nobody; game_id the game to join) */
+    ServiceAction game_action;
+    char *game_body; /* malloc'd, NULL for none */
+    int64_t seat_epoch;
     /* Out (the worker's): */
     AccError error;   /* ACC_E_COUNT: success, status and body say what */
     AccountCheck why; /* ACC_E_BAD_PASSWORD, _WEAK_PASSWORD, _COMMON_PASSWORD: which rule */
@@ -190,6 +195,13 @@ void accounts_lobby_finish(Accounts *a, AccJob *j);
  * (with the job's error set) when the key cannot be read. Worker only. */
 bool accounts_side_secret(Accounts *a, AccJob *j, const char *game_id, int color, int64_t epoch,
                           char out[SECRET_LEN + 1]);
+
+/* accounts_games.c: a game created or joined as the session's account (ACCOUNTS_GAME): the loop's
+ * check, the worker's part (who is logged in) and the loop's last step (the service's create or join,
+ * answered as the service answers). */
+uint64_t accounts_game_handle(Accounts *a, const AccountsRequest *req, AccountsReply reply, void *ctx);
+void accounts_game_run(Accounts *a, AccJob *j);
+void accounts_game_finish(Accounts *a, AccJob *j);
 
 /* accounts_player.c: a player's page and all their games as PGN (ACCOUNTS_PLAYER, _PLAYER_PGN). */
 void accounts_player_run(Accounts *a, AccJob *j);

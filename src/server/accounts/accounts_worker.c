@@ -341,6 +341,7 @@ static void run(Accounts *a, AccJob *j) {
         case ACCOUNTS_RATE: rate(a, j); break;
         case ACCOUNTS_PLAYER:
         case ACCOUNTS_PLAYER_PGN: accounts_player_run(a, j); break;
+        case ACCOUNTS_GAME: accounts_game_run(a, j); break;
     }
     sodium_memzero(j->password, sizeof j->password);
     sodium_memzero(j->new_password, sizeof j->new_password);

@@ -153,10 +153,42 @@ static void account_dispatch(HttpConn *c) {
         c->ticket = ticket;
 }
 
+/* A create or a join (POST /api/games, /api/games/{id}/join), which a logged-in player makes as their
+ * account (accounts.h ACCOUNTS_GAME). */
+static bool game_as_account(const HttpConn *c) {
+    return !c->account && c->srv->accounts && c->post && !c->route_status &&
+           (c->action == ACTION_CREATE || (c->action == ACTION_JOIN && strlen(c->game) <= STORE_ID_LEN));
+}
+
 static void http_dispatch(HttpConn *c) {
     struct HttpServer *srv = c->srv;
     if (c->account && srv->accounts) {
         account_dispatch(c);
+        return;
+    }
+    if (game_as_account(c) && c->session[0]) {
+        /* The session's account is read first; the service's answer passes through. */
+        json_t *rewritten = body_with_lang(c);
+        char *body = rewritten ? json_dumps(rewritten, JSON_COMPACT) : NULL;
+        json_decref(rewritten);
+        AccountsRequest req = {
+            .action = ACCOUNTS_GAME,
+            .body = body      ? body
+                    : c->body ? c->body
+                              : "",
+            .token = c->session,
+            .address = c->client,
+            .lang = c->lang,
+            .secure = c->secure,
+            .game_action = c->action,
+            .game = c->game[0] ? c->game : NULL,
+        };
+        c->account = true; /* an accounts request from here on (http_reset cancels it there) */
+        c->waiting = true;
+        uint64_t ticket = accounts_handle(srv->accounts, &req, account_reply, c);
+        if (c->waiting)
+            c->ticket = ticket;
+        free(body);
         return;
     }
     if (!srv->service) {
@@ -464,7 +496,7 @@ static void api_headers(HttpConn *c, struct lws *wsi) {
                    strncasecmp(buf, "application/json", 16) == 0 &&
                    (buf[16] == '\0' || buf[16] == ';' || buf[16] == ' ');
     c->foreign_origin = http_cross_site(wsi, &c->navigation);
-    if (!c->account)
+    if (!c->account && !game_as_account(c))
         return;
     static const char proto[] = "x-forwarded-proto:";
     c->secure = http_peer_trusted(c->srv, wsi) &&

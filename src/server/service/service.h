@@ -153,6 +153,13 @@ typedef struct ServiceRequest {
      * 16 KiB to its compact JSON text (counted, not written). The service does not change it, and
      * takes a reference of its own while it may handle the request once more. */
     json_t *json;
+    /* Create and join only (accounts.h ACCOUNTS_GAME): the logged-in requester's account (its name as
+     * shown; NULL or "" for nobody) and its seat epoch. The requester's side becomes the account's, its
+     * secret derived from the site's key as GET /api/me derives it (issue 24: every game a logged-in
+     * player starts or joins is theirs). Not in a local game, and not a side of a game whose other side
+     * the same account plays already. */
+    const char *account;
+    int64_t seat_epoch;
 } ServiceRequest;
 
 /* The answer to one request: HTTP status, content type ("application/json" or a PGN's

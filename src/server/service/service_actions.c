@@ -72,6 +72,21 @@ static bool create_parse(Req *r, json_t *body, CreateSpec *s) {
     return svc_time_parse(r, time, &s->time);
 }
 
+/* Side color of rec for the requester, its secret into secret: the logged-in requester's account's
+ * (ServiceRequest.account), else a new random one. */
+static void take_side(Req *r, GameRecord *rec, SchColor color, char secret[SVC_SECRET_LEN + 1]) {
+    const char *account = r->in->account;
+    if (account && *account && strlen(account) < sizeof rec->account[color] && strcmp(rec->mode, "local") != 0 &&
+        strcmp(rec->account[!color], account) != 0) {
+        snprintf(rec->account[color], sizeof rec->account[color], "%s", account);
+        rec->seat_epoch[color] = r->in->seat_epoch;
+        secret_side(r->svc->site_key, rec->id, color, rec->seat_epoch[color], secret);
+        secret_hash(secret, rec->secret_hash[color]);
+    } else {
+        secret_new(secret, rec->secret_hash[color]);
+    }
+}
+
 /* The new game of spec s with a fresh id and secrets (into p); NULL after answering the error. */
 static SvcGame *create_build(Req *r, const CreateSpec *s, SvcPending *p) {
     SvcGame *g = p->game;
@@ -123,7 +138,7 @@ static SvcGame *create_build(Req *r, const CreateSpec *s, SvcPending *p) {
                      : strcmp(s->color, "white") == 0 ? SCH_WHITE
                                                       : (SchColor)secret_random_below(2);
     p->color = color;
-    secret_new(p->secret, rec->secret_hash[color]);
+    take_side(r, rec, color, p->secret);
     if (strcmp(s->mode, "local") == 0) {
         secret_new(p->secret2, rec->secret_hash[!color]);
     } else if (strcmp(s->mode, "computer") == 0) {
@@ -210,7 +225,7 @@ uint64_t svc_action_join(Req *r, SvcGame *g) {
     p->op.record = g->rec;
     p->op.record.updated_ms = svc_now(r->svc);
     p->op.record.plies = g->game.ply_count;
-    secret_new(p->secret, p->op.record.secret_hash[color]);
+    take_side(r, &p->op.record, color, p->secret);
     memset(p->op.record.invite_hash, 0, STORE_HASH_LEN);
     p->op.record.invite_color = -1;
     svc_pending_submit(r->svc, p);

@@ -193,6 +193,9 @@ SvcPending *svc_pending_new(Req *r, SvcGame *g, ChangeKind kind, SchColor color)
                 p->body = strdup(r->in->body);
             p->action = r->in->action;
             p->lang_explicit = r->in->lang_explicit;
+            if (r->in->account)
+                snprintf(p->account, sizeof p->account, "%s", r->in->account);
+            p->seat_epoch = r->in->seat_epoch;
         }
         if (kind == CH_MOVE)
             p->arrived_ms = svc_monotonic_ms();

@@ -148,7 +148,9 @@ void svc_commit_conflict(Service *svc, SvcPending *p) {
                               .body = p->body,
                               .json = p->json,
                               .lang = p->lang,
-                              .lang_explicit = p->lang_explicit};
+                              .lang_explicit = p->lang_explicit,
+                              .account = p->account,
+                              .seat_epoch = p->seat_epoch};
         Req r = {svc, &req, p->lang, p->reply, p->ctx, p->ticket, true};
         svc->retry_depth = p->retries + 1;
         svc_handle_game(&r, g);

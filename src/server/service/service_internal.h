@@ -181,6 +181,8 @@ typedef struct SvcPending {
     ServiceAction action;
     char *body;
     json_t *json; /* a reference to the parsed body the request came with (ServiceRequest.json) */
+    char account[STORE_ACCOUNT_LEN + 1]; /* ... and its ServiceRequest.account ("" for none) */
+    int64_t seat_epoch;
     bool lang_explicit;
     int retries;
     double arrived_ms;              /* CH_MOVE asked for by a request: when it arrived (svc_monotonic_ms), else 0 */
