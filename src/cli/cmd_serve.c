@@ -22,6 +22,7 @@
 #include "analysis.h"
 #include "engine.h"
 #include "service/service.h"
+#include "service/service_pgn.h"
 #include "store/store.h"
 
 #ifndef SCHACH_WEB_DIR
@@ -65,6 +66,8 @@ static void print_serve_help(SchLang lang) {
                   "                      or postgresql: followed by libpq's key=value settings)\n"
                   "  --node NAME         this server's name among several (default: host name and pid)\n"
                   "  --web DIR           the browser UI (default %s)\n"
+                  "  --public-url URL    the site's address, e.g. https://chess.example.org: a game's\n"
+                  "                      PGN names URL/g/ID as its Site (default http://localhost:PORT)\n"
                   "  --lang L            language of messages: de or en\n"
                   "  --log-format F      the log on stderr: text (default) or json, one line per event\n"
                   "  --cache-games N     finished games kept in memory (default %d)\n"
@@ -119,6 +122,8 @@ static void print_serve_help(SchLang lang) {
                   "                      libpq-URI oder postgresql: gefolgt von libpq-Einstellungen)\n"
                   "  --node NAME         der Name dieses Servers unter mehreren (Vorgabe: Rechnername und PID)\n"
                   "  --web ORDNER        die Browser-Oberfläche (Vorgabe %s)\n"
+                  "  --public-url URL    die Adresse der Seite, z. B. https://schach.example.org: das PGN\n"
+                  "                      einer Partie nennt URL/g/ID als Site (Vorgabe http://localhost:PORT)\n"
                   "  --lang L            Sprache der Meldungen: de oder en\n"
                   "  --log-format F      das Protokoll auf stderr: text (Vorgabe) oder json, eine Zeile\n"
                   "                      je Ereignis\n"
@@ -268,6 +273,7 @@ static void computer_config(ServiceComputerConfig *c) {
 
 typedef struct ServeOptions {
     const char *listen, *db, *web, *log_format, *node;
+    const char *public_url;       /* --public-url; NULL: http://localhost:PORT */
     const char *common_passwords; /* --common-passwords; NULL: ACCOUNTS_COMMON_PASSWORDS */
     HttpServerConfig http;
     int cache_games;
@@ -359,7 +365,8 @@ static int parse_options(int argc, char **argv, SchLang lang, ServeOptions *o) {
                    (r = cli_option(argc, argv, &i, "--log-format", &v)) != 0 ||
                    (r = cli_option(argc, argv, &i, "--node", &v)) != 0 ||
                    (r = cli_option(argc, argv, &i, "--common-passwords", &v)) != 0 ||
-                   (r = cli_option(argc, argv, &i, "--trust-proxy", &v)) != 0) {
+                   (r = cli_option(argc, argv, &i, "--trust-proxy", &v)) != 0 ||
+                   (r = cli_option(argc, argv, &i, "--public-url", &v)) != 0) {
             if (r < 0 || !*v)
                 return cli_usage(lang, "serve", CLI_TR(lang, "%s needs a value", "%s braucht einen Wert"), opt);
             if (!strncmp(opt, "--listen", 8))
@@ -374,6 +381,8 @@ static int parse_options(int argc, char **argv, SchLang lang, ServeOptions *o) {
                 o->node = v;
             else if (!strncmp(opt, "--common-passwords", 18))
                 o->common_passwords = v;
+            else if (!strncmp(opt, "--public-url", 12))
+                o->public_url = v;
             else if (o->http.ntrusted < HTTP_MAX_TRUSTED_PROXIES)
                 o->http.trusted_proxies[o->http.ntrusted++] = v;
         } else if ((r = cli_option(argc, argv, &i, "--lang", &v)) != 0) {
@@ -425,6 +434,13 @@ static int check_options(SchLang lang, ServeOptions *o, char *host, size_t host_
                                 "--listen erwartet HOST:PORT, z. B. 127.0.0.1:8080, nicht '%s'"),
                          o->listen);
     o->http.host = host;
+    if (o->public_url && !service_set_public_url(o->public_url))
+        return cli_usage(
+            lang, "serve",
+            CLI_TR(lang, "--public-url wants http:// or https:// and a host, e.g. https://chess.example.org, not '%s'",
+                   "--public-url erwartet http:// oder https:// und einen Rechner, z. B. https://schach.example.org, "
+                   "nicht '%s'"),
+            o->public_url);
     return -1;
 }
 
@@ -599,6 +615,11 @@ int cmd_serve(int argc, char **argv, SchLang lang) {
     if (!set_up(&r, &o, db, lang)) {
         teardown(&r);
         return CLI_FAIL;
+    }
+    if (!o.public_url) { /* the default: this server on this machine */
+        char local[64];
+        snprintf(local, sizeof local, "http://localhost:%d", http_server_port(r.http));
+        service_set_public_url(local);
     }
     running_server = r.http;
     sa.sa_handler = on_signal;

@@ -164,7 +164,10 @@ await runTests({
     }
     for (const p of pgns) assert.equal(p, pgns[0], 'the same PGN everywhere');
     assert.match(pgns[0], /\[Result "1-0"\]/);
-    assert.match(pgns[0], /\[Termination "Checkmate – White wins 1-0"\]/);
+    assert.match(pgns[0], /\[Termination "normal"\]/);
+    assert.match(pgns[0], /\{[^}]*Checkmate – White wins 1-0\} 1-0/);
+    // Every node names the game by the cluster's address (scripts/cluster: --public-url).
+    assert.match(pgns[0], new RegExp(`\\[Site "http://localhost:${new URL(FRONT).port}/g/${g.id}"\\]`));
     const pgnFile = path.join(process.env.CLUSTER_DIR, `${g.id}.pgn`);
     fs.writeFileSync(pgnFile, pgns[0]);
     execFileSync(process.env.SCHACH, ['pgn', 'check', pgnFile], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -325,7 +328,7 @@ await runTests({
       assert.deepEqual(s.outcome, ends[0].outcome, `outcome at ${base}`);
       expectError(await httpMove(base, g, g.white, 2, 'Nf3'), 409, 'game_over', `a move at ${base} after the flag fell`);
       const pgn = await at(base, 'GET', `/api/games/${g.id}/pgn`);
-      assert.match(pgn.text, /\[Result "0-1"\][^]*\[Termination "White lost on time – Black wins 0-1"\]/, `PGN at ${base}: ${pgn.text}`);
+      assert.match(pgn.text, /\[Result "0-1"\][^]*\[Termination "time forfeit"\][^]*\{[^}]*White lost on time – Black wins 0-1\}/, `PGN at ${base}: ${pgn.text}`);
     }
     // PostgreSQL: the result once — one commit after the last move, however many nodes tried.
     const row = await until(() => { const r = gameRow(g.id); return r.result ? r : null; }, 'the result in PostgreSQL', 60000);

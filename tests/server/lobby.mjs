@@ -5,7 +5,7 @@
 //   node lobby.mjs          the tests
 //   node lobby.mjs rated F  a rated game between two accounts; its id into F (the shell checks the row)
 import fs from 'node:fs';
-import { api, as, assert, expectError, expectOk, getState, namer, runTests, signUp, CATEGORIES, WsClient } from './lib.mjs';
+import { api, as, assert, expectError, expectOk, getState, namer, runTests, signUp, BASE, CATEGORIES, WsClient } from './lib.mjs';
 
 const LIVE = { type: 'live', minutes: 5, increment: 3 };
 // Anonymous visitors from addresses of their own (the server trusts 127.0.0.1 as a proxy): an
@@ -376,7 +376,12 @@ const tests = {
     assert.match(pgn, new RegExp(`\\[White "${a.name}"\\]`));
     assert.match(pgn, new RegExp(`\\[Black "${b.name}"\\]`));
     assert.match(pgn, /\[WhiteElo "1500"\]/);
-    assert.match(pgn, /\[Termination "Checkmate – Black wins 0-1"\]/);
+    // The PGN standard's Termination, the ending in words after the last move, the game's address
+    // (by default this server on localhost: no --public-url here), rated and the category.
+    assert.match(pgn, /\[Termination "normal"\]/);
+    assert.match(pgn, /\{[^}]*Checkmate – Black wins 0-1\} 0-1/);
+    assert.match(pgn, new RegExp(`\\[Site "http://localhost:${new URL(BASE).port}/g/${got.id}"\\]`));
+    assert.match(pgn, /\[Event "Rated (bullet|blitz|rapid|classical) game"\]/);
     // The next rated seek and game start from the new ratings.
     const next = await postOk({ time: { type: 'live', minutes: 3, increment: 2 }, rated: true, color: 'white' }, a);
     assert.equal(next.rating, ma.ratings.blitz.rating);

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, clock_gettime, pthread_cond_timedwait */
 
 #include "service_harness.h"
+#include "service/service_pgn.h"
 
 /* ---- tests ---- */
 
@@ -568,34 +569,109 @@ static void test_correspondence(void **state) {
     json_decref(j);
 }
 
+/* The PGN with its text on one line (the writer breaks lines at 80 characters). */
+static char *pgn_line(Env *e, const char *id, SchLang lang) {
+    char *text = pgn_of(e, id, lang);
+    for (char *c = text; *c; c++)
+        if (*c == '\n' && c[1] != '\n' && c[1] != '[' && (c == text || c[-1] != '\n'))
+            *c = ' ';
+    return text;
+}
+
 static void test_pgn(void **state) {
     Env *e = *state;
+    assert_true(service_set_public_url("https://schach.example/"));
     Game2 g;
     new_game(e, "{\"time\":{\"type\":\"live\",\"minutes\":5,\"increment\":3}}", &g);
-    play(e, &g, 0, "e4 e5 Nf3 Nc6 Bb5");
+    /* Clocks (the page's clocksAt): the first two moves cost nothing; then each costs its mover the
+     * time since the move before and gives back 3 s. */
+    static const struct {
+        int64_t at;
+        const char *san;
+    } moves[] = {{1000, "e4"}, {4000, "e5"}, {14000, "Nf3"}, {21500, "Nc6"}, {81500, "Bb5"}};
+    for (int i = 0; i < 5; i++) {
+        e->now = T0 + moves[i].at;
+        play(e, &g, i, moves[i].san);
+    }
+    json_t *j = state_json(e, g.id);
+    assert_int_equal(json_integer_value(get(j, "clock.white")), 236000); /* 300 - 10 + 3 - 60 + 3 s */
+    assert_int_equal(json_integer_value(get(j, "clock.black")), 295500); /* 300 - 7.5 + 3 s */
+    json_decref(j);
     json_decref(action_as(e, &g, ACTION_RESIGN, 1, NULL, 200));
-    char *en = pgn_of(e, g.id, SCH_LANG_EN);
-    assert_non_null(strstr(en, "[Event \"schach online\"]"));
+    char *en = pgn_line(e, g.id, SCH_LANG_EN);
+    /* As lichess writes it: rated or casual and the category, the game's address, its start in UTC. */
+    assert_non_null(strstr(en, "[Event \"Casual blitz game\"]"));
+    char site[80];
+    snprintf(site, sizeof site, "[Site \"https://schach.example/g/%s\"]", g.id);
+    assert_non_null(strstr(en, site));
     assert_non_null(strstr(en, "[Date \"2025.11.22\"]"));
+    assert_non_null(strstr(en, "[UTCDate \"2025.11.22\"]"));
+    assert_non_null(strstr(en, "[UTCTime \"08:26:40\"]"));
     assert_non_null(strstr(en, "[White \"?\"]"));
     assert_non_null(strstr(en, "[Result \"1-0\"]"));
-    /* What ended it, in words: a resignation is no "normal" like a mate or a claim. */
-    assert_non_null(strstr(en, "[Termination \"Black resigns – White wins 1-0\"]"));
+    /* The standard's Termination; what ended it in words after the last move. */
+    assert_non_null(strstr(en, "[Termination \"normal\"]"));
+    assert_null(strstr(en, "WhiteRatingDiff")); /* casual */
     assert_non_null(strstr(en, "[TimeControl \"300+3\"]"));
-    assert_non_null(strstr(en, "1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0"));
-    char *de = pgn_of(e, g.id, SCH_LANG_DE);
-    assert_non_null(strstr(de, "1. e4 e5 2. Sf3 Sc6 3. Lb5 1-0"));
-    assert_non_null(strstr(de, "[Termination \"Schwarz gibt auf – Weiß gewinnt 1:0\"]"));
+    assert_non_null(strstr(en, "1. e4 {[%clk 0:05:00]} 1... e5 {[%clk 0:05:00]} 2. Nf3 {[%clk 0:04:53]} 2... Nc6 "
+                               "{[%clk 0:04:55]} 3. Bb5 {[%clk 0:03:56] Black resigns – White wins 1-0} 1-0"));
+    char *de = pgn_line(e, g.id, SCH_LANG_DE);
+    assert_non_null(strstr(de, "2. Sf3 {[%clk 0:04:53]}"));
+    assert_non_null(strstr(de, "3. Lb5 {[%clk 0:03:56] Schwarz gibt auf – Weiß gewinnt 1:0} 1-0"));
+    assert_non_null(strstr(de, "[Termination \"normal\"]"));
     free(en);
     free(de);
     Game2 h;
     new_game(e, "{}", &h);
     json_decref(action_as(e, &h, ACTION_ABORT, 0, NULL, 200));
-    char *ab = pgn_of(e, h.id, SCH_LANG_EN);
+    char *ab = pgn_line(e, h.id, SCH_LANG_EN);
+    assert_non_null(strstr(ab, "[Event \"Casual unlimited game\"]"));
     assert_non_null(strstr(ab, "[Result \"*\"]"));
     assert_non_null(strstr(ab, "[Termination \"unterminated\"]"));
     assert_non_null(strstr(ab, "[TimeControl \"-\"]"));
+    assert_non_null(strstr(ab, "{Game aborted} *"));
     free(ab);
+    /* A draw by repetition says where the position stood; no clock, no [%clk]. A game in play is
+     * "unterminated". */
+    Game2 r;
+    new_game(e, "{\"time\":{\"type\":\"correspondence\",\"days\":3}}", &r);
+    play(e, &r, 0, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1");
+    char *open = pgn_line(e, r.id, SCH_LANG_EN);
+    assert_non_null(strstr(open, "[Event \"Casual correspondence game\"]"));
+    assert_non_null(strstr(open, "[TimeControl \"1/259200\"]"));
+    assert_non_null(strstr(open, "[Termination \"unterminated\"]"));
+    assert_null(strstr(open, "%clk"));
+    free(open);
+    json_decref(move_as(e, &r, 1, 7, "Ng8", ",\"claim\":\"threefold\"", SCH_LANG_EN, 200));
+    char *rep = pgn_line(e, r.id, SCH_LANG_EN);
+    assert_non_null(strstr(rep, "[Termination \"normal\"]"));
+    assert_non_null(strstr(rep, "4. Ng1 Ng8 {Draw by threefold repetition (claimed): the starting position stood "
+                                "after 2…Ng8 and 4…Ng8} 1/2-1/2"));
+    char *rde = pgn_line(e, r.id, SCH_LANG_DE);
+    assert_non_null(strstr(rde, ": dieselbe Stellung zu Beginn, nach 2. … Sg8 und 4. … Sg8} 1/2-1/2"));
+    free(rep);
+    free(rde);
+    /* The state says where the position stood once a threefold repetition can be claimed. */
+    Game2 s;
+    new_game(e, "{}", &s);
+    play(e, &s, 0, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1");
+    j = state_json(e, s.id);
+    assert_true(json_is_null(get(j, "repetition")));
+    json_decref(j);
+    play(e, &s, 7, "Ng8");
+    j = state_json(e, s.id);
+    assert_true(array_has(get(j, "claims"), "threefold_repetition"));
+    assert_int_equal(json_array_size(get(j, "repetition.plies")), 3);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(json_integer_value(json_array_get(get(j, "repetition.plies"), (size_t)i)), 4 * i);
+    assert_string_equal(str(j, "repetition.text"), "the starting position stood after 2…Ng8 and 4…Ng8");
+    assert_string_equal(str(j, "repetition.text_de"), "dieselbe Stellung zu Beginn, nach 2. … Sg8 und 4. … Sg8");
+    json_decref(j);
+    json_decref(action_as(e, &s, ACTION_CLAIM, 0, ",\"kind\":\"threefold\"", 200));
+    j = state_json(e, s.id);
+    assert_string_equal(str(j, "outcome.termination"), "threefold_repetition");
+    assert_string_equal(str(j, "repetition.text"), "the starting position stood after 2…Ng8 and 4…Ng8");
+    json_decref(j);
     expect_error(request(e, ACTION_PGN, "nosuchgame00", NULL, SCH_LANG_EN, 404), "not_found");
 }
 

@@ -149,14 +149,13 @@ static void player_pgn(Accounts *a, AccJob *j) {
     int n = j->db->vtbl->player_games(j->db, row.name, PLAYER_PGN_GAMES, pgn_part, &p, err, sizeof err);
     char *out = NULL;
     if (n >= 0 && !p.failed) {
-        /* Oldest first, a blank line between games (the export format's separator). */
+        /* Oldest first, one blank line between games (the export format's separator): each game's
+         * text ends with its own. */
         out = malloc(p.total + 1);
         size_t off = 0;
         for (int i = p.n - 1; out && i >= 0; i--) {
             memcpy(out + off, p.text[i], p.len[i]);
             off += p.len[i];
-            if (i > 0)
-                out[off++] = '\n';
         }
         if (out) {
             out[off] = '\0';

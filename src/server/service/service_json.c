@@ -104,6 +104,24 @@ static json_t *claims_json(const SvcGame *g) {
     return a;
 }
 
+/* Where the position stood when a threefold repetition can be claimed now or ended the game:
+ * {"plies": [0, 4, 8], "text": ..., "text_de": ...} (sch_game_repetition_describe), else null. */
+static json_t *repetition_json(const SvcGame *g) {
+    SchTermination t = g->game.outcome.termination;
+    bool ended = sch_game_over(&g->game) && (t == SCH_TERM_THREEFOLD_REPETITION || t == SCH_TERM_FIVEFOLD_REPETITION);
+    if (g->aborted || !(ended || (!svc_is_over(g) && (sch_game_claims(&g->game) & SCH_CLAIM_THREEFOLD))))
+        return json_null();
+    int plies[SCH_GAME_REPETITION_MAX];
+    int n = sch_game_repetition_plies(&g->game, SCH_MOVE_NONE, plies, SCH_GAME_REPETITION_MAX);
+    char en[400], de[400];
+    sch_game_repetition_describe(&g->game, SCH_MOVE_NONE, SCH_LANG_EN, en, sizeof en);
+    sch_game_repetition_describe(&g->game, SCH_MOVE_NONE, SCH_LANG_DE, de, sizeof de);
+    json_t *list = json_array();
+    for (int i = 0; i < n && i < SCH_GAME_REPETITION_MAX; i++) /* at most five: the fifth ends the game */
+        json_array_append_new(list, json_integer(plies[i]));
+    return json_pack("{s:o, s:s, s:s}", "plies", list, "text", en, "text_de", de);
+}
+
 static json_t *clock_json(const SvcGame *g, int64_t now) {
     const GameRecord *rec = &g->rec;
     json_t *running =
@@ -243,6 +261,7 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
     json_object_set_new(state, "chess960", chess960 >= 0 ? json_integer(chess960) : json_null());
     json_object_set_new(state, "accounts", accounts_json(g));
     json_object_set_new(state, "rematch", svc_rematch_json(g));
+    json_object_set_new(state, "repetition", repetition_json(g));
     /* Presence: a side is online while one of its players watches (this node); the computer always;
      * in a local game one person holds both sides at one screen, so both are there while either is. */
     bool local = strcmp(g->rec.mode, "local") == 0;
