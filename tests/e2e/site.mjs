@@ -10,8 +10,9 @@
 //   - a third, anonymous visitor on a phone posts a casual challenge that A accepts; they play and the
 //     visitor resigns; the game is casual (no rating changes);
 //   - an anonymous visitor's first page logs no errors in the console (issue 24);
-//   - axe-core finds no violations on any page visited (home, account, game, player page; desktop and
-//     phone), and no phone page scrolls sideways.
+//   - axe-core finds no violations on any page visited (home, account, game, player page, analysis
+//     board, editor; desktop and phone), in the light and the dark colour scheme, and no phone page
+//     scrolls sideways.
 //
 //   node site.mjs BASE_URL ARTIFACT_DIR
 //
@@ -69,7 +70,15 @@ function glicko2(player, opponent, score, tau = 0.5) {
 }
 const NEWCOMER = { rating: 1500, rd: 350, vol: 0.06 };
 
-const axe = (page, what) => axeCheck(page, `axe: ${what}: 0 violations`);
+// axe-core in both colour schemes (issue 24, defect 7: the player page's active filter was white on
+// dark mode's light green); the page goes on in the light one.
+const axe = async (page, what) => {
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await axeCheck(page, `axe: ${what}, ${scheme}: 0 violations`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+};
 const noSidewaysScroll = (page, what) => noSidewaysCheck(page, `${what}: no sideways scrolling on the phone`);
 
 const gameId = (page) => new URL(page.url()).pathname.replace(/^\/g\//, '');
@@ -252,6 +261,13 @@ async function main() {
       await until(A.waitForSelector('body[data-over="true"]', WAIT)));
     check('a casual game changes no rating', (await A.locator('.rating-diff').count()) === 0);
     await axe(C, 'ended casual game (de, phone)');
+
+    // --- The analysis board and the editor, reached from the header ------------------------------------
+    for (const [path, ready] of [['/analysis', '#analysis-page[data-rules="ready"]'], ['/editor', '#ed-board cg-board']]) {
+      await C.goto(new URL(path, base).href);
+      check(`${path} opens`, await until(C.locator(ready).waitFor(WAIT)));
+      await axe(C, `${path} (de, phone)`);
+    }
   } catch (e) {
     check('the test ran to its end', false, e.stack || String(e));
     for (const [n, p] of [['a', A], ['b', B], ['c', C]]) await shot(p, `error-${n}`).catch(() => {});
