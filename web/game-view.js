@@ -3,7 +3,7 @@
 // which call the page's actions.
 import * as api from './api.js';
 import { boardOf, capturedMaterial, claimWithMovePossible, glyph } from './chess.js';
-import { colorName, levelName, outcomeText, t } from './i18n.js';
+import { colorName, lang, levelName, outcomeText, t } from './i18n.js';
 import { signed } from './board-keys.js';
 import { renderClocks } from './game-clock.js';
 import { bindPromotion } from './game-promotion.js';
@@ -98,6 +98,11 @@ export function renderSide(ctrl) {
   document.body.dataset.over = s.outcome ? 'true' : 'false';
 }
 
+/** Where the repeated position stood, in the page's language (the server's words: docs/api.md). */
+function repetitionText(s) {
+  return (lang() === 'de' ? s.repetition.text_de : s.repetition.text) || s.repetition.text;
+}
+
 function renderStatus(ctrl) {
   const s = ctrl.state;
   const held = ctrl.held();
@@ -128,6 +133,13 @@ function renderStatus(ctrl) {
     }
     const winner = s.outcome.winner;
     result.dataset.viewer = held.length !== 1 || score === '*' ? 'neutral' : !winner ? 'draw' : winner === held[0] ? 'win' : 'loss';
+    // A draw by repetition says where the position stood (the state's repetition, as an arbiter asks).
+    if (s.repetition) {
+      const span = document.createElement('span');
+      span.className = 'result-repetition';
+      span.textContent = t('repetition_where', { where: repetitionText(s) });
+      result.append(' ', span);
+    }
     if (changes.length) {
       const span = document.createElement('span');
       span.className = 'result-ratings';
@@ -145,6 +157,7 @@ function renderStatus(ctrl) {
   if (s.computer && s.computer.color === s.turn) text = t('computer_thinking');
   if (s.mode === 'friend' && !(s.players.white && s.players.black)) text = t('waiting_opponent') + ' ' + text;
   if (s.check) text = t('check') + ' ' + text;
+  if (s.repetition) text += ' ' + t('repetition_claimable', { where: repetitionText(s) });
   $('status').textContent = text;
   document.title = `${t(s.turn === 'white' ? 'turn_white' : 'turn_black')} – ${t('app_title')}`;
 }

@@ -4,6 +4,8 @@ import { registerStrings } from './i18n.js';
 
 registerStrings({
   de: {
+    repetition_claimable: 'Dreifache Stellungswiederholung reklamierbar: {where}.',
+    repetition_where: 'Wiederholt: {where}.',
     game_heading: 'Schachpartie',
     board_label: 'Schachbrett',
     board_help:
@@ -66,6 +68,8 @@ registerStrings({
     player_page_of: 'Spielerseite von {name}',
   },
   en: {
+    repetition_claimable: 'A threefold repetition can be claimed: {where}.',
+    repetition_where: 'Repeated: {where}.',
     game_heading: 'Chess game',
     board_label: 'Chessboard',
     board_help:

@@ -305,6 +305,28 @@ async function issue24(open) {
   await phone.context().close();
 }
 
+/** Issue 24, "threefold repetition shows its move numbers": the page says where the position stood
+ *  while the claim is open (English) and after it (German). */
+async function repetitionShown(open) {
+  const g = await localGame();
+  await playMoves(g, ['Nf3', 'Nf6', 'Ng1', 'Ng8', 'Nf3', 'Nf6', 'Ng1', 'Ng8']);
+  const desk = await open('en-GB', DESKTOP);
+  await desk.goto(g.url);
+  await atPly(desk, 8);
+  const status = await desk.textContent('#status');
+  check('24 repetition: the status says where the position stood',
+    status.includes('A threefold repetition can be claimed: the starting position stood after 2…Ng8 and 4…Ng8.'), status);
+  await desk.context().close();
+  const claim = await api('POST', `/api/games/${g.id}/claim`, { secret: g.secrets.white, kind: 'threefold' });
+  const de = await open('de-DE', DESKTOP);
+  await de.goto(g.url);
+  await de.waitForSelector('body[data-over="true"]', WAIT);
+  const result = await de.textContent('#result');
+  check('24 repetition: … and the result, in German', claim.status === 200 &&
+    result.includes('Wiederholt: dieselbe Stellung zu Beginn, nach 2. … Sg8 und 4. … Sg8.'), result);
+  await de.context().close();
+}
+
 async function main() {
   const { browser, open: openPage, noScriptErrors } = await launch();
   const open = (locale, viewport, extra = {}) => openPage(locale, { acceptDownloads: true, viewport, ...extra });
@@ -475,6 +497,7 @@ async function main() {
     await desk.context().close();
 
     await issue24(open);
+    await repetitionShown(open);
   } finally {
     await browser.close();
   }
