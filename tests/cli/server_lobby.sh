@@ -10,6 +10,9 @@ server_setup
 
 # 127.0.0.1 is trusted as a proxy, so a test's visitors can come from addresses of their own
 # (X-Forwarded-For): an anonymous seek is its poster's by address.
+# Quick pairing's rating window widens every 300 ms here (10 s on a real site), so a test waits
+# for it to widen without a minute's wait.
+export SCHACH_LOBBY_WINDOW_STEP_MS=300
 server_start "$tmp/x.db" "${SERVER_NO_LIMITS[@]}" --trust-proxy 127.0.0.1
 run_node lobby.mjs
 run_node lobby.mjs rated "$tmp/rated.json"

@@ -39,7 +39,96 @@ async function accept(id, who) {
   return api('POST', `/api/seeks/${id}/accept`, {}, as(who));
 }
 
+async function until(what, fn, ms = 60000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const RAPID = { type: 'live', minutes: 15, increment: 10 };
+
+/** Two newcomers, one rated rapid game (the second resigns): 1662? and 1338?, 324 apart (issue 24). */
+async function apart() {
+  const high = await account('High');
+  const low = await account('Low');
+  // Fool's mate: the accepter (Black) wins.
+  const seek = await postOk({ time: RAPID, rated: true, color: 'white' }, low);
+  const got = expectOk(await accept(seek.id, high), 'accept');
+  const white = expectOk(await api('GET', `/api/seeks/${seek.id}`, undefined, as(low)), 'the poster looks').secret;
+  const moves = [[white, 'f3'], [got.secret, 'e5'], [white, 'g4'], [got.secret, 'Qh4']];
+  for (let ply = 0; ply < moves.length; ply++)
+    expectOk(await api('POST', `/api/games/${got.id}/move`, { secret: moves[ply][0], ply, move: moves[ply][1] }), `ply ${ply}`);
+  const rating = async (who) => (expectOk(await api('GET', '/api/me', undefined, as(who)), 'me').ratings.rapid || {}).rating;
+  high.rating = await until('the game rated', () => rating(high));
+  low.rating = await rating(low);
+  assert.ok(high.rating - low.rating > 300, `${high.rating} - ${low.rating}`);
+  return { high, low };
+}
+
 const tests = {
+  async 'quick pairing widens the rating window while a seek waits (issue 24)'() {
+    // This server widens every SCHACH_LOBBY_WINDOW_STEP_MS (server_lobby.sh) instead of every 10 s.
+    const { high, low } = await apart();
+    const quick = { time: RAPID, color: 'random', pool: true, rated: true };
+    const first = await postOk(quick, high);
+    // The window the server reports grows until it holds the other's rating; then quick pairing pairs.
+    const widened = await until('the window widens', async () => {
+      const s = (await listed()).find((x) => x.id === first.id);
+      return s && (s.window === null || (s.window && s.window.min <= low.rating)) && s;
+    });
+    assert.equal(widened.provisional, true, 'a rating after one game is provisional');
+    assert.equal(widened.rating, high.rating);
+    const r = await post(quick, low);
+    const game = expectOk(r, 'paired across 324 points once the window has widened');
+    assert.equal(r.status, 200);
+    assert.deepEqual(Object.values(game.state.accounts).map((a) => a.name).sort(), [high.name, low.name].sort());
+  },
+
+  async 'two waiting seeks meet once their windows widen; accepting withdraws one\'s own (issue 24)'() {
+    const { high, low } = await apart();
+    const quick = { time: { type: 'live', minutes: 12, increment: 10 }, color: 'random', pool: true, rated: true };
+    const first = await postOk(quick, high);
+    const second = await post(quick, low);
+    let game;
+    if (second.status === 201) {
+      // Both wait: the server names the match to the waiting one (GET /api/seeks/{id} "match").
+      const mine = second.json;
+      const look = await until('the match is named', async () => {
+        const l = expectOk(await api('GET', `/api/seeks/${mine.id}`, undefined, as(low)), 'look');
+        return l.match && l;
+      });
+      assert.equal(look.match, first.id);
+      expectError(await api('POST', `/api/seeks/${first.id}/accept`, { withdraw: { seek: mine.id, secret: 'wrong' } }, as(low)),
+        404, 'no_seek', 'a wrong secret withdraws nothing and accepts nothing');
+      assert.ok((await listed()).some((s) => s.id === first.id), 'the match is still open');
+      game = expectOk(await api('POST', `/api/seeks/${first.id}/accept`, { withdraw: { seek: mine.id, secret: mine.secret } }, as(low)),
+        'accept, withdrawing one\'s own');
+      expectError(await api('GET', `/api/seeks/${mine.id}`), 404, 'no_seek', 'one\'s own seek is withdrawn');
+    } else {
+      game = expectOk(second, 'paired at once');
+    }
+    assert.deepEqual(Object.values(game.state.accounts).map((a) => a.name).sort(), [high.name, low.name].sort());
+  },
+
+  async 'a waiting player may accept another seek: their own is withdrawn with it (issue 24)'() {
+    const a = await account('Waiting');
+    const b = await account('Posting');
+    const mine = await postOk({ time: { type: 'live', minutes: 17, increment: 0 }, color: 'random', pool: true }, a);
+    const theirs = await postOk({ time: LIVE, color: 'white' }, b);
+    for (const bad of [{ seek: mine.id }, { seek: 'bad', secret: mine.secret }, 'x', { seek: mine.id, secret: mine.secret, more: 1 }])
+      expectError(await api('POST', `/api/seeks/${theirs.id}/accept`, { withdraw: bad }, as(a)), 400, 'bad_request', JSON.stringify(bad));
+    const got = expectOk(await api('POST', `/api/seeks/${theirs.id}/accept`, { withdraw: { seek: mine.id, secret: mine.secret } }, as(a)),
+      'accept while waiting');
+    assert.equal(got.color, 'black');
+    const seeks = await listed();
+    assert.ok(!seeks.some((s) => s.id === mine.id), 'one\'s own seek left the lobby');
+    assert.ok(!seeks.some((s) => s.id === theirs.id), 'the accepted one too');
+  },
+
   async 'post, list, look: an open seek is listed without its secret'() {
     const seek = await postOk({ time: LIVE, color: 'white' });
     assert.deepEqual(seek.time, LIVE);

@@ -941,11 +941,13 @@ STORE_CASE test_seeks(void **state) {
     GameRecord g;
     make_record(&g, 40);
     memcpy(g.secret_hash[0], k[0].secret_hash, STORE_HASH_LEN);
-    assert_int_equal(a->vtbl->seek_accept(a, "seek00000000", now + 300, 0, &g, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->seek_accept(a, "seek00000000", now + 300, 0, &g, "", NULL, err, sizeof err), SA_OK);
     GameRecord g2;
     make_record(&g2, 41);
-    assert_int_equal(a->vtbl->seek_accept(a, "seek00000000", now + 301, 1, &g2, err, sizeof err), SA_NOT_FOUND);
-    assert_int_equal(a->vtbl->seek_accept(a, "seek00000002", now + 300, 0, &g2, err, sizeof err), SA_NOT_FOUND);
+    assert_int_equal(a->vtbl->seek_accept(a, "seek00000000", now + 301, 1, &g2, "", NULL, err, sizeof err),
+                     SA_NOT_FOUND);
+    assert_int_equal(a->vtbl->seek_accept(a, "seek00000002", now + 300, 0, &g2, "", NULL, err, sizeof err),
+                     SA_NOT_FOUND);
     assert_int_equal(a->vtbl->seek_cancel(a, "seek00000000", k[0].secret_hash, now + 302, err, sizeof err),
                      SA_NOT_FOUND);
     assert_int_equal(a->vtbl->seek_get(a, "seek00000000", now + 10000000, &got, err, sizeof err), SA_OK);

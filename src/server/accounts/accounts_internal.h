@@ -93,7 +93,8 @@ typedef struct AccJob {
     size_t new_password_len;
     SeekRow seek;                              /* seek post: the new seek; get, cancel, accept: seek.id */
     char seek_secret[SECRET_LEN + 1];          /* post: the poster's new secret; accept: the accepter's */
-    unsigned char cancel_hash[STORE_HASH_LEN]; /* cancel: the hash of the secret given */
+    unsigned char cancel_hash[STORE_HASH_LEN]; /* cancel: the hash of the secret given; accept: withdraw's */
+    char withdraw[STORE_ID_LEN + 1];           /* accept: the accepter's own seek to withdraw ("" none) */
     int color;                                 /* accept: the accepter's Color */
     char game_id[STORE_ID_LEN + 1];            /* accept: the game made; analysis: the game */
     AnalysisRow analysis;                      /* analysis: the stored row */

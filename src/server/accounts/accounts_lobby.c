@@ -21,6 +21,35 @@
 /* A seek's game is standard chess (docs/api.md "Lobby"). */
 #define SEEK_VARIANT VARIANT_STANDARD
 
+/* Quick pairing's rating window (docs/api.md "Lobby"): a waiting rated seek takes ratings within
+ * ±POOL_WINDOW_START of its own, POOL_WINDOW_GROWTH more for every POOL_WINDOW_STEP_MS it has waited,
+ * and any rating once it has waited POOL_WINDOW_STEPS steps (a minute). Tests shorten the step with
+ * SCHACH_LOBBY_WINDOW_STEP_MS. */
+#define POOL_WINDOW_START   300
+#define POOL_WINDOW_GROWTH  100
+#define POOL_WINDOW_STEP_MS 10000
+#define POOL_WINDOW_STEPS   6
+
+static SeekWindow pool_window(void) {
+    SeekWindow w = {.start = POOL_WINDOW_START,
+                    .growth = POOL_WINDOW_GROWTH,
+                    .steps = POOL_WINDOW_STEPS,
+                    .floor = POOL_WINDOW_START,
+                    .step_ms = POOL_WINDOW_STEP_MS};
+    const char *step = getenv("SCHACH_LOBBY_WINDOW_STEP_MS");
+    if (step && atoll(step) > 0)
+        w.step_ms = atoll(step);
+    return w;
+}
+
+/* The window of a seek that has waited since created_ms: its half-width, or -1 for any rating. */
+static int window_at(const SeekWindow *w, int64_t created_ms, int64_t now_ms) {
+    int64_t waited = now_ms > created_ms ? now_ms - created_ms : 0;
+    if (waited >= w->step_ms * w->steps)
+        return -1;
+    return w->start + w->growth * (int)(waited / w->step_ms);
+}
+
 /* ---- the loop: the request's checks ---- */
 
 static bool int_member(json_t *o, const char *name, json_int_t lo, json_int_t hi, int *out, bool *given) {
@@ -101,7 +130,8 @@ bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, Ac
             bool known = !strcmp(key, "lang") ||
                          (req->action == ACCOUNTS_SEEK_POST && (!strcmp(key, "time") || !strcmp(key, "color") ||
                                                                 !strcmp(key, "rated") || !strcmp(key, "pool"))) ||
-                         (req->action == ACCOUNTS_SEEK_CANCEL && !strcmp(key, "secret"));
+                         (req->action == ACCOUNTS_SEEK_CANCEL && !strcmp(key, "secret")) ||
+                         (req->action == ACCOUNTS_SEEK_ACCEPT && !strcmp(key, "withdraw"));
             if (!known && ok) {
                 ok = false;
                 snprintf(j->bad_member, sizeof j->bad_member, "%s", key);
@@ -144,6 +174,18 @@ bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, Ac
         } else {
             secret_hash(secret, j->cancel_hash);
         }
+    } else if (ok && req->action == ACCOUNTS_SEEK_ACCEPT && json_object_get(root, "withdraw")) {
+        /* {"withdraw": {"seek", "secret"}}: the accepter's own open seek, withdrawn with the accept. */
+        json_t *w = json_object_get(root, "withdraw");
+        const char *id = json_string_value(json_object_get(w, "seek"));
+        const char *secret = json_string_value(json_object_get(w, "secret"));
+        if (!json_is_object(w) || json_object_size(w) != 2 || !valid_id(id) || !secret) {
+            ok = false;
+            *arg = "withdraw";
+        } else {
+            snprintf(j->withdraw, sizeof j->withdraw, "%s", id);
+            secret_hash(secret, j->cancel_hash);
+        }
     }
     json_decref(root);
     return ok;
@@ -151,12 +193,17 @@ bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, Ac
 
 /* ---- the worker ---- */
 
-static json_t *seek_json(const SeekRow *k) {
+/* A seek as the API shows it; "window": the ratings quick pairing pairs it with now ({"min","max"};
+ * null: any, also for a seek that is not rated or names its colour). */
+static json_t *seek_json(const SeekRow *k, int64_t now_ms) {
     json_t *time = accounts_time_json(&k->time);
-    return json_pack("{s:s,s:o,s:o,s:b,s:s,s:o,s:I}", "id", k->id, "name",
-                     k->name[0] ? json_string(k->name) : json_null(), "rating",
-                     k->rating ? json_integer(k->rating) : json_null(), "rated", k->rated, "color", k->color, "time",
-                     time, "created", (json_int_t)k->created_ms);
+    SeekWindow w = pool_window();
+    int half = k->rated && k->rating && !strcmp(k->color, "random") ? window_at(&w, k->created_ms, now_ms) : -1;
+    json_t *window = half < 0 ? json_null() : json_pack("{s:i,s:i}", "min", k->rating - half, "max", k->rating + half);
+    return json_pack(
+        "{s:s,s:o,s:o,s:b,s:b,s:s,s:o,s:I,s:o}", "id", k->id, "name", k->name[0] ? json_string(k->name) : json_null(),
+        "rating", k->rating ? json_integer(k->rating) : json_null(), "provisional", k->rating && k->provisional,
+        "rated", k->rated, "color", k->color, "time", time, "created", (json_int_t)k->created_ms, "window", window);
 }
 
 static void list_seeks(Accounts *a, AccJob *j) {
@@ -169,8 +216,9 @@ static void list_seeks(Accounts *a, AccJob *j) {
         return;
     }
     json_t *arr = json_array();
+    int64_t now = accounts_now(a);
     for (int i = 0; i < n; i++)
-        json_array_append_new(arr, seek_json(&rows[i]));
+        json_array_append_new(arr, seek_json(&rows[i], now));
     free(rows);
     json_t *o = json_pack("{s:o}", "seeks", arr);
     /* GET /api/seeks also tells the page the rating categories (its quick-pairing buttons name them);
@@ -180,9 +228,10 @@ static void list_seeks(Accounts *a, AccJob *j) {
     accounts_set_body(j, 200, o);
 }
 
-/* The account's rating in the category of a time control (a newcomer's 1500 without one); -1 with the
- * job's error set when the store failed. */
-static int current_rating(Accounts *a, AccJob *j, const char *key, const TimeControl *time) {
+/* The account's rating in the category of a time control (a newcomer's 1500 without one), and when
+ * provisional is not NULL whether it is provisional (a newcomer's is); -1 with the job's error set
+ * when the store failed. */
+static int current_rating(Accounts *a, AccJob *j, const char *key, const TimeControl *time, int *provisional) {
     (void)a;
     RatingRow rows[RATING_COUNT];
     bool have[RATING_COUNT];
@@ -192,25 +241,25 @@ static int current_rating(Accounts *a, AccJob *j, const char *key, const TimeCon
         return -1;
     }
     int c = rating_category(time, SEEK_VARIANT);
+    if (provisional)
+        *provisional = c >= 0 && have[c] ? glicko2_provisional(&rows[c].g) : 1;
     return c >= 0 && have[c] ? (int)(rows[c].g.rating + 0.5) : RATING_START;
 }
 
 static void accept_seek(Accounts *a, AccJob *j);
 
-/* How far apart two ratings may be for quick pairing. */
-#define POOL_RATING_WINDOW 300
-
 /* Quick pairing: the oldest open seek with the same time control, rated or not alike, colours left
- * to chance, not one's own, and (rated) a rating within POOL_RATING_WINDOW, found by the store among
- * all open seeks (however many others there are). true when j now accepts it (its action is an accept
+ * to chance, not one's own, and (rated) a rating within its window (pool_window), found by the store
+ * among all open seeks (however many others there are). true when j now accepts it (its action is an accept
  * then); false to post j's seek instead, or with the job's error set when the store failed. */
 static bool pool_match(Accounts *a, AccJob *j, bool logged_in, const AccountRow *row) {
     SeekRow found;
     char err[300] = "";
     /* Not one's own: an account's seeks by its key, an anonymous asker's by its address (the store
      * uses the address only when the asker is anonymous). */
-    StoreAccountResult r = j->db->vtbl->seek_match(j->db, &j->seek, POOL_RATING_WINDOW, logged_in ? row->key : "",
-                                                   j->address, accounts_now(a), &found, err, sizeof err);
+    SeekWindow w = pool_window();
+    StoreAccountResult r = j->db->vtbl->seek_match(j->db, &j->seek, &w, logged_in ? row->key : "", j->address,
+                                                   accounts_now(a), &found, err, sizeof err);
     if (r == SA_FAULT)
         accounts_fail(j, ACC_E_STORAGE, err);
     if (r != SA_OK)
@@ -247,7 +296,7 @@ static void post(Accounts *a, AccJob *j) {
     if (logged_in) {
         snprintf(j->seek.account, sizeof j->seek.account, "%s", row.key);
         snprintf(j->seek.name, sizeof j->seek.name, "%s", row.name);
-        j->seek.rating = current_rating(a, j, row.key, &j->seek.time);
+        j->seek.rating = current_rating(a, j, row.key, &j->seek.time, &j->seek.provisional);
         if (j->seek.rating < 0)
             return;
     } else {
@@ -272,7 +321,7 @@ static void post(Accounts *a, AccJob *j) {
         accounts_fail(j, r == SA_TAKEN ? ACC_E_BUSY : ACC_E_STORAGE, err);
         return;
     }
-    json_t *o = seek_json(&j->seek);
+    json_t *o = seek_json(&j->seek, accounts_now(a));
     json_object_set_new(o, "secret", json_string(j->seek_secret));
     accounts_set_body(j, 201, o);
 }
@@ -290,8 +339,26 @@ static void get(Accounts *a, AccJob *j) {
         return;
     }
     bool taken = k.game_id[0] != '\0';
-    json_t *o = json_pack("{s:o,s:o,s:o}", "seek", seek_json(&k), "game", taken ? json_string(k.game_id) : json_null(),
-                          "color", taken ? json_string(k.poster_color == SCH_WHITE ? "white" : "black") : json_null());
+    int64_t now = accounts_now(a);
+    /* An open seek that quick pairing would pair now that both windows have widened: the oldest such
+     * (its poster's page accepts it, withdrawing this one: docs/api.md "Lobby"). */
+    SeekRow found;
+    bool match = false;
+    if (!taken && !strcmp(k.color, "random")) {
+        SeekWindow w = pool_window();
+        w.floor = window_at(&w, k.created_ms, now);
+        StoreAccountResult m = j->db->vtbl->seek_match(j->db, &k, &w, k.account, k.account[0] ? "" : k.address, now,
+                                                       &found, err, sizeof err);
+        if (m == SA_FAULT) {
+            accounts_fail(j, ACC_E_STORAGE, err);
+            return;
+        }
+        match = m == SA_OK;
+    }
+    json_t *o =
+        json_pack("{s:o,s:o,s:o,s:o}", "seek", seek_json(&k, now), "game", taken ? json_string(k.game_id) : json_null(),
+                  "color", taken ? json_string(k.poster_color == SCH_WHITE ? "white" : "black") : json_null(), "match",
+                  match ? json_string(found.id) : json_null());
     /* The poster with an account, asking with their session: the game's secret of their side. */
     if (taken && logged_in && k.account[0] && !strcmp(k.account, row.key)) {
         char secret[SECRET_LEN + 1];
@@ -406,12 +473,13 @@ static void accept_seek(Accounts *a, AccJob *j) {
         return;
     if (k.rated) {
         /* The ratings the game begins with (the rating itself reads them again when it ends). */
-        rec.rating[poster] = current_rating(a, j, k.account, &k.time);
-        rec.rating[!poster] = current_rating(a, j, row.key, &k.time);
+        rec.rating[poster] = current_rating(a, j, k.account, &k.time, NULL);
+        rec.rating[!poster] = current_rating(a, j, row.key, &k.time, NULL);
         if (rec.rating[poster] < 0 || rec.rating[!poster] < 0)
             return;
     }
-    r = j->db->vtbl->seek_accept(j->db, k.id, accounts_now(a), (int)poster, &rec, err, sizeof err);
+    r = j->db->vtbl->seek_accept(j->db, k.id, accounts_now(a), (int)poster, &rec, j->withdraw, j->cancel_hash, err,
+                                 sizeof err);
     if (r != SA_OK) {
         accounts_fail(j, r == SA_FAULT ? ACC_E_STORAGE : ACC_E_NO_SEEK, err);
         return;

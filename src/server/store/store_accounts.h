@@ -44,6 +44,7 @@ typedef struct SeekRow {
     char account[STORE_ACCOUNT_LEN + 1]; /* the poster's account key, "" for an anonymous poster */
     char name[STORE_ACCOUNT_LEN + 1];    /* ... and its name as shown */
     int rating;                          /* the poster's rating in the seek's category (0: none) */
+    int provisional;                     /* 1: that rating is provisional (shown with "?"; schema 16) */
     int rated;                           /* 1: a rated game (both players need accounts) */
     char color[8];                       /* the poster's side: "white", "black" or "random" */
     TimeControl time;                    /* live or correspondence (the lobby's games are standard chess) */
@@ -52,6 +53,14 @@ typedef struct SeekRow {
     int poster_color;               /* once accepted: the Color the poster plays */
     char address[64];               /* the poster's address key (client_limits.h) when anonymous, else "" (schema 13) */
 } SeekRow;
+
+/* Quick pairing's rating window (accounts_lobby.c): a waiting rated seek accepts ratings within
+ * start + growth × (whole step_ms it has waited), and any rating once it has waited steps × step_ms;
+ * floor is the asker's own window (the larger of the two counts; -1: any rating). */
+typedef struct SeekWindow {
+    int start, growth, steps, floor;
+    int64_t step_ms;
+} SeekWindow;
 
 /* What a rated game computes from both ratings before it (rating_apply), inside the store's
  * transaction; false leaves everything as it was. */
@@ -177,10 +186,11 @@ typedef struct StoreAccountsVtbl {
      * (schema 13); -1 on failure. */
     int (*seek_count)(StoreAccounts *a, const char *account, const char *address, int64_t now_ms, char *err,
                       size_t err_size);
-    /* Quick pairing: the oldest open seek with want's time control and rated, colour "random", not of
-     * account (when not "") nor, with account "", of an anonymous poster from address (when not ""), and (rated)
-     * a rating from want->rating - window to want->rating + window; SA_NOT_FOUND when there is none. */
-    StoreAccountResult (*seek_match)(StoreAccounts *a, const SeekRow *want, int window, const char *account,
+    /* Quick pairing: the oldest open seek other than want->id with want's time control and rated, colour
+     * "random", not of account (when not "") nor, with account "", of an anonymous poster from address
+     * (when not ""), and (rated) a rating within the larger of its window at now_ms and w->floor of
+     * want->rating (SeekWindow); SA_NOT_FOUND when there is none. */
+    StoreAccountResult (*seek_match)(StoreAccounts *a, const SeekRow *want, const SeekWindow *w, const char *account,
                                      const char *address, int64_t now_ms, SeekRow *out, char *err, size_t err_size);
     /* One seek by id, open or accepted (not one that expired unaccepted). */
     StoreAccountResult (*seek_get)(StoreAccounts *a, const char *id, int64_t now_ms, SeekRow *out, char *err,
@@ -189,8 +199,9 @@ typedef struct StoreAccountsVtbl {
     StoreAccountResult (*seek_cancel)(StoreAccounts *a, const char *id, const unsigned char hash[STORE_HASH_LEN],
                                       int64_t now_ms, char *err, size_t err_size);
     /* Accepts an open seek: in one transaction marks it taken by game->id with the poster's color and
-     * inserts the game's row (rev 1). SA_NOT_FOUND: it was accepted, cancelled or expired meanwhile
-     * (nothing written). */
+     * inserts the game's row (rev 1), and, when withdraw is not "", removes the accepter's own open seek
+     * withdraw whose secret hashes to withdraw_hash. SA_NOT_FOUND: either was accepted, cancelled or
+     * expired meanwhile, or withdraw's secret is not that one (nothing written). */
     /* Ratings. Rates a finished game once (schema 11): in one transaction marks the game rated (SA_TAKEN:
      * it was already, nothing changed), reads both accounts' ratings in the category (a newcomer's when
      * there is none), lets fn compute the new ones, stores them with a point of each one's history, and
@@ -231,7 +242,8 @@ typedef struct StoreAccountsVtbl {
     int (*player_games)(StoreAccounts *a, const char *name, int max, StoreEachGame each, void *ctx, char *err,
                         size_t err_size);
     StoreAccountResult (*seek_accept)(StoreAccounts *a, const char *id, int64_t now_ms, int poster_color,
-                                      const GameRecord *game, char *err, size_t err_size);
+                                      const GameRecord *game, const char *withdraw,
+                                      const unsigned char withdraw_hash[STORE_HASH_LEN], char *err, size_t err_size);
     /* One game by id with its moves, on this connection (as store.h get): 1, 0 when there is none, -1. */
     int (*game_get)(StoreAccounts *a, const char *id, StoreEachGame each, void *ctx, char *err, size_t err_size);
     /* Analyses (schema 15). The game's analysis into *out and, when result is not NULL, its JSON text

@@ -281,14 +281,16 @@ StoreAccountResult store_pg_seek_create(StoreAccounts *base, const SeekRow *k, c
 int store_pg_seek_list(StoreAccounts *base, int64_t now_ms, SeekRow *out, int max, char *err, size_t err_size);
 int store_pg_seek_count(StoreAccounts *base, const char *account, const char *address, int64_t now_ms, char *err,
                         size_t err_size);
-StoreAccountResult store_pg_seek_match(StoreAccounts *base, const SeekRow *want, int window, const char *account,
-                                       const char *address, int64_t now_ms, SeekRow *out, char *err, size_t err_size);
+StoreAccountResult store_pg_seek_match(StoreAccounts *base, const SeekRow *want, const SeekWindow *w,
+                                       const char *account, const char *address, int64_t now_ms, SeekRow *out,
+                                       char *err, size_t err_size);
 StoreAccountResult store_pg_seek_get(StoreAccounts *base, const char *id, int64_t now_ms, SeekRow *out, char *err,
                                      size_t err_size);
 StoreAccountResult store_pg_seek_cancel(StoreAccounts *base, const char *id, const unsigned char hash[STORE_HASH_LEN],
                                         int64_t now_ms, char *err, size_t err_size);
 StoreAccountResult store_pg_seek_accept(StoreAccounts *base, const char *id, int64_t now_ms, int poster_color,
-                                        const GameRecord *game, char *err, size_t err_size);
+                                        const GameRecord *game, const char *withdraw,
+                                        const unsigned char withdraw_hash[STORE_HASH_LEN], char *err, size_t err_size);
 
 /* Ratings and the player pages (store_pg_ratings.c): StoreAccountsVtbl's methods of the same names. */
 StoreAccountResult store_pg_rate_game(StoreAccounts *base, const char *game_id, const char *category,

@@ -10,7 +10,7 @@
 
 #define SEEK_COLUMNS                                                                                                   \
     "id, created_ms, expires_ms, account_key, name, rating, rated, color, time_type, minutes, increment, days,"        \
-    " encode(secret_hash, 'hex'), game_id, poster_color, poster_address"
+    " encode(secret_hash, 'hex'), game_id, poster_color, poster_address, provisional"
 
 static void read_seek(const PGresult *res, int row, SeekRow *out) {
     memset(out, 0, sizeof *out);
@@ -36,6 +36,7 @@ static void read_seek(const PGresult *res, int row, SeekRow *out) {
     snprintf(out->game_id, sizeof out->game_id, "%s", PQgetvalue(res, row, 13));
     out->poster_color = atoi(PQgetvalue(res, row, 14));
     snprintf(out->address, sizeof out->address, "%s", PQgetvalue(res, row, 15));
+    out->provisional = atoi(PQgetvalue(res, row, 16));
 }
 
 /* A seek's secret hash as a binary bytea parameter. */
@@ -63,16 +64,17 @@ StoreAccountResult store_pg_seek_create(StoreAccounts *base, const SeekRow *k, c
     p_blob(&p, k->secret_hash);
     store_pg_param_int(&p, STORE_SEEK_KEEP_MS);
     store_pg_param_text(&p, k->account[0] ? "" : k->address);
-    PGresult *res =
-        store_pg_accounts_run(a,
-                              "WITH old AS (DELETE FROM seeks WHERE (game_id = '' AND expires_ms <= $2::bigint) OR"
-                              "  (game_id <> '' AND created_ms < $2::bigint - $14::bigint))"
-                              " INSERT INTO seeks (id, created_ms, expires_ms, account_key, name, rating, rated, color,"
-                              " time_type, minutes, increment, days, secret_hash, poster_address) VALUES ($1,"
-                              " $2::bigint, $3::bigint, $4, $5, $6::int, $7::int, $8, $9, $10::int, $11::int,"
-                              " $12::int, $13, $15)"
-                              " ON CONFLICT DO NOTHING",
-                              &p, PGRES_COMMAND_OK, err, err_size);
+    store_pg_param_int(&p, k->provisional);
+    PGresult *res = store_pg_accounts_run(
+        a,
+        "WITH old AS (DELETE FROM seeks WHERE (game_id = '' AND expires_ms <= $2::bigint) OR"
+        "  (game_id <> '' AND created_ms < $2::bigint - $14::bigint))"
+        " INSERT INTO seeks (id, created_ms, expires_ms, account_key, name, rating, rated, color,"
+        " time_type, minutes, increment, days, secret_hash, poster_address, provisional) VALUES ($1,"
+        " $2::bigint, $3::bigint, $4, $5, $6::int, $7::int, $8, $9, $10::int, $11::int,"
+        " $12::int, $13, $15, $16::int)"
+        " ON CONFLICT DO NOTHING",
+        &p, PGRES_COMMAND_OK, err, err_size);
     if (!res)
         return SA_FAULT;
     return store_pg_affected(res) == 1 ? SA_OK : SA_TAKEN;
@@ -123,8 +125,9 @@ int store_pg_seek_count(StoreAccounts *base, const char *account, const char *ad
         &p, err, err_size);
 }
 
-StoreAccountResult store_pg_seek_match(StoreAccounts *base, const SeekRow *want, int window, const char *account,
-                                       const char *address, int64_t now_ms, SeekRow *out, char *err, size_t err_size) {
+StoreAccountResult store_pg_seek_match(StoreAccounts *base, const SeekRow *want, const SeekWindow *w,
+                                       const char *account, const char *address, int64_t now_ms, SeekRow *out,
+                                       char *err, size_t err_size) {
     PgAccounts *a = (PgAccounts *)base;
     StorePgParams p = {.n = 0};
     store_pg_param_text(&p, store_time_type_text(want->time.type));
@@ -135,15 +138,25 @@ StoreAccountResult store_pg_seek_match(StoreAccounts *base, const SeekRow *want,
     store_pg_param_int(&p, now_ms);
     store_pg_param_text(&p, account);
     store_pg_param_text(&p, address);
-    store_pg_param_int(&p, want->rating - window);
-    store_pg_param_int(&p, want->rating + window);
+    store_pg_param_int(&p, want->rating);
+    store_pg_param_int(&p, w->start);
+    store_pg_param_int(&p, w->growth);
+    store_pg_param_int(&p, w->step_ms > 0 ? w->step_ms : 1);
+    store_pg_param_int(&p, w->steps);
+    store_pg_param_int(&p, w->floor);
+    store_pg_param_text(&p, want->id);
+    /* The window of a waiting seek (SeekWindow): any rating once it waited $13 steps of $12 ms, else
+     * $10 + $11 a step; the asker's own ($14) when larger. */
     PGresult *res = store_pg_accounts_run(
         a,
         "SELECT " SEEK_COLUMNS " FROM seeks WHERE game_id = '' AND time_type = $1 AND minutes = $2::int"
         " AND increment = $3::int AND days = $4::int AND rated = $5::int AND expires_ms > $6::bigint"
-        " AND color = 'random' AND ($7 = '' OR account_key <> $7)"
+        " AND color = 'random' AND id <> $15 AND ($7 = '' OR account_key <> $7)"
         " AND ($7 <> '' OR $8 = '' OR account_key <> '' OR poster_address <> $8)"
-        " AND (rated = 0 OR rating BETWEEN $9::int AND $10::int) ORDER BY created_ms, id LIMIT 1",
+        " AND (rated = 0 OR $14::int < 0 OR abs(rating - $9::int) <= $14::int"
+        "  OR $6::bigint - created_ms >= $13::bigint * $12::bigint"
+        "  OR abs(rating - $9::int) <= $10::bigint + $11::bigint * (($6::bigint - created_ms) / $12::bigint))"
+        " ORDER BY created_ms, id LIMIT 1",
         &p, PGRES_TUPLES_OK, err, err_size);
     return one_seek(res, out);
 }
@@ -181,24 +194,37 @@ StoreAccountResult store_pg_seek_cancel(StoreAccounts *base, const char *id, con
 }
 
 StoreAccountResult store_pg_seek_accept(StoreAccounts *base, const char *id, int64_t now_ms, int poster_color,
-                                        const GameRecord *game, char *err, size_t err_size) {
+                                        const GameRecord *game, const char *withdraw,
+                                        const unsigned char withdraw_hash[STORE_HASH_LEN], char *err, size_t err_size) {
     PgAccounts *a = (PgAccounts *)base;
+    static const unsigned char no_hash[STORE_HASH_LEN];
     StorePgParams p = {.n = 0};
     store_pg_params_record(&p, game); /* $1 .. $PGP_RECORD_COUNT */
     store_pg_param_text(&p, id);
     store_pg_param_int(&p, poster_color);
     store_pg_param_int(&p, now_ms);
-    char sql[1200];
-    /* One statement: the seek taken (under its row lock, so two accepters cannot both take it) and the
-     * game inserted only from that row. */
+    store_pg_param_text(&p, withdraw ? withdraw : "");
+    p_blob(&p, withdraw && withdraw[0] ? withdraw_hash : no_hash);
+    char sql[2000];
+    /* One statement: both seeks (the accepted one, and the accepter's own one to withdraw) locked in
+     * the order of their ids first (two accepters each withdrawing the seek the other accepts wait on
+     * each other in turn, never in a circle), then, only when each is still open (and the own one's
+     * secret is the one given), the seek taken, the own one removed and the game inserted from the
+     * taken row. */
+    int n = PGP_RECORD_COUNT;
     snprintf(sql, sizeof sql,
-             "WITH s AS (UPDATE seeks SET game_id = $1, poster_color = $%d::int WHERE id = $%d AND game_id = ''"
-             "  AND expires_ms > $%d::bigint RETURNING id)"
+             "WITH l AS (SELECT id FROM seeks WHERE game_id = '' AND expires_ms > $%d::bigint AND (id = $%d OR"
+             "  (id = $%d AND id <> $%d AND secret_hash = $%d)) ORDER BY id FOR UPDATE),"
+             " ok AS (SELECT count(*) = CASE WHEN $%d = '' THEN 1 ELSE 2 END AS go FROM l),"
+             " w AS (DELETE FROM seeks WHERE id = $%d AND $%d <> '' AND id IN (SELECT id FROM l)"
+             "  AND (SELECT go FROM ok) RETURNING id),"
+             " s AS (UPDATE seeks SET game_id = $1, poster_color = $%d::int WHERE id = $%d AND game_id = ''"
+             "  AND expires_ms > $%d::bigint AND (SELECT go FROM ok) RETURNING id)"
              " INSERT INTO games (" STORE_PG_GAME_COLUMNS ", rev) SELECT $1, $2::bigint, $3::bigint, $4, $5, $6,"
              " $7::int, $8::int, $9::int, $10::bytea, $11::bytea, $12::bytea, $13::int, $14, $15, $16::int,"
              " $17::bigint, $18::bigint, $19::bigint, $20, $21::int, $22, $23, $24, $25::int, $26::int, $27::int,"
              " $28::int, $29::int, $30::int, $31::int, $32, $33::bigint, $34::bigint, 1 FROM s",
-             PGP_RECORD_COUNT + 2, PGP_RECORD_COUNT + 1, PGP_RECORD_COUNT + 3);
+             n + 3, n + 1, n + 4, n + 1, n + 5, n + 4, n + 4, n + 4, n + 2, n + 1, n + 3);
     PGresult *res = store_pg_accounts_run(a, sql, &p, PGRES_COMMAND_OK, err, err_size);
     if (!res)
         return SA_FAULT;

@@ -179,6 +179,8 @@ static const char *const pg_migrations[] = {
     "  PRIMARY KEY (requester, at_ms, game_id)"
     ");"
     "CREATE INDEX analysis_requests_by_time ON analysis_requests(at_ms);",
+    /* 16 (issue 24): whether a seek's rating is provisional (the lobby shows it with "?"). */
+    "ALTER TABLE seeks ADD COLUMN provisional INTEGER NOT NULL DEFAULT 0;",
 };
 #define PG_SCHEMA_VERSION ((int)(sizeof pg_migrations / sizeof pg_migrations[0]))
 

@@ -183,6 +183,8 @@ static const char *const store_migrations[] = {
     "  PRIMARY KEY (requester, at_ms, game_id)"
     ") WITHOUT ROWID;"
     "CREATE INDEX analysis_requests_by_time ON analysis_requests(at_ms);",
+    /* 16 (issue 24): whether a seek's rating is provisional (the lobby shows it with "?"). */
+    "ALTER TABLE seeks ADD COLUMN provisional INTEGER NOT NULL DEFAULT 0;",
 };
 #define STORE_SCHEMA_VERSION ((int)(sizeof store_migrations / sizeof store_migrations[0]))
 

@@ -8,7 +8,7 @@
 
 #define SEEK_COLUMNS                                                                                                   \
     "id, created_ms, expires_ms, account_key, name, rating, rated, color, time_type, minutes, increment, days,"        \
-    " secret_hash, game_id, poster_color, poster_address"
+    " secret_hash, game_id, poster_color, poster_address, provisional"
 
 static void read_seek(sqlite3_stmt *st, SeekRow *out) {
     memset(out, 0, sizeof *out);
@@ -29,6 +29,7 @@ static void read_seek(sqlite3_stmt *st, SeekRow *out) {
     store_sqlite_copy_text(out->game_id, sizeof out->game_id, sqlite3_column_text(st, 13));
     out->poster_color = sqlite3_column_int(st, 14);
     store_sqlite_copy_text(out->address, sizeof out->address, sqlite3_column_text(st, 15));
+    out->provisional = sqlite3_column_int(st, 16);
 }
 
 StoreAccountResult store_sqlite_seek_create(StoreAccounts *base, const SeekRow *k, char *err, size_t err_size) {
@@ -48,7 +49,7 @@ StoreAccountResult store_sqlite_seek_create(StoreAccounts *base, const SeekRow *
     sqlite3_stmt *st = store_sqlite_accounts_prepare(a,
                                                      "INSERT INTO seeks (" SEEK_COLUMNS
                                                      ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-                                                     " ?11, ?12, ?13, '', -1, ?14) ON CONFLICT DO NOTHING",
+                                                     " ?11, ?12, ?13, '', -1, ?14, ?15) ON CONFLICT DO NOTHING",
                                                      err, err_size);
     if (!st)
         return SA_FAULT;
@@ -66,6 +67,7 @@ StoreAccountResult store_sqlite_seek_create(StoreAccounts *base, const SeekRow *
     sqlite3_bind_int(st, 12, k->time.days);
     sqlite3_bind_blob(st, 13, k->secret_hash, STORE_HASH_LEN, SQLITE_STATIC);
     sqlite3_bind_text(st, 14, k->account[0] ? "" : k->address, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 15, k->provisional);
     int changes = 0;
     StoreAccountResult r = store_sqlite_accounts_run(a, &st, 1, &changes, "create seek", err, err_size);
     return r == SA_OK && changes == 0 ? SA_TAKEN : r;
@@ -117,19 +119,22 @@ int store_sqlite_seek_count(StoreAccounts *base, const char *account, const char
     return n;
 }
 
-StoreAccountResult store_sqlite_seek_match(StoreAccounts *base, const SeekRow *want, int window, const char *account,
-                                           const char *address, int64_t now_ms, SeekRow *out, char *err,
-                                           size_t err_size) {
+StoreAccountResult store_sqlite_seek_match(StoreAccounts *base, const SeekRow *want, const SeekWindow *w,
+                                           const char *account, const char *address, int64_t now_ms, SeekRow *out,
+                                           char *err, size_t err_size) {
     SqliteAccounts *a = (SqliteAccounts *)base;
     if (!store_sqlite_accounts_usable(a, err, err_size))
         return SA_FAULT;
+    /* The window of a waiting seek (SeekWindow): any rating once it waited ?13 steps of ?12 ms, else
+     * ?10 + ?11 a step; the asker's own (?14) when larger. */
     sqlite3_stmt *st = store_sqlite_accounts_prepare(
         a,
         "SELECT " SEEK_COLUMNS " FROM seeks WHERE game_id = '' AND time_type = ?1 AND minutes = ?2"
-        " AND increment = ?3 AND days = ?4 AND rated = ?5 AND expires_ms > ?6 AND color = 'random'"
+        " AND increment = ?3 AND days = ?4 AND rated = ?5 AND expires_ms > ?6 AND color = 'random' AND id <> ?15"
         " AND (?7 = '' OR account_key <> ?7) AND (?7 <> '' OR ?8 = '' OR account_key <> ''"
         " OR poster_address <> ?8)"
-        " AND (rated = 0 OR rating BETWEEN ?9 AND ?10) ORDER BY created_ms, id LIMIT 1",
+        " AND (rated = 0 OR ?14 < 0 OR abs(rating - ?9) <= ?14 OR ?6 - created_ms >= ?13 * ?12"
+        " OR abs(rating - ?9) <= ?10 + ?11 * ((?6 - created_ms) / ?12)) ORDER BY created_ms, id LIMIT 1",
         err, err_size);
     if (!st)
         return SA_FAULT;
@@ -141,8 +146,13 @@ StoreAccountResult store_sqlite_seek_match(StoreAccounts *base, const SeekRow *w
     sqlite3_bind_int64(st, 6, now_ms);
     sqlite3_bind_text(st, 7, account, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 8, address, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 9, want->rating - window);
-    sqlite3_bind_int(st, 10, want->rating + window);
+    sqlite3_bind_int(st, 9, want->rating);
+    sqlite3_bind_int(st, 10, w->start);
+    sqlite3_bind_int(st, 11, w->growth);
+    sqlite3_bind_int64(st, 12, w->step_ms > 0 ? w->step_ms : 1);
+    sqlite3_bind_int(st, 13, w->steps);
+    sqlite3_bind_int(st, 14, w->floor);
+    sqlite3_bind_text(st, 15, want->id, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW)
         read_seek(st, out);
@@ -200,19 +210,25 @@ StoreAccountResult store_sqlite_seek_cancel(StoreAccounts *base, const char *id,
 }
 
 StoreAccountResult store_sqlite_seek_accept(StoreAccounts *base, const char *id, int64_t now_ms, int poster_color,
-                                            const GameRecord *game, char *err, size_t err_size) {
+                                            const GameRecord *game, const char *withdraw,
+                                            const unsigned char withdraw_hash[STORE_HASH_LEN], char *err,
+                                            size_t err_size) {
     SqliteAccounts *a = (SqliteAccounts *)base;
     if (!store_sqlite_accounts_usable(a, err, err_size))
         return SA_FAULT;
-    sqlite3_stmt *sts[2] = {
+    sqlite3_stmt *sts[3] = {
         store_sqlite_accounts_prepare(
             a, "UPDATE seeks SET game_id = ?2, poster_color = ?3 WHERE id = ?1 AND game_id = '' AND expires_ms > ?4",
             err, err_size),
         store_sqlite_accounts_prepare(a, store_sqlite_insert_game_sql, err, err_size),
+        store_sqlite_accounts_prepare(a,
+                                      "DELETE FROM seeks WHERE id = ?1 AND secret_hash = ?2 AND game_id = ''"
+                                      " AND expires_ms > ?3",
+                                      err, err_size),
     };
-    if (!sts[0] || !sts[1]) {
-        sqlite3_finalize(sts[0]);
-        sqlite3_finalize(sts[1]);
+    if (!sts[0] || !sts[1] || !sts[2]) {
+        for (int i = 0; i < 3; i++)
+            sqlite3_finalize(sts[i]);
         return SA_FAULT;
     }
     sqlite3_bind_text(sts[0], 1, id, -1, SQLITE_STATIC);
@@ -220,10 +236,20 @@ StoreAccountResult store_sqlite_seek_accept(StoreAccounts *base, const char *id,
     sqlite3_bind_int(sts[0], 3, poster_color);
     sqlite3_bind_int64(sts[0], 4, now_ms);
     store_sqlite_bind_record(sts[1], game);
-    /* Both or neither: the game only when the seek was still open. */
+    bool withdrawing = withdraw && withdraw[0];
+    if (withdrawing) {
+        sqlite3_bind_text(sts[2], 1, withdraw, -1, SQLITE_STATIC);
+        sqlite3_bind_blob(sts[2], 2, withdraw_hash, STORE_HASH_LEN, SQLITE_STATIC);
+        sqlite3_bind_int64(sts[2], 3, now_ms);
+    }
+    /* All or nothing: the game only when the seek was still open (and the accepter's own one too). */
     StoreAccountResult r = SA_OK;
     if (sqlite3_exec(a->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
         r = store_sqlite_accounts_fault(a, "accept seek", err, err_size);
+    if (r == SA_OK && withdrawing && sqlite3_step(sts[2]) != SQLITE_DONE)
+        r = store_sqlite_accounts_fault(a, "withdraw the accepter's seek", err, err_size);
+    if (r == SA_OK && withdrawing && sqlite3_changes(a->db) != 1)
+        r = SA_NOT_FOUND;
     if (r == SA_OK && sqlite3_step(sts[0]) != SQLITE_DONE)
         r = store_sqlite_accounts_fault(a, "accept seek", err, err_size);
     if (r == SA_OK && sqlite3_changes(a->db) != 1)
@@ -234,7 +260,7 @@ StoreAccountResult store_sqlite_seek_accept(StoreAccounts *base, const char *id,
         r = store_sqlite_accounts_fault(a, "accept seek", err, err_size);
     if (r != SA_OK && !sqlite3_get_autocommit(a->db))
         sqlite3_exec(a->db, "ROLLBACK", NULL, NULL, NULL);
-    sqlite3_finalize(sts[0]);
-    sqlite3_finalize(sts[1]);
+    for (int i = 0; i < 3; i++)
+        sqlite3_finalize(sts[i]);
     return r;
 }
