@@ -15,6 +15,8 @@ import * as clock from './game-clock.js';
 import * as promotion from './game-promotion.js';
 import * as socket from './game-socket.js';
 import * as view from './game-view.js';
+import { Premove } from './game-premove.js';
+import { isTakeback } from './game-takeback.js';
 import { whoami } from './header.js';
 import { gameRecord, saveGame } from './storage.js';
 import { $, fragmentParams, gamePath, show, showError } from './util.js';
@@ -37,7 +39,13 @@ export class GamePage {
       coordinates: true,
       viewOnly: false,
       movable: { free: false, color: undefined, showDests: true, events: { after: (o, d) => this.onBoardMove(o, d) } },
-      premovable: { enabled: false },
+      // A premove (game-premove.js): enabled by game-view.js in the opponent's turn of a live game.
+      premovable: {
+        enabled: false,
+        showDests: true,
+        castle: true,
+        events: { set: (o, d) => this.premove.onSet(o, d), unset: () => this.premove.onUnset() },
+      },
       draggable: { enabled: true, showGhost: true },
       selectable: { enabled: true },
       highlight: { lastMove: true, check: true },
@@ -49,6 +57,7 @@ export class GamePage {
     this.keys = new BoardKeys(document.querySelector('#game-page .board-frame'), this.cg, keyHandlers(this));
     this.review = new Review(this);
     this.analysis = new GameAnalysis(this); // after the end: the computer analysis, learning
+    this.premove = new Premove(this);
     view.bindControls(this);
     this.watchPointer();
   }
@@ -203,10 +212,14 @@ export class GamePage {
   applyState(s) {
     if (!s) return;
     const cur = this.state;
-    if (cur && (s.ply < cur.ply || (s.ply === cur.ply && cur.outcome && !s.outcome))) return;
+    // A state with fewer plies is an older one, unless it answers the takeback request shown.
+    const takenBack = isTakeback(cur, s);
+    if (cur && ((s.ply < cur.ply && !takenBack) || (s.ply === cur.ply && cur.outcome && !s.outcome))) return;
+    if (takenBack) announce(t('takeback_done'));
     if (!cur || s.ply !== cur.ply || s.outcome) this.closePromotion();
     this.state = s;
     this.stateAt = performance.now();
+    this.premove.onState(s);
     const news = narrate(cur, s, outcomeText);
     if (news) {
       announce(news.text);

@@ -15,7 +15,13 @@ export function connect(ctrl) {
   );
   // The analysis' progress and end ({"type": "analysis"}) go to the page's analysis (game-analysis.js).
   const receive = ctrl.live.receive.bind(ctrl.live);
-  ctrl.live.receive = (msg) => (msg && msg.type === 'analysis' ? ctrl.analysis.onMessage(msg) : receive(msg));
+  // A premove the server dropped ({"type": "premove"}) goes to the page's premove (game-premove.js).
+  ctrl.live.receive = (msg) =>
+    msg && msg.type === 'analysis'
+      ? ctrl.analysis.onMessage(msg)
+      : msg && msg.type === 'premove'
+        ? ctrl.premove.onMessage(msg)
+        : receive(msg);
 }
 
 /** Without the socket the page still follows the game, by asking for the state now and then. */

@@ -8,6 +8,7 @@ import { signed } from './board-keys.js';
 import { renderClocks } from './game-clock.js';
 import { bindPromotion } from './game-promotion.js';
 import { renderPresence, renderRematch } from './game-rematch.js';
+import { renderTakeback } from './game-takeback.js';
 import { gameRecord } from './storage.js';
 import { $, gamePath, other, privateLink, show, showError } from './util.js';
 
@@ -76,7 +77,8 @@ export function render(ctrl) {
     turnColor: s.turn,
     lastMove: s.last_move ? [s.last_move.slice(0, 2), s.last_move.slice(2, 4)] : undefined,
     check: s.check ? s.turn : false,
-    movable: { free: false, color: ctrl.canMove() ? s.turn : undefined, dests },
+    movable: { free: false, color: ctrl.canMove() ? s.turn : ctrl.premove.color(), dests },
+    premovable: { enabled: !!ctrl.premove.color() },
   });
   ctrl.keys.update();
   renderSide(ctrl);
@@ -180,6 +182,8 @@ function renderControls(ctrl) {
   show($('decline-draw'), !!canAnswer);
   $('draw-offer-text').textContent = offer ? t('draw_offered_by', { color: colorName(offer) }) : '';
   show($('draw-offer-text'), !s.outcome && !!offer);
+  renderTakeback(ctrl);
+  ctrl.premove.render();
   const claims = s.claims || [];
   show($('claim-threefold'), mover && claims.includes('threefold_repetition'));
   show($('claim-fifty'), mover && claims.includes('fifty_moves'));
@@ -193,10 +197,6 @@ function renderControls(ctrl) {
   $('move-input').disabled = !mover;
 }
 
-/** The players' bars above and below the board: names, accounts and ratings, captured pieces, clocks. */
-export function renderBars(ctrl) {
-  const s = ctrl.state;
-  if (!s) return;
 const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 const ROLE_ORDER = 'qrbnp';
 
@@ -248,6 +248,10 @@ export function capturesFromMoves(s, ply) {
   return lost;
 }
 
+/** The players' bars above and below the board: names, accounts and ratings, captured pieces, clocks. */
+export function renderBars(ctrl) {
+  const s = ctrl.state;
+  if (!s) return;
   const bottom = ctrl.orientation || 'white';
   // The material of the position shown (the reviewed one while reviewing): the pieces taken, counted
   // from the moves up to it (a game from a FEN has no full set to count against), and the lead.

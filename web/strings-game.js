@@ -4,6 +4,15 @@ import { registerStrings } from './i18n.js';
 
 registerStrings({
   de: {
+    takeback_offer: 'Zugrücknahme erbitten',
+    takeback_accept: 'Zugrücknahme annehmen',
+    takeback_decline: 'Zugrücknahme ablehnen',
+    takeback_asked: 'Du hast um eine Zugrücknahme gebeten.',
+    takeback_done: 'Zug zurückgenommen.',
+    takeback_offered_by: '{color} bittet darum, den letzten Zug zurückzunehmen.',
+    premove_queued: 'Vorauszug: {from} → {to}',
+    premove_cancel: 'Vorauszug löschen',
+    premove_dropped: 'Der Vorauszug {move} ist nach dem Zug des Gegners nicht möglich und wurde verworfen.',
     repetition_claimable: 'Dreifache Stellungswiederholung reklamierbar: {where}.',
     repetition_where: 'Wiederholt: {where}.',
     game_heading: 'Schachpartie',
@@ -68,6 +77,15 @@ registerStrings({
     player_page_of: 'Spielerseite von {name}',
   },
   en: {
+    takeback_offer: 'Ask to take back',
+    takeback_accept: 'Accept takeback',
+    takeback_decline: 'Decline takeback',
+    takeback_asked: 'You asked to take back your last move.',
+    takeback_done: 'Move taken back.',
+    takeback_offered_by: '{color} asks to take back their last move.',
+    premove_queued: 'Premove: {from} → {to}',
+    premove_cancel: 'Cancel premove',
+    premove_dropped: 'The premove {move} was not possible after the opponent\'s move and was dropped.',
     repetition_claimable: 'A threefold repetition can be claimed: {where}.',
     repetition_where: 'Repeated: {where}.',
     game_heading: 'Chess game',

@@ -4,11 +4,15 @@
 // by themselves (issue 24, defect 2: the accepting page stayed behind with "Zur neuen Partie"); in the
 // new game the colours are swapped; when Black's
 // page closes, White's dot for Black turns to offline (its text for screen readers too).
+// Before the end, a premove and a takeback (issue 24): White queues Nf3 on the board in Black's turn (its
+// squares marked, named in a box), cancels it with Escape (nothing is played for it), then queues d4,
+// which the server plays right after Black's move; White asks to take it back and Black's German page
+// accepts: both pages are back before d4.
 //
 //   node rematch.mjs BASE_URL ARTIFACT_DIR
 //
 // Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
-import { api, args, axeCheck, check, launch, run, seated, shot, until, WAIT } from './lib.mjs';
+import { api, args, axeCheck, check, clickSquare, launch, run, seated, shot, until, WAIT } from './lib.mjs';
 
 const [base] = args('node rematch.mjs BASE_URL ARTIFACT_DIR');
 
@@ -46,6 +50,61 @@ async function main() {
     check('Black sees White online', await until(presence(black, 'white', 'true')));
     const srText = await white.locator('.player-bar[data-color="black"] .presence .visually-hidden').textContent();
     check('the dot says "online" to screen readers', srText === 'online', srText);
+
+    // A premove in Black's turn: marked on the board and named, then cancelled with Escape.
+    const move = (secret, ply, mv) => api('POST', `/api/games/${g.id}/move`, { secret, ply, move: mv });
+    const atPly = (page, ply) => page.waitForSelector(`body[data-ply="${ply}"]`, WAIT);
+    check('(setup) White plays e4', (await move(g.secret, 0, 'e4')).status === 200);
+    check('White\'s page shows e4', await until(atPly(white, 1)));
+    // chessground redraws on animation frames, which a page in the background does not get.
+    await white.bringToFront();
+    await clickSquare(white, 'g1');
+    await clickSquare(white, 'f3');
+    check('White\'s premove is named on the page',
+      await until(white.getByText('Premove: g1 → f3').waitFor(WAIT)));
+    // chessground hides the squares it no longer needs: a mark counts while it is visible.
+    check('… and its squares are marked on the board', await until(white.waitForFunction(() =>
+      [...document.querySelectorAll('#board square.current-premove')].filter((q) => q.style.display !== 'none')
+        .length === 2, null, WAIT)));
+    await shot(white, 'rematch-00-premove.png');
+    await white.keyboard.press('Escape');
+    check('Escape cancels the premove', await until(white.waitForSelector('#premove-box', { state: 'hidden', ...WAIT })));
+    check('… and its marks', await until(white.waitForFunction(
+      () => [...document.querySelectorAll('#board square.current-premove')].every((q) => q.style.display === 'none'),
+      null, WAIT)));
+    // The server has heard of the cancellation before Black moves (the page marks the answer).
+    check('the server cancelled it', await until(white.waitForSelector('body[data-premove="none"]', WAIT)));
+    check('(setup) Black plays e5', (await move(joined.json.secret, 1, 'e5')).status === 200);
+    check('nothing was played for White', await until(atPly(white, 2)) &&
+      (await api('GET', `/api/games/${g.id}`)).json.ply === 2);
+    check('(setup) White plays Nf3', (await move(g.secret, 2, 'Nf3')).status === 200);
+    check('White\'s page shows Nf3', await until(atPly(white, 3)));
+    // A premove the server plays: d4 right after Black's Nc6.
+    await clickSquare(white, 'd2');
+    await clickSquare(white, 'd4');
+    check('White queues d4', await until(white.getByText('Premove: d2 → d4').waitFor(WAIT)));
+    check('the server holds it', await until(white.waitForSelector('body[data-premove="d2d4"]', WAIT)));
+    check('(setup) Black plays Nc6', (await move(joined.json.secret, 3, 'Nc6')).status === 200);
+    check('the server plays White\'s premove d4', await until(atPly(white, 5)) &&
+      (await api('GET', `/api/games/${g.id}`)).json.last_move === 'd2d4');
+    check('… and the premove box is gone', await until(white.waitForSelector('#premove-box', { state: 'hidden', ...WAIT })));
+
+    // A takeback: White asks, Black's German page accepts; both pages are back before d4.
+    const ask = white.getByRole('button', { name: 'Ask to take back' });
+    check('White can ask to take back d4', await until(ask.waitFor(WAIT)));
+    await ask.click();
+    check('White\'s page says it asked', await until(white.getByText('You asked to take back your last move.').waitFor(WAIT)));
+    const acceptTakeback = black.getByRole('button', { name: 'Zugrücknahme annehmen' });
+    check('Black sees the request with Accept', await until(acceptTakeback.waitFor(WAIT)));
+    check('… and its text', await black.getByText('Weiß bittet darum, den letzten Zug zurückzunehmen.').isVisible());
+    await axeCheck(black, 'axe-core: no violations with a takeback request shown');
+    await shot(black, 'rematch-00-takeback.png');
+    await acceptTakeback.click();
+    check('Black\'s page is back before d4', await until(atPly(black, 4)));
+    check('White\'s page too', await until(atPly(white, 4)));
+    const back = (await api('GET', `/api/games/${g.id}`)).json;
+    check('the game is at ply 4 with White to move, the request gone',
+      back.ply === 4 && back.turn === 'white' && back.takeback_offer === null, JSON.stringify(back.moves));
 
     // Black resigns on the page; White offers a rematch.
     await black.click('#resign');
