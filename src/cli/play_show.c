@@ -75,6 +75,14 @@ static void print_move_list(const Play *p, char *last, size_t last_size) {
     putchar('\n');
 }
 
+/* Where the repeated position stood, with move numbers (what an arbiter asks at a claim): "Repeated:
+ * the position after 21…Kg7 stood after 23…Kg7 and 25…Kg7." */
+static void print_repetition(const SchGame *g, SchLang lang) {
+    char where[400];
+    if (sch_game_repetition_describe(g, SCH_MOVE_NONE, lang, where, sizeof where) > 0)
+        printf(CLI_TR(lang, "Repeated: %s.\n", "Wiederholt: %s.\n"), where);
+}
+
 static void print_claims(const Play *p) {
     const SchGame *g = play_game((Play *)p);
     int claims = sch_game_claims(g);
@@ -86,6 +94,8 @@ static void print_claims(const Play *p) {
     printf(CLI_TR(lang, "%s may claim a draw (claim): %s%s%s\n", "%s kann Remis beanspruchen (beanspruchen): %s%s%s\n"),
            play_color_word(sch_pos_turn(&g->pos), lang), (claims & SCH_CLAIM_THREEFOLD) ? three : "",
            claims == (SCH_CLAIM_THREEFOLD | SCH_CLAIM_FIFTY) ? ", " : "", (claims & SCH_CLAIM_FIFTY) ? fifty : "");
+    if (claims & SCH_CLAIM_THREEFOLD)
+        print_repetition(g, lang);
 }
 
 static void print_status(const Play *p) {
@@ -96,6 +106,9 @@ static void print_status(const Play *p) {
         char text[256];
         sch_outcome_describe(&g->outcome, lang, text, sizeof text);
         printf(CLI_TR(lang, "Game over: %s\n", "Partie beendet: %s\n"), text);
+        if (g->outcome.termination == SCH_TERM_THREEFOLD_REPETITION ||
+            g->outcome.termination == SCH_TERM_FIVEFOLD_REPETITION)
+            print_repetition(g, lang);
         return;
     }
     printf(CLI_TR(lang, "Move %d: %s to move%s\n", "Zug %d: %s am Zug%s\n"), pos->fullmove,

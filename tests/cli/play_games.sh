@@ -135,12 +135,18 @@ save three.pgn" --lang en
 has "threefold: early claim" "no draw can be claimed: neither threefold repetition nor the 50-move rule applies"
 has "threefold: early claim is an offer" "The incorrect claim counts as a draw offer by White"
 has "threefold: claim with move" "Game over: Draw by threefold repetition (claimed)"
+# Where the position stood, with move numbers (issue 24): after the claim, and while it can be claimed.
+has "threefold: where" "Repeated: the starting position stood after 2…Ng8 and 4…Ng8."
 check_saved "threefold saved" three.pgn '.plies == 8 and .result == "1/2-1/2"'
 play "$REPEAT
 Ng8
 bean" --lang de
 has "threefold de: claim offered" "Weiß kann Remis beanspruchen (beanspruchen): dreifache Stellungswiederholung"
 has "threefold de: claim by prefix" "Partie beendet: Remis durch dreifache Stellungswiederholung (reklamiert)"
+has "threefold de: where" "Wiederholt: dieselbe Stellung zu Beginn, nach 2. … Sg8 und 4. … Sg8."
+play "$REPEAT
+Ng8" --lang en
+has "threefold: where, claimable" "Repeated: the starting position stood after 2…Ng8 and 4…Ng8."
 play "$REPEAT
 claim Ng8
 undo
