@@ -34,6 +34,8 @@ static void test_verb_table(void **state) {
         {ACTION_RESIGN, "resign", true, true},
         {ACTION_ABORT, "abort", true, true},
         {ACTION_REMATCH, "rematch", true, true},
+        {ACTION_TAKEBACK, "takeback", true, true},
+        {ACTION_PREMOVE, "premove", true, true},
         {ACTION_PGN, "pgn", false, false},
         {ACTION_POSITIONS, "positions", false, false},
     };
