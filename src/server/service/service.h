@@ -235,8 +235,8 @@ int64_t service_next_timer_ms(Service *svc);
 void service_on_timer(Service *svc);
 
 /* The PGN of a stored game (record and moves, as a store read hands them over), exactly as GET
- * /api/games/{id}/pgn writes it: the players' names, their ratings in a rated game, a Termination in
- * words. Touches no service state, so any thread may call it (the accounts worker writes a player's
+ * /api/games/{id}/pgn writes it (service_pgn.c): the players' names, their ratings and rating changes
+ * in a rated game, the standard's Termination with the ending in words after the last move, [%clk]. Touches no service state, so any thread may call it (the accounts worker writes a player's
  * games with it). malloc'd text (*len bytes) or NULL with err filled (the moves cannot be replayed,
  * out of memory). */
 char *service_pgn_of_record(const GameRecord *rec, const StoredMove *moves, int count, SchLang lang, size_t *len,
