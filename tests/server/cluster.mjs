@@ -239,6 +239,35 @@ await runTests({
     for (const w of watchers) w.close();
   },
 
+  async 'a takeback asked on node 1 is accepted on node 2; a premove queued on node 1 is played after node 2\'s move'() {
+    const g = await gameOn(N1, N2, { type: 'live', minutes: 10, increment: 0 });
+    expectOk(await httpMove(N1, g, g.white, 0, 'e4'), 'e4');
+    expectOk(await httpMove(N2, g, g.black, 1, 'e5'), 'e5');
+    expectOk(await httpMove(N1, g, g.white, 2, 'Nf3'), 'Nf3');
+    const takeback = (base, secret, action) => at(base, 'POST', `/api/games/${g.id}/takeback`, { secret, action });
+    expectOk(await takeback(N1, g.white, 'offer'), 'White asks on node 1');
+    const back = expectOk(await takeback(N2, g.black, 'accept'), 'Black accepts on node 2').state;
+    assert.equal(back.ply, 2);
+    assert.equal(moveRows(g.id, 2), 0, 'the stored Nf3 is gone');
+    await until(async () => (await at(N3, 'GET', `/api/games/${g.id}`)).json?.ply === 2, 'node 3 is back at ply 2');
+    expectOk(await httpMove(N3, g, g.white, 2, 'Nc3'), 'Nc3 on node 3');
+    // White's socket and premove on node 1; Black moves on node 2: node 1 hears of it and plays Nf3.
+    const white = await wsAt(N1);
+    try {
+      white.send({ type: 'subscribe', game: g.id, secret: g.white });
+      await white.state(g.id, 3, 'White on node 1 at ply 3');
+      white.send({ type: 'premove', id: 1, game: g.id, secret: g.white, ply: 4, move: 'g1f3' });
+      assert.equal((await white.reply(1)).type, 'ack', 'the premove is queued on node 1');
+      expectOk(await httpMove(N2, g, g.black, 3, 'Nc6'), 'Nc6 on node 2');
+      const played = (await white.state(g.id, 5, 'the premove played on node 1')).state;
+      assert.equal(played.last_move, 'g1f3');
+      await until(async () => (await at(N2, 'GET', `/api/games/${g.id}`)).json?.ply === 5, 'node 2 sees it');
+      assert.equal(moveRows(g.id, 4), 1, 'one row for the premove');
+    } finally {
+      white.close();
+    }
+  },
+
   async 'the same ply sent to two nodes at once is played once'() {
     const g = await gameOn(FRONT, FRONT);
     const spectator = await subscribed(N3, g.id, 'spectator');
