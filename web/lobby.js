@@ -36,7 +36,7 @@ export function mountLobby(area) {
   let me = null;
   let seeks = [];
   let categories = null; // the server's rating categories (GET /api/seeks): the quick pools' names
-  let pending = null; // this page's open seek: {id, secret, time, rated}
+  let pending = null; // this page's open seek: {id, secret, time, rated, window}
   let pollTimer = null;
   let leaving = false;
   const socket = lobbySocket();
@@ -118,8 +118,15 @@ export function mountLobby(area) {
     status.textContent = statusText();
   };
 
+  // While this page's seek waits, the quick buttons and the form wait too; the Accept buttons stay
+  // usable (accepting withdraws the waiting seek: docs/api.md "Lobby").
   const setBusy = (busy) => {
-    for (const b of area.querySelectorAll('.quick-buttons button, #seek-post, #lobby-table button')) b.disabled = busy;
+    for (const b of area.querySelectorAll('.quick-buttons button, #seek-post')) b.disabled = busy;
+  };
+  let accepting = false;
+  const setAccepting = (on) => {
+    accepting = on;
+    for (const b of area.querySelectorAll('#lobby-table button.accept')) b.disabled = on;
   };
 
   // --- Going to the game -----------------------------------------------------------------------
@@ -140,8 +147,9 @@ export function mountLobby(area) {
     if (!leaving) setBusy(false);
   };
 
-  /** Whether this page's seek was taken (then to the game) or is gone. */
-  const checkPending = async () => {
+  /** Whether this page's seek was taken (then to the game) or is gone; with autoPair, also takes the
+   *  waiting seek the server names as a match. */
+  const checkPending = async (autoPair = true) => {
     const p = pending;
     if (!p || p.checking) return;
     p.checking = true;
@@ -149,7 +157,21 @@ export function mountLobby(area) {
       const r = await request('GET', `/api/seeks/${encodeURIComponent(p.id)}`);
       if (pending !== p) return;
       // An account's side has a secret of its own; an anonymous poster plays with the seek's.
-      if (r.game) goToGame(r.game, r.color, r.secret || p.secret);
+      if (r.game) {
+        goToGame(r.game, r.color, r.secret || p.secret);
+        return;
+      }
+      // The rating window widens while the seek waits: say the one the server reports now.
+      if (r.seek && JSON.stringify(r.seek.window) !== JSON.stringify(p.window)) {
+        p.window = r.seek.window;
+        if (statusKey === 'waiting') setStatus('waiting');
+      }
+      // Another waiting seek and ours now take each other's ratings: take it (ours is withdrawn).
+      if (autoPair && r.match && !accepting) {
+        const s = seeks.find((x) => x.id === r.match) || { id: r.match };
+        p.checking = false;
+        await accept(s);
+      }
     } catch (e) {
       if (pending !== p) return;
       if (e.code === 'no_seek') {
@@ -161,8 +183,10 @@ export function mountLobby(area) {
     }
   };
 
-  const waitingText = (p) =>
-    t('lobby_waiting', { tc: timeControlText(p.time), kind: t(p.rated ? 'lobby_rated_short' : 'lobby_casual_short') });
+  const waitingText = (p) => {
+    const args = { tc: timeControlText(p.time), kind: t(p.rated ? 'lobby_rated_short' : 'lobby_casual_short') };
+    return p.window ? t('lobby_waiting_window', { ...args, min: p.window.min, max: p.window.max }) : t('lobby_waiting', args);
+  };
 
   /** Posts a seek (BODY as POST /api/seeks wants it): paired at once (quick pairing found one) or
    *  waiting for an opponent. */
@@ -182,12 +206,12 @@ export function mountLobby(area) {
       goToGame(r.id, r.color, r.secret);
       return;
     }
-    pending = { id: r.id, secret: r.secret, time: r.time, rated: r.rated };
+    pending = { id: r.id, secret: r.secret, time: r.time, rated: r.rated, window: r.window || null };
     socket.setHold({ seek: r.id, secret: r.secret });
     setStatus('waiting');
     show(cancel, true);
     cancel.focus();
-    pollTimer = setInterval(checkPending, POLL_MS);
+    pollTimer = setInterval(() => checkPending(), POLL_MS);
     renderSeeks();
   };
 
@@ -201,20 +225,29 @@ export function mountLobby(area) {
       setStatus('lobby_cancelled');
     } catch (e) {
       // Taken just now? Then the check goes to the game; otherwise say what happened.
-      await checkPending();
+      await checkPending(false);
       if (pending === p) showError(error, e);
       else if (!leaving) setStatus('lobby_cancelled');
     }
     cancel.disabled = false;
   });
 
+  // Accepts a seek; a seek of this page's that waits is withdrawn with it (both or neither).
   const accept = async (seek) => {
+    if (accepting) return;
     showError(error, null);
     setBusy(true);
+    setAccepting(true);
+    const p = pending;
     try {
-      const r = await request('POST', `/api/seeks/${encodeURIComponent(seek.id)}/accept`, {});
+      const body = p ? { withdraw: { seek: p.id, secret: p.secret } } : {};
+      const r = await request('POST', `/api/seeks/${encodeURIComponent(seek.id)}/accept`, body);
       goToGame(r.id, r.color, r.secret);
     } catch (e) {
+      setAccepting(false);
+      // Our own seek may have been taken meanwhile: then its game is the one to go to.
+      if (p && pending === p) await checkPending(false);
+      if (leaving) return;
       showError(error, e);
       setBusy(!!pending);
     }
@@ -261,10 +294,13 @@ export function mountLobby(area) {
       } else {
         action = el('button', { type: 'button', class: 'accept' }, t('lobby_accept'));
         action.append(el('span', { class: 'visually-hidden' }, ` – ${t('lobby_accept_label', { name: s.name || t('lobby_anonymous'), tc, kind })}`));
-        action.disabled = !!pending;
+        if (pending) action.append(el('span', { class: 'visually-hidden' }, ` ${t('lobby_accept_withdraws')}`));
+        if (pending) action.title = t('lobby_accept_withdraws');
+        action.disabled = accepting;
         action.addEventListener('click', () => accept(s));
       }
-      const rating = s.rating == null ? '–' : String(Math.round(s.rating));
+      // A provisional rating shows with "?" as on the player page ("1662?").
+      const rating = s.rating == null ? '–' : `${Math.round(s.rating)}${s.provisional ? '?' : ''}`;
       // On a phone the rating and kind columns give way: the same words then follow the name and the
       // time control (these spans are not displayed, hence not read, on wider screens).
       tr.append(
@@ -324,7 +360,7 @@ export function mountLobby(area) {
     seeks = list;
     renderSeeks();
     // Our seek left the list: taken (or withdrawn, or expired); the seek itself says which.
-    if (pending && !list.some((s) => s.id === pending.id)) checkPending();
+    if (pending && !list.some((s) => s.id === pending.id)) checkPending(false);
   };
 
   render();

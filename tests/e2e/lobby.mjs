@@ -136,13 +136,16 @@ async function main() {
     await a.fill('#seek-form input[name=seek_minutes]', '5');
     await a.fill('#seek-form input[name=seek_increment]', '3');
     await a.locator('#seek-post').click();
-    const waiting = await until(a.locator('#lobby-status', { hasText: 'Warte auf einen Gegner (5+3, gewertet)' }).waitFor(WAIT));
-    check('poster: "waiting for an opponent" with the control and "rated", and a cancel button', waiting && (await a.locator('#lobby-cancel').isVisible()));
+    // A rated challenge with the colours left to chance says the ratings it looks for (its window,
+    // which widens while it waits: issue 24).
+    const waiting = await until(a.locator('#lobby-status', { hasText: /Suche einen Gegner mit \d+–\d+ \(5\+3, gewertet\)/ }).waitFor(WAIT));
+    check('poster: "looking for" the ratings, with the control and "rated", and a cancel button', waiting && (await a.locator('#lobby-cancel').isVisible()));
     const row = b.locator('#lobby-table tbody tr', { hasText: users.a });
     const appeared = await until(row.waitFor(WAIT));
     check('the other account sees the challenge appear in the lobby without reloading', appeared);
     const rowText = appeared ? (await row.innerText()).replace(/\s+/g, ' ') : '';
     check('the lobby row says player, rating, 5+3 and rated', /1500/.test(rowText) && /5\+3/.test(rowText) && /rated/.test(rowText), rowText);
+    check('a newcomer\'s rating shows as provisional: "1500?" (issue 24)', /1500\?/.test(rowText), rowText);
     check('the lobby table has a caption', (await b.locator('#lobby-table caption').innerText()).length > 0);
     check("the poster's own row offers no Accept", (await a.locator('#lobby-table tbody tr', { hasText: users.a }).locator('button.accept').count()) === 0);
     await shot(b, 'lobby-seek-listed.png');
@@ -208,6 +211,9 @@ async function main() {
         /Schnellschach|Rapid/.test(await a.locator('.quick-buttons button[data-pool="15+10"]').innerText()));
     await a.locator('.quick-buttons button[data-pool="10+0"]').click();
     check('quick pairing: the first waits', await until(a.locator('#lobby-status', { hasText: '10+0' }).waitFor(WAIT)));
+    // The rating window the server reports (it widens while the seek waits: issue 24).
+    const windowText = await a.locator('#lobby-status').innerText();
+    check('quick pairing: the waiting line names the ratings looked for', /Suche einen Gegner mit \d+–\d+ \(10\+0, gewertet\)/.test(windowText), windowText);
     await b.locator('.quick-buttons button[data-pool="10+0"]').click();
     const q1 = await onGame(b);
     const q2 = await onGame(a);
@@ -239,7 +245,7 @@ async function main() {
     // challenges posted and withdrawn on the page than one connection may hold (4).
     for (let i = 0; i < 4; i++) {
       await a.locator('#seek-post').click();
-      await until(a.locator('#lobby-status', { hasText: 'Warte' }).waitFor(WAIT));
+      await until(a.locator('#lobby-status', { hasText: 'Suche einen Gegner' }).waitFor(WAIT));
       await a.locator('#lobby-cancel').click();
       await until(a.locator('#lobby-status', { hasText: 'zurückgezogen' }).waitFor(WAIT));
     }
@@ -256,6 +262,14 @@ async function main() {
     await b.goto(base);
     const anonRow = b.locator('#lobby-table tbody tr', { hasText: 'Anonymous' });
     check('the account sees the anonymous casual challenge', await until(anonRow.waitFor(WAIT)));
+    // Waiting for a game of one's own leaves the others' Accept usable: accepting withdraws one's
+    // own challenge (issue 24).
+    await b.locator('.quick-buttons button[data-pool="1+0"]').click();
+    check('the account waits for 1+0 meanwhile', await until(b.locator('#lobby-status', { hasText: '1+0' }).waitFor(WAIT)));
+    check('waiting: the Accept of another challenge stays usable', await until(b.waitForFunction(() => {
+      const button = document.querySelector('#lobby-table button.accept');
+      return button && !button.disabled;
+    }, null, WAIT)));
     // While a challenge is open: axe on the lobby with a listed seek and a waiting poster.
     await axeBothLanguages(b, 'home with an open seek (account)', async () => {
       await until(b.locator('#lobby-table tbody tr').first().waitFor(WAIT));
@@ -277,6 +291,8 @@ async function main() {
     const cIn = await onGame(c);
     check('casual seek: both on one game with opposite colours',
       bIn && cIn && gameId(b) === gameId(c) && (await heldColor(b)) !== (await heldColor(c)), `${b.url()} / ${c.url()}`);
+    const left = await b.evaluate(async () => (await (await fetch('/api/seeks')).json()).seeks.map((s) => s.name));
+    check('accepting withdrew the accepter\'s own waiting challenge', !left.includes(users.b), JSON.stringify(left));
     await until(c.waitForSelector('body[data-ply="0"]', WAIT));
     const cRole = await c.locator('#role').innerText();
     check('the anonymous side plays its colour on the game page', /Du spielst (Weiß|Schwarz)/.test(cRole), cRole);
