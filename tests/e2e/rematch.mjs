@@ -74,6 +74,18 @@ async function main() {
       null, WAIT)));
     // The server has heard of the cancellation before Black moves (the page marks the answer).
     check('the server cancelled it', await until(white.waitForSelector('body[data-premove="none"]', WAIT)));
+    // Queued again: cancelled by the button, and once more: by a click on an empty square.
+    for (const [how, cancel] of [
+      ['the Cancel button', () => white.getByRole('button', { name: 'Cancel premove' }).click()],
+      ['a click elsewhere on the board', () => clickSquare(white, 'h5')],
+    ]) {
+      await clickSquare(white, 'g1');
+      await clickSquare(white, 'f3');
+      check(`queued again (${how})`, await until(white.waitForSelector('body[data-premove="g1f3"]', WAIT)));
+      await cancel();
+      check(`${how} cancels it`, await until(white.waitForSelector('#premove-box', { state: 'hidden', ...WAIT })) &&
+        await until(white.waitForSelector('body[data-premove="none"]', WAIT)));
+    }
     check('(setup) Black plays e5', (await move(joined.json.secret, 1, 'e5')).status === 200);
     check('nothing was played for White', await until(atPly(white, 2)) &&
       (await api('GET', `/api/games/${g.id}`)).json.ply === 2);

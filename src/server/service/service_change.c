@@ -136,7 +136,7 @@ bool svc_change_prepare(SvcPending *p, int64_t now, SchError *err) {
     rec.plies = g->game.ply_count; /* what a read of the row checks the stored moves against */
     snapshot_restore(g, &before);
     if (p->kind == CH_TAKEBACK)
-        svc_takeback_record(g, p, &rec, now);
+        svc_takeback_record(g, p, &rec);
 
     memset(&p->op, 0, sizeof p->op);
     p->op.user = p;

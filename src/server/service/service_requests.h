@@ -58,7 +58,7 @@ uint64_t svc_action_premove(Req *r, SvcGame *g);  /* service_premove.c */
 /* service_takeback.c: the plies of an accepted takeback taken from g (CH_TAKEBACK in svc_change_run),
  * and the row it leaves (clocks as they were before the first of them, no offers, the moves cut). */
 bool svc_takeback_run(SvcGame *g, const SvcPending *p, SchError *err);
-void svc_takeback_record(const SvcGame *g, const SvcPending *p, GameRecord *rec, int64_t now);
+void svc_takeback_record(const SvcGame *g, const SvcPending *p, GameRecord *rec);
 /* A committed takeback: g->moves_text loses the entries of the plies taken back (g is after them). */
 void svc_takeback_committed(SvcGame *g);
 /* service_premove.c: plays or drops g's premove once its ply has come (after every commit and refresh). */

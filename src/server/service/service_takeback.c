@@ -88,8 +88,7 @@ static int64_t entry_at(const SvcGame *g, int i) {
     return at ? strtoll(at + 5, NULL, 10) : 0;
 }
 
-void svc_takeback_record(const SvcGame *g, const SvcPending *p, GameRecord *rec, int64_t now) {
-    (void)now;
+void svc_takeback_record(const SvcGame *g, const SvcPending *p, GameRecord *rec) {
     if (p->draw == DRAW_OFFER)
         rec->takeback_offer = 1 + (int)p->color;
     else
