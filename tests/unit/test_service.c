@@ -783,6 +783,7 @@ static void test_chess960_games(void **state) {
     json_decref(j);
     char *pgn = pgn_of(e, g.id, SCH_LANG_DE);
     assert_non_null(strstr(pgn, "[Variant \"Chess960\"]"));
+    assert_non_null(strstr(pgn, "[Event \"Casual Chess960 unlimited game\"]"));
     assert_non_null(strstr(pgn, "3. 0-0"));
     free(pgn);
     assert_state_survives_restart(e, g.id);
