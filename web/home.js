@@ -3,6 +3,7 @@ import * as api from './api.js';
 import { colorName, lang, levelName, outcomeText, t } from './i18n.js';
 import './strings-analysis.js';
 import { loadRules, validateFen } from './analysis-rules.js';
+import { renderGameList } from './game-list.js';
 import { mountLobby } from './lobby.js';
 import { gameAddress, gameRecord, myGameIds, saveGame } from './storage.js';
 import { $, formatDate, gamePath, show, showError, timeControlText } from './util.js';
@@ -15,52 +16,8 @@ function loadLevels() {
 }
 let knownLevels = [];
 
-/** How a game's mode is listed: "Friend", "Local", "Computer (Club player)". */
-function modeText(g) {
-  if (g.mode === 'local') return t('mode_local_short');
-  if (g.mode === 'computer') {
-    const level = knownLevels.find((l) => l.id === g.level);
-    return t('mode_computer_short', { level: level ? levelName(level) : g.level || '?' });
-  }
-  return t('mode_friend_short');
-}
-
-
 // ---------------------------------------------------------------------------------------------
-// Game lists (home page)
-
-function renderGameList(container, games, emptyKey = 'no_games') {
-  container.textContent = '';
-  if (!games.length) {
-    const p = document.createElement('p');
-    p.textContent = t(emptyKey);
-    container.append(p);
-    return;
-  }
-  const ul = document.createElement('ul');
-  for (const g of games) {
-    const li = document.createElement('li');
-    const a = document.createElement('a');
-    const rec = gameRecord(g.id);
-    const held = rec ? Object.keys(rec.secrets).filter((c) => rec.secrets[c]) : [];
-    // The plain address: the game page finds this browser's secrets in its storage.
-    a.href = gamePath(g.id);
-    a.textContent = formatDate(g.created);
-    const info = document.createElement('span');
-    const parts = [
-      modeText(g),
-      ...(g.variant === 'chess960' ? [t('variant_chess960_short')] : []),
-      timeControlText(g.time),
-      t(g.moves === 1 ? 'moves_count_one' : 'moves_count', { n: g.moves }),
-    ];
-    if (held.length === 1) parts.push(colorName(held[0]));
-    parts.push(g.outcome ? outcomeText({ outcome: g.outcome, turn: g.moves % 2 ? 'black' : 'white' }) : t('running'));
-    info.textContent = ' – ' + parts.join(' · ');
-    li.append(a, info);
-    ul.append(li);
-  }
-  container.append(ul);
-}
+// Game lists (home page): game-list.js
 
 async function loadLists() {
   knownLevels = await loadLevels().catch(() => []);
@@ -70,7 +27,7 @@ async function loadLists() {
   if (ids.length) {
     mine.textContent = t('loading');
     api.listGames(ids).then(
-      (r) => renderGameList(mine, r.games || []),
+      (r) => renderGameList(mine, r.games || [], knownLevels),
       (e) => showError(mine, e),
     );
   } else {
@@ -78,7 +35,7 @@ async function loadLists() {
   }
   recent.textContent = t('loading');
   api.recentGames().then(
-    (r) => renderGameList(recent, r.games || []),
+    (r) => renderGameList(recent, r.games || [], knownLevels),
     (e) => showError(recent, e),
   );
 }

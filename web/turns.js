@@ -2,9 +2,12 @@
 // list of them (correspondence first, as those are the ones easily forgotten), and a browser
 // notification when an opponent moves in a game the player is not looking at. The games come from
 // GET /api/me (`playing`, refreshed by header.js) and are then followed live over the page's lobby
-// socket, so the count changes the moment a move is made, on this page or anywhere else.
+// socket, so the count changes the moment a move is made, on this page or anywhere else. Each game in
+// the list names the opponent with their rating ("?" when provisional) or the computer's level, and
+// the last move in SAN (issue 24).
 import './strings-lobby.js';
-import { colorName, lang, t } from './i18n.js';
+import './strings-account.js';
+import { colorName, lang, levelName, t } from './i18n.js';
 import { lobbySocket } from './lobby-live.js';
 import { gameAddress, saveGame } from './storage.js';
 import { gamePath, timeControlText } from './util.js';
@@ -33,13 +36,15 @@ export class Turns {
     this.render();
   }
 
-  /** The running games from GET /api/me: [{id, color, secret, my_turn, time}]. */
+  /** The running games from GET /api/me: [{id, color, secret, my_turn, time, opponent}]. */
   setPlaying(playing) {
     const next = new Map();
     for (const p of playing || []) {
       const old = this.games.get(p.id);
       // A game already followed keeps what the socket said last; a new one starts from /api/me.
-      next.set(p.id, old || { id: p.id, color: p.color, secret: p.secret, kind: p.time, myTurn: !!p.my_turn, state: null });
+      if (old) old.opponent = p.opponent || null;
+      next.set(p.id, old || { id: p.id, color: p.color, secret: p.secret, kind: p.time, myTurn: !!p.my_turn,
+        opponent: p.opponent || null, state: null });
     }
     this.games = next;
     this.socket.watchGames(this.ordered().map((g) => g.id));
@@ -62,6 +67,34 @@ export class Turns {
     g.myTurn = !state.outcome && state.turn === g.color;
     if (g.myTurn && !was && (prevPly === null || state.ply > prevPly)) this.notify(g);
     this.render();
+  }
+
+  /** Who plays against G's player: "Bodo (1620?)", "Computer (Club player)", "Anonymous". From the
+   *  game's live state once it came (its accounts and computer), else from GET /api/me. */
+  opponentText(g) {
+    const other = g.color === 'white' ? 'black' : 'white';
+    const s = g.state;
+    if (s && s.computer && s.computer.color === other) return t('gl_computer', { level: levelName(s.computer) });
+    const acc = s && s.accounts && s.accounts[other];
+    const o = g.opponent;
+    if (!s && o && o.level) return t('gl_computer', { level: o.level });
+    const name = acc ? acc.name : !s && o ? o.name : null;
+    if (!name) return t('gl_anonymous');
+    // The game's rating for a rated game; else the one GET /api/me gave (the opponent's current one).
+    const rating = acc && acc.rating != null ? acc.rating : o && o.name === name ? o.rating : null;
+    const provisional = (acc && acc.provisional) || (o && o.name === name && o.provisional);
+    return rating != null ? `${name} (${rating}${provisional ? '?' : ''})` : name;
+  }
+
+  /** The last move of G as "12… Nf6" / "13. Bb5", or '' before the live state came or the first move. */
+  lastMoveText(g) {
+    const moves = (g.state && g.state.moves) || [];
+    const last = moves[moves.length - 1];
+    if (!last || !last.san) return '';
+    const startsBlack = !!(g.state.start_fen && g.state.start_fen.split(' ')[1] === 'b');
+    const i = moves.length - 1 + (startsBlack ? 1 : 0);
+    const n = Math.floor(i / 2) + 1;
+    return `${n}${i % 2 ? '…' : '.'} ${last.san}`;
   }
 
   /** Keeps the game's secret in this browser's storage (before opening the game); its address. */
@@ -97,7 +130,8 @@ export class Turns {
     // States arrive for every move in every watched game: rebuild only when what is shown changed,
     // so that the keyboard focus inside the open list stays where it is.
     const perm = hasNotifications() ? Notification.permission : '';
-    const shown = JSON.stringify([lang(), perm, waiting.map((g) => [g.id, g.kind, g.state && g.state.time])]);
+    const shown = JSON.stringify([lang(), perm,
+      waiting.map((g) => [g.id, g.kind, g.state && g.state.time, this.opponentText(g), this.lastMoveText(g)])]);
     if (shown === this.shown) return;
     this.shown = shown;
     this.summary.textContent = t('turns_summary', { n: waiting.length });
@@ -118,10 +152,14 @@ export class Turns {
         a.addEventListener('click', follow);
         a.addEventListener('auxclick', follow);
         const tc = g.state ? timeControlText(g.state.time) : '';
-        a.textContent =
+        const last = this.lastMoveText(g);
+        a.textContent = [
           g.kind === 'correspondence'
             ? t('turns_game_corr', { color: colorName(g.color) })
-            : t('turns_game', { color: colorName(g.color), tc });
+            : t('turns_game', { color: colorName(g.color), tc }),
+          t('turns_vs', { name: this.opponentText(g) }),
+          ...(last ? [t('turns_last', { san: last })] : []),
+        ].join(' · ');
         li.append(a);
         ul.append(li);
       }

@@ -4,14 +4,16 @@
 // API's, one graph point per rated game, the "won" filter and page 2 in the address, the opponent's
 // link, both PGN downloads with names and Termination, the message for an unknown name, the language
 // switch; axe-core finds nothing on the page in German and English, on a desktop and a phone, and the
-// page never scrolls sideways.
+// page never scrolls sideways. Then Anna logged in on the home page (issue 24): "your turn" names the
+// opponent of a game she created and Bert joined by its link, with his rating and the last move; "My
+// games" and "Recently finished" name the players, their ratings, the date and the result in each link.
 //
 //   node player.mjs BASE_URL ARTIFACT_DIR   (the server runs with --no-limits: many sign-ups and seeks)
 //
 // Nothing waits for a fixed time: every wait is for a condition, with a generous deadline.
 import fs from 'node:fs';
 import path from 'node:path';
-import { api as request, args, axeCheck, check, DESKTOP, launch, noSidewaysCheck, PHONE, run, shot, WAIT } from './lib.mjs';
+import { api as request, args, axeCheck, check, DESKTOP, launch, noSidewaysCheck, PHONE, run, shot, until, WAIT } from './lib.mjs';
 
 const [base, artifacts] = args('node player.mjs BASE_URL ARTIFACT_DIR');
 const BLITZ = { type: 'live', minutes: 5, increment: 3 };
@@ -209,6 +211,44 @@ async function main() {
       await axe(phone, `${locale} phone, unknown player`);
       await phone.context().close();
     }
+
+    // -- Who played, in the lists and in "your turn" (issue 24, defect 5 and "your turn") ---------------
+    // Anna logged in; Bert joins her casual 5+3 game by its link and plays 1. e4: her turn.
+    const own = (await api('POST', '/api/games', { mode: 'friend', color: 'black', time: BLITZ }, anna.cookie)).json;
+    const joined = (await api('POST', `/api/games/${own.id}/join`, { invite: own.invite }, bert.cookie)).json;
+    await api('POST', `/api/games/${own.id}/move`, { secret: joined.secret, ply: 0, move: 'e4' });
+    const bertBlitz = (await api('GET', `/api/players/${bert.name}`)).json.ratings.blitz;
+    const logged = await open('en-GB', DESKTOP);
+    const [cname, cvalue] = anna.cookie.split('=');
+    await logged.context().addCookies([{ name: cname, value: cvalue, url: base }]);
+    await logged.goto(base);
+    const turns = logged.locator('#turns summary', { hasText: ': 1' });
+    check('"your turn: 1" for the game Anna created and Bert joined by link', await until(turns.waitFor(WAIT)));
+    await turns.click();
+    const item = logged.locator('#turns .turns-panel a').first();
+    const wantOpp = `against ${bert.name} (${bertBlitz.rating}${bertBlitz.provisional ? '?' : ''})`;
+    const itemText = await until(logged.locator('#turns .turns-panel a', { hasText: '1. e4' }).waitFor(WAIT))
+      ? await item.textContent() : await item.textContent().catch(() => '');
+    check('"your turn" names the opponent with their rating', itemText.includes(wantOpp), `${itemText} (want ${wantOpp})`);
+    check('… and the last move in SAN', itemText.includes('last 1. e4'), itemText);
+    await item.click(); // the game page: the game goes into this browser's "my games"
+    await logged.waitForURL((u) => u.pathname === `/g/${own.id}`, WAIT);
+    await logged.goto(base);
+    const date = new Date().toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+    const mineLink = logged.locator('#my-games a', { hasText: 'Game against' }).first();
+    const mineText = (await until(mineLink.waitFor(WAIT))) ? await mineLink.textContent() : '';
+    check('"My games" names the game for a screen reader: "Game against NAME, DATE, in play" (casual: no rating)',
+      mineText === `Game against ${bert.name}, ${date}, in play`, mineText);
+    const ratedLink = logged.locator('#recent-games a', { hasText: `${anna.name} (` }).first();
+    const ratedText = (await until(ratedLink.waitFor(WAIT))) ? await ratedLink.textContent() : '';
+    check('"Recently finished" names both players with their ratings, the date and the result',
+      new RegExp(`^${anna.name} \\(\\d+\\??\\) vs Opp\\d+x${tag} \\(\\d+\\??\\), ${date}, (1–0|0–1|½–½)$`).test(ratedText) ||
+      new RegExp(`^Opp\\d+x${tag} \\(\\d+\\??\\) vs ${anna.name} \\(\\d+\\??\\), ${date}, (1–0|0–1|½–½)$`).test(ratedText),
+      ratedText);
+    check('no list link is named only by a date', (await logged.locator('#recent-games a, #my-games a').allTextContents())
+      .every((x) => / vs | against |one device/.test(x)));
+    await axe(logged, 'home page with the lists, logged in');
+    await logged.context().close();
   } finally {
     await browser.close();
   }

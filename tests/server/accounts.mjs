@@ -261,6 +261,59 @@ const tests = {
       'no such game');
   },
 
+  async 'the lists and "your turn" name who plays: accounts, ratings, the computer'() {
+    // Issue 24, defect 5 and "your turn": the lists said "Friend" with no names; "your turn" named no one.
+    const whiteName = fresh('Lw');
+    const blackName = fresh('Lb');
+    const w = { name: whiteName, cookie: `schach_session=${await signup(whiteName)}` };
+    const b = { name: blackName, cookie: `schach_session=${await signup(blackName)}` };
+    const token = (who) => who.cookie.split('=')[1];
+    const seek = expectOk(await api('POST', '/api/seeks', { time: { type: 'correspondence', days: 3 }, rated: true,
+      color: 'white' }, { headers: { cookie: w.cookie } }), 'post a rated seek', 201);
+    const got = expectOk(await api('POST', `/api/seeks/${seek.id}/accept`, {}, { headers: { cookie: b.cookie } }), 'accept');
+    const look = expectOk(await api('GET', `/api/seeks/${seek.id}`, undefined, { headers: { cookie: w.cookie } }), 'look');
+    const level = expectOk(await api('GET', '/api/levels'), 'levels').levels[0].id;
+    const comp = expectOk(await call('POST', '/api/games', { mode: 'computer', color: 'black', level,
+      time: { type: 'none' } }, { token: token(b) }), 'computer game', 201);
+    // "Your turn": the opponent by name with the rating the rated game began with; the computer by level.
+    const pw = expectOk(await me(token(w)), 'me: White').playing.find((g) => g.id === got.id);
+    assert.deepEqual(pw && pw.opponent, { name: blackName, rating: 1500, provisional: null, level: null },
+      `White's opponent: ${JSON.stringify(pw)}`);
+    const pb = expectOk(await me(token(b)), 'me: Black').playing;
+    assert.deepEqual(pb.find((g) => g.id === got.id).opponent.name, whiteName);
+    assert.deepEqual(pb.find((g) => g.id === comp.id).opponent, { name: null, rating: null, provisional: null, level },
+      'the computer by its level');
+    // A casual game: the opponent's current rating in the category, and whether it is provisional.
+    const casual = expectOk(await call('POST', '/api/games', { mode: 'friend', time: { type: 'correspondence', days: 3 } },
+      { token: token(w) }), 'casual game', 201);
+    expectOk(await call('POST', `/api/games/${casual.id}/join`, { invite: casual.invite }, { token: token(b) }), 'join');
+    // The rated game ends: Black resigns after a move each.
+    expectOk(await api('POST', `/api/games/${got.id}/move`, { secret: look.secret, ply: 0, move: 'e4' }), 'e4');
+    expectOk(await api('POST', `/api/games/${got.id}/move`, { secret: got.secret, ply: 1, move: 'e5' }), 'e5');
+    expectOk(await api('POST', `/api/games/${got.id}/resign`, { secret: got.secret }), 'Black resigns');
+    // Rated once: both sides' ratings changed (the worker rates it; wait for that, no fixed time).
+    let listed;
+    for (let i = 0; i < 600; i++) {
+      listed = expectOk(await api('GET', `/api/games?ids=${got.id},${comp.id}`), 'list').games;
+      const r = listed.find((g) => g.id === got.id);
+      if (r && r.accounts && r.accounts.white && r.accounts.white.diff !== null) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    const rated = listed.find((g) => g.id === got.id);
+    assert.equal(rated.accounts.white.name, whiteName, `the list names White: ${JSON.stringify(rated)}`);
+    assert.equal(rated.accounts.black.name, blackName);
+    assert.equal(rated.accounts.white.rating, 1500);
+    assert.ok(rated.accounts.white.diff > 0 && rated.accounts.black.diff < 0, `the changes: ${JSON.stringify(rated.accounts)}`);
+    const c = listed.find((g) => g.id === comp.id);
+    assert.deepEqual([c.accounts.black.name, c.accounts.white, c.level], [blackName, null, level]);
+    const recent = expectOk(await api('GET', '/api/recent'), 'recent').games.find((g) => g.id === got.id);
+    assert.ok(recent && recent.accounts.black.name === blackName, `recent names the players: ${JSON.stringify(recent)}`);
+    const pc = expectOk(await me(token(b)), 'me again').playing.find((g) => g.id === casual.id);
+    assert.equal(pc.opponent.name, whiteName);
+    assert.ok(pc.opponent.rating > 1500 && pc.opponent.provisional === true,
+      `a casual opponent's current rating, provisional: ${JSON.stringify(pc.opponent)}`);
+  },
+
   async 'missing and bad sessions: /api/me says nobody (200), the rest 401'() {
     expectAnonymous(await me(undefined), 'no cookie');
     expectAnonymous(await me('A'.repeat(43)), 'an unknown token');

@@ -151,6 +151,31 @@ json_t *accounts_ratings_json(StoreAccounts *db, const char *key, char *err, siz
     return o;
 }
 
+/* Who plays the other side of a game in play, for "your turn" (issue 24): {"name", "rating",
+ * "provisional", "level"}: an account's name, and its rating (the one a rated game began with, else its
+ * current one in the game's category; null when it has none) with whether that is provisional (null
+ * when unknown, as for a rated game's); the computer's level; null for an anonymous opponent or nobody
+ * yet. */
+static json_t *opponent_json(StoreAccounts *db, const PlayingGame *g) {
+    if (g->level[0])
+        return json_pack("{s:n,s:n,s:n,s:s}", "name", "rating", "provisional", "level", g->level);
+    if (!g->opponent[0])
+        return json_null();
+    json_t *rating = json_null(), *provisional = json_null();
+    char key[ACCOUNT_NAME_MAX + 1], err[300];
+    RatingRow rows[RATING_COUNT];
+    bool have[RATING_COUNT];
+    int category = rating_category(&g->time, VARIANT_STANDARD);
+    if (g->rated && g->opponent_rating > 0) {
+        rating = json_integer(g->opponent_rating);
+    } else if (category >= 0 && category < RATING_COUNT && account_name_key(g->opponent, key) &&
+               db->vtbl->ratings_of(db, key, rows, have, err, sizeof err) == SA_OK && have[category]) {
+        rating = json_integer((int)(rows[category].g.rating + 0.5));
+        provisional = json_boolean(glicko2_provisional(&rows[category].g));
+    }
+    return json_pack("{s:s,s:o,s:o,s:n}", "name", g->opponent, "rating", rating, "provisional", provisional, "level");
+}
+
 static void me(Accounts *a, AccJob *j) {
     AccountRow row;
     if (!accounts_session_account(a, j, &row, false)) {
@@ -192,9 +217,10 @@ static void me(Accounts *a, AccJob *j) {
         const char *side = games[i].start_fen[0] ? strchr(games[i].start_fen, ' ') : NULL;
         int first = side && side[1] == 'b' ? 1 : 0;
         bool my_turn = (first + games[i].moves) % 2 == games[i].color;
-        json_array_append_new(playing, json_pack("{s:s,s:s,s:s,s:b,s:s}", "id", games[i].id, "color",
+        json_array_append_new(playing, json_pack("{s:s,s:s,s:s,s:b,s:s,s:o}", "id", games[i].id, "color",
                                                  games[i].color == 0 ? "white" : "black", "secret", secret, "my_turn",
-                                                 my_turn, "time", time_type_name(games[i].time.type)));
+                                                 my_turn, "time", time_type_name(games[i].time.type), "opponent",
+                                                 opponent_json(j->db, &games[i])));
         sodium_memzero(secret, sizeof secret);
     }
     free(games);

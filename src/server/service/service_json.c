@@ -290,12 +290,16 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
 }
 
 json_t *svc_summary_json(const SvcGame *g) {
-    return json_pack(
+    /* "accounts" as in the state: the lists name who played, with the ratings of a rated game. */
+    json_t *o = json_pack(
         "{s:s, s:I, s:s, s:o, s:i, s:o, s:b, s:b, s:o, s:s}", "id", g->rec.id, "created", (json_int_t)g->rec.created_ms,
         "mode", g->rec.mode, "time", time_json(&g->rec), "moves", g->game.ply_count, "outcome", outcome_json(g),
         "white", secret_is_set(g->rec.secret_hash[SCH_WHITE]), "black", secret_is_set(g->rec.secret_hash[SCH_BLACK]),
         "level", g->rec.level[0] ? json_string(g->rec.level) : json_null(), "variant",
         variant_name(svc_game_variant(g)));
+    if (o)
+        json_object_set_new(o, "accounts", accounts_json(g));
+    return o;
 }
 
 char *svc_dump(const json_t *j, size_t *len) {

@@ -84,6 +84,12 @@ typedef struct PlayingGame {
     TimeControl time;
     int64_t updated_ms;
     int64_t seat_epoch; /* the account's side's (GameRecord.seat_epoch) */
+    /* Who plays the other side ("your turn" names them, issue 24): their account's name as shown ("" for
+     * none), in a rated game the rating they began it with (else 0), and the computer's level ("" for a
+     * person). */
+    char opponent[STORE_ACCOUNT_LEN + 1];
+    int rated, opponent_rating;
+    char level[32];
 } PlayingGame;
 
 /* A point of a rating's history: after the game that ended at at_ms. */

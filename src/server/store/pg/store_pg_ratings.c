@@ -323,7 +323,7 @@ int store_pg_playing(StoreAccounts *base, const char *name, PlayingGame *out, in
     StorePgParams p = {.n = 0};
     store_pg_param_text(&p, name);
     store_pg_param_int(&p, max);
-    char sql[1000];
+    char sql[2400];
     store_playing_sql("$1", " ORDER BY updated_ms DESC LIMIT $2::int", sql, sizeof sql);
     PGresult *res = store_pg_accounts_run(a, sql, &p, PGRES_TUPLES_OK, err, err_size);
     if (!res)
@@ -342,6 +342,10 @@ int store_pg_playing(StoreAccounts *base, const char *name, PlayingGame *out, in
         g->time.increment = atoi(PQgetvalue(res, i, 7));
         g->time.days = atoi(PQgetvalue(res, i, 8));
         g->seat_epoch = strtoll(PQgetvalue(res, i, 9), NULL, 10);
+        snprintf(g->opponent, sizeof g->opponent, "%s", PQgetvalue(res, i, 10));
+        g->rated = atoi(PQgetvalue(res, i, 11));
+        g->opponent_rating = atoi(PQgetvalue(res, i, 12));
+        snprintf(g->level, sizeof g->level, "%s", PQgetvalue(res, i, 13));
     }
     PQclear(res);
     return n;

@@ -302,7 +302,7 @@ int store_sqlite_playing(StoreAccounts *base, const char *name, PlayingGame *out
     SqliteAccounts *a = (SqliteAccounts *)base;
     if (!store_sqlite_accounts_usable(a, err, err_size))
         return -1;
-    char sql[1000];
+    char sql[2400];
     store_playing_sql("?1", " ORDER BY updated_ms DESC LIMIT ?2", sql, sizeof sql);
     sqlite3_stmt *st = store_sqlite_accounts_prepare(a, sql, err, err_size);
     if (!st)
@@ -323,6 +323,10 @@ int store_sqlite_playing(StoreAccounts *base, const char *name, PlayingGame *out
         p->time.increment = sqlite3_column_int(st, 7);
         p->time.days = sqlite3_column_int(st, 8);
         p->seat_epoch = sqlite3_column_int64(st, 9);
+        store_sqlite_copy_text(p->opponent, sizeof p->opponent, sqlite3_column_text(st, 10));
+        p->rated = sqlite3_column_int(st, 11);
+        p->opponent_rating = sqlite3_column_int(st, 12);
+        store_sqlite_copy_text(p->level, sizeof p->level, sqlite3_column_text(st, 13));
     }
     sqlite3_finalize(st);
     return n;
