@@ -163,10 +163,14 @@ async function main() {
       const games = text.split(/\n(?=\[Event )/).length;
       check(`PGN ${l}: named for the player and the language`, download.suggestedFilename() === `schach-${anna.name}-${l}.pgn`,
         download.suggestedFilename());
-      check(`PGN ${l}: every game, with the names and a Termination in words`,
+      // The PGN standard's Termination values, the ending in words in the comment after the last move
+      // (issue 24, defect 9).
+      check(`PGN ${l}: every game, with the names, the standard's Termination and the ending in words`,
         games === 23 && text.includes(`[White "${anna.name}"]`) && text.includes(`[Black "${bert.name}"]`) &&
-        (l === 'en' ? /\[Termination "Checkmate/ : /\[Termination "Schachmatt/).test(text) &&
-        !text.includes('[Termination "normal"]'), `${games} games`);
+        text.includes('[Termination "normal"]') &&
+        [...text.matchAll(/\[Termination "([^"]*)"\]/g)].every((m) => ['normal', 'time forfeit', 'abandoned',
+          'rules infraction', 'unterminated'].includes(m[1])) &&
+        (l === 'en' ? /\{[^}]*Checkmate – Black wins/ : /\{[^}]*Schachmatt – Schwarz gewinnt/).test(text), `${games} games`);
     }
 
     // The opponent's link leads to their page.
@@ -233,6 +237,10 @@ async function main() {
     check('… and the last move in SAN', itemText.includes('last 1. e4'), itemText);
     await item.click(); // the game page: the game goes into this browser's "my games"
     await logged.waitForURL((u) => u.pathname === `/g/${own.id}`, WAIT);
+    // The game's bars name both accounts (issue 24, defect 3: the bar said only "White").
+    check("the game page's bars name the creator and the player who joined by link",
+      await until(logged.locator('.player-bar[data-color="black"] .player-name a', { hasText: anna.name }).waitFor(WAIT)) &&
+      await until(logged.locator('.player-bar[data-color="white"] .player-name a', { hasText: bert.name }).waitFor(WAIT)));
     await logged.goto(base);
     const date = new Date().toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
     const mineLink = logged.locator('#my-games a', { hasText: 'Game against' }).first();
