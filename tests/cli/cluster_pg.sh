@@ -13,6 +13,8 @@ cli_init "$@"
 source "$(dirname "$0")/../server/server.bash"
 server_setup
 source "$(dirname "$0")/lib/cluster.bash"
+# The seeks of a dead node leave the lobby after 8 s here (40 s on a real site): tests/server/cluster.mjs.
+export SCHACH_LOBBY_NODE_DEADLINE_MS=8000
 cluster_start
 
 run_node cluster.mjs

@@ -371,6 +371,27 @@ await runTests({
       w.close();
     }
   },
+
+  // Last: it kills node 1 (and starts it again).
+  async 'a seek posted through a node that dies leaves the other nodes\' lobby (issue 24)'() {
+    // Nodes drop the seeks of a server process silent for SCHACH_LOBBY_NODE_DEADLINE_MS (cluster_pg.sh:
+    // 8 s; 40 s on a real site), long before their 10 minutes are up.
+    const time = { type: 'live', minutes: 29, increment: 1 };
+    const seek = expectOk(await at(N1, 'POST', '/api/seeks', { time, color: 'white' }), 'post on node 1', 201);
+    const stays = expectOk(await at(N2, 'POST', '/api/seeks', { time, color: 'black' }), 'post on node 2', 201);
+    const lobbyOf = async (base) => expectOk(await at(base, 'GET', '/api/seeks'), `the lobby of ${base}`).seeks.map((s) => s.id);
+    assert.ok((await lobbyOf(N3)).includes(seek.id), 'node 1\'s seek is listed on node 3');
+    execFileSync(process.env.CLUSTER, ['node-kill', '1'], { env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      await until(async () => !(await lobbyOf(N2)).includes(seek.id), 'the dead node\'s seek leaves node 2\'s lobby', 90000, 250);
+      assert.ok(!(await lobbyOf(N3)).includes(seek.id), 'and node 3\'s');
+      expectError(await at(N3, 'POST', `/api/seeks/${seek.id}/accept`, {}), 404, 'no_seek', 'nobody can accept it');
+      assert.ok((await lobbyOf(N3)).includes(stays.id), 'a live node\'s seek stays');
+    } finally {
+      execFileSync(process.env.CLUSTER, ['node-start', '1'], { env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    }
+    expectOk(await at(N2, 'DELETE', `/api/seeks/${stays.id}`, { secret: stays.secret }), 'withdraw');
+  },
 });
 // Open WebSockets of a failed test would keep the process alive.
 process.exit();

@@ -188,6 +188,10 @@ void accounts_analysis_stop(Accounts *a);
  * *e says why), the worker's part, and the loop's last step of an accept (the game's state). */
 bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, AccError *e, const char **arg);
 void accounts_lobby_run(Accounts *a, AccJob *j);
+/* Tells the store this server process is alive (its seeks stay in a cluster's lobby: store_accounts.h
+ * seek_beat), when the last time is accounts_lobby_beat_ms() ago or more; on any thread with its db. */
+void accounts_lobby_beat(Accounts *a, StoreAccounts *db);
+int64_t accounts_lobby_beat_ms(void);
 bool accounts_session_account(Accounts *a, AccJob *j, AccountRow *row, bool required);
 void accounts_lobby_finish(Accounts *a, AccJob *j);
 

@@ -193,6 +193,22 @@ bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, Ac
 
 /* ---- the worker ---- */
 
+int64_t accounts_lobby_beat_ms(void) {
+    const char *v = getenv("SCHACH_LOBBY_NODE_DEADLINE_MS");
+    int64_t deadline = v && atoll(v) > 0 ? atoll(v) : STORE_LOBBY_NODE_DEADLINE_MS;
+    return deadline / 4 > 0 ? deadline / 4 : 1; /* four beats a deadline: a late one or two do no harm */
+}
+
+void accounts_lobby_beat(Accounts *a, StoreAccounts *db) {
+    static _Atomic int64_t last;
+    int64_t now = accounts_now(a), then = atomic_load(&last);
+    if (now - then < accounts_lobby_beat_ms() || !atomic_compare_exchange_strong(&last, &then, now))
+        return;
+    char err[300] = "";
+    if (db->vtbl->seek_beat(db, now, err, sizeof err) != SA_OK)
+        atomic_store(&last, 0); /* again next time */
+}
+
 /* A seek as the API shows it; "window": the ratings quick pairing pairs it with now ({"min","max"};
  * null: any, also for a seek that is not rated or names its colour). */
 static json_t *seek_json(const SeekRow *k, int64_t now_ms) {
@@ -207,6 +223,7 @@ static json_t *seek_json(const SeekRow *k, int64_t now_ms) {
 }
 
 static void list_seeks(Accounts *a, AccJob *j) {
+    accounts_lobby_beat(a, j->db);
     SeekRow *rows = malloc(sizeof *rows * SEEKS_LISTED);
     char err[300] = "";
     int n = rows ? j->db->vtbl->seek_list(j->db, accounts_now(a), rows, SEEKS_LISTED, err, sizeof err) : -1;
@@ -315,6 +332,7 @@ static void post(Accounts *a, AccJob *j) {
     }
     if (j->error != ACC_E_COUNT || !seek_allowed(a, j, logged_in, &row))
         return;
+    accounts_lobby_beat(a, j->db); /* the seek is listed while this process beats */
     char err[300] = "";
     StoreAccountResult r = j->db->vtbl->seek_create(j->db, &j->seek, err, sizeof err);
     if (r != SA_OK) {

@@ -409,6 +409,9 @@ static void hook_run(Worker *w, void *owner, void *jobs, int n, int thread) {
         accounts_fail(j, ACC_E_BUSY, NULL);
         return;
     }
+    /* The lobby's beat also when the reads' lane is never idle for long (cheap when not due). */
+    if (l == &l->a->lanes[LANE_READ])
+        accounts_lobby_beat(l->a, l->db);
     run(l->a, j);
 }
 
@@ -418,10 +421,12 @@ static void hook_start(Worker *w, void *owner, int thread) {
     sweep(((AccLaneState *)owner)->a, w);
 }
 
-/* Idle (the reads' lane): look for unrated games once a minute, and with watchers read the lobby every
+/* Idle (the reads' lane): look for unrated games once a minute, tell the store this process is alive
+ * (accounts_lobby_beat: its seeks stay in a cluster's lobby), and with watchers read the lobby every
  * 2 s (other servers' seeks come and go without this one hearing of it). */
 static void hook_idle(Worker *w, void *owner) {
     Accounts *a = ((AccLaneState *)owner)->a;
+    accounts_lobby_beat(a, a->lanes[LANE_READ].db);
     if (atomic_load(&a->watching))
         lobby_read_here(a, w);
     if (accounts_now(a) - a->swept_ms >= SWEEP_EVERY_MS)
@@ -470,7 +475,7 @@ bool accounts_worker_start(Accounts *a, char *err, size_t err_size) {
                             .wake = a->wake,
                             .wake_ctx = a->wake_ctx};
         if (i == LANE_READ) {
-            cfg.idle_ms = SWEEP_EVERY_MS;
+            cfg.idle_ms = accounts_lobby_beat_ms() < SWEEP_EVERY_MS ? (int)accounts_lobby_beat_ms() : SWEEP_EVERY_MS;
             cfg.start = hook_start;
             cfg.idle = hook_idle;
         }
@@ -519,5 +524,8 @@ AccJob *accounts_worker_take_done(Accounts *a) { return worker_take_done(a->lane
 
 void accounts_worker_watch(Accounts *a, bool watching) {
     atomic_store(&a->watching, watching);
-    worker_set_idle_ms(a->lanes[LANE_READ].worker, watching ? LOBBY_EVERY_MS : SWEEP_EVERY_MS);
+    /* Idle at least every beat (the lobby's: accounts_lobby_beat). */
+    int64_t beat = accounts_lobby_beat_ms();
+    int idle = watching ? LOBBY_EVERY_MS : SWEEP_EVERY_MS;
+    worker_set_idle_ms(a->lanes[LANE_READ].worker, beat < idle ? (int)beat : idle);
 }

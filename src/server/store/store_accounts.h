@@ -145,6 +145,9 @@ typedef struct AnalysisRow {
  * STORE_RATED_PAIR_WINDOW_MS, at most STORE_RATED_PAIR_MAX count for the rating (rate_game). */
 #define STORE_RATED_PAIR_MAX       3
 #define STORE_RATED_PAIR_WINDOW_MS (24LL * 3600 * 1000)
+/* A cluster's open seeks leave the lobby when the process they were posted through has not beaten
+ * (seek_beat) for this long; tests shorten it with SCHACH_LOBBY_NODE_DEADLINE_MS. */
+#define STORE_LOBBY_NODE_DEADLINE_MS 40000
 /* An accepted seek is kept this long (its poster may still ask which game it became). */
 #define STORE_SEEK_KEEP_MS (24LL * 3600 * 1000)
 
@@ -198,6 +201,11 @@ typedef struct StoreAccountsVtbl {
      * want->rating (SeekWindow); SA_NOT_FOUND when there is none. */
     StoreAccountResult (*seek_match)(StoreAccounts *a, const SeekRow *want, const SeekWindow *w, const char *account,
                                      const char *address, int64_t now_ms, SeekRow *out, char *err, size_t err_size);
+    /* A cluster's lobby (PostgreSQL; SQLite: nothing to do, SA_OK): this server process is alive at now_ms.
+     * Open seeks posted through a process that has not said so for STORE_LOBBY_NODE_DEADLINE_MS (its
+     * server died: its posters' pages went with it) are no longer listed, matched, counted or accepted,
+     * and go at the next seek_create (which beats for its own process too). */
+    StoreAccountResult (*seek_beat)(StoreAccounts *a, int64_t now_ms, char *err, size_t err_size);
     /* One seek by id, open or accepted (not one that expired unaccepted). */
     StoreAccountResult (*seek_get)(StoreAccounts *a, const char *id, int64_t now_ms, SeekRow *out, char *err,
                                    size_t err_size);

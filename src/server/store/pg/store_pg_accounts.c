@@ -245,6 +245,7 @@ static const StoreAccountsVtbl pg_accounts_vtbl = {
     .seek_list = store_pg_seek_list,
     .seek_count = store_pg_seek_count,
     .seek_match = store_pg_seek_match,
+    .seek_beat = store_pg_seek_beat,
     .seek_get = store_pg_seek_get,
     .seek_cancel = store_pg_seek_cancel,
     .seek_accept = store_pg_seek_accept,

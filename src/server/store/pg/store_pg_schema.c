@@ -181,6 +181,10 @@ static const char *const pg_migrations[] = {
     "CREATE INDEX analysis_requests_by_time ON analysis_requests(at_ms);",
     /* 16 (issue 24): whether a seek's rating is provisional (the lobby shows it with "?"). */
     "ALTER TABLE seeks ADD COLUMN provisional INTEGER NOT NULL DEFAULT 0;",
+    /* 17 (issue 24): the server process each open seek was posted through, and when each process last
+     * said it was alive (store_accounts.h seek_beat): a dead server's seeks leave the lobby. */
+    "ALTER TABLE seeks ADD COLUMN node TEXT NOT NULL DEFAULT '';"
+    "CREATE TABLE lobby_nodes (node TEXT PRIMARY KEY, seen_ms BIGINT NOT NULL);",
 };
 #define PG_SCHEMA_VERSION ((int)(sizeof pg_migrations / sizeof pg_migrations[0]))
 

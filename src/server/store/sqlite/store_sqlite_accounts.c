@@ -276,6 +276,7 @@ static const StoreAccountsVtbl sqlite_accounts_vtbl = {
     .seek_list = store_sqlite_seek_list,
     .seek_count = store_sqlite_seek_count,
     .seek_match = store_sqlite_seek_match,
+    .seek_beat = store_sqlite_seek_beat,
     .seek_get = store_sqlite_seek_get,
     .seek_cancel = store_sqlite_seek_cancel,
     .seek_accept = store_sqlite_seek_accept,

@@ -296,6 +296,7 @@ int store_sqlite_seek_count(StoreAccounts *base, const char *account, const char
 StoreAccountResult store_sqlite_seek_match(StoreAccounts *base, const SeekRow *want, const SeekWindow *w,
                                            const char *account, const char *address, int64_t now_ms, SeekRow *out,
                                            char *err, size_t err_size);
+StoreAccountResult store_sqlite_seek_beat(StoreAccounts *base, int64_t now_ms, char *err, size_t err_size);
 StoreAccountResult store_sqlite_seek_get(StoreAccounts *base, const char *id, int64_t now_ms, SeekRow *out, char *err,
                                          size_t err_size);
 StoreAccountResult store_sqlite_seek_cancel(StoreAccounts *base, const char *id,

@@ -162,6 +162,12 @@ StoreAccountResult store_sqlite_seek_match(StoreAccounts *base, const SeekRow *w
     return rc == SQLITE_DONE ? SA_NOT_FOUND : store_sqlite_accounts_fault(a, "match seek", err, err_size);
 }
 
+/* One server per SQLite file: its seeks live as long as it does. */
+StoreAccountResult store_sqlite_seek_beat(StoreAccounts *base, int64_t now_ms, char *err, size_t err_size) {
+    (void)base, (void)now_ms, (void)err, (void)err_size;
+    return SA_OK;
+}
+
 StoreAccountResult store_sqlite_seek_get(StoreAccounts *base, const char *id, int64_t now_ms, SeekRow *out, char *err,
                                          size_t err_size) {
     SqliteAccounts *a = (SqliteAccounts *)base;
