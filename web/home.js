@@ -1,9 +1,12 @@
-// The home page (/): the new-game form and the lists of this browser's and recently finished games.
+// The home page (/): what the site is, three doors — play someone now (the lobby: quick pairing and
+// open challenges, lobby.js), play a friend (an invitation link, or both sides on this screen), play the
+// computer — each opening its part (the lobby, or the one new-game form set up for the door), and the
+// lists of this browser's and recently finished games. /#friend and /#computer open those doors.
 import * as api from './api.js';
 import { colorName, lang, levelName, outcomeText, t } from './i18n.js';
 import './strings-analysis.js';
 import { loadRules, validateFen } from './analysis-rules.js';
-import { renderGameList } from './game-list.js';
+import { loadMyGames, renderGameList } from './game-list.js';
 import { mountLobby } from './lobby.js';
 import { gameAddress, gameRecord, myGameIds, saveGame } from './storage.js';
 import { $, formatDate, gamePath, show, showError, timeControlText } from './util.js';
@@ -23,16 +26,7 @@ async function loadLists() {
   knownLevels = await loadLevels().catch(() => []);
   const mine = $('my-games');
   const recent = $('recent-games');
-  const ids = myGameIds().slice(0, 50);
-  if (ids.length) {
-    mine.textContent = t('loading');
-    api.listGames(ids).then(
-      (r) => renderGameList(mine, r.games || [], knownLevels),
-      (e) => showError(mine, e),
-    );
-  } else {
-    renderGameList(mine, []);
-  }
+  loadMyGames(mine, knownLevels); // this browser's games and the account's (game-list.js)
   recent.textContent = t('loading');
   api.recentGames().then(
     (r) => renderGameList(recent, r.games || [], knownLevels),
@@ -43,18 +37,39 @@ async function loadLists() {
 // ---------------------------------------------------------------------------------------------
 // New-game page
 
+const DOORS = ['now', 'friend', 'computer'];
+
 export function initHome() {
   show($('home-page'), true);
   document.title = t('app_title');
   const form = $('new-game');
+  // The open door: "now" shows the lobby, "friend" and "computer" the form set up for them.
+  let door = DOORS.includes(location.hash.slice(1)) ? location.hash.slice(1) : 'now';
+  const modeOf = () => (door === 'computer' ? 'computer' : form.elements.mode.value);
   const syncForm = () => {
-    const mode = form.elements.mode.value;
+    const mode = modeOf();
     const time = form.elements.time.value;
+    show($('friend-where'), door === 'friend');
     show($('color-field'), mode === 'friend' || mode === 'computer');
     show($('level-options'), mode === 'computer');
     show($('corr-options'), time === 'correspondence');
     show($('live-options'), time === 'live');
   };
+  const openDoor = (d) => {
+    door = d;
+    for (const b of document.querySelectorAll('#home-page .door')) b.setAttribute('aria-pressed', String(b.dataset.door === d));
+    show($('lobby-area'), d === 'now');
+    show(form, d !== 'now');
+    $('new-game-title').textContent = d === 'now' ? '' : t(`form_${d}`);
+    showError($('home-error'), null);
+    syncForm();
+  };
+  for (const b of document.querySelectorAll('#home-page .door')) {
+    b.addEventListener('click', () => {
+      openDoor(b.dataset.door);
+      history.replaceState(null, '', b.dataset.door === 'now' ? location.pathname + location.search : `#${b.dataset.door}`);
+    });
+  }
   // The level picker: the server's levels, named in the page's language; a club player to begin with.
   const fillLevels = () =>
     loadLevels().then(
@@ -74,7 +89,6 @@ export function initHome() {
     );
   fillLevels();
   form.addEventListener('change', syncForm);
-  syncForm();
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const f = form.elements;
@@ -85,7 +99,7 @@ export function initHome() {
         : timeType === 'correspondence'
           ? { type: 'correspondence', days: Number(f.days.value) }
           : { type: 'none' };
-    const mode = f.mode.value;
+    const mode = modeOf();
     const body = { mode, color: mode === 'local' ? 'white' : f.color.value, time };
     if (mode === 'computer') body.level = f.level.value;
     if (f.variant.value === 'chess960') body.variant = 'chess960'; // a start position drawn by the server
@@ -117,11 +131,13 @@ export function initHome() {
     }
   });
   loadLists();
-  // The lobby above the new-game form (lobby.js).
+  // The lobby behind the first door (lobby.js).
   const lobby = mountLobby($('lobby-area'));
+  openDoor(door);
   return {
     relabel: () => {
       lobby.relabel();
+      $('new-game-title').textContent = door === 'now' ? '' : t(`form_${door}`);
       fillLevels();
       loadLists();
     },

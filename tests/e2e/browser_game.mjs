@@ -82,6 +82,7 @@ async function main() {
     const white = await open('de-DE');
     const whiteLoads = scriptsAndStyles(white);
     await white.goto(base);
+    await white.click('#door-friend'); // the home page's doors (issue 24): the form opens behind "Play a friend"
     await white.waitForSelector('#new-game');
     oneBundleCheck('the home page loads one script and one stylesheet (the bundles)', whiteLoads);
     check('the new-game page is German for a German browser', (await white.textContent('#create')) === 'Partie erstellen');
@@ -238,6 +239,7 @@ async function main() {
     await shot(white, '06-home-lists.png');
 
     // A second friend game: a draw offered and accepted.
+    await white.click('#door-friend');
     await white.check('input[name="mode"][value="friend"]');
     await white.check('input[name="time"][value="none"]');
     await white.click('#create');
@@ -261,6 +263,7 @@ async function main() {
 
     // Both sides on one screen: the fool's mate, and the language switch.
     await black.goto(base);
+    await black.click('#door-friend');
     await black.check('input[name="mode"][value="local"]');
     await black.check('input[name="time"][value="none"]');
     await black.click('#create');
@@ -288,6 +291,7 @@ async function main() {
     const KNIGHTS = [['g1', 'f3'], ['g8', 'f6'], ['f3', 'g1'], ['f6', 'g8'], ['g1', 'f3'], ['g8', 'f6'], ['f3', 'g1'], ['f6', 'g8']];
     for (const withMove of [true, false]) {
       await black.goto(base);
+      await black.click('#door-friend');
       await black.check('input[name="mode"][value="local"]');
       await black.click('#create');
       await seated(black, 'white black');
@@ -310,6 +314,7 @@ async function main() {
 
     // Abort before both sides have moved.
     await black.goto(base);
+    await black.click('#door-friend');
     await black.check('input[name="mode"][value="local"]');
     await black.click('#create');
     await seated(black, 'white black');
@@ -320,7 +325,7 @@ async function main() {
 
     // Against the computer (the page is German now): the level picker, a move, the reply on the board.
     await black.goto(base);
-    await black.check('input[name="mode"][value="computer"]');
+    await black.click('#door-computer');
     await black.waitForSelector('#level-options:not([hidden])', WAIT);
     await black.waitForSelector('#level option[value="beginner"]', { state: 'attached', ...WAIT });
     const levelText = await black.textContent('#level option[value="beginner"]');

@@ -23,6 +23,7 @@ async function main() {
     // The form: Chess960, both sides on this screen.
     const page = await open('en-US');
     await page.goto(base);
+    await page.click('#door-friend'); // the form behind the home page's door (issue 24)
     await page.waitForSelector('#new-game');
     await axeCheck(page, 'axe-core: no violations on the new-game form with its variant choice (English)');
     check('the form offers Chess960', (await page.textContent('#new-game')).includes('Chess960 (random start position)'));

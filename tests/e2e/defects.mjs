@@ -11,7 +11,8 @@
 //   9 the two PGN downloads have different file names
 //  10 /favicon.ico is served; the promotion chooser opens over the promotion square; aborted games
 //     are not among the recently finished
-// and issue 24's (the checks named "24/N"): 6 a game from a FEN counts the pieces taken from its moves;
+// and issue 24's (the checks named "24/N"): 4 the home page's h1, three doors and one form at a time,
+// number boxes a finger can use; 6 a game from a FEN counts the pieces taken from its moves;
 // 10 error messages begin with a capital, ?lang=de is honoured, draws read "½-½", "(1-0)" on one line,
 // the result in the viewer's colour, the announcement follows a language switch, "Game aborted" without
 // "(*)", no "Read the clocks" in correspondence, a deadline leaves the name on one line, Resign and the
@@ -151,8 +152,50 @@ async function friendGame(time = { type: 'none' }) {
   };
 }
 
-/** Issue 24's page defects (6 and 10), each failed on the page before its fix. */
+/** Issue 24, defect 4: the home page says what the site is at the top, offers three doors (someone
+ *  now, a friend, the computer; not radio buttons), shows one form that creates games at a time, and
+ *  its number boxes are large enough on a phone. */
+async function homeDoors(page, words, what) {
+  await page.goto(base);
+  await page.waitForSelector('#home-page:not([hidden])', WAIT);
+  await page.waitForSelector('#lobby-area button', WAIT).catch(() => {});
+  const h1 = await page.evaluate(() => {
+    const h = document.querySelector('#home-page h1');
+    const first = document.querySelector('#home-page h1, #home-page h2');
+    return h ? { text: h.textContent.trim(), top: h.getBoundingClientRect().top, first: first === h } : null;
+  });
+  check(`24/4 ${what}: an h1 at the top says what the site is`, !!h1 && h1.first && h1.top < 250 && words.title.test(h1.text), JSON.stringify(h1));
+  const doors = [];
+  for (const name of words.doors) doors.push(await page.getByRole('button', { name }).first().isVisible().catch(() => false));
+  check(`24/4 ${what}: three doors, ${words.doors.map(String).join(', ')}`, doors.every(Boolean), JSON.stringify(doors));
+  check(`24/4 ${what}: "play the computer" is no radio button`, (await page.locator('#home-page input[type=radio][value=computer]').count()) === 0);
+  const visibleForms = () => page.evaluate(() => [...document.querySelectorAll('#home-page form')].filter((f) => f.offsetParent !== null).map((f) => f.id));
+  let forms = await visibleForms();
+  check(`24/4 ${what}: one form that creates games at a time (first door)`, forms.length <= 1, forms.join(', '));
+  await page.getByRole('button', { name: words.doors[1] }).first().click();
+  forms = await visibleForms();
+  check(`24/4 ${what}: one form at a time (a friend)`, forms.length === 1 && forms[0] === 'new-game', forms.join(', '));
+  await page.check('input[name="time"][value="live"]');
+  const boxes = await page.evaluate(() => ['minutes', 'increment'].map((n) => {
+    const r = document.querySelector(`#new-game input[name="${n}"]`).getBoundingClientRect();
+    return [Math.round(r.width), Math.round(r.height)];
+  }));
+  check(`24/4 ${what}: the minutes and increment boxes are at least 64 × 44 px`, boxes.every(([w, h]) => w >= 64 && h >= 44), JSON.stringify(boxes));
+  await page.getByRole('button', { name: words.doors[2] }).first().click();
+  check(`24/4 ${what}: the computer's door shows its level`, await until(page.locator('#level').waitFor(WAIT)));
+  await noSidewaysCheck(page, `24/4 ${what}: the home page does not scroll sideways`);
+  await shot(page, `defects-24-home-${what.replace(/\W+/g, '-')}.png`);
+}
+
+/** Issue 24's page defects (4, 6 and 10), each failed on the page before its fix. */
 async function issue24(open) {
+  const homePhone = await open('de-DE', PHONE, { isMobile: true, hasTouch: true });
+  await homeDoors(homePhone, { title: /Schach/, doors: [/Jetzt gegen jemanden/, /Gegen einen Freund/, /Gegen den Computer/] }, 'phone, German');
+  await homePhone.context().close();
+  const homeDesk = await open('en-GB', DESKTOP);
+  await homeDoors(homeDesk, { title: /chess/i, doors: [/Play someone now/, /Play a friend/, /Play the computer/] }, 'desktop, English');
+  await homeDesk.context().close();
+
   // 6: a game from a FEN lists no pieces as taken until one is; then only that one.
   const fenGame = await api('POST', '/api/games', { mode: 'local', color: 'white', time: { type: 'none' }, fen: '4k3/8/8/8/8/8/8/Rq2K3 w - - 0 1' });
   const fg = fenGame.json;
@@ -334,6 +377,7 @@ async function main() {
     // -- A friend game created on a German phone -----------------------------------------------
     const phone = await open('de-DE', PHONE, { isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     await phone.goto(base);
+    await phone.click('#door-friend'); // the form behind the home page's door (issue 24)
     await phone.waitForSelector('#new-game');
     await checkNoSidewaysScroll(phone, '1 phone, new-game page');
     await phone.check('input[name="mode"][value="friend"]');

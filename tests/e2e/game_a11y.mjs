@@ -74,6 +74,14 @@ async function keyMove(page, from, to, ply) {
 
 const axe = (page, what) => axeCheck(page, `axe: 0 violations, ${what}`);
 const noSideways = (page, what) => noSidewaysCheck(page, `no sideways scrolling, ${what}`);
+/** axe in the light and the dark colour scheme (issue 24: every page axe-clean in both). */
+async function axeBoth(page, what) {
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await axe(page, `${what}, ${scheme}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
 
 /** axe at both sizes (the page's own size last), light and dark. */
 async function axeEverywhere(page, own, what) {
@@ -206,7 +214,7 @@ async function main() {
     await black.keyboard.press('Enter');
     check('moving while reviewing is refused in words', await hears(black, 'go back to the live position'), await announced(black));
     check('...and nothing is picked', (await label(black, 'g8')) === 'g8 black knight', await label(black, 'g8'));
-    await axe(black, 'English phone while reviewing');
+    await axeBoth(black, 'English phone while reviewing');
     // End (with the focus off the board and out of inputs) goes back to the live position.
     await black.focus('#review-back');
     await black.keyboard.press('Home');
@@ -340,14 +348,17 @@ async function main() {
     const result = await watcher.textContent('#result');
     check('rated game: the changes stand beside the result', result.includes(`${names[0]}: \u2212`) && result.includes(`${names[1]}: +`), result);
     check('rated game: the changes are announced', await hears(watcher, 'Ratings: '), await announced(watcher));
-    await axe(watcher, 'English rated game after the end');
+    await axeBoth(watcher, 'English rated game after the end');
     await shot(watcher, 'a11y-05-rated.png');
 
-    // The home page in dark mode stays readable too.
+    // The home page in both colour schemes, each door open.
     const home = await open('de-DE', DESKTOP, { colorScheme: 'dark' });
     await home.goto(base);
-    await home.waitForSelector('#new-game');
-    await axe(home, 'German home page, dark');
+    await home.waitForSelector('#home-page .doors');
+    for (const door of ['now', 'friend', 'computer']) {
+      await home.click(`#door-${door}`);
+      await axeBoth(home, `German home page, door "${door}"`);
+    }
   } finally {
     await browser.close();
   }

@@ -38,6 +38,7 @@ run(async () => {
     // A creates a friend game and plays White.
     const A = await open('en-GB');
     await A.goto(base);
+    await A.click('#door-friend'); // the form behind the home page's door (issue 24)
     await A.waitForSelector('#new-game');
     await A.check('input[name="mode"][value="friend"]');
     await A.check('input[name="color"][value="white"]');
@@ -96,6 +97,7 @@ run(async () => {
       },
     });
     await D.goto(base);
+    await D.click('#door-friend');
     await D.waitForSelector('#new-game');
     await D.check('input[name="mode"][value="local"]');
     await D.click('#create');
