@@ -34,9 +34,12 @@ export function summarize(points) {
 /**
  * The graph of points ([[ended_ms, rating]…], oldest first) as an <svg>.
  * opts: title (the graph's name, e.g. "Blitz"), label (the aria-label, a sentence), date (ms → short
- * date text), pointTitle (ms, rating → a point's tooltip).
+ * date text), pointTitle (ms, rating → a point's tooltip), start ([ms, rating]: where the history
+ * began, before the first game: the line starts there, so that one game is a line, not a lone dot;
+ * the points stay one per game).
  */
-export function ratingGraph(points, opts) {
+export function ratingGraph(games, opts) {
+  const points = opts.start && games.length && opts.start[0] <= games[0][0] ? [opts.start, ...games] : games;
   const svg = el('svg', {
     viewBox: `0 0 ${W} ${H}`,
     class: 'rating-graph',
@@ -69,9 +72,9 @@ export function ratingGraph(points, opts) {
   svg.append(axes);
 
   const coords = points.map(([t, r]) => `${x(t).toFixed(1)},${y(r).toFixed(1)}`).join(' ');
-  svg.append(el('polyline', { points: coords, class: 'line' }));
+  svg.append(el('polyline', { points: coords, class: 'line', 'data-from': points[0][1] }));
   const dots = el('g', { class: 'points' });
-  for (const [t, r] of points) {
+  for (const [t, r] of games) {
     const c = el('circle', { cx: x(t).toFixed(1), cy: y(r).toFixed(1), r: 3.2, 'data-rating': r });
     c.append(el('title', {}, opts.pointTitle(t, r)));
     dots.append(c);

@@ -9,6 +9,9 @@ import { lang, outcomeText, t } from './i18n.js';
 import './strings-player.js';
 import { $, gamePath, show, showError, timeControlText } from './util.js';
 
+// Every account's rating in a category begins here (Glicko-2's newcomer, src/server/base/glicko2.h).
+const NEWCOMER_RATING = 1500;
+
 const FILTERS = ['all', 'won', 'lost', 'drawn'];
 const MINUS = '\u2212';
 
@@ -159,10 +162,13 @@ export function initPlayer(name) {
       if (!points.length) continue;
       const s = summarize(points);
       const category = t(`pl_cat_${c}`);
+      // The whole history is here: it began at a newcomer's rating when the account was made.
+      const start = data.ratings[c] && data.ratings[c].games === points.length ? [data.created, NEWCOMER_RATING] : null;
       const label = s.count === 1
-        ? t('pl_graph_label_one', { category, last: s.last })
+        ? t('pl_graph_label_one', { category, last: s.last, first: start ? start[1] : '?' })
         : t('pl_graph_label', { category, n: s.count, first: s.first, last: s.last, min: s.min, max: s.max });
       const svg = ratingGraph(points, {
+        start,
         title: t('pl_graph_title', { category }),
         label,
         // A history of hours only: the times tell the two ends apart.

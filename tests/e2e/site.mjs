@@ -198,6 +198,9 @@ async function main() {
         Math.abs(up - wantUp) <= 1 && Math.abs(down - wantDown) <= 1, `shown ${up} / ${down}`);
     }
     await shot(A, '02-rated-result');
+    const resultText = await B.locator('#result').innerText();
+    check('the result and the rating changes stand without a stray "·" (issue 24)', !resultText.includes('·') &&
+      resultText.includes(winnerName), resultText);
     await axe(B, 'ended rated game (en, desktop)');
 
     // --- Both player pages list the game -----------------------------------------------------------
@@ -210,6 +213,14 @@ async function main() {
       const cell = C.locator('tr[data-category="blitz"] td').first();
       const shown = (await until(cell.waitFor(WAIT))) ? Number((await cell.innerText()).replace(/\D/g, '')) : NaN;
       check(`… with the new blitz rating ${Math.round(rating)}`, Math.abs(shown - Math.round(rating)) <= 1, String(shown));
+      // One game: the graph is a line from the rating it began with, not a lone dot (issue 24).
+      const graph = await C.locator('svg.rating-graph[data-category="blitz"]').evaluate((svg) => ({
+        dots: [...svg.querySelectorAll('.points circle')].map((c) => Number(c.dataset.rating)),
+        line: (svg.querySelector('polyline')?.getAttribute('points') || '').trim().split(/\s+/).filter(Boolean).length,
+        from: Number(svg.querySelector('polyline')?.dataset.from),
+      }));
+      check('… its graph is a line from 1500 to the new rating', graph.dots.length === 1 && graph.line === 2 &&
+        graph.from === 1500 && Math.abs(graph.dots[0] - Math.round(rating)) <= 1, JSON.stringify(graph));
       await axe(C, `player page of ${name} (de, phone)`);
       await noSidewaysScroll(C, `player page of ${name}`);
     }
@@ -263,7 +274,9 @@ async function main() {
     await axe(C, 'ended casual game (de, phone)');
 
     // --- The analysis board and the editor, reached from the header ------------------------------------
-    for (const [path, ready] of [['/analysis', '#analysis-page[data-rules="ready"]'], ['/editor', '#ed-board cg-board']]) {
+    // (Without schach.wasm in the served folder the analysis board says that it cannot run: that page
+    // is checked then.)
+    for (const [path, ready] of [['/analysis', '#analysis-page[data-rules="ready"], #an-unavailable:not([hidden])'], ['/editor', '#ed-board cg-board']]) {
       await C.goto(new URL(path, base).href);
       check(`${path} opens`, await until(C.locator(ready).waitFor(WAIT)));
       await axe(C, `${path} (de, phone)`);
