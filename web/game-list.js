@@ -5,8 +5,10 @@
 // the summaries' "accounts" (GET /api/games?ids=…, GET /api/recent).
 import './strings-account.js';
 import { colorName, lang, levelName, t } from './i18n.js';
-import { gameRecord } from './storage.js';
-import { gamePath, timeControlText } from './util.js';
+import { listGames } from './api.js';
+import { whoami } from './header.js';
+import { gameRecord, myGameIds } from './storage.js';
+import { gamePath, showError, timeControlText } from './util.js';
 
 /** The day a game began: "27 Nov 2026" / "27. Nov. 2026". */
 export function shortDate(ms) {
@@ -45,7 +47,7 @@ export function resultText(g, mine) {
   return o.result === '1/2-1/2' ? '½–½' : o.result.replace('-', '–');
 }
 
-export function renderGameList(container, games, levels = [], emptyKey = 'no_games') {
+export function renderGameList(container, games, levels = [], emptyKey = 'no_games', username = null) {
   container.textContent = '';
   if (!games.length) {
     const p = document.createElement('p');
@@ -59,7 +61,9 @@ export function renderGameList(container, games, levels = [], emptyKey = 'no_gam
     const a = document.createElement('a');
     const rec = gameRecord(g.id);
     const held = rec ? Object.keys(rec.secrets).filter((c) => rec.secrets[c]) : [];
-    const mine = held.length === 1 ? held[0] : null;
+    // The side this browser holds, else the logged-in account's.
+    const byAccount = username && g.accounts ? ['white', 'black'].filter((c) => g.accounts[c] && g.accounts[c].name === username) : [];
+    const mine = held.length === 1 ? held[0] : byAccount.length === 1 ? byAccount[0] : null;
     // The plain address: the game page finds this browser's secrets in its storage.
     a.href = gamePath(g.id);
     const date = shortDate(g.created);
@@ -82,4 +86,24 @@ export function renderGameList(container, games, levels = [], emptyKey = 'no_gam
     ul.append(li);
   }
   container.append(ul);
+}
+
+/** "My games": this browser's games and, logged in, the account's games in play (GET /api/me), which
+ *  are the player's wherever they were started (issue 24). */
+export async function loadMyGames(container, levels = []) {
+  const me = await whoami().catch(() => null);
+  const username = me ? me.username : null;
+  const ids = [...new Set([...((me && me.playing) || []).map((g) => g.id), ...myGameIds()])].slice(0, 50);
+  if (!ids.length) {
+    renderGameList(container, [], levels, 'no_games', username);
+    return;
+  }
+  container.textContent = t('loading');
+  try {
+    const r = await listGames(ids);
+    const games = (r.games || []).sort((a, b) => b.created - a.created);
+    renderGameList(container, games, levels, 'no_games', username);
+  } catch (e) {
+    showError(container, e);
+  }
 }

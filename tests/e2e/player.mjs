@@ -228,6 +228,8 @@ async function main() {
     await logged.goto(base);
     const turns = logged.locator('#turns summary', { hasText: ': 1' });
     check('"your turn: 1" for the game Anna created and Bert joined by link', await until(turns.waitFor(WAIT)));
+    check('"My games" lists the account\'s game before this browser opened it',
+      await until(logged.locator('#my-games a', { hasText: `Game against ${bert.name}` }).waitFor(WAIT)));
     await turns.click();
     const item = logged.locator('#turns .turns-panel a').first();
     const wantOpp = `against ${bert.name} (${bertBlitz.rating}${bertBlitz.provisional ? '?' : ''})`;
