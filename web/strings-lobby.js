@@ -9,7 +9,7 @@ registerStrings({
     lobby_quick_button: '{tc} ({cat})',
     lobby_corr_button: 'Fernschach, 3 Tage/Zug',
     lobby_waiting: 'Warte auf einen Gegner ({tc}, {kind}) …',
-    lobby_waiting_window: 'Suche einen Gegner mit {min}–{max} ({tc}, {kind}) …',
+    lobby_waiting_window: 'Suche einen Gegner mit Wertung {min}–{max} ({tc}, {kind}) …',
     lobby_accept_withdraws: 'Deine wartende Herausforderung wird dabei zurückgezogen.',
     lobby_cancel_seek: 'Suche abbrechen',
     lobby_cancelled: 'Deine Herausforderung ist zurückgezogen.',

@@ -138,7 +138,7 @@ async function main() {
     await a.locator('#seek-post').click();
     // A rated challenge with the colours left to chance says the ratings it looks for (its window,
     // which widens while it waits: issue 24).
-    const waiting = await until(a.locator('#lobby-status', { hasText: /Suche einen Gegner mit \d+–\d+ \(5\+3, gewertet\)/ }).waitFor(WAIT));
+    const waiting = await until(a.locator('#lobby-status', { hasText: /Suche einen Gegner mit Wertung \d+–\d+ \(5\+3, gewertet\)/ }).waitFor(WAIT));
     check('poster: "looking for" the ratings, with the control and "rated", and a cancel button', waiting && (await a.locator('#lobby-cancel').isVisible()));
     const row = b.locator('#lobby-table tbody tr', { hasText: users.a });
     const appeared = await until(row.waitFor(WAIT));
@@ -213,7 +213,7 @@ async function main() {
     check('quick pairing: the first waits', await until(a.locator('#lobby-status', { hasText: '10+0' }).waitFor(WAIT)));
     // The rating window the server reports (it widens while the seek waits: issue 24).
     const windowText = await a.locator('#lobby-status').innerText();
-    check('quick pairing: the waiting line names the ratings looked for', /Suche einen Gegner mit \d+–\d+ \(10\+0, gewertet\)/.test(windowText), windowText);
+    check('quick pairing: the waiting line names the ratings looked for', /Suche einen Gegner mit Wertung \d+–\d+ \(10\+0, gewertet\)/.test(windowText), windowText);
     await b.locator('.quick-buttons button[data-pool="10+0"]').click();
     const q1 = await onGame(b);
     const q2 = await onGame(a);
