@@ -222,6 +222,7 @@ export class GamePage {
     this.premove.onState(s);
     const news = narrate(cur, s, outcomeText);
     if (news) {
+      this.lastNews = [cur, s]; // said again in the new language after a switch (relabel)
       announce(news.text);
       if (news.sound) play(news.sound);
     }
@@ -236,7 +237,6 @@ export class GamePage {
     if (this.busy && cur && s.ply === cur.ply) {
       view.renderSide(this);
       return;
-      this.lastNews = [cur, s]; // said again in the new language after a switch (relabel)
     }
     this.render();
   }
@@ -325,12 +325,12 @@ export class GamePage {
 
   relabel() {
     this.keys.update();
+    // The last announcement (a move, the ending, the rating changes) in the new language.
+    const again = this.lastNews && narrate(...this.lastNews, outcomeText);
+    if (again) announce(again.text);
     if (this.muteLabel) this.muteLabel();
     if (this.state) this.render();
     this.analysis.relabel();
     this.renderConnection($('connection').dataset.status || 'connecting');
   }
 }
-    // The last announcement (a move, the ending, the rating changes) in the new language.
-    const again = this.lastNews && narrate(...this.lastNews, outcomeText);
-    if (again) announce(again.text);

@@ -262,6 +262,8 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
     json_object_set_new(state, "accounts", accounts_json(g));
     json_object_set_new(state, "rematch", svc_rematch_json(g));
     json_object_set_new(state, "repetition", repetition_json(g));
+    /* The side whose takeback request stands (docs/api.md "Takebacks"). */
+    json_object_set_new(state, "takeback_offer", color_or_null(over ? -1 : g->rec.takeback_offer - 1));
     /* Presence: a side is online while one of its players watches (this node); the computer always;
      * in a local game one person holds both sides at one screen, so both are there while either is. */
     bool local = strcmp(g->rec.mode, "local") == 0;
@@ -280,8 +282,6 @@ char *svc_state_text(const SvcGame *g, int64_t now, size_t *len) {
     moves[0] = '[';
     if (moves_len)
         memcpy(moves + 1, g->moves_text, moves_len);
-    /* The side whose takeback request stands (docs/api.md "Takebacks"). */
-    json_object_set_new(state, "takeback_offer", color_or_null(over ? -1 : g->rec.takeback_offer - 1));
     moves[moves_len + 1] = ']';
     moves[moves_len + 2] = '\0';
     char *text = svc_json_with(state, "moves", moves, len);
