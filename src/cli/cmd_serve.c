@@ -22,7 +22,6 @@
 #include "analysis.h"
 #include "engine.h"
 #include "service/service.h"
-#include "service/service_pgn.h"
 #include "store/store.h"
 
 #ifndef SCHACH_WEB_DIR

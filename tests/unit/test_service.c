@@ -4,7 +4,6 @@
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, clock_gettime, pthread_cond_timedwait */
 
 #include "service_harness.h"
-#include "service/service_pgn.h"
 
 /* ---- tests ---- */
 

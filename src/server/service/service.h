@@ -234,6 +234,20 @@ int64_t service_next_timer_ms(Service *svc);
 /* Ends the games whose time ran out (time forfeit, 6.9 draw, correspondence deadline). */
 void service_on_timer(Service *svc);
 
+/* ---- The PGN export (service_pgn.c) ---- */
+
+/* The longest public URL (--public-url). */
+#define SERVICE_PUBLIC_URL_MAX 200
+
+/* The site's public origin, e.g. "https://chess.example.org" (schach serve --public-url; default
+ * http://localhost:PORT): a game's [Site] is it followed by /g/ID. Set once at start-up, before the
+ * server answers anything (every thread reads it afterwards). false (nothing changed) unless url is
+ * http:// or https:// followed by a host and optionally a path, at most SERVICE_PUBLIC_URL_MAX
+ * characters of printing ASCII without quotes, backslashes or spaces; a trailing '/' is dropped. */
+bool service_set_public_url(const char *url);
+/* The public URL set, "" before any. */
+const char *service_public_url(void);
+
 /* The PGN of a stored game (record and moves, as a store read hands them over), exactly as GET
  * /api/games/{id}/pgn writes it (service_pgn.c): the players' names, their ratings and rating changes
  * in a rated game, the standard's Termination with the ending in words after the last move, [%clk]. Touches no service state, so any thread may call it (the accounts worker writes a player's

@@ -7,7 +7,7 @@
  * stood). GET /api/games/{id}/pgn, a player's file of games and the analysed PGN all write it. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream, gmtime_r */
 
-#include "service_pgn.h"
+#include "service.h"
 
 #include <stdio.h>
 #include <stdlib.h>
