@@ -399,21 +399,29 @@ static bool secret_body(Req *r, const char *member, json_t **body, const char **
     return true;
 }
 
-uint64_t svc_action_draw(Req *r, SvcGame *g) {
+int svc_offer_action(Req *r, SvcGame *g, DrawAction *out) {
     json_t *body;
     const char *secret, *action;
     if (!secret_body(r, "action", &body, &secret, &action))
-        return r->ticket;
+        return -1;
     DrawAction d = strcmp(action, "offer") == 0     ? DRAW_OFFER
                    : strcmp(action, "accept") == 0  ? DRAW_ACCEPT
                    : strcmp(action, "decline") == 0 ? DRAW_DECLINE
                                                     : (DrawAction)-1;
     if ((int)d < 0) {
         json_decref(body);
-        return svc_reply_error(r, SVC_E_VALUE, "action");
+        svc_reply_error(r, SVC_E_VALUE, "action");
+        return -1;
     }
     int color = change_check(r, g, secret);
     json_decref(body);
+    *out = d;
+    return color;
+}
+
+uint64_t svc_action_draw(Req *r, SvcGame *g) {
+    DrawAction d;
+    int color = svc_offer_action(r, g, &d);
     if (color < 0)
         return r->ticket;
     if (d != DRAW_OFFER && g->game.draw_offer != !color)
@@ -450,10 +458,6 @@ uint64_t svc_action_claim(Req *r, SvcGame *g) {
         return svc_reply_error(r, SVC_E_INTERNAL, NULL);
     p->claim = kind;
     return svc_change_start(r, p);
-}
-
-bool svc_secret_body(Req *r, const char *member, json_t **body, const char **secret, const char **value) {
-    return secret_body(r, member, body, secret, value);
 }
 
 int svc_change_check(Req *r, SvcGame *g, const char *secret) { return change_check(r, g, secret); }

@@ -48,11 +48,12 @@ uint64_t svc_action_positions(Req *r, SvcGame *g);
 uint64_t svc_action_list(Req *r);
 uint64_t svc_action_recent(Req *r);
 uint64_t svc_action_rematch(Req *r, SvcGame *g); /* service_rematch.c */
-/* service_actions.c, for the actions in files of their own: a body of "secret" and one string member
- * (NULL: none), false after answering; who holds secret in g while g goes on and nothing of it is being
- * saved, -1 after answering (403 bad_secret, 409 busy or game_over). */
-bool svc_secret_body(Req *r, const char *member, json_t **body, const char **secret, const char **value);
+/* service_actions.c, for the actions in files of their own: who holds secret in g while g goes on and
+ * nothing of it is being saved, -1 after answering (403 bad_secret, 409 busy or game_over). */
 int svc_change_check(Req *r, SvcGame *g, const char *secret);
+/* A draw or takeback request's body {"secret", "action": "offer"|"accept"|"decline"}: the requester's
+ * colour with the action in *out, or -1 when the request was refused (already answered). */
+int svc_offer_action(Req *r, SvcGame *g, DrawAction *out);
 uint64_t svc_action_takeback(Req *r, SvcGame *g); /* service_takeback.c */
 uint64_t svc_action_premove(Req *r, SvcGame *g);  /* service_premove.c */
 /* service_takeback.c: the plies of an accepted takeback taken from g (CH_TAKEBACK in svc_change_run),

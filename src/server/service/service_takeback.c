@@ -22,20 +22,8 @@ static int plies_for(const SvcGame *g, SchColor asker) {
 }
 
 uint64_t svc_action_takeback(Req *r, SvcGame *g) {
-    json_t *body;
-    const char *secret, *action;
-    if (!svc_secret_body(r, "action", &body, &secret, &action))
-        return r->ticket;
-    DrawAction d = strcmp(action, "offer") == 0     ? DRAW_OFFER
-                   : strcmp(action, "accept") == 0  ? DRAW_ACCEPT
-                   : strcmp(action, "decline") == 0 ? DRAW_DECLINE
-                                                    : (DrawAction)-1;
-    if ((int)d < 0) {
-        json_decref(body);
-        return svc_reply_error(r, SVC_E_VALUE, "action");
-    }
-    int color = svc_change_check(r, g, secret);
-    json_decref(body);
+    DrawAction d;
+    int color = svc_offer_action(r, g, &d);
     if (color < 0)
         return r->ticket;
     if (g->rec.rated)
