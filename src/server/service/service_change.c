@@ -287,12 +287,11 @@ static char *state_message(const SvcGame *g, const char *state, size_t *len) {
     return svc_json_with(json_pack("{s:s, s:s}", "type", "state", "game", g->rec.id), "state", state, len);
 }
 
-/* Hands text to every subscriber of g; those unsubscribed meanwhile are dropped after the round. */
-static void deliver(Service *svc, SvcGame *g, const char *text, size_t len) {
+void svc_deliver_to(Service *svc, SvcGame *g, int side, const char *text, size_t len) {
     g->broadcasting++;
     int count = g->sub_count; /* who subscribes while we deliver got the state already */
     for (int i = 0; i < count; i++)
-        if (g->subs[i].event)
+        if (g->subs[i].event && (side < 0 || g->subs[i].side == side))
             g->subs[i].event(g->subs[i].ctx, text, len);
     if (--g->broadcasting == 0) {
         int kept = 0;
@@ -311,7 +310,7 @@ void svc_broadcast(Service *svc, SvcGame *g, const char *state) {
     char *text = state_message(g, state, &len);
     if (!text)
         return;
-    deliver(svc, g, text, len);
+    svc_deliver_to(svc, g, -1, text, len);
     free(text);
 }
 
@@ -320,7 +319,7 @@ void service_game_event(Service *svc, const char *id, const char *text, size_t l
     if (!g || g->sub_count == 0)
         return;
     svc_enter(svc);
-    deliver(svc, g, text, len);
+    svc_deliver_to(svc, g, -1, text, len);
     svc_leave(svc);
 }
 

@@ -24,6 +24,9 @@ bool svc_time_is_up(const SvcGame *g, int64_t now);
 void svc_timeout_start(Service *svc, SvcGame *g, int64_t now);
 /* Tells every subscriber of g its new state (text of the state object). */
 void svc_broadcast(Service *svc, SvcGame *g, const char *state);
+/* Hands text to g's subscribers here, to those of one side only unless side is -1; those that
+ * unsubscribed meanwhile are dropped after the round. */
+void svc_deliver_to(Service *svc, SvcGame *g, int side, const char *text, size_t len);
 
 /* --- service_commit.c: committed or failed writes --- */
 

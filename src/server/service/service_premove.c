@@ -31,21 +31,8 @@ static void tell_dropped(Service *svc, SvcGame *g, int c, const char *uci, int p
     json_decref(o);
     if (!text)
         return;
-    size_t len = strlen(text);
-    g->broadcasting++;
-    int count = g->sub_count;
-    for (int i = 0; i < count; i++)
-        if (g->subs[i].event && g->subs[i].side == c)
-            g->subs[i].event(g->subs[i].ctx, text, len);
-    if (--g->broadcasting == 0) {
-        int kept = 0;
-        for (int i = 0; i < g->sub_count; i++)
-            if (g->subs[i].event)
-                g->subs[kept++] = g->subs[i];
-        g->sub_count = kept;
-    }
+    svc_deliver_to(svc, g, c, text, strlen(text));
     free(text);
-    (void)svc;
 }
 
 static void premove_clear(SvcGame *g) {
