@@ -237,10 +237,12 @@ export const OPERA = ['e4', 'e5', 'Nf3', 'd6', 'd4', 'Bg4', 'dxe5', 'Bxf3', 'Qxf
 export const CATEGORIES = {
   seconds: { minute: 60, increment: 40 },
   list: [
-    { name: 'bullet', time: 'live', below: 180 },
-    { name: 'blitz', time: 'live', below: 480 },
-    { name: 'rapid', time: 'live', below: 1500 },
-    { name: 'classical', time: 'live', below: null },
-    { name: 'correspondence', time: 'correspondence', below: null },
+    { name: 'bullet', time: 'live', below: 180, variant: 'standard' },
+    { name: 'blitz', time: 'live', below: 480, variant: 'standard' },
+    { name: 'rapid', time: 'live', below: 1500, variant: 'standard' },
+    { name: 'classical', time: 'live', below: null, variant: 'standard' },
+    { name: 'correspondence', time: 'correspondence', below: null, variant: 'standard' },
+    // Every rated Chess960 game, whatever its time control (issue 24).
+    { name: 'chess960', time: null, below: null, variant: 'chess960' },
   ],
 };

@@ -319,7 +319,9 @@ const tests = {
       [{ time: { type: 'correspondence' } }, 'time.days'], [{ time: { type: 'correspondence', days: 31 } }, 'time.days'],
       [{ time: { type: 'live', minutes: 5, extra: 1 } }, 'time'], [{ time: LIVE, color: 'green' }, 'color'],
       [{ time: LIVE, color: 1 }, 'color'], [{ time: LIVE, rated: 'yes' }, 'rated'], [{ time: LIVE, admin: true }, 'admin'],
-      [{ time: 'live' }, 'time'],
+      [{ time: 'live' }, 'time'], [{ time: LIVE, variant: 'crazyhouse' }, 'variant'],
+      [{ time: LIVE, variant: 'Chess960' }, 'variant'], [{ time: LIVE, variant: 960 }, 'variant'],
+      [{ time: LIVE, variant: null }, 'variant'],
     ];
     for (const [body, member] of bodies) {
       const e = expectError(await post(body), 400, 'bad_request', JSON.stringify(body));
@@ -387,6 +389,58 @@ const tests = {
     const casual = await postOk({ time: LIVE }, magnus);
     assert.equal(casual.name, magnus.name);
     expectOk(await accept(casual.id), 'anonymous accepts a casual seek of an account');
+  },
+
+  async 'Chess960 seeks: quick pairing pairs the same variant only, the game starts from a Chess960 array (issue 24)'() {
+    const a = await account('Fischer');
+    const b = await account('Spassky');
+    const time = { type: 'live', minutes: 9, increment: 6 };
+    const standard = await postOk({ time, color: 'random', pool: true, rated: true }, a);
+    assert.equal(standard.variant, 'standard', 'a seek without a variant is standard chess');
+    // A Chess960 seek of the same time control is not paired with the standard one: it waits.
+    const r = await post({ time, color: 'random', pool: true, rated: true, variant: 'chess960' }, b);
+    const waiting = expectOk(r, 'a Chess960 seek beside a standard one', 201);
+    assert.equal(waiting.variant, 'chess960');
+    const list = await listed();
+    assert.equal(list.find((s) => s.id === standard.id).variant, 'standard');
+    assert.equal(list.find((s) => s.id === waiting.id).variant, 'chess960');
+    assert.equal(expectOk(await api('GET', `/api/seeks/${waiting.id}`, undefined, as(b)), 'look').match, null,
+      'no match across variants');
+    expectOk(await api('DELETE', `/api/seeks/${standard.id}`, { secret: standard.secret }), 'withdraw');
+    // A second Chess960 seek pairs with the waiting one: a Chess960 game, rated.
+    const got = expectOk(await post({ time, color: 'random', pool: true, rated: true, variant: 'chess960' }, a),
+      'two Chess960 seeks pair');
+    assert.equal(got.state.variant, 'chess960');
+    assert.equal(typeof got.state.chess960, 'number');
+    assert.notEqual(got.state.chess960, 518, 'never the standard array');
+    assert.equal(got.state.rated, true);
+    assert.deepEqual(Object.values(got.state.accounts).map((x) => x.name).sort(), [a.name, b.name].sort());
+    // A move each (a game resigned before is aborted), then the accepter (a) resigns: the rating
+    // changes land in the category chess960 only.
+    const other = expectOk(await api('GET', `/api/seeks/${waiting.id}`, undefined, as(b)), 'the poster looks').secret;
+    const bySide = got.color === 'white' ? [got.secret, other] : [other, got.secret];
+    expectOk(await api('POST', `/api/games/${got.id}/move`, { secret: bySide[0], ply: 0, move: 'a3' }), 'ply 0');
+    expectOk(await api('POST', `/api/games/${got.id}/move`, { secret: bySide[1], ply: 1, move: 'a6' }), 'ply 1');
+    expectOk(await api('POST', `/api/games/${got.id}/resign`, { secret: got.secret }), 'resign');
+    const ratings = async (who) => expectOk(await api('GET', '/api/me', undefined, as(who)), 'me').ratings;
+    const ra = await until('the game rated', async () => { const x = await ratings(a); return x.chess960 && x; });
+    const rb = await ratings(b);
+    assert.deepEqual(Object.keys(ra), ['chess960'], 'no other category changed');
+    assert.deepEqual(Object.keys(rb), ['chess960']);
+    assert.ok(ra.chess960.rating < 1500 && rb.chess960.rating > 1500, `${ra.chess960.rating} ${rb.chess960.rating}`);
+    assert.equal(ra.chess960.games, 1);
+    const page = expectOk(await api('GET', `/api/players/${b.name}`), 'player page');
+    assert.equal(page.ratings.chess960.rating, rb.chess960.rating);
+    assert.equal(page.history.chess960.length, 1);
+    // The next Chess960 seek shows the Chess960 rating; a standard one the newcomer's.
+    const next960 = await postOk({ time: { type: 'correspondence', days: 3 }, rated: true, variant: 'chess960' }, b);
+    assert.equal(next960.rating, rb.chess960.rating, 'one Chess960 rating for every time control');
+    const nextStd = await postOk({ time, rated: true }, b);
+    assert.equal(nextStd.rating, 1500);
+    // A bad variant changes nothing.
+    const before = (await listed()).length;
+    expectError(await post({ time, variant: 'atomic' }, a), 400, 'bad_request', 'unknown variant');
+    assert.equal((await listed()).length, before);
   },
 
   async 'a rated game changes both ratings once; the game and /api/me show it'() {

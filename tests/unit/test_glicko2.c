@@ -120,7 +120,8 @@ static void categories_and_games(void **state) {
     assert_int_equal(category(TIME_NONE, 0, 0), -1);
     assert_string_equal(rating_category_name(RATING_BLITZ), "blitz");
     assert_int_equal(rating_category_of("classical"), RATING_CLASSICAL);
-    assert_int_equal(rating_category_of("chess960"), -1);
+    assert_int_equal(rating_category_of("chess960"), RATING_CHESS960);
+    assert_string_equal(rating_category_name(RATING_CHESS960), "chess960");
     assert_null(rating_category_name(RATING_COUNT));
 
     RatingRow w = {glicko2_new(), 0, 0}, b = {glicko2_new(), 0, 0};
@@ -139,7 +140,8 @@ static void categories_and_games(void **state) {
 }
 
 /* timecontrol.h: the names of types and variants both ways, the categories' rule as data (what the web
- * page is told) agreeing with rating_category, and Chess960 in the standard categories. */
+ * page is told) agreeing with rating_category, and Chess960 games in a category of their own whatever the
+ * time control (issue 24). */
 static void time_controls_and_variants(void **state) {
     (void)state;
     const char *names[] = {"none", "live", "correspondence"};
@@ -170,14 +172,18 @@ static void time_controls_and_variants(void **state) {
             assert_int_equal(seconds, m * 60 + 40 * i);
             int want = -1;
             for (int c = 0; c < RATING_COUNT && want < 0; c++)
-                if (rating_category_time(c) == TIME_LIVE &&
+                if (rating_category_time(c) == TIME_LIVE && rating_category_variant(c) == VARIANT_STANDARD &&
                     (rating_category_below(c) == 0 || seconds < rating_category_below(c)))
                     want = c;
             assert_int_equal(rating_category(&tc, VARIANT_STANDARD), want);
-            assert_int_equal(rating_category(&tc, VARIANT_CHESS960), want);
+            assert_int_equal(rating_category(&tc, VARIANT_CHESS960), RATING_CHESS960);
         }
     TimeControl corr = {TIME_CORRESPONDENCE, 0, 0, 3}, none = {TIME_NONE, 5, 3, 0};
-    assert_int_equal(rating_category(&corr, VARIANT_CHESS960), RATING_CORRESPONDENCE);
+    assert_int_equal(rating_category(&corr, VARIANT_CHESS960), RATING_CHESS960);
+    assert_int_equal(rating_category(&corr, VARIANT_STANDARD), RATING_CORRESPONDENCE);
+    assert_int_equal(rating_category_time(RATING_CHESS960), TIME_NONE);
+    assert_int_equal(rating_category_variant(RATING_CHESS960), VARIANT_CHESS960);
+    assert_int_equal(rating_category_variant(RATING_CORRESPONDENCE), VARIANT_STANDARD);
     assert_int_equal(rating_category(&none, VARIANT_CHESS960), -1);
     assert_int_equal(rating_category(NULL, VARIANT_STANDARD), -1);
     assert_int_equal(rating_category_time(RATING_CORRESPONDENCE), TIME_CORRESPONDENCE);

@@ -604,6 +604,7 @@ void accounts_rate(void *accounts, const GameRecord *rec) {
     snprintf(u->result, sizeof u->result, "%s", rec->result);
     u->time = rec->time;
     u->updated_ms = rec->updated_ms;
+    u->variant = rec->start_fen[0] ? VARIANT_CHESS960 : VARIANT_STANDARD; /* as UnratedGame says */
     if (!accounts_worker_submit(a, j))
         accounts_job_free(j); /* the sweep again */
 }

@@ -12,14 +12,16 @@
 
 #include "accounts_internal.h"
 #include "base/base.h"
+#include "schach/fen.h"
+#include "schach/position.h"
 
 /* How long a seek stays in the lobby unless accepted or withdrawn first. */
 #define SEEK_TTL_MS (10 * 60 * 1000)
 /* How many open seeks GET /api/seeks lists at most (oldest first). */
 #define SEEKS_LISTED 200
 #define RATING_START 1500
-/* A seek's game is standard chess (docs/api.md "Lobby"). */
-#define SEEK_VARIANT VARIANT_STANDARD
+/* The standard array's number among the Chess960 ones: a lobby Chess960 game starts from another. */
+#define CHESS960_STANDARD 518
 
 /* Quick pairing's rating window (docs/api.md "Lobby"): a waiting rated seek takes ratings within
  * ±POOL_WINDOW_START of its own, POOL_WINDOW_GROWTH more for every POOL_WINDOW_STEP_MS it has waited,
@@ -118,7 +120,7 @@ bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, Ac
     }
     if (req->action == ACCOUNTS_SEEK_GET)
         return true;
-    /* Bodies: post {"time","color","rated"}, cancel {"secret"}, accept {} (or none). */
+    /* Bodies: post {"time","color","rated","pool","variant"}, cancel {"secret"}, accept {} (or none). */
     json_t *root = req->body && req->body[0] ? json_loads(req->body, JSON_REJECT_DUPLICATES, NULL) : json_object();
     bool ok = json_is_object(root);
     *e = ACC_E_BAD_JSON;
@@ -128,8 +130,9 @@ bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, Ac
         *e = ACC_E_BAD_MEMBER;
         json_object_foreach(root, key, v) {
             bool known = !strcmp(key, "lang") ||
-                         (req->action == ACCOUNTS_SEEK_POST && (!strcmp(key, "time") || !strcmp(key, "color") ||
-                                                                !strcmp(key, "rated") || !strcmp(key, "pool"))) ||
+                         (req->action == ACCOUNTS_SEEK_POST &&
+                          (!strcmp(key, "time") || !strcmp(key, "color") || !strcmp(key, "rated") ||
+                           !strcmp(key, "pool") || !strcmp(key, "variant"))) ||
                          (req->action == ACCOUNTS_SEEK_CANCEL && !strcmp(key, "secret")) ||
                          (req->action == ACCOUNTS_SEEK_ACCEPT && !strcmp(key, "withdraw"));
             if (!known && ok) {
@@ -143,11 +146,15 @@ bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, Ac
     if (ok && req->action == ACCOUNTS_SEEK_POST) {
         SeekRow *k = &j->seek;
         json_t *color = json_object_get(root, "color"), *rated = json_object_get(root, "rated");
-        json_t *pool = json_object_get(root, "pool");
+        json_t *pool = json_object_get(root, "pool"), *variant = json_object_get(root, "variant");
         const char *c = color ? json_string_value(color) : "random";
+        k->variant = VARIANT_STANDARD;
         if (!c || (strcmp(c, "white") && strcmp(c, "black") && strcmp(c, "random"))) {
             ok = false;
             *arg = "color";
+        } else if (variant && !variant_of(json_string_value(variant), &k->variant)) {
+            ok = false;
+            *arg = "variant";
         } else if (rated && !json_is_boolean(rated)) {
             ok = false;
             *arg = "rated";
@@ -216,10 +223,11 @@ static json_t *seek_json(const SeekRow *k, int64_t now_ms) {
     SeekWindow w = pool_window();
     int half = k->rated && k->rating && !strcmp(k->color, "random") ? window_at(&w, k->created_ms, now_ms) : -1;
     json_t *window = half < 0 ? json_null() : json_pack("{s:i,s:i}", "min", k->rating - half, "max", k->rating + half);
-    return json_pack(
-        "{s:s,s:o,s:o,s:b,s:b,s:s,s:o,s:I,s:o}", "id", k->id, "name", k->name[0] ? json_string(k->name) : json_null(),
-        "rating", k->rating ? json_integer(k->rating) : json_null(), "provisional", k->rating && k->provisional,
-        "rated", k->rated, "color", k->color, "time", time, "created", (json_int_t)k->created_ms, "window", window);
+    return json_pack("{s:s,s:o,s:o,s:b,s:b,s:s,s:o,s:s,s:I,s:o}", "id", k->id, "name",
+                     k->name[0] ? json_string(k->name) : json_null(), "rating",
+                     k->rating ? json_integer(k->rating) : json_null(), "provisional", k->rating && k->provisional,
+                     "rated", k->rated, "color", k->color, "time", time, "variant", variant_name(k->variant), "created",
+                     (json_int_t)k->created_ms, "window", window);
 }
 
 static void list_seeks(Accounts *a, AccJob *j) {
@@ -245,10 +253,11 @@ static void list_seeks(Accounts *a, AccJob *j) {
     accounts_set_body(j, 200, o);
 }
 
-/* The account's rating in the category of a time control (a newcomer's 1500 without one), and when
+/* The account's rating in the category of a time control and variant (a newcomer's 1500 without one), and when
  * provisional is not NULL whether it is provisional (a newcomer's is); -1 with the job's error set
  * when the store failed. */
-static int current_rating(Accounts *a, AccJob *j, const char *key, const TimeControl *time, int *provisional) {
+static int current_rating(Accounts *a, AccJob *j, const char *key, const TimeControl *time, Variant variant,
+                          int *provisional) {
     (void)a;
     RatingRow rows[RATING_COUNT];
     bool have[RATING_COUNT];
@@ -257,7 +266,7 @@ static int current_rating(Accounts *a, AccJob *j, const char *key, const TimeCon
         accounts_fail(j, ACC_E_STORAGE, err);
         return -1;
     }
-    int c = rating_category(time, SEEK_VARIANT);
+    int c = rating_category(time, variant);
     if (provisional)
         *provisional = c >= 0 && have[c] ? glicko2_provisional(&rows[c].g) : 1;
     return c >= 0 && have[c] ? (int)(rows[c].g.rating + 0.5) : RATING_START;
@@ -265,7 +274,7 @@ static int current_rating(Accounts *a, AccJob *j, const char *key, const TimeCon
 
 static void accept_seek(Accounts *a, AccJob *j);
 
-/* Quick pairing: the oldest open seek with the same time control, rated or not alike, colours left
+/* Quick pairing: the oldest open seek with the same time control and variant, rated or not alike, colours left
  * to chance, not one's own, and (rated) a rating within its window (pool_window), found by the store
  * among all open seeks (however many others there are). true when j now accepts it (its action is an accept
  * then); false to post j's seek instead, or with the job's error set when the store failed. */
@@ -313,7 +322,7 @@ static void post(Accounts *a, AccJob *j) {
     if (logged_in) {
         snprintf(j->seek.account, sizeof j->seek.account, "%s", row.key);
         snprintf(j->seek.name, sizeof j->seek.name, "%s", row.name);
-        j->seek.rating = current_rating(a, j, row.key, &j->seek.time, &j->seek.provisional);
+        j->seek.rating = current_rating(a, j, row.key, &j->seek.time, j->seek.variant, &j->seek.provisional);
         if (j->seek.rating < 0)
             return;
     } else {
@@ -408,7 +417,8 @@ static void cancel(Accounts *a, AccJob *j) {
     accounts_set_body(j, 200, json_object());
 }
 
-/* The game of an accepted seek: two people, the seek's time control, nobody to invite. A side an
+/* The game of an accepted seek: two people, the seek's time control, nobody to invite; a Chess960
+ * seek's from a start array drawn at random (never the standard one, so the game is Chess960). A side an
  * account plays gets a secret derived from the site's key (GET /api/me hands it out again); an
  * anonymous poster keeps the seek's secret, an anonymous accepter gets a new one. Each account's side
  * takes the account's seat epoch. false (the job failed) when the site's key or the poster's account
@@ -419,6 +429,12 @@ static bool build_game(Accounts *a, AccJob *j, const SeekRow *k, SchColor poster
     secret_random_id(rec->id, STORE_ID_LEN);
     rec->created_ms = rec->updated_ms = accounts_now(a);
     snprintf(rec->mode, sizeof rec->mode, "%s", "friend");
+    if (k->variant == VARIANT_CHESS960) {
+        SchPosition start;
+        int number = (int)secret_random_below(959);
+        sch_pos_set_chess960(&start, number >= CHESS960_STANDARD ? number + 1 : number);
+        sch_fen_write(&start, rec->start_fen, sizeof rec->start_fen);
+    }
     rec->time = k->time;
     if (rec->time.type == TIME_LIVE)
         rec->clock_ms[SCH_WHITE] = rec->clock_ms[SCH_BLACK] = (int64_t)rec->time.minutes * 60000;
@@ -491,8 +507,8 @@ static void accept_seek(Accounts *a, AccJob *j) {
         return;
     if (k.rated) {
         /* The ratings the game begins with (the rating itself reads them again when it ends). */
-        rec.rating[poster] = current_rating(a, j, k.account, &k.time, NULL);
-        rec.rating[!poster] = current_rating(a, j, row.key, &k.time, NULL);
+        rec.rating[poster] = current_rating(a, j, k.account, &k.time, k.variant, NULL);
+        rec.rating[!poster] = current_rating(a, j, row.key, &k.time, k.variant, NULL);
         if (rec.rating[poster] < 0 || rec.rating[!poster] < 0)
             return;
     }

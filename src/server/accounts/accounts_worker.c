@@ -284,8 +284,8 @@ static bool apply_result(void *ctx, RatingRow *white, RatingRow *black) {
 static void rate(Accounts *a, AccJob *j) {
     (void)a;
     char keys[2][ACCOUNT_NAME_MAX + 1], err[300] = "";
-    /* A rated game is a lobby game, standard chess (a Chess960 one would share its categories anyway). */
-    const char *category = rating_category_name(rating_category(&j->rate.time, VARIANT_STANDARD));
+    /* A rated game is a lobby game: standard chess, or Chess960 (its own category). */
+    const char *category = rating_category_name(rating_category(&j->rate.time, j->rate.variant));
     if (!category || !account_name_key(j->rate.account[0], keys[0]) || !account_name_key(j->rate.account[1], keys[1]))
         return;
     RatingRow before[2], after[2];

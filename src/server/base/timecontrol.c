@@ -18,6 +18,7 @@ static const struct {
     {"rapid", TIME_LIVE, 25 * 60},
     {"classical", TIME_LIVE, 0},
     {"correspondence", TIME_CORRESPONDENCE, 0},
+    {"chess960", TIME_NONE, 0},
 };
 
 const char *time_type_name(TimeType type) {
@@ -57,9 +58,10 @@ long time_control_seconds(const TimeControl *tc) {
 }
 
 int rating_category(const TimeControl *tc, Variant variant) {
-    (void)variant; /* Chess960 shares the standard categories (timecontrol.h) */
     if (!tc)
         return -1;
+    if (variant == VARIANT_CHESS960)
+        return tc->type == TIME_LIVE || tc->type == TIME_CORRESPONDENCE ? RATING_CHESS960 : -1;
     if (tc->type == TIME_CORRESPONDENCE)
         return RATING_CORRESPONDENCE;
     if (tc->type != TIME_LIVE)
@@ -73,6 +75,10 @@ int rating_category(const TimeControl *tc, Variant variant) {
 
 TimeType rating_category_time(int category) {
     return category >= 0 && category < RATING_COUNT ? categories[category].type : TIME_NONE;
+}
+
+Variant rating_category_variant(int category) {
+    return category == RATING_CHESS960 ? VARIANT_CHESS960 : VARIANT_STANDARD;
 }
 
 long rating_category_below(int category) {

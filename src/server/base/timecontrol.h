@@ -36,26 +36,28 @@ typedef enum {
     RATING_RAPID,
     RATING_CLASSICAL,
     RATING_CORRESPONDENCE,
+    RATING_CHESS960, /* every rated Chess960 game, whatever its time control (as on lichess) */
     RATING_COUNT
 } RatingCategory;
 
-/* A live game by its estimated duration, minutes × TC_SECONDS_PER_MINUTE + TC_SECONDS_PER_INCREMENT ×
+/* A Chess960 game with a time control is in the category chess960, whatever the control. A standard
+ * live game by its estimated duration, minutes × TC_SECONDS_PER_MINUTE + TC_SECONDS_PER_INCREMENT ×
  * increment seconds (lichess's rule: forty moves' increments): bullet below 3 minutes, blitz below 8,
  * rapid below 25, classical from there; correspondence games are their own category. -1 for a game
- * without a time control (never rated). A Chess960 game is in the same category as a standard game
- * with its time control (there are no Chess960 ratings of their own); rated games are lobby games,
- * which are standard chess, so no rated Chess960 game exists yet. */
+ * without a time control (never rated). */
 int rating_category(const TimeControl *tc, Variant variant);
 #define TC_SECONDS_PER_MINUTE    60
 #define TC_SECONDS_PER_INCREMENT 40
 /* The estimated duration of a live control in seconds (as rating_category reckons it). */
 long time_control_seconds(const TimeControl *tc);
 /* The rule of rating_category as data, for whoever shows categories (the web page): the time type of
- * a category's games, and for a live one the estimated duration it stays below (0: no bound, the
- * longest). The categories are in the order of RatingCategory: bullet, blitz, ... correspondence. */
+ * a category's games (TIME_NONE for chess960: any), for a live one the estimated duration it stays
+ * below (0: no bound, the longest), and the variant of its games. The categories are in the order of
+ * RatingCategory: bullet, blitz, ... correspondence, chess960. */
 TimeType rating_category_time(int category);
+Variant rating_category_variant(int category);
 long rating_category_below(int category);
-/* "bullet", "blitz", "rapid", "classical", "correspondence"; NULL for anything else. */
+/* "bullet", "blitz", "rapid", "classical", "correspondence", "chess960"; NULL for anything else. */
 const char *rating_category_name(int category);
 /* The category of a name, or -1. */
 int rating_category_of(const char *name);

@@ -46,7 +46,7 @@ const char *service_public_url(void) { return public_url; }
 /* "Rated blitz game", "Casual correspondence game", "Rated Chess960 blitz game", "Casual unlimited
  * game" (no clock). */
 static void event_name(const SvcGame *g, char *out, size_t size) {
-    int category = rating_category(&g->rec.time, svc_game_variant(g));
+    int category = rating_category(&g->rec.time, VARIANT_STANDARD); /* the time's, also for Chess960 */
     const char *name = category >= 0 ? rating_category_name(category) : "unlimited";
     snprintf(out, size, "%s %s%s game", g->rec.rated ? "Rated" : "Casual",
              svc_game_variant(g) == VARIANT_CHESS960 ? "Chess960 " : "", name);

@@ -47,7 +47,8 @@ typedef struct SeekRow {
     int provisional;                     /* 1: that rating is provisional (shown with "?"; schema 16) */
     int rated;                           /* 1: a rated game (both players need accounts) */
     char color[8];                       /* the poster's side: "white", "black" or "random" */
-    TimeControl time;                    /* live or correspondence (the lobby's games are standard chess) */
+    TimeControl time;                    /* live or correspondence */
+    Variant variant;                     /* standard or Chess960 (schema: SQLite 17, PostgreSQL 18) */
     unsigned char secret_hash[STORE_HASH_LEN];
     char game_id[STORE_ID_LEN + 1]; /* the game once accepted, "" while open */
     int poster_color;               /* once accepted: the Color the poster plays */
@@ -73,6 +74,7 @@ typedef struct UnratedGame {
     char result[8];
     TimeControl time;
     int64_t updated_ms; /* when it ended */
+    Variant variant;    /* a rated game with a start position is a lobby Chess960 game (no other has one) */
 } UnratedGame;
 
 /* A game in play of an account. */

@@ -12,7 +12,7 @@
 
 #define SEEK_COLUMNS                                                                                                   \
     "id, created_ms, expires_ms, account_key, name, rating, rated, color, time_type, minutes, increment, days,"        \
-    " encode(secret_hash, 'hex'), game_id, poster_color, poster_address, provisional"
+    " encode(secret_hash, 'hex'), game_id, poster_color, poster_address, provisional, variant"
 
 /* Whether an open seek's process is alive (store_accounts.h seek_beat): posted through none (before
  * schema 17), or through one that beat after the cutoff, parameter number N. */
@@ -80,6 +80,7 @@ static void read_seek(const PGresult *res, int row, SeekRow *out) {
     out->poster_color = atoi(PQgetvalue(res, row, 14));
     snprintf(out->address, sizeof out->address, "%s", PQgetvalue(res, row, 15));
     out->provisional = atoi(PQgetvalue(res, row, 16));
+    variant_of(PQgetvalue(res, row, 17), &out->variant); /* standard when unknown */
 }
 
 /* A seek's secret hash as a binary bytea parameter. */
@@ -112,6 +113,7 @@ StoreAccountResult store_pg_seek_create(StoreAccounts *base, const SeekRow *k, c
     instance(a, me, sizeof me);
     store_pg_param_text(&p, me);
     store_pg_param_int(&p, alive_cutoff(k->created_ms));
+    store_pg_param_text(&p, variant_name(k->variant));
     PGresult *res = store_pg_accounts_run(
         a,
         "WITH old AS (DELETE FROM seeks WHERE (game_id = '' AND (expires_ms <= $2::bigint OR"
@@ -120,9 +122,9 @@ StoreAccountResult store_pg_seek_create(StoreAccounts *base, const SeekRow *k, c
                 " beat AS (INSERT INTO lobby_nodes (node, seen_ms) VALUES ($17, $2::bigint) ON CONFLICT (node)"
                 "  DO UPDATE SET seen_ms = GREATEST(lobby_nodes.seen_ms, EXCLUDED.seen_ms))"
                 " INSERT INTO seeks (id, created_ms, expires_ms, account_key, name, rating, rated, color,"
-                " time_type, minutes, increment, days, secret_hash, poster_address, provisional, node) VALUES"
-                " ($1, $2::bigint, $3::bigint, $4, $5, $6::int, $7::int, $8, $9, $10::int, $11::int,"
-                " $12::int, $13, $15, $16::int, $17)"
+                " time_type, minutes, increment, days, secret_hash, poster_address, provisional, node, variant)"
+                " VALUES ($1, $2::bigint, $3::bigint, $4, $5, $6::int, $7::int, $8, $9, $10::int, $11::int,"
+                " $12::int, $13, $15, $16::int, $17, $19)"
                 " ON CONFLICT DO NOTHING",
         &p, PGRES_COMMAND_OK, err, err_size);
     if (!res)
@@ -199,13 +201,14 @@ StoreAccountResult store_pg_seek_match(StoreAccounts *base, const SeekRow *want,
     store_pg_param_int(&p, w->floor);
     store_pg_param_text(&p, want->id);
     store_pg_param_int(&p, alive_cutoff(now_ms));
+    store_pg_param_text(&p, variant_name(want->variant));
     /* The window of a waiting seek (SeekWindow): any rating once it waited $13 steps of $12 ms, else
      * $10 + $11 a step; the asker's own ($14) when larger. */
     PGresult *res = store_pg_accounts_run(
         a,
         "SELECT " SEEK_COLUMNS " FROM seeks WHERE game_id = '' AND time_type = $1 AND minutes = $2::int"
         " AND increment = $3::int AND days = $4::int AND rated = $5::int AND expires_ms > $6::bigint"
-        " AND color = 'random' AND id <> $15 AND " ALIVE(
+        " AND color = 'random' AND id <> $15 AND variant = $17 AND " ALIVE(
             16) " AND ($7 = '' OR account_key <> $7)"
                 " AND ($7 <> '' OR $8 = '' OR account_key <> '' OR poster_address <> $8)"
                 " AND (rated = 0 OR $14::int < 0 OR abs(rating - $9::int) <= $14::int"

@@ -269,7 +269,8 @@ int store_pg_unrated(StoreAccounts *base, int64_t since_ms, UnratedGame *out, in
     store_pg_param_int(&p, max);
     PGresult *res = store_pg_accounts_run(
         a,
-        "SELECT id, account_white, account_black, result, time_type, minutes, increment, updated_ms, days FROM games g"
+        "SELECT id, account_white, account_black, result, time_type, minutes, increment, updated_ms, days,"
+        " CASE WHEN start_fen <> '' THEN 1 ELSE 0 END FROM games g"
         " WHERE result <> '' AND updated_ms > $1::bigint AND rated = 1 AND result <> '*'"
         " AND NOT EXISTS (SELECT 1 FROM game_ratings r WHERE r.game_id = g.id) ORDER BY updated_ms LIMIT $2::int",
         &p, PGRES_TUPLES_OK, err, err_size);
@@ -288,6 +289,7 @@ int store_pg_unrated(StoreAccounts *base, int64_t since_ms, UnratedGame *out, in
         u->time.increment = atoi(PQgetvalue(res, i, 6));
         u->updated_ms = strtoll(PQgetvalue(res, i, 7), NULL, 10);
         u->time.days = atoi(PQgetvalue(res, i, 8));
+        u->variant = atoi(PQgetvalue(res, i, 9)) ? VARIANT_CHESS960 : VARIANT_STANDARD;
     }
     PQclear(res);
     return n;

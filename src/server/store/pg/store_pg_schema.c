@@ -185,6 +185,8 @@ static const char *const pg_migrations[] = {
      * said it was alive (store_accounts.h seek_beat): a dead server's seeks leave the lobby. */
     "ALTER TABLE seeks ADD COLUMN node TEXT NOT NULL DEFAULT '';"
     "CREATE TABLE lobby_nodes (node TEXT PRIMARY KEY, seen_ms BIGINT NOT NULL);",
+    /* 18 (issue 24): a seek's variant ("standard" or "chess960"); quick pairing pairs the same only. */
+    "ALTER TABLE seeks ADD COLUMN variant TEXT NOT NULL DEFAULT 'standard';",
 };
 #define PG_SCHEMA_VERSION ((int)(sizeof pg_migrations / sizeof pg_migrations[0]))
 

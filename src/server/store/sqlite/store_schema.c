@@ -185,6 +185,8 @@ static const char *const store_migrations[] = {
     "CREATE INDEX analysis_requests_by_time ON analysis_requests(at_ms);",
     /* 16 (issue 24): whether a seek's rating is provisional (the lobby shows it with "?"). */
     "ALTER TABLE seeks ADD COLUMN provisional INTEGER NOT NULL DEFAULT 0;",
+    /* 17 (issue 24): a seek's variant ("standard" or "chess960"); quick pairing pairs the same only. */
+    "ALTER TABLE seeks ADD COLUMN variant TEXT NOT NULL DEFAULT 'standard';",
 };
 #define STORE_SCHEMA_VERSION ((int)(sizeof store_migrations / sizeof store_migrations[0]))
 

@@ -8,7 +8,7 @@
 
 #define SEEK_COLUMNS                                                                                                   \
     "id, created_ms, expires_ms, account_key, name, rating, rated, color, time_type, minutes, increment, days,"        \
-    " secret_hash, game_id, poster_color, poster_address, provisional"
+    " secret_hash, game_id, poster_color, poster_address, provisional, variant"
 
 static void read_seek(sqlite3_stmt *st, SeekRow *out) {
     memset(out, 0, sizeof *out);
@@ -30,6 +30,7 @@ static void read_seek(sqlite3_stmt *st, SeekRow *out) {
     out->poster_color = sqlite3_column_int(st, 14);
     store_sqlite_copy_text(out->address, sizeof out->address, sqlite3_column_text(st, 15));
     out->provisional = sqlite3_column_int(st, 16);
+    variant_of((const char *)sqlite3_column_text(st, 17), &out->variant); /* standard when unknown */
 }
 
 StoreAccountResult store_sqlite_seek_create(StoreAccounts *base, const SeekRow *k, char *err, size_t err_size) {
@@ -49,7 +50,7 @@ StoreAccountResult store_sqlite_seek_create(StoreAccounts *base, const SeekRow *
     sqlite3_stmt *st = store_sqlite_accounts_prepare(a,
                                                      "INSERT INTO seeks (" SEEK_COLUMNS
                                                      ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-                                                     " ?11, ?12, ?13, '', -1, ?14, ?15) ON CONFLICT DO NOTHING",
+                                                     " ?11, ?12, ?13, '', -1, ?14, ?15, ?16) ON CONFLICT DO NOTHING",
                                                      err, err_size);
     if (!st)
         return SA_FAULT;
@@ -68,6 +69,7 @@ StoreAccountResult store_sqlite_seek_create(StoreAccounts *base, const SeekRow *
     sqlite3_bind_blob(st, 13, k->secret_hash, STORE_HASH_LEN, SQLITE_STATIC);
     sqlite3_bind_text(st, 14, k->account[0] ? "" : k->address, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 15, k->provisional);
+    sqlite3_bind_text(st, 16, variant_name(k->variant), -1, SQLITE_STATIC);
     int changes = 0;
     StoreAccountResult r = store_sqlite_accounts_run(a, &st, 1, &changes, "create seek", err, err_size);
     return r == SA_OK && changes == 0 ? SA_TAKEN : r;
@@ -131,6 +133,7 @@ StoreAccountResult store_sqlite_seek_match(StoreAccounts *base, const SeekRow *w
         a,
         "SELECT " SEEK_COLUMNS " FROM seeks WHERE game_id = '' AND time_type = ?1 AND minutes = ?2"
         " AND increment = ?3 AND days = ?4 AND rated = ?5 AND expires_ms > ?6 AND color = 'random' AND id <> ?15"
+        " AND variant = ?16"
         " AND (?7 = '' OR account_key <> ?7) AND (?7 <> '' OR ?8 = '' OR account_key <> ''"
         " OR poster_address <> ?8)"
         " AND (rated = 0 OR ?14 < 0 OR abs(rating - ?9) <= ?14 OR ?6 - created_ms >= ?13 * ?12"
@@ -153,6 +156,7 @@ StoreAccountResult store_sqlite_seek_match(StoreAccounts *base, const SeekRow *w
     sqlite3_bind_int(st, 13, w->steps);
     sqlite3_bind_int(st, 14, w->floor);
     sqlite3_bind_text(st, 15, want->id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 16, variant_name(want->variant), -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW)
         read_seek(st, out);

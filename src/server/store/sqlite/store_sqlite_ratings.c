@@ -245,7 +245,8 @@ int store_sqlite_unrated(StoreAccounts *base, int64_t since_ms, UnratedGame *out
         return -1;
     sqlite3_stmt *st = store_sqlite_accounts_prepare(
         a,
-        "SELECT id, account_white, account_black, result, time_type, minutes, increment, updated_ms, days FROM games g"
+        "SELECT id, account_white, account_black, result, time_type, minutes, increment, updated_ms, days,"
+        " CASE WHEN start_fen <> '' THEN 1 ELSE 0 END FROM games g"
         " WHERE result <> '' AND updated_ms > ?1 AND rated = 1 AND result <> '*'"
         " AND NOT EXISTS (SELECT 1 FROM game_ratings r WHERE r.game_id = g.id) ORDER BY updated_ms LIMIT ?2",
         err, err_size);
@@ -266,6 +267,7 @@ int store_sqlite_unrated(StoreAccounts *base, int64_t since_ms, UnratedGame *out
         u->time.increment = sqlite3_column_int(st, 6);
         u->updated_ms = sqlite3_column_int64(st, 7);
         u->time.days = sqlite3_column_int(st, 8);
+        u->variant = sqlite3_column_int(st, 9) ? VARIANT_CHESS960 : VARIANT_STANDARD;
     }
     sqlite3_finalize(st);
     return n;
