@@ -22,9 +22,17 @@ const POOLS = [
   { type: 'live', minutes: 15, increment: 10 },
   { type: 'live', minutes: 30, increment: 0 },
   { type: 'correspondence', days: 3 },
+  // Chess960: its own pool (and its own rating category, whatever the time control).
+  { type: 'live', minutes: 5, increment: 3, variant: 'chess960' },
 ];
 // How often a waiting page asks whether its seek was taken (besides watching the lobby list).
 const POLL_MS = 3000;
+
+/** A seek's kind: rated or casual, and Chess960 when it is. */
+const kindText = (s) => {
+  const kind = t(s.rated ? 'lobby_rated_short' : 'lobby_casual_short');
+  return s.variant === 'chess960' ? t('lobby_kind_chess960', { kind }) : kind;
+};
 
 const radio = (name, value, key, checked) =>
   el('label', {}, el('input', { type: 'radio', name, value, checked }), ' ', el('span', { i18n: key }));
@@ -101,6 +109,13 @@ export function mountLobby(area) {
       radio('seek_color', 'random', 'random', true),
       radio('seek_color', 'white', 'white', false),
       radio('seek_color', 'black', 'black', false),
+    ),
+    el(
+      'fieldset',
+      {},
+      el('legend', { i18n: 'lobby_variant' }),
+      radio('seek_variant', 'standard', 'lobby_variant_standard', true),
+      radio('seek_variant', 'chess960', 'lobby_variant_chess960', false),
     ),
     el('div', { class: 'seek-rated' }, el('label', {}, ratedBox, ' ', el('span', { i18n: 'lobby_rated' })), ratedNote),
     el('button', { type: 'submit', class: 'primary', id: 'seek-post', i18n: 'lobby_post' }),
@@ -184,7 +199,7 @@ export function mountLobby(area) {
   };
 
   const waitingText = (p) => {
-    const args = { tc: timeControlText(p.time), kind: t(p.rated ? 'lobby_rated_short' : 'lobby_casual_short') };
+    const args = { tc: timeControlText(p.time), kind: kindText(p) };
     return p.window ? t('lobby_waiting_window', { ...args, min: p.window.min, max: p.window.max }) : t('lobby_waiting', args);
   };
 
@@ -206,7 +221,7 @@ export function mountLobby(area) {
       goToGame(r.id, r.color, r.secret);
       return;
     }
-    pending = { id: r.id, secret: r.secret, time: r.time, rated: r.rated, window: r.window || null };
+    pending = { id: r.id, secret: r.secret, time: r.time, rated: r.rated, variant: r.variant, window: r.window || null };
     socket.setHold({ seek: r.id, secret: r.secret });
     setStatus('waiting');
     show(cancel, true);
@@ -259,17 +274,22 @@ export function mountLobby(area) {
     quickButtons.textContent = '';
     for (const time of POOLS) {
       // A live pool is named with its category once the server has told the categories.
-      const cat = time.type === 'live' ? categoryOf(categories, time) : null;
+      const { variant, ...control } = time;
+      const cat = time.type === 'live' ? categoryOf(categories, control) : null;
       const label =
-        time.type !== 'live'
-          ? t('lobby_corr_button')
-          : cat
-            ? t('lobby_quick_button', { tc: timeControlText(time), cat: t(`lobby_cat_${cat}`) })
-            : timeControlText(time);
-      const b = el('button', { type: 'button', class: 'quick', 'data-pool': time.type === 'live' ? `${time.minutes}+${time.increment}` : `corr${time.days}` });
+        variant === 'chess960'
+          ? t('lobby_quick_960', { tc: timeControlText(control) })
+          : time.type !== 'live'
+            ? t('lobby_corr_button')
+            : cat
+              ? t('lobby_quick_button', { tc: timeControlText(control), cat: t(`lobby_cat_${cat}`) })
+              : timeControlText(control);
+      const pool = time.type === 'live' ? `${time.minutes}+${time.increment}` : `corr${time.days}`;
+      const b = el('button', { type: 'button', class: 'quick', 'data-pool': variant ? `${variant}-${pool}` : pool });
       b.textContent = label;
       b.disabled = !!pending;
-      b.addEventListener('click', () => post({ pool: true, time, color: 'random', rated: !!me }));
+      b.addEventListener('click', () =>
+        post({ pool: true, time: control, color: 'random', rated: !!me, ...(variant ? { variant } : {}) }));
       quickButtons.append(b);
     }
   };
@@ -283,7 +303,7 @@ export function mountLobby(area) {
     for (const s of seeks) {
       const tr = el('tr', { 'data-seek': s.id });
       const who = s.name ? el('a', { href: `/@/${encodeURIComponent(s.name)}` }, s.name) : el('span', { i18n: 'lobby_anonymous' });
-      const kind = t(s.rated ? 'lobby_rated_short' : 'lobby_casual_short');
+      const kind = kindText(s);
       const tc = timeControlText(s.time);
       let action;
       if (isOwn(s)) {
@@ -344,7 +364,7 @@ export function mountLobby(area) {
       f.seek_time.value === 'live'
         ? { type: 'live', minutes: Number(f.seek_minutes.value), increment: Number(f.seek_increment.value) }
         : { type: 'correspondence', days: Number(f.seek_days.value) };
-    post({ time, color: f.seek_color.value, rated: !!me && ratedBox.checked });
+    post({ time, color: f.seek_color.value, rated: !!me && ratedBox.checked, variant: f.seek_variant.value });
   });
 
   const render = () => {

@@ -6,6 +6,7 @@
 //   - the header's "your turn" says which side is to move, lists the game and follows the moves live,
 //     also on another page, where a notification says so (clicking it opens the game);
 //   - the quick-pairing buttons named with the server's categories; quick pairing 10+0 by both makes one game;
+//   - a Chess960 challenge from the form says Chess960 in the lobby; Chess960 quick pairing makes a Chess960 game;
 //   - the anonymous visitor is told to log in for a rated challenge, cannot mark one rated, and posts a
 //     casual one that an account accepts; a withdrawn challenge leaves the other lists;
 //   - log out, a wrong password shown, log in (back to the page it came from), change the password;
@@ -220,6 +221,32 @@ async function main() {
     check('quick pairing 10+0 by both: both on a game page', q1 && q2);
     check('quick pairing: one game, a new one, opposite colours',
       gameId(a) === gameId(b) && gameId(a) !== game1 && (await heldColor(a)) !== (await heldColor(b)), `${a.url()} / ${b.url()}`);
+
+    // --- Chess960 (issue 24): the form's variant, shown in the list; quick pairing by variant ----
+    await a.goto(base);
+    await b.goto(base);
+    await until(a.waitForFunction(() => document.querySelector('#seek-rated') && !document.querySelector('#seek-rated').disabled, null, WAIT));
+    await a.locator('#seek-form input[name=seek_variant][value=chess960]').check();
+    await a.fill('#seek-form input[name=seek_minutes]', '7');
+    await a.fill('#seek-form input[name=seek_increment]', '0');
+    await a.locator('#seek-post').click();
+    check('Chess960: the waiting line says Chess960', await until(a.locator('#lobby-status', { hasText: /7\+0, gewertet, Chess960/ }).waitFor(WAIT)));
+    const row960 = b.locator('#lobby-table tbody tr', { hasText: users.a });
+    const row960Text = (await until(row960.waitFor(WAIT))) ? (await row960.innerText()).replace(/\s+/g, ' ') : '';
+    check('Chess960: the lobby row says 7+0, rated, Chess960', /7\+0/.test(row960Text) && /rated, Chess960/.test(row960Text), row960Text);
+    await a.locator('#lobby-cancel').click();
+    await until(row960.waitFor({ state: 'detached', ...WAIT }));
+    await a.locator('#seek-form input[name=seek_variant][value=standard]').check();
+    const quick960 = (page) => page.locator('.quick-buttons button[data-pool="chess960-5+3"]');
+    check('Chess960: a quick-pairing button of its own', /Chess960 5\+3/.test(await quick960(b).innerText()));
+    await quick960(a).click();
+    await until(a.locator('#lobby-status', { hasText: 'Chess960' }).waitFor(WAIT));
+    await quick960(b).click();
+    const c1 = await onGame(b);
+    const c2 = await onGame(a);
+    const variant = c1 && c2 && gameId(a) === gameId(b)
+      ? await b.evaluate(async (id) => (await (await fetch(`/api/games/${id}`)).json()).variant, gameId(b)) : null;
+    check('Chess960 quick pairing by both: one Chess960 game', variant === 'chess960', `${variant} ${a.url()} / ${b.url()}`);
 
     // --- The anonymous visitor ------------------------------------------------------------------
     await a.goto(base);
