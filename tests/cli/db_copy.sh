@@ -12,7 +12,7 @@ require_command psql
 root=$(cd "$(dirname "$0")/../.." && pwd)
 
 # A site with a finished game, a game in play with a live clock, and a game nobody joined.
-server_start "$tmp/site.db"
+server_start "$tmp/site.db" --public-url http://schach.test  # one [Site] for both sites' PGN
 run_node db_copy.mjs make "$tmp/site.json"
 server_stop
 
@@ -46,7 +46,7 @@ c=$(dump_sqlite "$tmp/back.db")
 [ "$a" = "$c" ] || fail "the copy back differs: $(diff <(echo "$a") <(echo "$c") | head -20)"
 
 # The copied site serves the games: states, PGN, the players' secrets and the invitation still work.
-server_start "$uri"
+server_start "$uri" --public-url http://schach.test
 run_node db_copy.mjs check "$tmp/site.json"
 server_stop
 
