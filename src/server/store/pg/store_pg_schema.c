@@ -183,8 +183,8 @@ static const char *const pg_migrations[] = {
     "ALTER TABLE seeks ADD COLUMN provisional INTEGER NOT NULL DEFAULT 0;",
     /* 17 (issue 24): the server process each open seek was posted through, and when each process last
      * said it was alive (store_accounts.h seek_beat): a dead server's seeks leave the lobby. */
-    "ALTER TABLE seeks ADD COLUMN node TEXT NOT NULL DEFAULT '';"
-    "CREATE TABLE lobby_nodes (node TEXT PRIMARY KEY, seen_ms BIGINT NOT NULL);",
+    ("ALTER TABLE seeks ADD COLUMN node TEXT NOT NULL DEFAULT '';"
+     "CREATE TABLE lobby_nodes (node TEXT PRIMARY KEY, seen_ms BIGINT NOT NULL);"),
     /* 18 (issue 24): a seek's variant ("standard" or "chess960"); quick pairing pairs the same only. */
     "ALTER TABLE seeks ADD COLUMN variant TEXT NOT NULL DEFAULT 'standard';",
 };
