@@ -52,6 +52,17 @@ void svc_clock_after_move(const SvcGame *g, GameRecord *rec, int plies_after, in
     }
 }
 
+void svc_clock_replay(const TimeControl *time, int plies_after, SchColor mover, int64_t at, int64_t clock[2],
+                      int64_t *started) {
+    if (*started != 0) {
+        if (time->type == TIME_LIVE)
+            clock[mover] += (int64_t)time->increment * 1000 - (at - *started);
+        *started = at;
+    } else if (plies_after >= 2) {
+        *started = at;
+    }
+}
+
 void svc_clock_stop(const SvcGame *g, GameRecord *rec, int64_t now) {
     if (!svc_clock_running(g))
         return;

@@ -173,14 +173,14 @@ static bool pgn_comments(SchPgnGame *pg, const SvcGame *g, SchLang lang) {
     bool ok = true;
     int64_t *at = g->rec.time.type == TIME_LIVE ? move_times(g, &ok) : NULL;
     int64_t clock[2] = {(int64_t)g->rec.time.minutes * 60000, (int64_t)g->rec.time.minutes * 60000};
+    int64_t started = 0;
     SchColor first = sch_pos_turn(&g->game.start);
     char text[sizeof ending + 32];
     for (int i = 0; ok && i < n; i++) {
         text[0] = '\0';
         if (at) {
-            int mover = (int)first ^ (i & 1);
-            if (i >= 2)
-                clock[mover] += (int64_t)g->rec.time.increment * 1000 - (at[i] - at[i - 1]);
+            SchColor mover = (SchColor)((int)first ^ (i & 1));
+            svc_clock_replay(&g->rec.time, i + 1, mover, at[i], clock, &started);
             clock_command(clock[mover], text, sizeof text);
         }
         if (i == n - 1 && ending[0]) {

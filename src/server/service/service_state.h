@@ -16,6 +16,11 @@ bool svc_expiry(const SvcGame *g, int64_t now, int64_t *ms);
 /* Updates rec's clock fields for a move by the side to move of g (before the move) at now: the mover's
  * time is charged and the increment added while the clock runs; plies_after is g's ply count after it. */
 void svc_clock_after_move(const SvcGame *g, GameRecord *rec, int plies_after, int64_t now);
+/* The same rule replayed from the stored moves' times (a takeback, the PGN's [%clk]): the ply that
+ * made the count plies_after, by mover, played at at; clock and *started (when the running turn began,
+ * 0 before the clock runs) as the record keeps them before it, updated. */
+void svc_clock_replay(const TimeControl *time, int plies_after, SchColor mover, int64_t at, int64_t clock[2],
+                      int64_t *started);
 /* Stops the clock in rec when the game ends at now: the side to move is charged its time. */
 void svc_clock_stop(const SvcGame *g, GameRecord *rec, int64_t now);
 

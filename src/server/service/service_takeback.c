@@ -94,14 +94,7 @@ void svc_takeback_record(const SvcGame *g, const SvcPending *p, GameRecord *rec)
     int64_t started = 0;
     SchColor mover = sch_pos_turn(&g->game.start);
     for (int i = 0; i < rec->plies; i++) {
-        int64_t at = entry_at(g, i);
-        if (started != 0) {
-            if (type == TIME_LIVE)
-                clock[mover] += (int64_t)rec->time.increment * 1000 - (at - started);
-            started = at;
-        } else if (i + 1 >= 2) {
-            started = at;
-        }
+        svc_clock_replay(&rec->time, i + 1, mover, entry_at(g, i), clock, &started);
         mover = (SchColor)!mover;
     }
     if (type == TIME_LIVE)
