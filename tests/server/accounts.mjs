@@ -277,7 +277,7 @@ const tests = {
       time: { type: 'none' } }, { token: token(b) }), 'computer game', 201);
     // "Your turn": the opponent by name with the rating the rated game began with; the computer by level.
     const pw = expectOk(await me(token(w)), 'me: White').playing.find((g) => g.id === got.id);
-    assert.deepEqual(pw && pw.opponent, { name: blackName, rating: 1500, provisional: null, level: null },
+    assert.deepEqual(pw && pw.opponent, { name: blackName, rating: 1500, provisional: true, level: null },
       `White's opponent: ${JSON.stringify(pw)}`);
     const pb = expectOk(await me(token(b)), 'me: Black').playing;
     assert.deepEqual(pb.find((g) => g.id === got.id).opponent.name, whiteName);

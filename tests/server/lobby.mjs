@@ -452,7 +452,8 @@ const tests = {
     const got = expectOk(await accept(seek.id, b), 'accept');
     assert.equal(got.state.rated, true);
     assert.deepEqual(got.state.accounts, {
-      white: { name: a.name, rating: 1500, diff: null }, black: { name: b.name, rating: 1500, diff: null },
+      white: { name: a.name, rating: 1500, provisional: true, diff: null },
+      black: { name: b.name, rating: 1500, provisional: true, diff: null },
     });
     // An account's side has a secret any of its browsers can get again: from /api/me, and for the
     // poster from the seek with their session; the seek's own secret is not it.

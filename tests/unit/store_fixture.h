@@ -165,6 +165,8 @@ static inline void make_record(GameRecord *r, int n) {
         r->rating_diff[1] = 7;
         r->seat_epoch[0] = n; /* schema 14 */
         r->seat_epoch[1] = 2 * (int64_t)n;
+        r->provisional[0] = n % 2; /* schema 18: one side's or both sides' ratings provisional */
+        r->provisional[1] = 1;
     } else if (n % 5 == 2) { /* one side with an account, casual */
         snprintf(r->account[1], sizeof r->account[1], "someone%d", n);
     }
@@ -231,6 +233,8 @@ static inline void assert_records_equal(const GameRecord *a, const GameRecord *b
     assert_string_equal(a->rematch_game, b->rematch_game);
     assert_int_equal(a->seat_epoch[0], b->seat_epoch[0]);
     assert_int_equal(a->seat_epoch[1], b->seat_epoch[1]);
+    assert_int_equal(a->provisional[0], b->provisional[0]);
+    assert_int_equal(a->provisional[1], b->provisional[1]);
 }
 
 /* What load() handed out, copied. */

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 /* The number of migration steps in store_sqlite.c: bump it when a step is appended. */
-#define EXPECTED_SCHEMA_VERSION 17
+#define EXPECTED_SCHEMA_VERSION 18
 
 /* ---- tests ---- */
 
@@ -134,6 +134,8 @@ static void test_migration_14_keeps_lookalike_names(void **state) {
     assert_int_equal(sqlite3_open_v2(d->db, &raw, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
     assert_int_equal(
         sqlite3_exec(raw,
+                     "ALTER TABLE games DROP COLUMN provisional_white;" /* schema 18 */
+                     "ALTER TABLE games DROP COLUMN provisional_black;"
                      "ALTER TABLE seeks DROP COLUMN variant;"             /* schema 17 */
                      "ALTER TABLE seeks DROP COLUMN provisional;"         /* schema 16 */
                      "DROP TABLE analysis_requests; DROP TABLE analyses;" /* schema 15 */

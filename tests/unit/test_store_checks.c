@@ -58,7 +58,7 @@ static long make_crash_image(TestDir *d) {
         char sql[300];
         snprintf(sql, sizeof sql,
                  "INSERT INTO games VALUES ('crash%07d', 1, 2, '', 'friend', 'none', 0, 0, 0, NULL, NULL, NULL,"
-                 " -1, '', '', -1, 0, 0, 0, '', -1, '', 1, '', 0, 0, '', '', 0, 0, 0, 0, 0, 0, 0, '', 0, 0)",
+                 " -1, '', '', -1, 0, 0, 0, '', -1, '', 1, '', 0, 0, '', '', 0, 0, 0, 0, 0, 0, 0, '', 0, 0, 0, 0)",
                  t);
         assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
     }

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define EXPECTED_SCHEMA_VERSION 18
+#define EXPECTED_SCHEMA_VERSION 19
 
 static char pg_dir[256];     /* the cluster's folder */
 static char pg_base[256];    /* its URI up to the database name: postgresql://schach@127.0.0.1:PORT/ */
@@ -258,7 +258,7 @@ static void test_schema_created_once(void **state) {
     char err[256] = "";
     waker_init(&w);
     assert_null(store_pg_open(d->db, NULL, on_wake, &w, err, sizeof err));
-    assert_non_null(strstr(err, "schema version 99, newer than this program's 18"));
+    assert_non_null(strstr(err, "schema version 99, newer than this program's 19"));
     waker_destroy(&w);
     PQfinish(raw);
 }

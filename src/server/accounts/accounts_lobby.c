@@ -506,9 +506,10 @@ static void accept_seek(Accounts *a, AccJob *j) {
     if (!build_game(a, j, &k, poster, logged_in ? &row : NULL, &rec, j->seek_secret))
         return;
     if (k.rated) {
-        /* The ratings the game begins with (the rating itself reads them again when it ends). */
-        rec.rating[poster] = current_rating(a, j, k.account, &k.time, k.variant, NULL);
-        rec.rating[!poster] = current_rating(a, j, row.key, &k.time, k.variant, NULL);
+        /* The ratings the game begins with (the rating itself reads them again when it ends), and
+         * whether each is provisional (the game's pages show it with "?"). */
+        rec.rating[poster] = current_rating(a, j, k.account, &k.time, k.variant, &rec.provisional[poster]);
+        rec.rating[!poster] = current_rating(a, j, row.key, &k.time, k.variant, &rec.provisional[!poster]);
         if (rec.rating[poster] < 0 || rec.rating[!poster] < 0)
             return;
     }

@@ -153,9 +153,9 @@ json_t *accounts_ratings_json(StoreAccounts *db, const char *key, char *err, siz
 
 /* Who plays the other side of a game in play, for "your turn" (issue 24): {"name", "rating",
  * "provisional", "level"}: an account's name, and its rating (the one a rated game began with, else its
- * current one in the game's category; null when it has none) with whether that is provisional (null
- * when unknown, as for a rated game's); the computer's level; null for an anonymous opponent or nobody
- * yet. */
+ * current one in the game's category; null when it has none) with whether that is (or was as the rated
+ * game began) provisional (null without a rating); the computer's level; null for an anonymous opponent
+ * or nobody yet. */
 static json_t *opponent_json(StoreAccounts *db, const PlayingGame *g) {
     if (g->level[0])
         return json_pack("{s:n,s:n,s:n,s:s}", "name", "rating", "provisional", "level", g->level);
@@ -168,6 +168,7 @@ static json_t *opponent_json(StoreAccounts *db, const PlayingGame *g) {
     int category = rating_category(&g->time, VARIANT_STANDARD);
     if (g->rated && g->opponent_rating > 0) {
         rating = json_integer(g->opponent_rating);
+        provisional = json_boolean(g->opponent_provisional);
     } else if (category >= 0 && category < RATING_COUNT && account_name_key(g->opponent, key) &&
                db->vtbl->ratings_of(db, key, rows, have, err, sizeof err) == SA_OK && have[category]) {
         rating = json_integer((int)(rows[category].g.rating + 0.5));

@@ -209,9 +209,10 @@ fail:
     return NULL;
 }
 
-/* Who plays with an account, and in a rated game the ratings: {"white": {"name", "rating", "diff"} or
- * null, "black": ...}; "rating" is the one the game began with, "diff" what its end changed it by
- * (null until the game was rated). null for a game without accounts. */
+/* Who plays with an account, and in a rated game the ratings: {"white": {"name", "rating", "provisional",
+ * "diff"} or null, "black": ...}; "rating" is the one the game began with and "provisional" whether it
+ * was provisional then (the pages show "1500?"; both null in a casual game), "diff" what its end changed
+ * it by (null until the game was rated). null for a game without accounts. */
 static json_t *accounts_json(const SvcGame *g) {
     if (!g->rec.account[SCH_WHITE][0] && !g->rec.account[SCH_BLACK][0])
         return json_null();
@@ -220,8 +221,9 @@ static json_t *accounts_json(const SvcGame *g) {
         json_t *side = json_null();
         if (g->rec.account[c][0]) {
             bool rated_done = g->rec.rated && (g->rec.rating_diff[SCH_WHITE] || g->rec.rating_diff[SCH_BLACK]);
-            side = json_pack("{s:s, s:o, s:o}", "name", g->rec.account[c], "rating",
-                             g->rec.rated ? json_integer(g->rec.rating[c]) : json_null(), "diff",
+            side = json_pack("{s:s, s:o, s:o, s:o}", "name", g->rec.account[c], "rating",
+                             g->rec.rated ? json_integer(g->rec.rating[c]) : json_null(), "provisional",
+                             g->rec.rated ? json_boolean(g->rec.provisional[c]) : json_null(), "diff",
                              rated_done ? json_integer(g->rec.rating_diff[c]) : json_null());
         }
         json_object_set_new(o, c == SCH_WHITE ? "white" : "black", side);

@@ -105,9 +105,13 @@ static bool build_new_game(Service *svc, SvcGame *g, SvcPending *p) {
     rec.rated = old->rated && rec.account[SCH_WHITE][0] && rec.account[SCH_BLACK][0];
     if (rec.rated) {
         /* The ratings the players came out of the old game with; the rating at the new game's end reads
-         * the current ones again (accounts.h), so a game they played meanwhile changes nothing there. */
-        for (int c = SCH_WHITE; c <= SCH_BLACK; c++)
+         * the current ones again (accounts.h), so a game they played meanwhile changes nothing there.
+         * Whether each is provisional is carried over from the old game: the deviation it left is in
+         * the ratings' store, which the service does not read (one game rarely ends a newcomer's "?"). */
+        for (int c = SCH_WHITE; c <= SCH_BLACK; c++) {
             rec.rating[c] = old->rating[!c] + old->rating_diff[!c];
+            rec.provisional[c] = old->provisional[!c];
+        }
     }
     char err[256];
     p->spawned = svc_game_build(&rec, NULL, 0, err, sizeof err);

@@ -63,6 +63,8 @@ typedef struct GameRecord {
     int rated;          /* 1: the game changes the players' ratings, 0: casual */
     int rating[2];      /* rated: each side's rating when the game began (0 otherwise) */
     int rating_diff[2]; /* rated: what the game's end changed each side's rating by (0 until then) */
+    /* rated (schema 18): 1 when that side's rating was provisional as the game began (shown with "?") */
+    int provisional[2];
     /* Rematch (schema 12), of a finished game: 1 + the Color whose offer stands (0: none), 1 + the Color
      * that declined or withdrew the last offer (0: none), and the new game once made ("" before). */
     int rematch_offer;

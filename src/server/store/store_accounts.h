@@ -87,10 +87,10 @@ typedef struct PlayingGame {
     int64_t updated_ms;
     int64_t seat_epoch; /* the account's side's (GameRecord.seat_epoch) */
     /* Who plays the other side ("your turn" names them, issue 24): their account's name as shown ("" for
-     * none), in a rated game the rating they began it with (else 0), and the computer's level ("" for a
-     * person). */
+     * none), in a rated game the rating they began it with (else 0) and whether it was provisional then
+     * (1; schema 18), and the computer's level ("" for a person). */
     char opponent[STORE_ACCOUNT_LEN + 1];
-    int rated, opponent_rating;
+    int rated, opponent_rating, opponent_provisional;
     char level[32];
 } PlayingGame;
 

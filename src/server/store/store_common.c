@@ -171,14 +171,15 @@ void store_played_sql(PlayedFilter filter, const char *ph, const char *tail, cha
 }
 
 void store_playing_sql(const char *ph, const char *tail, char *out, size_t size) {
-    char select[700];
+    char select[800];
     snprintf(select, sizeof select,
              "SELECT id, CASE WHEN account_white = %s THEN 0 ELSE 1 END AS side, start_fen, time_type, updated_ms,"
              " (SELECT count(*) FROM moves m WHERE m.game_id = g.id), minutes, increment, days,"
              " CASE WHEN account_white = %s THEN seat_epoch_white ELSE seat_epoch_black END,"
              " CASE WHEN account_white = %s THEN account_black ELSE account_white END, rated,"
-             " CASE WHEN account_white = %s THEN rating_black ELSE rating_white END, level FROM games g",
-             ph, ph, ph, ph);
+             " CASE WHEN account_white = %s THEN rating_black ELSE rating_white END, level,"
+             " CASE WHEN account_white = %s THEN provisional_black ELSE provisional_white END FROM games g",
+             ph, ph, ph, ph, ph);
     store_account_games_sql(select, ph, " AND result = ''", " AND result = ''", tail, out, size);
 }
 

@@ -30,7 +30,7 @@
     " secret_hash_black, invite_hash, invite_color, result, termination, draw_offer, clock_white_ms,"                  \
     " clock_black_ms, turn_started_ms, level, plies, reason, account_white, account_black, rated, rating_white,"       \
     " rating_black, rating_diff_white, rating_diff_black, rematch_offer, rematch_decline, rematch_game,"               \
-    " seat_epoch_white, seat_epoch_black"
+    " seat_epoch_white, seat_epoch_black, provisional_white, provisional_black"
 
 /* Parameter numbers of a game row in the writer's statements; a SELECT of STORE_PG_GAME_COLUMNS has
  * them as column numbers + 1. */
@@ -69,7 +69,9 @@ enum PgGameParam {
     PGP_REMATCH_GAME,
     PGP_SEAT_EPOCH_WHITE,
     PGP_SEAT_EPOCH_BLACK,
-    PGP_RECORD_COUNT = PGP_SEAT_EPOCH_BLACK
+    PGP_PROVISIONAL_WHITE,
+    PGP_PROVISIONAL_BLACK,
+    PGP_RECORD_COUNT = PGP_PROVISIONAL_BLACK
 };
 
 /* How long a read on the event loop may take: the server cancels a statement after

@@ -285,7 +285,7 @@ StoreAccountResult store_pg_seek_accept(StoreAccounts *base, const char *id, int
              " INSERT INTO games (" STORE_PG_GAME_COLUMNS ", rev) SELECT $1, $2::bigint, $3::bigint, $4, $5, $6,"
              " $7::int, $8::int, $9::int, $10::bytea, $11::bytea, $12::bytea, $13::int, $14, $15, $16::int,"
              " $17::bigint, $18::bigint, $19::bigint, $20, $21::int, $22, $23, $24, $25::int, $26::int, $27::int,"
-             " $28::int, $29::int, $30::int, $31::int, $32, $33::bigint, $34::bigint, 1 FROM s",
+             " $28::int, $29::int, $30::int, $31::int, $32, $33::bigint, $34::bigint, $35::int, $36::int, 1 FROM s",
              n + 3, n + 1, n + 4, n + 1, n + 5, n + 6, n + 4, n + 4, n + 4, n + 2, n + 1, n + 3);
     PGresult *res = store_pg_accounts_run(a, sql, &p, PGRES_COMMAND_OK, err, err_size);
     if (!res)

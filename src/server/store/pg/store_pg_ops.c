@@ -20,7 +20,7 @@
     OID_TEXT, OID_INT8, OID_INT8, OID_TEXT, OID_TEXT, OID_TEXT, OID_INT4, OID_INT4, OID_INT4, OID_BYTEA, OID_BYTEA,    \
         OID_BYTEA, OID_INT4, OID_TEXT, OID_TEXT, OID_INT4, OID_INT8, OID_INT8, OID_INT8, OID_TEXT, OID_INT4, OID_TEXT, \
         OID_TEXT, OID_TEXT, OID_INT4, OID_INT4, OID_INT4, OID_INT4, OID_INT4, OID_INT4, OID_INT4, OID_TEXT, OID_INT8,  \
-        OID_INT8
+        OID_INT8, OID_INT4, OID_INT4
 
 /* Every op statement answers one row: the game's rev after the op (NULL: not applied), its rev before
  * (NULL: no such game; the newest committed one, read under the row's lock) and the number of moves
@@ -30,9 +30,9 @@
 static const char SQL_CREATE[] =
     "WITH g AS (INSERT INTO games (" STORE_PG_GAME_COLUMNS ", rev)"
     "  SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,"
-    "  $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, 1"
-    "  WHERE NOT $35 OR $36 = 0 ON CONFLICT (id) DO NOTHING RETURNING rev),"
-    " m AS (INSERT INTO moves (game_id, ply, uci, at_ms) SELECT $1, $36, $37, $38 FROM g WHERE $35)"
+    "  $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, 1"
+    "  WHERE NOT $37 OR $38 = 0 ON CONFLICT (id) DO NOTHING RETURNING rev),"
+    " m AS (INSERT INTO moves (game_id, ply, uci, at_ms) SELECT $1, $38, $39, $40 FROM g WHERE $37)"
     " SELECT (SELECT rev FROM g), NULL::bigint, 0";
 
 /* The row lock taken in l serialises the writers of all nodes on the game: one that waited for it reads
@@ -51,20 +51,20 @@ static const char SQL_CREATE[] =
     "  level = $20, plies = $21, reason = $22, account_white = $23, account_black = $24, rated = $25,"                 \
     "  rating_white = $26, rating_black = $27, rating_diff_white = $28, rating_diff_black = $29,"                      \
     "  rematch_offer = $30, rematch_decline = $31, rematch_game = $32,"                                                \
-    "  seat_epoch_white = $33, seat_epoch_black = $34 FROM l, n"                                                       \
-    "  WHERE games.id = $1 AND ($35 = 0 OR l.rev = $35) AND (NOT $36 OR n.next = $37)"                                 \
+    "  seat_epoch_white = $33, seat_epoch_black = $34, provisional_white = $35, provisional_black = $36 FROM l, n"     \
+    "  WHERE games.id = $1 AND ($37 = 0 OR l.rev = $37) AND (NOT $38 OR n.next = $39)"                                 \
     "  RETURNING games.rev),"
 static const char SQL_UPDATE[] =
-    UPDATE_ROW " m AS (INSERT INTO moves (game_id, ply, uci, at_ms) SELECT $1, $37, $38, $39 FROM u WHERE $36),"
-               " d AS (DELETE FROM moves USING u WHERE $40 AND NOT $36 AND moves.game_id = $1 AND moves.ply >= $21)"
+    UPDATE_ROW " m AS (INSERT INTO moves (game_id, ply, uci, at_ms) SELECT $1, $39, $40, $41 FROM u WHERE $38),"
+               " d AS (DELETE FROM moves USING u WHERE $42 AND NOT $38 AND moves.game_id = $1 AND moves.ply >= $21)"
                " SELECT (SELECT rev FROM u), (SELECT rev FROM l), (SELECT next FROM n)";
 
-/* An update with a new game (StoreOp.spawn, $40..$71) inserted only from the updated row: both or
+/* An update with a new game (StoreOp.spawn, $42..$77) inserted only from the updated row: both or
  * neither, in one statement. */
 static const char SQL_SPAWN[] =
-    UPDATE_ROW " s AS (INSERT INTO games (" STORE_PG_GAME_COLUMNS ", rev) SELECT $40, $41, $42, $43, $44, $45, $46,"
-               "  $47, $48, $49, $50, $51, $52, $53, $54, $55, $56, $57, $58, $59, $60, $61, $62, $63, $64, $65, $66,"
-               "  $67, $68, $69, $70, $71, $72, $73, 1 FROM u)"
+    UPDATE_ROW " s AS (INSERT INTO games (" STORE_PG_GAME_COLUMNS ", rev) SELECT $42, $43, $44, $45, $46, $47, $48,"
+               "  $49, $50, $51, $52, $53, $54, $55, $56, $57, $58, $59, $60, $61, $62, $63, $64, $65, $66, $67, $68,"
+               "  $69, $70, $71, $72, $73, $74, $75, $76, $77, 1 FROM u)"
                " SELECT (SELECT rev FROM u), (SELECT rev FROM l), (SELECT next FROM n)";
 
 /* A move, inserted only when ply is the next one (a gap is refused like a duplicate). */
@@ -95,10 +95,10 @@ static const WriterStmt writer_stmts[PG_W_COUNT] = {
     [PG_W_BEGIN] = {"schach_begin", "BEGIN", 0, {0}},
     [PG_W_COMMIT] = {"schach_commit", "COMMIT", 0, {0}},
     [PG_W_ROLLBACK] = {"schach_rollback", "ROLLBACK", 0, {0}},
-    [PG_W_CREATE] = {"schach_create", SQL_CREATE, 38, {RECORD_TYPES, OID_BOOL, OID_INT4, OID_TEXT, OID_INT8}},
-    [PG_W_UPDATE] = {"schach_update", SQL_UPDATE, 40,
+    [PG_W_CREATE] = {"schach_create", SQL_CREATE, 40, {RECORD_TYPES, OID_BOOL, OID_INT4, OID_TEXT, OID_INT8}},
+    [PG_W_UPDATE] = {"schach_update", SQL_UPDATE, 42,
                      {RECORD_TYPES, OID_INT8, OID_BOOL, OID_INT4, OID_TEXT, OID_INT8, OID_BOOL}},
-    [PG_W_SPAWN] = {"schach_spawn", SQL_SPAWN, 73,
+    [PG_W_SPAWN] = {"schach_spawn", SQL_SPAWN, 77,
                     {RECORD_TYPES, OID_INT8, OID_BOOL, OID_INT4, OID_TEXT, OID_INT8, RECORD_TYPES}},
     [PG_W_APPEND] = {"schach_append", SQL_APPEND, 5, {OID_TEXT, OID_INT8, OID_INT4, OID_TEXT, OID_INT8}},
     [PG_W_CLAIM] = {"schach_claim", SQL_CLAIM, 5, {OID_TEXT, OID_INT8, OID_TEXT, OID_INT8, OID_INT8}},
@@ -173,6 +173,8 @@ void store_pg_params_record(StorePgParams *p, const GameRecord *r) {
     store_pg_param_text(p, r->rematch_game);
     store_pg_param_int(p, r->seat_epoch[0]);
     store_pg_param_int(p, r->seat_epoch[1]);
+    store_pg_param_int(p, r->provisional[0]);
+    store_pg_param_int(p, r->provisional[1]);
 }
 
 static bool send_stmt(PGconn *conn, int which, const Params *p) {
@@ -237,7 +239,7 @@ bool store_pg_send_op(PGconn *conn, int stmt, const StoreOp *op) {
             if (stmt == PG_W_SPAWN)
                 store_pg_params_record(&p, op->spawn);
             else
-                p_bool(&p, op->truncate); /* $40: a takeback deletes the moves from $21 (plies) on */
+                p_bool(&p, op->truncate); /* $42: a takeback deletes the moves from $21 (plies) on */
             break;
         case PG_W_APPEND:
             store_pg_param_text(&p, op->record.id);

@@ -348,6 +348,7 @@ int store_pg_playing(StoreAccounts *base, const char *name, PlayingGame *out, in
         g->rated = atoi(PQgetvalue(res, i, 11));
         g->opponent_rating = atoi(PQgetvalue(res, i, 12));
         snprintf(g->level, sizeof g->level, "%s", PQgetvalue(res, i, 13));
+        g->opponent_provisional = atoi(PQgetvalue(res, i, 14));
     }
     PQclear(res);
     return n;

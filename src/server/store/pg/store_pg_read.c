@@ -26,7 +26,8 @@
     " encode(secret_hash_white, 'hex'), encode(secret_hash_black, 'hex'), encode(invite_hash, 'hex'),"                 \
     " invite_color, result, termination, draw_offer, clock_white_ms, clock_black_ms, turn_started_ms, level, plies,"   \
     " reason, account_white, account_black, rated, rating_white, rating_black, rating_diff_white,"                     \
-    " rating_diff_black, rematch_offer, rematch_decline, rematch_game, seat_epoch_white, seat_epoch_black, rev, "      \
+    " rating_diff_black, rematch_offer, rematch_decline, rematch_game, seat_epoch_white, seat_epoch_black,"            \
+    " provisional_white, provisional_black, rev, "                                                                     \
     "(SELECT string_agg(ply || ',' || uci || "                                                                         \
     "',' || at_ms, ' ' ORDER BY ply) FROM moves m"                                                                     \
     " WHERE m.game_id = g.id) FROM games g "
@@ -96,6 +97,8 @@ static bool read_record(const PGresult *res, GameRecord *r) {
     r->rematch_decline = (int)column_int(res, PGP_REMATCH_DECLINE - 1);
     r->seat_epoch[0] = column_int(res, PGP_SEAT_EPOCH_WHITE - 1);
     r->seat_epoch[1] = column_int(res, PGP_SEAT_EPOCH_BLACK - 1);
+    r->provisional[0] = (int)column_int(res, PGP_PROVISIONAL_WHITE - 1);
+    r->provisional[1] = (int)column_int(res, PGP_PROVISIONAL_BLACK - 1);
     r->rev = column_int(res, COL_REV);
     char time_type[16] = "";
     bool ok = copy_text(res, PGP_TIME_TYPE - 1, time_type, sizeof time_type);

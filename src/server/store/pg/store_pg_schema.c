@@ -187,6 +187,10 @@ static const char *const pg_migrations[] = {
      "CREATE TABLE lobby_nodes (node TEXT PRIMARY KEY, seen_ms BIGINT NOT NULL);"),
     /* 18 (issue 24): a seek's variant ("standard" or "chess960"); quick pairing pairs the same only. */
     "ALTER TABLE seeks ADD COLUMN variant TEXT NOT NULL DEFAULT 'standard';",
+    /* 19 (issue 24): whether each side's rating was provisional as a rated game began (the game page
+     * and the lists show it with "?"). Older games say no: their ratings show as before. */
+    ("ALTER TABLE games ADD COLUMN provisional_white INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE games ADD COLUMN provisional_black INTEGER NOT NULL DEFAULT 0;"),
 };
 #define PG_SCHEMA_VERSION ((int)(sizeof pg_migrations / sizeof pg_migrations[0]))
 

@@ -34,7 +34,7 @@
     " secret_hash_black, invite_hash, invite_color, result, termination, draw_offer, clock_white_ms,"                  \
     " clock_black_ms, turn_started_ms, level, plies, reason, account_white, account_black, rated, rating_white,"       \
     " rating_black, rating_diff_white, rating_diff_black, rematch_offer, rematch_decline, rematch_game,"               \
-    " seat_epoch_white, seat_epoch_black"
+    " seat_epoch_white, seat_epoch_black, provisional_white, provisional_black"
 
 /* What reads select: the row's columns and its rev (column GP_REV - 1). */
 #define STORE_GAME_SELECT STORE_GAME_COLUMNS ", rev"
@@ -76,6 +76,8 @@ enum GameParam {
     GP_REMATCH_GAME,
     GP_SEAT_EPOCH_WHITE,
     GP_SEAT_EPOCH_BLACK,
+    GP_PROVISIONAL_WHITE,
+    GP_PROVISIONAL_BLACK,
     GP_REV, /* reads only */
 };
 

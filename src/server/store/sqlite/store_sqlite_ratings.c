@@ -329,6 +329,7 @@ int store_sqlite_playing(StoreAccounts *base, const char *name, PlayingGame *out
         p->rated = sqlite3_column_int(st, 11);
         p->opponent_rating = sqlite3_column_int(st, 12);
         store_sqlite_copy_text(p->level, sizeof p->level, sqlite3_column_text(st, 13));
+        p->opponent_provisional = sqlite3_column_int(st, 14);
     }
     sqlite3_finalize(st);
     return n;

@@ -63,6 +63,8 @@ static bool read_record(sqlite3_stmt *st, GameRecord *r) {
     r->rematch_decline = sqlite3_column_int(st, GP_REMATCH_DECLINE - 1);
     r->seat_epoch[0] = sqlite3_column_int64(st, GP_SEAT_EPOCH_WHITE - 1);
     r->seat_epoch[1] = sqlite3_column_int64(st, GP_SEAT_EPOCH_BLACK - 1);
+    r->provisional[0] = sqlite3_column_int(st, GP_PROVISIONAL_WHITE - 1);
+    r->provisional[1] = sqlite3_column_int(st, GP_PROVISIONAL_BLACK - 1);
     char time_type[16] = "";
     bool ok = column_text(st, GP_TIME_TYPE - 1, time_type, sizeof time_type);
     r->time.type = store_time_type_read(time_type);

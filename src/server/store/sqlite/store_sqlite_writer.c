@@ -32,7 +32,8 @@
 
 const char store_sqlite_insert_game_sql[] =
     "INSERT INTO games (" STORE_GAME_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
-    " ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34)";
+    " ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33, ?34, ?35,"
+    " ?36)";
 static const char SQL_UPDATE_GAME[] =
     "UPDATE games SET created_ms = ?2, updated_ms = ?3, start_fen = ?4, mode = ?5, time_type = ?6,"
     " minutes = ?7, increment = ?8, days = ?9, secret_hash_white = ?10, secret_hash_black = ?11,"
@@ -40,7 +41,8 @@ static const char SQL_UPDATE_GAME[] =
     " clock_white_ms = ?17, clock_black_ms = ?18, turn_started_ms = ?19, level = ?20, plies = ?21,"
     " reason = ?22, account_white = ?23, account_black = ?24, rated = ?25, rating_white = ?26,"
     " rating_black = ?27, rating_diff_white = ?28, rating_diff_black = ?29, rematch_offer = ?30,"
-    " rematch_decline = ?31, rematch_game = ?32, seat_epoch_white = ?33, seat_epoch_black = ?34 WHERE id = ?1";
+    " rematch_decline = ?31, rematch_game = ?32, seat_epoch_white = ?33, seat_epoch_black = ?34,"
+    " provisional_white = ?35, provisional_black = ?36 WHERE id = ?1";
 /* Inserts only when ply is the next one, so a gap (a lost move) is refused like a duplicate. */
 static const char SQL_APPEND_MOVE[] = "INSERT INTO moves (game_id, ply, uci, at_ms) SELECT ?1, ?2, ?3, ?4"
                                       " WHERE ?2 = (SELECT coalesce(max(ply) + 1, 0) FROM moves WHERE game_id = ?1)";
@@ -121,6 +123,8 @@ int store_sqlite_bind_record(sqlite3_stmt *st, const GameRecord *r) {
     rc |= sqlite3_bind_text(st, GP_REMATCH_GAME, r->rematch_game, -1, SQLITE_STATIC);
     rc |= sqlite3_bind_int64(st, GP_SEAT_EPOCH_WHITE, r->seat_epoch[0]);
     rc |= sqlite3_bind_int64(st, GP_SEAT_EPOCH_BLACK, r->seat_epoch[1]);
+    rc |= sqlite3_bind_int(st, GP_PROVISIONAL_WHITE, r->provisional[0]);
+    rc |= sqlite3_bind_int(st, GP_PROVISIONAL_BLACK, r->provisional[1]);
     return rc;
 }
 
