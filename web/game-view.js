@@ -270,7 +270,8 @@ export function renderBars(ctrl) {
       ? `${colorName(color)} – ${t('computer_name', { level: levelName(s.computer) })}`
       : colorName(color) + (s.mode === 'friend' && !present ? ` (${t('waiting_opponent')})` : '');
     // A side played with an account: its name (a link to its player page), in rated games the
-    // rating the game began with, and once the game is rated the change.
+    // rating the game began with ("1500?" when it was provisional then, as the lobby and the player
+    // page show it; a screen reader hears "1500, provisional"), and once the game is rated the change.
     const acc = s.accounts && s.accounts[color];
     if (acc && !computer) {
       const a = document.createElement('a');
@@ -281,7 +282,18 @@ export function renderBars(ctrl) {
       if (typeof acc.rating === 'number') {
         const r = document.createElement('span');
         r.className = 'rating';
-        r.textContent = ` (${acc.rating})`;
+        r.append(` (${acc.rating}`);
+        if (acc.provisional) {
+          const q = document.createElement('span');
+          q.setAttribute('aria-hidden', 'true');
+          q.textContent = '?';
+          const word = document.createElement('span');
+          word.className = 'visually-hidden';
+          word.textContent = t('rating_provisional');
+          r.append(q, word);
+          r.title = t('rating_provisional_title');
+        }
+        r.append(')');
         nameEl.append(r);
       }
       if (typeof acc.diff === 'number') {

@@ -75,6 +75,8 @@ registerStrings({
     rating_change: '{name}: {diff}',
     rating_say: 'Wertungen: {list}.',
     player_page_of: 'Spielerseite von {name}',
+    rating_provisional: ', vorläufig',
+    rating_provisional_title: 'Vorläufige Wertung: nach wenigen Partien noch unsicher (große Bewertungsabweichung)',
   },
   en: {
     takeback_offer: 'Ask to take back',
@@ -148,5 +150,7 @@ registerStrings({
     rating_change: '{name}: {diff}',
     rating_say: 'Ratings: {list}.',
     player_page_of: "{name}'s player page",
+    rating_provisional: ', provisional',
+    rating_provisional_title: 'Provisional rating: after few games it is still uncertain (high rating deviation)',
   },
 });

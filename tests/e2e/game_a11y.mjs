@@ -337,7 +337,7 @@ async function main() {
     const bar = (c) => watcher.textContent(`.player-bar[data-color="${c}"] .player-name`);
     const link = await watcher.getAttribute('.player-bar[data-color="white"] .player-name a', 'href');
     check('rated game: White\'s bar names the account and links to its page', link === `/@/${names[0]}` && (await bar('white')).includes(names[0]), `${link} ${await bar('white')}`);
-    check('rated game: the ratings stand in the bars', /\(1500\)/.test(await bar('white')) && /\(1500\)/.test(await bar('black')), `${await bar('white')} | ${await bar('black')}`);
+    check('rated game: the newcomers\' provisional ratings stand in the bars ("1500?", issue 24)', /\(1500\?/.test(await bar('white')) && /\(1500\?/.test(await bar('black')), `${await bar('white')} | ${await bar('black')}`);
     check('rated game: "Rated game" is shown', (await watcher.textContent('#game-kind')) === 'Rated game');
     for (const [i, mv] of ['f3', 'e5', 'g4', 'Qh4#'].entries()) {
       const r = await api('POST', `/api/games/${rated.id}/move`, { secret: i % 2 ? rated.black : rated.white, ply: i, move: mv });

@@ -165,6 +165,21 @@ async function main() {
     const black = white === a ? b : a;
     const whiteRole = await white.locator('#role').innerText();
     check('the white side\'s page says it plays White', /Weiß|White/.test(whiteRole), whiteRole);
+    // The player bars: each newcomer's rating as the game began, provisional: "1500?", which a screen
+    // reader hears as "1500, provisional" ("vorläufig" on the German page), with a tooltip (issue 24).
+    for (const [page, word, title] of [[a, 'vorläufig', /Vorläufige Wertung/], [b, 'provisional', /Provisional rating/]]) {
+      const ratings = page.locator('.player-bar .player-name .rating');
+      const both = await until(page.waitForFunction(() => document.querySelectorAll('.player-bar .player-name .rating').length === 2, null, WAIT));
+      const shown = both ? await ratings.evaluateAll((els) => els.map((e) => ({
+        visible: [...e.childNodes].filter((n) => !(n.classList && n.classList.contains('visually-hidden'))).map((n) => n.textContent).join(''),
+        hidden: [...e.querySelectorAll('.visually-hidden')].map((n) => n.textContent).join(''),
+        q: [...e.querySelectorAll('[aria-hidden="true"]')].map((n) => n.textContent).join(''),
+        title: e.title,
+      }))) : [];
+      check(`${word}: both player bars show the newcomers' ratings as "(1500?)", "?" hidden from a screen reader, which hears "1500, ${word}", with a tooltip`,
+        shown.length === 2 && shown.every((s) => s.visible.trim() === '(1500?)' && s.q === '?' && s.hidden.includes(word) && title.test(s.title)),
+        JSON.stringify(shown));
+    }
 
     // --- "Your turn" ----------------------------------------------------------------------------
     const whiteTurn = await until(white.locator('#turns summary', { hasText: ': 1' }).waitFor(WAIT));

@@ -189,8 +189,8 @@ static const char *const store_migrations[] = {
     "ALTER TABLE seeks ADD COLUMN variant TEXT NOT NULL DEFAULT 'standard';",
     /* 18 (issue 24): whether each side's rating was provisional as a rated game began (the game page
      * and the lists show it with "?"). Older games say no: their ratings show as before. */
-    "ALTER TABLE games ADD COLUMN provisional_white INTEGER NOT NULL DEFAULT 0;"
-    "ALTER TABLE games ADD COLUMN provisional_black INTEGER NOT NULL DEFAULT 0;",
+    ("ALTER TABLE games ADD COLUMN provisional_white INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE games ADD COLUMN provisional_black INTEGER NOT NULL DEFAULT 0;"),
 };
 #define STORE_SCHEMA_VERSION ((int)(sizeof store_migrations / sizeof store_migrations[0]))
 
