@@ -85,7 +85,21 @@ async function established() {
   assert.deepEqual(flags((await summary(g.id, black)).accounts), { white: false, black: true }, 'the summary too');
   assert.equal((await playing(black, g.id)).opponent.provisional, false, '"your turn": the established opponent');
   assert.equal((await playing(white, g.id)).opponent.provisional, true, '"your turn": the provisional opponent');
-  console.log('ok   established: the established side false, the newcomer true');
+  // A rematch: each player's flag goes with them to their new colour.
+  let ply = 0;
+  for (const [secret, move] of [[g.white, 'f3'], [g.black, 'e5'], [g.white, 'g4'], [g.black, 'Qh4']])
+    expectOk(await api('POST', `/api/games/${g.id}/move`, { secret, ply: ply++, move }), `ply ${ply}`);
+  const rematch = async (secret) => {
+    for (;;) { // a 409 busy (the rating's change of the game is being saved) is tried again
+      const r = await api('POST', `/api/games/${g.id}/rematch`, { secret });
+      if (!(r.status === 409 && r.json?.error?.code === 'busy')) return r;
+    }
+  };
+  expectOk(await rematch(g.white), 'White offers a rematch');
+  const re = expectOk(await rematch(g.black), 'Black accepts');
+  assert.equal(re.state.rated, true);
+  assert.deepEqual(flags(re.state.accounts), { white: true, black: false }, 'the rematch: the colours swapped, each flag carried');
+  console.log('ok   established: the established side false, the newcomer true, also in the rematch');
 }
 
 if (phase === 'newcomers') await newcomers();
