@@ -1,4 +1,5 @@
 /* Engine: the NNUE evaluation (see nnue.h): the net file, the accumulators and the output. */
+#define _POSIX_C_SOURCE 200809L /* stat */
 #include "nnue.h"
 
 #include <errno.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "nnue_kernels.h"
 
@@ -124,6 +126,13 @@ bool nnue_load_memory(NnueNet *net, const unsigned char *data, size_t size, char
 
 bool nnue_load_file(NnueNet *net, const char *path, char *err, size_t err_size) {
     memset(net, 0, sizeof *net);
+    /* Only a plain file: a FIFO or a device (from a GUI's file chooser, or a typo) would block or
+     * never end. */
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return fail(err, err_size, "cannot open '%s': %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return fail(err, err_size, "'%s' is not a plain file", path);
     FILE *f = fopen(path, "rb");
     if (!f)
         return fail(err, err_size, "cannot open '%s': %s", path, strerror(errno));

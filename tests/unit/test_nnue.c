@@ -392,6 +392,8 @@ static void test_loader_refuses_bad_files(void **state) {
     /* From files: a missing one, and a bad one leaves the engine's net as it was. */
     assert_false(nnue_load_file(&net, SCHACH_SOURCE_DIR "/tests/data/no-such-net.nnue", err, sizeof err));
     assert_non_null(strstr(err, "cannot open"));
+    assert_false(nnue_load_file(&net, SCHACH_SOURCE_DIR "/nets", err, sizeof err));
+    assert_non_null(strstr(err, "is not a plain file"));
     Engine *e = engine_new(NULL);
     assert_non_null(e);
     char before[300], after[300];
