@@ -107,8 +107,9 @@ bool nnue_load_memory(NnueNet *net, const unsigned char *data, size_t size, char
     int16_t *out_weight = memory + (size_t)NNUE_INPUTS * (size_t)n + (size_t)n;
     for (int i = 0; i < 2 * n; i++)
         if (out_weight[i] > NNUE_OUT_WEIGHT_MAX || out_weight[i] < -NNUE_OUT_WEIGHT_MAX) {
+            int bad = out_weight[i];
             free(memory);
-            return fail(err, err_size, "output weight %d is %d; they must lie within +-%d", i, out_weight[i],
+            return fail(err, err_size, "output weight %d is %d; they must lie within +-%d", i, bad,
                         NNUE_OUT_WEIGHT_MAX);
         }
     *net = (NnueNet){.hidden = n,
