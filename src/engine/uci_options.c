@@ -99,7 +99,12 @@ void uci_settings_default(Settings *s) {
 static void uci_say_net(Uci *u) {
     char line[ENGINE_NET_NAME_MAX + 200];
     engine_describe_net(u->engine, line, sizeof line);
-    uci_say(u, "info string NNUE evaluation %s: %s", u->set.engine.use_nnue ? "on" : "off", line);
+    const EngineOptions *o = &u->set.engine;
+    /* The levels for people keep the classical evaluation (engine.h). */
+    const char *state = !o->use_nnue                         ? "off"
+                        : o->skill < 20 || o->limit_strength ? "off for this level (classical), on at full strength"
+                                                             : "on";
+    uci_say(u, "info string NNUE evaluation %s: %s", state, line);
 }
 
 void uci_cmd_uci(Uci *u) {
