@@ -48,6 +48,7 @@ if(SCHACH_WASM_BUILT)
        src/messages/*.c src/engine/*.c src/wasm/*.c)
   # Not for one thread or not for the browser: the CPU dispatch, the threaded pool and UCI.
   list(FILTER SCHACH_WASM_SOURCES EXCLUDE REGEX "/(core/dispatch|engine/search_dispatch|engine/pool|engine/uci[a-z_]*)\\.c$")
+  list(APPEND SCHACH_WASM_SOURCES ${SCHACH_NET_SOURCE}) # the built-in net (CMakeLists.txt)
   file(GLOB_RECURSE SCHACH_WASM_HEADERS CONFIGURE_DEPENDS include/schach/*.h src/*.h src/*.inc)
   set(SCHACH_WASM_OUT ${CMAKE_CURRENT_BINARY_DIR}/wasm/schach.wasm)
   add_custom_command(

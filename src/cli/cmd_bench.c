@@ -13,19 +13,23 @@ enum { BENCH_MAX_DEPTH = 64 };
 
 static void print_help(SchLang lang) {
     printf(CLI_TR(lang,
-                  "Usage: schach bench [--lang de|en] [DEPTH]\n"
+                  "Usage: schach bench [--lang de|en] [--eval nnue|classical] [DEPTH]\n"
                   "\n"
                   "Searches the built-in benchmark positions to DEPTH (1 to %d; default: the engine's\n"
                   "bench depth) with a fresh 16 MB table and one thread, and prints the nodes of each\n"
                   "position and the total. The total node count is the same on every machine and run:\n"
-                  "a signature of the search. The last line is always\n"
+                  "a signature of the search. --eval classical searches with the classical evaluation\n"
+                  "instead of the built-in net (nnue, the default), to compare the two; the signature\n"
+                  "is nnue's. The last line is always\n"
                   "  bench: <nodes> nodes <nps> nps <ms> ms\n",
-                  "Aufruf: schach bench [--lang de|en] [TIEFE]\n"
+                  "Aufruf: schach bench [--lang de|en] [--eval nnue|classical] [TIEFE]\n"
                   "\n"
                   "Durchsucht die eingebauten Benchmark-Stellungen bis TIEFE (1 bis %d; ohne Angabe die\n"
                   "Standardtiefe der Engine) mit neuer 16-MB-Tabelle und einem Thread und gibt die Knoten\n"
                   "jeder Stellung und die Summe aus. Die Knotenzahl ist auf jedem Rechner und in jedem Lauf\n"
-                  "gleich: eine Signatur der Suche. Die letzte Zeile ist immer\n"
+                  "gleich: eine Signatur der Suche. --eval classical sucht mit der klassischen Bewertung\n"
+                  "statt des eingebauten Netzes (nnue, der Standard), zum Vergleich; die Signatur ist die\n"
+                  "von nnue. Die letzte Zeile ist immer\n"
                   "  bench: <Knoten> nodes <nps> nps <ms> ms\n"),
            BENCH_MAX_DEPTH);
 }
@@ -56,11 +60,19 @@ int cmd_bench(int argc, char **argv, SchLang lang) {
         return CLI_OK;
     }
     int depth = 0;
-    bool have_depth = false;
+    bool have_depth = false, classical = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *v = NULL;
         if (cli_option(argc, argv, &i, "--lang", &v) != 0)
             continue;
+        int eval_opt = cli_option(argc, argv, &i, "--eval", &v);
+        if (eval_opt < 0 || (eval_opt > 0 && strcmp(v, "nnue") && strcmp(v, "classical")))
+            return cli_usage(lang, "bench",
+                             CLI_TR(lang, "--eval takes nnue or classical", "--eval erwartet nnue oder classical"));
+        if (eval_opt > 0) {
+            classical = !strcmp(v, "classical");
+            continue;
+        }
         if (arg[0] == '-' || have_depth)
             return cli_usage(lang, "bench", CLI_TR(lang, "unknown argument '%s'", "unbekanntes Argument '%s'"), arg);
         if (!parse_depth(arg, &depth))
@@ -71,7 +83,7 @@ int cmd_bench(int argc, char **argv, SchLang lang) {
         have_depth = true;
     }
     int64_t ms = 0;
-    uint64_t nodes = engine_bench(depth, &ms, print_position, &lang);
+    uint64_t nodes = engine_bench(depth, classical, &ms, print_position, &lang);
     uint64_t nps = ms > 0 ? nodes * 1000 / (uint64_t)ms : 0;
     printf(CLI_TR(lang, "Total: %" PRIu64 " nodes in %" PRId64 " ms (%" PRIu64 " nodes per second)\n",
                   "Summe: %" PRIu64 " Knoten in %" PRId64 " ms (%" PRIu64 " Knoten pro Sekunde)\n"),

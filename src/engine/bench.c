@@ -27,11 +27,12 @@ static const char *const bench_fens[] = {
     "6k1/p4pp1/1p2p2p/8/3r4/P3R1P1/1P3PKP/8 b - - 0 30",
 };
 
-uint64_t engine_bench(int depth, int64_t *time_ms,
+uint64_t engine_bench(int depth, bool classical, int64_t *time_ms,
                       void (*per_position)(int index, const char *fen, uint64_t nodes, void *ctx), void *ctx) {
     EngineOptions opt;
     engine_options_default(&opt);
     opt.hash_mb = 16;
+    opt.use_nnue = !classical;
     Engine *e = engine_new(&opt);
     uint64_t total = 0;
     int64_t start = tm_now_ms();

@@ -9,11 +9,14 @@
  * The stop flag is cleared when a search ends, not when it begins: a stop that arrives between a
  * caller's "go" and the start of engine_search() on another thread still ends that search.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine_internal.h"
 #include "eval.h"
+#include "nnue.h"
 #include "pool.h"
 #include "rng.h"
 #include "engine.h"
@@ -43,13 +46,20 @@ struct Engine {
     Search search;       /* the main thread's; large: the engine is allocated on the heap */
     /* What times a search for the lag: tm_now_ms, or a test's clock (engine_set_lag_clock). */
     int64_t (*lag_clock)(void);
+    NnueNet loaded;                     /* EvalFile's net (empty: the built-in one) */
+    char net_name[ENGINE_NET_NAME_MAX]; /* EvalFile, NNUE_EMBEDDED_NAME for the built-in net */
 };
 
 static size_t clamp_hash(size_t mb) { return mb < 1 ? 1 : mb > 65536 ? 65536 : mb; }
 
 void engine_options_default(EngineOptions *opt) {
-    *opt = (EngineOptions){
-        .hash_mb = 16, .threads = 1, .move_overhead = 10, .skill = 20, .limit_strength = false, .elo = 1500};
+    *opt = (EngineOptions){.hash_mb = 16,
+                           .threads = 1,
+                           .move_overhead = 10,
+                           .skill = 20,
+                           .limit_strength = false,
+                           .elo = 1500,
+                           .use_nnue = true};
 }
 
 static void normalise(EngineOptions *opt) {
@@ -79,6 +89,7 @@ Engine *engine_new(const EngineOptions *opt) {
         return NULL;
     }
     e->rng = rng_seed((uint64_t)tm_now_ms() ^ (uint64_t)(uintptr_t)e);
+    snprintf(e->net_name, sizeof e->net_name, "%s", NNUE_EMBEDDED_NAME);
     return e;
 }
 
@@ -87,6 +98,7 @@ void engine_free(Engine *e) {
         return;
     pool_free(&e->pool);
     tt_free(&e->tt);
+    nnue_free(&e->loaded);
     free(e);
 }
 
@@ -95,6 +107,8 @@ bool engine_set_options(Engine *e, const EngineOptions *opt) {
     normalise(&next);
     if (next.hash_mb != e->opt.hash_mb && !tt_resize(&e->tt, next.hash_mb))
         return false;
+    if (next.use_nnue != e->opt.use_nnue)
+        tt_clear(&e->tt); /* its entries hold the other evaluation's static values */
     if (next.threads != e->opt.threads && !pool_resize(&e->pool, next.threads - 1, &e->tt)) {
         next.threads = 1; /* the helpers could not be had: one thread still searches */
         e->opt = next;
@@ -144,6 +158,9 @@ static void lag_remember(Engine *e, const SchGame *game, const EngineLimits *lim
                                 .searched = searched};
 }
 
+/* The net of e's NNUE evaluation: EvalFile's or the built-in one (NULL if that is broken). */
+static const NnueNet *engine_net(const Engine *e) { return e->loaded.memory ? &e->loaded : nnue_default(); }
+
 EngineResult engine_search(Engine *e, const SchGame *game, const EngineLimits *limits, EngineInfoFn info, void *ctx) {
     StrengthPlan plan;
     strength_plan(&e->opt, &plan);
@@ -157,6 +174,11 @@ EngineResult engine_search(Engine *e, const SchGame *game, const EngineLimits *l
     tt_new_search(&e->tt);
     /* A weaker level searches alone: its budget and its choice among lines are one thread's. */
     bool helpers = !plan.active && e->pool.count > 0;
+    /* The levels for people keep the classical evaluation their Elo was measured with. */
+    const NnueNet *net = e->opt.use_nnue && !plan.active ? engine_net(e) : NULL;
+    e->search.net = net;
+    for (int i = 0; i < e->pool.count; i++)
+        e->pool.helpers[i].net = net;
     e->search.peers = helpers ? e->pool.helpers : NULL;
     e->search.peer_count = helpers ? e->pool.count : 0;
     if (helpers) {
@@ -186,3 +208,37 @@ void engine_stop(Engine *e) { atomic_store(&e->search.stop, true); }
 void engine_ponderhit(Engine *e) { atomic_store(&e->search.pondering, false); }
 
 int engine_evaluate(const SchPosition *pos) { return eval_position(pos, NULL); }
+
+int engine_evaluate_nnue(const Engine *e, const SchPosition *pos) {
+    const NnueNet *net = engine_net(e);
+    return net ? nnue_evaluate_position(net, pos) : eval_position(pos, NULL);
+}
+
+bool engine_load_net(Engine *e, const char *path, char *err, size_t err_size) {
+    NnueNet next = {0};
+    bool embedded = strcmp(path, NNUE_EMBEDDED_NAME) == 0;
+    if (!embedded && strlen(path) >= sizeof e->net_name) {
+        snprintf(err, err_size, "the file name is longer than %zu characters", sizeof e->net_name - 1);
+        return false;
+    }
+    if (!embedded && !nnue_load_file(&next, path, err, err_size))
+        return false;
+    nnue_free(&e->loaded);
+    e->loaded = next;
+    snprintf(e->net_name, sizeof e->net_name, "%s", path);
+    tt_clear(&e->tt); /* its entries hold the old net's static values */
+    return true;
+}
+
+void engine_describe_net(const Engine *e, char *buf, size_t size) {
+    const NnueNet *net = engine_net(e);
+    if (!net) {
+        snprintf(buf, size, "no net (the built-in one is broken): classical evaluation");
+    } else if (!e->loaded.memory) {
+        snprintf(buf, size, "%s net 768x%dx2, sha256 %s, fnv1a64 %016" PRIx64 ", %s kernels", NNUE_EMBEDDED_NAME,
+                 net->hidden, nnue_default_sha256(), net->checksum, nnue_kernel_name());
+    } else {
+        snprintf(buf, size, "net %s 768x%dx2, fnv1a64 %016" PRIx64 ", %s kernels", e->net_name, net->hidden,
+                 net->checksum, nnue_kernel_name());
+    }
+}

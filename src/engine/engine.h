@@ -24,10 +24,11 @@
 #include "schach/game.h"
 #include "schach/schach.h"
 
-#define ENGINE_MAX_PLY     128   /* deepest search ply, also the longest principal variation */
-#define ENGINE_MATE        32000 /* score of mate on the board; mate in n plies scores ENGINE_MATE - n */
-#define ENGINE_MATE_BOUND  (ENGINE_MATE - ENGINE_MAX_PLY) /* |score| >= this means a forced mate */
-#define ENGINE_MAX_MULTIPV 16
+#define ENGINE_MAX_PLY      128   /* deepest search ply, also the longest principal variation */
+#define ENGINE_MATE         32000 /* score of mate on the board; mate in n plies scores ENGINE_MATE - n */
+#define ENGINE_MATE_BOUND   (ENGINE_MATE - ENGINE_MAX_PLY) /* |score| >= this means a forced mate */
+#define ENGINE_MAX_MULTIPV  16
+#define ENGINE_NET_NAME_MAX 1024 /* longest EvalFile path, with its terminating NUL */
 
 typedef struct Engine Engine;
 
@@ -82,6 +83,8 @@ typedef struct EngineOptions {
     int skill;           /* 0..20, 20 = full strength ("Skill Level") */
     bool limit_strength; /* play at about `elo` ("UCI_LimitStrength") */
     int elo;             /* ENGINE_ELO_MIN..ENGINE_ELO_MAX ("UCI_Elo") */
+    bool use_nnue;       /* the NNUE evaluation at full strength ("UseNNUE"); the levels for people
+                          * (skill < 20 or limit_strength) always use the classical one */
 } EngineOptions;
 
 #define ENGINE_THREADS_MAX 256
@@ -105,7 +108,7 @@ const EngineLevel *engine_levels(int *count);
 /* The level with this id (case-insensitive), or NULL. */
 const EngineLevel *engine_level_find(const char *id);
 
-/* Default options: 16 MB, 1 thread, 10 ms overhead, skill 20, no strength limit, elo 1500. */
+/* Default options: 16 MB, 1 thread, 10 ms overhead, skill 20, no strength limit, elo 1500, NNUE. */
 void engine_options_default(EngineOptions *opt);
 
 /* A new engine with these options (NULL: defaults), or NULL when out of memory. Free with
@@ -151,14 +154,25 @@ bool engine_accepts_draw(int score);
  * point of view): accept the opponent's standing offer, claim, or play on. */
 EngineDrawChoice engine_draw_choice(const SchGame *game, SchMove best, int score);
 
-/* Static evaluation of pos from the side to move's point of view, in centipawns. */
+/* Static evaluation of pos from the side to move's point of view, in centipawns: the classical one
+ * (hand-written terms and endgame knowledge), whatever an engine's options say. */
 int engine_evaluate(const SchPosition *pos);
 
+/* The NNUE evaluation of pos with e's net (from the side to move's point of view, centipawns), or the
+ * classical one when e has no net (UseNNUE off, or the built-in net broken). */
+int engine_evaluate_nnue(const Engine *e, const SchPosition *pos);
+
+/* Loads the net file at path for e's NNUE evaluation ("EvalFile"; NNUE_EMBEDDED_NAME "<embedded>":
+ * the built-in net again). On failure returns false, writes why to err and keeps the current net. */
+bool engine_load_net(Engine *e, const char *path, char *err, size_t err_size);
+/* One line about e's net for people: its name (the file or "<embedded>"), size and checksum. */
+void engine_describe_net(const Engine *e, char *buf, size_t size);
+
 /* The fixed benchmark: each built-in position searched to depth (0: the default depth) with a
- * fresh 16 MB table, one thread. Returns the total node count (the same on every machine and
- * run: a signature of the search) and the time taken in *time_ms. per_position (may be NULL) is
- * called after each position. */
-uint64_t engine_bench(int depth, int64_t *time_ms,
+ * fresh 16 MB table, one thread, the built-in net (classical: the classical evaluation instead).
+ * Returns the total node count (the same on every machine and run: a signature of the search) and
+ * the time taken in *time_ms. per_position (may be NULL) is called after each position. */
+uint64_t engine_bench(int depth, bool classical, int64_t *time_ms,
                       void (*per_position)(int index, const char *fen, uint64_t nodes, void *ctx), void *ctx);
 
 #endif

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "schach/game.h"
+#include "endgame.h"
 #include "search.h"
 #include "see.h"
 #include <math.h>
@@ -45,8 +46,22 @@ static inline bool has_non_pawn_material(const SchPosition *pos, SchColor c) {
     return (pos->by_color[c] & ~pos->by_type[SCH_PAWN] & ~pos->by_type[SCH_KING]) != 0;
 }
 
+/* The static evaluation of the position at ply of the current line (s->pos). The net's, except for
+ * the basic mates (a bare king against mating material), where the endgame knowledge's score leads
+ * the lone king to the edge and tells the search it is a known win (the net's is a mere material lead). */
+static inline int evaluate(Search *s, int ply) {
+    if (!s->net)
+        return eval_position(&s->pos, &s->pawns);
+    int white;
+    if (endgame_basic_mate(&s->pos, &white))
+        return sch_pos_turn(&s->pos) == SCH_WHITE ? white : -white;
+    return nnue_evaluate(s->net, s->acc, ply, &s->pos);
+}
+
 static inline void make_move(Search *s, int ply, SchMove m, SchUndo *undo) {
     s->stack[ply].move = m;
+    if (s->net)
+        nnue_record_move(&s->acc[ply + 1], &s->pos, m);
     sch_pos_make(&s->pos, m, undo);
     tt_prefetch(s->tt, s->pos.key);
     s->keys[s->key_count++] = repetition_key(&s->pos);
@@ -162,7 +177,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply) {
     const SchPosition *pos = &s->pos;
     bool in_check = sch_pos_in_check(pos);
     if (ply >= ENGINE_MAX_PLY)
-        return in_check ? 0 : eval_position(pos, &s->pawns);
+        return in_check ? 0 : evaluate(s, ply);
 
     TTHit hit;
     bool tt_found = tt_probe(s->tt, pos->key, ply, &hit);
@@ -171,7 +186,7 @@ static int qsearch(Search *s, int alpha, int beta, int ply) {
 
     int best = -SEARCH_INF, eval = -SEARCH_INF;
     if (!in_check) {
-        eval = tt_found ? hit.eval : eval_position(pos, &s->pawns);
+        eval = tt_found ? hit.eval : evaluate(s, ply);
         if (eval >= beta)
             return eval;
         alpha = max_int(alpha, eval);
@@ -228,6 +243,8 @@ static bool null_move_cuts(Search *s, int beta, int depth, int ply, int eval, in
             min_int(SEARCH_NMP_EVAL_REDUCTION_MAX, (eval - beta) / SEARCH_NMP_EVAL_DIVISOR);
     SchUndo undo;
     s->stack[ply].move = SCH_MOVE_NONE;
+    if (s->net)
+        nnue_record_null(&s->acc[ply + 1]);
     sch_pos_make_null(&s->pos, &undo);
     s->keys[s->key_count++] = s->pos.key;
     int floor = s->key_floor;
@@ -322,7 +339,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply) {
     if (is_draw(s, ply, &score))
         return score;
     if (ply >= ENGINE_MAX_PLY)
-        return n.in_check ? 0 : eval_position(pos, &s->pawns);
+        return n.in_check ? 0 : evaluate(s, ply);
     /* Mate distance pruning: a shorter mate is already known. */
     alpha = max_int(alpha, -ENGINE_MATE + ply);
     beta = min_int(beta, ENGINE_MATE - ply - 1);
@@ -335,7 +352,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply) {
     if (tt_found && !n.pv_node && tt_cutoff(&hit, alpha, beta, depth))
         return hit.score;
 
-    n.eval = frame->eval = n.in_check ? -SEARCH_INF : tt_found ? hit.eval : eval_position(pos, &s->pawns);
+    n.eval = frame->eval = n.in_check ? -SEARCH_INF : tt_found ? hit.eval : evaluate(s, ply);
     n.improving = !n.in_check && ply >= 2 && n.eval > s->stack[ply - 2].eval;
     s->heur.killers[ply + 1][0] = s->heur.killers[ply + 1][1] = SCH_MOVE_NONE;
     if (!n.in_check && !n.pv_node) {
@@ -613,6 +630,8 @@ static void prepare(Search *s, const SchGame *game, const EngineLimits *limits, 
     atomic_store(&s->pondering, limits->ponder);
     load_history(s, game);
     load_roots(s);
+    if (s->net)
+        nnue_refresh(s->net, &s->acc[0], &s->pos);
 }
 
 uint64_t search_total_nodes(const Search *s) { return s->nodes + peer_nodes(s); }
@@ -653,7 +672,7 @@ EngineResult search_run(Search *s, const SchGame *game, const EngineLimits *limi
     result.ponder = ponder_move(s, best);
     result.score = best->score != -SEARCH_INF ? best->score : best->prev_score;
     if (result.score == -SEARCH_INF)
-        result.score = eval_position(&s->pos, &s->pawns);
+        result.score = evaluate(s, 0);
     result.depth = s->completed_depth;
     result.nodes = search_total_nodes(s);
     result.time_ms = tm_elapsed(&s->tm);

@@ -14,6 +14,7 @@
 
 #include "eval.h"
 #include "movepick.h"
+#include "nnue.h"
 #include "engine.h"
 #include "timeman.h"
 #include "tt.h"
@@ -118,6 +119,7 @@ typedef struct Search {
     const struct Search *leader; /* a helper's main search: a node limit counts every thread's nodes */
 
     /* One search. */
+    const NnueNet *net; /* the NNUE evaluation's net; NULL: the classical evaluation */
     SchPosition pos;
     EngineLimits limits;
     TimeManager tm;
@@ -127,6 +129,7 @@ typedef struct Search {
     uint64_t keys[SEARCH_HISTORY_KEYS + 2 * ENGINE_MAX_PLY + 2]; /* repetition keys, game then line */
     int key_count, key_floor; /* repetitions are looked for in keys[key_floor, key_count - 1) */
     Frame stack[ENGINE_MAX_PLY + 2];
+    NnueAccumulator acc[ENGINE_MAX_PLY + 2]; /* the accumulators of the current line's positions, by ply */
     RootMove roots[SCH_MAX_MOVES];
     int root_count, pv_index, multipv, root_depth, completed_depth;
     RootMove lines[ENGINE_MAX_MULTIPV]; /* the lines of the last completed iteration, best first */

@@ -9,9 +9,10 @@
 #include <strings.h>
 
 #include "engine.h"
+#include "nnue.h"
 #include "uci_internal.h"
 
-typedef enum { OPT_SPIN, OPT_CHECK, OPT_BUTTON } OptionType;
+typedef enum { OPT_SPIN, OPT_CHECK, OPT_BUTTON, OPT_STRING } OptionType;
 
 typedef enum {
     OPT_HASH,
@@ -24,6 +25,8 @@ typedef enum {
     OPT_SKILL,
     OPT_CHESS960,
     OPT_CLEAR_HASH,
+    OPT_USE_NNUE,
+    OPT_EVAL_FILE,
     OPT_NB
 } OptionId;
 
@@ -44,6 +47,8 @@ static const UciOption uci_options[OPT_NB] = {
     [OPT_SKILL] = {"Skill Level", OPT_SPIN, 0, 20},
     [OPT_CHESS960] = {"UCI_Chess960", OPT_CHECK, 0, 1},
     [OPT_CLEAR_HASH] = {"Clear Hash", OPT_BUTTON, 0, 0},
+    [OPT_USE_NNUE] = {"UseNNUE", OPT_CHECK, 0, 1},
+    [OPT_EVAL_FILE] = {"EvalFile", OPT_STRING, 0, 0},
 };
 
 static int option_value(const Settings *s, OptionId id) {
@@ -57,6 +62,8 @@ static int option_value(const Settings *s, OptionId id) {
         case OPT_ELO: return s->engine.elo;
         case OPT_SKILL: return s->engine.skill;
         case OPT_CHESS960: return s->chess960;
+        case OPT_USE_NNUE: return s->engine.use_nnue;
+        case OPT_EVAL_FILE:
         case OPT_CLEAR_HASH:
         case OPT_NB: break;
     }
@@ -74,6 +81,8 @@ static void set_option_value(Settings *s, OptionId id, int v) {
         case OPT_ELO: s->engine.elo = v; break;
         case OPT_SKILL: s->engine.skill = v; break;
         case OPT_CHESS960: s->chess960 = v != 0; break;
+        case OPT_USE_NNUE: s->engine.use_nnue = v != 0; break;
+        case OPT_EVAL_FILE:
         case OPT_CLEAR_HASH:
         case OPT_NB: break;
     }
@@ -84,6 +93,18 @@ void uci_settings_default(Settings *s) {
     s->multipv = 1;
     s->ponder = false;
     s->chess960 = false;
+}
+
+/* The evaluation in use, with the net's checksum: after `uci` and after EvalFile or UseNNUE changes. */
+static void uci_say_net(Uci *u) {
+    char line[ENGINE_NET_NAME_MAX + 200];
+    engine_describe_net(u->engine, line, sizeof line);
+    const EngineOptions *o = &u->set.engine;
+    /* The levels for people keep the classical evaluation (engine.h). */
+    const char *state = !o->use_nnue                         ? "off"
+                        : o->skill < 20 || o->limit_strength ? "off for this level (classical), on at full strength"
+                                                             : "on";
+    uci_say(u, "info string NNUE evaluation %s: %s", state, line);
 }
 
 void uci_cmd_uci(Uci *u) {
@@ -98,9 +119,12 @@ void uci_cmd_uci(Uci *u) {
             uci_say(u, "option name %s type spin default %d min %d max %d", o->name, v, o->min, o->max);
         else if (o->type == OPT_CHECK)
             uci_say(u, "option name %s type check default %s", o->name, v ? "true" : "false");
+        else if (o->type == OPT_STRING)
+            uci_say(u, "option name %s type string default %s", o->name, NNUE_EMBEDDED_NAME);
         else
             uci_say(u, "option name %s type button", o->name);
     }
+    uci_say_net(u);
     uci_say(u, "uciok");
 }
 
@@ -155,6 +179,20 @@ static void apply_settings(Uci *u, const Settings *next, OptionId id) {
     }
 }
 
+/* EvalFile: a net file for the NNUE evaluation, or <embedded>; a bad one leaves the current net. */
+static void set_eval_file(Uci *u, const char *path) {
+    char err[ENGINE_NET_NAME_MAX + 200];
+    if (!path || !*path) {
+        uci_say(u, "info string setoption EvalFile: a file name is needed (or %s)", NNUE_EMBEDDED_NAME);
+        return;
+    }
+    if (!engine_load_net(u->engine, path, err, sizeof err)) {
+        uci_say(u, "info string setoption EvalFile: %s; keeping the current net", err);
+        return;
+    }
+    uci_say_net(u);
+}
+
 /* setoption name <id> [value <x>]: names may hold spaces and are matched without regard to case. */
 void uci_cmd_setoption(Uci *u, const Tokens *t, size_t i) {
     char buf[SHOWN_MAX + 8];
@@ -179,10 +217,14 @@ void uci_cmd_setoption(Uci *u, const Tokens *t, size_t i) {
             uci_say(u, "info string setoption: no option named '%s'", uci_shown(name, buf, sizeof buf));
         else if (id == OPT_CLEAR_HASH)
             engine_clear(u->engine);
+        else if (id == OPT_EVAL_FILE)
+            set_eval_file(u, value);
         else if (option_parse_value(u, &uci_options[id], value, &v)) {
             Settings next = u->set;
             set_option_value(&next, (OptionId)id, v);
             apply_settings(u, &next, (OptionId)id);
+            if (id == OPT_USE_NNUE)
+                uci_say_net(u);
         }
     }
     free(name);

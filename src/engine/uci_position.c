@@ -147,6 +147,10 @@ void uci_cmd_eval(Uci *u) {
         return;
     }
     const SchPosition *pos = sch_game_position(&u->game);
-    uci_say(u, "info string eval %d cp (from %s's point of view; static, no search)", engine_evaluate(pos),
-            sch_pos_turn(pos) == SCH_WHITE ? "white" : "black");
+    const char *side = sch_pos_turn(pos) == SCH_WHITE ? "white" : "black";
+    if (u->set.engine.use_nnue)
+        uci_say(u, "info string eval %d cp (from %s's point of view; static, no search; NNUE)",
+                engine_evaluate_nnue(u->engine, pos), side);
+    uci_say(u, "info string eval %d cp (from %s's point of view; static, no search%s)", engine_evaluate(pos), side,
+            u->set.engine.use_nnue ? "; classical" : "");
 }

@@ -684,8 +684,8 @@ static void test_options_round_trip(void **state) {
 static void test_bench_is_deterministic(void **state) {
     (void)state;
     int64_t ms;
-    uint64_t a = engine_bench(4, &ms, NULL, NULL);
-    uint64_t b = engine_bench(4, &ms, NULL, NULL);
+    uint64_t a = engine_bench(4, false, &ms, NULL, NULL);
+    uint64_t b = engine_bench(4, false, &ms, NULL, NULL);
     assert_true(a > 0);
     assert_int_equal(a, b);
 }
