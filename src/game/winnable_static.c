@@ -110,13 +110,19 @@ SchWinnability sch_win_static(const SchPosition *pos, SchColor color, SchWinReas
         return SCH_WIN_UNDETERMINED;
     SchBitboard attacks[2] = {sch_bb_pawn_attacks_set(SCH_WHITE, pw[SCH_WHITE]),
                               sch_bb_pawn_attacks_set(SCH_BLACK, pw[SCH_BLACK])};
-    /* A pawn that can capture right now. */
-    if ((attacks[SCH_WHITE] & pos->by_color[SCH_BLACK]) | (attacks[SCH_BLACK] & pos->by_color[SCH_WHITE]))
+    /* A pawn that can capture right now. A king is never captured: a pawn that attacks one gives
+     * check, and the king steps away (or takes it, which the king's region below shows). */
+    SchBitboard units[2] = {pos->by_color[SCH_WHITE] & ~pos->by_type[SCH_KING],
+                            pos->by_color[SCH_BLACK] & ~pos->by_type[SCH_KING]};
+    if ((attacks[SCH_WHITE] & units[SCH_BLACK]) | (attacks[SCH_BLACK] & units[SCH_WHITE]))
         return SCH_WIN_UNDETERMINED;
     *blockade = true;
 
-    /* A pawn giving check, or an en passant capture on offer, moves a pawn at once. */
-    if ((pos->checkers & pawns) || pos->ep != SCH_SQ_NONE || pushable)
+    /* An en passant capture on offer moves a pawn at once. (A pawn giving check does not: the king
+     * in check starts on a square the pawn attacks, steps off it, and its region below never
+     * comes back to such a square; a piece that could take the checking pawn reaches an enemy
+     * pawn, which the regions below catch.) */
+    if (pos->ep != SCH_SQ_NONE || pushable)
         return SCH_WIN_UNDETERMINED;
     SchBitboard king_area[2];
     SchBitboard piece_areas[2] = {0, 0};
