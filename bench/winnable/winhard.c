@@ -189,7 +189,7 @@ static int behind_square(const Board *b, SchColor c, const int wr[8]) {
 
 /* A closed chain (or one with a gap) with kings and 0-2 pieces a side (2-4 for a fortress) shut in
  * behind it. */
-static int gen_chain(char *fen, size_t size, int gaps, bool fortress) {
+static int gen_chain(char *fen, size_t size, int gaps, bool fortress, bool bishops) {
     Board b = {0};
     int wr[8];
     make_chain(&b, gaps, wr);
@@ -200,11 +200,11 @@ static int gen_chain(char *fen, size_t size, int gaps, bool fortress) {
         put(&b, (SchColor)c, SCH_KING, k);
     }
     for (int c = 0; c < 2; c++) {
-        int n = fortress ? 2 + below(3) : below(3);
+        int n = fortress ? 2 + below(3) : bishops ? 1 + below(2) : below(3);
         for (int i = 0; i < n; i++) {
             int s = fortress || below(6) ? behind_square(&b, (SchColor)c, wr) : random_square(&b, 0, 7);
             if (s >= 0)
-                put(&b, (SchColor)c, piece_types[below(6)], s);
+                put(&b, (SchColor)c, bishops && below(4) ? SCH_BISHOP : piece_types[below(6)], s);
         }
     }
     return finish_board(&b, (SchColor)below(2), fen, size);
@@ -310,20 +310,25 @@ static int cmd_gen(int argc, char **argv) {
     Games games = {0};
     for (int i = 2; i < argc; i++)
         read_positions(argv[i], &games);
-    int made[5] = {0, 0, 0, 0, 0};
-    static const char *const groups[5] = {"wall", "chain", "gap", "game", "fortress"};
-    for (int tries = 0; tries < count * 50 && made[0] + made[1] + made[2] + made[3] + made[4] < count; tries++) {
-        int g = tries % 5;
+    const char *only = getenv("WINHARD_GROUP"); /* one group only */
+    int made[6] = {0, 0, 0, 0, 0, 0};
+    static const char *const groups[6] = {"wall", "chain", "gap", "game", "fortress", "bishops"};
+    for (int tries = 0; tries < count * 50 && made[0] + made[1] + made[2] + made[3] + made[4] + made[5] < count;
+         tries++) {
+        int g = tries % 6;
+        if (only && strcmp(only, groups[g]) != 0)
+            continue;
         if (g == 3 && games.count == 0)
             continue;
-        if (made[g] >= (count + 4) / 5)
+        if (!only && made[g] >= (count + 5) / 6)
             continue;
         char fen[SCH_FEN_MAX];
         int ok = g == 0   ? gen_wall(fen, sizeof fen)
-                 : g == 1 ? gen_chain(fen, sizeof fen, 0, false)
-                 : g == 2 ? gen_chain(fen, sizeof fen, 1, false)
+                 : g == 1 ? gen_chain(fen, sizeof fen, 0, false, false)
+                 : g == 2 ? gen_chain(fen, sizeof fen, 1, false, false)
                  : g == 3 ? gen_game(&games, fen, sizeof fen)
-                          : gen_chain(fen, sizeof fen, 0, true);
+                 : g == 4 ? gen_chain(fen, sizeof fen, 0, true, false)
+                          : gen_chain(fen, sizeof fen, below(2), false, true);
         if (!ok)
             continue;
         made[g]++;
@@ -467,7 +472,9 @@ static int cmd_label(int argc, char **argv) {
         for (int c = 0; c < 2; c++) {
             const char *side = c == SCH_WHITE ? "white" : "black";
             SchWinResult r;
-            sch_can_checkmate(&pos, (SchColor)c, &big, work, &r);
+            sch_can_checkmate(&pos, (SchColor)c, NULL, work, &r);
+            if (r.verdict != SCH_WIN_WINNABLE)
+                sch_can_checkmate(&pos, (SchColor)c, &big, work, &r);
             if (r.verdict == SCH_WIN_WINNABLE && replays(&pos, (SchColor)c, r.line, r.line_len)) {
                 printf(" ; %s winnable", side);
                 write_line(&pos, r.line, r.line_len);
