@@ -582,6 +582,7 @@ static int cmd_measure(int argc, char **argv) {
     int lineno = 0, positions = 0, labels = 0, wrong = 0, undetermined = 0, unknown = 0, dead = 0, ended = 0,
         ended_quick = 0;
     int by_label[3][3] = {{0}};
+    int unknown_verdicts[3] = {0, 0, 0};
     double total = 0, worst = 0;
     char worst_fen[SCH_FEN_MAX] = "";
     while (fgets(buf, sizeof buf, f)) {
@@ -592,6 +593,10 @@ static int cmd_measure(int argc, char **argv) {
         positions++;
         for (int c = 0; c < 2; c++) {
             if (l.label[c] == SCH_WIN_UNDETERMINED) {
+                /* No proof to hold the verdict against: only counted. */
+                SchWinResult r;
+                sch_can_checkmate(&l.pos, (SchColor)c, &full, work, &r);
+                unknown_verdicts[r.verdict]++;
                 unknown++;
                 continue;
             }
@@ -643,6 +648,9 @@ static int cmd_measure(int argc, char **argv) {
            by_label[SCH_WIN_UNWINNABLE][0] + by_label[SCH_WIN_UNWINNABLE][1] + by_label[SCH_WIN_UNWINNABLE][2]);
     printf("average time per label: %.1f µs, worst %.1f ms (%s)\n", labels ? total / labels * 1e6 : 0.0, worst * 1e3,
            worst_fen);
+    printf("colours without a label: %d winnable (proof replayed), %d unwinnable, %d undetermined\n",
+           unknown_verdicts[SCH_WIN_WINNABLE], unknown_verdicts[SCH_WIN_UNWINNABLE],
+           unknown_verdicts[SCH_WIN_UNDETERMINED]);
     printf("dead positions ended by a game's per-move check: %d of %d (%d by the quick pass alone)\n", ended, dead,
            ended_quick);
     return wrong ? 1 : 0;
