@@ -31,6 +31,7 @@ typedef struct Search {
     SchPosition pos;
     SchColor W;
     uint64_t nodes, budget;
+    uint64_t total; /* the whole search's budget (budget is the current stage's) */
     bool abort;
     SchWinWork *work; /* transposition table, NULL in quick mode */
     int ply;
@@ -415,7 +416,9 @@ static SchWinnability run_exhaustive(Search *S, const SchPosition *root, uint64_
                                      SchWinReason *why) {
     if (S->nodes >= limit)
         return SCH_WIN_UNDETERMINED;
-    SchWinnability v = sch_win_exhaust(root, S->W, limit - S->nodes, S->work, r, &S->nodes);
+    /* A mate met too deep to shorten may use what is left of the whole budget for its proof. */
+    uint64_t proof = S->total > limit ? S->total - limit : 0;
+    SchWinnability v = sch_win_exhaust(root, S->W, limit - S->nodes, proof, S->work, r, &S->nodes);
     if (v == SCH_WIN_UNWINNABLE)
         *why = r->blockade ? SCH_WIN_REASON_LOCKED : SCH_WIN_REASON_EXHAUSTED;
     return v;
@@ -434,6 +437,7 @@ SchWinnability sch_win_search(const SchPosition *pos, SchColor color, uint64_t b
     S.W = color;
     S.nodes = 0;
     S.budget = budget;
+    S.total = budget;
     S.abort = false;
     S.work = work;
     S.corner = pick_corner(pos, color);
