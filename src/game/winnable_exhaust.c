@@ -146,24 +146,24 @@ static bool bfs_line(const WinBfsNode *nodes, uint32_t i, SchMove *line, int max
     return true;
 }
 
-/* Breadth first from root: a shortest helpmate by W of at most SCH_WIN_LINE_MAX plies into r, within
- * budget new positions (added to *spent). False when none was found that way. */
-static bool bfs_shortest(const SchPosition *root, SchColor W, uint64_t budget, SchWinWork *w, SchWinResult *r,
-                         uint64_t *spent) {
+bool sch_win_shortest(const SchPosition *root, SchColor W, uint64_t budget, SchWinWork *w, SchWinResult *r,
+                      uint64_t *nodes) {
+    uint64_t spent_here = 0, *spent = &spent_here;
+    bool found = false;
     if (!w->bfs)
         w->bfs = malloc(WIN_BFS_NODES * sizeof *w->bfs);
     if (!w->bfs)
         return false;
     win_tt_new_stage(w);
     win_tt_store(w, root->key, 0);
-    WinBfsNode *nodes = w->bfs;
-    nodes[0] = (WinBfsNode){0, SCH_MOVE_NONE};
+    WinBfsNode *tree = w->bfs;
+    tree[0] = (WinBfsNode){0, SCH_MOVE_NONE};
     uint32_t head = 0, tail = 1;
     SchMove line[SCH_WIN_LINE_MAX];
     while (head < tail) {
         uint32_t at = head++;
         int len;
-        if (!bfs_line(nodes, at, line, SCH_WIN_LINE_MAX - 1, &len))
+        if (!bfs_line(tree, at, line, SCH_WIN_LINE_MAX - 1, &len))
             continue; /* a mate from here would be too long for a proof */
         SchPosition pos = *root;
         for (int i = 0; i < len; i++) {
@@ -179,25 +179,30 @@ static bool bfs_shortest(const SchPosition *root, SchColor W, uint64_t budget, S
             bool fresh = !win_tt_seen(w, pos.key, 0);
             if (fresh) {
                 win_tt_store(w, pos.key, 0);
-                if (++*spent > budget || tail == WIN_BFS_NODES)
+                if (++*spent > budget || tail == WIN_BFS_NODES) {
+                    *nodes += *spent;
                     return false;
+                }
                 if (pos.checkers && sch_pos_turn(&pos) != W && !sch_gen_has_legal_move(&pos)) {
                     memcpy(r->line, line, (size_t)len * sizeof *line);
                     r->line[len] = moves[i];
                     r->line_len = len + 1;
-                    return true;
+                    found = true;
+                    head = tail;
+                    break;
                 }
                 if (sch_gen_has_legal_move(&pos) && !dead_end(&pos, W, changes))
-                    nodes[tail++] = (WinBfsNode){at, moves[i]};
+                    tree[tail++] = (WinBfsNode){at, moves[i]};
             }
             sch_pos_unmake(&pos, moves[i], &u);
         }
     }
-    return false;
+    *nodes += *spent;
+    return found;
 }
 
-SchWinnability sch_win_exhaust(const SchPosition *root, SchColor W, uint64_t budget, uint64_t proof_budget,
-                               SchWinWork *w, SchWinResult *r, uint64_t *nodes) {
+SchWinnability sch_win_exhaust(const SchPosition *root, SchColor W, uint64_t budget, SchWinWork *w, SchWinResult *r,
+                               uint64_t *nodes, bool *deep_mate) {
     if (!ensure_stack(w))
         return SCH_WIN_UNDETERMINED;
     win_tt_new_stage(w);
@@ -255,8 +260,8 @@ SchWinnability sch_win_exhaust(const SchPosition *root, SchColor W, uint64_t bud
             if (pos.checkers && sch_pos_turn(&pos) != W) {
                 if (shorten(root, w, depth + 1, pos.key, used, r))
                     verdict = SCH_WIN_WINNABLE;
-                else if (bfs_shortest(root, W, budget + proof_budget, w, r, &spent))
-                    verdict = SCH_WIN_WINNABLE;
+                else
+                    *deep_mate = true;
                 complete = false;
                 break;
             }

@@ -73,10 +73,15 @@ SchWinnability sch_win_static(const SchPosition *pos, SchColor color, SchWinReas
 
 /* The exhaustive search: every position reachable from pos, each once, up to budget nodes (added
  * to *nodes). SCH_WIN_WINNABLE with the line in r when one is checkmate of !color, SCH_WIN_UNWINNABLE when
- * it finished without, else SCH_WIN_UNDETERMINED. A mate met too deep to shorten into a proof is
- * looked for again breadth first, with up to proof_budget more nodes. */
-SchWinnability sch_win_exhaust(const SchPosition *pos, SchColor color, uint64_t budget, uint64_t proof_budget,
-                               SchWinWork *work, SchWinResult *r, uint64_t *nodes);
+ * it finished without, else SCH_WIN_UNDETERMINED; *deep_mate when it met a mate too deep to shorten
+ * into a proof (sch_win_shortest may find one). */
+SchWinnability sch_win_exhaust(const SchPosition *pos, SchColor color, uint64_t budget, SchWinWork *work,
+                               SchWinResult *r, uint64_t *nodes, bool *deep_mate);
+
+/* Breadth first from pos: a shortest helpmate by color of at most SCH_WIN_LINE_MAX plies into r,
+ * within budget nodes (added to *nodes). */
+bool sch_win_shortest(const SchPosition *pos, SchColor color, uint64_t budget, SchWinWork *work, SchWinResult *r,
+                      uint64_t *nodes);
 
 /* Helpmate search, then (for closed positions, when work is given) an exhaustive search of every
  * reachable position; at most budget nodes in all. Fills r->line/line_len and r->nodes. */
