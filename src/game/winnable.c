@@ -73,6 +73,7 @@ SchWinWork *sch_win_work_new(size_t tt_bytes) {
     w->generation = 0;
     w->frames = NULL;
     w->moves = NULL;
+    w->bfs = NULL;
     return w;
 }
 
@@ -82,6 +83,7 @@ void sch_win_work_free(SchWinWork *work) {
     free(work->table);
     free(work->frames);
     free(work->moves);
+    free(work->bfs);
     free(work);
 }
 

@@ -10,7 +10,10 @@
  * new structure locked for good: none of these can lead to the mate sought.
  *
  * The mate the search meets may lie deep. Its line is then shortened before it becomes the proof:
- * from each position of the line, the move that jumps furthest ahead along the line is taken.
+ * from each position of the line, the move that jumps furthest ahead along the line is taken. When
+ * that still leaves more than SCH_WIN_LINE_MAX plies (a depth-first line wanders), a breadth-first
+ * search from the root finds a shortest helpmate instead: the mate is known to exist, and the
+ * reachable world is small enough to have been walked already.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -125,8 +128,81 @@ static bool shorten(const SchPosition *root, SchWinWork *w, int depth, uint64_t 
     return true;
 }
 
+/* The position of BFS node i: the root with the moves of its ancestors replayed. Writes the line
+ * into line (its length into *len); false when it is longer than max. */
+static bool bfs_line(const WinBfsNode *nodes, uint32_t i, SchMove *line, int max, int *len) {
+    int n = 0;
+    for (uint32_t at = i; at != 0; at = nodes[at].parent) {
+        if (n == max)
+            return false;
+        line[n++] = nodes[at].move;
+    }
+    for (int a = 0, b = n - 1; a < b; a++, b--) {
+        SchMove m = line[a];
+        line[a] = line[b];
+        line[b] = m;
+    }
+    *len = n;
+    return true;
+}
+
+bool sch_win_shortest(const SchPosition *root, SchColor W, uint64_t budget, SchWinWork *w, SchWinResult *r,
+                      uint64_t *nodes) {
+    uint64_t spent_here = 0, *spent = &spent_here;
+    bool found = false;
+    if (!w->bfs)
+        w->bfs = malloc(WIN_BFS_NODES * sizeof *w->bfs);
+    if (!w->bfs)
+        return false;
+    win_tt_new_stage(w);
+    win_tt_store(w, root->key, 0);
+    WinBfsNode *tree = w->bfs;
+    tree[0] = (WinBfsNode){0, SCH_MOVE_NONE};
+    uint32_t head = 0, tail = 1;
+    SchMove line[SCH_WIN_LINE_MAX];
+    while (head < tail) {
+        uint32_t at = head++;
+        int len;
+        if (!bfs_line(tree, at, line, SCH_WIN_LINE_MAX - 1, &len))
+            continue; /* a mate from here would be too long for a proof */
+        SchPosition pos = *root;
+        for (int i = 0; i < len; i++) {
+            SchUndo u;
+            sch_pos_make(&pos, line[i], &u);
+        }
+        SchMove moves[SCH_MAX_MOVES];
+        int n = sch_gen_moves(&pos, SCH_GEN_ALL, moves);
+        for (int i = 0; i < n; i++) {
+            bool changes = irreversible(&pos, moves[i]);
+            SchUndo u;
+            sch_pos_make(&pos, moves[i], &u);
+            bool fresh = !win_tt_seen(w, pos.key, 0);
+            if (fresh) {
+                win_tt_store(w, pos.key, 0);
+                if (++*spent > budget || tail == WIN_BFS_NODES) {
+                    *nodes += *spent;
+                    return false;
+                }
+                if (pos.checkers && sch_pos_turn(&pos) != W && !sch_gen_has_legal_move(&pos)) {
+                    memcpy(r->line, line, (size_t)len * sizeof *line);
+                    r->line[len] = moves[i];
+                    r->line_len = len + 1;
+                    found = true;
+                    head = tail;
+                    break;
+                }
+                if (sch_gen_has_legal_move(&pos) && !dead_end(&pos, W, changes))
+                    tree[tail++] = (WinBfsNode){at, moves[i]};
+            }
+            sch_pos_unmake(&pos, moves[i], &u);
+        }
+    }
+    *nodes += *spent;
+    return found;
+}
+
 SchWinnability sch_win_exhaust(const SchPosition *root, SchColor W, uint64_t budget, SchWinWork *w, SchWinResult *r,
-                               uint64_t *nodes) {
+                               uint64_t *nodes, bool *deep_mate) {
     if (!ensure_stack(w))
         return SCH_WIN_UNDETERMINED;
     win_tt_new_stage(w);
@@ -182,7 +258,10 @@ SchWinnability sch_win_exhaust(const SchPosition *root, SchColor W, uint64_t bud
         bool stop = false;
         if (n == 0) {
             if (pos.checkers && sch_pos_turn(&pos) != W) {
-                verdict = shorten(root, w, depth + 1, pos.key, used, r) ? SCH_WIN_WINNABLE : SCH_WIN_UNDETERMINED;
+                if (shorten(root, w, depth + 1, pos.key, used, r))
+                    verdict = SCH_WIN_WINNABLE;
+                else
+                    *deep_mate = true;
                 complete = false;
                 break;
             }

@@ -28,12 +28,23 @@ typedef struct WinFrame {
 #define WIN_FRAMES (1u << 16)
 #define WIN_MOVES  (1u << 20)
 
+/* One position of the breadth-first search for a shortest helpmate (winnable_exhaust.c): the
+ * position it came from and the move from there. */
+typedef struct WinBfsNode {
+    uint32_t parent;
+    SchMove move;
+} WinBfsNode;
+
+/* Positions the breadth-first search may hold. */
+#define WIN_BFS_NODES (1u << 19)
+
 struct SchWinWork {
     WinEntry *table;
     size_t mask;         /* entries - 1, a power of two minus one */
     uint32_t generation; /* bumped per search stage: entries of older stages count as empty */
     WinFrame *frames;    /* made on the first exhaustive search */
     SchMove *moves;
+    WinBfsNode *bfs; /* made on the first helpmate too long to shorten */
 };
 
 /* Starts a new stage: every entry stored before counts as empty. */
@@ -62,9 +73,15 @@ SchWinnability sch_win_static(const SchPosition *pos, SchColor color, SchWinReas
 
 /* The exhaustive search: every position reachable from pos, each once, up to budget nodes (added
  * to *nodes). SCH_WIN_WINNABLE with the line in r when one is checkmate of !color, SCH_WIN_UNWINNABLE when
- * it finished without, else SCH_WIN_UNDETERMINED. */
+ * it finished without, else SCH_WIN_UNDETERMINED; *deep_mate when it met a mate too deep to shorten
+ * into a proof (sch_win_shortest may find one). */
 SchWinnability sch_win_exhaust(const SchPosition *pos, SchColor color, uint64_t budget, SchWinWork *work,
-                               SchWinResult *r, uint64_t *nodes);
+                               SchWinResult *r, uint64_t *nodes, bool *deep_mate);
+
+/* Breadth first from pos: a shortest helpmate by color of at most SCH_WIN_LINE_MAX plies into r,
+ * within budget nodes (added to *nodes). */
+bool sch_win_shortest(const SchPosition *pos, SchColor color, uint64_t budget, SchWinWork *work, SchWinResult *r,
+                      uint64_t *nodes);
 
 /* Helpmate search, then (for closed positions, when work is given) an exhaustive search of every
  * reachable position; at most budget nodes in all. Fills r->line/line_len and r->nodes. */

@@ -31,6 +31,7 @@ typedef struct Search {
     SchPosition pos;
     SchColor W;
     uint64_t nodes, budget;
+    bool deep_mate; /* the exhaustive search met a mate too deep to shorten into a proof */
     bool abort;
     SchWinWork *work; /* transposition table, NULL in quick mode */
     int ply;
@@ -415,7 +416,7 @@ static SchWinnability run_exhaustive(Search *S, const SchPosition *root, uint64_
                                      SchWinReason *why) {
     if (S->nodes >= limit)
         return SCH_WIN_UNDETERMINED;
-    SchWinnability v = sch_win_exhaust(root, S->W, limit - S->nodes, S->work, r, &S->nodes);
+    SchWinnability v = sch_win_exhaust(root, S->W, limit - S->nodes, S->work, r, &S->nodes, &S->deep_mate);
     if (v == SCH_WIN_UNWINNABLE)
         *why = r->blockade ? SCH_WIN_REASON_LOCKED : SCH_WIN_REASON_EXHAUSTED;
     return v;
@@ -434,6 +435,7 @@ SchWinnability sch_win_search(const SchPosition *pos, SchColor color, uint64_t b
     S.W = color;
     S.nodes = 0;
     S.budget = budget;
+    S.deep_mate = false;
     S.abort = false;
     S.work = work;
     S.corner = pick_corner(pos, color);
@@ -470,6 +472,11 @@ SchWinnability sch_win_search(const SchPosition *pos, SchColor color, uint64_t b
         }
         if (v == SCH_WIN_UNDETERMINED && !r->blockade && small_world(pos) && S.nodes < budget)
             v = run_exhaustive(&S, pos, budget, r, why);
+        /* A mate exists, met too deep to shorten, and the dives did not find one: a shortest helpmate
+         * breadth first with what is left. */
+        if (v == SCH_WIN_UNDETERMINED && S.deep_mate && S.nodes < budget &&
+            sch_win_shortest(pos, color, budget - S.nodes, work, r, &S.nodes))
+            v = SCH_WIN_WINNABLE;
     }
     r->nodes = S.nodes;
     return v;

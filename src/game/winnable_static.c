@@ -88,6 +88,41 @@ static SchBitboard region_attacks(SchPieceType t, SchBitboard region, SchBitboar
     return att;
 }
 
+/* The squares around a mated king that the winner may take from it, with the pawns frozen: a square
+ * of the loser's own pawns; one the winner attacks (its pawns, any of its pieces from anywhere in
+ * that piece's region, its king from anywhere in its region). Everything over-approximates. */
+static SchBitboard winner_cover(SchColor winner, const SchBitboard pw[2], const SchBitboard attacks[2],
+                                const SchBitboard check_reach[2], const SchBitboard king_area[2]) {
+    SchColor loser = (SchColor)!winner;
+    return pw[loser] | attacks[winner] | check_reach[winner] | king_spread(king_area[winner]);
+}
+
+/* Whether a king may be mated on one of the squares of `checked` (those a piece of the winner may
+ * check it on). Mate needs a check and no flight: every square around the king is taken by the
+ * winner (`taken`), or holds a man of the loser. A square outside `taken` holds nothing else in a
+ * mate: not the winner's king (kings never stand side by side), not an undefended man of the
+ * winner (the king would take it; defended, the square is attacked, so in `taken`). The loser's
+ * men on the others are distinct, one a square, each within its region (`blockers`, n of them):
+ * each such square must lie in some blocker's region, and at least as many blockers as squares must
+ * reach one of them. */
+static bool mating_square(SchBitboard checked, SchBitboard taken, const SchBitboard *blockers, int n) {
+    while (checked) {
+        SchSquare k = sch_bb_pop(&checked);
+        SchBitboard open = king_spread(sch_bb_square(k)) & ~sch_bb_square(k) & ~taken;
+        if (!open)
+            return true;
+        SchBitboard reachable = 0;
+        int helpers = 0;
+        for (int i = 0; i < n; i++) {
+            reachable |= blockers[i] & open;
+            helpers += (blockers[i] & open) != 0;
+        }
+        if (reachable == open && helpers >= sch_bb_count(open))
+            return true;
+    }
+    return false;
+}
+
 SchWinnability sch_win_static(const SchPosition *pos, SchColor color, SchWinReason *why, bool *blockade) {
     *blockade = false;
     SchBitboard pawns = pos->by_type[SCH_PAWN];
@@ -110,17 +145,25 @@ SchWinnability sch_win_static(const SchPosition *pos, SchColor color, SchWinReas
         return SCH_WIN_UNDETERMINED;
     SchBitboard attacks[2] = {sch_bb_pawn_attacks_set(SCH_WHITE, pw[SCH_WHITE]),
                               sch_bb_pawn_attacks_set(SCH_BLACK, pw[SCH_BLACK])};
-    /* A pawn that can capture right now. */
-    if ((attacks[SCH_WHITE] & pos->by_color[SCH_BLACK]) | (attacks[SCH_BLACK] & pos->by_color[SCH_WHITE]))
+    /* A pawn that can capture right now. A king is never captured: a pawn that attacks one gives
+     * check, and the king steps away (or takes it, which the king's region below shows). */
+    SchBitboard units[2] = {pos->by_color[SCH_WHITE] & ~pos->by_type[SCH_KING],
+                            pos->by_color[SCH_BLACK] & ~pos->by_type[SCH_KING]};
+    if ((attacks[SCH_WHITE] & units[SCH_BLACK]) | (attacks[SCH_BLACK] & units[SCH_WHITE]))
         return SCH_WIN_UNDETERMINED;
     *blockade = true;
 
-    /* A pawn giving check, or an en passant capture on offer, moves a pawn at once. */
-    if ((pos->checkers & pawns) || pos->ep != SCH_SQ_NONE || pushable)
+    /* An en passant capture on offer moves a pawn at once. (A pawn giving check does not: the king
+     * in check starts on a square the pawn attacks, steps off it, and its region below never
+     * comes back to such a square; a piece that could take the checking pawn reaches an enemy
+     * pawn, which the regions below catch.) */
+    if (pos->ep != SCH_SQ_NONE || pushable)
         return SCH_WIN_UNDETERMINED;
     SchBitboard king_area[2];
     SchBitboard piece_areas[2] = {0, 0};
     SchBitboard check_reach[2] = {0, 0};
+    SchBitboard regions[2][16]; /* each piece's region, at most 16 a side are counted */
+    int region_count[2] = {0, 0};
     for (int c = 0; c < 2; c++) {
         SchBitboard own_pawns = pw[c], enemy_pawns = pw[!c];
         /* A king never stands on a square an enemy pawn attacks; it may take an enemy pawn only
@@ -140,12 +183,19 @@ SchWinnability sch_win_static(const SchPosition *pos, SchColor color, SchWinReas
             if (broken)
                 return SCH_WIN_UNDETERMINED;
             piece_areas[c] |= region;
+            if (region_count[c] < 16)
+                regions[c][region_count[c]++] = region;
+            else
+                regions[c][15] |= region; /* (never with legal material: 15 pieces at most) */
             check_reach[c] |= region_attacks(t, region, pawns);
         }
     }
     /* The pawns are frozen for ever. Checkmate needs a check; pawns never attack the enemy king's
-     * area (it avoids their squares by construction), so a piece must. */
-    if (check_reach[color] & king_area[!color])
+     * area (it avoids their squares by construction), so a piece must; and it needs every square
+     * around the king taken (mating_square). */
+    SchBitboard checked = check_reach[color] & king_area[!color];
+    if (checked && mating_square(checked, winner_cover(color, pw, attacks, check_reach, king_area), regions[!color],
+                                 region_count[!color]))
         return SCH_WIN_UNDETERMINED;
     SchBitboard our_men = pos->by_color[color] & ~pos->by_type[SCH_PAWN] & ~pos->by_type[SCH_KING];
     /* Trapped: pieces there are, but their areas are small; locked: the pawns wall the king off. */

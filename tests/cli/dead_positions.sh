@@ -23,6 +23,14 @@ grep -q "already over" <<<"$err" || fail "a move after the end: $err"
 run moves --lang de --fen "$LOCKING" --moves g4
 grep -q "Partie beendet: Remis: tote Stellung – die Bauernketten sind blockiert, keine Figur kann durchbrechen, kein Matt ist mehr möglich" <<<"$out" ||
     fail "moves German text: $out"
+# A pawn move that locks the chain and gives check ends the game at once: the king in check is no
+# capture waiting to happen (the quick pass once took it for one and never called the full analysis).
+CHECK_LOCK="8/8/p1k5/Pppp1p1p/1P1PpPpP/1KP1P1P1/8/8 b - - 0 1"
+run moves --fen "$CHECK_LOCK" --moves c4 --json
+json_check "moves: c4+ locks" '.fen == "8/8/p1k5/Pp1p1p1p/1PpPpPpP/1KP1P1P1/8/8 w - - 0 2" and .outcome.termination == "dead_position" and .outcome.reason == "locked_pawns"'
+printf '[Event "check lock"]\n[SetUp "1"]\n[FEN "%s"]\n[Result "*"]\n\n1... c4+ *\n' "$CHECK_LOCK" >"$tmp/check_lock.pgn"
+run pgn check --json "$tmp/check_lock.pgn"
+json_check "pgn check: c4+ locks" '.dead_at_ply == 1 and .termination == "dead_position"'
 # A FEN that is dead already is over at once.
 run moves --fen "$DEAD" --json
 json_check "dead FEN" '.outcome.termination == "dead_position"'
@@ -33,6 +41,9 @@ printf 'g4\nsave dead.pgn\n' | "$SCHACH" play --fen "$LOCKING" >"$tmp/out" 2>"$t
 grep -q "Game over: Draw: dead position – the pawns are locked" "$tmp/out" || fail "play: $(tail -5 "$tmp/out")"
 run pgn check --json dead.pgn
 json_check "play saved" '.plies == 1 and .result == "1/2-1/2" and .termination == "dead_position" and .dead_at_ply == 1'
+
+printf 'c4\n' | "$SCHACH" play --fen "$CHECK_LOCK" >"$tmp/out" 2>"$tmp/err"
+grep -q "Game over: Draw: dead position – the pawns are locked" "$tmp/out" || fail "play c4+: $(tail -5 "$tmp/out")"
 
 # schach play --pgn continues a recorded game: reading lets games go on past a dead position, but the
 # game at the terminal ends there — at the next move, or at once when the file's game is dead already.

@@ -19,9 +19,9 @@ const LOCKED = {
 
 // The wall of 8/8/k7/p1p1p1p1/P1P1P1P1/8/8/K7 with White's g-pawn one step behind: g3-g4 locks it.
 const OPEN_WALL = '8/8/k7/p1p1p1p1/P1P1P3/6P1/8/K7 w - - 0 1';
-// The same with Black's dark bishop in White's camp: it checks, but no series of moves mates; only
-// the full analysis (an exhaustive search) shows it.
-const BISHOP_WALL = '8/8/k7/p1p1p1p1/P1P1P3/6P1/8/K1b5 w - - 0 1';
+// White's queen gives itself up with Qg7+ (Kxg7 is forced) behind a closed chain: no series of moves
+// mates any more; only the full analysis (an exhaustive search) shows it.
+const QUEEN_GIFT = '8/7k/7p/4Q1pP/1p1p1pP1/1PpPpP2/2P1P3/3K4 w - - 0 1';
 
 const finished = [];
 
@@ -41,16 +41,16 @@ if (cmd === 'play') {
       finished.push(g.id);
     },
 
-    async 'a bishop that checks but never mates: the analysis decides, both players hear it'() {
-      const g = await friendGame({ fen: BISHOP_WALL });
+    async 'a queen given up behind a closed chain: the analysis decides, both players hear it'() {
+      const g = await friendGame({ fen: QUEEN_GIFT });
       const white = await WsClient.open();
       const black = await WsClient.open();
       for (const c of [white, black]) {
         c.send({ type: 'subscribe', game: g.id });
         await c.state(g.id, 0, 'state after subscribe');
       }
-      white.send({ type: 'move', game: g.id, secret: g.white, ply: 0, move: 'g4', id: 1 });
-      const ack = await white.reply(1, 'the move g4');
+      white.send({ type: 'move', game: g.id, secret: g.white, ply: 0, move: 'Qg7+', id: 1 });
+      const ack = await white.reply(1, 'the move Qg7+');
       assert.equal(ack.type, 'ack', JSON.stringify(ack));
       for (const c of [white, black]) {
         const end = await c.next((m) => m.type === 'state' && m.game === g.id && m.state.outcome, 'the end');
@@ -59,7 +59,7 @@ if (cmd === 'play') {
         assert.deepEqual(end.state.legal, {});
       }
       // Too late: the game is over for the other player too.
-      black.send({ type: 'move', game: g.id, secret: g.black, ply: 1, move: 'Kb6', id: 2 });
+      black.send({ type: 'move', game: g.id, secret: g.black, ply: 1, move: 'Kxg7', id: 2 });
       const refused = await black.reply(2, 'a move after the end');
       assert.equal(refused.type, 'error');
       assert.equal(refused.error.code, 'game_over');

@@ -5,7 +5,12 @@
 
 #include "service_harness.h"
 
+/* Qe5-g7+ leaves a dead position that only the full analysis shows dead (the quick pass sees the
+ * queen that may still move and the blockade, nothing more). */
+#define QUEEN_GIFT "8/7k/7p/4Q1pP/1p1p1pP1/1PpPpP2/2P1P3/3K4 w - - 0 1"
+
 /* One worker thread: the analyses' home. */
+
 static void workers_on(Env *e) {
     ServiceComputerConfig cfg = {.threads = 1, .hash_mb = 1, .depth = 1};
     char err[256];
@@ -28,17 +33,17 @@ static void test_dead_at_once(void **state) {
     expect_error(move_as(e, &g, 1, 1, "Kb6", NULL, SCH_LANG_EN, 409), "game_over");
 }
 
-/* Black's bishop gives checks in White's camp but can never mate: only the full analysis (an
- * exhaustive search) shows it. The move is answered at once; the worker's verdict ends the game
+/* White's queen gives itself up on g7 with check (Kxg7 is forced) and nothing else of White's can
+ * get past the chain: only the full analysis (an exhaustive search) shows the position dead. The move is answered at once; the worker's verdict ends the game
  * through the store, and the ending survives a restart. */
 static void test_dead_by_worker(void **state) {
     Env *e = *state;
     workers_on(e);
     Game2 g;
-    new_game(e, "{\"fen\":\"8/8/k7/p1p1p1p1/P1P1P3/6P1/8/K1b5 w - - 0 1\"}", &g);
+    new_game(e, "{\"fen\":\"" QUEEN_GIFT "\"}", &g);
     Events ev = {0};
     service_subscribe(e->svc, g.id, on_event, &ev);
-    json_t *j = move_as(e, &g, 0, 0, "g4", NULL, SCH_LANG_EN, 200);
+    json_t *j = move_as(e, &g, 0, 0, "Qg7+", NULL, SCH_LANG_EN, 200);
     json_decref(j);
     j = wait_for_end(e, g.id);
     assert_string_equal(str(j, "outcome.termination"), "dead_position");
@@ -66,8 +71,8 @@ static void test_dead_by_worker(void **state) {
 static void test_dead_without_workers(void **state) {
     Env *e = *state;
     Game2 g;
-    new_game(e, "{\"fen\":\"8/8/k7/p1p1p1p1/P1P1P3/6P1/8/K1b5 w - - 0 1\"}", &g);
-    json_decref(move_as(e, &g, 0, 0, "g4", NULL, SCH_LANG_EN, 200));
+    new_game(e, "{\"fen\":\"" QUEEN_GIFT "\"}", &g);
+    json_decref(move_as(e, &g, 0, 0, "Qg7+", NULL, SCH_LANG_EN, 200));
     json_t *j = wait_for_end(e, g.id);
     assert_string_equal(str(j, "outcome.termination"), "dead_position");
     json_decref(j);
@@ -216,8 +221,8 @@ static void test_analysis_not_behind_search(void **state) {
                         SCH_LANG_EN, 201); /* the computer has White: it starts thinking */
     json_decref(c);
     Game2 g;
-    new_game(e, "{\"fen\":\"8/8/k7/p1p1p1p1/P1P1P3/6P1/8/K1b5 w - - 0 1\"}", &g);
-    json_decref(move_as(e, &g, 0, 0, "g4", NULL, SCH_LANG_EN, 200));
+    new_game(e, "{\"fen\":\"" QUEEN_GIFT "\"}", &g);
+    json_decref(move_as(e, &g, 0, 0, "Qg7+", NULL, SCH_LANG_EN, 200));
     json_t *j = wait_for_end(e, g.id);
     assert_string_equal(str(j, "outcome.termination"), "dead_position");
     json_decref(j);
@@ -268,16 +273,17 @@ static void store_old_game(Env *e, const char *id, const char *fen, const char *
 static void test_stored_games_past_dead_positions(void **state) {
     Env *e = *state;
     store_old_game(e, "oldwall00001", "8/8/k7/p1p1p1p1/P1P1P3/6P1/8/K7 w - - 0 1", "g3g4 a6b6 a1b1");
-    store_old_game(e, "oldbishop001", "8/8/k7/p1p1p1p1/P1P1P3/6P1/8/K1b5 w - - 0 1", "g3g4 c1d2 a1b1");
+    store_old_game(e, "oldqueen0001", QUEEN_GIFT, "e5g7");
     env_close(e);
     env_open(e);
     workers_on(e);
-    const char *ids[] = {"oldwall00001", "oldbishop001"};
+    const char *ids[] = {"oldwall00001", "oldqueen0001"};
+    const int plies[] = {3, 1};
     for (int i = 0; i < 2; i++) {
         json_t *j = wait_for_end(e, ids[i]);
         assert_string_equal(str(j, "outcome.termination"), "dead_position");
         assert_string_equal(str(j, "outcome.reason"), "locked_pawns");
-        assert_int_equal(json_integer_value(get(j, "ply")), 3);
+        assert_int_equal(json_integer_value(get(j, "ply")), plies[i]);
         json_decref(j);
     }
 }

@@ -139,14 +139,25 @@ static void test_game_dead_position(void **state) {
     assert_false(sch_game_over(&g));
     sch_game_free(&g);
 
-    /* Deferred: the game only says the full analysis is due (the quick pass cannot settle a
-     * bishop that gives checks); the caller settles it. */
+    /* A bishop that gives checks but can never mate (the white king always keeps a light flight
+     * square no black man can reach): the quick pass settles it at once, deferred or not. */
     assert_true(sch_game_init_fen(&g, "8/8/k7/p1p1p1p1/P1P1P1P1/8/8/K1b5 b - - 0 1", &err));
-    assert_int_equal(g.outcome.termination, SCH_TERM_DEAD_POSITION); /* not deferred: decided at once */
+    assert_int_equal(g.outcome.termination, SCH_TERM_DEAD_POSITION);
     sch_game_free(&g);
     assert_true(sch_game_init_fen(&g, "8/8/k7/p1p1p1p1/P1P1P3/6P1/8/K1b5 w - - 0 1", &err));
     sch_game_defer_dead_analysis(&g, true);
     assert_true(sch_game_play(&g, uci_move(&g.pos, "g3g4"), &err));
+    assert_true(sch_game_over(&g));
+    assert_false(sch_game_dead_pending(&g));
+    sch_game_free(&g);
+
+    /* Deferred: the game only says the full analysis is due (the quick pass cannot settle a white
+     * bishop that may give itself up on g7 or e7, where a pawn takes it); the caller settles it. */
+    const char *bishop_inside = "b1bk1B2/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/8/1K6/8 w - - 0 1";
+    assert_true(sch_game_init_fen_mode(&g, bishop_inside, SCH_GAME_DEAD_INLINE, &err));
+    assert_int_equal(g.outcome.termination, SCH_TERM_DEAD_POSITION); /* not deferred: decided at once */
+    sch_game_free(&g);
+    assert_true(sch_game_init_fen_mode(&g, bishop_inside, SCH_GAME_DEAD_DEFER, &err));
     assert_false(sch_game_over(&g));
     assert_true(sch_game_dead_pending(&g));
     SchWinResult res[2];
