@@ -280,6 +280,7 @@ typedef struct ServeOptions {
     int64_t unstarted_ms[2]; /* --unstarted-expiry-live, --unstarted-expiry-slow; 0: the default */
     bool no_limits;
     bool max_connections_given;
+    AccountHashCost hash_cost; /* SCHACH_PASSWORD_HASH=test: ACCOUNT_HASH_TEST (tests only) */
     int analysis_workers, analysis_nodes, analysis_queue, analysis_per_day, analysis_per_day_address; /* 0: default */
 } ServeOptions;
 
@@ -523,6 +524,8 @@ static bool set_up(Running *r, const ServeOptions *o, const char *db, SchLang la
     /* Accounts: a worker thread of their own with their own connection; it wakes the loop too. */
     AccountsConfig accounts = {.address_limits = !o->no_limits,
                                .frozen_limits = o->http.limits.frozen,
+                               .hash_cost = o->hash_cost,
+                               .login_slowdown_ms = env_int("SCHACH_LOGIN_SLOWDOWN_MS", 0, 60000),
                                .analysis_workers = o->analysis_workers,
                                .analysis_nodes = (uint64_t)o->analysis_nodes,
                                .analysis_queue = o->analysis_queue,
@@ -552,8 +555,9 @@ static void log_start(const Running *r, const ServeOptions *o, const char *db_ar
     snprintf(games, sizeof games, "%d", stats.games_in_play);
     snprintf(maxc, sizeof maxc, "%d", o->http.limits.max_connections);
     const char *limits = o->no_limits ? "off" : o->http.limits.frozen ? "frozen" : "on";
+    const char *hash = o->hash_cost == ACCOUNT_HASH_TEST ? "test" : "interactive";
     log_event(LOG_INFO, "start", "url", url, "database", db, "games_in_play", games, "max_connections", maxc, "limits",
-              limits, (char *)NULL);
+              limits, "password_hash", hash, (char *)NULL);
 }
 
 int cmd_serve(int argc, char **argv, SchLang lang) {
@@ -588,6 +592,10 @@ int cmd_serve(int argc, char **argv, SchLang lang) {
      * (docs/api.md "Limits"). Only the environment of whoever starts the server can ask for it. */
     const char *limits_clock = getenv("SCHACH_LIMITS_CLOCK");
     o.http.limits.frozen = limits_clock && !strcmp(limits_clock, "frozen");
+    /* Tests: new password hashes at libsodium's least cost (account.h ACCOUNT_HASH_TEST), so the suite's
+     * hundreds of sign-ups do not each fill 64 MiB. Only the environment of whoever starts the server. */
+    const char *password_hash = getenv("SCHACH_PASSWORD_HASH");
+    o.hash_cost = password_hash && !strcmp(password_hash, "test") ? ACCOUNT_HASH_TEST : ACCOUNT_HASH_INTERACTIVE;
     if (o.no_limits) {
         o.http.limits.connections_per_address = 0;
         o.http.limits.creates_per_minute = 0;

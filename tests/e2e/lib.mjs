@@ -120,14 +120,25 @@ export function seated(page, held) {
   );
 }
 
-/** axe-core on the page as it is: check TITLE with the violations (rule, count, first elements). */
-export async function axeCheck(page, title) {
+const AXE_SOURCE = fs.readFileSync(AXE, 'utf8');
+
+/** The rules that judge colours: all that can find something new in the dark colour scheme once the
+ *  light scheme's full run found nothing, since the dark scheme changes nothing but colours (the
+ *  @media (prefers-color-scheme: dark) rules of web/*.css set colours only; no script reads it). */
+export const AXE_COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
+
+/** axe-core on the page as it is: check TITLE with the violations (rule, count, first elements). RULES,
+ *  when given, are the only rules run (e.g. the colours' again after a change of colour scheme). */
+export async function axeCheck(page, title, rules = null) {
   // Not a <script> tag: the page's Content-Security-Policy refuses inline scripts (evaluate is not one).
-  await page.evaluate(fs.readFileSync(AXE, 'utf8'));
-  const found = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+  // Once per document: a second check on the same page (another scheme or viewport) reuses it.
+  if (!(await page.evaluate(() => !!window.axe))) await page.evaluate(AXE_SOURCE);
+  const found = await page.evaluate(async (only) => {
+    const options = { resultTypes: ['violations'] };
+    if (only) options.runOnly = { type: 'rule', values: only };
+    const r = await window.axe.run(document, options);
     return r.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-  });
+  }, rules);
   check(title, found.length === 0, found.join(' | '));
 }
 

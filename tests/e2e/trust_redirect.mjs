@@ -16,22 +16,22 @@ const NAME = `redir${process.pid % 100000}`;
 const PASSWORD = 'good password';
 
 // The raw query of each bad `next` (as a link would carry it): every one must end on the home page.
+// One of each way out (each a log-in of its own in a browser, the most of this test's time): the
+// page's three refusals (not a path, another origin once the browser has resolved it, the account
+// page) and each rewriting of the browser's URL parser they must see through. Left out as the same
+// case again: a CR LF or two tabs (stripped as the tab and the line feed are), two backslashes or
+// backslash-slash after the first slash (read as slashes like the one), and the percent-encoded forms
+// of //evil.example, https://evil.example/ and javascript:alert(1) (URLSearchParams hands the page the
+// very same string).
 const BAD = [
   '/%09/evil.example/', // a tab, which the URL parser strips: //evil.example/
   '/%0A/evil.example/', // a line feed, the same
-  '/%0D%0A/evil.example/',
-  '/%09%09/evil.example/',
   '//evil.example',
-  '%2F%2Fevil.example',
   '/%5Cevil.example', // /\evil.example: a backslash is a slash in http(s) URLs
-  '/%5C%5Cevil.example',
   '%5C%5Cevil.example',
-  '/%5C/evil.example',
   'https://evil.example/',
-  'https%3A%2F%2Fevil.example%2F',
   'http:evil.example',
   'javascript:alert(1)',
-  'javascript%3Aalert(1)',
   '%20//evil.example',
   '/account', // never the account page itself
 ];

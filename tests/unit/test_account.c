@@ -69,13 +69,14 @@ static void storage_holds_no_plaintext(void **state) {
     (void)state;
     const char *pw = "Sizilianisch-Najdorf-6.Lg5";
     char hash[ACCOUNT_HASH_LEN], again[ACCOUNT_HASH_LEN];
-    assert_true(account_password_hash(pw, strlen(pw), hash));
+    assert_true(account_password_hash(pw, strlen(pw), ACCOUNT_HASH_INTERACTIVE, hash));
     assert_non_null(memchr(hash, '\0', sizeof hash));
-    assert_int_equal(strncmp(hash, "$argon2id$", 10), 0);
+    /* Every server's cost: libsodium's interactive limits, 64 MiB and two passes. */
+    assert_int_equal(strncmp(hash, "$argon2id$v=19$m=65536,t=2,p=1$", 31), 0);
     assert_null(strstr(hash, pw));
     assert_null(strstr(hash, "Najdorf"));
     /* Salted: the same password twice gives two different strings, both of which verify. */
-    assert_true(account_password_hash(pw, strlen(pw), again));
+    assert_true(account_password_hash(pw, strlen(pw), ACCOUNT_HASH_INTERACTIVE, again));
     assert_string_not_equal(hash, again);
     assert_true(account_password_verify(hash, pw, strlen(pw)));
     assert_true(account_password_verify(again, pw, strlen(pw)));
@@ -89,11 +90,27 @@ static void storage_holds_no_plaintext(void **state) {
     assert_false(account_password_verify(junk, pw, strlen(pw)));
 }
 
+/* The tests' cost (SCHACH_PASSWORD_HASH=test): libsodium's least, still a salted Argon2id string that
+ * verifies only its password; and either kind verifies whatever the cost new hashes are made at. */
+static void cheap_hashes_for_tests(void **state) {
+    (void)state;
+    const char *pw = "Caro-Kann-Vorstoss";
+    char cheap[ACCOUNT_HASH_LEN], again[ACCOUNT_HASH_LEN];
+    assert_true(account_password_hash(pw, strlen(pw), ACCOUNT_HASH_TEST, cheap));
+    assert_int_equal(strncmp(cheap, "$argon2id$v=19$m=8,t=1,p=1$", 27), 0);
+    assert_null(strstr(cheap, pw));
+    assert_true(account_password_hash(pw, strlen(pw), ACCOUNT_HASH_TEST, again));
+    assert_string_not_equal(cheap, again);
+    assert_true(account_password_verify(cheap, pw, strlen(pw)));
+    assert_false(account_password_verify(cheap, "caro-kann-vorstoss", strlen(pw)));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(names),
         cmocka_unit_test(passwords),
         cmocka_unit_test(storage_holds_no_plaintext),
+        cmocka_unit_test(cheap_hashes_for_tests),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -105,14 +105,15 @@ AccountCheck account_password_check(const char *password, size_t len, const char
     return c;
 }
 
-bool account_password_hash(const char *password, size_t len, char out[ACCOUNT_HASH_LEN]) {
+bool account_password_hash(const char *password, size_t len, AccountHashCost cost, char out[ACCOUNT_HASH_LEN]) {
     if (sodium_init() < 0)
         return false;
     char nfc[NFC_MAX];
     size_t n;
     normal_form(password, len, nfc, &n);
-    bool ok =
-        crypto_pwhash_str(out, nfc, n, crypto_pwhash_OPSLIMIT_INTERACTIVE, crypto_pwhash_MEMLIMIT_INTERACTIVE) == 0;
+    bool test = cost == ACCOUNT_HASH_TEST;
+    bool ok = crypto_pwhash_str(out, nfc, n, test ? crypto_pwhash_OPSLIMIT_MIN : crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                                test ? crypto_pwhash_MEMLIMIT_MIN : crypto_pwhash_MEMLIMIT_INTERACTIVE) == 0;
     sodium_memzero(nfc, sizeof nfc);
     return ok;
 }

@@ -43,9 +43,15 @@ bool account_name_key(const char *name, char key[ACCOUNT_NAME_MAX + 1]);
  * rules (NIST SP 800-63B). */
 AccountCheck account_password_check(const char *password, size_t len, const char *name);
 
-/* Hashes password's NFC form into out (Argon2id, libsodium's interactive limits). false when libsodium
- * could not (out of memory). */
-bool account_password_hash(const char *password, size_t len, char out[ACCOUNT_HASH_LEN]);
+/* The cost of a new hash. ACCOUNT_HASH_INTERACTIVE, libsodium's interactive limits (64 MiB, two passes),
+ * is every server's; ACCOUNT_HASH_TEST, libsodium's least (8 KiB, one pass), only the test suite's
+ * (SCHACH_PASSWORD_HASH=test), which hashes hundreds of passwords on two cores. Both are Argon2id
+ * strings with their parameters inside, so either verifies wherever it is read. */
+typedef enum { ACCOUNT_HASH_INTERACTIVE, ACCOUNT_HASH_TEST } AccountHashCost;
+
+/* Hashes password's NFC form into out (Argon2id at the given cost). false when libsodium could not
+ * (out of memory). */
+bool account_password_hash(const char *password, size_t len, AccountHashCost cost, char out[ACCOUNT_HASH_LEN]);
 
 /* Whether password matches a stored hash, in time that does not depend on where they differ: its NFC
  * form, or (a hash made before passwords were normalised) its bytes as typed. false too for a hash

@@ -455,7 +455,7 @@ uint64_t accounts_handle(Accounts *a, const AccountsRequest *req, AccountsReply 
     } else if (needs_body) {
         snprintf(j->username, sizeof j->username, "%s", v[0]);
         snprintf(j->key, sizeof j->key, "%s", key);
-        j->slow_ms = slow ? ACCOUNTS_LOGIN_SLOWDOWN_MS : 0;
+        j->slow_ms = !slow ? 0 : a->cfg.login_slowdown_ms > 0 ? a->cfg.login_slowdown_ms : ACCOUNTS_LOGIN_SLOWDOWN_MS;
         /* A login's password may be of any length: it is compared, never stored; one too long for any
          * account simply does not match. A signup's was checked above. */
         j->password_len = strlen(v[1]);

@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "accounts/account.h"
 #include "schach/types.h"
 #include "service/service.h"
 #include "store/store.h"
@@ -59,6 +60,10 @@ typedef struct AccountsConfig {
     int heavy_per_address;
     /* Tests only: the limits' clock stands still (client_limits.h, LimitsConfig.frozen). */
     bool frozen_limits;
+    /* The cost of new password hashes (account.h): ACCOUNT_HASH_INTERACTIVE (0) but in tests. */
+    AccountHashCost hash_cost;
+    /* How much later a slowed login is answered; 0: ACCOUNTS_LOGIN_SLOWDOWN_MS (tests shorten it). */
+    int login_slowdown_ms;
     /* The engine's analyses of finished games (0: the defaults below). */
     int analysis_workers;         /* threads, each with its engine (ACCOUNTS_ANALYSIS_WORKERS) */
     uint64_t analysis_nodes;      /* nodes per position (analysis.h ANALYSIS_DEFAULT_NODES) */

@@ -54,7 +54,7 @@ static void signup(Accounts *a, AccJob *j) {
     }
     snprintf(row.name, sizeof row.name, "%s", j->username);
     char hash[ACCOUNT_HASH_LEN];
-    if (!account_password_hash(j->password, j->password_len, hash)) {
+    if (!account_password_hash(j->password, j->password_len, a->cfg.hash_cost, hash)) {
         accounts_fail(j, ACC_E_INTERNAL, NULL);
         return;
     }
@@ -243,7 +243,7 @@ static void change_password(Accounts *a, AccJob *j) {
         return;
     }
     char hash[ACCOUNT_HASH_LEN], err[300] = "";
-    if (!account_password_hash(j->new_password, j->new_password_len, hash)) {
+    if (!account_password_hash(j->new_password, j->new_password_len, a->cfg.hash_cost, hash)) {
         accounts_fail(j, ACC_E_INTERNAL, NULL);
         return;
     }
@@ -455,7 +455,7 @@ bool accounts_worker_start(Accounts *a, char *err, size_t err_size) {
     }
     char random[SECRET_LEN + 1];
     secret_random_id(random, 32);
-    if (!account_password_hash(random, strlen(random), a->dummy_hash)) {
+    if (!account_password_hash(random, strlen(random), a->cfg.hash_cost, a->dummy_hash)) {
         snprintf(err, err_size, "%s", "cannot hash a password (out of memory?)");
         return false;
     }

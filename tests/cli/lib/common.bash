@@ -15,6 +15,12 @@ cli_init() {
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
     failures=0
+    # Every schach serve a test starts hashes passwords at libsodium's least cost (docs/api.md,
+    # "Accounts"): the suite signs up and logs in hundreds of times, each 64 MiB of Argon2id at the real
+    # cost. server_accounts checks the real cost on a server started without it.
+    export SCHACH_PASSWORD_HASH=${SCHACH_PASSWORD_HASH-test}
+    # Every PostgreSQL a test starts (scripts/pg-temp) is a copy of one initdb made once, not a new initdb.
+    export PG_TEMP_TEMPLATE=${PG_TEMP_TEMPLATE-${TMPDIR:-/tmp}/schach-pg-template-$(id -u)}
 }
 
 # require_command NAME: the tests need this program (scripts/install-deps installs it).
