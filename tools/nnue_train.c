@@ -4,7 +4,9 @@
  *   nnue_train train [options] DATA... -o NET
  *       --hidden N (256)  --epochs N (20)  --batch N (16384)  --lr R (0.001)  --lr-drop E (after 75 %
  *       of the epochs the rate is a tenth)  --lambda L (0.75)  --scale-k K (400)  --threads N (1)
- *       --seed N (1)  --init FLOAT (start from a float checkpoint written by an earlier run)
+ *       --seed N (1)  --mirror 0|1 (0; 1: each epoch trains about half the records mirrored left to
+ *       right, a different half each epoch)  --init FLOAT (start from a float checkpoint written by an
+ *       earlier run)
  *   nnue_train check NET DATA...
  *       The quantised net's evaluation, in the integer arithmetic of the engine, on the held-out
  *       records: against the float model (NET.float, when there) and the search's scores.
@@ -87,12 +89,14 @@ typedef struct Sample {
     float score, result; /* centipawns; 1, 0.5, 0 */
 } Sample;
 
-static void sample_from(const uint8_t *raw, Sample *s) {
+/* flip: the position mirrored left to right (files a <-> h), the same chess without castling rights,
+ * which the records do not carry. */
+static void sample_from(const uint8_t *raw, Sample *s, bool flip) {
     NnueRecord r;
     nnue_record_decode(raw, &r); /* validated when loaded */
     s->count = r.count;
     for (int i = 0; i < r.count; i++) {
-        int colour = r.code[i] / 6, type = r.code[i] % 6, sq = r.square[i];
+        int colour = r.code[i] / 6, type = r.code[i] % 6, sq = r.square[i] ^ (flip ? 7 : 0);
         s->feature[0][i] = (colour == 0 ? 0 : 384) + type * 64 + sq;
         s->feature[1][i] = (colour == 1 ? 0 : 384) + type * 64 + (sq ^ 56);
     }
@@ -127,6 +131,13 @@ static uint64_t xorshift(uint64_t *s) {
     *s ^= *s << 25;
     *s ^= *s >> 27;
     return *s * 2685821657736338717ULL;
+}
+
+static uint64_t splitmix64(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
 }
 
 static float uniform(uint64_t *rng, float bound) {
@@ -215,7 +226,8 @@ typedef struct Worker {
     const Data *data;
     const size_t *order; /* record indices of this worker's share */
     size_t count;
-    bool backward; /* else only the loss */
+    bool backward;       /* else only the loss */
+    uint64_t mirror_key; /* nonzero: mirror about half the records, chosen by a hash of the key and index */
     float *grad, *acc, *dacc;
     double loss;
 } Worker;
@@ -227,7 +239,8 @@ static void *worker_run(void *arg) {
     if (w->backward)
         memset(w->grad, 0, w->model->size * sizeof *w->grad);
     for (size_t i = 0; i < w->count; i++) {
-        sample_from(w->data->records + w->order[i] * NNUE_RECORD_SIZE, &s);
+        sample_from(w->data->records + w->order[i] * NNUE_RECORD_SIZE, &s,
+                    w->mirror_key && (splitmix64(w->mirror_key ^ w->order[i]) & 1));
         if (w->backward) {
             w->loss += model_backward(w->model, w->train, &s, w->acc, w->dacc, w->grad);
         } else {
@@ -408,7 +421,7 @@ static void compare(const Net *net, const Model *model, const Data *d, const Tra
         const uint8_t *raw = d->records + i * NNUE_RECORD_SIZE;
         if (any_held && !is_held_out(raw))
             continue;
-        sample_from(raw, &s);
+        sample_from(raw, &s, false);
         int q = net_eval(net, &s, &overflow);
         if (model)
             diff_float += fabs(q - model_forward(model, &s, acc) * SCALE);
@@ -451,7 +464,7 @@ static void adam_step(Model *m, float *grad, float *mom, float *vel, size_t batc
 }
 
 static int cmd_train(int argc, char **argv) {
-    int hidden = 256, epochs = 20, threads = 1, lr_drop = -1;
+    int hidden = 256, epochs = 20, threads = 1, lr_drop = -1, mirror = 0;
     long batch = 16384;
     double lr = 0.001;
     uint64_t seed = 1;
@@ -483,6 +496,8 @@ static int cmd_train(int argc, char **argv) {
             threads = atoi(v), i++;
         else if (!strcmp(a, "--seed"))
             seed = strtoull(v, NULL, 10), i++;
+        else if (!strcmp(a, "--mirror"))
+            mirror = atoi(v), i++;
         else if (!strcmp(a, "--init"))
             init = v, i++;
         else if (!strcmp(a, "-o"))
@@ -538,9 +553,9 @@ static int cmd_train(int argc, char **argv) {
                               .acc = acc + (size_t)k * 4 * hidden,
                               .dacc = acc + (size_t)k * 4 * hidden + 2 * hidden};
     printf("nnue_train: %zu training records, %zu held out; hidden %d, %d epochs, batch %ld, lr %g (a tenth from "
-           "epoch %d), lambda %g, K %g, seed %llu, %d threads\n",
+           "epoch %d), lambda %g, K %g, seed %llu, %d threads, mirror %d\n",
            ntrain, nheld, hidden, epochs, batch, lr, lr_drop + 1, t.lambda, t.scale_k, (unsigned long long)seed,
-           threads);
+           threads, mirror);
     fflush(stdout);
     uint64_t rng = seed * 0xD1B54A32D192ED03ULL + 1;
     long step = 0;
@@ -552,6 +567,8 @@ static int cmd_train(int argc, char **argv) {
             train_idx[j] = tmp;
         }
         double loss = 0, rate = epoch > lr_drop ? lr / 10 : lr;
+        for (int k = 0; k < threads; k++)
+            workers[k].mirror_key = mirror ? splitmix64(seed ^ (uint64_t)epoch << 32) | 1 : 0;
         for (size_t start = 0; start < ntrain; start += (size_t)batch) {
             size_t count = ntrain - start < (size_t)batch ? ntrain - start : (size_t)batch;
             loss += run_workers(workers, threads, train_idx + start, count, true);
@@ -560,6 +577,8 @@ static int cmd_train(int argc, char **argv) {
                     grad[i] += workers[k].grad[i];
             adam_step(&m, grad, mom, vel, count, rate, ++step);
         }
+        for (int k = 0; k < threads; k++)
+            workers[k].mirror_key = 0;
         double held = nheld ? run_workers(workers, threads, held_idx, nheld, false) / nheld : 0;
         printf("epoch %d: train loss %.6f, held-out loss %.6f, %.0f s\n", epoch, loss / ntrain, held,
                now_seconds() - started);
