@@ -20,6 +20,10 @@
  *       their quiet positions with the result, as extract does. Wins are adjudicated once a side
  *       is 10 pawns ahead for 6 plies in a row, draws after 200 plies within half a pawn: the
  *       rules core decides everything else.
+ *   schach_tune selfplay --out FILE [--first-game N] [...]
+ *       The same games, written as training records of the NNUE evaluation (search score and
+ *       result, 32 bytes each, tools/nnue_data.h and docs/nnue.md), appended to FILE; resumable
+ *       (tools/selfplay.c says how).
  *
  * The evaluation is linear in its weights (see src/engine/eval.h), so eval_trace() gives, per
  * position, the coefficient of every weight once; an epoch is then a sparse dot product per position.
@@ -31,8 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pthread.h>
-
 #include "eval.h"
 #include "engine.h"
 #include "schach/bitboard.h"
@@ -41,10 +43,13 @@
 #include "schach/pgn.h"
 #include "schach/schach.h"
 #include "see.h"
+#include "tune.h"
 
 /* ---- extract ---------------------------------------------------------------------------------- */
 
 static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
+void tune_seed(uint64_t seed) { rng_state ^= seed * 0x9E3779B97F4A7C15ULL + 1; }
+
 static uint64_t rng_next(void) {
     rng_state ^= rng_state >> 12;
     rng_state ^= rng_state << 25;
@@ -52,8 +57,7 @@ static uint64_t rng_next(void) {
     return rng_state * 2685821657736338717ULL;
 }
 
-/* Quiet for the tuner: not in check, and no capture or promotion that wins material outright. */
-static bool is_quiet(const SchPosition *pos) {
+bool tune_is_quiet(const SchPosition *pos) {
     if (pos->checkers)
         return false;
     SchMove noisy[SCH_MAX_MOVES];
@@ -64,22 +68,24 @@ static bool is_quiet(const SchPosition *pos) {
     return true;
 }
 
-static const char *result_text(SchResult r) { return r == SCH_RESULT_WHITE_WINS ? "1" : r == SCH_RESULT_BLACK_WINS ? "0" : "0.5"; }
+static const char *result_text(SchResult r) {
+    return r == SCH_RESULT_WHITE_WINS ? "1" : r == SCH_RESULT_BLACK_WINS ? "0" : "0.5";
+}
 
-static int extract_game(const SchPgnGame *pg, int skip, int per_game) {
+int tune_extract_game(const SchPgnGame *pg, int skip, int per_game) {
     SchResult r = pg->game.outcome.result != SCH_RESULT_NONE ? pg->game.outcome.result : pg->result;
     if (r == SCH_RESULT_NONE)
         return 0;
     /* Candidates: the quiet positions after the opening, then a random pick of per_game of them. */
     int plies = pg->game.ply_count, count = 0;
-    char (*fens)[SCH_FEN_MAX] = malloc((size_t)(plies + 1) * sizeof *fens);
+    char(*fens)[SCH_FEN_MAX] = malloc((size_t)(plies + 1) * sizeof *fens);
     if (!fens)
         return 0;
     SchPosition pos = pg->game.start;
     for (int i = 0; i < plies; i++) {
         SchUndo u;
         sch_game_make_ply(&pos, pg->game.plies[i].move, &u); /* a null move too */
-        if (i + 1 < skip || !is_quiet(&pos))
+        if (i + 1 < skip || !tune_is_quiet(&pos))
             continue;
         EvalTrace t;
         eval_trace(&pos, &t);
@@ -120,7 +126,7 @@ static int cmd_extract(int argc, char **argv) {
             int rc;
             while (r && (rc = sch_pgn_read_game(r, &g, &err)) != 0) {
                 if (rc > 0) {
-                    positions += extract_game(&g, skip, per_game);
+                    positions += tune_extract_game(&g, skip, per_game);
                     games++;
                 }
                 sch_pgn_game_free(&g);
@@ -134,129 +140,6 @@ static int cmd_extract(int argc, char **argv) {
         return 2;
     }
     fprintf(stderr, "schach_tune: %ld positions from %ld games\n", positions, games);
-    return 0;
-}
-
-/* ---- selfplay ------------------------------------------------------------------------------- */
-
-typedef struct SelfPlay {
-    int games, nodes, per_game;
-    uint64_t seed;
-    pthread_mutex_t lock; /* stdout and the game counter */
-    int next_game, positions;
-} SelfPlay;
-
-static uint64_t xorshift(uint64_t *s) {
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 2685821657736338717ULL;
-}
-
-/* A random opening of 8 legal plies that a 4-ply search finds within a pawn of equality. */
-static bool random_opening(Engine *e, SchGame *g, uint64_t *rng) {
-    for (int tries = 0; tries < 100; tries++) {
-        sch_game_free(g);
-        sch_game_init(g);
-        for (int i = 0; i < 8 && !sch_game_over(g); i++) {
-            SchMoveList list;
-            sch_gen_legal(sch_game_position(g), &list);
-            sch_game_play(g, list.moves[xorshift(rng) % (uint64_t)list.count], NULL);
-        }
-        if (sch_game_over(g))
-            continue;
-        EngineLimits lim = {.depth = 4};
-        EngineResult r = engine_search(e, g, &lim, NULL, NULL);
-        if (r.score > -100 && r.score < 100)
-            return true;
-    }
-    return false;
-}
-
-/* Plays one game; writes up to per_game quiet positions of it with the result. */
-static void selfplay_game(SelfPlay *sp, Engine *e, uint64_t *rng) {
-    SchGame g;
-    sch_game_init(&g);
-    engine_clear(e);
-    SchResult result = SCH_RESULT_NONE;
-    if (random_opening(e, &g, rng)) {
-        int winning = 0, quiet = 0;
-        while (!sch_game_over(&g) && result == SCH_RESULT_NONE) {
-            EngineLimits lim = {.nodes = (uint64_t)sp->nodes};
-            EngineResult r = engine_search(e, &g, &lim, NULL, NULL);
-            SchColor stm = (SchColor)sch_game_position(&g)->turn;
-            int white_score = stm == SCH_WHITE ? r.score : -r.score;
-            winning = white_score >= 1000 ? (winning > 0 ? winning + 1 : 1)
-                    : white_score <= -1000 ? (winning < 0 ? winning - 1 : -1) : 0;
-            quiet = white_score > -50 && white_score < 50 ? quiet + 1 : 0;
-            if (winning >= 6)
-                result = SCH_RESULT_WHITE_WINS;
-            else if (winning <= -6)
-                result = SCH_RESULT_BLACK_WINS;
-            else if (g.ply_count >= 200 && quiet >= 10)
-                result = SCH_RESULT_DRAW;
-            else if (r.best == SCH_MOVE_NONE || !sch_game_play(&g, r.best, NULL))
-                break;
-        }
-        if (sch_game_over(&g))
-            result = g.outcome.result;
-    }
-    if (result != SCH_RESULT_NONE) {
-        SchPgnGame pg = {.game = g, .result = result};
-        pthread_mutex_lock(&sp->lock);
-        sp->positions += extract_game(&pg, 9, sp->per_game);
-        pthread_mutex_unlock(&sp->lock);
-    }
-    sch_game_free(&g);
-}
-
-static void *selfplay_thread(void *arg) {
-    SelfPlay *sp = arg;
-    Engine *e = engine_new(NULL);
-    if (!e)
-        return NULL;
-    for (;;) {
-        pthread_mutex_lock(&sp->lock);
-        int n = sp->next_game < sp->games ? sp->next_game++ : -1;
-        if (n >= 0 && n % 100 == 0)
-            fprintf(stderr, "schach_tune: game %d of %d, %d positions\n", n, sp->games, sp->positions);
-        pthread_mutex_unlock(&sp->lock);
-        if (n < 0)
-            break;
-        uint64_t rng = (sp->seed + (uint64_t)n + 1) * 0x9E3779B97F4A7C15ULL;
-        selfplay_game(sp, e, &rng);
-    }
-    engine_free(e);
-    return NULL;
-}
-
-static int cmd_selfplay(int argc, char **argv) {
-    SelfPlay sp = {.games = 1000, .nodes = 5000, .per_game = 12};
-    int threads = 2;
-    for (int i = 0; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--games"))
-            sp.games = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--nodes"))
-            sp.nodes = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--threads"))
-            threads = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--per-game"))
-            sp.per_game = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--seed"))
-            sp.seed = strtoull(argv[i + 1], NULL, 10);
-    }
-    if (threads < 1 || threads > 64 || sp.games < 1 || sp.nodes < 1) {
-        fputs("schach_tune selfplay: bad arguments\n", stderr);
-        return 2;
-    }
-    rng_state ^= sp.seed * 0x9E3779B97F4A7C15ULL + 1;
-    pthread_mutex_init(&sp.lock, NULL);
-    pthread_t tid[64];
-    for (int i = 0; i < threads; i++)
-        pthread_create(&tid[i], NULL, selfplay_thread, &sp);
-    for (int i = 0; i < threads; i++)
-        pthread_join(tid[i], NULL);
-    fprintf(stderr, "schach_tune: %d positions from %d games\n", sp.positions, sp.games);
     return 0;
 }
 
@@ -534,7 +417,7 @@ int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "extract"))
         return cmd_extract(argc - 2, argv + 2);
     if (argc >= 2 && !strcmp(argv[1], "selfplay"))
-        return cmd_selfplay(argc - 2, argv + 2);
+        return tune_cmd_selfplay(argc - 2, argv + 2);
     if (argc >= 2 && !strcmp(argv[1], "tune"))
         return cmd_tune(argc - 2, argv + 2);
     fputs("usage: schach_tune selfplay|extract|tune ... (see tools/tune.c)\n", stderr);
