@@ -167,7 +167,9 @@ const char *sch_wasm_engine_slice(int depth, int multipv, double nodes, int move
 
 SCH_WASM_EXPORT(sch_wasm_bench) const char *sch_wasm_bench(int depth) {
     int64_t ms = 0;
-    uint64_t nodes = engine_bench(depth, false, &ms, NULL, NULL);
+    EngineOptions defaults; /* the engine's default evaluation, as `schach bench` searches */
+    engine_options_default(&defaults);
+    uint64_t nodes = engine_bench(depth, !defaults.use_nnue, &ms, NULL, NULL);
     jo_reset(&wasm_out);
     jo_raw(&wasm_out, "{\"ok\":true,\"nodes\":");
     jo_int(&wasm_out, (int64_t)nodes);
