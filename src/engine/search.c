@@ -123,14 +123,23 @@ static void history_add(int16_t *entry, int bonus) {
     *entry = (int16_t)v;
 }
 
-/* A quiet move cut off: reward it, punish the quiet moves tried before it. */
-static void update_quiet_stats(Search *s, int ply, int depth, SchMove best, const SchMove *tried, int tried_count) {
+/* A quiet move cut off: reward it, punish the quiet moves tried before it, by their squares and
+ * after each of the last two moves. */
+static void update_quiet_stats(Search *s, int ply, int depth, SchMove best, const SchMove *quiets, int quiet_count) {
     Heuristics *h = &s->heur;
     SchColor us = sch_pos_turn(&s->pos);
     int bonus = min_int(SEARCH_HISTORY_BONUS_SCALE * depth * depth, SEARCH_HISTORY_BONUS_MAX);
     history_add(&h->history[us][sch_move_from(best)][sch_move_to(best)], bonus);
-    for (int i = 0; i < tried_count; i++)
-        history_add(&h->history[us][sch_move_from(tried[i])][sch_move_to(tried[i])], -bonus);
+    for (int i = 0; i < quiet_count; i++)
+        history_add(&h->history[us][sch_move_from(quiets[i])][sch_move_to(quiets[i])], -bonus);
+    for (int back = 1; back <= 2 && back <= ply; back++) {
+        PieceToHistory *cont = s->stack[ply - back].cont;
+        if (!cont)
+            continue;
+        history_add(&(*cont)[sch_pos_piece_on(&s->pos, sch_move_from(best))][sch_move_to(best)], bonus);
+        for (int i = 0; i < quiet_count; i++)
+            history_add(&(*cont)[sch_pos_piece_on(&s->pos, sch_move_from(quiets[i]))][sch_move_to(quiets[i])], -bonus);
+    }
     if (h->killers[ply][0] != best) {
         h->killers[ply][1] = h->killers[ply][0];
         h->killers[ply][0] = best;
@@ -138,6 +147,11 @@ static void update_quiet_stats(Search *s, int ply, int depth, SchMove best, cons
     SchMove prev = ply > 0 ? s->stack[ply - 1].move : SCH_MOVE_NONE;
     if (prev)
         h->counter[sch_pos_piece_on(&s->pos, sch_move_to(prev))][sch_move_to(prev)] = best;
+}
+
+/* Before move m is played from ply: where the continuation history after it lives. */
+static inline void set_continuation(Search *s, int ply, SchMove m) {
+    s->stack[ply].cont = &s->heur.continuation[sch_pos_piece_on(&s->pos, sch_move_from(m))][sch_move_to(m)];
 }
 
 /* ---- quiescence search ---- */
@@ -180,7 +194,8 @@ static int qsearch(Search *s, int alpha, int beta, int ply) {
     int alpha_orig = alpha;
     SchMove best_move = SCH_MOVE_NONE;
     MovePicker mp;
-    mp_init(&mp, pos, &s->heur, tt_found ? hit.move : SCH_MOVE_NONE, ply, SCH_MOVE_NONE, true);
+    PieceToHistory *const no_cont[2] = {NULL, NULL};
+    mp_init(&mp, pos, &s->heur, tt_found ? hit.move : SCH_MOVE_NONE, ply, SCH_MOVE_NONE, no_cont, true);
     int legal = 0;
     for (SchMove m; (m = mp_next(&mp, false));) {
         legal++;
@@ -228,6 +243,7 @@ static bool null_move_cuts(Search *s, int beta, int depth, int ply, int eval, in
             min_int(SEARCH_NMP_EVAL_REDUCTION_MAX, (eval - beta) / SEARCH_NMP_EVAL_DIVISOR);
     SchUndo undo;
     s->stack[ply].move = SCH_MOVE_NONE;
+    s->stack[ply].cont = NULL;
     sch_pos_make_null(&s->pos, &undo);
     s->keys[s->key_count++] = s->pos.key;
     int floor = s->key_floor;
@@ -248,6 +264,7 @@ typedef struct Node {
     int alpha, beta, depth, ply;
     int eval;
     bool pv_node, in_check, improving;
+    PieceToHistory *cont[2]; /* after the last move and the one before it (NULL: none) */
 } Node;
 
 /* Moves not worth searching near the leaves, once a move has been searched and while the side to
@@ -285,8 +302,9 @@ static int search_move(Search *s, const Node *n, const MovePicker *mp, SchMove m
     bool reducible =
         n->depth >= SEARCH_LMR_DEPTH && searched >= SEARCH_LMR_MOVES + n->pv_node && (quiet || !see_ge(pos, m, 0));
     bool killer = m == mp->killers[0] || m == mp->killers[1];
-    int history = s->heur.history[sch_pos_turn(pos)][sch_move_from(m)][sch_move_to(m)];
+    int history = quiet ? quiet_history(&s->heur, n->cont, pos, m) : 0;
     SchUndo undo;
+    set_continuation(s, n->ply, m);
     make_move(s, n->ply, m, &undo);
     bool gives_check = sch_pos_in_check(&s->pos);
     /* Check extension, bounded so that perpetual checks cannot run the line away. */
@@ -354,7 +372,9 @@ static int search(Search *s, int alpha, int beta, int depth, int ply) {
     SchMove best_move = SCH_MOVE_NONE, quiets[64];
     bool skip_quiets = false;
     MovePicker mp;
-    mp_init(&mp, pos, &s->heur, tt_move, ply, ply > 0 ? s->stack[ply - 1].move : SCH_MOVE_NONE, false);
+    n.cont[0] = ply >= 1 ? s->stack[ply - 1].cont : NULL;
+    n.cont[1] = ply >= 2 ? s->stack[ply - 2].cont : NULL;
+    mp_init(&mp, pos, &s->heur, tt_move, ply, ply > 0 ? s->stack[ply - 1].move : SCH_MOVE_NONE, n.cont, false);
     for (SchMove m; (m = mp_next(&mp, skip_quiets));) {
         bool quiet = !move_is_noisy(pos, m);
         n.alpha = alpha, n.beta = beta;
@@ -411,6 +431,7 @@ static int search_root(Search *s, int alpha, int beta, int depth) {
         bool quiet = !move_is_noisy(&s->pos, rm->move);
         SchUndo undo;
         s->nodes++;
+        set_continuation(s, 0, rm->move);
         make_move(s, 0, rm->move, &undo);
         int new_depth = depth - 1 + sch_pos_in_check(&s->pos);
         int score;
@@ -555,7 +576,8 @@ static void load_roots(Search *s) {
     TTHit hit;
     SchMove tt_move = tt_probe(s->tt, s->pos.key, 0, &hit) ? hit.move : SCH_MOVE_NONE;
     MovePicker mp;
-    mp_init(&mp, &s->pos, &s->heur, tt_move, 0, SCH_MOVE_NONE, false);
+    PieceToHistory *const no_cont[2] = {NULL, NULL};
+    mp_init(&mp, &s->pos, &s->heur, tt_move, 0, SCH_MOVE_NONE, no_cont, false);
     bool restrict_moves = false;
     if (s->limits.searchmoves)
         for (int i = 0; i < s->limits.searchmoves_count; i++)

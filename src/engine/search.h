@@ -59,11 +59,11 @@
 /* Late move reductions: quiet moves and losing captures after the first few are searched
  * SEARCH_LMR_BASE + log(depth) * log(move number) / SEARCH_LMR_DIVISOR plies shallower (see
  * reduction() for the adjustments), and again to full depth when they beat alpha. */
-#define SEARCH_LMR_DEPTH           3    /* reduced from this depth on */
-#define SEARCH_LMR_MOVES           2    /* moves searched unreduced (one more at PV nodes) */
-#define SEARCH_LMR_BASE            0.75 /* reduction before the log term */
-#define SEARCH_LMR_DIVISOR         2.25 /* the log term is divided by this */
-#define SEARCH_LMR_HISTORY_DIVISOR 6000 /* a quiet move's reduction shrinks one ply per this much history */
+#define SEARCH_LMR_DEPTH           3     /* reduced from this depth on */
+#define SEARCH_LMR_MOVES           2     /* moves searched unreduced (one more at PV nodes) */
+#define SEARCH_LMR_BASE            0.75  /* reduction before the log term */
+#define SEARCH_LMR_DIVISOR         2.25  /* the log term is divided by this */
+#define SEARCH_LMR_HISTORY_DIVISOR 10000 /* a quiet move's reduction shrinks one ply per this much history */
 /* At the root: late quiet moves that do not give check are searched one ply shallower first. */
 #define SEARCH_ROOT_LMR_DEPTH 3 /* from this depth on */
 #define SEARCH_ROOT_LMR_MOVES 4 /* moves of the line searched unreduced */
@@ -76,8 +76,8 @@
  * cleanly leaves the score at or below alpha. */
 #define SEARCH_DELTA_MARGIN 200 /* added to the captured piece's value */
 
-/* History: a quiet move that cuts off gains SEARCH_HISTORY_BONUS_SCALE * depth^2, the quiet moves
- * tried before it lose as much. */
+/* History: a quiet move that cuts off gains SEARCH_HISTORY_BONUS_SCALE * depth^2 in its histories (by
+ * squares and after each of the last two moves), the quiet moves tried before it lose as much. */
 #define SEARCH_HISTORY_BONUS_SCALE 16   /* times depth^2 */
 #define SEARCH_HISTORY_BONUS_MAX   1600 /* the bonus (and the malus) is at most this */
 
@@ -98,8 +98,9 @@ typedef struct RootMove {
 
 /* One ply of the current line. */
 typedef struct Frame {
-    SchMove move; /* the move played from this ply (SCH_MOVE_NONE: a null move) */
-    int eval;     /* static evaluation (meaningless when in check) */
+    SchMove move;         /* the move played from this ply (SCH_MOVE_NONE: a null move) */
+    int eval;             /* static evaluation (meaningless when in check) */
+    PieceToHistory *cont; /* the continuation history after that move (NULL after a null move) */
     int pv_length;
     SchMove pv[ENGINE_MAX_PLY];
 } Frame;
