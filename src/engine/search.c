@@ -294,9 +294,33 @@ static int reduction(const Search *s, const Node *n, int searched, bool quiet, b
     return max_int(0, min_int(r, new_depth - 1));
 }
 
-/* Searches move m of node n (searched moves before it): the first with the full window, the
- * others with a null window, reduced when late, and again fully when they beat alpha. */
-static int search_move(Search *s, const Node *n, const MovePicker *mp, SchMove m, int searched) {
+/* Singular extension of the table move m of node n (found with the stored result hit): the plies it is
+ * extended by (0, 1 or 2), or SEARCH_INF when the node cuts off without searching (multi-cut; its
+ * score in *score). */
+static int singular_extension(Search *s, const Node *n, const TTHit *hit, SchMove m, int *score) {
+    if (n->ply == 0 || n->depth < SEARCH_SE_DEPTH || hit->depth < n->depth - SEARCH_SE_TT_DEPTH ||
+        !(hit->bound & BOUND_LOWER) || is_mate_score(hit->score) || n->ply >= SEARCH_SE_PLY_LIMIT * s->root_depth)
+        return 0;
+    int singular_beta = hit->score - SEARCH_SE_MARGIN * n->depth;
+    Frame *frame = &s->stack[n->ply];
+    frame->excluded = m;
+    int value = search(s, singular_beta - 1, singular_beta, (n->depth - 1) / 2, n->ply);
+    frame->excluded = SCH_MOVE_NONE;
+    if (value < singular_beta) {
+        int line = n->ply > 0 ? s->stack[n->ply - 1].double_extensions : 0;
+        return 1 + (!n->pv_node && value < singular_beta - SEARCH_SE_DOUBLE_MARGIN && line < SEARCH_SE_DOUBLE_LIMIT);
+    }
+    if (singular_beta >= n->beta) {
+        *score = singular_beta;
+        return SEARCH_INF;
+    }
+    return 0;
+}
+
+/* Searches move m of node n (searched moves before it) extension plies deeper: the first with the
+ * full window, the others with a null window, reduced when late, and again fully when they beat
+ * alpha. */
+static int search_move(Search *s, const Node *n, const MovePicker *mp, SchMove m, int searched, int extension) {
     const SchPosition *pos = &s->pos;
     bool quiet = !move_is_noisy(pos, m);
     bool reducible =
@@ -308,7 +332,9 @@ static int search_move(Search *s, const Node *n, const MovePicker *mp, SchMove m
     make_move(s, n->ply, m, &undo);
     bool gives_check = sch_pos_in_check(&s->pos);
     /* Check extension, bounded so that perpetual checks cannot run the line away. */
-    int new_depth = n->depth - 1 + (gives_check && n->ply < SEARCH_CHECK_EXTENSION_LIMIT * s->root_depth);
+    if (!extension)
+        extension = gives_check && n->ply < SEARCH_CHECK_EXTENSION_LIMIT * s->root_depth;
+    int new_depth = n->depth - 1 + extension;
     int alpha = n->alpha, beta = n->beta, ply = n->ply + 1, score;
     if (searched == 0) {
         score = -search(s, -beta, -alpha, new_depth, ply);
@@ -350,13 +376,14 @@ static int search(Search *s, int alpha, int beta, int depth, int ply) {
     TTHit hit;
     bool tt_found = tt_probe(s->tt, pos->key, ply, &hit);
     SchMove tt_move = tt_found ? hit.move : SCH_MOVE_NONE;
-    if (tt_found && !n.pv_node && tt_cutoff(&hit, alpha, beta, depth))
+    SchMove excluded = frame->excluded; /* a singular extension's search of this node */
+    if (tt_found && !n.pv_node && !excluded && tt_cutoff(&hit, alpha, beta, depth))
         return hit.score;
 
     n.eval = frame->eval = n.in_check ? -SEARCH_INF : tt_found ? hit.eval : eval_position(pos, &s->pawns);
     n.improving = !n.in_check && ply >= 2 && n.eval > s->stack[ply - 2].eval;
     s->heur.killers[ply + 1][0] = s->heur.killers[ply + 1][1] = SCH_MOVE_NONE;
-    if (!n.in_check && !n.pv_node) {
+    if (!n.in_check && !n.pv_node && !excluded) {
         /* Reverse futility: far above beta near the leaves, assume it holds. */
         if (depth <= SEARCH_RFP_DEPTH && n.eval - SEARCH_RFP_MARGIN * (depth - n.improving) >= beta &&
             !is_mate_score(beta))
@@ -375,12 +402,21 @@ static int search(Search *s, int alpha, int beta, int depth, int ply) {
     n.cont[0] = ply >= 1 ? s->stack[ply - 1].cont : NULL;
     n.cont[1] = ply >= 2 ? s->stack[ply - 2].cont : NULL;
     mp_init(&mp, pos, &s->heur, tt_move, ply, ply > 0 ? s->stack[ply - 1].move : SCH_MOVE_NONE, n.cont, false);
+    int line_double_extensions = ply > 0 ? s->stack[ply - 1].double_extensions : 0;
     for (SchMove m; (m = mp_next(&mp, skip_quiets));) {
+        if (m == excluded)
+            continue;
         bool quiet = !move_is_noisy(pos, m);
         n.alpha = alpha, n.beta = beta;
         if (best > -ENGINE_MATE_BOUND && prune_move(s, &n, m, quiet, quiets_count, &skip_quiets))
             continue;
-        score = search_move(s, &n, &mp, m, searched);
+        int extension = m == tt_move && !excluded ? singular_extension(s, &n, &hit, m, &score) : 0;
+        if (s->stopped)
+            return 0;
+        if (extension == SEARCH_INF)
+            return score;
+        frame->double_extensions = line_double_extensions + (extension >= 2);
+        score = search_move(s, &n, &mp, m, searched, extension);
         if (s->stopped)
             return 0;
         searched++;
@@ -402,7 +438,9 @@ static int search(Search *s, int alpha, int beta, int depth, int ply) {
             quiets[quiets_count++] = m;
     }
     if (searched == 0)
-        return n.in_check ? -ENGINE_MATE + ply : 0;
+        return excluded ? alpha : n.in_check ? -ENGINE_MATE + ply : 0;
+    if (excluded)
+        return best; /* a partial search: nothing to store */
     int bound = best >= beta ? BOUND_LOWER : alpha > alpha_orig ? BOUND_EXACT : BOUND_UPPER;
     tt_store(s->tt, pos->key, ply, best_move, best, n.in_check ? 0 : n.eval, depth, bound);
     return best;

@@ -72,6 +72,17 @@
  * cannot run the line away. */
 #define SEARCH_CHECK_EXTENSION_LIMIT 2 /* only while the ply is below this times the root depth */
 
+/* Singular extensions: the table's move of a node whose stored lower bound is deep enough is searched
+ * one ply deeper when a shallower search of all the other moves stays below that bound minus a margin
+ * (the move is singular: the only good one), two plies when far below it. When the other moves beat
+ * the lowered bound and it is above beta, several moves cut off and the node does (multi-cut). */
+#define SEARCH_SE_DEPTH         7  /* tried from this depth on */
+#define SEARCH_SE_TT_DEPTH      3  /* the stored bound is at most this much shallower than the node */
+#define SEARCH_SE_MARGIN        2  /* centipawns below the stored bound, per ply of depth */
+#define SEARCH_SE_DOUBLE_MARGIN 20 /* this much further below it: two plies (not at PV nodes) */
+#define SEARCH_SE_DOUBLE_LIMIT  6  /* at most this many double extensions in a line */
+#define SEARCH_SE_PLY_LIMIT     2  /* only while the ply is below this times the root depth */
+
 /* Delta pruning in the quiescence search: a capture is skipped when even winning the captured piece
  * cleanly leaves the score at or below alpha. */
 #define SEARCH_DELTA_MARGIN 200 /* added to the captured piece's value */
@@ -98,9 +109,11 @@ typedef struct RootMove {
 
 /* One ply of the current line. */
 typedef struct Frame {
-    SchMove move;         /* the move played from this ply (SCH_MOVE_NONE: a null move) */
-    int eval;             /* static evaluation (meaningless when in check) */
-    PieceToHistory *cont; /* the continuation history after that move (NULL after a null move) */
+    SchMove move;          /* the move played from this ply (SCH_MOVE_NONE: a null move) */
+    int eval;              /* static evaluation (meaningless when in check) */
+    PieceToHistory *cont;  /* the continuation history after that move (NULL after a null move) */
+    SchMove excluded;      /* the move a singular extension's search leaves out (SCH_MOVE_NONE: none) */
+    int double_extensions; /* double extensions in the line up to and including that move */
     int pv_length;
     SchMove pv[ENGINE_MAX_PLY];
 } Frame;
