@@ -280,6 +280,9 @@ static bool prune_move(const Search *s, const Node *n, SchMove m, bool quiet, in
         *skip_quiets = true;
         return true;
     }
+    if (quiet && n->depth <= SEARCH_HISTORY_PRUNING_DEPTH &&
+        quiet_history(&s->heur, n->cont, pos, m) < -SEARCH_HISTORY_PRUNING_MARGIN * n->depth)
+        return true;
     return !see_ge(pos, m,
                    quiet ? -SEARCH_SEE_QUIET_MARGIN * n->depth : -SEARCH_SEE_NOISY_MARGIN * n->depth * n->depth);
 }

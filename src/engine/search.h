@@ -52,6 +52,10 @@
  * SEARCH_FUTILITY_PER_DEPTH * depth stays at or below alpha. */
 #define SEARCH_FUTILITY_BASE      100 /* margin at depth 0 */
 #define SEARCH_FUTILITY_PER_DEPTH 90  /* margin added per ply of depth */
+/* History pruning: a quiet move whose histories (by squares and after the last two moves) sum to less
+ * than -SEARCH_HISTORY_PRUNING_MARGIN * depth is skipped; it rarely did any good here before. */
+#define SEARCH_HISTORY_PRUNING_DEPTH  4    /* at depth <= this */
+#define SEARCH_HISTORY_PRUNING_MARGIN 4000 /* per ply of depth */
 /* SEE pruning: moves that lose more than this by exchange are skipped. */
 #define SEARCH_SEE_QUIET_MARGIN 50 /* quiet moves: this much per ply of depth */
 #define SEARCH_SEE_NOISY_MARGIN 20 /* captures and promotions: this much times depth^2 */
