@@ -21,9 +21,11 @@ bool move_is_noisy(const SchPosition *pos, SchMove m) {
 }
 
 void mp_init(MovePicker *mp, const SchPosition *pos, const Heuristics *heur, SchMove tt_move, int ply, SchMove prev,
-             bool noisy_only) {
+             PieceToHistory *const cont[2], bool noisy_only) {
     mp->pos = pos;
     mp->heur = heur;
+    mp->cont[0] = cont[0];
+    mp->cont[1] = cont[1];
     mp->stage = STAGE_TT;
     mp->noisy_only = noisy_only && !sch_pos_in_check(pos);
     bool tt_usable = tt_move && sch_gen_is_legal(pos, tt_move) &&
@@ -61,12 +63,11 @@ static void score_noisy(MovePicker *mp) {
     }
 }
 
-/* Quiet moves are sorted once by history (insertion sort: short lists, mostly few moves tried). */
+/* Quiet moves are sorted once by their histories (insertion sort: short lists, mostly few moves tried). */
 static void sort_quiet(MovePicker *mp) {
-    SchColor us = sch_pos_turn(mp->pos);
     for (int i = mp->cur; i < mp->end; i++) {
         SchMove m = mp->moves[i];
-        int score = mp->heur->history[us][sch_move_from(m)][sch_move_to(m)], j = i;
+        int score = quiet_history(mp->heur, mp->cont, mp->pos, m), j = i;
         for (; j > mp->cur && mp->scores[j - 1] < score; j--)
             mp->moves[j] = mp->moves[j - 1], mp->scores[j] = mp->scores[j - 1];
         mp->moves[j] = m, mp->scores[j] = score;

@@ -138,14 +138,23 @@ static void history_add(int16_t *entry, int bonus) {
     *entry = (int16_t)v;
 }
 
-/* A quiet move cut off: reward it, punish the quiet moves tried before it. */
-static void update_quiet_stats(Search *s, int ply, int depth, SchMove best, const SchMove *tried, int tried_count) {
+/* A quiet move cut off: reward it, punish the quiet moves tried before it, by their squares and
+ * after each of the last two moves. */
+static void update_quiet_stats(Search *s, int ply, int depth, SchMove best, const SchMove *quiets, int quiet_count) {
     Heuristics *h = &s->heur;
     SchColor us = sch_pos_turn(&s->pos);
     int bonus = min_int(SEARCH_HISTORY_BONUS_SCALE * depth * depth, SEARCH_HISTORY_BONUS_MAX);
     history_add(&h->history[us][sch_move_from(best)][sch_move_to(best)], bonus);
-    for (int i = 0; i < tried_count; i++)
-        history_add(&h->history[us][sch_move_from(tried[i])][sch_move_to(tried[i])], -bonus);
+    for (int i = 0; i < quiet_count; i++)
+        history_add(&h->history[us][sch_move_from(quiets[i])][sch_move_to(quiets[i])], -bonus);
+    for (int back = 1; back <= 2 && back <= ply; back++) {
+        PieceToHistory *cont = s->stack[ply - back].cont;
+        if (!cont)
+            continue;
+        history_add(&(*cont)[sch_pos_piece_on(&s->pos, sch_move_from(best))][sch_move_to(best)], bonus);
+        for (int i = 0; i < quiet_count; i++)
+            history_add(&(*cont)[sch_pos_piece_on(&s->pos, sch_move_from(quiets[i]))][sch_move_to(quiets[i])], -bonus);
+    }
     if (h->killers[ply][0] != best) {
         h->killers[ply][1] = h->killers[ply][0];
         h->killers[ply][0] = best;
@@ -153,6 +162,11 @@ static void update_quiet_stats(Search *s, int ply, int depth, SchMove best, cons
     SchMove prev = ply > 0 ? s->stack[ply - 1].move : SCH_MOVE_NONE;
     if (prev)
         h->counter[sch_pos_piece_on(&s->pos, sch_move_to(prev))][sch_move_to(prev)] = best;
+}
+
+/* Before move m is played from ply: where the continuation history after it lives. */
+static inline void set_continuation(Search *s, int ply, SchMove m) {
+    s->stack[ply].cont = &s->heur.continuation[sch_pos_piece_on(&s->pos, sch_move_from(m))][sch_move_to(m)];
 }
 
 /* ---- quiescence search ---- */
@@ -195,7 +209,8 @@ static int qsearch(Search *s, int alpha, int beta, int ply) {
     int alpha_orig = alpha;
     SchMove best_move = SCH_MOVE_NONE;
     MovePicker mp;
-    mp_init(&mp, pos, &s->heur, tt_found ? hit.move : SCH_MOVE_NONE, ply, SCH_MOVE_NONE, true);
+    PieceToHistory *const no_cont[2] = {NULL, NULL};
+    mp_init(&mp, pos, &s->heur, tt_found ? hit.move : SCH_MOVE_NONE, ply, SCH_MOVE_NONE, no_cont, true);
     int legal = 0;
     for (SchMove m; (m = mp_next(&mp, false));) {
         legal++;
@@ -243,6 +258,7 @@ static bool null_move_cuts(Search *s, int beta, int depth, int ply, int eval, in
             min_int(SEARCH_NMP_EVAL_REDUCTION_MAX, (eval - beta) / SEARCH_NMP_EVAL_DIVISOR);
     SchUndo undo;
     s->stack[ply].move = SCH_MOVE_NONE;
+    s->stack[ply].cont = NULL;
     if (s->net)
         nnue_record_null(&s->acc[ply + 1]);
     sch_pos_make_null(&s->pos, &undo);
@@ -265,6 +281,7 @@ typedef struct Node {
     int alpha, beta, depth, ply;
     int eval;
     bool pv_node, in_check, improving;
+    PieceToHistory *cont[2]; /* after the last move and the one before it (NULL: none) */
 } Node;
 
 /* Moves not worth searching near the leaves, once a move has been searched and while the side to
@@ -280,6 +297,9 @@ static bool prune_move(const Search *s, const Node *n, SchMove m, bool quiet, in
         *skip_quiets = true;
         return true;
     }
+    if (quiet && n->depth <= SEARCH_HISTORY_PRUNING_DEPTH &&
+        quiet_history(&s->heur, n->cont, pos, m) < -SEARCH_HISTORY_PRUNING_MARGIN * n->depth)
+        return true;
     return !see_ge(pos, m,
                    quiet ? -SEARCH_SEE_QUIET_MARGIN * n->depth : -SEARCH_SEE_NOISY_MARGIN * n->depth * n->depth);
 }
@@ -294,20 +314,47 @@ static int reduction(const Search *s, const Node *n, int searched, bool quiet, b
     return max_int(0, min_int(r, new_depth - 1));
 }
 
-/* Searches move m of node n (searched moves before it): the first with the full window, the
- * others with a null window, reduced when late, and again fully when they beat alpha. */
-static int search_move(Search *s, const Node *n, const MovePicker *mp, SchMove m, int searched) {
+/* Singular extension of the table move m of node n (found with the stored result hit): the plies it is
+ * extended by (0, 1 or 2), or SEARCH_INF when the node cuts off without searching (multi-cut; its
+ * score in *score). */
+static int singular_extension(Search *s, const Node *n, const TTHit *hit, SchMove m, int *score) {
+    if (n->ply == 0 || n->depth < SEARCH_SE_DEPTH || hit->depth < n->depth - SEARCH_SE_TT_DEPTH ||
+        !(hit->bound & BOUND_LOWER) || is_mate_score(hit->score) || n->ply >= SEARCH_SE_PLY_LIMIT * s->root_depth)
+        return 0;
+    int singular_beta = hit->score - SEARCH_SE_MARGIN * n->depth;
+    Frame *frame = &s->stack[n->ply];
+    frame->excluded = m;
+    int value = search(s, singular_beta - 1, singular_beta, (n->depth - 1) / 2, n->ply);
+    frame->excluded = SCH_MOVE_NONE;
+    if (value < singular_beta) {
+        int line = n->ply > 0 ? s->stack[n->ply - 1].double_extensions : 0;
+        return 1 + (!n->pv_node && value < singular_beta - SEARCH_SE_DOUBLE_MARGIN && line < SEARCH_SE_DOUBLE_LIMIT);
+    }
+    if (singular_beta >= n->beta) {
+        *score = singular_beta;
+        return SEARCH_INF;
+    }
+    return 0;
+}
+
+/* Searches move m of node n (searched moves before it) extension plies deeper: the first with the
+ * full window, the others with a null window, reduced when late, and again fully when they beat
+ * alpha. */
+static int search_move(Search *s, const Node *n, const MovePicker *mp, SchMove m, int searched, int extension) {
     const SchPosition *pos = &s->pos;
     bool quiet = !move_is_noisy(pos, m);
     bool reducible =
         n->depth >= SEARCH_LMR_DEPTH && searched >= SEARCH_LMR_MOVES + n->pv_node && (quiet || !see_ge(pos, m, 0));
     bool killer = m == mp->killers[0] || m == mp->killers[1];
-    int history = s->heur.history[sch_pos_turn(pos)][sch_move_from(m)][sch_move_to(m)];
+    int history = quiet ? quiet_history(&s->heur, n->cont, pos, m) : 0;
     SchUndo undo;
+    set_continuation(s, n->ply, m);
     make_move(s, n->ply, m, &undo);
     bool gives_check = sch_pos_in_check(&s->pos);
     /* Check extension, bounded so that perpetual checks cannot run the line away. */
-    int new_depth = n->depth - 1 + (gives_check && n->ply < SEARCH_CHECK_EXTENSION_LIMIT * s->root_depth);
+    if (!extension)
+        extension = gives_check && n->ply < SEARCH_CHECK_EXTENSION_LIMIT * s->root_depth;
+    int new_depth = n->depth - 1 + extension;
     int alpha = n->alpha, beta = n->beta, ply = n->ply + 1, score;
     if (searched == 0) {
         score = -search(s, -beta, -alpha, new_depth, ply);
@@ -349,13 +396,14 @@ static int search(Search *s, int alpha, int beta, int depth, int ply) {
     TTHit hit;
     bool tt_found = tt_probe(s->tt, pos->key, ply, &hit);
     SchMove tt_move = tt_found ? hit.move : SCH_MOVE_NONE;
-    if (tt_found && !n.pv_node && tt_cutoff(&hit, alpha, beta, depth))
+    SchMove excluded = frame->excluded; /* a singular extension's search of this node */
+    if (tt_found && !n.pv_node && !excluded && tt_cutoff(&hit, alpha, beta, depth))
         return hit.score;
 
     n.eval = frame->eval = n.in_check ? -SEARCH_INF : tt_found ? hit.eval : evaluate(s, ply);
     n.improving = !n.in_check && ply >= 2 && n.eval > s->stack[ply - 2].eval;
     s->heur.killers[ply + 1][0] = s->heur.killers[ply + 1][1] = SCH_MOVE_NONE;
-    if (!n.in_check && !n.pv_node) {
+    if (!n.in_check && !n.pv_node && !excluded) {
         /* Reverse futility: far above beta near the leaves, assume it holds. */
         if (depth <= SEARCH_RFP_DEPTH && n.eval - SEARCH_RFP_MARGIN * (depth - n.improving) >= beta &&
             !is_mate_score(beta))
@@ -371,13 +419,24 @@ static int search(Search *s, int alpha, int beta, int depth, int ply) {
     SchMove best_move = SCH_MOVE_NONE, quiets[64];
     bool skip_quiets = false;
     MovePicker mp;
-    mp_init(&mp, pos, &s->heur, tt_move, ply, ply > 0 ? s->stack[ply - 1].move : SCH_MOVE_NONE, false);
+    n.cont[0] = ply >= 1 ? s->stack[ply - 1].cont : NULL;
+    n.cont[1] = ply >= 2 ? s->stack[ply - 2].cont : NULL;
+    mp_init(&mp, pos, &s->heur, tt_move, ply, ply > 0 ? s->stack[ply - 1].move : SCH_MOVE_NONE, n.cont, false);
+    int line_double_extensions = ply > 0 ? s->stack[ply - 1].double_extensions : 0;
     for (SchMove m; (m = mp_next(&mp, skip_quiets));) {
+        if (m == excluded)
+            continue;
         bool quiet = !move_is_noisy(pos, m);
         n.alpha = alpha, n.beta = beta;
         if (best > -ENGINE_MATE_BOUND && prune_move(s, &n, m, quiet, quiets_count, &skip_quiets))
             continue;
-        score = search_move(s, &n, &mp, m, searched);
+        int extension = m == tt_move && !excluded ? singular_extension(s, &n, &hit, m, &score) : 0;
+        if (s->stopped)
+            return 0;
+        if (extension == SEARCH_INF)
+            return score;
+        frame->double_extensions = line_double_extensions + (extension >= 2);
+        score = search_move(s, &n, &mp, m, searched, extension);
         if (s->stopped)
             return 0;
         searched++;
@@ -399,7 +458,9 @@ static int search(Search *s, int alpha, int beta, int depth, int ply) {
             quiets[quiets_count++] = m;
     }
     if (searched == 0)
-        return n.in_check ? -ENGINE_MATE + ply : 0;
+        return excluded ? alpha : n.in_check ? -ENGINE_MATE + ply : 0;
+    if (excluded)
+        return best; /* a partial search: nothing to store */
     int bound = best >= beta ? BOUND_LOWER : alpha > alpha_orig ? BOUND_EXACT : BOUND_UPPER;
     tt_store(s->tt, pos->key, ply, best_move, best, n.in_check ? 0 : n.eval, depth, bound);
     return best;
@@ -428,6 +489,7 @@ static int search_root(Search *s, int alpha, int beta, int depth) {
         bool quiet = !move_is_noisy(&s->pos, rm->move);
         SchUndo undo;
         s->nodes++;
+        set_continuation(s, 0, rm->move);
         make_move(s, 0, rm->move, &undo);
         int new_depth = depth - 1 + sch_pos_in_check(&s->pos);
         int score;
@@ -572,7 +634,8 @@ static void load_roots(Search *s) {
     TTHit hit;
     SchMove tt_move = tt_probe(s->tt, s->pos.key, 0, &hit) ? hit.move : SCH_MOVE_NONE;
     MovePicker mp;
-    mp_init(&mp, &s->pos, &s->heur, tt_move, 0, SCH_MOVE_NONE, false);
+    PieceToHistory *const no_cont[2] = {NULL, NULL};
+    mp_init(&mp, &s->pos, &s->heur, tt_move, 0, SCH_MOVE_NONE, no_cont, false);
     bool restrict_moves = false;
     if (s->limits.searchmoves)
         for (int i = 0; i < s->limits.searchmoves_count; i++)

@@ -53,6 +53,10 @@
  * SEARCH_FUTILITY_PER_DEPTH * depth stays at or below alpha. */
 #define SEARCH_FUTILITY_BASE      100 /* margin at depth 0 */
 #define SEARCH_FUTILITY_PER_DEPTH 90  /* margin added per ply of depth */
+/* History pruning: a quiet move whose histories (by squares and after the last two moves) sum to less
+ * than -SEARCH_HISTORY_PRUNING_MARGIN * depth is skipped; it rarely did any good here before. */
+#define SEARCH_HISTORY_PRUNING_DEPTH  4    /* at depth <= this */
+#define SEARCH_HISTORY_PRUNING_MARGIN 4000 /* per ply of depth */
 /* SEE pruning: moves that lose more than this by exchange are skipped. */
 #define SEARCH_SEE_QUIET_MARGIN 50 /* quiet moves: this much per ply of depth */
 #define SEARCH_SEE_NOISY_MARGIN 20 /* captures and promotions: this much times depth^2 */
@@ -60,11 +64,11 @@
 /* Late move reductions: quiet moves and losing captures after the first few are searched
  * SEARCH_LMR_BASE + log(depth) * log(move number) / SEARCH_LMR_DIVISOR plies shallower (see
  * reduction() for the adjustments), and again to full depth when they beat alpha. */
-#define SEARCH_LMR_DEPTH           3    /* reduced from this depth on */
-#define SEARCH_LMR_MOVES           2    /* moves searched unreduced (one more at PV nodes) */
-#define SEARCH_LMR_BASE            0.75 /* reduction before the log term */
-#define SEARCH_LMR_DIVISOR         2.25 /* the log term is divided by this */
-#define SEARCH_LMR_HISTORY_DIVISOR 6000 /* a quiet move's reduction shrinks one ply per this much history */
+#define SEARCH_LMR_DEPTH           3     /* reduced from this depth on */
+#define SEARCH_LMR_MOVES           2     /* moves searched unreduced (one more at PV nodes) */
+#define SEARCH_LMR_BASE            0.75  /* reduction before the log term */
+#define SEARCH_LMR_DIVISOR         2.25  /* the log term is divided by this */
+#define SEARCH_LMR_HISTORY_DIVISOR 10000 /* a quiet move's reduction shrinks one ply per this much history */
 /* At the root: late quiet moves that do not give check are searched one ply shallower first. */
 #define SEARCH_ROOT_LMR_DEPTH 3 /* from this depth on */
 #define SEARCH_ROOT_LMR_MOVES 4 /* moves of the line searched unreduced */
@@ -73,12 +77,23 @@
  * cannot run the line away. */
 #define SEARCH_CHECK_EXTENSION_LIMIT 2 /* only while the ply is below this times the root depth */
 
+/* Singular extensions: the table's move of a node whose stored lower bound is deep enough is searched
+ * one ply deeper when a shallower search of all the other moves stays below that bound minus a margin
+ * (the move is singular: the only good one), two plies when far below it. When the other moves beat
+ * the lowered bound and it is above beta, several moves cut off and the node does (multi-cut). */
+#define SEARCH_SE_DEPTH         7  /* tried from this depth on */
+#define SEARCH_SE_TT_DEPTH      3  /* the stored bound is at most this much shallower than the node */
+#define SEARCH_SE_MARGIN        2  /* centipawns below the stored bound, per ply of depth */
+#define SEARCH_SE_DOUBLE_MARGIN 20 /* this much further below it: two plies (not at PV nodes) */
+#define SEARCH_SE_DOUBLE_LIMIT  6  /* at most this many double extensions in a line */
+#define SEARCH_SE_PLY_LIMIT     2  /* only while the ply is below this times the root depth */
+
 /* Delta pruning in the quiescence search: a capture is skipped when even winning the captured piece
  * cleanly leaves the score at or below alpha. */
 #define SEARCH_DELTA_MARGIN 200 /* added to the captured piece's value */
 
-/* History: a quiet move that cuts off gains SEARCH_HISTORY_BONUS_SCALE * depth^2, the quiet moves
- * tried before it lose as much. */
+/* History: a quiet move that cuts off gains SEARCH_HISTORY_BONUS_SCALE * depth^2 in its histories (by
+ * squares and after each of the last two moves), the quiet moves tried before it lose as much. */
 #define SEARCH_HISTORY_BONUS_SCALE 16   /* times depth^2 */
 #define SEARCH_HISTORY_BONUS_MAX   1600 /* the bonus (and the malus) is at most this */
 
@@ -99,8 +114,11 @@ typedef struct RootMove {
 
 /* One ply of the current line. */
 typedef struct Frame {
-    SchMove move; /* the move played from this ply (SCH_MOVE_NONE: a null move) */
-    int eval;     /* static evaluation (meaningless when in check) */
+    SchMove move;          /* the move played from this ply (SCH_MOVE_NONE: a null move) */
+    int eval;              /* static evaluation (meaningless when in check) */
+    PieceToHistory *cont;  /* the continuation history after that move (NULL after a null move) */
+    SchMove excluded;      /* the move a singular extension's search leaves out (SCH_MOVE_NONE: none) */
+    int double_extensions; /* double extensions in the line up to and including that move */
     int pv_length;
     SchMove pv[ENGINE_MAX_PLY];
 } Frame;
