@@ -97,6 +97,10 @@ void tally_add(Tally *t, const GameRecord *rec);
 /* Prints the statistics block (score, Elo, LOS, SPRT, protocol errors). */
 void match_print_stats(FILE *out, const MatchShared *sh, const Tally *t);
 /* The SPRT decision so far: -1 H0 accepted, 1 H1 accepted, 0 continue (also when SPRT is off). */
+/* The SPRT decides only from this many finished pairs on: the LLR's normal approximation takes the
+ * variance from the pairs themselves, and a handful of equal results (with the 0.001 weights of the
+ * empty cells) makes it tiny and the LLR huge: one lost pair used to accept H0 after two games. */
+#define MATCH_SPRT_MIN_PAIRS 10
 int match_sprt_decision(const MatchConfig *cfg, const Tally *t, double *llr);
 
 #endif

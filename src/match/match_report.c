@@ -51,6 +51,11 @@ int match_sprt_decision(const MatchConfig *cfg, const Tally *t, double *llr) {
     double lower, upper;
     *llr = stats_llr_pentanomial(t->penta, cfg->elo0, cfg->elo1);
     stats_sprt_bounds(cfg->alpha, cfg->beta, &lower, &upper);
+    int pairs = 0;
+    for (int i = 0; i < STATS_PENTA; i++)
+        pairs += t->penta[i];
+    if (pairs < MATCH_SPRT_MIN_PAIRS)
+        return 0; /* the LLR is reported, but it is no evidence yet */
     return *llr >= upper ? 1 : *llr <= lower ? -1 : 0;
 }
 

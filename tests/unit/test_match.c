@@ -12,6 +12,7 @@
 #include "match.h"
 #include "match_adjudicate.h"
 #include "match_openings.h"
+#include "match_internal.h"
 #include "match_stats.h"
 #include "schach/bitboard.h"
 #include "schach/fen.h"
@@ -86,6 +87,26 @@ static void test_sprt(void **state) {
     assert_true(stats_llr_trinomial(100, 300, 100, 0, 5) < lower);
     const int won[STATS_PENTA] = {0, 0, 0, 0, 40}; /* regularised zero counts: finite and large */
     assert_true(stats_llr_pentanomial(won, 0, 5) > upper);
+}
+
+/* One lost pair is no evidence: the regularised variance of a single pair is tiny, so its LLR
+ * (about -3.9 for elo0 0, elo1 10) crossed the bound and the SPRT accepted H0 after two games. No
+ * decision before MATCH_SPRT_MIN_PAIRS pairs; after them the same result decides. */
+static void test_sprt_waits_for_pairs(void **state) {
+    (void)state;
+    MatchConfig cfg = {.sprt_on = true, .elo0 = 0, .elo1 = 10, .alpha = 0.05, .beta = 0.05};
+    Tally t = {0};
+    double llr = 0;
+    t.penta[0] = 1; /* both games of one pair lost */
+    assert_int_equal(match_sprt_decision(&cfg, &t, &llr), 0);
+    t.penta[0] = 1;
+    t.penta[4] = 0;
+    for (int i = 1; i < MATCH_SPRT_MIN_PAIRS - 1; i++)
+        t.penta[i % 2 ? 0 : 1]++;
+    assert_int_equal(match_sprt_decision(&cfg, &t, &llr), 0); /* one pair short */
+    t.penta[0] += 40;
+    t.penta[1] += 40;
+    assert_int_equal(match_sprt_decision(&cfg, &t, &llr), -1); /* plenty of losses: H0 */
 }
 
 /* ---- openings ---- */
@@ -342,6 +363,7 @@ int main(void) {
         cmocka_unit_test(test_pentanomial),
         cmocka_unit_test(test_los),
         cmocka_unit_test(test_sprt),
+        cmocka_unit_test(test_sprt_waits_for_pairs),
         cmocka_unit_test(test_openings_pgn),
         cmocka_unit_test(test_openings_pgn_errors),
         cmocka_unit_test(test_openings_epd),
