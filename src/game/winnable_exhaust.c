@@ -148,8 +148,6 @@ static bool bfs_line(const WinBfsNode *nodes, uint32_t i, SchMove *line, int max
 
 bool sch_win_shortest(const SchPosition *root, SchColor W, uint64_t budget, SchWinWork *w, SchWinResult *r,
                       uint64_t *nodes) {
-    uint64_t spent_here = 0, *spent = &spent_here;
-    bool found = false;
     if (!w->bfs)
         w->bfs = malloc(WIN_BFS_NODES * sizeof *w->bfs);
     if (!w->bfs)
@@ -159,8 +157,10 @@ bool sch_win_shortest(const SchPosition *root, SchColor W, uint64_t budget, SchW
     WinBfsNode *tree = w->bfs;
     tree[0] = (WinBfsNode){0, SCH_MOVE_NONE};
     uint32_t head = 0, tail = 1;
+    uint64_t spent = 0;
+    bool out_of_room = false; /* the budget or the tree is full */
     SchMove line[SCH_WIN_LINE_MAX];
-    while (head < tail) {
+    while (head < tail && !out_of_room) {
         uint32_t at = head++;
         int len;
         if (!bfs_line(tree, at, line, SCH_WIN_LINE_MAX - 1, &len))
@@ -176,29 +176,27 @@ bool sch_win_shortest(const SchPosition *root, SchColor W, uint64_t budget, SchW
             bool changes = irreversible(&pos, moves[i]);
             SchUndo u;
             sch_pos_make(&pos, moves[i], &u);
-            bool fresh = !win_tt_seen(w, pos.key, 0);
-            if (fresh) {
+            if (!win_tt_seen(w, pos.key, 0)) {
                 win_tt_store(w, pos.key, 0);
-                if (++*spent > budget || tail == WIN_BFS_NODES) {
-                    *nodes += *spent;
-                    return false;
-                }
-                if (pos.checkers && sch_pos_turn(&pos) != W && !sch_gen_has_legal_move(&pos)) {
+                out_of_room = ++spent > budget || tail == WIN_BFS_NODES;
+                if (out_of_room)
+                    break;
+                bool can_move = sch_gen_has_legal_move(&pos);
+                if (!can_move && pos.checkers && sch_pos_turn(&pos) != W) {
                     memcpy(r->line, line, (size_t)len * sizeof *line);
                     r->line[len] = moves[i];
                     r->line_len = len + 1;
-                    found = true;
-                    head = tail;
-                    break;
+                    *nodes += spent;
+                    return true;
                 }
-                if (sch_gen_has_legal_move(&pos) && !dead_end(&pos, W, changes))
+                if (can_move && !dead_end(&pos, W, changes))
                     tree[tail++] = (WinBfsNode){at, moves[i]};
             }
             sch_pos_unmake(&pos, moves[i], &u);
         }
     }
-    *nodes += *spent;
-    return found;
+    *nodes += spent;
+    return false;
 }
 
 SchWinnability sch_win_exhaust(const SchPosition *root, SchColor W, uint64_t budget, SchWinWork *w, SchWinResult *r,
