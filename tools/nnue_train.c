@@ -2,7 +2,7 @@
  * writes the quantised net (docs/nnue.md has the file format and the steps).
  *
  *   nnue_train train [options] DATA... -o NET
- *       --hidden N (256)  --epochs N (20)  --batch N (16384)  --lr R (0.001)  --lr-drop E (after 75 %
+ *       --hidden N (256; a multiple of 16 up to 1024)  --epochs N (20)  --batch N (16384)  --lr R (0.001)  --lr-drop E (after 75 %
  *       of the epochs the rate is a tenth)  --lambda L (0.75)  --scale-k K (400)  --threads N (1)
  *       --seed N (1)  --mirror 0|1 (0; 1: each epoch trains about half the records mirrored left to
  *       right, a different half each epoch)  --init FLOAT (start from a float checkpoint written by an
@@ -33,6 +33,7 @@
 
 #include <pthread.h>
 
+#include "nnue.h"
 #include "nnue_data.h"
 
 enum { INPUTS = 768, QA = 255, QB = 64, SCALE = 400, MAX_THREADS = 16 };
@@ -276,16 +277,6 @@ static double run_workers(Worker *workers, int threads, const size_t *order, siz
 
 /* ---- the quantised net --------------------------------------------------------------------------- */
 
-typedef struct Net {
-    int hidden;
-    int16_t *ft_w, *ft_b, *out_w; /* as in the file */
-    int32_t out_b;
-} Net;
-
-static size_t net_file_size(int hidden) {
-    return 8 + 5 * 4 + ((size_t)INPUTS * hidden + hidden + 2 * (size_t)hidden) * 2 + 4;
-}
-
 static int16_t quantise(float x, float factor, int bound) {
     long v = lroundf(x * factor);
     return (int16_t)(v > bound ? bound : v < -bound ? -bound : v);
@@ -296,12 +287,11 @@ static void put32(uint8_t *p, int32_t v) {
         p[i] = (uint8_t)((uint32_t)v >> (8 * i));
 }
 
-static int32_t get32(const uint8_t *p) { return (int32_t)(p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24); }
 
 /* Writes the quantised net (docs/nnue.md) to path through a temporary file. */
 static bool net_write(const Model *m, const char *path) {
     int n = m->hidden;
-    size_t size = net_file_size(n);
+    size_t size = nnue_file_size(n);
     uint8_t *buf = malloc(size), *p = buf;
     if (!buf)
         return false;
@@ -325,61 +315,31 @@ static bool net_write(const Model *m, const char *path) {
     return ok && rename(tmp, path) == 0;
 }
 
-/* Reads a net file; false (and a message) for anything but the documented format. */
-static bool net_read(Net *net, const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "nnue_train: cannot read %s\n", path);
+/* Reads a net file with the engine's own loader, so that what is checked is what the engine plays
+ * with; false (and the loader's reason) for anything else. */
+static bool net_read(NnueNet *net, const char *path) {
+    char err[256];
+    if (!nnue_load_file(net, path, err, sizeof err)) {
+        fprintf(stderr, "nnue_train: %s: %s\n", path, err);
         return false;
     }
-    uint8_t head[28];
-    bool ok = fread(head, 1, sizeof head, f) == sizeof head && !memcmp(head, "SCHNNUE1", 8);
-    int32_t hidden = ok ? get32(head + 12) : 0;
-    ok = ok && get32(head + 8) == INPUTS && hidden >= 1 && hidden <= 4096 && get32(head + 16) == QA &&
-         get32(head + 20) == QB && get32(head + 24) == SCALE;
-    size_t rest = ok ? net_file_size(hidden) - sizeof head : 0;
-    uint8_t *buf = ok ? malloc(rest + 1) : NULL;
-    ok = buf && fread(buf, 1, rest + 1, f) == rest; /* exactly rest bytes: nothing missing, nothing after */
-    fclose(f);
-    if (!ok) {
-        free(buf);
-        fprintf(stderr, "nnue_train: %s is not a net of the documented format\n", path);
-        return false;
-    }
-    size_t count = (size_t)INPUTS * hidden + 3 * (size_t)hidden;
-    net->hidden = hidden;
-    net->ft_w = malloc(count * sizeof *net->ft_w);
-    if (!net->ft_w) {
-        free(buf);
-        return false;
-    }
-    for (size_t i = 0; i < count; i++)
-        net->ft_w[i] = (int16_t)nnue_get_u16(buf + 2 * i);
-    net->ft_b = net->ft_w + (size_t)INPUTS * hidden;
-    net->out_w = net->ft_b + hidden;
-    net->out_b = get32(buf + 2 * count);
-    free(buf);
     return true;
 }
 
-/* The engine's evaluation in centipawns, integer arithmetic as in docs/nnue.md; *overflow is set when
- * an accumulator leaves the int16 range. */
-static int net_eval(const Net *net, const Sample *s, bool *overflow) {
-    int n = net->hidden;
-    int64_t sum = 0;
-    for (int side = 0; side < 2; side++) {
-        int p = side == 0 ? s->stm : 1 - s->stm;
-        for (int i = 0; i < n; i++) {
-            int32_t acc = net->ft_b[i];
-            for (int c = 0; c < s->count; c++)
-                acc += net->ft_w[(size_t)s->feature[p][c] * n + i];
-            if (acc > 32767 || acc < -32768)
-                *overflow = true;
-            int32_t v = acc < 0 ? 0 : acc > QA ? QA : acc;
-            sum += (int64_t)v * v * net->out_w[side * n + i];
-        }
-    }
-    return (int)((sum / QA + net->out_b) * SCALE / (QA * QB));
+/* The engine's evaluation of a record's position (from scratch, side to move's point of view, not
+ * clamped). The weights' bound (WEIGHT_CLIP) keeps every accumulator within int16 by construction. */
+static int net_eval(const NnueNet *net, const uint8_t *raw) {
+    NnueRecord r;
+    nnue_record_decode(raw, &r); /* validated when loaded */
+    SchPosition pos;
+    sch_pos_clear(&pos);
+    for (int i = 0; i < r.count; i++)
+        sch_pos_put(&pos, sch_piece_make((SchColor)(r.code[i] / 6), (SchPieceType)(r.code[i] % 6)), r.square[i]);
+    pos.turn = r.stm;
+    sch_pos_finish(&pos);
+    NnueAccumulator acc;
+    nnue_refresh(net, &acc, &pos);
+    return nnue_output(net, &acc, (SchColor)r.stm);
 }
 
 /* ---- float checkpoints (NET.float): the model before quantisation, to compare and to go on from -- */
@@ -409,12 +369,12 @@ static bool model_load(Model *m, const char *path) {
 
 /* Mean |quantised - float| and |quantised - search score| in centipawns over up to 100,000 held-out
  * records (all records when none is held out). */
-static void compare(const Net *net, const Model *model, const Data *d, const Train *t) {
+static void compare(const NnueNet *net, const Model *model, const Data *d, const Train *t) {
     Sample s;
     float *acc = malloc(2 * (size_t)net->hidden * sizeof *acc);
     double diff_float = 0, diff_score = 0, loss = 0;
     size_t n = 0;
-    bool overflow = false, any_held = false;
+    bool any_held = false;
     for (size_t i = 0; i < d->count && !any_held; i++)
         any_held = is_held_out(d->records + i * NNUE_RECORD_SIZE);
     for (size_t i = 0; i < d->count && n < 100000 && acc; i++) {
@@ -422,7 +382,7 @@ static void compare(const Net *net, const Model *model, const Data *d, const Tra
         if (any_held && !is_held_out(raw))
             continue;
         sample_from(raw, &s, false);
-        int q = net_eval(net, &s, &overflow);
+        int q = net_eval(net, raw);
         if (model)
             diff_float += fabs(q - model_forward(model, &s, acc) * SCALE);
         diff_score += fabs((double)q - s.score);
@@ -435,8 +395,7 @@ static void compare(const Net *net, const Model *model, const Data *d, const Tra
         return;
     if (model)
         printf("check: %zu records, quantised vs float model: mean |difference| %.3f cp\n", n, diff_float / n);
-    printf("check: quantised vs search score: mean |difference| %.1f cp, loss %.6f%s\n", diff_score / n, loss / n,
-           overflow ? "; AN ACCUMULATOR LEFT THE INT16 RANGE" : "");
+    printf("check: quantised vs search score: mean |difference| %.1f cp, loss %.6f\n", diff_score / n, loss / n);
 }
 
 /* ---- commands -------------------------------------------------------------------------------------- */
@@ -510,7 +469,8 @@ static int cmd_train(int argc, char **argv) {
         else
             files++;
     }
-    if (!out || !files || hidden < 1 || hidden > 4096 || epochs < 1 || batch < 1 || threads < 1 ||
+    /* The engine reads hidden layers of a multiple of 16 (its kernels' width) up to NNUE_HIDDEN_MAX. */
+    if (!out || !files || hidden < 16 || hidden > NNUE_HIDDEN_MAX || hidden % 16 || epochs < 1 || batch < 1 || threads < 1 ||
         threads > MAX_THREADS || !(lr > 0) || !(t.lambda >= 0 && t.lambda <= 1) || !(t.scale_k > 0)) {
         fputs("usage: nnue_train train [options] DATA... -o NET (see tools/nnue_train.c)\n", stderr);
         return 2;
@@ -590,11 +550,11 @@ static int cmd_train(int argc, char **argv) {
         fprintf(stderr, "nnue_train: cannot write %s\n", out);
         return 1;
     }
-    printf("nnue_train: wrote %s (%zu bytes) and %s\n", out, net_file_size(hidden), float_path);
-    Net net;
+    printf("nnue_train: wrote %s (%zu bytes) and %s\n", out, nnue_file_size(hidden), float_path);
+    NnueNet net;
     if (net_read(&net, out)) {
         compare(&net, &m, &d, &t);
-        free(net.ft_w);
+        nnue_free(&net);
     }
     free(train_idx);
     free(held_idx);
@@ -610,7 +570,7 @@ static int cmd_check(int argc, char **argv) {
         fputs("usage: nnue_train check NET DATA...\n", stderr);
         return 2;
     }
-    Net net;
+    NnueNet net;
     if (!net_read(&net, argv[0]))
         return 1;
     Data d = {0};
@@ -624,7 +584,7 @@ static int cmd_check(int argc, char **argv) {
     Train t = {.lambda = 0.75, .scale_k = 400};
     printf("check: %s, hidden %d%s\n", argv[0], net.hidden, have_float ? "" : " (no float checkpoint beside it)");
     compare(&net, have_float ? &m : NULL, &d, &t);
-    free(net.ft_w);
+    nnue_free(&net);
     free(d.records);
     return 0;
 }

@@ -35,7 +35,7 @@ cmp -s -n "$s1" "$data" "$tmp/first.bin" || fail "resume: the first games' recor
 [ "$(size "$data")" -gt "$s2" ] || fail "another seed added nothing"
 [ "$(wc -l <"$data.games")" -eq 8 ] || fail "another seed: want 8 games listed: $(cat "$data.games")"
 
-opts=(--hidden 8 --epochs 2 --batch 64)
+opts=(--hidden 16 --epochs 2 --batch 64)
 "$train" train "${opts[@]}" --threads 1 --seed 3 "$data" -o "$tmp/a.nnue" >"$tmp/out" 2>"$tmp/err" ||
     fail "train: exit $?: $(cat "$tmp/err")"
 grep -q "^epoch 2: train loss [0-9.]*, held-out loss" "$tmp/out" || fail "train: no loss per epoch: $(cat "$tmp/out")"
@@ -47,10 +47,10 @@ cmp -s "$tmp/a.nnue" "$tmp/b.nnue" || fail "train: same data and seed, other byt
 cmp -s "$tmp/c.nnue" "$tmp/d.nnue" || fail "train: same data and seed, other bytes (2 threads)"
 "$train" train "${opts[@]}" --threads 1 --seed 4 "$data" -o "$tmp/e.nnue" >/dev/null 2>&1
 cmp -s "$tmp/a.nnue" "$tmp/e.nnue" && fail "train: another seed, the same bytes"
-# 8 magic + 5 int32 + int16 (768 * 8 + 8 + 2 * 8) + int32
-[ "$(size "$tmp/a.nnue")" -eq $((8 + 20 + (768 * 8 + 8 + 16) * 2 + 4)) ] || fail "net: size $(size "$tmp/a.nnue")"
+# 8 magic + 5 int32 + int16 (768 * 16 + 16 + 2 * 16) + int32
+[ "$(size "$tmp/a.nnue")" -eq $((8 + 20 + (768 * 16 + 16 + 32) * 2 + 4)) ] || fail "net: size $(size "$tmp/a.nnue")"
 header=$(od -A n -t d4 -w20 -j 8 -N 20 "$tmp/a.nnue" | tr -s ' ')
-[ "$(head -c 8 "$tmp/a.nnue")" = SCHNNUE1 ] && [ "$header" = " 768 8 255 64 400" ] || fail "net: header '$header'"
+[ "$(head -c 8 "$tmp/a.nnue")" = SCHNNUE1 ] && [ "$header" = " 768 16 255 64 400" ] || fail "net: header '$header'"
 
 "$train" check "$tmp/a.nnue" "$data" >"$tmp/out" 2>&1 || fail "check: exit $?: $(cat "$tmp/out")"
 diff=$(sed -n 's/.*float model: mean |difference| \([0-9.]*\) cp.*/\1/p' "$tmp/out")
@@ -61,5 +61,7 @@ head -c 32 /dev/urandom | tr '\0-\377' '\377' >"$tmp/bad.bin"
 grep -q "1 invalid records skipped" "$tmp/err" || fail "check: the bad record not reported: $(cat "$tmp/err")"
 head -c 1000 "$tmp/a.nnue" >"$tmp/short.nnue"
 "$train" check "$tmp/short.nnue" "$data" >/dev/null 2>"$tmp/err" && fail "check: a cut net accepted"
-grep -q "not a net of the documented format" "$tmp/err" || fail "check: no message for a cut net: $(cat "$tmp/err")"
+grep -q "cut short" "$tmp/err" || fail "check: no message for a cut net: $(cat "$tmp/err")"
+"$train" train --hidden 24 --epochs 1 "$data" -o "$tmp/f.nnue" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "train: a hidden layer the engine cannot read (24) is not a usage error"
 cli_finish nnue_train
