@@ -43,7 +43,8 @@ static bool dead_end(const SchPosition *pos, SchColor W, bool after_irreversible
     if (after_irreversible) {
         SchWinReason why;
         bool blockade;
-        if (sch_win_static(pos, W, &why, &blockade) == SCH_WIN_UNWINNABLE)
+        if (sch_win_static(pos, W, &why, &blockade) == SCH_WIN_UNWINNABLE ||
+            sch_win_saturate(pos, W, &why) == SCH_WIN_UNWINNABLE)
             return true;
     }
     return false;

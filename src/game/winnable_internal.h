@@ -71,6 +71,10 @@ static inline void win_tt_store(SchWinWork *w, uint64_t key, int depth) {
  * ever give check to the enemy king; *blockade when the pawns are (nearly) locked. */
 SchWinnability sch_win_static(const SchPosition *pos, SchColor color, SchWinReason *why, bool *blockade);
 
+/* Saturation (winnable_saturate.c): SCH_WIN_UNWINNABLE (with *why) when the squares every man may
+ * ever reach, computed to a fixpoint, leave no square where the enemy king could be mated. */
+SchWinnability sch_win_saturate(const SchPosition *pos, SchColor color, SchWinReason *why);
+
 /* The exhaustive search: every position reachable from pos, each once, up to budget nodes (added
  * to *nodes). SCH_WIN_WINNABLE with the line in r when one is checkmate of !color, SCH_WIN_UNWINNABLE when
  * it finished without, else SCH_WIN_UNDETERMINED; *deep_mate when it met a mate too deep to shorten

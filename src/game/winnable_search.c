@@ -2,15 +2,17 @@
  * exhaustive search of every reachable position that proves UNWINNABLE where the reachable world
  * is small (locked structures, few pieces).
  *
- * Helpmate: the would-be winner (W) mates and the would-be loser (L) cooperates. Three stages:
+ * Helpmate: the would-be winner (W) mates and the would-be loser (L) cooperates. The stages:
  *   1. short: every series of moves up to 2 plies (W's mating move tried only among checks);
+ *   then saturation (winnable_saturate.c): the squares every man may ever reach leave no mate;
  *   2. dives: long greedy lines ordered by a plan — L's king walks to a corner, L's men gather round
  *      it, W's men close in — with limited discrepancy search: the k-th iteration may leave the plan
  *      k times; a mate in one is looked for at every W move and, once L's king stands on the edge,
  *      every L move is tried before it;
- *   3. exhaustive (closed or small positions): every legal move of both sides, depth-first, each
- *      position once (transposition table). If it finishes without a mate, none exists.
- * A helpmate found by any stage is the proof; stage 3 finishing is the proof of UNWINNABLE.
+ *   3. exhaustive: every legal move of both sides, depth-first, each position once (transposition
+ *      table), cut where the position is statically dead. If it finishes without a mate, none exists.
+ * A helpmate found by any stage is the proof; saturation or stage 3 finishing is the proof of
+ * UNWINNABLE.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -408,9 +410,6 @@ static bool run_dives(Search *S, const SchPosition *root, SchWinResult *r) {
     return false;
 }
 
-/* Few enough men that visiting every reachable position may finish within a budget. */
-static bool small_world(const SchPosition *pos) { return sch_bb_count(sch_pos_occupied(pos)) <= 5; }
-
 /* Stage 3 with the budget up to `limit` nodes in all. */
 static SchWinnability run_exhaustive(Search *S, const SchPosition *root, uint64_t limit, SchWinResult *r,
                                      SchWinReason *why) {
@@ -450,28 +449,28 @@ SchWinnability sch_win_search(const SchPosition *pos, SchColor color, uint64_t b
     }
     if (run_short(&S, pos, SHORT_DEPTH, r)) {
         v = SCH_WIN_WINNABLE;
+    } else if (sch_win_saturate(pos, color, why) == SCH_WIN_UNWINNABLE) {
+        /* After the short stage: it settles most open positions for less than saturation costs. */
+        v = SCH_WIN_UNWINNABLE;
     } else {
-        /* Locked structures: a tenth of the budget for dives (a king that can take a pawn opens
-         * the position, and then the exhaustive search is hopeless while a dive finds the mate
-         * at once), then half of what is left for the exhaustive search — the likeliest proof of
-         * UNWINNABLE — and the rest for dives again. Small open worlds: dives first, then the
-         * exhaustive search with what they leave. */
-        if (r->blockade) {
-            S.budget = share(&S, budget, 1, 10);
-            S.abort = false;
-            if (run_dives(&S, pos, r))
-                v = SCH_WIN_WINNABLE;
-            if (v == SCH_WIN_UNDETERMINED)
-                v = run_exhaustive(&S, pos, share(&S, budget, 1, 2), r, why);
-        }
+        /* Dives with a share of the budget first — a tenth where the pawns are locked (there the
+         * exhaustive search is the likelier proof, but a king that can take a pawn opens the
+         * position, and then a dive finds the mate at once), a quarter elsewhere (most such
+         * positions are winnable, and a dive finds the mate) — then half of what is left for the
+         * exhaustive search, which proves UNWINNABLE wherever the reachable world is small, and the
+         * rest for dives again. */
+        S.budget = share(&S, budget, 1, r->blockade ? 10 : 4);
+        S.abort = false;
+        if (run_dives(&S, pos, r))
+            v = SCH_WIN_WINNABLE;
+        if (v == SCH_WIN_UNDETERMINED)
+            v = run_exhaustive(&S, pos, share(&S, budget, 1, 2), r, why);
         if (v == SCH_WIN_UNDETERMINED && S.nodes < budget) {
-            S.budget = r->blockade ? budget : share(&S, budget, 3, 4);
+            S.budget = budget;
             S.abort = false;
             if (run_dives(&S, pos, r))
                 v = SCH_WIN_WINNABLE;
         }
-        if (v == SCH_WIN_UNDETERMINED && !r->blockade && small_world(pos) && S.nodes < budget)
-            v = run_exhaustive(&S, pos, budget, r, why);
         /* A mate exists, met too deep to shorten, and the dives did not find one: a shortest helpmate
          * breadth first with what is left. */
         if (v == SCH_WIN_UNDETERMINED && S.deep_mate && S.nodes < budget &&
