@@ -287,7 +287,6 @@ static void put32(uint8_t *p, int32_t v) {
         p[i] = (uint8_t)((uint32_t)v >> (8 * i));
 }
 
-
 /* Writes the quantised net (docs/nnue.md) to path through a temporary file. */
 static bool net_write(const Model *m, const char *path) {
     int n = m->hidden;
@@ -470,8 +469,8 @@ static int cmd_train(int argc, char **argv) {
             files++;
     }
     /* The engine reads hidden layers of a multiple of 16 (its kernels' width) up to NNUE_HIDDEN_MAX. */
-    if (!out || !files || hidden < 16 || hidden > NNUE_HIDDEN_MAX || hidden % 16 || epochs < 1 || batch < 1 || threads < 1 ||
-        threads > MAX_THREADS || !(lr > 0) || !(t.lambda >= 0 && t.lambda <= 1) || !(t.scale_k > 0)) {
+    if (!out || !files || hidden < 16 || hidden > NNUE_HIDDEN_MAX || hidden % 16 || epochs < 1 || batch < 1 ||
+        threads < 1 || threads > MAX_THREADS || !(lr > 0) || !(t.lambda >= 0 && t.lambda <= 1) || !(t.scale_k > 0)) {
         fputs("usage: nnue_train train [options] DATA... -o NET (see tools/nnue_train.c)\n", stderr);
         return 2;
     }
