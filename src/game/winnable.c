@@ -130,14 +130,6 @@ static SchWinnability finish(SchWinResult *r, SchWinnability v, SchWinReason why
     return v;
 }
 
-/* Most pawns stand head to head (at most four do not), one pair at least: the kind of structure
- * where saturation may prove what the quick static analysis cannot, and rare in open play. */
-static bool nearly_locked(const SchPosition *pos) {
-    SchBitboard white = sch_pos_pieces(pos, SCH_WHITE, SCH_PAWN), black = sch_pos_pieces(pos, SCH_BLACK, SCH_PAWN);
-    int rams = sch_bb_count(sch_bb_shift_north(white) & black);
-    return rams > 0 && 2 * rams + 4 >= sch_bb_count(white | black);
-}
-
 SchWinnability sch_can_checkmate(const SchPosition *pos, SchColor color, const SchWinLimits *limits, SchWinWork *work,
                                  SchWinResult *out) {
     SchWinResult local;
@@ -169,7 +161,7 @@ SchWinnability sch_can_checkmate(const SchPosition *pos, SchColor color, const S
     /* Quick, where most pawns stand head to head: saturation may settle it; if not, the structure
      * is closed enough that the full analysis is worth its price (the per-move check of a game runs
      * it then). Rare in open play, so the quick pass stays as cheap there. */
-    if (limits->quick && !r->blockade && nearly_locked(pos)) {
+    if (limits->quick && !r->blockade && sch_win_nearly_locked(pos)) {
         v = sch_win_saturate(pos, color, &why);
         if (v != SCH_WIN_UNDETERMINED)
             return finish(r, v, why);

@@ -74,6 +74,9 @@ SchWinnability sch_win_static(const SchPosition *pos, SchColor color, SchWinReas
 /* Saturation (winnable_saturate.c): SCH_WIN_UNWINNABLE (with *why) when the squares every man may
  * ever reach, computed to a fixpoint, leave no square where the enemy king could be mated. */
 SchWinnability sch_win_saturate(const SchPosition *pos, SchColor color, SchWinReason *why);
+/* Most pawns stand head to head (at most four do not), one pair at least: the structures where
+ * saturation is likeliest to prove something, and rare in open play. */
+bool sch_win_nearly_locked(const SchPosition *pos);
 
 /* The exhaustive search: every position reachable from pos, each once, up to budget nodes (added
  * to *nodes). SCH_WIN_WINNABLE with the line in r when one is checkmate of !color, SCH_WIN_UNWINNABLE when

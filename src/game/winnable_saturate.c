@@ -342,6 +342,12 @@ static bool saturate(Sat *S, SchColor W) {
     }
 }
 
+bool sch_win_nearly_locked(const SchPosition *pos) {
+    SchBitboard white = sch_pos_pieces(pos, SCH_WHITE, SCH_PAWN), black = sch_pos_pieces(pos, SCH_BLACK, SCH_PAWN);
+    int rams = sch_bb_count(sch_bb_shift_north(white) & black);
+    return rams > 0 && 2 * rams + 4 >= sch_bb_count(white | black);
+}
+
 SchWinnability sch_win_saturate(const SchPosition *pos, SchColor color, SchWinReason *why) {
     /* Without two pawns standing head to head every pawn may advance, and nothing stays shut: the
      * analysis would only find every square open (a cheap answer first, for open positions). */

@@ -447,10 +447,13 @@ SchWinnability sch_win_search(const SchPosition *pos, SchColor color, uint64_t b
         r->nodes = S.nodes;
         return v;
     }
+    /* Saturation right after the short stage where the pawns are (nearly) locked, the likeliest
+     * place for a proof; elsewhere only after the first dives, which settle nearly every open
+     * position for less. */
+    bool closed = r->blockade || sch_win_nearly_locked(pos);
     if (run_short(&S, pos, SHORT_DEPTH, r)) {
         v = SCH_WIN_WINNABLE;
-    } else if (sch_win_saturate(pos, color, why) == SCH_WIN_UNWINNABLE) {
-        /* After the short stage: it settles most open positions for less than saturation costs. */
+    } else if (closed && sch_win_saturate(pos, color, why) == SCH_WIN_UNWINNABLE) {
         v = SCH_WIN_UNWINNABLE;
     } else {
         /* Dives with a share of the budget first — a tenth where the pawns are locked (there the
@@ -463,6 +466,8 @@ SchWinnability sch_win_search(const SchPosition *pos, SchColor color, uint64_t b
         S.abort = false;
         if (run_dives(&S, pos, r))
             v = SCH_WIN_WINNABLE;
+        if (v == SCH_WIN_UNDETERMINED && !closed && sch_win_saturate(pos, color, why) == SCH_WIN_UNWINNABLE)
+            v = SCH_WIN_UNWINNABLE;
         if (v == SCH_WIN_UNDETERMINED)
             v = run_exhaustive(&S, pos, share(&S, budget, 1, 2), r, why);
         if (v == SCH_WIN_UNDETERMINED && S.nodes < budget) {
