@@ -148,14 +148,7 @@ static void test_game_ends_at_once(void **state) {
      * quick pass (saturation, most pawns head to head) ends the game at once. */
     assert_true(sch_game_init_fen(&g, "5b1k/4p1p1/4P1P1/6PK/6P1/6P1/7P/8 w - - 0 1", &err));
     assert_false(sch_game_over(&g));
-    SchMove moves[SCH_MAX_MOVES];
-    int n = sch_gen_moves(&g.pos, SCH_GEN_ALL, moves);
-    SchMove push = SCH_MOVE_NONE;
-    for (int i = 0; i < n; i++)
-        if (sch_move_from(moves[i]) == sch_square_parse("h2") && sch_move_to(moves[i]) == sch_square_parse("h3"))
-            push = moves[i];
-    assert_int_not_equal(push, SCH_MOVE_NONE);
-    assert_true(sch_game_play(&g, push, &err));
+    play_line(&g, "h2h3");
     assert_true(sch_game_over(&g));
     assert_int_equal(g.outcome.termination, SCH_TERM_DEAD_POSITION);
     /* The quick pass alone settles it (no search needed). */
