@@ -47,7 +47,6 @@
 
 typedef struct SatMan {
     SchBitboard reach;
-    SchBitboard captures; /* squares it may capture on (last pass) */
     SchSquare home;
     SchColor color;
     SchPieceType type;
@@ -144,8 +143,9 @@ static SchBitboard unblocked(const Sat *S, int i, SchSquare s, SchBitboard to) {
     return to;
 }
 
-/* One pass of the rules over man i; true when its reach grew. */
-static bool spread(Sat *S, int i) {
+/* One pass of the rules over man i: true when its reach grew; the squares it may capture on are
+ * added to *captures. */
+static bool spread(Sat *S, int i, SchBitboard *captures_out) {
     SatMan *m = &S->man[i];
     SchColor c = m->color, e = (SchColor)!c;
     SchBitboard add = 0, captures = 0;
@@ -192,7 +192,7 @@ static bool spread(Sat *S, int i) {
             captures = ~0ULL;
         }
     }
-    m->captures = captures;
+    *captures_out |= captures;
     SchBitboard before = m->reach;
     m->reach |= add;
     return m->reach != before;
@@ -323,11 +323,9 @@ static bool saturate(Sat *S, SchColor W) {
     for (;;) {
         derive(S);
         bool changed = false;
-        for (int i = 0; i < S->count; i++)
-            changed |= spread(S, i);
         SchBitboard captures[2] = {0, 0};
         for (int i = 0; i < S->count; i++)
-            captures[S->man[i].color] |= S->man[i].captures;
+            changed |= spread(S, i, &captures[S->man[i].color]);
         for (int i = 0; i < S->count; i++) {
             SatMan *m = &S->man[i];
             if (m->type != SCH_KING && !m->capturable && (m->reach & captures[!m->color])) {
@@ -342,18 +340,20 @@ static bool saturate(Sat *S, SchColor W) {
     }
 }
 
+/* White pawns with a black pawn right in front. */
+static SchBitboard rams(const SchPosition *pos) {
+    return sch_bb_shift_north(sch_pos_pieces(pos, SCH_WHITE, SCH_PAWN)) & sch_pos_pieces(pos, SCH_BLACK, SCH_PAWN);
+}
+
 bool sch_win_nearly_locked(const SchPosition *pos) {
-    SchBitboard white = sch_pos_pieces(pos, SCH_WHITE, SCH_PAWN), black = sch_pos_pieces(pos, SCH_BLACK, SCH_PAWN);
-    int rams = sch_bb_count(sch_bb_shift_north(white) & black);
-    return rams > 0 && 2 * rams + 4 >= sch_bb_count(white | black);
+    int n = sch_bb_count(rams(pos));
+    return n > 0 && 2 * n + 4 >= sch_bb_count(pos->by_type[SCH_PAWN]);
 }
 
 SchWinnability sch_win_saturate(const SchPosition *pos, SchColor color, SchWinReason *why) {
     /* Without two pawns standing head to head every pawn may advance, and nothing stays shut: the
      * analysis would only find every square open (a cheap answer first, for open positions). */
-    SchBitboard white_pawns = sch_pos_pieces(pos, SCH_WHITE, SCH_PAWN),
-                black_pawns = sch_pos_pieces(pos, SCH_BLACK, SCH_PAWN);
-    if (!(sch_bb_shift_north(white_pawns) & black_pawns))
+    if (!rams(pos))
         return SCH_WIN_UNDETERMINED;
     Sat S;
     sat_init(&S, pos);

@@ -9,7 +9,9 @@
 #include "schach/fen.h"
 #include "schach/game.h"
 #include "schach/notation.h"
+#include "schach/movegen.h"
 #include "schach/perft.h"
+#include "schach/winnable.h"
 
 /* The position of a test's FEN; a FEN the parser rejects fails the test with the parser's words. */
 static inline SchPosition parse_fen(const char *fen) {
@@ -21,6 +23,22 @@ static inline SchPosition parse_fen(const char *fen) {
         fail_msg("FEN rejected: %s: %s", fen, msg);
     }
     return pos;
+}
+
+/* A winnability proof replays: legal moves from start ending in checkmate of !color. Replayed here,
+ * apart from the library's own check (sch_win_proof_valid), so that a test does not trust it. */
+static inline void assert_helpmate(const SchPosition *start, SchColor color, const SchWinResult *r) {
+    SchPosition pos = *start;
+    assert_true(r->line_len >= 0 && r->line_len <= SCH_WIN_LINE_MAX);
+    for (int i = 0; i < r->line_len; i++) {
+        if (!sch_gen_is_legal(&pos, r->line[i]))
+            fail_msg("proof move %d is illegal", i);
+        SchUndo u;
+        sch_pos_make(&pos, r->line[i], &u);
+    }
+    assert_int_equal(sch_pos_turn(&pos), !color);
+    assert_true(sch_pos_in_check(&pos));
+    assert_false(sch_gen_has_legal_move(&pos));
 }
 
 /* Plays space-separated UCI moves ("e2e4 e7e5"), failing the test when one is not legal. */

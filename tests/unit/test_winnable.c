@@ -15,21 +15,6 @@
 #include "schach/movegen.h"
 #include "schach/winnable.h"
 
-/* The proof replays: legal moves ending in mate of !color. */
-static void assert_proof(const SchPosition *start, SchColor color, const SchWinResult *r) {
-    SchPosition pos = *start;
-    assert_true(r->line_len >= 0 && r->line_len <= SCH_WIN_LINE_MAX);
-    for (int i = 0; i < r->line_len; i++) {
-        if (!sch_gen_is_legal(&pos, r->line[i]))
-            fail_msg("proof move %d is illegal", i);
-        SchUndo u;
-        sch_pos_make(&pos, r->line[i], &u);
-    }
-    assert_int_equal(sch_pos_turn(&pos), !color);
-    assert_true(sch_pos_in_check(&pos));
-    assert_false(sch_gen_has_legal_move(&pos));
-}
-
 typedef struct Case {
     const char *fen;
     SchWinnability white, black;
@@ -82,7 +67,7 @@ static void test_verdicts(void **state) {
                          sch_win_verdict_name(got), sch_win_verdict_name(want));
             assert_int_equal(r.verdict, got);
             if (got == SCH_WIN_WINNABLE)
-                assert_proof(&pos, (SchColor)c, &r);
+                assert_helpmate(&pos, (SchColor)c, &r);
             if (got == SCH_WIN_UNWINNABLE)
                 assert_int_equal(r.reason, c == SCH_WHITE ? cases[i].white_reason : cases[i].black_reason);
             /* Quick mode is sound too: never unwinnable where the full mode found a helpmate. */
@@ -91,7 +76,7 @@ static void test_verdicts(void **state) {
             if (want == SCH_WIN_WINNABLE)
                 assert_int_not_equal(q, SCH_WIN_UNWINNABLE);
             if (q == SCH_WIN_WINNABLE)
-                assert_proof(&pos, (SchColor)c, &r);
+                assert_helpmate(&pos, (SchColor)c, &r);
         }
     }
     sch_win_work_free(work);

@@ -51,18 +51,6 @@ static const SatCase cases[] = {
     {"6k1/p5P1/2p3PB/6P1/8/8/PKP5/8 b - -", SCH_BLACK, SCH_WIN_UNDETERMINED, SCH_WIN_UNWINNABLE},
 };
 
-static void assert_proof(const SchPosition *start, SchColor color, const SchWinResult *r) {
-    SchPosition pos = *start;
-    for (int i = 0; i < r->line_len; i++) {
-        assert_true(sch_gen_is_legal(&pos, r->line[i]));
-        SchUndo u;
-        sch_pos_make(&pos, r->line[i], &u);
-    }
-    assert_int_equal(sch_pos_turn(&pos), !color);
-    assert_true(sch_pos_in_check(&pos));
-    assert_false(sch_gen_has_legal_move(&pos));
-}
-
 static void test_rules_both_sides(void **state) {
     (void)state;
     SchWinWork *work = sch_win_work_new(0);
@@ -82,7 +70,7 @@ static void test_rules_both_sides(void **state) {
             fail_msg("%s, %s: the full analysis says %s", cases[i].fen, cases[i].color ? "black" : "white",
                      sch_win_verdict_name(full));
         if (full == SCH_WIN_WINNABLE)
-            assert_proof(&pos, cases[i].color, &r);
+            assert_helpmate(&pos, cases[i].color, &r);
     }
     sch_win_work_free(work);
 }
@@ -111,7 +99,7 @@ static void test_never_against_a_helpmate(void **state) {
                     SchWinLimits limits = {false, 20000};
                     SchWinResult r;
                     if (sch_can_checkmate(&pos, (SchColor)c, &limits, work, &r) == SCH_WIN_WINNABLE) {
-                        assert_proof(&pos, (SchColor)c, &r);
+                        assert_helpmate(&pos, (SchColor)c, &r);
                         if (s == SCH_WIN_UNWINNABLE) {
                             char fen[SCH_FEN_MAX];
                             sch_fen_write(&pos, fen, sizeof fen);
