@@ -8,7 +8,7 @@
 //
 //   node analysis.mjs HOLD   HOLD: the file whose existence holds the analysis runs (SCHACH_ANALYSIS_HOLD)
 import fs from 'node:fs';
-import { api, assert, expectError, expectOk, namer, playMoves, runTests, WsClient } from './lib.mjs';
+import { api, assert, BASE, expectError, expectOk, namer, playMoves, runTests, WsClient } from './lib.mjs';
 
 const HOLD = process.argv[2];
 const fresh = namer('n');
@@ -49,6 +49,12 @@ const done = (id) => until(async () => {
   const r = await analysisOf(id);
   return r.status === 200 && r.json.status === 'done' ? r.json : null;
 }, `the analysis of ${id}`);
+// Until this node holds no analysis, running or queued (/metrics): a run's result is stored, and so read
+// as done, a moment before its thread is free again and its place in the queue given back.
+const idle = () => until(async () => {
+  const text = await (await fetch(new URL('/metrics', BASE))).text();
+  return /^schach_analyses_waiting 0$/m.test(text);
+}, 'no analysis held');
 
 await runTests({
   async 'a finished game is analysed once, for everyone, its watchers told'() {
@@ -121,6 +127,7 @@ await runTests({
       expectOk(await api('POST', `/api/games/${games[i].id}/analysis`, {},
         { headers: { cookie, 'x-forwarded-for': nextAddress() } }), `account's analysis ${i + 1}`, 202);
       await done(games[i].id);
+      await idle();
     }
     const over = await api('POST', `/api/games/${games[2].id}/analysis`, {},
       { headers: { cookie, 'x-forwarded-for': nextAddress() } });
@@ -133,16 +140,19 @@ await runTests({
     for (const g of [games[2], games[3]]) {
       expectOk(await api('POST', `/api/games/${g.id}/analysis`, {}, from(address)), 'from one address', 202);
       await done(g.id);
+      await idle();
     }
     const more = [await finishedGame(), await finishedGame()];
     expectOk(await api('POST', `/api/games/${more[0].id}/analysis`, {}, from(address)), 'the third', 202);
     await done(more[0].id);
+    await idle();
     expectError(await api('POST', `/api/games/${more[1].id}/analysis`, {}, from(address)), 429, 'rate_limited',
       "the address's fourth");
   },
 
   async 'the queue is bounded: beyond it 503, and every queued one is done'() {
     const games = [await finishedGame(), await finishedGame(), await finishedGame()];
+    await idle();
     fs.writeFileSync(HOLD, 'hold');
     try {
       expectOk(await api('POST', `/api/games/${games[0].id}/analysis`, {}, from(nextAddress())), 'runs', 202);

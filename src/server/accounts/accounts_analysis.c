@@ -507,7 +507,10 @@ bool accounts_analysis_start(Accounts *a, Store *store, char *err, size_t err_si
     }
     WorkerConfig cfg = {.threads = an->threads,
                         .next_offset = offsetof(AccJob, next),
-                        .queue_max = an->queue_max,
+                        /* The bound is the loop's (nlocal: runs and queued ones together). A run handed
+                         * over stays in the pool's queue until a thread takes it up, which on a busy
+                         * machine may be after the next one is handed over: the pool must hold them all. */
+                        .queue_max = an->queue_max + an->threads,
                         .hand_back = true,
                         .cancel_on_stop = true,
                         .done_to = a->lanes[LANE_READ].worker,
