@@ -76,8 +76,9 @@ typedef struct SchWinResult {
     int line_len;                   /**< SCH_WIN_WINNABLE: plies in line (0 when the opponent is already mated) */
     SchMove line[SCH_WIN_LINE_MAX]; /**< SCH_WIN_WINNABLE: the helpmate, legal moves from the position */
     uint64_t nodes;                 /**< positions visited */
-    bool blockade;                  /**< quick mode, undetermined: the pawns are (nearly) locked, so the full
-                                * analysis may settle what the quick one could not */
+    bool blockade;                  /**< quick mode, undetermined: the pawns are (nearly) locked, or the side
+                                * to move is short of moves, so the full analysis may settle what the
+                                * quick one could not */
 } SchWinResult;
 
 /** A reusable work area for the full mode (a transposition table of about tt_bytes; 0 = 4 MiB). One

@@ -130,6 +130,21 @@ static SchWinnability finish(SchWinResult *r, SchWinnability v, SchWinReason why
     return v;
 }
 
+/* The side to move has at most WIN_FEW_MOVES legal moves out of check, or a single one in check; or
+ * the other side would have at most WIN_FEW_REPLIES were it its turn (a king boxed in while the mover
+ * has moves to spare). */
+static bool short_of_moves(const SchPosition *pos) {
+    bool check = sch_pos_in_check(pos);
+    if (sch_gen_count(pos) <= (check ? 1 : WIN_FEW_MOVES))
+        return true;
+    if (check)
+        return false;
+    SchPosition other = *pos;
+    SchUndo undo;
+    sch_pos_make_null(&other, &undo);
+    return sch_gen_count(&other) <= WIN_FEW_REPLIES;
+}
+
 SchWinnability sch_can_checkmate(const SchPosition *pos, SchColor color, const SchWinLimits *limits, SchWinWork *work,
                                  SchWinResult *out) {
     SchWinResult local;
@@ -177,6 +192,11 @@ SchWinnability sch_can_checkmate(const SchPosition *pos, SchColor color, const S
     /* A proof is only a proof once replayed. */
     if (v == SCH_WIN_WINNABLE && !sch_win_proof_valid(pos, color, r))
         v = SCH_WIN_UNDETERMINED;
+    /* Quick and unsettled where the side to move is short of moves: dead positions without locked
+     * pawns are mostly of this kind (a king walled in by its own men, a piece that can only shuttle),
+     * and in real games the full analysis finds both helpmates there in a fraction of a millisecond. */
+    if (limits->quick && v == SCH_WIN_UNDETERMINED && short_of_moves(pos))
+        r->blockade = true;
     return finish(r, v, why);
 }
 

@@ -6,6 +6,10 @@
 
 /* Nodes of the quick mode's tiny search. */
 #define WIN_QUICK_NODES 64
+/* The quick pass asks for the full analysis where nothing is settled and the side to move has at most
+ * WIN_FEW_MOVES legal moves (not in check), or the other side at most WIN_FEW_REPLIES were it to move. */
+#define WIN_FEW_MOVES   8
+#define WIN_FEW_REPLIES 3
 
 /* One transposition entry: the position's key and what is known about it (see winnable_search.c). */
 typedef struct WinEntry {

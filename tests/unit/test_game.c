@@ -224,7 +224,7 @@ static void test_insufficient_by_capture(void **state) {
     static const char *const fens[] = {
         "8/8/8/4k3/8/8/3q4/4K3 w - - 0 1",   /* K v K */
         "8/8/8/4k3/8/8/3q4/4K1N1 w - - 0 1", /* K+N v K */
-        "8/8/8/4k3/8/8/3q4/4KB2 w - - 0 1",  /* K+B v K */
+        "8/8/8/4k3/8/8/3q4/4K2B w - - 0 1",  /* K+B v K (with Bf1 the check itself is dead: below) */
     };
     for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
         SchGame g;
@@ -238,6 +238,24 @@ static void test_insufficient_by_capture(void **state) {
     SchGame g;
     init_fen(&g, "8/8/8/4k3/8/3b4/3q4/2B1K3 w - - 0 1");
     play_line(&g, "e1d2");
+    assert_false(sch_game_over(&g));
+    sch_game_free(&g);
+}
+
+/* A check whose only answer captures into insufficient material: the position is dead already (5.2.2),
+ * no material count shows it, and the side to move is short of moves, so the quick pass asks the full
+ * analysis. The game ends with the check, not one move later. */
+static void test_dead_before_forced_capture(void **state) {
+    (void)state;
+    SchGame g;
+    init_fen(&g, "3q4/8/8/4k3/8/8/8/4KB2 b - - 0 1");
+    assert_false(sch_game_over(&g));
+    play_line(&g, "d8d2");
+    assert_outcome(&g, SCH_RESULT_DRAW, SCH_TERM_DEAD_POSITION);
+    sch_game_free(&g);
+    /* The same check with a square to step to (f1 free): Black may still mate, the game goes on. */
+    init_fen(&g, "3q4/8/8/4k3/8/8/8/4K2B b - - 0 1");
+    play_line(&g, "d8d2");
     assert_false(sch_game_over(&g));
     sch_game_free(&g);
 }
@@ -938,6 +956,7 @@ int main(void) {
         cmocka_unit_test(test_game_over_at_start),
         cmocka_unit_test(test_stalemate),
         cmocka_unit_test(test_insufficient_by_capture),
+        cmocka_unit_test(test_dead_before_forced_capture),
         cmocka_unit_test(test_insufficient_material_positions),
         cmocka_unit_test(test_fivefold_automatic),
         cmocka_unit_test(test_seventyfive_moves),
