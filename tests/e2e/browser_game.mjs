@@ -207,14 +207,17 @@ async function main() {
     // increment (the moves' "at" from the server, checked here by their own arithmetic).
     const moves = await black.evaluate(() => window.schachPage.state.moves);
     const clockText = (ms) => { const t = Math.floor(ms / 1000); return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`; };
+    // The page redraws after the click: wait for the clocks to show the reviewed ply (or time out).
+    const clocksShow = (want) => black.waitForFunction((w) => Object.entries(w).every(([sel, text]) =>
+      document.querySelector(sel)?.textContent === text), want, WAIT).then(() => true, () => false);
     await black.click('#moves button[data-ply="1"]');
     check('reviewing ply 1: both clocks at the start',
-      (await black.textContent('#bar-top .clock')) === '10:00' && (await black.textContent('#bar-bottom .clock')) === '10:00',
+      await clocksShow({ '#bar-top .clock': '10:00', '#bar-bottom .clock': '10:00' }),
       `${await black.textContent('#bar-top .clock')} / ${await black.textContent('#bar-bottom .clock')}`);
     await black.click('#moves button[data-ply="3"]');
     const whiteAt3 = clockText(600000 + 5000 - (moves[2].at - moves[1].at));
     const whiteBar = (await black.getAttribute('#bar-top', 'data-color')) === 'white' ? '#bar-top' : '#bar-bottom';
-    check('reviewing ply 3: White\'s clock as it was after 2. …', (await black.textContent(`${whiteBar} .clock`)) === whiteAt3,
+    check('reviewing ply 3: White\'s clock as it was after 2. …', await clocksShow({ [`${whiteBar} .clock`]: whiteAt3 }),
       `${await black.textContent(`${whiteBar} .clock`)} / ${whiteAt3}`);
     await black.keyboard.press('End');
     await shot(white, '04-checkmate-white.png');

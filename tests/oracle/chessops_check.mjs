@@ -103,7 +103,7 @@ for (let k = 0; k < sample.length; k++)
   if (single[k].stdout.trimEnd() !== answers[sample[k]].stdout)
     fail(`--fen "${queries[sample[k]].input}"`, 'moves --json and moves --batch', single[k].stdout.trimEnd(), answers[sample[k]].stdout);
 
-const counts = { checkmate: 0, stalemate: 0, insufficient_material: 0, seventyfive_moves: 0, fivefold_repetition: 0 };
+const counts = { checkmate: 0, stalemate: 0, insufficient_material: 0, dead_position: 0, seventyfive_moves: 0, fivefold_repetition: 0 };
 const features = { castle: 0, enPassant: 0, promotion: 0, underpromotion: 0, mate: 0, check: 0, capture: 0 };
 for (let i = 0; i < queries.length; i++) {
   const { p, input } = queries[i];

@@ -98,15 +98,31 @@ export function legalMoves(pos) {
   return out;
 }
 
+// A dead position that the material count does not show, as far as one move shows it (5.2.2): every
+// legal move leaves insufficient material or stalemate, as in a check whose only answer captures the
+// checking queen into K+B v K. chessops calls such a position open; schach decides it (and deeper ones,
+// which random play hardly reaches).
+function deadAfterEveryMove(pos, moves) {
+  if (!moves.length) return false;
+  for (const m of moves) {
+    const next = pos.clone();
+    next.play(m.move);
+    if (!next.isInsufficientMaterial() && !next.isStalemate()) return false;
+  }
+  return true;
+}
+
 // What schach must report as the outcome of pos when given only its FEN (no history): mate and
-// stalemate first (9.6 lets a mate on the 75th move stand), then a dead position by material, then
-// the 75-move rule. Fivefold repetition needs the history and is checked on whole games.
+// stalemate first (9.6 lets a mate on the 75th move stand), then a dead position (by material, or by
+// every move: above), then the 75-move rule. Fivefold repetition needs the history and is checked on
+// whole games.
 export function expectedOutcome(pos, moves, insufficient) {
   if (moves.length === 0) {
     if (pos.isCheck()) return { result: pos.turn === 'white' ? '0-1' : '1-0', termination: 'checkmate' };
     return { result: '1/2-1/2', termination: 'stalemate' };
   }
   if (insufficient) return { result: '1/2-1/2', termination: 'insufficient_material' };
+  if (deadAfterEveryMove(pos, moves)) return { result: '1/2-1/2', termination: 'dead_position', reason: 'no_mate_reachable' };
   if (pos.halfmoves >= 150) return { result: '1/2-1/2', termination: 'seventyfive_moves' };
   return null;
 }
