@@ -249,11 +249,14 @@ int sch_gen_moves(const SchPosition *pos, SchGenKind kind, SchMove *out) {
     return (int)(out - start);
 }
 
-int sch_gen_count(const SchPosition *pos) {
+/* The legal moves' count, by popcounts only; with `any`, stops at the first group of moves that is
+ * not empty (the king's first: in most positions it has a safe square, so the question "is there a
+ * legal move" costs one attack test per square around it). */
+static inline __attribute__((always_inline)) int count_legal(const SchPosition *pos, bool any) {
     GenContext c;
     context_init(pos, &c);
     int count = sch_bb_count(safe_squares(pos, &c, sch_bb_king_attacks(c.king) & ~c.own));
-    if (!c.check_mask)
+    if (!c.check_mask || (any && count))
         return count;
     PawnTargets p;
     pawn_targets(pos, &c, &p);
@@ -263,6 +266,8 @@ int sch_gen_count(const SchPosition *pos) {
     count += 4 * (sch_bb_count(p.push & last_rank) + sch_bb_count(p.capture_west & last_rank) +
                   sch_bb_count(p.capture_east & last_rank));
     count += sch_bb_count(ep_capturers(pos, &c));
+    if (any && count)
+        return count;
 
     SchBitboard targets = ~c.own & c.check_mask;
     SchBitboard pinned = c.pin_straight | c.pin_diagonal;
@@ -288,6 +293,8 @@ int sch_gen_count(const SchPosition *pos) {
     return count;
 }
 
+int sch_gen_count(const SchPosition *pos) { return count_legal(pos, false); }
+
 bool sch_gen_is_legal(const SchPosition *pos, SchMove m) {
     SchMove moves[SCH_MAX_MOVES];
     int n = sch_gen_moves(pos, SCH_GEN_ALL, moves);
@@ -297,7 +304,7 @@ bool sch_gen_is_legal(const SchPosition *pos, SchMove m) {
     return false;
 }
 
-bool sch_gen_has_legal_move(const SchPosition *pos) { return sch_gen_count(pos) > 0; }
+bool sch_gen_has_legal_move(const SchPosition *pos) { return count_legal(pos, true) > 0; }
 
 bool sch_gen_ep_legal(const SchPosition *pos) {
     if (pos->ep == SCH_SQ_NONE)

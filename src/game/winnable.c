@@ -130,19 +130,58 @@ static SchWinnability finish(SchWinResult *r, SchWinnability v, SchWinReason why
     return v;
 }
 
+/* What both colours' analyses ask of one position in turn, kept per thread for the last position
+ * asked about (the whole position is compared, not only its key: an answer here settles verdicts). */
+typedef struct MoveFacts {
+    bool known, has_move, short_known, short_of_moves;
+    SchBitboard by_type[SCH_PIECE_TYPE_NB], by_color[2];
+    uint8_t turn, castling, ep, castle_rook[4];
+} MoveFacts;
+
+static bool same_position(const MoveFacts *f, const SchPosition *pos) {
+    return f->turn == pos->turn && f->castling == pos->castling && f->ep == pos->ep &&
+           !memcmp(f->castle_rook, pos->castle_rook, sizeof f->castle_rook) &&
+           !memcmp(f->by_color, pos->by_color, sizeof f->by_color) &&
+           !memcmp(f->by_type, pos->by_type, sizeof f->by_type);
+}
+
+static MoveFacts *move_facts(const SchPosition *pos) {
+    static _Thread_local MoveFacts facts;
+    if (!facts.known || !same_position(&facts, pos)) {
+        memcpy(facts.by_type, pos->by_type, sizeof facts.by_type);
+        memcpy(facts.by_color, pos->by_color, sizeof facts.by_color);
+        facts.turn = pos->turn;
+        facts.castling = pos->castling;
+        facts.ep = pos->ep;
+        memcpy(facts.castle_rook, pos->castle_rook, sizeof facts.castle_rook);
+        facts.known = true;
+        facts.has_move = sch_gen_has_legal_move(pos);
+        facts.short_known = false;
+    }
+    return &facts;
+}
+
 /* The side to move has at most WIN_FEW_MOVES legal moves out of check, or a single one in check; or
  * the other side would have at most WIN_FEW_REPLIES were it its turn (a king boxed in while the mover
  * has moves to spare). */
 static bool short_of_moves(const SchPosition *pos) {
-    bool check = sch_pos_in_check(pos);
-    if (sch_gen_count(pos) <= (check ? 1 : WIN_FEW_MOVES))
-        return true;
-    if (check)
-        return false;
-    SchPosition other = *pos;
-    SchUndo undo;
-    sch_pos_make_null(&other, &undo);
-    return sch_gen_count(&other) <= WIN_FEW_REPLIES;
+    MoveFacts *facts = move_facts(pos);
+    if (facts->short_known)
+        return facts->short_of_moves;
+    bool check = sch_pos_in_check(pos), answer;
+    if (sch_gen_count(pos) <= (check ? 1 : WIN_FEW_MOVES)) {
+        answer = true;
+    } else if (check) {
+        answer = false;
+    } else {
+        SchPosition other = *pos;
+        SchUndo undo;
+        sch_pos_make_null(&other, &undo);
+        answer = sch_gen_count(&other) <= WIN_FEW_REPLIES;
+    }
+    facts->short_known = true;
+    facts->short_of_moves = answer;
+    return answer;
 }
 
 SchWinnability sch_can_checkmate(const SchPosition *pos, SchColor color, const SchWinLimits *limits, SchWinWork *work,
@@ -156,7 +195,7 @@ SchWinnability sch_can_checkmate(const SchPosition *pos, SchColor color, const S
     if (!limits)
         limits = &full_default;
 
-    if (!sch_gen_has_legal_move(pos)) {
+    if (!move_facts(pos)->has_move) {
         if (!sch_pos_in_check(pos))
             return finish(r, SCH_WIN_UNWINNABLE, SCH_WIN_REASON_STALEMATE);
         if (sch_pos_turn(pos) == color)

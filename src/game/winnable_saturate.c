@@ -132,7 +132,14 @@ static bool way_blocked(const Sat *S, int i, SchSquare s, SchBitboard way, SchBi
 
 /* The squares of `to` that man i (a piece or king, on s) may move to past the obstacles. */
 static SchBitboard unblocked(const Sat *S, int i, SchSquare s, SchBitboard to) {
-    if (!S->obstacles)
+    /* An obstacle that blocks the way to a t in `to` lies within s, the squares between and t, all
+     * of them in s and `to` (a slider's squares between are in its attack set): one that does not
+     * lie within them blocks none of them, and most positions have no other kind. */
+    SchBitboard room = sch_bb_square(s) | to;
+    int k = 0;
+    while (k < S->obstacles && (S->obstacle[k] == i || (S->man[S->obstacle[k]].reach & ~room)))
+        k++;
+    if (k == S->obstacles)
         return to;
     SchBitboard each = to;
     while (each) {

@@ -111,13 +111,45 @@ static bool may_check(const SchPosition *pos, const CheckInfo *ci, SchMove m) {
     return (ci->blockers & sch_bb_square(from)) && !(sch_bb_line(from, ci->king) & sch_bb_square(to));
 }
 
+/* W to move: whether any of W's moves may give check — a superset of the checking moves, found by
+ * attack sets alone: a man that reaches one of its checking squares (off its own men; a pawn's push
+ * onto an empty one, its capture onto an L man), a man that uncovers a slider, and every special move
+ * (a promotion, castling, en passant). False means no move checks, so none mates. */
+static bool any_check_possible(const SchPosition *pos, SchColor W, const CheckInfo *ci) {
+    if (ci->blockers || pos->ep != SCH_SQ_NONE ||
+        (pos->castling & (W == SCH_WHITE ? SCH_CASTLE_WK | SCH_CASTLE_WQ : SCH_CASTLE_BK | SCH_CASTLE_BQ)))
+        return true;
+    SchBitboard own = pos->by_color[W], occ = sch_pos_occupied(pos);
+    SchBitboard pawns = own & pos->by_type[SCH_PAWN];
+    if (pawns & (W == SCH_WHITE ? SCH_BB_RANK_7 : SCH_BB_RANK_2))
+        return true;
+    SchBitboard push = sch_bb_shift_forward(W, pawns) & ~occ;
+    SchBitboard twice = sch_bb_shift_forward(W, push & (W == SCH_WHITE ? SCH_BB_RANK_3 : SCH_BB_RANK_6)) & ~occ;
+    if ((push | twice) & ci->squares[SCH_PAWN])
+        return true;
+    SchBitboard takes = ci->squares[SCH_PAWN] & pos->by_color[!W];
+    if (takes && (sch_bb_pawn_attacks_set(W, pawns) & takes))
+        return true;
+    for (SchPieceType t = SCH_KNIGHT; t <= SCH_QUEEN; t++) {
+        SchBitboard aim = ci->squares[t] & ~own;
+        if (!aim)
+            continue;
+        for (SchBitboard men = own & pos->by_type[t]; men;)
+            if (sch_bb_attacks(t, sch_bb_pop(&men), occ) & aim)
+                return true;
+    }
+    return false;
+}
+
 /* W to move: a move that mates now. On success the move is on the path and made on the board. */
 static bool mate_in_one(Search *S) {
     SchPosition *pos = &S->pos;
-    SchMove moves[SCH_MAX_MOVES];
-    int n = sch_gen_moves(pos, SCH_GEN_ALL, moves);
     CheckInfo ci;
     check_info(pos, S->W, &ci);
+    if (!any_check_possible(pos, S->W, &ci))
+        return false;
+    SchMove moves[SCH_MAX_MOVES];
+    int n = sch_gen_moves(pos, SCH_GEN_ALL, moves);
     for (int i = 0; i < n; i++) {
         if (!may_check(pos, &ci, moves[i]))
             continue;

@@ -82,6 +82,41 @@ static void test_verdicts(void **state) {
     sch_win_work_free(work);
 }
 
+/* The quick mode's mate in one, found by every kind of mating move and for both colours: it looks
+ * at the moves only when one of them may give check, so each way a move gives check is here. */
+static void test_quick_mate_in_one(void **state) {
+    (void)state;
+    static const char *const fens[] = {
+        "7k/5K1p/6P1/8/8/8/8/8 w - - 0 1",      /* a pawn's push: g7 */
+        "8/8/8/8/8/6p1/5k1P/7K b - - 0 1",      /* ... g2 */
+        "4N1bk/6pp/5P2/8/8/8/8/K7 w - - 0 1",   /* a pawn's capture: fxg7 */
+        "k7/8/8/8/8/5p2/6PP/4n1BK b - - 0 1",   /* ... fxg2 */
+        "RN5k/6pp/8/8/8/8/8/7K w - - 0 1",      /* a knight uncovers the rook */
+        "7k/8/8/8/8/8/6PP/rn5K b - - 0 1",      /* ... */
+        "6rk/6pp/8/6N1/8/8/8/K7 w - - 0 1",     /* smothered: Nf7 */
+        "k7/8/8/8/6n1/8/6PP/6RK b - - 0 1",     /* ... Nf2 */
+        "7k/P7/6K1/8/8/8/8/8 w - - 0 1",        /* a promotion: a8=Q */
+        "8/8/8/8/8/6k1/p7/7K b - - 0 1",        /* ... a1=Q */
+        "8/8/8/8/5pp1/3Bpkp1/8/4K2R w K - 0 1", /* castling: O-O (Rf1 lets the king out to g2) */
+        "3k4/8/3K4/8/8/8/8/Q7 w - - 0 1",       /* a queen on the back rank: Qa8 */
+        "k7/8/8/8/8/8/P7/K7 w - - 0 1",         /* no move gives check: undetermined */
+    };
+    SchWinLimits quick = {true, 0};
+    for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+        SchPosition pos = parse_fen(fens[i]);
+        SchColor mover = sch_pos_turn(&pos);
+        SchWinResult r;
+        SchWinnability v = sch_can_checkmate(&pos, mover, &quick, NULL, &r);
+        bool last = i + 1 == sizeof fens / sizeof fens[0];
+        if (v != (last ? SCH_WIN_UNDETERMINED : SCH_WIN_WINNABLE))
+            fail_msg("%s: %s", fens[i], sch_win_verdict_name(v));
+        if (!last) {
+            assert_int_equal(r.line_len, 1);
+            assert_helpmate(&pos, mover, &r);
+        }
+    }
+}
+
 static void test_reason_words(void **state) {
     (void)state;
     for (int w = SCH_WIN_REASON_NONE + 1; w < SCH_WIN_REASON_NB; w++) {
@@ -196,9 +231,8 @@ static void test_flag_fall(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_verdicts),
-        cmocka_unit_test(test_reason_words),
-        cmocka_unit_test(test_game_dead_position),
+        cmocka_unit_test(test_verdicts),     cmocka_unit_test(test_quick_mate_in_one),
+        cmocka_unit_test(test_reason_words), cmocka_unit_test(test_game_dead_position),
         cmocka_unit_test(test_flag_fall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
