@@ -5,8 +5,9 @@
  *       --hidden N (256; a multiple of 16 up to 1024)  --epochs N (20)  --batch N (16384)  --lr R (0.001)  --lr-drop E (after 75 %
  *       of the epochs the rate is a tenth)  --lambda L (0.75)  --scale-k K (400)  --threads N (1)
  *       --seed N (1)  --mirror 0|1 (0; 1: each epoch trains about half the records mirrored left to
- *       right, a different half each epoch)  --init FLOAT (start from a float checkpoint written by an
- *       earlier run)
+ *       right, a different half each epoch)  --init FILE (start from a float checkpoint written by an
+ *       earlier run, or from a quantised net such as nets/default.nnue; its held-out loss is printed
+ *       first; --epochs 0 is allowed then)
  *   nnue_train check NET DATA...
  *       The quantised net's evaluation, in the integer arithmetic of the engine, on the held-out
  *       records: against the float model (NET.float, when there) and the search's scores.
@@ -364,6 +365,31 @@ static bool model_load(Model *m, const char *path) {
     return ok;
 }
 
+/* A quantised net (the engine's file) as the float model it came from, up to rounding: each weight
+ * divided by its scale. Quantising the result gives the same file back, so training can go on from
+ * a net in the repository whose float checkpoint is gone — from one session's data to the next. */
+static bool model_from_net(Model *m, const char *path) {
+    NnueNet net;
+    char err[256];
+    if (!nnue_load_file(&net, path, err, sizeof err))
+        return false;
+    bool ok = net.qa == QA && net.qb == QB && net.scale == SCALE && model_init(m, net.hidden);
+    if (!ok) {
+        fprintf(stderr, "nnue_train: %s: quantised with QA %d, QB %d, SCALE %d, not %d, %d, %d\n", path, net.qa, net.qb,
+                net.scale, QA, QB, SCALE);
+    } else {
+        for (size_t i = 0; i < (size_t)INPUTS * net.hidden; i++)
+            m->ft_w[i] = (float)net.ft_weight[i] / QA;
+        for (int i = 0; i < net.hidden; i++)
+            m->ft_b[i] = (float)net.ft_bias[i] / QA;
+        for (int i = 0; i < 2 * net.hidden; i++)
+            m->out_w[i] = (float)net.out_weight[i] / QB;
+        *m->out_b = (float)((double)net.out_bias / ((double)QA * QB));
+    }
+    nnue_free(&net);
+    return ok;
+}
+
 /* ---- check ----------------------------------------------------------------------------------------- */
 
 /* Mean |quantised - float| and |quantised - search score| in centipawns over up to 100,000 held-out
@@ -469,8 +495,9 @@ static int cmd_train(int argc, char **argv) {
             files++;
     }
     /* The engine reads hidden layers of a multiple of 16 (its kernels' width) up to NNUE_HIDDEN_MAX. */
-    if (!out || !files || hidden < 16 || hidden > NNUE_HIDDEN_MAX || hidden % 16 || epochs < 1 || batch < 1 ||
-        threads < 1 || threads > MAX_THREADS || !(lr > 0) || !(t.lambda >= 0 && t.lambda <= 1) || !(t.scale_k > 0)) {
+    if (!out || !files || hidden < 16 || hidden > NNUE_HIDDEN_MAX || hidden % 16 || epochs < (init ? 0 : 1) ||
+        batch < 1 || threads < 1 || threads > MAX_THREADS || !(lr > 0) || !(t.lambda >= 0 && t.lambda <= 1) ||
+        !(t.scale_k > 0)) {
         fputs("usage: nnue_train train [options] DATA... -o NET (see tools/nnue_train.c)\n", stderr);
         return 2;
     }
@@ -478,8 +505,8 @@ static int cmd_train(int argc, char **argv) {
         lr_drop = epochs * 3 / 4;
     Model m;
     if (init) {
-        if (!model_load(&m, init)) {
-            fprintf(stderr, "nnue_train: %s is not a float checkpoint\n", init);
+        if (!model_load(&m, init) && !model_from_net(&m, init)) {
+            fprintf(stderr, "nnue_train: %s is neither a float checkpoint nor a net this trainer quantises\n", init);
             return 1;
         }
         hidden = m.hidden;
@@ -519,6 +546,10 @@ static int cmd_train(int argc, char **argv) {
     uint64_t rng = seed * 0xD1B54A32D192ED03ULL + 1;
     long step = 0;
     double started = now_seconds();
+    if (init && nheld) {
+        printf("start (%s): held-out loss %.6f\n", init, run_workers(workers, threads, held_idx, nheld, false) / nheld);
+        fflush(stdout);
+    }
     for (int epoch = 1; epoch <= epochs; epoch++) {
         for (size_t i = ntrain - 1; i > 0; i--) { /* Fisher-Yates, from the seed */
             size_t j = (size_t)(xorshift(&rng) % (i + 1)), tmp = train_idx[i];

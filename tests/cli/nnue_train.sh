@@ -4,7 +4,8 @@
 # the new games, a record cut short by a kill is cut off, another seed adds other games); nnue_train
 # train gives the same bytes from the same data and seed (1 and 2 threads), other bytes from another
 # seed, a file of the documented size and header; nnue_train check finds the quantised net within a few
-# centipawns of the float model; bad records are skipped and a bad net file refused.
+# centipawns of the float model; bad records are skipped and a bad net file refused; --init from a
+# quantised net writes the same net back with --epochs 0 and goes on learning with more.
 set -u
 source "$(dirname "$0")/lib/common.bash"
 cli_init "$@"
@@ -62,6 +63,17 @@ grep -q "1 invalid records skipped" "$tmp/err" || fail "check: the bad record no
 head -c 1000 "$tmp/a.nnue" >"$tmp/short.nnue"
 "$train" check "$tmp/short.nnue" "$data" >/dev/null 2>"$tmp/err" && fail "check: a cut net accepted"
 grep -q "cut short" "$tmp/err" || fail "check: no message for a cut net: $(cat "$tmp/err")"
+"$train" train --epochs 0 --init "$tmp/a.nnue" "$data" -o "$tmp/g.nnue" >"$tmp/out" 2>"$tmp/err" ||
+    fail "init from a net: exit $?: $(cat "$tmp/err")"
+cmp -s "$tmp/a.nnue" "$tmp/g.nnue" || fail "init from a net: read back and written again, other bytes"
+"$train" train --epochs 1 --batch 64 --init "$tmp/a.nnue" "$data" -o "$tmp/g.nnue" >/dev/null 2>&1 ||
+    fail "init from a net: a further epoch failed"
+cmp -s "$tmp/a.nnue" "$tmp/g.nnue" && fail "init from a net: a further epoch changed nothing"
+"$train" train --epochs 1 --init "$tmp/short.nnue" "$data" -o "$tmp/g.nnue" >/dev/null 2>"$tmp/err" &&
+    fail "init: a cut net accepted"
+grep -q "neither a float checkpoint nor a net" "$tmp/err" || fail "init: no message for a cut net: $(cat "$tmp/err")"
+"$train" train --epochs 0 "$data" -o "$tmp/g.nnue" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "train: --epochs 0 without --init is not a usage error"
 "$train" train --hidden 24 --epochs 1 "$data" -o "$tmp/f.nnue" >/dev/null 2>&1
 [ $? -eq 2 ] || fail "train: a hidden layer the engine cannot read (24) is not a usage error"
 cli_finish nnue_train
