@@ -99,8 +99,14 @@ static void test_quick_mate_in_one(void **state) {
         "8/8/8/8/8/6k1/p7/7K b - - 0 1",        /* ... a1=Q */
         "8/8/8/8/5pp1/3Bpkp1/8/4K2R w K - 0 1", /* castling: O-O (Rf1 lets the king out to g2) */
         "3k4/8/3K4/8/8/8/8/Q7 w - - 0 1",       /* a queen on the back rank: Qa8 */
+        "8/8/8/8/8/4NN2/8/R3K2k w Q - 0 1",     /* O-O-O: Rd1 mates along the rank the king left */
+        "r3k2K/8/4nn2/8/8/8/8/8 b q - 0 1",     /* ... O-O-O */
         "k7/8/8/8/8/8/P7/K7 w - - 0 1",         /* no move gives check: undetermined */
     };
+    /* A mate in one that is not a move: the smothering knight is pinned (Bh6, Kd2). */
+    SchWinLimits quick_pinned = {true, 0};
+    SchPosition pinned = parse_fen("6rk/6pp/7b/6N1/8/8/3K4/8 w - - 0 1");
+    assert_int_equal(sch_can_checkmate(&pinned, SCH_WHITE, &quick_pinned, NULL, NULL), SCH_WIN_UNDETERMINED);
     SchWinLimits quick = {true, 0};
     for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
         SchPosition pos = parse_fen(fens[i]);
