@@ -59,7 +59,7 @@ void engine_options_default(EngineOptions *opt) {
                            .skill = 20,
                            .limit_strength = false,
                            .elo = 1500,
-                           .use_nnue = false};
+                           .use_nnue = true};
 }
 
 static void normalise(EngineOptions *opt) {

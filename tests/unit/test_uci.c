@@ -270,12 +270,14 @@ static void test_long_line(void **state) {
     free(input);
 }
 
-/* The NNUE options: `uci` names the built-in net with its SHA-256; a bad EvalFile is refused with the
- * reason and changes nothing; a good one and <embedded> are announced; UseNNUE (off by default) switches; false is the classical
- * evaluation (the `eval` lines), and the search still answers. */
+/* The NNUE options: `uci` names the built-in net with its SHA-256; UseNNUE (on by default) switches,
+ * false is the classical evaluation; a bad EvalFile is refused with the reason and changes nothing; a
+ * good one and <embedded> are announced; the `eval` lines show which evaluation speaks, and the search
+ * still answers. */
 static void test_nnue_options(void **state) {
     (void)state;
     char *out = run_uci("uci\n"
+                        "setoption name UseNNUE value false\n"
                         "setoption name UseNNUE value true\n"
                         "setoption name EvalFile value " SCHACH_SOURCE_DIR "/README.md\n"
                         "setoption name EvalFile value " SCHACH_SOURCE_DIR "/nets/default.nnue\n"
@@ -286,15 +288,16 @@ static void test_nnue_options(void **state) {
                         "eval\n"
                         "go depth 3\n"
                         "isready\n");
-    assert_non_null(strstr(out, "option name UseNNUE type check default false\n"));
+    assert_non_null(strstr(out, "option name UseNNUE type check default true\n"));
     assert_non_null(strstr(out, "option name EvalFile type string default <embedded>\n"));
-    /* Off by default until a trained net beats the classical evaluation (docs/nnue.md). */
-    assert_non_null(strstr(out, "info string NNUE evaluation off: <embedded> net 768x256x2, sha256 "));
-    assert_true(strstr(out, "info string NNUE evaluation off") < strstr(out, "uciok\n"));
+    /* On by default since a trained net beat the classical evaluation (docs/nnue.md). */
+    assert_non_null(strstr(out, "info string NNUE evaluation on: <embedded> net 768x256x2, sha256 "));
+    assert_true(strstr(out, "info string NNUE evaluation on") < strstr(out, "uciok\n"));
     assert_non_null(strstr(out, "info string setoption EvalFile: not a schach net: the file does not begin with "
                                 "'SCHNNUE1'; keeping the current net"));
     assert_non_null(strstr(out, "info string NNUE evaluation on: net " SCHACH_SOURCE_DIR "/nets/default.nnue"));
-    assert_int_equal(count_lines(out, "info string NNUE evaluation on: <embedded>"), 2);
+    /* uci, UseNNUE true, EvalFile <embedded>; off after each UseNNUE false. */
+    assert_int_equal(count_lines(out, "info string NNUE evaluation on: <embedded>"), 3);
     assert_int_equal(count_lines(out, "info string NNUE evaluation off: <embedded>"), 2);
     assert_int_equal(count_lines(out, "info string eval "), 3); /* net and classical, then classical */
     assert_non_null(strstr(out, "; NNUE)\n"));
