@@ -192,6 +192,20 @@ static int direct_checks(const SchPosition *pos, SchColor W, const CheckInfo *ci
     return n;
 }
 
+/* W's men pinned to W's own king (standing alone between it and an enemy slider on its line). */
+static SchBitboard pinned_men(const SchPosition *pos, SchColor W, SchSquare king) {
+    SchBitboard occ = sch_pos_occupied(pos), theirs = pos->by_color[!W], pinned = 0;
+    SchBitboard diag = theirs & (pos->by_type[SCH_BISHOP] | pos->by_type[SCH_QUEEN]);
+    SchBitboard line = theirs & (pos->by_type[SCH_ROOK] | pos->by_type[SCH_QUEEN]);
+    SchBitboard snipers = (sch_bb_bishop_attacks(king, 0) & diag) | (sch_bb_rook_attacks(king, 0) & line);
+    while (snipers) {
+        SchBitboard between = sch_bb_between(sch_bb_pop(&snipers), king) & occ;
+        if (between && !sch_bb_more_than_one(between))
+            pinned |= between & pos->by_color[W];
+    }
+    return pinned;
+}
+
 /* W to move: a move that mates now. On success the move is on the path and made on the board. */
 static bool mate_in_one(Search *S) {
     SchPosition *pos = &S->pos;
@@ -200,31 +214,34 @@ static bool mate_in_one(Search *S) {
     if (!any_check_possible(pos, S->W, &ci))
         return false;
     SchMove moves[SCH_MAX_MOVES];
-    bool direct = !ci.blockers && pos->ep == SCH_SQ_NONE &&
+    /* The direct checks only where they are all the checking moves, and W is not in check (then a
+     * move of a man other than the king is legal unless the man is pinned and leaves its line). */
+    bool direct = !ci.blockers && pos->ep == SCH_SQ_NONE && !pos->checkers &&
                   !(pos->by_color[S->W] & pos->by_type[SCH_PAWN] & (S->W == SCH_WHITE ? SCH_BB_RANK_7 : SCH_BB_RANK_2));
     int n = direct ? direct_checks(pos, S->W, &ci, moves) : sch_gen_moves(pos, SCH_GEN_ALL, moves);
     SchSquare own_king = sch_pos_king(pos, S->W);
+    SchBitboard pinned = direct ? pinned_men(pos, S->W, own_king) : 0;
     for (int i = 0; i < n; i++) {
-        bool castling = sch_move_kind(moves[i]) == SCH_MOVE_CASTLING;
-        if (direct ? castling && !sch_gen_is_legal(pos, moves[i]) : !may_check(pos, &ci, moves[i]))
-            continue;
-        SchUndo u;
-        sch_pos_make(pos, moves[i], &u);
-        /* A direct check is pseudo-legal: legal when it leaves W's king unattacked (no man of W's moved
-         * is its king, so the king's square is the same). */
-        if (direct && !castling && sch_pos_attacked_by(pos, own_king, (SchColor)!S->W)) {
-            sch_pos_unmake(pos, moves[i], &u);
-            continue;
+        SchMove m = moves[i];
+        if (!direct) {
+            if (!may_check(pos, &ci, m))
+                continue;
+        } else if (sch_move_kind(m) == SCH_MOVE_CASTLING) {
+            if (!sch_gen_is_legal(pos, m))
+                continue;
+        } else if ((pinned & sch_bb_square(sch_move_from(m))) &&
+                   !(sch_bb_line(sch_move_from(m), own_king) & sch_bb_square(sch_move_to(m)))) {
+            continue; /* a pinned man leaving its line */
         }
-        if (!spend(S)) {
-            sch_pos_unmake(pos, moves[i], &u);
+        if (!spend(S))
             return false;
-        }
+        SchUndo u;
+        sch_pos_make(pos, m, &u);
         if (pos->checkers && !sch_gen_has_legal_move(pos)) {
-            S->path[S->ply++] = moves[i];
+            S->path[S->ply++] = m;
             return true;
         }
-        sch_pos_unmake(pos, moves[i], &u);
+        sch_pos_unmake(pos, m, &u);
     }
     return false;
 }
