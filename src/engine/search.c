@@ -488,6 +488,7 @@ static int search_root(Search *s, int alpha, int beta, int depth) {
         RootMove *rm = &s->roots[i];
         bool quiet = !move_is_noisy(&s->pos, rm->move);
         SchUndo undo;
+        uint64_t nodes_before = s->nodes;
         s->nodes++;
         set_continuation(s, 0, rm->move);
         make_move(s, 0, rm->move, &undo);
@@ -505,6 +506,7 @@ static int search_root(Search *s, int alpha, int beta, int depth) {
                 score = -search(s, -beta, -alpha, new_depth, 1);
         }
         unmake_move(s, rm->move, &undo);
+        rm->nodes += s->nodes - nodes_before;
         if (s->stopped)
             break;
         if (i == s->pv_index || score > alpha) {
@@ -583,6 +585,7 @@ static void iterate(Search *s, int first_depth) {
     int max_depth = s->limits.depth > 0 ? min_int(s->limits.depth, ENGINE_MAX_PLY - 1) : ENGINE_MAX_PLY - 1;
     int stability = 0;
     SchMove last_best = SCH_MOVE_NONE;
+    int scores[ENGINE_MAX_PLY + 1]; /* the best score of each completed depth */
     for (int depth = min_int(first_depth, max_depth); depth <= max_depth; depth++) {
         s->root_depth = depth;
         s->seldepth = 0;
@@ -602,8 +605,19 @@ static void iterate(Search *s, int first_depth) {
 
         stability = s->roots[0].move == last_best ? stability + 1 : 0;
         last_best = s->roots[0].move;
+        scores[depth] = s->roots[0].score;
+        TmSignals signals = {.stability = stability, .best_effort = -1};
+        if (depth >= SEARCH_TM_EFFORT_DEPTH) {
+            uint64_t total = 0;
+            for (int i = 0; i < s->root_count; i++)
+                total += s->roots[i].nodes;
+            if (total)
+                signals.best_effort = (int)(s->roots[0].nodes * 1000 / total);
+        }
+        if (depth - 2 >= first_depth && !is_mate_score(scores[depth]) && !is_mate_score(scores[depth - 2]))
+            signals.score_drop = max_int(0, scores[depth - 2] - scores[depth]);
         bool clock = !s->limits.infinite && !atomic_load(&s->pondering);
-        if (mate_found(s) || (clock && tm_soft_over(&s->tm, tm_elapsed(&s->tm), stability)))
+        if (mate_found(s) || (clock && tm_soft_over(&s->tm, tm_elapsed(&s->tm), &signals)))
             break;
         if (clock && s->root_count == 1 && s->tm.soft_ms)
             break; /* the only move: no need to think */

@@ -104,10 +104,15 @@
 #define SEARCH_ASPIRATION_GROWTH    2    /* after a failure the half-width grows by 1 / this of itself */
 #define SEARCH_ASPIRATION_REPORT_MS 1000 /* a failure is reported as a bound once the search has run this long */
 
+/* Time management weighs the best move's share of the root's nodes from this depth on (before, the
+ * shares say little). */
+#define SEARCH_TM_EFFORT_DEPTH 6
+
 typedef struct RootMove {
     SchMove move;
     int score;      /* in the current iteration; -SEARCH_INF until searched */
     int prev_score; /* in the last completed iteration */
+    uint64_t nodes; /* searched under this move in all iterations (time management weighs them) */
     int pv_length;
     SchMove pv[ENGINE_MAX_PLY];
 } RootMove;

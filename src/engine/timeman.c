@@ -44,11 +44,18 @@ void tm_init(TimeManager *tm, const EngineLimits *limits, SchColor us, int overh
 
 bool tm_hard_over(const TimeManager *tm, int64_t elapsed) { return tm->hard_ms && elapsed >= tm->hard_ms; }
 
-bool tm_soft_over(const TimeManager *tm, int64_t elapsed, int stability) {
+bool tm_soft_over(const TimeManager *tm, int64_t elapsed, const TmSignals *signals) {
     if (!tm->soft_ms)
         return false;
     /* A new best move wants more time; a settled one less (the factors are in percent). */
-    static const int factor[] = {140, 110, 90, 75, 65};
-    int i = stability < 4 ? stability : 4;
-    return elapsed * 100 >= tm->soft_ms * factor[i];
+    static const int stable_factor[] = {140, 110, 90, 75, 65};
+    int i = signals->stability < 4 ? signals->stability : 4;
+    int64_t effort = 100;
+    if (signals->best_effort >= 0) {
+        effort = TM_EFFORT_BASE - (int64_t)signals->best_effort * TM_EFFORT_SLOPE / 1000;
+        effort = min64(TM_EFFORT_MAX, max64(TM_EFFORT_MIN, effort));
+    }
+    int64_t drop = 100 + min64(TM_SCORE_DROP_MAX, max64(0, signals->score_drop) / TM_SCORE_DROP_CP);
+    /* percent^3: the soft limit scaled by all three factors */
+    return elapsed * 1000000 >= tm->soft_ms * stable_factor[i] * effort * drop;
 }

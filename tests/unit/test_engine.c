@@ -737,6 +737,45 @@ static void test_time_budget_keeps_a_cushion(void **state) {
     assert_true(tm.soft_ms >= 1 && tm.hard_ms >= 1);
 }
 
+/* The soft limit follows the search: a settled best move that took nearly all of the root's nodes
+ * stops early, one that took few of them, or a falling score, runs on; the hard limit never moves. */
+static void test_soft_limit_follows_the_search(void **state) {
+    (void)state;
+    EngineLimits lim = {.time = {60000, 60000}, .inc = {600, 600}};
+    TimeManager tm;
+    tm_init(&tm, &lim, SCH_WHITE, 10, 0);
+    int64_t soft = tm.soft_ms, hard = tm.hard_ms;
+    TmSignals usual = {.stability = 2, .best_effort = 850};
+    /* At the usual share the old stability factor (90 % after two stable iterations) is kept. */
+    assert_false(tm_soft_over(&tm, soft * 85 / 100, &usual));
+    assert_true(tm_soft_over(&tm, soft * 95 / 100, &usual));
+    TmSignals unknown = {.stability = 2, .best_effort = -1};
+    assert_false(tm_soft_over(&tm, soft * 89 / 100, &unknown));
+    assert_true(tm_soft_over(&tm, soft * 91 / 100, &unknown));
+    /* A best move that took nearly all the nodes: stop sooner. */
+    TmSignals sure = {.stability = 2, .best_effort = 990};
+    assert_true(tm_soft_over(&tm, soft * 78 / 100, &sure));
+    /* A contested one: think on, but the factor is bounded. */
+    TmSignals contested = {.stability = 2, .best_effort = 300};
+    assert_false(tm_soft_over(&tm, soft * 150 / 100, &contested));
+    assert_true(tm_soft_over(&tm, soft * 160 / 100, &contested));
+    TmSignals none = {.stability = 2, .best_effort = 0};
+    assert_false(tm_soft_over(&tm, soft * 179 / 100, &none));
+    assert_true(tm_soft_over(&tm, soft * 181 / 100, &none));
+    /* A score that fell 40 cp over two iterations: 20 % more; a fall of 500 cp: at most 50 % more. */
+    TmSignals falling = {.stability = 2, .best_effort = 850, .score_drop = 40};
+    assert_false(tm_soft_over(&tm, soft * 110 / 100, &falling));
+    assert_true(tm_soft_over(&tm, soft * 125 / 100, &falling));
+    TmSignals collapse = {.stability = 2, .best_effort = 850, .score_drop = 500};
+    assert_false(tm_soft_over(&tm, soft * 135 / 100, &collapse));
+    assert_true(tm_soft_over(&tm, soft * 140 / 100, &collapse));
+    /* No clock: never over; the hard limit is what it was. */
+    assert_int_equal(tm.hard_ms, hard);
+    EngineLimits none_lim = {.depth = 5};
+    tm_init(&tm, &none_lim, SCH_WHITE, 10, 0);
+    assert_false(tm_soft_over(&tm, 1000000, &contested));
+}
+
 /* Plays the engine's move and the engine's reply for the other side, so the game goes on by two plies. */
 static void play_two(Engine *e, SchGame *g, const EngineLimits *lim) {
     SchError err;
@@ -858,6 +897,7 @@ int main(void) {
         cmocka_unit_test(test_helper_stops_at_the_node_limit),
         cmocka_unit_test(test_weakest_level_has_lines_to_choose_from),
         cmocka_unit_test(test_time_budget_keeps_a_cushion),
+        cmocka_unit_test(test_soft_limit_follows_the_search),
         cmocka_unit_test(test_lag_is_measured_between_moves),
         cmocka_unit_test(test_multipv_lines_are_distinct_and_ordered),
         cmocka_unit_test(test_threads_find_the_mates),
