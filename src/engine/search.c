@@ -245,11 +245,11 @@ static int qsearch(Search *s, int alpha, int beta, int ply) {
 
 /* ---- principal variation search ---- */
 
-static int search(Search *s, int alpha, int beta, int depth, int ply);
+static int search(Search *s, int alpha, int beta, int depth, int ply, bool cut_node);
 
 /* Null-move pruning: if passing the move still fails high, a real move will too (not in check,
  * and not without pieces, where zugzwang makes passing the best "move"). */
-static bool null_move_cuts(Search *s, int beta, int depth, int ply, int eval, int *score) {
+static bool null_move_cuts(Search *s, int beta, int depth, int ply, int eval, bool cut_node, int *score) {
     const SchPosition *pos = &s->pos;
     if (depth < SEARCH_NMP_DEPTH || eval < beta || !has_non_pawn_material(pos, sch_pos_turn(pos)) || ply == 0 ||
         s->stack[ply - 1].move == SCH_MOVE_NONE || is_mate_score(beta))
@@ -265,7 +265,7 @@ static bool null_move_cuts(Search *s, int beta, int depth, int ply, int eval, in
     s->keys[s->key_count++] = s->pos.key;
     int floor = s->key_floor;
     s->key_floor = s->key_count - 1; /* no repetition across a null move */
-    *score = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1);
+    *score = -search(s, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
     s->key_floor = floor;
     s->key_count--;
     sch_pos_unmake_null(&s->pos, &undo);
@@ -281,6 +281,7 @@ typedef struct Node {
     int alpha, beta, depth, ply;
     int eval;
     bool pv_node, in_check, improving;
+    bool cut_node; /* a null window expected to fail high (its parent's first move expected to fail low) */
     PieceToHistory *cont[2]; /* after the last move and the one before it (NULL: none) */
 } Node;
 
@@ -308,7 +309,7 @@ static bool prune_move(const Search *s, const Node *n, SchMove m, bool quiet, in
 static int reduction(const Search *s, const Node *n, int searched, bool quiet, bool killer, int history,
                      bool gives_check, int new_depth) {
     int r = s->reductions[min_int(n->depth, 63)][min_int(searched, 63)];
-    r += !n->improving - n->pv_node - gives_check;
+    r += !n->improving - n->pv_node - gives_check + n->cut_node * SEARCH_LMR_CUT_NODE;
     if (quiet)
         r -= killer + history / SEARCH_LMR_HISTORY_DIVISOR;
     return max_int(0, min_int(r, new_depth - 1));
@@ -324,7 +325,7 @@ static int singular_extension(Search *s, const Node *n, const TTHit *hit, SchMov
     int singular_beta = hit->score - SEARCH_SE_MARGIN * n->depth;
     Frame *frame = &s->stack[n->ply];
     frame->excluded = m;
-    int value = search(s, singular_beta - 1, singular_beta, (n->depth - 1) / 2, n->ply);
+    int value = search(s, singular_beta - 1, singular_beta, (n->depth - 1) / 2, n->ply, n->cut_node);
     frame->excluded = SCH_MOVE_NONE;
     if (value < singular_beta) {
         int line = n->ply > 0 ? s->stack[n->ply - 1].double_extensions : 0;
@@ -356,21 +357,22 @@ static int search_move(Search *s, const Node *n, const MovePicker *mp, SchMove m
         extension = gives_check && n->ply < SEARCH_CHECK_EXTENSION_LIMIT * s->root_depth;
     int new_depth = n->depth - 1 + extension;
     int alpha = n->alpha, beta = n->beta, ply = n->ply + 1, score;
+    /* The children of a cut node's first move, and those reduced, are expected to fail high. */
     if (searched == 0) {
-        score = -search(s, -beta, -alpha, new_depth, ply);
+        score = -search(s, -beta, -alpha, new_depth, ply, !n->pv_node && !n->cut_node);
     } else {
         int r = reducible ? reduction(s, n, searched, quiet, killer, history, gives_check, new_depth) : 0;
-        score = -search(s, -alpha - 1, -alpha, new_depth - r, ply);
+        score = -search(s, -alpha - 1, -alpha, new_depth - r, ply, r > 0 || !n->cut_node);
         if (score > alpha && r > 0)
-            score = -search(s, -alpha - 1, -alpha, new_depth, ply);
+            score = -search(s, -alpha - 1, -alpha, new_depth, ply, !n->cut_node);
         if (score > alpha && score < beta)
-            score = -search(s, -beta, -alpha, new_depth, ply);
+            score = -search(s, -beta, -alpha, new_depth, ply, false);
     }
     unmake_move(s, m, &undo);
     return score;
 }
 
-static int search(Search *s, int alpha, int beta, int depth, int ply) {
+static int search(Search *s, int alpha, int beta, int depth, int ply, bool cut_node) {
     if (depth <= 0)
         return qsearch(s, alpha, beta, ply);
     Frame *frame = &s->stack[ply];
@@ -381,7 +383,11 @@ static int search(Search *s, int alpha, int beta, int depth, int ply) {
         return 0;
     s->seldepth = max_int(s->seldepth, ply);
     const SchPosition *pos = &s->pos;
-    Node n = {.ply = ply, .depth = depth, .pv_node = beta - alpha > 1, .in_check = sch_pos_in_check(pos)};
+    Node n = {.ply = ply,
+              .depth = depth,
+              .pv_node = beta - alpha > 1,
+              .cut_node = cut_node && beta - alpha == 1,
+              .in_check = sch_pos_in_check(pos)};
     int score;
     if (is_draw(s, ply, &score))
         return score;
@@ -408,7 +414,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply) {
         if (depth <= SEARCH_RFP_DEPTH && n.eval - SEARCH_RFP_MARGIN * (depth - n.improving) >= beta &&
             !is_mate_score(beta))
             return n.eval;
-        if (null_move_cuts(s, beta, depth, ply, n.eval, &score))
+        if (null_move_cuts(s, beta, depth, ply, n.eval, n.cut_node, &score))
             return score;
     }
     /* Without a table move this node was not searched before: a shallower search does as well. */
@@ -495,15 +501,15 @@ static int search_root(Search *s, int alpha, int beta, int depth) {
         int new_depth = depth - 1 + sch_pos_in_check(&s->pos);
         int score;
         if (i == s->pv_index) {
-            score = -search(s, -beta, -alpha, new_depth, 1);
+            score = -search(s, -beta, -alpha, new_depth, 1, false);
         } else {
             int r = depth >= SEARCH_ROOT_LMR_DEPTH && quiet && i - s->pv_index >= SEARCH_ROOT_LMR_MOVES &&
                     !sch_pos_in_check(&s->pos);
-            score = -search(s, -alpha - 1, -alpha, new_depth - r, 1);
+            score = -search(s, -alpha - 1, -alpha, new_depth - r, 1, true);
             if (score > alpha && r)
-                score = -search(s, -alpha - 1, -alpha, new_depth, 1);
+                score = -search(s, -alpha - 1, -alpha, new_depth, 1, true);
             if (score > alpha && score < beta)
-                score = -search(s, -beta, -alpha, new_depth, 1);
+                score = -search(s, -beta, -alpha, new_depth, 1, false);
         }
         unmake_move(s, rm->move, &undo);
         rm->nodes += s->nodes - nodes_before;

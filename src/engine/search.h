@@ -69,6 +69,7 @@
 #define SEARCH_LMR_BASE            0.75  /* reduction before the log term */
 #define SEARCH_LMR_DIVISOR         2.25  /* the log term is divided by this */
 #define SEARCH_LMR_HISTORY_DIVISOR 10000 /* a quiet move's reduction shrinks one ply per this much history */
+#define SEARCH_LMR_CUT_NODE        1     /* plies more at a node expected to fail high */
 /* At the root: late quiet moves that do not give check are searched one ply shallower first. */
 #define SEARCH_ROOT_LMR_DEPTH 3 /* from this depth on */
 #define SEARCH_ROOT_LMR_MOVES 4 /* moves of the line searched unreduced */
