@@ -281,7 +281,9 @@ typedef struct Node {
     int alpha, beta, depth, ply;
     int eval;
     bool pv_node, in_check, improving;
-    bool cut_node; /* a null window expected to fail high (its parent's first move expected to fail low) */
+    /* A null window expected to fail high: the first move of a node expected to fail low, a reduced
+     * late move, or the null move of a node expected to fail low. */
+    bool cut_node;
     PieceToHistory *cont[2]; /* after the last move and the one before it (NULL: none) */
 } Node;
 
