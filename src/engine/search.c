@@ -359,7 +359,7 @@ static int search_move(Search *s, const Node *n, const MovePicker *mp, SchMove m
         extension = gives_check && n->ply < SEARCH_CHECK_EXTENSION_LIMIT * s->root_depth;
     int new_depth = n->depth - 1 + extension;
     int alpha = n->alpha, beta = n->beta, ply = n->ply + 1, score;
-    /* The children of a cut node's first move, and those reduced, are expected to fail high. */
+    /* The first move of a node expected to fail low, and a reduced move, are expected to fail high. */
     if (searched == 0) {
         score = -search(s, -beta, -alpha, new_depth, ply, !n->pv_node && !n->cut_node);
     } else {
