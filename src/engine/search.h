@@ -27,7 +27,7 @@
 
 /* Reverse futility pruning: near the leaves, a static evaluation this far above beta returns at once. */
 #define SEARCH_RFP_DEPTH  7  /* at depth <= this */
-#define SEARCH_RFP_MARGIN 80 /* per ply of depth (one ply less when improving) */
+#define SEARCH_RFP_MARGIN 65 /* per ply of depth (one ply less when improving) */
 
 /* Null-move pruning: the null move is searched depth - 1 - R plies deep, with
  * R = SEARCH_NMP_REDUCTION + depth / SEARCH_NMP_DEPTH_DIVISOR + min(SEARCH_NMP_EVAL_REDUCTION_MAX,
