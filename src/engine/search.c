@@ -287,16 +287,20 @@ typedef struct Node {
     PieceToHistory *cont[2]; /* after the last move and the one before it (NULL: none) */
 } Node;
 
-/* Moves not worth searching near the leaves, once a move has been searched and while the side to
- * move has pieces: late quiet moves (late move pruning), quiet moves far below alpha (futility),
- * and moves losing material by exchange. Sets *skip_quiets when no later quiet move can do better. */
-static bool prune_move(const Search *s, const Node *n, SchMove m, bool quiet, int quiets_count, bool *skip_quiets) {
+/* Moves not worth searching near the leaves, once a move has been searched (searched of them so
+ * far, quiets_count of them quiet) and while the side to move has pieces: late quiet moves (late
+ * move pruning), quiet moves far below alpha (futility, with the margin of the depth left after the
+ * reduction the move would get), and moves losing material by exchange. Sets *skip_quiets when no
+ * later quiet move can do better. */
+static bool prune_move(const Search *s, const Node *n, SchMove m, bool quiet, int searched, int quiets_count,
+                       bool *skip_quiets) {
     const SchPosition *pos = &s->pos;
     if (n->depth > SEARCH_PRUNING_DEPTH || !has_non_pawn_material(pos, sch_pos_turn(pos)))
         return false;
+    int lmr_depth = max_int(0, n->depth - s->reductions[min_int(n->depth, 63)][min_int(searched, 63)]);
     if (quiet &&
         (quiets_count >= (SEARCH_LMP_BASE + n->depth * n->depth) / (SEARCH_LMP_DIVISOR - n->improving) ||
-         (!n->in_check && n->eval + SEARCH_FUTILITY_BASE + SEARCH_FUTILITY_PER_DEPTH * n->depth <= n->alpha))) {
+         (!n->in_check && n->eval + SEARCH_FUTILITY_BASE + SEARCH_FUTILITY_PER_DEPTH * lmr_depth <= n->alpha))) {
         *skip_quiets = true;
         return true;
     }
@@ -436,7 +440,7 @@ static int search(Search *s, int alpha, int beta, int depth, int ply, bool cut_n
             continue;
         bool quiet = !move_is_noisy(pos, m);
         n.alpha = alpha, n.beta = beta;
-        if (best > -ENGINE_MATE_BOUND && prune_move(s, &n, m, quiet, quiets_count, &skip_quiets))
+        if (best > -ENGINE_MATE_BOUND && prune_move(s, &n, m, quiet, searched, quiets_count, &skip_quiets))
             continue;
         int extension = m == tt_move && !excluded ? singular_extension(s, &n, &hit, m, &score) : 0;
         if (s->stopped)

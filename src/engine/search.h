@@ -50,9 +50,10 @@
 #define SEARCH_LMP_BASE    3 /* added to depth^2 */
 #define SEARCH_LMP_DIVISOR 2 /* not improving: the count is divided by this */
 /* Futility pruning: quiet moves are skipped when eval + SEARCH_FUTILITY_BASE +
- * SEARCH_FUTILITY_PER_DEPTH * depth stays at or below alpha. */
-#define SEARCH_FUTILITY_BASE      100 /* margin at depth 0 */
-#define SEARCH_FUTILITY_PER_DEPTH 90  /* margin added per ply of depth */
+ * SEARCH_FUTILITY_PER_DEPTH * d stays at or below alpha, where d is the depth the move would be
+ * searched to after its late move reduction: a late move gets a smaller margin. */
+#define SEARCH_FUTILITY_BASE      100 /* margin at reduced depth 0 */
+#define SEARCH_FUTILITY_PER_DEPTH 90  /* margin added per ply of reduced depth */
 /* History pruning: a quiet move whose histories (by squares and after the last two moves) sum to less
  * than -SEARCH_HISTORY_PRUNING_MARGIN * depth is skipped; it rarely did any good here before. */
 #define SEARCH_HISTORY_PRUNING_DEPTH  4    /* at depth <= this */
