@@ -287,6 +287,11 @@ typedef struct Node {
     PieceToHistory *cont[2]; /* after the last move and the one before it (NULL: none) */
 } Node;
 
+/* The late move reduction table's value for the searched-th move at depth (before the adjustments). */
+static inline int table_reduction(const Search *s, int depth, int searched) {
+    return s->reductions[min_int(depth, 63)][min_int(searched, 63)];
+}
+
 /* Moves not worth searching near the leaves, once a move has been searched (searched of them so
  * far, quiets_count of them quiet) and while the side to move has pieces: late quiet moves (late
  * move pruning), quiet moves far below alpha (futility, with the margin of the depth left after the
@@ -297,7 +302,7 @@ static bool prune_move(const Search *s, const Node *n, SchMove m, bool quiet, in
     const SchPosition *pos = &s->pos;
     if (n->depth > SEARCH_PRUNING_DEPTH || !has_non_pawn_material(pos, sch_pos_turn(pos)))
         return false;
-    int lmr_depth = max_int(0, n->depth - s->reductions[min_int(n->depth, 63)][min_int(searched, 63)]);
+    int lmr_depth = max_int(0, n->depth - table_reduction(s, n->depth, searched));
     if (quiet &&
         (quiets_count >= (SEARCH_LMP_BASE + n->depth * n->depth) / (SEARCH_LMP_DIVISOR - n->improving) ||
          (!n->in_check && n->eval + SEARCH_FUTILITY_BASE + SEARCH_FUTILITY_PER_DEPTH * lmr_depth <= n->alpha))) {
@@ -314,7 +319,7 @@ static bool prune_move(const Search *s, const Node *n, SchMove m, bool quiet, in
 /* Late move reduction of the move-th move (quiet, or a losing capture) searched to new_depth. */
 static int reduction(const Search *s, const Node *n, int searched, bool quiet, bool killer, int history,
                      bool gives_check, int new_depth) {
-    int r = s->reductions[min_int(n->depth, 63)][min_int(searched, 63)];
+    int r = table_reduction(s, n->depth, searched);
     r += !n->improving - n->pv_node - gives_check + n->cut_node * SEARCH_LMR_CUT_NODE;
     if (quiet)
         r -= killer + history / SEARCH_LMR_HISTORY_DIVISOR;
