@@ -211,7 +211,9 @@ export function mountLobby(area) {
     setBusy(true);
     let r;
     try {
-      r = await request('POST', '/api/seeks', body);
+      // "hold": the seek waits only a short grace for this page's hold (below), so one whose page went
+      // between the post and the hold leaves too (docs/api.md "Lobby").
+      r = await request('POST', '/api/seeks', { ...body, hold: true });
     } catch (e) {
       showError(error, e);
       setBusy(false);
@@ -229,6 +231,19 @@ export function mountLobby(area) {
     pollTimer = setInterval(() => checkPending(), POLL_MS);
     renderSeeks();
   };
+
+  // The page goes: its seek goes along at once. The closing socket withdraws a held seek anyway; this
+  // also covers a hold still on its way (a reconnecting socket), which would otherwise wait out its grace.
+  window.addEventListener('pagehide', () => {
+    const p = pending;
+    if (!p || leaving) return;
+    fetch(`/api/seeks/${encodeURIComponent(p.id)}`, {
+      method: 'DELETE',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ secret: p.secret }),
+      keepalive: true,
+    }).catch(() => {});
+  });
 
   cancel.addEventListener('click', async () => {
     const p = pending;

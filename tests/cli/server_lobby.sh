@@ -13,6 +13,8 @@ server_setup
 # Quick pairing's rating window widens every 300 ms here (10 s on a real site), so a test waits
 # for it to widen without a minute's wait.
 export SCHACH_LOBBY_WINDOW_STEP_MS=300
+# A seek posted with "hold" waits 4 s for its page's hold here (20 s on a real site).
+export SCHACH_SEEK_HOLD_GRACE_MS=4000
 server_start "$tmp/x.db" "${SERVER_NO_LIMITS[@]}" --trust-proxy 127.0.0.1
 run_node lobby.mjs
 run_node lobby.mjs rated "$tmp/rated.json"

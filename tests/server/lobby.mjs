@@ -249,6 +249,48 @@ const tests = {
     watcher.close();
   },
 
+  async 'a seek posted with "hold" leaves after a short grace unless its poster holds it'() {
+    // The web page posts with "hold" and then holds the seek over its socket; a page that went between
+    // the two takes its seek along: nobody is left to play it (server_lobby.sh: a grace of 4 s).
+    const watcher = await WsClient.open();
+    watcher.send({ type: 'lobby' });
+    const has = (id) => (m) => m.type === 'lobby' && m.seeks.some((s) => s.id === id);
+    const hasNot = (id) => (m) => m.type === 'lobby' && !m.seeks.some((s) => s.id === id);
+    // The first list after the last one read that PRED accepts: the lists before it are older news.
+    const list = async (pred, what) => {
+      const older = new Set();
+      const m = await watcher.next((x) => pred(x) || (older.add(x), false), what);
+      for (const x of older) watcher.inbox.splice(watcher.inbox.indexOf(x), 1);
+      return m;
+    };
+    await list((m) => m.type === 'lobby' && Array.isArray(m.seeks), 'the list at once');
+    const orphan = await postOk({ time: LIVE, hold: true });
+    await list(has(orphan.id), 'the seek whose page went');
+    const held = await postOk({ time: LIVE, hold: true }, stranger);
+    const poster = await WsClient.open();
+    poster.send({ type: 'lobby', hold: { seek: held.id, secret: held.secret } });
+    await poster.next(has(held.id), 'the poster sees its seek');
+    // The orphan leaves when its grace is over; the held seek, posted later, is still there then.
+    await list(has(held.id), 'the held seek');
+    const after = await list(hasNot(orphan.id), 'the unheld seek leaves after its grace');
+    assert.ok(after.seeks.some((s) => s.id === held.id), 'the held seek stays');
+    expectError(await accept(orphan.id, another), 404, 'no_seek', 'accepting the seek whose page went');
+    // Without "hold" (a client of the API that never holds) a seek waits its ten minutes: one posted
+    // before the second orphan is still listed when that one leaves.
+    const plain = await postOk({ time: LIVE }, another);
+    const orphan2 = await postOk({ time: LIVE, hold: true });
+    await list(has(orphan2.id), 'the second seek whose page went');
+    const later = await list(hasNot(orphan2.id), 'a second unheld seek leaves');
+    assert.ok(later.seeks.some((s) => s.id === plain.id), 'a seek posted without "hold" stays');
+    assert.ok(later.seeks.some((s) => s.id === held.id), 'the held seek still stays');
+    // The held one goes with its poster's connection, as before.
+    poster.close();
+    await list(hasNot(held.id), 'the held seek leaves with its poster');
+    expectOk(await api('DELETE', `/api/seeks/${plain.id}`, { secret: plain.secret }), 'withdraw the plain seek');
+    watcher.send({ type: 'unlobby' });
+    watcher.close();
+  },
+
   async 'quick pairing: a matching waiting seek starts a game at once, else the request waits as a seek'() {
     const quick = { time: { type: 'live', minutes: 7, increment: 7 }, color: 'random', pool: true };
     const first = await post(quick);
@@ -321,7 +363,7 @@ const tests = {
       [{ time: LIVE, color: 1 }, 'color'], [{ time: LIVE, rated: 'yes' }, 'rated'], [{ time: LIVE, admin: true }, 'admin'],
       [{ time: 'live' }, 'time'], [{ time: LIVE, variant: 'crazyhouse' }, 'variant'],
       [{ time: LIVE, variant: 'Chess960' }, 'variant'], [{ time: LIVE, variant: 960 }, 'variant'],
-      [{ time: LIVE, variant: null }, 'variant'],
+      [{ time: LIVE, variant: null }, 'variant'], [{ time: LIVE, hold: 1 }, 'hold'], [{ time: LIVE, hold: 'yes' }, 'hold'],
     ];
     for (const [body, member] of bodies) {
       const e = expectError(await post(body), 400, 'bad_request', JSON.stringify(body));

@@ -954,6 +954,29 @@ STORE_CASE test_seeks(void **state) {
     assert_string_equal(got.game_id, g.id);
     assert_int_equal(got.poster_color, 0);
     assert_int_equal(a->vtbl->seek_list(a, now + 302, list, 8, err, sizeof err), 0);
+
+    /* Hold: a seek posted with a short grace lives its full time once its poster holds it (with the
+     * secret); an expired, accepted or unknown seek is not held, and a hold never shortens a seek. */
+    SeekRow held = k[1];
+    snprintf(held.id, sizeof held.id, "seek00000009");
+    held.created_ms = now + 400;
+    held.expires_ms = now + 500;
+    assert_int_equal(a->vtbl->seek_create(a, &held, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->seek_hold(a, held.id, wrong, now + 450, 600000, err, sizeof err), SA_NOT_FOUND);
+    assert_int_equal(a->vtbl->seek_list(a, now + 501, list, 8, err, sizeof err), 0); /* not held: gone */
+    assert_int_equal(a->vtbl->seek_hold(a, held.id, held.secret_hash, now + 501, 600000, err, sizeof err),
+                     SA_NOT_FOUND); /* too late */
+    snprintf(held.id, sizeof held.id, "seek00000010");
+    assert_int_equal(a->vtbl->seek_create(a, &held, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->seek_hold(a, held.id, held.secret_hash, now + 450, 600000, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->seek_hold(a, held.id, held.secret_hash, now + 460, 10, err, sizeof err), SA_OK);
+    assert_int_equal(a->vtbl->seek_list(a, now + 1000, list, 8, err, sizeof err), 1);
+    assert_string_equal(list[0].id, "seek00000010");
+    assert_int_equal(list[0].expires_ms, now + 400 + 600000);
+    assert_int_equal(a->vtbl->seek_hold(a, "seek00000000", k[0].secret_hash, now + 1000, 600000, err, sizeof err),
+                     SA_NOT_FOUND); /* accepted */
+    assert_int_equal(a->vtbl->seek_hold(a, "seek00000002", k[2].secret_hash, now + 1000, 600000, err, sizeof err),
+                     SA_NOT_FOUND); /* expired */
     store_accounts_close(a);
     store_close(store);
     waker_destroy(&w);

@@ -590,6 +590,18 @@ void accounts_seek_abandon(Accounts *a, const char *seek, const char *secret) {
         accounts_job_free(j); /* it expires by itself */
 }
 
+void accounts_seek_hold(Accounts *a, const char *seek, const char *secret) {
+    AccJob *j = calloc(1, sizeof *j);
+    if (!j)
+        return;
+    j->action = ACCOUNTS_SEEK_HOLD;
+    j->ticket = ++a->next_ticket;
+    snprintf(j->seek.id, sizeof j->seek.id, "%s", seek);
+    secret_hash(secret, j->cancel_hash);
+    if (!accounts_worker_submit(a, j))
+        accounts_job_free(j); /* it leaves after its grace, as if its page had gone */
+}
+
 void accounts_rate(void *accounts, const GameRecord *rec) {
     Accounts *a = accounts;
     AccJob *j = calloc(1, sizeof *j);

@@ -108,10 +108,11 @@ typedef enum {
     ACCOUNTS_ANALYSE,       /* internal: one analysis run on the analysis workers */
     /* The lobby (docs/api.md "Lobby"): */
     ACCOUNTS_SEEKS,       /* GET /api/seeks -> {"seeks":[...]} */
-    ACCOUNTS_SEEK_POST,   /* POST /api/seeks {"time","color","rated"} -> 201 {"id","secret"} */
+    ACCOUNTS_SEEK_POST,   /* POST /api/seeks {"time","color","rated","hold"} -> 201 {"id","secret"} */
     ACCOUNTS_SEEK_GET,    /* GET /api/seeks/{id} -> {"seek","game","color"} */
     ACCOUNTS_SEEK_CANCEL, /* DELETE /api/seeks/{id} {"secret"} -> 200 */
     ACCOUNTS_SEEK_ACCEPT, /* POST /api/seeks/{id}/accept -> 200 {"id","color","secret","state"} */
+    ACCOUNTS_SEEK_HOLD,   /* internal: a WebSocket holds a seek (accounts_seek_hold) */
     ACCOUNTS_RATE,        /* internal: a rated game that ended (accounts_rate) */
     ACCOUNTS_PLAYER,      /* GET /api/players/{name}?page=N&result=won|lost|drawn -> the player's page */
     ACCOUNTS_LOBBY,       /* internal: the lobby read again for its watchers */
@@ -179,6 +180,9 @@ uint64_t accounts_lobby_watch(Accounts *a, AccountsLobbyEvent fn, void *ctx);
 void accounts_lobby_unwatch(Accounts *a, uint64_t id);
 /* The poster of seek (who holds secret) left: the seek is withdrawn (if it is still open). */
 void accounts_seek_abandon(Accounts *a, const char *seek, const char *secret);
+/* The poster of seek (who holds secret) holds it over a WebSocket: a seek posted with "hold", which
+ * waits only a short grace for this, now waits its full time (if it is still open). */
+void accounts_seek_hold(Accounts *a, const char *seek, const char *secret);
 
 /* The session token in a Cookie header (ACCOUNTS_COOKIE=...), copied into out; false when there is
  * none or it is malformed. */

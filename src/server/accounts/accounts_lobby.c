@@ -17,6 +17,10 @@
 
 /* How long a seek stays in the lobby unless accepted or withdrawn first. */
 #define SEEK_TTL_MS (10 * 60 * 1000)
+/* A seek posted with "hold" (a page that holds it over its WebSocket) waits this long for the hold
+ * before it leaves: a page that went between its post and its hold takes its seek along too. Tests
+ * shorten it with SCHACH_SEEK_HOLD_GRACE_MS. */
+#define SEEK_HOLD_GRACE_MS (20 * 1000)
 /* How many open seeks GET /api/seeks lists at most (oldest first). */
 #define SEEKS_LISTED 200
 #define RATING_START 1500
@@ -107,6 +111,11 @@ static bool valid_id(const char *id) {
     return true;
 }
 
+static int64_t hold_grace_ms(void) {
+    const char *v = getenv("SCHACH_SEEK_HOLD_GRACE_MS");
+    return v && atoll(v) > 0 ? atoll(v) : SEEK_HOLD_GRACE_MS;
+}
+
 bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, AccError *e, const char **arg) {
     *arg = NULL;
     if (req->action == ACCOUNTS_SEEKS)
@@ -120,7 +129,7 @@ bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, Ac
     }
     if (req->action == ACCOUNTS_SEEK_GET)
         return true;
-    /* Bodies: post {"time","color","rated","pool","variant"}, cancel {"secret"}, accept {} (or none). */
+    /* Bodies: post {"time","color","rated","pool","variant","hold"}, cancel {"secret"}, accept {} (or none). */
     json_t *root = req->body && req->body[0] ? json_loads(req->body, JSON_REJECT_DUPLICATES, NULL) : json_object();
     bool ok = json_is_object(root);
     *e = ACC_E_BAD_JSON;
@@ -132,7 +141,7 @@ bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, Ac
             bool known = !strcmp(key, "lang") ||
                          (req->action == ACCOUNTS_SEEK_POST &&
                           (!strcmp(key, "time") || !strcmp(key, "color") || !strcmp(key, "rated") ||
-                           !strcmp(key, "pool") || !strcmp(key, "variant"))) ||
+                           !strcmp(key, "pool") || !strcmp(key, "variant") || !strcmp(key, "hold"))) ||
                          (req->action == ACCOUNTS_SEEK_CANCEL && !strcmp(key, "secret")) ||
                          (req->action == ACCOUNTS_SEEK_ACCEPT && !strcmp(key, "withdraw"));
             if (!known && ok) {
@@ -147,6 +156,7 @@ bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, Ac
         SeekRow *k = &j->seek;
         json_t *color = json_object_get(root, "color"), *rated = json_object_get(root, "rated");
         json_t *pool = json_object_get(root, "pool"), *variant = json_object_get(root, "variant");
+        json_t *hold = json_object_get(root, "hold");
         const char *c = color ? json_string_value(color) : "random";
         k->variant = VARIANT_STANDARD;
         if (!c || (strcmp(c, "white") && strcmp(c, "black") && strcmp(c, "random"))) {
@@ -158,6 +168,9 @@ bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, Ac
         } else if (rated && !json_is_boolean(rated)) {
             ok = false;
             *arg = "rated";
+        } else if (hold && !json_is_boolean(hold)) {
+            ok = false;
+            *arg = "hold";
         } else if (pool && (!json_is_boolean(pool) || (json_is_true(pool) && strcmp(c, "random") != 0))) {
             ok = false; /* quick pairing leaves the colours to chance */
             *arg = "pool";
@@ -171,7 +184,7 @@ bool accounts_lobby_check(Accounts *a, const AccountsRequest *req, AccJob *j, Ac
             secret_random_id(k->id, STORE_ID_LEN);
             secret_new(j->seek_secret, k->secret_hash);
             k->created_ms = accounts_now(a);
-            k->expires_ms = k->created_ms + SEEK_TTL_MS;
+            k->expires_ms = k->created_ms + (json_is_true(hold) ? hold_grace_ms() : SEEK_TTL_MS);
         }
     } else if (ok && req->action == ACCOUNTS_SEEK_CANCEL) {
         const char *secret = json_string_value(json_object_get(root, "secret"));
@@ -417,6 +430,15 @@ static void cancel(Accounts *a, AccJob *j) {
     accounts_set_body(j, 200, json_object());
 }
 
+/* A WebSocket holds the seek (accounts_seek_hold): it waits its full time now. Nobody waits for the
+ * answer; a seek that is no longer open, or a wrong secret, changes nothing. */
+static void hold_seek(Accounts *a, AccJob *j) {
+    char err[300] = "";
+    if (j->db->vtbl->seek_hold(j->db, j->seek.id, j->cancel_hash, accounts_now(a), SEEK_TTL_MS, err, sizeof err) ==
+        SA_FAULT)
+        accounts_fail(j, ACC_E_STORAGE, err);
+}
+
 /* The game of an accepted seek: two people, the seek's time control, nobody to invite; a Chess960
  * seek's from a start array drawn at random (never the standard one, so the game is Chess960). A side an
  * account plays gets a secret derived from the site's key (GET /api/me hands it out again); an
@@ -532,6 +554,7 @@ void accounts_lobby_run(Accounts *a, AccJob *j) {
         case ACCOUNTS_SEEK_GET: get(a, j); break;
         case ACCOUNTS_SEEK_CANCEL: cancel(a, j); break;
         case ACCOUNTS_SEEK_ACCEPT: accept_seek(a, j); break;
+        case ACCOUNTS_SEEK_HOLD: hold_seek(a, j); break;
         default: break;
     }
 }

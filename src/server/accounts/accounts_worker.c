@@ -364,6 +364,7 @@ static void run(Accounts *a, AccJob *j) {
         case ACCOUNTS_SEEK_GET:
         case ACCOUNTS_SEEK_CANCEL:
         case ACCOUNTS_SEEK_ACCEPT:
+        case ACCOUNTS_SEEK_HOLD:
         case ACCOUNTS_LOBBY: accounts_lobby_run(a, j); break;
         case ACCOUNTS_RATE: rate(a, j); break;
         case ACCOUNTS_PLAYER:

@@ -208,7 +208,8 @@ static void ws_subscribe(WsConn *c, json_t *id, const char *game, json_t *secret
 }
 
 /* {"type":"lobby"}: the lobby live (accounts_lobby_watch), with "hold":{"seek","secret"} a seek of this
- * poster that leaves the lobby when the connection goes; {"type":"unlobby"} stops watching. */
+ * poster that leaves the lobby when the connection goes (and that, posted with "hold", stays past its
+ * grace); {"type":"unlobby"} stops watching. */
 static void ws_lobby(WsConn *c, json_t *msg, json_t *id, bool watch) {
     Accounts *a = c->srv->accounts;
     if (!a) {
@@ -237,6 +238,8 @@ static void ws_lobby(WsConn *c, json_t *msg, json_t *id, bool watch) {
         snprintf(c->held[c->nheld].seek, sizeof c->held[0].seek, "%s", seek);
         snprintf(c->held[c->nheld].secret, sizeof c->held[0].secret, "%s", secret);
         c->nheld++;
+        /* A seek posted with "hold" waits only a short grace for this (docs/api.md "Lobby"). */
+        accounts_seek_hold(a, seek, secret);
     }
     if (!c->lobby_watch) {
         c->lobby_watch = accounts_lobby_watch(a, ws_event, c);

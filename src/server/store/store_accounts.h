@@ -214,6 +214,11 @@ typedef struct StoreAccountsVtbl {
     /* Removes an open seek whose secret hashes to hash (SA_NOT_FOUND: none such). */
     StoreAccountResult (*seek_cancel)(StoreAccounts *a, const char *id, const unsigned char hash[STORE_HASH_LEN],
                                       int64_t now_ms, char *err, size_t err_size);
+    /* Its poster holds an open seek whose secret hashes to hash (a WebSocket says so): it now expires
+     * ttl_ms after it was created, not earlier (a seek posted with "hold" waits only a short grace for
+     * that: accounts_lobby.c). SA_NOT_FOUND: no open seek with that id and secret. */
+    StoreAccountResult (*seek_hold)(StoreAccounts *a, const char *id, const unsigned char hash[STORE_HASH_LEN],
+                                    int64_t now_ms, int64_t ttl_ms, char *err, size_t err_size);
     /* Accepts an open seek: in one transaction marks it taken by game->id with the poster's color and
      * inserts the game's row (rev 1), and, when withdraw is not "", removes the accepter's own open seek
      * withdraw whose secret hashes to withdraw_hash. SA_NOT_FOUND: either was accepted, cancelled or

@@ -248,6 +248,7 @@ static const StoreAccountsVtbl pg_accounts_vtbl = {
     .seek_beat = store_pg_seek_beat,
     .seek_get = store_pg_seek_get,
     .seek_cancel = store_pg_seek_cancel,
+    .seek_hold = store_pg_seek_hold,
     .seek_accept = store_pg_seek_accept,
     .rate_game = store_pg_rate_game,
     .ratings_of = store_pg_ratings_of,

@@ -253,6 +253,24 @@ StoreAccountResult store_pg_seek_cancel(StoreAccounts *base, const char *id, con
     return store_pg_affected(res) == 1 ? SA_OK : SA_NOT_FOUND;
 }
 
+StoreAccountResult store_pg_seek_hold(StoreAccounts *base, const char *id, const unsigned char hash[STORE_HASH_LEN],
+                                      int64_t now_ms, int64_t ttl_ms, char *err, size_t err_size) {
+    PgAccounts *a = (PgAccounts *)base;
+    StorePgParams p = {.n = 0};
+    store_pg_param_text(&p, id);
+    p_blob(&p, hash);
+    store_pg_param_int(&p, now_ms);
+    store_pg_param_int(&p, ttl_ms);
+    PGresult *res = store_pg_accounts_run(a,
+                                          "UPDATE seeks SET expires_ms = GREATEST(expires_ms, created_ms + $4::bigint)"
+                                          " WHERE id = $1 AND secret_hash = $2 AND game_id = ''"
+                                          " AND expires_ms > $3::bigint",
+                                          &p, PGRES_COMMAND_OK, err, err_size);
+    if (!res)
+        return SA_FAULT;
+    return store_pg_affected(res) == 1 ? SA_OK : SA_NOT_FOUND;
+}
+
 StoreAccountResult store_pg_seek_accept(StoreAccounts *base, const char *id, int64_t now_ms, int poster_color,
                                         const GameRecord *game, const char *withdraw,
                                         const unsigned char withdraw_hash[STORE_HASH_LEN], char *err, size_t err_size) {

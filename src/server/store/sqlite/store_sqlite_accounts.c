@@ -279,6 +279,7 @@ static const StoreAccountsVtbl sqlite_accounts_vtbl = {
     .seek_beat = store_sqlite_seek_beat,
     .seek_get = store_sqlite_seek_get,
     .seek_cancel = store_sqlite_seek_cancel,
+    .seek_hold = store_sqlite_seek_hold,
     .seek_accept = store_sqlite_seek_accept,
     .rate_game = store_sqlite_rate_game,
     .ratings_of = store_sqlite_ratings_of,

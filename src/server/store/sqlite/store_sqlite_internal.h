@@ -304,6 +304,8 @@ StoreAccountResult store_sqlite_seek_get(StoreAccounts *base, const char *id, in
 StoreAccountResult store_sqlite_seek_cancel(StoreAccounts *base, const char *id,
                                             const unsigned char hash[STORE_HASH_LEN], int64_t now_ms, char *err,
                                             size_t err_size);
+StoreAccountResult store_sqlite_seek_hold(StoreAccounts *base, const char *id, const unsigned char hash[STORE_HASH_LEN],
+                                          int64_t now_ms, int64_t ttl_ms, char *err, size_t err_size);
 StoreAccountResult store_sqlite_seek_accept(StoreAccounts *base, const char *id, int64_t now_ms, int poster_color,
                                             const GameRecord *game, const char *withdraw,
                                             const unsigned char withdraw_hash[STORE_HASH_LEN], char *err,

@@ -219,6 +219,27 @@ StoreAccountResult store_sqlite_seek_cancel(StoreAccounts *base, const char *id,
     return r == SA_OK && changes[0] == 0 ? SA_NOT_FOUND : r;
 }
 
+StoreAccountResult store_sqlite_seek_hold(StoreAccounts *base, const char *id, const unsigned char hash[STORE_HASH_LEN],
+                                          int64_t now_ms, int64_t ttl_ms, char *err, size_t err_size) {
+    SqliteAccounts *a = (SqliteAccounts *)base;
+    if (!store_sqlite_accounts_usable(a, err, err_size))
+        return SA_FAULT;
+    sqlite3_stmt *sts[1] = {
+        store_sqlite_accounts_prepare(a,
+                                      "UPDATE seeks SET expires_ms = MAX(expires_ms, created_ms + ?4)"
+                                      " WHERE id = ?1 AND secret_hash = ?2 AND game_id = '' AND expires_ms > ?3",
+                                      err, err_size)};
+    if (!sts[0])
+        return SA_FAULT;
+    sqlite3_bind_text(sts[0], 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(sts[0], 2, hash, STORE_HASH_LEN, SQLITE_STATIC);
+    sqlite3_bind_int64(sts[0], 3, now_ms);
+    sqlite3_bind_int64(sts[0], 4, ttl_ms);
+    int changes[1] = {0};
+    StoreAccountResult r = store_sqlite_accounts_run(a, sts, 1, changes, "hold seek", err, err_size);
+    return r == SA_OK && changes[0] == 0 ? SA_NOT_FOUND : r;
+}
+
 StoreAccountResult store_sqlite_seek_accept(StoreAccounts *base, const char *id, int64_t now_ms, int poster_color,
                                             const GameRecord *game, const char *withdraw,
                                             const unsigned char withdraw_hash[STORE_HASH_LEN], char *err,
