@@ -373,9 +373,14 @@ static int search_move(Search *s, const Node *n, const MovePicker *mp, SchMove m
         score = -search(s, -beta, -alpha, new_depth, ply, !n->pv_node && !n->cut_node);
     } else {
         int r = reducible ? reduction(s, n, searched, quiet, killer, history, gives_check, new_depth) : 0;
-        score = -search(s, -alpha - 1, -alpha, new_depth - r, ply, r > 0 || !n->cut_node);
-        if (score > alpha && r > 0)
-            score = -search(s, -alpha - 1, -alpha, new_depth, ply, !n->cut_node);
+        int new_depth_reduced = new_depth - r;
+        score = -search(s, -alpha - 1, -alpha, new_depth_reduced, ply, r > 0 || !n->cut_node);
+        if (score > alpha && r > 0) {
+            /* The reduced search beat alpha: by much, search deeper than planned; barely, shallower. */
+            new_depth += (score > alpha + SEARCH_LMR_DEEPER_MARGIN) - (score < alpha + SEARCH_LMR_SHALLOWER_MARGIN);
+            if (new_depth > new_depth_reduced)
+                score = -search(s, -alpha - 1, -alpha, new_depth, ply, !n->cut_node);
+        }
         if (score > alpha && score < beta)
             score = -search(s, -beta, -alpha, new_depth, ply, false);
     }

@@ -64,13 +64,16 @@
 
 /* Late move reductions: quiet moves and losing captures after the first few are searched
  * SEARCH_LMR_BASE + log(depth) * log(move number) / SEARCH_LMR_DIVISOR plies shallower (see
- * reduction() for the adjustments), and again to full depth when they beat alpha. */
-#define SEARCH_LMR_DEPTH           3     /* reduced from this depth on */
-#define SEARCH_LMR_MOVES           2     /* moves searched unreduced (one more at PV nodes) */
-#define SEARCH_LMR_BASE            0.75  /* reduction before the log term */
-#define SEARCH_LMR_DIVISOR         2.25  /* the log term is divided by this */
-#define SEARCH_LMR_HISTORY_DIVISOR 10000 /* a quiet move's reduction shrinks one ply per this much history */
-#define SEARCH_LMR_CUT_NODE        1     /* plies more at a node expected to fail high */
+ * reduction() for the adjustments), and again to full depth when they beat alpha (a ply deeper or
+ * shallower by how far they beat it). */
+#define SEARCH_LMR_DEPTH            3     /* reduced from this depth on */
+#define SEARCH_LMR_MOVES            2     /* moves searched unreduced (one more at PV nodes) */
+#define SEARCH_LMR_BASE             0.75  /* reduction before the log term */
+#define SEARCH_LMR_DIVISOR          2.25  /* the log term is divided by this */
+#define SEARCH_LMR_HISTORY_DIVISOR  10000 /* a quiet move's reduction shrinks one ply per this much history */
+#define SEARCH_LMR_CUT_NODE         1     /* plies more at a node expected to fail high */
+#define SEARCH_LMR_DEEPER_MARGIN    60    /* a reduced move that beat alpha by more is searched a ply deeper */
+#define SEARCH_LMR_SHALLOWER_MARGIN 8     /* ...by less, a ply shallower */
 /* At the root: late quiet moves that do not give check are searched one ply shallower first. */
 #define SEARCH_ROOT_LMR_DEPTH 3 /* from this depth on */
 #define SEARCH_ROOT_LMR_MOVES 4 /* moves of the line searched unreduced */

@@ -8,7 +8,7 @@ set -u
 source "$(dirname "$0")/lib/common.bash"
 cli_init "$@"
 
-BENCH_SIGNATURE=6258898
+BENCH_SIGNATURE=5530703
 
 # bench_nodes ARGS...: runs schach bench ARGS; sets out/err/rc and nodes from the last line.
 bench_nodes() {
