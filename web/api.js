@@ -12,8 +12,9 @@ export class ApiError extends Error {
 }
 
 /** Sends METHOD PATH with the JSON BODY (if any); resolves with the answer's JSON, rejects with an
- *  ApiError. Page modules build their own calls on it. */
-export async function request(method, path, body) {
+ *  ApiError. Page modules build their own calls on it. KEEPALIVE: the request outlives the page (a
+ *  last request on pagehide). */
+export async function request(method, path, body, { keepalive = false } = {}) {
   const sep = path.includes('?') ? '&' : '?';
   const url = `${path}${sep}lang=${lang()}`;
   let res;
@@ -23,6 +24,7 @@ export async function request(method, path, body) {
       headers: body ? { 'Content-Type': 'application/json' } : {},
       body: body ? JSON.stringify({ ...body, lang: lang() }) : undefined,
       cache: 'no-store',
+      keepalive,
     });
   } catch (_) {
     throw new ApiError('network', t('network_error'), 0);

@@ -237,12 +237,7 @@ export function mountLobby(area) {
   window.addEventListener('pagehide', () => {
     const p = pending;
     if (!p || leaving) return;
-    fetch(`/api/seeks/${encodeURIComponent(p.id)}`, {
-      method: 'DELETE',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ secret: p.secret }),
-      keepalive: true,
-    }).catch(() => {});
+    request('DELETE', `/api/seeks/${encodeURIComponent(p.id)}`, { secret: p.secret }, { keepalive: true }).catch(() => {});
   });
 
   cancel.addEventListener('click', async () => {

@@ -15,6 +15,10 @@ const another = { forwarded: '192.0.2.11' };
 const fresh = namer('y');
 const account = (prefix) => signUp(fresh(prefix));
 
+// Lobby lists (WebSocket) that show, or do not show, the seek ID.
+const has = (id) => (m) => m.type === 'lobby' && m.seeks.some((s) => s.id === id);
+const hasNot = (id) => (m) => m.type === 'lobby' && !m.seeks.some((s) => s.id === id);
+
 async function post(body, who) {
   return api('POST', '/api/seeks', body, as(who));
 }
@@ -208,8 +212,6 @@ const tests = {
   async 'the lobby live over WebSocket: seeks appear and go, and a poster who leaves takes theirs along'() {
     const watcher = await WsClient.open();
     watcher.send({ type: 'lobby' });
-    const has = (id) => (m) => m.type === 'lobby' && m.seeks.some((s) => s.id === id);
-    const hasNot = (id) => (m) => m.type === 'lobby' && !m.seeks.some((s) => s.id === id);
     await watcher.next((m) => m.type === 'lobby' && Array.isArray(m.seeks), 'the list at once');
     // Posted over HTTP: it appears.
     const seek = await postOk({ time: LIVE });
@@ -254,8 +256,6 @@ const tests = {
     // the two takes its seek along: nobody is left to play it (server_lobby.sh: a grace of 4 s).
     const watcher = await WsClient.open();
     watcher.send({ type: 'lobby' });
-    const has = (id) => (m) => m.type === 'lobby' && m.seeks.some((s) => s.id === id);
-    const hasNot = (id) => (m) => m.type === 'lobby' && !m.seeks.some((s) => s.id === id);
     // The first list after the last one read that PRED accepts: the lists before it are older news.
     const list = async (pred, what) => {
       const older = new Set();

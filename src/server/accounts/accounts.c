@@ -578,28 +578,26 @@ static void lobby_read(Accounts *a, AccJob *j) {
         a->watchers[i].fn(a->watchers[i].ctx, a->lobby_text, a->lobby_len);
 }
 
-void accounts_seek_abandon(Accounts *a, const char *seek, const char *secret) {
+/* A job nobody waits for on seek, by whoever holds secret (abandon, hold). When it cannot be queued,
+ * the seek's expiry does the work: it expires in 10 minutes, or after its grace when not held. */
+static void seek_job(Accounts *a, AccountsAction action, const char *seek, const char *secret) {
     AccJob *j = calloc(1, sizeof *j);
     if (!j)
         return;
-    j->action = ACCOUNTS_SEEK_CANCEL;
+    j->action = action;
     j->ticket = ++a->next_ticket;
     snprintf(j->seek.id, sizeof j->seek.id, "%s", seek);
     secret_hash(secret, j->cancel_hash);
     if (!accounts_worker_submit(a, j))
-        accounts_job_free(j); /* it expires by itself */
+        accounts_job_free(j);
+}
+
+void accounts_seek_abandon(Accounts *a, const char *seek, const char *secret) {
+    seek_job(a, ACCOUNTS_SEEK_CANCEL, seek, secret);
 }
 
 void accounts_seek_hold(Accounts *a, const char *seek, const char *secret) {
-    AccJob *j = calloc(1, sizeof *j);
-    if (!j)
-        return;
-    j->action = ACCOUNTS_SEEK_HOLD;
-    j->ticket = ++a->next_ticket;
-    snprintf(j->seek.id, sizeof j->seek.id, "%s", seek);
-    secret_hash(secret, j->cancel_hash);
-    if (!accounts_worker_submit(a, j))
-        accounts_job_free(j); /* it leaves after its grace, as if its page had gone */
+    seek_job(a, ACCOUNTS_SEEK_HOLD, seek, secret);
 }
 
 void accounts_rate(void *accounts, const GameRecord *rec) {
