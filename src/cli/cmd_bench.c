@@ -18,18 +18,19 @@ static void print_help(SchLang lang) {
                   "Searches the built-in benchmark positions to DEPTH (1 to %d; default: the engine's\n"
                   "bench depth) with a fresh 16 MB table and one thread, and prints the nodes of each\n"
                   "position and the total. The total node count is the same on every machine and run:\n"
-                  "a signature of the search. --eval picks the evaluation: classical (the default, as\n"
-                  "in the engine until a trained net beats it) or nnue (the built-in net); the signature\n"
-                  "is the default's. The last line is always\n"
+                  "a signature of the search. --eval picks the evaluation: nnue (the built-in net, the\n"
+                  "default, as in the engine at full strength) or classical (the hand-written one the\n"
+                  "levels for people play with); the signature is the default's. The last line is always\n"
                   "  bench: <nodes> nodes <nps> nps <ms> ms\n",
                   "Aufruf: schach bench [--lang de|en] [--eval nnue|classical] [TIEFE]\n"
                   "\n"
                   "Durchsucht die eingebauten Benchmark-Stellungen bis TIEFE (1 bis %d; ohne Angabe die\n"
                   "Standardtiefe der Engine) mit neuer 16-MB-Tabelle und einem Thread und gibt die Knoten\n"
                   "jeder Stellung und die Summe aus. Die Knotenzahl ist auf jedem Rechner und in jedem Lauf\n"
-                  "gleich: eine Signatur der Suche. --eval wählt die Bewertung: classical (der Standard,\n"
-                  "wie in der Engine, bis ein trainiertes Netz sie schlägt) oder nnue (das eingebaute\n"
-                  "Netz); die Signatur ist die des Standards. Die letzte Zeile ist immer\n"
+                  "gleich: eine Signatur der Suche. --eval wählt die Bewertung: nnue (das eingebaute Netz,\n"
+                  "der Standard, wie in der Engine bei voller Stärke) oder classical (die handgeschriebene,\n"
+                  "mit der die Stufen für Menschen spielen); die Signatur ist die des Standards. Die letzte\n"
+                  "Zeile ist immer\n"
                   "  bench: <Knoten> nodes <nps> nps <ms> ms\n"),
            BENCH_MAX_DEPTH);
 }
