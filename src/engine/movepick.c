@@ -1,4 +1,6 @@
 /* Engine: staged move ordering (see movepick.h). */
+#include <string.h>
+
 #include "movepick.h"
 #include "see.h"
 
@@ -63,15 +65,35 @@ static void score_noisy(MovePicker *mp) {
     }
 }
 
-/* Quiet moves are sorted once by their histories (insertion sort: short lists, mostly few moves tried). */
+static void score_quiet(MovePicker *mp) {
+    for (int i = mp->cur; i < mp->end; i++)
+        mp->scores[i] = quiet_history(mp->heur, mp->cont, mp->pos, mp->moves[i]);
+}
+
+/* Sorts the quiet moves [cur, end) by their histories, best first, equal ones in the order they came
+ * (insertion sort: short lists). */
 static void sort_quiet(MovePicker *mp) {
-    for (int i = mp->cur; i < mp->end; i++) {
+    for (int i = mp->cur + 1; i < mp->end; i++) {
         SchMove m = mp->moves[i];
-        int score = quiet_history(mp->heur, mp->cont, mp->pos, m), j = i;
+        int score = mp->scores[i], j = i;
         for (; j > mp->cur && mp->scores[j - 1] < score; j--)
             mp->moves[j] = mp->moves[j - 1], mp->scores[j] = mp->scores[j - 1];
         mp->moves[j] = m, mp->scores[j] = score;
     }
+}
+
+/* Brings the best quiet move of [cur, end) to cur (the first of equals), the ones before it one place
+ * on: the order sort_quiet gives, without sorting the moves that a cutoff never reaches. */
+static void pick_quiet(MovePicker *mp) {
+    int best = mp->cur;
+    for (int i = mp->cur + 1; i < mp->end; i++)
+        if (mp->scores[i] > mp->scores[best])
+            best = i;
+    SchMove m = mp->moves[best];
+    int score = mp->scores[best];
+    memmove(mp->moves + mp->cur + 1, mp->moves + mp->cur, (size_t)(best - mp->cur) * sizeof *mp->moves);
+    memmove(mp->scores + mp->cur + 1, mp->scores + mp->cur, (size_t)(best - mp->cur) * sizeof *mp->scores);
+    mp->moves[mp->cur] = m, mp->scores[mp->cur] = score;
 }
 
 static bool is_special(const MovePicker *mp, SchMove m) {
@@ -145,12 +167,20 @@ SchMove mp_next(MovePicker *mp, bool skip_quiets) {
             mp->cur = mp->end;
             if (!skip_quiets) {
                 mp->end = mp->cur + sch_gen_moves(mp->pos, SCH_GEN_QUIET, mp->moves + mp->cur);
-                sort_quiet(mp);
+                score_quiet(mp);
             }
+            mp->quiet_picks = 0;
             mp->stage = STAGE_QUIET;
             /* fall through */
         case STAGE_QUIET:
             while (!skip_quiets && mp->cur < mp->end) {
+                /* Most nodes that get here cut off after a few quiet moves: pick the first few, sort
+                 * the rest only when the node goes on. */
+                if (mp->quiet_picks < MP_QUIET_PICKS)
+                    pick_quiet(mp);
+                else if (mp->quiet_picks == MP_QUIET_PICKS)
+                    sort_quiet(mp);
+                mp->quiet_picks++;
                 m = mp->moves[mp->cur++];
                 if (!is_special(mp, m))
                     return m;

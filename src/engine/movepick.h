@@ -12,7 +12,8 @@
 #include "engine.h"
 #include "schach/movegen.h"
 
-#define HISTORY_MAX 16384 /* every history entry stays within +-this */
+#define MP_QUIET_PICKS 12    /* quiet moves picked one at a time before the rest are sorted */
+#define HISTORY_MAX    16384 /* every history entry stays within +-this */
 
 /* Statistics of a move by its piece and target square. */
 typedef int16_t PieceToHistory[12][64];
@@ -35,6 +36,7 @@ typedef struct MovePicker {
     bool noisy_only; /* quiescence: captures and queen promotions, losing exchanges skipped */
     SchMove tt_move, killers[2], counter;
     int cur, end, bad_end; /* [0, bad_end): losing captures, [cur, end): moves of the current stage */
+    int quiet_picks;       /* quiet moves taken so far (see MP_QUIET_PICKS) */
     SchMove moves[SCH_MAX_MOVES];
     int scores[SCH_MAX_MOVES];
 } MovePicker;
