@@ -295,13 +295,70 @@ static inline __attribute__((always_inline)) int count_legal(const SchPosition *
 
 int sch_gen_count(const SchPosition *pos) { return count_legal(pos, false); }
 
-bool sch_gen_is_legal(const SchPosition *pos, SchMove m) {
-    SchMove moves[SCH_MAX_MOVES];
-    int n = sch_gen_moves(pos, SCH_GEN_ALL, moves);
-    for (int i = 0; i < n; i++)
-        if (moves[i] == m)
-            return true;
+/* ---- One move's legality ----
+ *
+ * The answer the generator gives (is m among sch_gen_moves's moves?) without writing them all: the
+ * same context and masks, asked about one piece and one square. The engine asks this of every table
+ * move, killer and counter move; writing all moves for it cost a twentieth of its time. */
+
+static bool pawn_move_legal(const SchPosition *pos, const GenContext *c, SchSquare from, SchSquare to) {
+    PawnTargets p;
+    pawn_targets(pos, c, &p);
+    SchBitboard t = sch_bb_square(to);
+    int delta = (int)to - (int)from;
+    return ((p.push & t) && delta == p.forward) || ((p.double_push & t) && delta == 2 * p.forward) ||
+           ((p.capture_west & t) && delta == p.west) || ((p.capture_east & t) && delta == p.east);
+}
+
+/* A knight, bishop, rook or queen from -> to (a normal move). */
+static bool piece_move_legal(const GenContext *c, SchPieceType type, SchSquare from, SchSquare to) {
+    SchBitboard target = sch_bb_square(to) & ~c->own & c->check_mask, f = sch_bb_square(from);
+    if (type == SCH_KNIGHT)
+        return !(f & (c->pin_straight | c->pin_diagonal)) && (sch_bb_knight_attacks(from) & target);
+    if ((type == SCH_BISHOP || type == SCH_QUEEN) && !(f & c->pin_straight) &&
+        (sch_bb_bishop_attacks(from, c->occupied) & target & (f & c->pin_diagonal ? c->pin_diagonal : ~0ULL)))
+        return true;
+    return (type == SCH_ROOK || type == SCH_QUEEN) && !(f & c->pin_diagonal) &&
+           (sch_bb_rook_attacks(from, c->occupied) & target & (f & c->pin_straight ? c->pin_straight : ~0ULL));
+}
+
+static bool castling_legal(const SchPosition *pos, const GenContext *c, SchSquare to) {
+    uint8_t rights = pos->castling & castle_rights_of(c->us);
+    if (pos->checkers || !rights)
+        return false;
+    for (int right = 2 * (int)c->us; right <= 2 * (int)c->us + 1; right++)
+        if ((rights & (1 << right)) && castle_king_to(right) == to)
+            return castling_allowed(pos, c, right);
     return false;
+}
+
+bool sch_gen_is_legal(const SchPosition *pos, SchMove m) {
+    SchSquare from = sch_move_from(m), to = sch_move_to(m);
+    int kind = sch_move_kind(m);
+    SchPiece piece = sch_pos_piece_on(pos, from);
+    /* Only a promotion has promotion bits: any other move with them is no move the generator writes. */
+    if (piece == SCH_NO_PIECE || sch_piece_color(piece) != sch_pos_turn(pos) ||
+        (kind != SCH_MOVE_PROMOTION && m != sch_move_make_kind(from, to, kind)))
+        return false;
+    GenContext c;
+    context_init(pos, &c);
+    SchPieceType type = sch_piece_type(piece);
+    SchBitboard last_rank = c.us == SCH_WHITE ? SCH_BB_RANK_8 : SCH_BB_RANK_1;
+    bool to_last_rank = (sch_bb_square(to) & last_rank) != 0;
+    switch (kind) {
+        case SCH_MOVE_CASTLING: return type == SCH_KING && castling_legal(pos, &c, to);
+        case SCH_MOVE_EN_PASSANT:
+            return type == SCH_PAWN && pos->ep != SCH_SQ_NONE && to == pos->ep &&
+                   (ep_capturers(pos, &c) & sch_bb_square(from));
+        case SCH_MOVE_PROMOTION: return type == SCH_PAWN && to_last_rank && pawn_move_legal(pos, &c, from, to);
+        default: break;
+    }
+    if (type == SCH_KING)
+        return (sch_bb_king_attacks(from) & ~c.own & sch_bb_square(to)) &&
+               !enemy_attacks_square(pos, &c, to, c.occupied ^ sch_bb_square(from));
+    if (type == SCH_PAWN)
+        return !to_last_rank && pawn_move_legal(pos, &c, from, to);
+    return piece_move_legal(&c, type, from, to);
 }
 
 bool sch_gen_has_legal_move(const SchPosition *pos) { return count_legal(pos, true) > 0; }

@@ -111,6 +111,61 @@ static void test_make_unmake_restores_exactly(void **state) {
     }
 }
 
+/* sch_gen_is_legal answers for one move what the generator's list says: every one of the 65,536 codes
+ * in the positions of random games from standard, tricky and Chess960 starts (castling with the king
+ * or rook already on its target, en passant beside a pinned pawn, promotions, checks and pins). */
+static void expect_is_legal_matches_generator(const SchPosition *pos) {
+    static uint8_t listed[1 << 16];
+    SchMove moves[SCH_MAX_MOVES];
+    int n = sch_gen_moves(pos, SCH_GEN_ALL, moves);
+    memset(listed, 0, sizeof listed);
+    for (int i = 0; i < n; i++)
+        listed[moves[i]] = 1;
+    for (uint32_t code = 0; code < 1u << 16; code++)
+        if (sch_gen_is_legal(pos, (SchMove)code) != listed[code]) {
+            char fen[SCH_FEN_MAX];
+            sch_fen_write(pos, fen, sizeof fen);
+            fail_msg("move code %#x: is_legal %d, generator %d in %s", (unsigned)code,
+                     sch_gen_is_legal(pos, (SchMove)code), listed[code], fen);
+        }
+}
+
+static const char *const legality_positions[] = {
+    "1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1",                        /* Chess960: the king on its g-file target */
+    "2r1k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",                          /* the queen's side crosses an attacked square */
+    "r3k3/1P6/8/8/8/8/8/4K3 w q - 0 1",                            /* promotions, one of them capturing */
+    "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1",                             /* check by a queen next to the king */
+    "4k3/8/8/8/8/5n2/8/r3K3 w - - 0 1",                            /* double check */
+    "4k3/8/8/2b5/8/4N3/5K2/8 w - - 0 1",                           /* a pinned knight */
+    "rnbqkbnr/ppp2ppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3", /* en passant */
+};
+
+static void test_is_legal_matches_generator(void **state) {
+    (void)state;
+    uint64_t seed = 12345;
+    size_t fixed = sizeof positions / sizeof positions[0],
+           extra = sizeof legality_positions / sizeof legality_positions[0];
+    for (size_t start = 0; start < fixed + extra + 8; start++) {
+        SchPosition pos;
+        if (start < fixed)
+            pos = parse_fen(positions[start]);
+        else if (start < fixed + extra)
+            pos = parse_fen(legality_positions[start - fixed]);
+        else
+            assert_true(sch_pos_set_chess960(&pos, (int)(start * 97) % 960));
+        for (int ply = 0; ply < 24; ply++) {
+            expect_is_legal_matches_generator(&pos);
+            SchMove moves[SCH_MAX_MOVES];
+            int n = sch_gen_moves(&pos, SCH_GEN_ALL, moves);
+            if (n == 0)
+                break;
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            SchUndo undo;
+            sch_pos_make(&pos, moves[(seed >> 33) % (uint64_t)n], &undo);
+        }
+    }
+}
+
 static void test_null_move(void **state) {
     (void)state;
     SchPosition pos = parse_fen("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3"), before = pos;
@@ -349,6 +404,7 @@ int main(void) {
         cmocka_unit_test(test_en_passant_exposing_king_on_rank),
         cmocka_unit_test(test_castling_conditions),
         cmocka_unit_test(test_promotions_and_pins),
+        cmocka_unit_test(test_is_legal_matches_generator),
         cmocka_unit_test(test_perft_small),
         cmocka_unit_test(test_fen_round_trip),
         cmocka_unit_test(test_fen_accepts_ep_without_capture),
