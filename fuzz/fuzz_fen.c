@@ -83,6 +83,20 @@ static void check_moves(SchPosition *pos, const char *text) {
         sch_pos_unmake(pos, m, &undo);
         CHECK(same_position(pos, &before), "unmake of %#x differs in \"%s\"", (unsigned)m, text);
     }
+    /* sch_gen_is_legal says no to every other move of the mover's pieces, of every kind. */
+    static uint8_t listed[1 << 16];
+    memset(listed, 0, sizeof listed);
+    for (int i = 0; i < count; i++)
+        listed[list.moves[i]] = 1;
+    for (SchBitboard own = pos->by_color[pos->turn]; own; own &= own - 1) {
+        SchSquare from = (SchSquare)sch_bb_lsb(own);
+        for (int to = 0; to < 64; to++)
+            for (int kind_promo = 0; kind_promo < 16; kind_promo++) {
+                SchMove m = (SchMove)(from | to << 6 | kind_promo << 12);
+                CHECK(sch_gen_is_legal(pos, m) == listed[m], "is_legal(%#x) is %d, the generator says %d in \"%s\"",
+                      (unsigned)m, sch_gen_is_legal(pos, m), listed[m], text);
+            }
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
