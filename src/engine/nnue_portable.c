@@ -8,8 +8,9 @@
 #include <wasm_simd128.h>
 #endif
 
-static void update_portable(int16_t *out, const int16_t *in, const int16_t *const *add, int add_count,
-                            const int16_t *const *remove, int remove_count, int n) {
+/* Any number of rows: one pass each. */
+static void update_passes(int16_t *out, const int16_t *in, const int16_t *const *add, int add_count,
+                          const int16_t *const *remove, int remove_count, int n) {
     if (out != in)
         for (int i = 0; i < n; i++)
             out[i] = in[i];
@@ -23,6 +24,20 @@ static void update_portable(int16_t *out, const int16_t *in, const int16_t *cons
         for (int i = 0; i < n; i++)
             out[i] = (int16_t)(out[i] - row[i]);
     }
+}
+
+/* A quiet move (one row in, one out) and a capture (one in, two out) in one pass over the neurons,
+ * which the compiler vectorises. */
+static void update_portable(int16_t *out, const int16_t *in, const int16_t *const *add, int add_count,
+                            const int16_t *const *remove, int remove_count, int n) {
+    if (add_count == 1 && remove_count == 1)
+        for (int i = 0; i < n; i++)
+            out[i] = (int16_t)(in[i] + add[0][i] - remove[0][i]);
+    else if (add_count == 1 && remove_count == 2)
+        for (int i = 0; i < n; i++)
+            out[i] = (int16_t)(in[i] + add[0][i] - remove[0][i] - remove[1][i]);
+    else /* castling, a null move, a refresh */
+        update_passes(out, in, add, add_count, remove, remove_count, n);
 }
 
 #if defined(__wasm_simd128__)

@@ -241,11 +241,14 @@ static void random_game(const NnueNet *net, SchPosition pos, uint64_t *rng, int 
     }
 }
 
-static void test_incremental_matches_scratch(void **state) {
-    (void)state;
-    NnueNet net = random_net(64, 7);
+/* Random games with a net of the given width and the kernels chosen (AVX2 or plain C). The width of
+ * the built-in net has kernels of its own for quiet moves and captures; other widths take the general
+ * loops. */
+static void incremental_games(int hidden, bool avx2) {
+    NnueNet net = random_net(hidden, 7);
     uint64_t rng = rng_seed(2026);
     Counts n = {0};
+    nnue_set_kernel(avx2);
     const char *starts[] = {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -277,6 +280,15 @@ static void test_incremental_matches_scratch(void **state) {
     assert_true(n.captures >= 100);
     assert_true(n.nulls >= 20);
     nnue_free(&net);
+    nnue_set_kernel(kernels_both());
+}
+
+static void test_incremental_matches_scratch(void **state) {
+    (void)state;
+    int widths[] = {64, 256};
+    for (int avx2 = 0; avx2 <= kernels_both(); avx2++)
+        for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
+            incremental_games(widths[w], avx2);
 }
 
 /* ---- the kernels agree ---- */
