@@ -39,20 +39,32 @@ bool see_ge(const SchPosition *pos, SchMove m, int threshold) {
         on_square = sch_move_promotion(m);
         gain[0] += see_value[on_square] - see_value[SCH_PAWN];
     }
+    /* The answer without the exchange: below the threshold even if nothing recaptures, or above it
+     * even if the piece on the square is lost for nothing (whatever follows, the side to move can
+     * stop there). */
+    if (gain[0] < threshold)
+        return false;
+    if (gain[0] - see_value[on_square] >= threshold)
+        return true;
     SchBitboard occ = sch_pos_occupied(pos) ^ sch_bb_square(from);
     if (sch_move_kind(m) == SCH_MOVE_EN_PASSANT)
         occ ^= sch_bb_square(sch_square_make(sch_square_file(to), sch_square_rank(from)));
+    /* All attackers once; after each capture only the sliders behind the capturer can join. */
+    SchBitboard diagonal = pos->by_type[SCH_BISHOP] | pos->by_type[SCH_QUEEN];
+    SchBitboard straight = pos->by_type[SCH_ROOK] | pos->by_type[SCH_QUEEN];
+    SchBitboard attackers = sch_pos_attackers_to(pos, to, occ) & occ;
     SchColor side = (SchColor)!sch_pos_turn(pos);
     while (d < 31) {
-        SchBitboard attackers = sch_pos_attackers_to(pos, to, occ) & occ & pos->by_color[side];
         SchSquare sq;
-        SchPieceType t = least_valuable(pos, attackers, &sq);
+        SchPieceType t = least_valuable(pos, attackers & pos->by_color[side], &sq);
         if (t == SCH_PIECE_TYPE_NB)
             break;
         d++;
         gain[d] = see_value[on_square] - gain[d - 1];
         on_square = t;
         occ ^= sch_bb_square(sq);
+        attackers =
+            (attackers | (sch_bb_bishop_attacks(to, occ) & diagonal) | (sch_bb_rook_attacks(to, occ) & straight)) & occ;
         side = (SchColor)!side;
     }
     /* A king "capture" into a defended square costs the king's value, so no side chooses it. */
