@@ -40,12 +40,18 @@ void mp_init(MovePicker *mp, const SchPosition *pos, const Heuristics *heur, Sch
     mp->cur = mp->end = mp->bad_end = 0;
 }
 
-/* Index of the best-scored move in [cur, end), swapped to cur. */
-static int select_best(MovePicker *mp) {
+/* Index of the best-scored move in [cur, end) (the first of equals). */
+static int best_index(const MovePicker *mp) {
     int best = mp->cur;
     for (int i = mp->cur + 1; i < mp->end; i++)
         if (mp->scores[i] > mp->scores[best])
             best = i;
+    return best;
+}
+
+/* Index of the best-scored move in [cur, end), swapped to cur. */
+static int select_best(MovePicker *mp) {
+    int best = best_index(mp);
     SchMove m = mp->moves[best];
     int s = mp->scores[best];
     mp->moves[best] = mp->moves[mp->cur], mp->scores[best] = mp->scores[mp->cur];
@@ -85,10 +91,7 @@ static void sort_quiet(MovePicker *mp) {
 /* Brings the best quiet move of [cur, end) to cur (the first of equals), the ones before it one place
  * on: the order sort_quiet gives, without sorting the moves that a cutoff never reaches. */
 static void pick_quiet(MovePicker *mp) {
-    int best = mp->cur;
-    for (int i = mp->cur + 1; i < mp->end; i++)
-        if (mp->scores[i] > mp->scores[best])
-            best = i;
+    int best = best_index(mp);
     SchMove m = mp->moves[best];
     int score = mp->scores[best];
     memmove(mp->moves + mp->cur + 1, mp->moves + mp->cur, (size_t)(best - mp->cur) * sizeof *mp->moves);

@@ -25,6 +25,18 @@ static inline SchPosition parse_fen(const char *fen) {
     return pos;
 }
 
+/* Plays a pseudo-random legal move in pos (the generator seed steps on); false when there is none. */
+static inline bool play_random_move(SchPosition *pos, uint64_t *seed) {
+    SchMove moves[SCH_MAX_MOVES];
+    int n = sch_gen_moves(pos, SCH_GEN_ALL, moves);
+    if (n == 0)
+        return false;
+    *seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    SchUndo undo;
+    sch_pos_make(pos, moves[(*seed >> 33) % (uint64_t)n], &undo);
+    return true;
+}
+
 /* A winnability proof replays: legal moves from start ending in checkmate of !color. Replayed here,
  * apart from the library's own check (sch_win_proof_valid), so that a test does not trust it. */
 static inline void assert_helpmate(const SchPosition *start, SchColor color, const SchWinResult *r) {

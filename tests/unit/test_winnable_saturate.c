@@ -110,13 +110,8 @@ static void test_never_against_a_helpmate(void **state) {
                     checked++;
                     proven += s == SCH_WIN_UNWINNABLE;
                 }
-                SchMove moves[SCH_MAX_MOVES];
-                int n = sch_gen_moves(&pos, SCH_GEN_ALL, moves);
-                if (n == 0)
+                if (!play_random_move(&pos, &seed))
                     break;
-                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-                SchUndo u;
-                sch_pos_make(&pos, moves[(seed >> 33) % (uint64_t)n], &u);
             }
         }
     }
