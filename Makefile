@@ -28,7 +28,7 @@
 #   make bench-analysis  schach analyse: positions/s per worker, a 40-move game's time, the judgements'
 #                        agreement at the default budget and at 10x on 50 games (about 15 min on 2 cores)
 #   make bench-strength  schach match against GNU Chess, Ethereal and Stockfish (hours)
-#   make bench-levels    the Elo of the levels for people, against Stockfish's UCI_Elo (about 1.5 h)
+#   make bench-levels    the Elo of the levels for people, against Stockfish's UCI_Elo (about 45 min)
 #   make bench-threads   time to depth with Threads 1 and 2 (lazy SMP)
 #   make bench-wasm      the engine in WebAssembly (Node.js, Chromium) against native; schach.wasm's size
 #   make bench-clock     the engine's clock handling: 200 self-play games at 1 s + 0.01 s under the
