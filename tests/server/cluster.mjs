@@ -12,7 +12,9 @@
 //   - a rated game ended on one node: a spectator on another node sees the rating change (NOTIFY);
 //   - a live clock (1+0, the smallest the API allows) runs out while every node holds the game with its
 //     timer: it ends once, by time_forfeit, the same on every node, with exactly one commit after the
-//     last move in PostgreSQL.
+//     last move in PostgreSQL;
+//   - a node that took no announcement yet (SCHACH_STORE_NOTICES_HOLD) still answers a read of the state
+//     or PGN and a new watcher's first state with every move committed elsewhere.
 // The clock's minute runs while the other two tests play. Nothing depends on timing: every wait polls
 // with a generous deadline.
 import { execFileSync } from 'node:child_process';
@@ -369,6 +371,44 @@ await runTests({
     for (const w of watchers) {
       for (const m of w.inbox.filter((x) => x.type === 'state' && x.state.outcome)) assert.deepEqual(m.state.outcome, ends[0].outcome);
       w.close();
+    }
+  },
+
+  // After the clock's test: it starts node 3 anew, and the clock's game has a watcher there.
+  async 'a node the announcements have not reached yet answers readers and new watchers with the latest state'() {
+    // Node 3 takes no announcement while the hold file exists (SCHACH_STORE_NOTICES_HOLD): it is surely
+    // behind, as a node is for a moment after every commit elsewhere (a page that reconnects after its
+    // node died comes exactly then).
+    const hold = path.join(process.env.CLUSTER_DIR, 'notices-hold');
+    const cluster = (args, env = process.env) => execFileSync(process.env.CLUSTER, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    fs.writeFileSync(hold, 'hold');
+    cluster(['node-kill', '3']);
+    try {
+      cluster(['node-start', '3'], { ...process.env, SCHACH_STORE_NOTICES_HOLD: hold });
+      const g = await gameOn(N1, N2);
+      assert.equal(expectOk(await at(N3, 'GET', `/api/games/${g.id}`), 'node 3 reads the game').ply, 0);
+      expectOk(await httpMove(N1, g, g.white, 0, 'e4'), 'e4 on node 1');
+      // A new watcher on node 3 gets ply 1 first (the old node answered with its copy: ply 0).
+      const watcher = await subscribed(N3, g.id, 'a watcher on node 3');
+      assert.equal(watcher.first.ply, 1, 'the first state of a new watcher on the node behind');
+      assert.deepEqual(watcher.first.moves.map((m) => m.uci), ['e2e4']);
+      // A read of the state, and of the PGN, on node 3 after a move elsewhere.
+      expectOk(await httpMove(N2, g, g.black, 1, 'e5'), 'e5 on node 2');
+      const read = expectOk(await at(N3, 'GET', `/api/games/${g.id}`), 'node 3 reads the game again');
+      assert.equal(read.ply, 2, 'a read on the node behind');
+      expectOk(await httpMove(N1, g, g.white, 2, 'Nf3'), 'Nf3 on node 1');
+      const pgn = await at(N3, 'GET', `/api/games/${g.id}/pgn`);
+      assert.equal(pgn.status, 200, pgn.text);
+      assert.match(pgn.text, /1\. e4 e5 2\. Nf3\b/, 'the PGN on the node behind');
+      // Announcements flow again: the watcher hears of the next move without asking.
+      fs.rmSync(hold);
+      expectOk(await httpMove(N2, g, g.black, 3, 'Nc6'), 'Nc6 on node 2');
+      assert.equal((await watcher.state(g.id, 4, 'the watcher on node 3 after Nc6')).state.last_move, 'b8c6');
+      watcher.close();
+    } finally {
+      fs.rmSync(hold, { force: true });
+      cluster(['node-kill', '3']);
+      cluster(['node-start', '3']);
     }
   },
 

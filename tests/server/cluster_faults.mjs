@@ -77,9 +77,11 @@ async function proxyStates() {
   return Object.fromEntries(rows.filter((c) => c[0] === 'schach' && /^node\d$/.test(c[1])).map((c) => [c[1], c[17]]));
 }
 
-// Every node answers /healthz 200 (a test starts so, whatever an earlier one left behind).
+// Every node runs and answers /healthz 200 (a test starts so, whatever an earlier one left behind: a
+// node that a failed test did not start again is started here; one that runs is left alone).
 async function healthy() {
-  for (const base of [N1, N2, N3]) {
+  for (const [i, base] of [N1, N2, N3].entries()) {
+    await cluster('node-start', String(i + 1));
     await until(async () => (await at(base, 'GET', '/healthz')).status === 200, `/healthz of ${base} is 200`, 60000);
   }
 }
