@@ -173,9 +173,9 @@ EngineResult engine_search(Engine *e, const SchGame *game, const EngineLimits *l
     lag_observe(e, game, limits, us);
     tt_new_search(&e->tt);
     /* A weaker level searches alone: its budget and its choice among lines are one thread's. */
-    bool helpers = !plan.active && e->pool.count > 0;
+    bool helpers = !plan.classical && e->pool.count > 0;
     /* The levels for people keep the classical evaluation their Elo was measured with. */
-    const NnueNet *net = e->opt.use_nnue && !plan.active ? engine_net(e) : NULL;
+    const NnueNet *net = e->opt.use_nnue && !plan.classical ? engine_net(e) : NULL;
     e->search.net = net;
     for (int i = 0; i < e->pool.count; i++)
         e->pool.helpers[i].net = net;

@@ -15,7 +15,7 @@ double strength_skill_for_elo(int elo) {
     if (elo <= lo_elo)
         return clamp(lo_skill - (lo_elo - elo) / 100.0, -2, 20);
     for (int i = 1; i < count; i++) {
-        double hi_skill = lv[i].skill, hi_elo = lv[i].elo > 0 ? lv[i].elo : ENGINE_FULL_STRENGTH_ELO;
+        double hi_skill = lv[i].skill, hi_elo = lv[i].elo > 0 ? lv[i].elo : ENGINE_CLASSICAL_FULL_ELO;
         if (elo <= hi_elo)
             return lo_skill + (hi_skill - lo_skill) * (elo - lo_elo) / (hi_elo - lo_elo);
         lo_skill = hi_skill;
@@ -30,6 +30,7 @@ void strength_plan(const EngineOptions *opt, StrengthPlan *plan) {
         level = clamp(strength_skill_for_elo(opt->elo), -2, level);
     double weakness = 20 - level; /* 0..22 */
     plan->active = level < 20;
+    plan->classical = plan->active || opt->limit_strength;
     plan->level = level;
     /* Above skill 12 the levels used to bunch up far below full strength (skill 15 and 18 both
      * measured about 1,700 against Stockfish's UCI_Elo, full strength about 2,400): the depth limit

@@ -22,6 +22,8 @@
 
 typedef struct StrengthPlan {
     bool active;        /* false: full strength, none of the below applies */
+    bool classical;     /* a level for people (also UCI_LimitStrength at the top of UCI_Elo): the
+                         * classical evaluation and one thread, as their Elo was measured */
     double level;       /* -2..20 */
     int depth;          /* deepest iteration */
     uint64_t nodes;     /* node budget */
@@ -32,7 +34,7 @@ typedef struct StrengthPlan {
 } StrengthPlan;
 
 /* The skill (-2..20) that plays at about elo, interpolated between the measured levels (levels.c)
- * and full strength (ENGINE_FULL_STRENGTH_ELO). */
+ * and the classical engine unweakened (ENGINE_CLASSICAL_FULL_ELO); 20 at and above that. */
 double strength_skill_for_elo(int elo);
 
 /* The plan for these options. */

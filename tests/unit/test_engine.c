@@ -597,6 +597,53 @@ static void test_weak_level_still_takes_a_free_queen_mostly(void **state) {
     engine_free(e);
 }
 
+/* UCI_LimitStrength at the top of UCI_Elo plays the classical engine unweakened, as measured for
+ * ENGINE_CLASSICAL_FULL_ELO: not a weakened level below it, and never the net (hundreds of Elo above
+ * anything UCI_Elo asks for). The same search as UseNNUE false at skill 20, node for node. */
+static EngineResult search_with(const EngineOptions *opt, const char *fen) {
+    Engine *e = engine_new(opt);
+    assert_non_null(e);
+    SchGame g;
+    init_fen(&g, fen);
+    EngineLimits limits = {0};
+    limits.depth = 7;
+    EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
+    sch_game_free(&g);
+    engine_free(e);
+    return r;
+}
+
+static void test_elo_at_the_top_plays_classical_full_strength(void **state) {
+    (void)state;
+    const char *fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    EngineOptions top, classical, net;
+    engine_options_default(&top);
+    top.hash_mb = 2;
+    top.threads = 2; /* a level searches alone all the same */
+    classical = net = top;
+    top.limit_strength = true;
+    top.elo = ENGINE_ELO_MAX;
+    classical.use_nnue = false;
+    classical.threads = 1;
+    net.threads = 1;
+    StrengthPlan plan;
+    strength_plan(&top, &plan);
+    assert_false(plan.active);
+    assert_true(plan.classical);
+    EngineResult t = search_with(&top, fen), c = search_with(&classical, fen), n = search_with(&net, fen);
+    assert_int_equal(t.nodes, c.nodes);
+    assert_int_equal(t.score, c.score);
+    assert_int_equal(t.best, c.best);
+    assert_true(t.nodes != n.nodes || t.score != n.score);
+    /* Just below the classical engine's figure: a weakened level, classical too. */
+    top.elo = ENGINE_CLASSICAL_FULL_ELO - 10;
+    strength_plan(&top, &plan);
+    assert_true(plan.active && plan.classical && plan.level > 19.5 && plan.level < 20);
+    /* Skill 20 without UCI_LimitStrength is the net at full strength. */
+    strength_plan(&net, &plan);
+    assert_false(plan.active || plan.classical);
+}
+
 static void test_levels_table(void **state) {
     (void)state;
     int count;
@@ -609,12 +656,13 @@ static void test_levels_table(void **state) {
     /* Measured levels rise in skill and Elo, stay below full strength, and UCI_Elo at a level's
      * Elo plays exactly that level. */
     for (int i = 0; i < count - 1; i++) {
-        assert_true(levels[i].elo > 0 && levels[i].elo < ENGINE_FULL_STRENGTH_ELO);
+        assert_true(levels[i].elo > 0 && levels[i].elo < ENGINE_CLASSICAL_FULL_ELO);
         assert_true(levels[i].elo >= ENGINE_ELO_MIN && levels[i].elo <= ENGINE_ELO_MAX);
         if (i > 0)
             assert_true(levels[i].elo > levels[i - 1].elo && levels[i].skill > levels[i - 1].skill);
         assert_true(fabs(strength_skill_for_elo(levels[i].elo) - levels[i].skill) < 1e-9);
     }
+    assert_true(fabs(strength_skill_for_elo(ENGINE_CLASSICAL_FULL_ELO) - 20) < 1e-9);
     assert_true(fabs(strength_skill_for_elo(ENGINE_FULL_STRENGTH_ELO) - 20) < 1e-9);
     double last = -100;
     for (int elo = ENGINE_ELO_MIN; elo <= ENGINE_ELO_MAX; elo += 10) {
@@ -904,6 +952,7 @@ int main(void) {
         cmocka_unit_test(test_searchmoves),
         cmocka_unit_test(test_weak_levels_play_legal_and_sometimes_other_moves),
         cmocka_unit_test(test_weak_level_still_takes_a_free_queen_mostly),
+        cmocka_unit_test(test_elo_at_the_top_plays_classical_full_strength),
         cmocka_unit_test(test_levels_table),
         cmocka_unit_test(test_options_round_trip),
         cmocka_unit_test(test_bench_is_deterministic),
