@@ -100,11 +100,8 @@ uint64_t svc_handle_game(Req *r, SvcGame *g) {
     }
 }
 
-/* In a cluster a read is answered with what the store holds now, not only with what the announcements
- * told this node so far: the announcement of another node's commit may still be on its way when the
- * player who made it, or whose page reconnected after its node went away, asks here (one small read of
- * the game's rev; while the store cannot be read the copy's state stands). A change needs no such read:
- * the store refuses one made on an old copy, and it is handled again on the game read anew. */
+/* Reads are answered with the store's latest (svc_fetch_latest). A change needs no such read: the
+ * store refuses one made on an old copy, and it is handled again on the game read anew. */
 static bool reads_game(ServiceAction action) {
     return action == ACTION_STATE || action == ACTION_PGN || action == ACTION_POSITIONS;
 }
@@ -118,11 +115,10 @@ static uint64_t handle(Req *r) {
         default: break;
     }
     SvcError e = SVC_E_NOT_FOUND;
-    SvcGame *g = svc_fetch(r->svc, r->in->game, &e);
+    SvcGame *g =
+        reads_game(r->in->action) ? svc_fetch_latest(r->svc, r->in->game, &e) : svc_fetch(r->svc, r->in->game, &e);
     if (!g)
         return svc_reply_error(r, e, NULL);
-    if (reads_game(r->in->action))
-        svc_catch_up(r->svc, g);
     uint64_t ticket = svc_handle_game(r, g);
     svc_touch(r->svc, g);
     return ticket;

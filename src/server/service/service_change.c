@@ -333,13 +333,11 @@ static void presence_changed(Service *svc, SvcGame *g) {
 static uint64_t subscribe(Service *svc, const char *game, const char *secret, ServiceEvent event, void *ctx,
                           bool *bad_secret) {
     SvcError e;
-    SvcGame *g = event ? svc_fetch(svc, game, &e) : NULL;
+    /* The first state is the store's latest: a page that reconnects after its node went away is the
+     * usual new watcher here, and the announcement of the move it saw last may not be here yet. */
+    SvcGame *g = event ? svc_fetch_latest(svc, game, &e) : NULL;
     if (!g)
         return 0;
-    /* The first state is the store's latest (service.c reads_game): a page that reconnects after its
-     * node went away is the usual new watcher here, and the announcement of the move it saw last may
-     * not have reached this node yet. */
-    svc_catch_up(svc, g);
     int side = svc_side_of(svc, g, secret);
     if (secret && side < 0) {
         *bad_secret = true;

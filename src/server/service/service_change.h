@@ -49,6 +49,12 @@ bool svc_refresh(Service *svc, SvcGame *g);
  * read) and, when it is ahead, g is read again. true when g changed. Not while a change of g is in
  * the store; false on a single node. */
 bool svc_catch_up(Service *svc, SvcGame *g);
+/* svc_fetch for a read (a state, a PGN, a new watcher): in a cluster the answer holds what the store
+ * holds now, not only what the announcements told this node so far. The announcement of another
+ * node's commit may still be on its way when the player who made it, or a page that reconnected after
+ * its node went away, asks here; so a copy in memory that looks current costs one small read of its
+ * rev, and is read again when the store is ahead. While the store cannot say, the copy stands. */
+SvcGame *svc_fetch_latest(Service *svc, const char *id, SvcError *err);
 /* Before r is refused for what this node knows of g (no draw offer, not the player's turn, an unknown
  * secret, time up): when another node changed g meanwhile (svc_catch_up), r is handled once more on
  * the game read again and true returned (r is answered then); false: the refusal stands. Asks the

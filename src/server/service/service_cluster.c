@@ -278,15 +278,30 @@ void svc_notices(Service *svc, StoreNotice *list) {
 /* ------------------------------------------------------------------------------------------------ */
 /* Refusals made on a copy that may be behind */
 
+/* Asks the store for g's rev (one small read) and marks g stale when the store is ahead; false when
+ * the store cannot say. */
+static bool ask_rev(Service *svc, SvcGame *g) {
+    const char *id = g->rec.id;
+    char err[256];
+    return store_revs(svc->store, &id, 1, mark_rev, svc, err, sizeof err) >= 0;
+}
+
 bool svc_catch_up(Service *svc, SvcGame *g) {
     if (!svc->cluster || g->pending)
         return false;
     int64_t rev = g->rec.rev;
-    const char *id = g->rec.id;
-    char err[256];
-    if (!svc_game_stale(g) && store_revs(svc->store, &id, 1, mark_rev, svc, err, sizeof err) < 0)
+    if (!svc_game_stale(g) && !ask_rev(svc, g))
         return false; /* the store cannot say: the copy's answer stands */
     return svc_game_stale(g) && svc_refresh(svc, g) && g->rec.rev > rev;
+}
+
+SvcGame *svc_fetch_latest(Service *svc, const char *id, SvcError *err) {
+    SvcGame *g = svc_find(svc, id);
+    /* A copy already marked is read again by svc_fetch, a game not in memory is read from the store:
+     * only a copy that looks current needs the question. When the store cannot say, it stands. */
+    if (g && svc->cluster && !g->pending && !svc_game_stale(g))
+        ask_rev(svc, g);
+    return svc_fetch(svc, id, err);
 }
 
 bool svc_handled_again(Req *r, SvcGame *g) {

@@ -204,10 +204,6 @@ TimeType store_time_type_read(const char *text);
  * transaction, so that a test can act while a change is surely in flight (a drain, a crash). The
  * writer threads call it; without the variable it returns at once. */
 void store_test_commit_delay(void);
-/* Tests: while the file SCHACH_STORE_NOTICES_HOLD names exists, take_notices hands nothing to the loop
- * (the announcements wait in the store), so that a test can hold a node surely behind the others and
- * see what it answers then. true while held; without the variable false at once. */
-bool store_test_notices_held(void);
 
 typedef struct StoreVtbl {
     /* Reads every game still in play (result ""), at start-up: finished games stay on disk and are
@@ -294,7 +290,7 @@ static inline StoreOp *store_take_done(Store *s) { return s->vtbl->take_done(s);
 static inline void store_close(Store *s) { s->vtbl->close(s); }
 /* Stores made for tests may leave out take_notices, ping and stats: none, up, nothing counted. */
 static inline StoreNotice *store_take_notices(Store *s) {
-    return s->vtbl->take_notices && !store_test_notices_held() ? s->vtbl->take_notices(s) : NULL;
+    return s->vtbl->take_notices ? s->vtbl->take_notices(s) : NULL;
 }
 static inline int store_revs(Store *s, const char *const *ids, int count, StoreEachRev each, void *ctx, char *err,
                              size_t n) {

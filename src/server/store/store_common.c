@@ -1,12 +1,11 @@
 /* What both store backends share: choosing a backend from a --db argument, histograms for the
- * metrics, the notice list, the time_type column's text, and the tests' commit delay and hold on announcements. */
+ * metrics, the notice list, the time_type column's text, and the tests' commit delay. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h> /* access */
 
 #include "store.h"
 #include "store_accounts.h"
@@ -126,11 +125,6 @@ void store_test_commit_delay(void) {
         struct timespec pause = {ms / 1000, (ms % 1000) * 1000000L};
         nanosleep(&pause, NULL);
     }
-}
-
-bool store_test_notices_held(void) {
-    const char *hold = getenv("SCHACH_STORE_NOTICES_HOLD");
-    return hold && *hold && access(hold, F_OK) == 0;
 }
 
 StoreAccounts *store_accounts_open(Store *store, char *err, size_t err_size) {

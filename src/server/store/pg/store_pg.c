@@ -201,6 +201,8 @@ static StoreOp *pg_take_done(Store *store) { return worker_take_done(((PgStore *
 
 static StoreNotice *pg_take_notices(Store *store) {
     PgStore *s = (PgStore *)store;
+    if (s->notices_hold && access(s->notices_hold, F_OK) == 0)
+        return NULL;
     pthread_mutex_lock(&s->mutex);
     StoreNotice *list = s->notice_head;
     s->notice_head = s->notice_tail = NULL;
@@ -239,6 +241,7 @@ static void free_store(PgStore *s) {
     store_notices_free(s->notice_head);
     pthread_mutex_destroy(&s->mutex);
     free(s->conninfo);
+    free(s->notices_hold);
     free(s);
 }
 
@@ -336,7 +339,10 @@ Store *store_pg_open(const char *conninfo, const char *node, void (*wake)(void *
         return NULL;
     }
     PgStore *s = calloc(1, sizeof *s);
-    if (!s || !(s->conninfo = strdup(conninfo))) {
+    const char *hold = getenv("SCHACH_STORE_NOTICES_HOLD");
+    if (!s || !(s->conninfo = strdup(conninfo)) || (hold && *hold && !(s->notices_hold = strdup(hold)))) {
+        if (s)
+            free(s->conninfo);
         free(s);
         store_pg_set_err(err, err_size, "out of memory");
         return NULL;

@@ -114,6 +114,11 @@ typedef struct PgStore {
     int read_cap;
     LogLimiter read_log;
 
+    /* Tests: while the file SCHACH_STORE_NOTICES_HOLD named at open exists, take_notices hands nothing
+     * to the loop (the announcements wait here), so a test can hold a node surely behind the others.
+     * NULL without the variable. */
+    char *notices_hold;
+
     pthread_mutex_t mutex; /* guards everything below */
     StoreNotice *notice_head, *notice_tail;
     size_t notice_count;
