@@ -90,15 +90,12 @@ typedef struct EngineOptions {
 #define ENGINE_THREADS_MAX 256
 #define ENGINE_ELO_MIN     400
 #define ENGINE_ELO_MAX     2400
-/* Full strength on the scale of the levels' Elo (Stockfish 15.1's UCI_Elo at 10 s + 0.1 s). With
- * the net it is beyond that scale's top: 40 - 0 against UCI_Elo 3190 and 18 - 0 against 2900
- * (bench/levels.sh, 2026-12-01): the docs quote it for the max level; UCI_Elo (at most ENGINE_ELO_MAX)
- * never reaches it, and full strength is asked for by Skill Level 20 without UCI_LimitStrength. */
-#define ENGINE_FULL_STRENGTH_ELO 3190
-/* The classical evaluation at full strength, one thread, on the same scale (bench/levels.sh). The
- * levels for people are the classical engine weakened, so the interpolation from master runs to
- * this figure, and UCI_Elo at or above it (up to ENGINE_ELO_MAX) plays the classical engine unweakened:
- * the net's full strength is far above anything UCI_Elo can ask for. */
+/* The classical evaluation at full strength, one thread, on the scale of the levels' Elo (Stockfish
+ * 15.1's UCI_Elo at 10 s + 0.1 s, bench/levels.sh). The levels for people are the classical engine
+ * weakened, so the interpolation from master runs to this figure, and UCI_Elo at or above it (up to
+ * ENGINE_ELO_MAX) plays the classical engine unweakened. Full strength with the net is beyond the
+ * scale's top (40 - 0 against UCI_Elo 3190, 2026-12-01): only Skill Level 20 without
+ * UCI_LimitStrength plays it. */
 #define ENGINE_CLASSICAL_FULL_ELO 2320
 
 /* A named level for people: from a true beginner to full strength. elo is measured by matches. */

@@ -35,12 +35,17 @@ static void init_fen(SchGame *g, const char *fen) {
         fail_msg("bad test FEN %s (error %d)", fen, err.code);
 }
 
-/* An engine with a 4 MB table searching with this many threads. */
-static Engine *new_threaded_engine(int threads) {
+/* The tests' engine: a 4 MB table, this many threads. */
+static EngineOptions test_options(int threads) {
     EngineOptions opt;
     engine_options_default(&opt);
     opt.hash_mb = 4;
     opt.threads = threads;
+    return opt;
+}
+
+static Engine *new_threaded_engine(int threads) {
+    EngineOptions opt = test_options(threads);
     Engine *e = engine_new(&opt);
     assert_non_null(e);
     engine_get_options(e, &opt);
@@ -50,14 +55,21 @@ static Engine *new_threaded_engine(int threads) {
 
 static Engine *new_engine(void) { return new_threaded_engine(1); }
 
-static EngineResult search_fen(const char *fen, const EngineLimits *limits) {
+/* One search of fen by a new engine with these options. */
+static EngineResult search_fen_as(const EngineOptions *opt, const char *fen, const EngineLimits *limits) {
     SchGame g;
     init_fen(&g, fen);
-    Engine *e = new_engine();
+    Engine *e = engine_new(opt);
+    assert_non_null(e);
     EngineResult r = engine_search(e, &g, limits, NULL, NULL);
     engine_free(e);
     sch_game_free(&g);
     return r;
+}
+
+static EngineResult search_fen(const char *fen, const EngineLimits *limits) {
+    EngineOptions opt = test_options(1);
+    return search_fen_as(&opt, fen, limits);
 }
 
 static void assert_move(SchMove m, const char *uci) {
@@ -600,37 +612,21 @@ static void test_weak_level_still_takes_a_free_queen_mostly(void **state) {
 /* UCI_LimitStrength at the top of UCI_Elo plays the classical engine unweakened, as measured for
  * ENGINE_CLASSICAL_FULL_ELO: not a weakened level below it, and never the net (hundreds of Elo above
  * anything UCI_Elo asks for). The same search as UseNNUE false at skill 20, node for node. */
-static EngineResult search_with(const EngineOptions *opt, const char *fen) {
-    Engine *e = engine_new(opt);
-    assert_non_null(e);
-    SchGame g;
-    init_fen(&g, fen);
-    EngineLimits limits = {0};
-    limits.depth = 7;
-    EngineResult r = engine_search(e, &g, &limits, NULL, NULL);
-    sch_game_free(&g);
-    engine_free(e);
-    return r;
-}
-
 static void test_elo_at_the_top_plays_classical_full_strength(void **state) {
     (void)state;
     const char *fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
-    EngineOptions top, classical, net;
-    engine_options_default(&top);
-    top.hash_mb = 2;
-    top.threads = 2; /* a level searches alone all the same */
-    classical = net = top;
+    EngineOptions top = test_options(2), classical = test_options(1), net = test_options(1);
+    /* top has two threads: a level searches alone all the same. */
     top.limit_strength = true;
     top.elo = ENGINE_ELO_MAX;
     classical.use_nnue = false;
-    classical.threads = 1;
-    net.threads = 1;
     StrengthPlan plan;
     strength_plan(&top, &plan);
     assert_false(plan.active);
     assert_true(plan.classical);
-    EngineResult t = search_with(&top, fen), c = search_with(&classical, fen), n = search_with(&net, fen);
+    EngineLimits depth7 = {.depth = 7};
+    EngineResult t = search_fen_as(&top, fen, &depth7), c = search_fen_as(&classical, fen, &depth7),
+                 n = search_fen_as(&net, fen, &depth7);
     assert_int_equal(t.nodes, c.nodes);
     assert_int_equal(t.score, c.score);
     assert_int_equal(t.best, c.best);
@@ -663,7 +659,7 @@ static void test_levels_table(void **state) {
         assert_true(fabs(strength_skill_for_elo(levels[i].elo) - levels[i].skill) < 1e-9);
     }
     assert_true(fabs(strength_skill_for_elo(ENGINE_CLASSICAL_FULL_ELO) - 20) < 1e-9);
-    assert_true(fabs(strength_skill_for_elo(ENGINE_FULL_STRENGTH_ELO) - 20) < 1e-9);
+    assert_true(fabs(strength_skill_for_elo(ENGINE_ELO_MAX) - 20) < 1e-9);
     double last = -100;
     for (int elo = ENGINE_ELO_MIN; elo <= ENGINE_ELO_MAX; elo += 10) {
         double skill = strength_skill_for_elo(elo);
