@@ -27,6 +27,8 @@ import {
 import { runTests } from './lib.mjs';
 
 const [N1, N2, N3] = NODES;
+// scripts/cluster ARGS (node-kill I, node-start I: a node started gets env).
+const cluster = (args, env = process.env) => execFileSync(process.env.CLUSTER, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
 
 // Every kind of move, ending in checkmate (checked below against the rules core, not only assumed):
 // exd6 is en passant, O-O White's castling, O-O-O Black's, a8=Q+ a promotion with check, gxf1=N an
@@ -380,7 +382,6 @@ await runTests({
     // behind, as a node is for a moment after every commit elsewhere (a page that reconnects after its
     // node died comes exactly then).
     const hold = path.join(process.env.CLUSTER_DIR, 'notices-hold');
-    const cluster = (args, env = process.env) => execFileSync(process.env.CLUSTER, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     fs.writeFileSync(hold, 'hold');
     cluster(['node-kill', '3']);
     try {
@@ -421,14 +422,14 @@ await runTests({
     const stays = expectOk(await at(N2, 'POST', '/api/seeks', { time, color: 'black' }), 'post on node 2', 201);
     const lobbyOf = async (base) => expectOk(await at(base, 'GET', '/api/seeks'), `the lobby of ${base}`).seeks.map((s) => s.id);
     assert.ok((await lobbyOf(N3)).includes(seek.id), 'node 1\'s seek is listed on node 3');
-    execFileSync(process.env.CLUSTER, ['node-kill', '1'], { env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    cluster(['node-kill', '1']);
     try {
       await until(async () => !(await lobbyOf(N2)).includes(seek.id), 'the dead node\'s seek leaves node 2\'s lobby', 90000, 250);
       assert.ok(!(await lobbyOf(N3)).includes(seek.id), 'and node 3\'s');
       expectError(await at(N3, 'POST', `/api/seeks/${seek.id}/accept`, {}), 404, 'no_seek', 'nobody can accept it');
       assert.ok((await lobbyOf(N3)).includes(stays.id), 'a live node\'s seek stays');
     } finally {
-      execFileSync(process.env.CLUSTER, ['node-start', '1'], { env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
+      cluster(['node-start', '1']);
     }
     expectOk(await at(N2, 'DELETE', `/api/seeks/${stays.id}`, { secret: stays.secret }), 'withdraw');
   },
