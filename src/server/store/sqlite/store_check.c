@@ -386,10 +386,12 @@ static void check_part(Worker *w, void *owner, void *jobs, int n, int thread) {
                                        "SELECT name FROM sqlite_schema WHERE type = 'table'"
                                        " UNION ALL SELECT 'sqlite_schema'",
                                        -1, &tables, NULL) == SQLITE_OK;
+    /* Without the list of tables the whole database is checked instead, and its verdict stands: a
+     * list that could not be read once is no damage, and a verdict of damage says what it found. */
     if (db && !ok)
-        store_check_integrity(db, s->path, NULL, err, sizeof err);
+        ok = store_check_integrity(db, s->path, NULL, err, sizeof err);
     char name[200];
-    for (int i = 0; ok && sqlite3_step(tables) == SQLITE_ROW; i++) {
+    for (int i = 0; ok && tables && sqlite3_step(tables) == SQLITE_ROW; i++) {
         if (i % STORE_CHECK_THREADS != cp->part)
             continue;
         snprintf(name, sizeof name, "%s", (const char *)sqlite3_column_text(tables, 0));
